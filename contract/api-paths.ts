@@ -1,0 +1,36 @@
+/** Paths of the REST contract, relative to the API base URL (which ends in /api). */
+export const apiPaths = {
+  entity: (entity: string) => ({
+    getAll: `${entity}/getAll`,
+    getById: (id: number | string) => `${entity}/GetById/${id}`,
+    create: `${entity}/Create`,
+    update: `${entity}/Update`,
+    remove: (id: number | string) => `${entity}/Delete/${id}`,
+    getAllForSelect: `${entity}/getAllForSelect`,
+  }),
+  user: {
+    login: 'user/Login',
+    isEmailUnique: (email: string) => `user/isEmailUnique/${encodeURIComponent(email)}`,
+    requestPasswordReset: 'user/request-password-reset',
+    resetPassword: 'user/reset-password',
+    validateResetToken: 'user/validate-reset-token',
+  },
+  tenantList: 'tenant/getAll',
+  health: 'health',
+  contact: 'contact',
+} as const;
+
+/** Entities served by the generic route factory. */
+export const genericEntities = [
+  'region',
+  'province',
+  'municipality',
+  'tenant',
+  'address',
+  'plan',
+  'feature',
+  'planfeature',
+  'paymentprovider',
+  'user',
+] as const;
+export type GenericEntity = (typeof genericEntities)[number];

@@ -1,0 +1,157 @@
+/**
+ * Every Italian string the product spec names, written once, character for character
+ * (typographic apostrophes included). Both the SPA and the server import from here.
+ */
+export const messages = {
+  common: {
+    emptyTable: 'Ancora niente qui ¯\\_(ツ)_/¯',
+    notAvailable: 'N/D',
+    yes: 'Sì',
+    no: 'No',
+    filtersTitle: 'Filtri di Ricerca',
+    search: 'Cerca',
+    reset: 'Resetta',
+    actions: 'Azioni',
+    show: 'Mostra:',
+    create: 'Crea',
+    save: 'Salva',
+    back: 'Indietro',
+    filterBy: (field: string) => `Filtra per ${field}`,
+    listTitle: (entity: string) => `Lista di ${entity}`,
+    createNew: (entity: string) => `Crea Nuovo ${entity}`,
+    edit: (entity: string) => `Modifica ${entity}`,
+  },
+  deleteDialog: {
+    title: 'Sei sicuro?',
+    text: 'Non potrai annullare questa operazione!',
+    confirm: 'Sì, elimina!',
+    cancel: 'Annulla',
+  },
+  http: {
+    sessionExpired: 'La sessione è scaduta. Effettua nuovamente il login.',
+    unauthorized: 'Accesso non autorizzato.',
+    loadError: 'Errore nel recupero dei dati. Sono presenti maggiori dettagli nella console.',
+    noData: 'Nessun dato ricevuto.',
+    saveError: 'Errore durante il salvataggio. Sono presenti maggiori dettagli nella console.',
+    created: 'Nuovo elemento creato!',
+    updated: 'Elemento aggiornato!',
+  },
+  user: {
+    created: 'Nuovo utente creato con successo!',
+    updated: 'Utente aggiornato con successo!',
+    deleteError: (error: string) => `C'è stato un problema con l'eliminazione dell'entità: ${error}`,
+  },
+  wizard: {
+    title: 'Creazione Utente Wizard',
+    emailRequired: 'L’email è obbligatoria.',
+    emailInvalid: 'Formato email non valido.',
+    emailTaken: 'L’email esiste già nel database.',
+    emailCheckFailed: 'Errore durante la verifica dell’email. Riprova.',
+    nameRequired: 'Il nome è obbligatorio.',
+    streetRequired: 'La via è obbligatoria.',
+    municipalityRequired: 'Il municipio è obbligatorio.',
+    created: 'Utente creato con successo!',
+    createFailed: 'Errore durante la creazione dell’utente.',
+  },
+  password: {
+    mismatch: 'Le password non corrispondono.',
+    tooShort: 'La password deve contenere almeno 6 caratteri.',
+  },
+  inlineTable: {
+    saved: 'Elemento salvato con successo!',
+    saveError: 'Errore nel salvataggio',
+    deleted: 'Elemento eliminato!',
+    deleteError: 'Errore durante la cancellazione',
+  },
+  subscription: {
+    pickRequired: 'Seleziona un utente e un piano.',
+    syncDone: (n: number) => `Aggiornate ${n} subscription(i) da PayPal ✅`,
+    syncError: 'Errore durante la sincronizzazione PayPal ❌',
+    paymentLinkError: 'Si è verificato un errore durante la creazione del link di pagamento.',
+    noUsers: 'Nessun utente trovato.',
+    noPlans: 'Nessun piano trovato.',
+  },
+  plan: {
+    iframeError: 'Impossibile recuperare il codice iframe.',
+  },
+  payment: {
+    tokenMissing: 'Token mancante nella richiesta.',
+    tokenInvalid: 'Token non valido.',
+    paypalNotConfigured: 'Configurazione PayPal non trovata per questo tenant.',
+    updateFailed: 'Aggiornamento del pagamento fallito.',
+    genericError: 'Si è verificato un errore durante il pagamento.',
+    success: "Pagamento completato! Grazie per l'acquisto.",
+  },
+  login: {
+    defaultError: 'Errore durante il login',
+    resetRequestError: "Errore nell'invio della richiesta di reset.",
+    resetRequestSuccess: 'Email di reset inviata con successo!',
+    sessionExpired: 'La sessione è scaduta. Effettua nuovamente il login.',
+  },
+  resetPage: {
+    invalidToken: 'Token non valido o scaduto.',
+    resetError: 'Errore nel reset della password.',
+  },
+  tenant: {
+    placeholder: 'Seleziona un tenant',
+    current: 'Tenant attuale:',
+    none: 'nessuna tenant selezionata',
+    selected: 'Tenant Selezionata!',
+    loading: 'Caricamento tenant...',
+    loadError: 'Errore nel recupero delle tenant. Redirect al login in corso.',
+    bypassOnlyOnPayment: 'Il bypass del tenant è consentito solo sulla pagina di pagamento.',
+  },
+  layout: {
+    sidebarTitle: 'Menu principale',
+    logout: 'Logout',
+    home: 'Home',
+  },
+  contact: {
+    required: 'Questo campo non può essere lasciato vuoto.',
+    invalid: 'Le informazioni fornite non sono valide. Controlla il formato del campo e riprova.',
+    countryPrefix: 'Scegli un prefisso paese',
+    success: 'Il tuo messaggio è stato inviato.',
+    error: 'Il tuo messaggio non è stato inviato. Controlla i campi.',
+  },
+  subscriptionStatus: {
+    1: 'Sottoscrizione attiva',
+    2: 'Sottoscrizione non attiva',
+    3: 'Attiva, ma senza rinnovo automatico',
+    4: 'In attesa di bonifico bancario',
+    5: 'Sottoscrizione Cancellata',
+  },
+} as const;
+
+/**
+ * Messages the server sends in the envelope (`message`, `errors`). The spec leaves them open;
+ * the API contract asks that they be Italian. `Token scaduto` must contain 'scaduto' so the SPA
+ * shows the session-expired toast.
+ */
+export const serverMessages = {
+  ok: 'Operazione completata.',
+  validation: 'I dati inviati non sono validi.',
+  apiKeyMissing: 'Chiave API mancante o non valida.',
+  tokenMissing: 'Autenticazione richiesta.',
+  tokenInvalid: 'Token non valido.',
+  tokenExpired: 'Token scaduto',
+  forbidden: 'Operazione non consentita per il tuo ruolo.',
+  tenantRequired: 'Seleziona un tenant (intestazione X-Tenant-Id mancante).',
+  tenantForbidden: 'Non hai accesso a questo tenant.',
+  notFound: 'Elemento non trovato.',
+  routeNotFound: 'Risorsa non trovata.',
+  conflict: 'Operazione in conflitto con lo stato attuale.',
+  inUse: 'Impossibile eliminare: l’elemento è ancora in uso.',
+  payloadTooLarge: 'Il corpo della richiesta è troppo grande.',
+  rateLimited: 'Troppe richieste. Riprova tra qualche istante.',
+  internal: 'Si è verificato un errore interno. Riprova più tardi.',
+  invalidCredentials: 'Email o password non corretti.',
+  passwordResetRequired: 'È necessario impostare una nuova password prima di accedere.',
+  passwordNotSet: 'Imposta la password dal link ricevuto via email prima di accedere.',
+  resetRequested: 'Se l’indirizzo è registrato, riceverai un’email con il link per reimpostare la password.',
+  resetTokenValid: 'Token valido.',
+  resetTokenInvalid: 'Token non valido o scaduto.',
+  passwordUpdated: 'Password aggiornata con successo.',
+  emailTaken: 'Esiste già un utente con questa email.',
+  invalidId: 'Identificativo non valido.',
+  pageSizeTooLarge: 'La dimensione della pagina deve essere compresa tra 1 e 100.',
+} as const;

@@ -1,0 +1,38 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+import tailwindcss from '@tailwindcss/vite';
+
+const serverPort = Number(process.env.PORT ?? 3000);
+
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  // react-paginate ships CommonJS whose default export Vite 8 otherwise leaves wrapped (stack notes).
+  legacy: { inconsistentCjsInterop: true },
+  server: {
+    port: 5173,
+    proxy: { '/api': { target: `http://127.0.0.1:${serverPort}`, changeOrigin: true } },
+  },
+  build: { outDir: 'dist', sourcemap: false, reportCompressedSize: true },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          environment: 'jsdom',
+          include: ['tests/unit/**/*.test.{ts,tsx}'],
+          setupFiles: ['tests/unit/setup.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: ['tests/server/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
