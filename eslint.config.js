@@ -32,7 +32,10 @@ export default tseslint.config(
     },
     settings: {
       'import-x/resolver-next': [
-        createTypeScriptImportResolver({ project: ['tsconfig.json', 'tsconfig.server.json'], noWarnOnMultipleProjects: true }),
+        createTypeScriptImportResolver({
+          project: ['tsconfig.json', 'tsconfig.server.json'],
+          noWarnOnMultipleProjects: true,
+        }),
       ],
     },
   },
@@ -46,7 +49,13 @@ export default tseslint.config(
     },
   },
   {
-    files: ['server/**/*.ts', 'scripts/**/*.ts', 'tests/server/**/*.ts', 'tests/e2e/**/*.ts', '*.config.{ts,js}'],
+    files: [
+      'server/**/*.ts',
+      'scripts/**/*.ts',
+      'tests/server/**/*.ts',
+      'tests/e2e/**/*.ts',
+      '*.config.{ts,js}',
+    ],
     languageOptions: { globals: globals.node },
   },
   {

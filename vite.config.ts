@@ -6,6 +6,9 @@ const serverPort = Number(process.env.PORT ?? 3000);
 
 export default defineConfig({
   plugins: [react(), tailwindcss()],
+  // WHATSAPP_PHONE and SUPPORT_EMAIL are shared with the server (.env.example), so the landing page
+  // reads the same settings instead of duplicated VITE_ copies.
+  envPrefix: ['VITE_', 'WHATSAPP_', 'SUPPORT_'],
   // react-paginate ships CommonJS whose default export Vite 8 otherwise leaves wrapped (stack notes).
   legacy: { inconsistentCjsInterop: true },
   server: {

@@ -6,6 +6,8 @@ export const config = {
   apiKey: (import.meta.env.VITE_API_KEY as string | undefined) || 'rinnova-dev-key',
   /** Optional external contact-form service; the project's own server otherwise. */
   contactFormUrl: (import.meta.env.VITE_CONTACT_FORM_URL as string | undefined) || '',
-  whatsappPhone: (import.meta.env.VITE_WHATSAPP_PHONE as string | undefined) || '',
-  supportEmail: (import.meta.env.VITE_SUPPORT_EMAIL as string | undefined) || 'supporto@rinnova.it',
+  whatsappPhone: (import.meta.env.WHATSAPP_PHONE as string | undefined) || '',
+  supportEmail: (import.meta.env.SUPPORT_EMAIL as string | undefined) || 'supporto@rinnova.it',
+  /** The server's browsable API reference (landing page 'Docs'). */
+  docsUrl: `${((import.meta.env.VITE_API_BASE_URL as string | undefined) || '/api').replace(/\/$/, '')}/docs`,
 } as const;
