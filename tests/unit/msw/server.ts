@@ -1,0 +1,62 @@
+/**
+ * The MSW server shared by every SPA component test (started in tests/unit/setup.ts with
+ * `onUnhandledRequest: 'error'`, so a call nobody mocked fails the test).
+ *
+ * Usage in a test:
+ *   server.use(apiGet('region/getAll', () => ok({ items: [], totalCount: 0 })));
+ *   server.use(apiPost('user/Login', () => fail(401, 'Email o password non corretti.')));
+ *   const calls = recordRequests();   // later: calls[0].headers.get('x-api-key')
+ */
+import { http, HttpResponse, type HttpResponseResolver, type DefaultBodyType } from 'msw';
+import { setupServer } from 'msw/node';
+import type { Envelope } from '../../../contract/envelope';
+
+export const server = setupServer();
+
+/** A path of the REST contract (relative to /api) as an MSW matcher on any origin. */
+export function api(path: string): string {
+  return `*/api/${path.replace(/^\/+/, '').replace(/^api\//, '')}`;
+}
+
+type Resolver = HttpResponseResolver<Record<string, string | readonly string[]>, DefaultBodyType>;
+
+export const apiGet = (path: string, resolver: Resolver) => http.get(api(path), resolver);
+export const apiPost = (path: string, resolver: Resolver) => http.post(api(path), resolver);
+export const apiPut = (path: string, resolver: Resolver) => http.put(api(path), resolver);
+export const apiDelete = (path: string, resolver: Resolver) => http.delete(api(path), resolver);
+
+/** 200 with a success envelope. */
+export function ok<T>(data: T, message: string | null = null) {
+  const body: Envelope<T> = { success: true, message, data };
+  return HttpResponse.json(body, { status: 200 });
+}
+
+/** An error status with a failure envelope (optionally with data and errors[]). */
+export function fail(status: number, message: string | null, data: unknown = null, errors?: string[]) {
+  const body: Envelope<unknown> = { success: false, message, data, ...(errors ? { errors } : {}) };
+  return HttpResponse.json(body, { status });
+}
+
+/** A transport failure (axios reports it as ERR_NETWORK). */
+export function networkError() {
+  return HttpResponse.error();
+}
+
+/** Records every request that reaches the server from now until the test ends. */
+export function recordRequests(): Request[] {
+  const seen: Request[] = [];
+  const listener = ({ request }: { request: Request }) => {
+    seen.push(request.clone());
+  };
+  server.events.on('request:start', listener);
+  return seen;
+}
+
+/** A promise the test resolves by hand, to hold a response open (loading states). */
+export function deferred<T = void>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
