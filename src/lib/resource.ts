@@ -1,0 +1,100 @@
+/**
+ * The shape of an entity declaration (`src/entities/<name>/<name>.resource.ts`). The generic list
+ * and form pages and the React Query hooks read only this, so a new CRUD entity is one new file
+ * plus two one-line screens. A screen that does not fit is a custom page beside it, not a new flag.
+ */
+import type { ZodType } from 'zod';
+import type { RoleId } from '../../contract/enums';
+
+/** How a list cell is drawn (spec §2 'Shared list screens'); absent means plain text. */
+export type ColumnType = 'text' | 'bool' | 'currency' | 'dateTime' | 'subscriptionstatusenum';
+
+export interface ColumnDef {
+  /** Property of the row; a dotted path reads nested objects (`region.name`). */
+  key: string;
+  /** Column header, Italian. */
+  name: string;
+  type?: ColumnType;
+}
+
+/** Where a searchable select takes its options: `GET api/{entity}/getAllForSelect`. */
+export interface SelectSource {
+  entity: string;
+  /** Options per request (spec §7: 10 for regions, 20 for provinces and municipalities). */
+  pageSize?: number;
+}
+
+/**
+ * A select whose options depend on another field's value (spec §4 'Address selects'): the options
+ * are filtered by `filters[filterKey] = <value of field>`, the select is disabled while that field
+ * is empty, and it is cleared whenever that field changes.
+ */
+export interface DependsOn {
+  field: string;
+  filterKey: string;
+}
+
+export type FilterDef =
+  | { kind: 'text'; key: string; name: string }
+  | { kind: 'bool'; key: string; name: string }
+  | { kind: 'select'; key: string; name: string; source: SelectSource };
+
+interface FieldBase {
+  /** Property of the form object (and of the request body). */
+  key: string;
+  /** Visible label, Italian. */
+  label: string;
+  /** Shows the required marker; the server still decides (generic forms validate server-side). */
+  required?: boolean;
+  /** Shown in create mode only: read-only (disabled) when editing. */
+  createOnly?: boolean;
+}
+
+export type FieldDef =
+  | (FieldBase & {
+      kind: 'text';
+      inputType?: 'text' | 'email' | 'tel' | 'url' | 'password';
+      placeholder?: string;
+      /** Runs on blur; a returned string is shown under the field (spec §5 'Generic text field'). */
+      validate?: (value: string) => string | undefined;
+    })
+  | (FieldBase & { kind: 'textarea'; rows?: number; placeholder?: string })
+  | (FieldBase & { kind: 'number'; step?: number; min?: number; max?: number })
+  | (FieldBase & { kind: 'checkbox' })
+  | (FieldBase & { kind: 'select'; source: SelectSource; dependsOn?: DependsOn; placeholder?: string });
+
+/** Values of a generic form: text as string, numbers and select ids as number | null, checkboxes as boolean. */
+export type FormValues = Record<string, unknown>;
+
+export interface ResourceDef<T extends { id: number } = { id: number }> {
+  /** Endpoint name and route segment: `api/{name}/getAll`, `/{name}/:id`. */
+  name: string;
+  /** Display name in titles: 'Lista di {label}', 'Crea Nuovo {label}', 'Modifica {label}'. */
+  label: string;
+  columns: ColumnDef[];
+  filters?: FilterDef[];
+  /** Show the free-text search box (`searchTerm`). Default true. */
+  searchable?: boolean;
+  fields: FieldDef[];
+  /**
+   * Roles allowed per action; an absent entry means any signed-in user. Hidden actions are a
+   * courtesy only: the server enforces roles.
+   */
+  roles?: { create?: readonly RoleId[]; edit?: readonly RoleId[]; delete?: readonly RoleId[] };
+  /** Client-side validation. Absent for the generic forms (spec §5: the server validates). */
+  schema?: ZodType;
+  /** Messages that replace the generic ones (e.g. the user screens, spec §8). */
+  messages?: {
+    created?: string;
+    updated?: string;
+    /** When set, a failed delete is toasted with it; otherwise it is only logged (spec §8). */
+    deleteFailed?: (error: string) => string;
+  };
+  /** Optional typing aid only; the generic pages treat rows as records. */
+  readonly __row?: T;
+}
+
+/** Declares a resource with its row type, keeping literal checks on the object. */
+export function defineResource<T extends { id: number }>(def: ResourceDef<T>): ResourceDef<T> {
+  return def;
+}
