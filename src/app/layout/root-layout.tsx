@@ -1,0 +1,59 @@
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { Outlet, useLocation } from 'react-router-dom';
+import { Role } from '../../../contract/enums';
+import { useSession } from '../../lib/session';
+import { findRoute } from '../route-table';
+import { PageSpinner } from '../spinner';
+import { Sidebar } from './sidebar';
+import { TopBar } from './top-bar';
+
+const TenantMobileDropdown = lazy(() => import('../../features/tenant/tenant-mobile-dropdown'));
+
+/** The signed-in shell with a tenant selected: top bar, slide-in sidebar, content (spec §2). */
+export default function RootLayout() {
+  const session = useSession();
+  const { pathname } = useLocation();
+  const [sidebarOpen, setSidebarOpen] = useState(false);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  const closeSidebar = useCallback(() => setSidebarOpen(false), []);
+  const isSuperAdmin = session?.user.role === Role.SuperAdmin;
+
+  useEffect(() => {
+    const label = pathname === '/' ? 'Dashboard' : findRoute(pathname)?.label;
+    document.title = label ? `${label} · Rinnova` : 'Rinnova';
+  }, [pathname]);
+
+  if (!session) return null;
+  return (
+    <div className="min-h-screen bg-slate-50">
+      <a
+        href="#contenuto"
+        className="sr-only z-50 rounded-lg bg-white px-3 py-2 text-sm font-medium shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
+        Vai al contenuto
+      </a>
+      <TopBar
+        user={session.user}
+        isSuperAdmin={isSuperAdmin}
+        sidebarOpen={sidebarOpen}
+        onToggleSidebar={() => setSidebarOpen((v) => !v)}
+        toggleRef={toggleRef}
+      />
+      <Sidebar open={sidebarOpen} onClose={closeSidebar} role={session.user.role} toggleRef={toggleRef} />
+      <main
+        id="contenuto"
+        tabIndex={-1}
+        className={`mx-auto w-full max-w-7xl px-4 py-6 focus:outline-none sm:px-6 lg:px-8 lg:py-8 ${isSuperAdmin ? 'pb-24 md:pb-8' : ''}`}
+      >
+        <Suspense fallback={<PageSpinner />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      {isSuperAdmin && (
+        <Suspense fallback={null}>
+          <TenantMobileDropdown />
+        </Suspense>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,161 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { matchPath } from 'react-router-dom';
+import { Role, type RoleId } from '../../contract/enums';
+import { messages } from '../../contract/messages';
+
+/** What a route's screen receives: its own label, for screens that have no title of their own. */
+export interface ScreenProps {
+  routeLabel: string;
+}
+
+/**
+ * One row of the spec's route table (§2). The table is written once, here: the route tree,
+ * the sidebar, the breadcrumb and the role guard all read it.
+ */
+export interface AppRoute {
+  /** Absolute path; `:id` marks a detail page ('new' or any id). */
+  path: string;
+  /** Italian label: sidebar entry and breadcrumb segment. */
+  label: string;
+  inSidebar: boolean;
+  /** Roles allowed to open it; absent = any signed-in user. */
+  roles?: readonly RoleId[];
+  screen: LazyExoticComponent<ComponentType<ScreenProps>>;
+}
+
+const adminOnly = [Role.Admin, Role.SuperAdmin] as const;
+const superAdminOnly = [Role.SuperAdmin] as const;
+
+/** Screens built in later issues show this placeholder until then. */
+const comingSoon = lazy(() => import('../features/placeholder/coming-soon-page'));
+
+const regionList = lazy(() => import('../entities/region/region.pages').then((m) => ({ default: m.ListScreen })));
+const regionForm = lazy(() => import('../entities/region/region.pages').then((m) => ({ default: m.FormScreen })));
+const provinceList = lazy(() =>
+  import('../entities/province/province.pages').then((m) => ({ default: m.ListScreen })),
+);
+const provinceForm = lazy(() =>
+  import('../entities/province/province.pages').then((m) => ({ default: m.FormScreen })),
+);
+const municipalityList = lazy(() =>
+  import('../entities/municipality/municipality.pages').then((m) => ({ default: m.ListScreen })),
+);
+const municipalityForm = lazy(() =>
+  import('../entities/municipality/municipality.pages').then((m) => ({ default: m.FormScreen })),
+);
+
+export const appRoutes: readonly AppRoute[] = [
+  { path: '/tenant', label: 'Lista Tenants', inSidebar: true, roles: adminOnly, screen: comingSoon },
+  { path: '/tenant/new', label: 'Dettaglio Tenant', inSidebar: false, roles: adminOnly, screen: comingSoon },
+  { path: '/tenant/:id', label: 'Dettaglio Tenant', inSidebar: false, roles: adminOnly, screen: comingSoon },
+
+  { path: '/region', label: 'Regioni', inSidebar: false, screen: regionList },
+  { path: '/region/new', label: 'Nuova regione', inSidebar: false, screen: regionForm },
+  { path: '/region/:id', label: 'Dettaglio regione', inSidebar: false, screen: regionForm },
+  { path: '/province', label: 'Province', inSidebar: false, screen: provinceList },
+  { path: '/province/new', label: 'Nuova provincia', inSidebar: false, screen: provinceForm },
+  { path: '/province/:id', label: 'Dettaglio provincia', inSidebar: false, screen: provinceForm },
+  { path: '/municipality', label: 'Comuni', inSidebar: false, screen: municipalityList },
+  { path: '/municipality/new', label: 'Nuovo comune', inSidebar: false, screen: municipalityForm },
+  { path: '/municipality/:id', label: 'Dettaglio comune', inSidebar: false, screen: municipalityForm },
+
+  { path: '/user', label: 'Lista Utenti', inSidebar: true, roles: adminOnly, screen: comingSoon },
+  { path: '/user/:id', label: 'Dettaglio Utente', inSidebar: false, roles: adminOnly, screen: comingSoon },
+  { path: '/user-wizard', label: messages.wizard.title, inSidebar: false, roles: adminOnly, screen: comingSoon },
+
+  { path: '/subscription', label: 'Gestisci Sottoscrizioni', inSidebar: true, screen: comingSoon },
+  { path: '/subscription/new', label: 'Crea Sottoscrizione', inSidebar: true, screen: comingSoon },
+  { path: '/subscription/:id', label: 'Dettaglio Sottoscrizione', inSidebar: false, screen: comingSoon },
+
+  { path: '/paymentprovider', label: 'Configura PayPal', inSidebar: true, roles: adminOnly, screen: comingSoon },
+  {
+    path: '/paymentprovider/new',
+    label: 'Nuova configurazione PayPal',
+    inSidebar: false,
+    roles: adminOnly,
+    screen: comingSoon,
+  },
+  {
+    path: '/paymentprovider/:id',
+    label: 'Dettaglio configurazione PayPal',
+    inSidebar: false,
+    roles: adminOnly,
+    screen: comingSoon,
+  },
+
+  { path: '/address', label: 'Indirizzi', inSidebar: false, screen: comingSoon },
+  { path: '/address/new', label: 'Nuovo indirizzo', inSidebar: false, screen: comingSoon },
+  { path: '/address/:id', label: 'Dettaglio indirizzo', inSidebar: false, screen: comingSoon },
+
+  {
+    path: '/plan',
+    label: 'Gestisci piani di abbonamento',
+    inSidebar: true,
+    roles: adminOnly,
+    screen: comingSoon,
+  },
+  { path: '/plan/new', label: 'Nuovo piano', inSidebar: false, roles: adminOnly, screen: comingSoon },
+  { path: '/plan/:id', label: 'Dettaglio piano', inSidebar: false, roles: adminOnly, screen: comingSoon },
+
+  { path: '/planfeature', label: 'Funzionalità dei piani', inSidebar: false, screen: comingSoon },
+  { path: '/planfeature/new', label: 'Nuova funzionalità del piano', inSidebar: false, screen: comingSoon },
+  { path: '/planfeature/:id', label: 'Dettaglio funzionalità del piano', inSidebar: false, screen: comingSoon },
+  { path: '/feature', label: 'Funzionalità', inSidebar: false, screen: comingSoon },
+  { path: '/feature/new', label: 'Nuova funzionalità', inSidebar: false, screen: comingSoon },
+  { path: '/feature/:id', label: 'Dettaglio funzionalità', inSidebar: false, screen: comingSoon },
+
+  {
+    path: '/hangfire',
+    label: 'Status aggiornamento subscription',
+    inSidebar: true,
+    roles: superAdminOnly,
+    screen: comingSoon,
+  },
+];
+
+/** Public paths: reachable without a session (spec §2). `/` is public only without a session. */
+export const publicPaths = ['/login', '/reset-password', '/payment', '/payment/process'] as const;
+
+export function canAccess(route: Pick<AppRoute, 'roles'>, role: RoleId | null | undefined): boolean {
+  if (!route.roles) return true;
+  return role !== null && role !== undefined && route.roles.includes(role);
+}
+
+/** Sidebar entries of a role: flagged rows, never login nor a path with an id parameter. */
+export function sidebarRoutes(role: RoleId | null | undefined): AppRoute[] {
+  return appRoutes.filter(
+    (r) => r.inSidebar && !r.path.includes(':') && r.path !== '/login' && canAccess(r, role),
+  );
+}
+
+/** The table row a pathname opens (a static path like /tenant/new wins over /tenant/:id). */
+export function findRoute(pathname: string): AppRoute | undefined {
+  const normalized = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  const matches = appRoutes.filter((r) => matchPath({ path: r.path, end: true }, normalized));
+  return matches.find((r) => !r.path.includes(':')) ?? matches[0];
+}
+
+export interface Crumb {
+  label: string;
+  /** Absent when no screen lives at that prefix. */
+  to?: string;
+}
+
+function fallbackLabel(segment: string): string {
+  if (segment === 'new') return 'Nuovo';
+  if (/^\d+$/.test(segment)) return 'Dettaglio';
+  const text = decodeURIComponent(segment).replace(/[-_]+/g, ' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** 'Home' plus one crumb per path segment, labelled from the table (spec §2, 'Top bar'). */
+export function breadcrumbFor(pathname: string): Crumb[] {
+  const crumbs: Crumb[] = [{ label: messages.layout.home, to: '/' }];
+  const segments = pathname.split('/').filter(Boolean);
+  segments.forEach((segment, i) => {
+    const to = `/${segments.slice(0, i + 1).join('/')}`;
+    const route = findRoute(to);
+    crumbs.push(route ? { label: route.label, to } : { label: fallbackLabel(segment) });
+  });
+  return crumbs;
+}

@@ -1,0 +1,43 @@
+import { lazy } from 'react';
+import type { RouteObject } from 'react-router-dom';
+import { PaymentGate } from '../features/tenant/payment-gate';
+import { AppRoot } from './app-root';
+import { AuthGate, PublicOnly, RouteScreen } from './guards';
+import { appRoutes } from './route-table';
+import { NotFoundPage, RouteErrorPage } from './status-pages';
+
+const LoginPage = lazy(() => import('../features/auth/login-page'));
+const ResetPasswordPage = lazy(() => import('../features/auth/reset-password-page'));
+const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page'));
+
+/** The route tree, built from the route table (used by the browser router and by tests). */
+export function createAppRoutes(): RouteObject[] {
+  return [
+    {
+      element: <AppRoot />,
+      errorElement: <RouteErrorPage />,
+      children: [
+        {
+          path: 'login',
+          element: (
+            <PublicOnly>
+              <LoginPage />
+            </PublicOnly>
+          ),
+        },
+        { path: 'reset-password', element: <ResetPasswordPage /> },
+        { path: 'payment', element: <PaymentGate /> },
+        { path: 'payment/process', element: <PaymentGate /> },
+        {
+          path: '/',
+          element: <AuthGate />,
+          children: [
+            { index: true, element: <DashboardPage /> },
+            ...appRoutes.map((route) => ({ path: route.path.slice(1), element: <RouteScreen route={route} /> })),
+            { path: '*', element: <NotFoundPage /> },
+          ],
+        },
+      ],
+    },
+  ];
+}

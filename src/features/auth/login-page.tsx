@@ -1,0 +1,234 @@
+import { useEffect, useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { apiPaths } from '../../../contract/api-paths';
+import type { Envelope } from '../../../contract/envelope';
+import { messages } from '../../../contract/messages';
+import type { ForcedResetData, LoginResponse } from '../../../contract/schemas/auth';
+import { http } from '../../lib/http';
+import { errorData, serverMessage, sessionToastIds } from '../../lib/http-errors';
+import { notify } from '../../lib/notify';
+import { startSession } from '../../lib/session';
+import { AuthCard, ButtonSpinner } from './auth-card';
+
+const passwordRequired = 'La password è obbligatoria.';
+
+const loginFormSchema = z.object({
+  email: z.string().trim().min(1, messages.wizard.emailRequired),
+  password: z.string().min(1, passwordRequired),
+});
+type LoginForm = z.infer<typeof loginFormSchema>;
+
+const resetRequestFormSchema = z.object({
+  email: z.string().trim().min(1, messages.wizard.emailRequired),
+});
+type ResetRequestForm = z.infer<typeof resetRequestFormSchema>;
+
+/** Path and query of a reset URL, absolute or relative (the forced reset's `resetUrl`). */
+export function pathAndQuery(url: string): string {
+  const parsed = new URL(url, window.location.origin);
+  return `${parsed.pathname}${parsed.search}`;
+}
+
+/** /login: sign in, or ask for a password-reset e-mail (spec §2, §4, §5, §8). */
+export default function LoginPage() {
+  const [mode, setMode] = useState<'login' | 'reset'>('login');
+  const [params] = useSearchParams();
+  const expired = params.get('sessionExpired') === 'true';
+
+  useEffect(() => {
+    // Same toast id as the 401 catalogue entry: the expiry is announced once.
+    if (expired) notify.info(messages.login.sessionExpired, { toastId: sessionToastIds.expired });
+  }, [expired]);
+
+  return mode === 'login' ? (
+    <AuthCard title="Accedi a Rinnova" subtitle="Gestisci abbonamenti, piani e pagamenti ricorrenti.">
+      <LoginFormView onForgot={() => setMode('reset')} />
+    </AuthCard>
+  ) : (
+    <AuthCard
+      title="Reimposta la password"
+      subtitle="Inserisci l’email del tuo account: ti invieremo un link per scegliere una nuova password."
+    >
+      <ResetRequestView onBack={() => setMode('login')} />
+    </AuthCard>
+  );
+}
+
+function LoginFormView({ onForgot }: { onForgot: () => void }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const emailId = useId();
+  const passwordId = useId();
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<LoginForm>({ resolver: zodResolver(loginFormSchema), defaultValues: { email: '', password: '' } });
+
+  function fail(message: string | null) {
+    const text = message ?? messages.login.defaultError;
+    setError(text);
+    notify.error(text, { toastId: 'login-error' });
+  }
+
+  async function onSubmit(values: LoginForm) {
+    setLoading(true);
+    setError(null);
+    try {
+      const res = await http.post<Envelope<LoginResponse | ForcedResetData>>(
+        apiPaths.user.login,
+        { Email: values.email, Password: values.password },
+        // Wrong credentials answer 401: this page reports it, the logout routine must not run.
+        { skipSessionRedirect: true },
+      );
+      const data = res.data.data;
+      if (data && 'resetUrl' in data && data.resetUrl) {
+        navigate(pathAndQuery(data.resetUrl));
+      } else if (res.data.success && data && 'token' in data) {
+        queryClient.clear();
+        startSession(data.token, data.user);
+        navigate('/', { replace: true });
+      } else {
+        fail(res.data.message);
+      }
+    } catch (e) {
+      // HTTP 409 with data.resetUrl: the account must set a new password first.
+      const resetUrl = errorData<Partial<ForcedResetData>>(e)?.resetUrl;
+      if (resetUrl) navigate(pathAndQuery(resetUrl));
+      else fail(serverMessage(e));
+    } finally {
+      setLoading(false);
+    }
+  }
+
+  return (
+    <form noValidate onSubmit={(e) => void handleSubmit(onSubmit)(e)} className="space-y-5">
+      {error && (
+        <p className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700" data-testid="login-error">
+          {error}
+        </p>
+      )}
+      <div>
+        <label htmlFor={emailId} className="label">
+          Email
+        </label>
+        <input
+          id={emailId}
+          type="email"
+          autoComplete="username"
+          className={`input ${errors.email ? 'input-error' : ''}`}
+          aria-invalid={errors.email ? true : undefined}
+          aria-describedby={errors.email ? `${emailId}-error` : undefined}
+          placeholder="nome@azienda.it"
+          {...register('email')}
+        />
+        {errors.email && (
+          <p id={`${emailId}-error`} className="field-error">
+            {errors.email.message}
+          </p>
+        )}
+      </div>
+      <div>
+        <div className="flex items-baseline justify-between">
+          <label htmlFor={passwordId} className="label">
+            Password
+          </label>
+          <button type="button" className="link text-sm" onClick={onForgot}>
+            Password dimenticata?
+          </button>
+        </div>
+        <input
+          id={passwordId}
+          type="password"
+          autoComplete="current-password"
+          className={`input ${errors.password ? 'input-error' : ''}`}
+          aria-invalid={errors.password ? true : undefined}
+          aria-describedby={errors.password ? `${passwordId}-error` : undefined}
+          {...register('password')}
+        />
+        {errors.password && (
+          <p id={`${passwordId}-error`} className="field-error">
+            {errors.password.message}
+          </p>
+        )}
+      </div>
+      <button type="submit" className="btn-primary w-full py-2.5" disabled={loading} aria-busy={loading}>
+        {loading && <ButtonSpinner />}
+        {loading ? 'Accesso in corso…' : 'Accedi'}
+      </button>
+    </form>
+  );
+}
+
+function ResetRequestView({ onBack }: { onBack: () => void }) {
+  const [loading, setLoading] = useState(false);
+  const [sent, setSent] = useState(false);
+  const emailId = useId();
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<ResetRequestForm>({ resolver: zodResolver(resetRequestFormSchema), defaultValues: { email: '' } });
+
+  async function onSubmit(values: ResetRequestForm) {
+    setLoading(true);
+    try {
+      const res = await http.post<Envelope<unknown>>(
+        apiPaths.user.requestPasswordReset,
+        { Email: values.email },
+        { skipSessionRedirect: true },
+      );
+      if (!res.data.success) throw new Error(res.data.message ?? 'reset request failed');
+      notify.success(messages.login.resetRequestSuccess);
+      setSent(true);
+    } catch (e) {
+      console.error(e);
+      notify.error(messages.login.resetRequestError);
+    } finally {
+      setLoading(false);
+    }
+  }
+
+  return (
+    <form noValidate onSubmit={(e) => void handleSubmit(onSubmit)(e)} className="space-y-5">
+      {sent && (
+        <p className="rounded-lg border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-800">
+          Se l’indirizzo è registrato riceverai a breve un’email con il link per reimpostare la password.
+        </p>
+      )}
+      <div>
+        <label htmlFor={emailId} className="label">
+          Email
+        </label>
+        <input
+          id={emailId}
+          type="email"
+          autoComplete="email"
+          className={`input ${errors.email ? 'input-error' : ''}`}
+          aria-invalid={errors.email ? true : undefined}
+          aria-describedby={errors.email ? `${emailId}-error` : undefined}
+          placeholder="nome@azienda.it"
+          {...register('email')}
+        />
+        {errors.email && (
+          <p id={`${emailId}-error`} className="field-error">
+            {errors.email.message}
+          </p>
+        )}
+      </div>
+      <button type="submit" className="btn-primary w-full py-2.5" disabled={loading} aria-busy={loading}>
+        {loading && <ButtonSpinner />}
+        {loading ? 'Invio in corso…' : 'Invia link di reset'}
+      </button>
+      <button type="button" className="btn-ghost w-full" onClick={onBack}>
+        Torna al login
+      </button>
+    </form>
+  );
+}

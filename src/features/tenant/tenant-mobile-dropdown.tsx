@@ -1,0 +1,51 @@
+import { useId } from 'react';
+import { messages } from '../../../contract/messages';
+import { useSelectedTenantId } from '../../lib/tenant-store';
+import { useSwitchTenant } from './use-switch-tenant';
+import { useTenantList } from './use-tenant-list';
+
+const NONE = '';
+
+/**
+ * SuperAdmin only, small screens: a bottom bar with the current tenant's name or
+ * 'nessuna tenant selezionata' (spec §2). A native select: the phone's own picker is the most
+ * usable dropdown there.
+ */
+export default function TenantMobileDropdown() {
+  const { data: tenants, isPending } = useTenantList();
+  const tenantId = useSelectedTenantId();
+  const switchTenant = useSwitchTenant();
+  const selectId = useId();
+  const current = tenants?.find((t) => t.id === tenantId);
+
+  return (
+    <div className="fixed inset-x-0 bottom-0 z-30 border-t border-slate-200 bg-white/95 px-4 py-3 shadow-[0_-4px_16px_-8px_rgb(15_23_42/0.2)] backdrop-blur md:hidden">
+      <div className="flex items-center gap-3">
+        <label htmlFor={selectId} className="shrink-0 text-xs font-medium text-slate-500">
+          {messages.tenant.current}
+        </label>
+        <select
+          id={selectId}
+          className="input py-1.5"
+          value={current ? String(current.id) : NONE}
+          disabled={isPending}
+          onChange={(e) => {
+            const next = tenants?.find((t) => String(t.id) === e.target.value);
+            if (next) void switchTenant(next);
+          }}
+        >
+          {!current && (
+            <option value={NONE} disabled>
+              {isPending ? messages.tenant.loading : messages.tenant.none}
+            </option>
+          )}
+          {(tenants ?? []).map((t) => (
+            <option key={t.id} value={String(t.id)}>
+              {t.name}
+            </option>
+          ))}
+        </select>
+      </div>
+    </div>
+  );
+}
