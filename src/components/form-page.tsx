@@ -1,7 +1,91 @@
-import type { ResourceDef } from '../lib/resource';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
 import { messages } from '../../contract/messages';
+import type { ResourceDef } from '../lib/resource';
+import { useFormController } from '../lib/use-form-controller';
+import { FormField } from './fields/form-field';
+import { ArrowLeftIcon } from './icons';
+import { Skeleton } from './skeleton';
+import { uiText } from './ui-text';
 
-// Placeholder while the generic form is built; the props are final.
-export function FormPage({ resource }: { resource: ResourceDef }) {
-  return <h1 className="page-title">{messages.common.createNew(resource.label)}</h1>;
+export interface FormPageProps<T extends { id: number }> {
+  resource: ResourceDef<T>;
+  /** Extra content under the fields (e.g. a related list that needs a saved id). */
+  children?: ReactNode;
+}
+
+/**
+ * The shared form screen (spec §2): 'Crea Nuovo …' / 'Modifica …', 'Crea' / 'Salva' and
+ * 'Indietro'; fades in after 100 ms and out (300 ms) after a save, then goes back.
+ */
+export function FormPage<T extends { id: number }>({ resource, children }: FormPageProps<T>) {
+  const c = useFormController(resource);
+  const readOnly = !c.canSave;
+
+  return (
+    <div
+      className={`mx-auto w-full max-w-3xl transition-opacity duration-300 ease-out ${c.visible ? 'opacity-100' : 'opacity-0'}`}
+      data-visible={c.visible}
+    >
+      <div className="mb-6">
+        <Link to={`/${resource.name}`} className="mb-2 inline-flex items-center gap-1.5 text-sm text-slate-500 hover:text-slate-900">
+          <ArrowLeftIcon />
+          {messages.common.listTitle(resource.label)}
+        </Link>
+        <h1 className="page-title">{c.title}</h1>
+      </div>
+
+      <form className="card" onSubmit={(e) => void c.submit(e)} noValidate aria-busy={c.isLoading || undefined}>
+        <div className="p-6">
+          {c.isLoading ? (
+            <div role="status" aria-label={uiText.loadingForm} className="grid gap-5 sm:grid-cols-2">
+              {resource.fields.map((f) => (
+                <div key={f.key} className="space-y-2" data-testid="field-placeholder">
+                  <Skeleton className="h-3.5 w-24" />
+                  <Skeleton className="h-9 w-full" />
+                </div>
+              ))}
+            </div>
+          ) : c.loadFailed ? (
+            <p className="text-sm text-slate-500">{uiText.loadFailed}</p>
+          ) : (
+            <div className="grid gap-5 sm:grid-cols-2">
+              {resource.fields.map((f) => (
+                <FormField
+                  key={f.key}
+                  field={f}
+                  form={c.form}
+                  fields={resource.fields}
+                  readOnly={readOnly || (c.isEdit && f.createOnly === true)}
+                />
+              ))}
+            </div>
+          )}
+
+          {c.serverErrors.length > 0 && (
+            <div role="alert" className="mt-6 rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-700">
+              <p className="font-medium">{uiText.serverErrors}</p>
+              <ul className="mt-2 list-disc space-y-1 pl-5">
+                {c.serverErrors.map((e, i) => (
+                  <li key={i}>{e}</li>
+                ))}
+              </ul>
+            </div>
+          )}
+          {children}
+        </div>
+
+        <div className="flex flex-col-reverse gap-2 border-t border-slate-100 bg-slate-50/60 px-6 py-4 sm:flex-row sm:justify-end">
+          <button type="button" className="btn-secondary" onClick={c.goBack}>
+            {messages.common.back}
+          </button>
+          {!readOnly && (
+            <button type="submit" className="btn-primary" disabled={c.isLoading || c.loadFailed || c.isSaving}>
+              {c.submitLabel}
+            </button>
+          )}
+        </div>
+      </form>
+    </div>
+  );
 }

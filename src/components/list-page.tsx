@@ -1,7 +1,150 @@
-import type { ResourceDef } from '../lib/resource';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
 import { messages } from '../../contract/messages';
+import type { Row } from '../lib/entity-hooks';
+import type { ResourceDef } from '../lib/resource';
+import { useListController } from '../lib/use-list-controller';
+import { DataTable } from './data-table';
+import { FilterPanel } from './filter-panel';
+import { PencilIcon, PlusIcon, TrashIcon } from './icons';
+import { PageSizeSelect } from './page-size-select';
+import { Paginator } from './paginator';
+import { uiText } from './ui-text';
 
-// Placeholder while the generic list is built; the props are final.
-export function ListPage({ resource }: { resource: ResourceDef }) {
-  return <h1 className="page-title">{messages.common.listTitle(resource.label)}</h1>;
+/** A custom per-row action (icon button); `label` is its Italian accessible name. */
+export interface RowAction {
+  label: string;
+  icon: ReactNode;
+  onClick: (row: Row) => void;
+  /** Hide the action on some rows (e.g. by status). */
+  hidden?: (row: Row) => boolean;
+  tone?: 'default' | 'danger';
+}
+
+export interface ListPageProps<T extends { id: number }> {
+  resource: ResourceDef<T>;
+  /** Extra icon buttons in the 'Azioni' column, before edit and delete. */
+  rowActions?: readonly RowAction[];
+  /** Extra buttons beside 'Crea Nuovo …'. */
+  toolbar?: ReactNode;
+  /** Turn off edit or delete even where the role allows them. */
+  allowEdit?: boolean;
+  allowDelete?: boolean;
+}
+
+/** The shared list screen (spec §2): title, create, filters, table, page size, pagination. */
+export function ListPage<T extends { id: number }>({
+  resource,
+  rowActions = [],
+  toolbar,
+  allowEdit = true,
+  allowDelete = true,
+}: ListPageProps<T>) {
+  const c = useListController(resource);
+  const canEdit = allowEdit && c.canEdit;
+  const canDelete = allowDelete && c.canDelete;
+  const hasActions = rowActions.length > 0 || canEdit || canDelete;
+  const from = c.totalCount === 0 ? 0 : (c.page - 1) * c.pageSize + 1;
+  const to = Math.min(c.page * c.pageSize, c.totalCount);
+
+  const renderActions = (row: Row) => (
+    <>
+      {rowActions
+        .filter((a) => !a.hidden?.(row))
+        .map((a) => (
+          <button
+            key={a.label}
+            type="button"
+            className={`icon-btn ${a.tone === 'danger' ? 'hover:bg-red-50 hover:text-red-600' : ''}`}
+            aria-label={a.label}
+            title={a.label}
+            onClick={() => a.onClick(row)}
+          >
+            {a.icon}
+          </button>
+        ))}
+      {canEdit && (
+        <Link to={`/${resource.name}/${row.id}`} className="icon-btn" aria-label={uiText.edit} title={uiText.edit}>
+          <PencilIcon />
+        </Link>
+      )}
+      {canDelete && (
+        <button
+          type="button"
+          className="icon-btn hover:bg-red-50 hover:text-red-600"
+          aria-label={uiText.delete}
+          title={uiText.delete}
+          disabled={c.deletingId === row.id}
+          onClick={() => void c.remove(row)}
+        >
+          <TrashIcon />
+        </button>
+      )}
+    </>
+  );
+
+  return (
+    <div className="mx-auto w-full max-w-7xl space-y-6">
+      <header className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="page-title">{messages.common.listTitle(resource.label)}</h1>
+          <p className="mt-1 text-sm text-slate-500" aria-live="polite">
+            {c.isLoading ? uiText.loading : uiText.range(from, to, c.totalCount)}
+          </p>
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          {toolbar}
+          {c.canCreate && (
+            <Link to={`/${resource.name}/new`} className="btn-primary">
+              <PlusIcon />
+              {messages.common.createNew(resource.label)}
+            </Link>
+          )}
+        </div>
+      </header>
+
+      {(resource.filters?.length || resource.searchable !== false) && (
+        <FilterPanel
+          filters={resource.filters ?? []}
+          searchable={resource.searchable !== false}
+          draft={c.draft}
+          activeCount={c.activeCount}
+          onFilterChange={c.setDraftFilter}
+          onSearchChange={c.setDraftSearch}
+          onApply={c.applyFilters}
+          onReset={c.resetFilters}
+          isLoading={c.isLoading}
+        />
+      )}
+
+      <section className="card overflow-hidden">
+        <DataTable
+          label={messages.common.listTitle(resource.label)}
+          columns={resource.columns}
+          rows={c.rows}
+          isLoading={c.isLoading}
+          isFetching={c.isFetching}
+          selection={{
+            selected: c.selected,
+            allSelected: c.allSelected,
+            someSelected: c.someSelected,
+            toggleRow: c.toggleRow,
+            toggleAll: c.toggleAll,
+          }}
+          renderActions={hasActions ? renderActions : undefined}
+        />
+        <footer className="flex flex-col gap-3 border-t border-slate-200 bg-slate-50/60 px-4 py-3 sm:flex-row sm:items-center sm:justify-between">
+          <div className="flex flex-wrap items-center gap-4">
+            <PageSizeSelect value={c.pageSize} onChange={c.setPageSize} />
+            {c.selectedCount > 0 && (
+              <span className="text-sm text-slate-600" aria-live="polite">
+                {uiText.selectedCount(c.selectedCount)}
+              </span>
+            )}
+          </div>
+          <Paginator page={c.page} pageCount={c.pageCount} onPageChange={c.setPage} />
+        </footer>
+      </section>
+    </div>
+  );
 }

@@ -1,0 +1,55 @@
+import { messages } from '../../contract/messages';
+import { formatBool, formatCurrency, formatDate, formatText, getPath, isMissing, NOT_AVAILABLE } from '../lib/formatters';
+import type { ColumnDef } from '../lib/resource';
+
+/** Badge colours of the subscription status (spec §4): 1 green, 2 red, 3 yellow, 4 blue. */
+const statusTone: Record<number, string> = {
+  1: 'bg-emerald-50 text-emerald-700 ring-1 ring-inset ring-emerald-600/20',
+  2: 'bg-red-50 text-red-700 ring-1 ring-inset ring-red-600/20',
+  3: 'bg-yellow-50 text-yellow-800 ring-1 ring-inset ring-yellow-600/30',
+  4: 'bg-blue-50 text-blue-700 ring-1 ring-inset ring-blue-600/20',
+};
+const statusLabel = messages.subscriptionStatus as Record<number, string>;
+
+function Missing() {
+  return <span className="text-slate-400">{NOT_AVAILABLE}</span>;
+}
+
+/** One table cell's content, by column type; missing values read 'N/D'. */
+export function CellValue({ column, row }: { column: ColumnDef; row: Record<string, unknown> }) {
+  const value = getPath(row, column.key);
+  switch (column.type) {
+    case 'bool': {
+      const text = formatBool(value);
+      if (text === NOT_AVAILABLE) return <Missing />;
+      const yes = text === messages.common.yes;
+      return (
+        <span
+          className={`badge ${yes ? 'bg-emerald-50 text-emerald-700 ring-1 ring-inset ring-emerald-600/20' : 'bg-slate-100 text-slate-600 ring-1 ring-inset ring-slate-500/20'}`}
+        >
+          {text}
+        </span>
+      );
+    }
+    case 'currency': {
+      const text = formatCurrency(value);
+      return text === NOT_AVAILABLE ? <Missing /> : <span className="tabular-nums">{text}</span>;
+    }
+    case 'dateTime': {
+      const text = formatDate(value);
+      return text === NOT_AVAILABLE ? <Missing /> : <span className="tabular-nums">{text}</span>;
+    }
+    case 'subscriptionstatusenum': {
+      const status = isMissing(value) ? NaN : Number(value);
+      const tone = statusTone[status];
+      const label = statusLabel[status];
+      // Anything but 1–4 (Canceled included) reads 'N/D', as the spec's table does.
+      if (!tone || !label) return <Missing />;
+      return <span className={`badge ${tone}`}>{label}</span>;
+    }
+    default: {
+      const text = formatText(value);
+      return text === NOT_AVAILABLE ? <Missing /> : <>{text}</>;
+    }
+  }
+}

@@ -1,0 +1,142 @@
+import { useEffect, useRef, type ReactNode } from 'react';
+import { messages } from '../../contract/messages';
+import type { Row } from '../lib/entity-hooks';
+import type { ColumnDef } from '../lib/resource';
+import { CellValue } from './cell-value';
+import { Skeleton } from './skeleton';
+import { uiText } from './ui-text';
+
+export const SKELETON_ROWS = 5;
+
+export interface TableSelection {
+  selected: ReadonlySet<number>;
+  allSelected: boolean;
+  someSelected: boolean;
+  toggleRow: (id: number) => void;
+  toggleAll: () => void;
+}
+
+export interface DataTableProps {
+  columns: readonly ColumnDef[];
+  rows: readonly Row[];
+  /** First load: 5 skeleton rows. */
+  isLoading: boolean;
+  /** A refetch with old rows still on screen: dimmed. */
+  isFetching?: boolean;
+  selection?: TableSelection;
+  /** Content of the 'Azioni' cell; the column is drawn only when given. */
+  renderActions?: (row: Row) => ReactNode;
+  /** Accessible name of the table. */
+  label: string;
+}
+
+function SelectAll({ selection, disabled }: { selection: TableSelection; disabled: boolean }) {
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = selection.someSelected;
+  }, [selection.someSelected]);
+  return (
+    <input
+      ref={ref}
+      type="checkbox"
+      className="h-4 w-4 rounded border-slate-300 accent-brand-blue"
+      aria-label={uiText.selectAll}
+      checked={selection.allSelected}
+      disabled={disabled}
+      onChange={selection.toggleAll}
+    />
+  );
+}
+
+const th = 'px-4 py-3 text-left text-xs font-semibold uppercase tracking-wide text-slate-500 whitespace-nowrap';
+const td = 'px-4 py-3 text-sm text-slate-700 whitespace-nowrap';
+
+/** The list table: select-all, typed cells, 'Azioni', skeleton and empty states. Scrolls sideways on narrow screens. */
+export function DataTable({ columns, rows, isLoading, isFetching, selection, renderActions, label }: DataTableProps) {
+  const span = columns.length + (selection ? 1 : 0) + (renderActions ? 1 : 0);
+  return (
+    <div className="overflow-x-auto">
+      <table
+        className={`min-w-full divide-y divide-slate-200 transition-opacity ${isFetching && !isLoading ? 'opacity-60' : ''}`}
+        aria-label={label}
+        aria-busy={isLoading || isFetching ? true : undefined}
+      >
+        <thead className="bg-slate-50/80">
+          <tr>
+            {selection && (
+              <th scope="col" className="w-10 px-4 py-3">
+                <SelectAll selection={selection} disabled={isLoading || rows.length === 0} />
+              </th>
+            )}
+            {columns.map((c) => (
+              <th key={c.key} scope="col" className={th}>
+                {c.name}
+              </th>
+            ))}
+            {renderActions && (
+              <th scope="col" className={`${th} sticky right-0 bg-slate-50 text-right`}>
+                {messages.common.actions}
+              </th>
+            )}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100 bg-white">
+          {isLoading ? (
+            Array.from({ length: SKELETON_ROWS }, (_, i) => (
+              <tr key={`skeleton-${i}`} data-testid="skeleton-row">
+                {Array.from({ length: span }, (_, j) => (
+                  <td key={j} className={td}>
+                    <Skeleton className={j === 0 && selection ? 'h-4 w-4' : 'h-4 w-full min-w-16'} />
+                  </td>
+                ))}
+              </tr>
+            ))
+          ) : rows.length === 0 ? (
+            <tr>
+              <td colSpan={span} className="px-4 py-14 text-center text-sm text-slate-500">
+                {messages.common.emptyTable}
+              </td>
+            </tr>
+          ) : (
+            rows.map((row) => {
+              const isSelected = selection?.selected.has(row.id) ?? false;
+              return (
+                <tr
+                  key={row.id}
+                  aria-selected={selection ? isSelected : undefined}
+                  className={`group transition-colors ${isSelected ? 'bg-blue-50/60' : 'hover:bg-slate-50'}`}
+                >
+                  {selection && (
+                    <td className="w-10 px-4 py-3">
+                      <input
+                        type="checkbox"
+                        className="h-4 w-4 rounded border-slate-300 accent-brand-blue"
+                        aria-label={uiText.selectRow(row.id)}
+                        checked={isSelected}
+                        onChange={() => selection.toggleRow(row.id)}
+                      />
+                    </td>
+                  )}
+                  {columns.map((c, i) => (
+                    <td key={c.key} className={`${td} ${i === 0 ? 'font-medium text-slate-900' : ''}`}>
+                      <CellValue column={c} row={row} />
+                    </td>
+                  ))}
+                  {renderActions && (
+                    <td
+                      className={`sticky right-0 px-2 py-1.5 text-right ${isSelected ? 'bg-blue-50' : 'bg-white group-hover:bg-slate-50'}`}
+                    >
+                      <div className="inline-flex items-center gap-0.5" role="group" aria-label={uiText.actionsFor(row.id)}>
+                        {renderActions(row)}
+                      </div>
+                    </td>
+                  )}
+                </tr>
+              );
+            })
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}

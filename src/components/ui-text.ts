@@ -1,0 +1,34 @@
+/**
+ * Italian UI text the product spec does not name (aria-labels, hints). The spec's own strings live
+ * in contract/messages.ts and are imported from there, never retyped.
+ */
+export const uiText = {
+  edit: 'Modifica',
+  delete: 'Elimina',
+  actionsFor: (id: number | string) => `Azioni per l'elemento ${id}`,
+  selectAll: 'Seleziona tutte le righe',
+  selectRow: (id: number | string) => `Seleziona riga ${id}`,
+  selectedCount: (n: number) => (n === 1 ? '1 elemento selezionato' : `${n} elementi selezionati`),
+  pagination: 'Paginazione',
+  previousPage: 'Pagina precedente',
+  nextPage: 'Pagina successiva',
+  pageLink: (page: number, current: boolean) => (current ? `Pagina ${page}, pagina corrente` : `Vai alla pagina ${page}`),
+  jumpForward: 'Salta avanti',
+  jumpBackward: 'Salta indietro',
+  range: (from: number, to: number, total: number) => `${from}–${to} di ${total}`,
+  searchLabel: 'Ricerca libera',
+  searchPlaceholder: 'Cerca in tutti i campi…',
+  loading: 'Caricamento…',
+  loadingFilters: 'Caricamento filtri',
+  loadingRows: 'Caricamento righe',
+  loadingForm: 'Caricamento dati',
+  showFilters: 'Mostra filtri',
+  hideFilters: 'Nascondi filtri',
+  selectPlaceholder: 'Seleziona…',
+  selectNoOptions: 'Nessun risultato',
+  selectLoading: 'Caricamento…',
+  selectClear: 'Cancella selezione',
+  serverErrors: 'Il server ha rifiutato i dati:',
+  required: 'obbligatorio',
+  loadFailed: 'Impossibile caricare l’elemento.',
+} as const;

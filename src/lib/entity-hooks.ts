@@ -1,0 +1,198 @@
+/**
+ * React Query hooks generated from an entity declaration: `createEntityHooks(resource)` (cached
+ * per declaration by `entityHooks(resource)`). Keys come from query-keys.ts and start with the
+ * tenant id, so one tenant's rows are never drawn under another.
+ */
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { isAxiosError, type AxiosResponse } from 'axios';
+import { apiPaths } from '../../contract/api-paths';
+import type { Envelope, Paged, SelectQuery, SelectResult } from '../../contract/envelope';
+import { http } from './http';
+import { queryKeys } from './query-keys';
+import type { FormValues, ResourceDef } from './resource';
+import { useSelectedTenantId } from './tenant-store';
+
+export type Row = { id: number } & Record<string, unknown>;
+export type FilterValue = string | boolean | number | null | undefined;
+
+/** A list query as screens hold it: filters may be empty ('' / false / null) and are dropped before sending. */
+export interface LooseQuery {
+  page: number;
+  pageSize: number;
+  searchTerm?: string;
+  filters?: Record<string, FilterValue>;
+  selectedIds?: number[];
+}
+
+/** An answer whose envelope says `success: false` although the status was 2xx. */
+export class EnvelopeError extends Error {
+  readonly envelope: Envelope<unknown>;
+  constructor(envelope: Envelope<unknown>) {
+    super(envelope.message ?? 'success: false');
+    this.name = 'EnvelopeError';
+    this.envelope = envelope;
+  }
+}
+
+async function unwrap<T>(request: Promise<AxiosResponse<Envelope<T>>>): Promise<T | null> {
+  const { data } = await request;
+  if (data && typeof data === 'object' && data.success === false) throw new EnvelopeError(data);
+  return data?.data ?? null;
+}
+
+/** The envelope of a failed call, if the server sent one. */
+export function failureEnvelope(error: unknown): Partial<Envelope<unknown>> | null {
+  if (error instanceof EnvelopeError) return error.envelope;
+  if (isAxiosError(error)) {
+    const body: unknown = error.response?.data;
+    if (body && typeof body === 'object') return body as Partial<Envelope<unknown>>;
+  }
+  return null;
+}
+
+/** The server's validation messages (`errors`), or its `message`, for showing under a form. */
+export function serverErrors(error: unknown): string[] {
+  const env = failureEnvelope(error);
+  if (!env) return [];
+  if (Array.isArray(env.errors) && env.errors.length > 0) return env.errors.map(String);
+  return typeof env.message === 'string' && env.message ? [env.message] : [];
+}
+
+/** A short human description of a failure (server message first). */
+export function errorText(error: unknown): string {
+  const env = failureEnvelope(error);
+  if (env && typeof env.message === 'string' && env.message) return env.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+function hasValue(v: FilterValue): v is string | number | true {
+  if (v === undefined || v === null || v === false) return false;
+  if (typeof v === 'string') return v.trim() !== '';
+  return !(typeof v === 'number' && Number.isNaN(v));
+}
+
+/** Drops empty text, false booleans and empty ids so equal queries share one cache entry. */
+export function normalizeQuery(query: LooseQuery): SelectQuery {
+  const filters: Record<string, string | number | boolean> = {};
+  for (const [key, value] of Object.entries(query.filters ?? {})) {
+    if (hasValue(value)) filters[key] = typeof value === 'string' ? value.trim() : value;
+  }
+  const out: SelectQuery = { page: query.page, pageSize: query.pageSize, filters };
+  const term = query.searchTerm?.trim();
+  if (term) out.searchTerm = term;
+  if (query.selectedIds && query.selectedIds.length > 0) out.selectedIds = [...query.selectedIds];
+  return out;
+}
+
+/**
+ * Query-string parameters of getAll / getAllForSelect. Filters travel as explicit
+ * `filters[key]` keys (axios leaves the brackets readable); empty ones are not sent.
+ */
+export function toParams(query: LooseQuery): Record<string, string | number> {
+  const q = normalizeQuery(query);
+  const params: Record<string, string | number> = { page: q.page, pageSize: q.pageSize };
+  if (q.searchTerm) params.searchTerm = q.searchTerm;
+  if (q.selectedIds && q.selectedIds.length > 0) params.selectedIds = q.selectedIds.join(',');
+  for (const [key, value] of Object.entries(q.filters ?? {})) {
+    if (hasValue(value)) params[`filters[${key}]`] = typeof value === 'boolean' ? 'true' : value;
+  }
+  return params;
+}
+
+export async function fetchList<T>(entity: string, query: LooseQuery, signal?: AbortSignal): Promise<Paged<T>> {
+  const data = await unwrap<Paged<T>>(
+    http.get(apiPaths.entity(entity).getAll, { params: toParams(query), signal }),
+  );
+  return { items: data?.items ?? [], totalCount: data?.totalCount ?? 0 };
+}
+
+export async function fetchSelect(entity: string, query: LooseQuery, signal?: AbortSignal): Promise<SelectResult> {
+  const data = await unwrap<SelectResult>(
+    http.get(apiPaths.entity(entity).getAllForSelect, { params: toParams(query), signal }),
+  );
+  return { options: data?.options ?? [], totalCount: data?.totalCount ?? 0 };
+}
+
+/** Options of `api/{entity}/getAllForSelect`; usable for any entity by name (no cross-entity imports). */
+export function useSelectOptions(entity: string, query: LooseQuery, options: { enabled?: boolean } = {}) {
+  const tenantId = useSelectedTenantId();
+  const q = normalizeQuery(query);
+  return useQuery({
+    queryKey: queryKeys.select(tenantId, entity, q),
+    queryFn: ({ signal }) => fetchSelect(entity, q, signal),
+    placeholderData: keepPreviousData,
+    enabled: options.enabled ?? true,
+  });
+}
+
+export function createEntityHooks<T extends { id: number }>(resource: ResourceDef<T>) {
+  const name = resource.name;
+  const paths = apiPaths.entity(name);
+
+  function useInvalidateEntity() {
+    const client = useQueryClient();
+    const tenantId = useSelectedTenantId();
+    return () => client.invalidateQueries({ queryKey: queryKeys.entity(tenantId, name) });
+  }
+
+  return {
+    resource,
+    useList(query: LooseQuery) {
+      const tenantId = useSelectedTenantId();
+      const q = normalizeQuery(query);
+      return useQuery({
+        queryKey: queryKeys.list(tenantId, name, q),
+        queryFn: ({ signal }) => fetchList<T>(name, q, signal),
+        // Keep the previous page on screen while the next one loads (no flash of skeletons).
+        placeholderData: keepPreviousData,
+      });
+    },
+    useDetail(id: number | null) {
+      const tenantId = useSelectedTenantId();
+      return useQuery({
+        queryKey: queryKeys.detail(tenantId, name, id ?? 0),
+        queryFn: () => unwrap<T>(http.get(paths.getById(id ?? 0))),
+        enabled: id !== null,
+        retry: false,
+      });
+    },
+    useCreate() {
+      const invalidate = useInvalidateEntity();
+      return useMutation({
+        mutationFn: (body: FormValues) => unwrap<T>(http.post(paths.create, body)),
+        onSuccess: invalidate,
+      });
+    },
+    useUpdate() {
+      const invalidate = useInvalidateEntity();
+      return useMutation({
+        mutationFn: (body: FormValues & { id: number }) => unwrap<T>(http.put(paths.update, body)),
+        onSuccess: invalidate,
+      });
+    },
+    useDelete() {
+      const invalidate = useInvalidateEntity();
+      return useMutation({
+        mutationFn: (id: number) => unwrap<unknown>(http.delete(paths.remove(id))),
+        onSuccess: invalidate,
+      });
+    },
+    useSelectOptions(query: LooseQuery, options?: { enabled?: boolean }) {
+      return useSelectOptions(name, query, options);
+    },
+  };
+}
+
+export type EntityHooks<T extends { id: number } = Row> = ReturnType<typeof createEntityHooks<T>>;
+
+const cache = new WeakMap<object, EntityHooks<Row>>();
+
+/** The hooks of a declaration, created once per declaration object. */
+export function entityHooks<T extends { id: number }>(resource: ResourceDef<T>): EntityHooks<Row> {
+  let hooks = cache.get(resource);
+  if (!hooks) {
+    hooks = createEntityHooks(resource as unknown as ResourceDef<Row>);
+    cache.set(resource, hooks);
+  }
+  return hooks;
+}

@@ -1,0 +1,251 @@
+/**
+ * The list screen's controller (spec §2 'Shared list screens', §4 'Lists'): paging, page size,
+ * filters (draft vs applied), free-text search, row selection, delete with confirmation. The page
+ * only renders what this returns.
+ *
+ * Paging and applied filters live in the URL (?page=2&pageSize=10&q=...&filters[name]=...), so
+ * coming back from a form with 'Indietro' lands on the same page with the same filters.
+ */
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type RoleId } from '../../contract/enums';
+import { confirmDelete } from '../components/confirm-delete';
+import { entityHooks, errorText, type FilterValue, type Row } from './entity-hooks';
+import { notify } from './notify';
+import type { FilterDef, ResourceDef } from './resource';
+import { useSession } from './session';
+
+export type FilterValues = Record<string, FilterValue>;
+
+export interface ListCriteria {
+  searchTerm: string;
+  filters: FilterValues;
+}
+
+/** Whether the signed-in role may do an action limited to `roles` (absent = anyone signed in). */
+export function useRoleAllowed(roles: readonly RoleId[] | undefined): boolean {
+  const session = useSession();
+  if (!roles) return true;
+  return session !== null && roles.includes(session.user.role);
+}
+
+const filterParam = (key: string) => `filters[${key}]`;
+
+function emptyFilter(def: FilterDef): FilterValue {
+  if (def.kind === 'bool') return false;
+  if (def.kind === 'select') return null;
+  return '';
+}
+
+export function emptyCriteria(defs: readonly FilterDef[] = []): ListCriteria {
+  return { searchTerm: '', filters: Object.fromEntries(defs.map((d) => [d.key, emptyFilter(d)])) };
+}
+
+function readCriteria(defs: readonly FilterDef[], params: URLSearchParams): ListCriteria {
+  const filters: FilterValues = {};
+  for (const def of defs) {
+    const raw = params.get(filterParam(def.key));
+    if (def.kind === 'bool') filters[def.key] = raw === 'true';
+    else if (def.kind === 'select') {
+      const n = raw === null ? NaN : Number(raw);
+      filters[def.key] = Number.isInteger(n) && n > 0 ? n : null;
+    } else filters[def.key] = raw ?? '';
+  }
+  return { searchTerm: params.get('q') ?? '', filters };
+}
+
+function writeCriteria(params: URLSearchParams, defs: readonly FilterDef[], criteria: ListCriteria) {
+  const term = criteria.searchTerm.trim();
+  if (term) params.set('q', term);
+  else params.delete('q');
+  for (const def of defs) {
+    const v = criteria.filters[def.key];
+    const keep = v !== undefined && v !== null && v !== false && String(v).trim() !== '';
+    if (keep) params.set(filterParam(def.key), typeof v === 'string' ? v.trim() : String(v));
+    else params.delete(filterParam(def.key));
+  }
+}
+
+function positiveInt(raw: string | null, fallback: number): number {
+  const n = raw === null ? NaN : Number(raw);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
+export function useListController<T extends { id: number }>(resource: ResourceDef<T>) {
+  const hooks = entityHooks(resource);
+  const defs = useMemo(() => resource.filters ?? [], [resource.filters]);
+  const [params, setParams] = useSearchParams();
+
+  const page = positiveInt(params.get('page'), 1);
+  const sizeParam = positiveInt(params.get('pageSize'), DEFAULT_PAGE_SIZE);
+  const pageSize = (PAGE_SIZES as readonly number[]).includes(sizeParam) ? sizeParam : DEFAULT_PAGE_SIZE;
+  const applied = useMemo(() => readCriteria(defs, params), [defs, params]);
+  const appliedKey = JSON.stringify(applied);
+
+  const query = useMemo(
+    () => ({ page, pageSize, searchTerm: applied.searchTerm, filters: applied.filters }),
+    [page, pageSize, applied],
+  );
+  const list = hooks.useList(query);
+  const { refetch } = list;
+  const rows = useMemo(() => (list.data?.items ?? []) as Row[], [list.data]);
+  const totalCount = list.data?.totalCount ?? 0;
+  const pageCount = Math.ceil(totalCount / pageSize);
+
+  // List load failures are only logged (spec §8).
+  useEffect(() => {
+    if (list.error) console.error(`Errore nel caricamento della lista ${resource.name}:`, list.error);
+  }, [list.error, resource.name]);
+
+  const update = useCallback(
+    (change: (next: URLSearchParams) => void) => {
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          change(next);
+          return next;
+        },
+        { replace: true },
+      );
+    },
+    [setParams],
+  );
+
+  const setPage = useCallback(
+    (p: number) =>
+      update((next) => {
+        if (p > 1) next.set('page', String(p));
+        else next.delete('page');
+      }),
+    [update],
+  );
+
+  const setPageSize = useCallback(
+    (size: number) =>
+      update((next) => {
+        if (size === DEFAULT_PAGE_SIZE) next.delete('pageSize');
+        else next.set('pageSize', String(size));
+        next.delete('page');
+      }),
+    [update],
+  );
+
+  // After a delete the last page can vanish: step back to the new last page.
+  useEffect(() => {
+    if (list.data && !list.isPlaceholderData && pageCount > 0 && page > pageCount) setPage(pageCount);
+  }, [list.data, list.isPlaceholderData, page, pageCount, setPage]);
+
+  // Draft criteria edited in the filter panel; any change of the applied ones starts a fresh draft.
+  const [draftState, setDraftState] = useState({ key: appliedKey, value: applied });
+  const draft = draftState.key === appliedKey ? draftState.value : applied;
+
+  const setDraftFilter = (key: string, value: FilterValue) =>
+    setDraftState({ key: appliedKey, value: { ...draft, filters: { ...draft.filters, [key]: value } } });
+  const setDraftSearch = (searchTerm: string) => setDraftState({ key: appliedKey, value: { ...draft, searchTerm } });
+
+  const activeCount =
+    Object.values(applied.filters).filter((v) => v !== null && v !== undefined && v !== false && String(v).trim() !== '')
+      .length + (applied.searchTerm.trim() ? 1 : 0);
+
+  /** 'Cerca': apply the draft, back to page 1, refetch (also when nothing changed). */
+  const applyFilters = () => {
+    const next = new URLSearchParams(params);
+    writeCriteria(next, defs, draft);
+    next.delete('page');
+    if (next.toString() === params.toString()) void refetch();
+    else update((p) => {
+      writeCriteria(p, defs, draft);
+      p.delete('page');
+    });
+  };
+
+  /** 'Resetta': text to '', booleans to false, selects to none, back to page 1. */
+  const resetFilters = () => {
+    const cleared = emptyCriteria(defs);
+    setDraftState({ key: appliedKey, value: cleared });
+    const next = new URLSearchParams(params);
+    writeCriteria(next, defs, cleared);
+    next.delete('page');
+    if (next.toString() === params.toString()) void refetch();
+    else update((p) => {
+      writeCriteria(p, defs, cleared);
+      p.delete('page');
+    });
+  };
+
+  // Selection belongs to the rows on screen: a new page or filter starts with none selected.
+  const selectionKey = JSON.stringify(query);
+  const [selectionState, setSelectionState] = useState<{ key: string; ids: ReadonlySet<number> }>({
+    key: selectionKey,
+    ids: new Set(),
+  });
+  const selected = selectionState.key === selectionKey ? selectionState.ids : new Set<number>();
+  const visibleSelected = rows.filter((r) => selected.has(r.id)).length;
+  const allSelected = rows.length > 0 && visibleSelected === rows.length;
+  const someSelected = visibleSelected > 0 && !allSelected;
+  const toggleRow = (id: number) => {
+    const ids = new Set(selected);
+    if (ids.has(id)) ids.delete(id);
+    else ids.add(id);
+    setSelectionState({ key: selectionKey, ids });
+  };
+  const toggleAll = () =>
+    setSelectionState({ key: selectionKey, ids: allSelected ? new Set() : new Set(rows.map((r) => r.id)) });
+
+  const canCreate = useRoleAllowed(resource.roles?.create);
+  const canEdit = useRoleAllowed(resource.roles?.edit);
+  const canDelete = useRoleAllowed(resource.roles?.delete);
+
+  const deletion = hooks.useDelete();
+  const remove = async (row: Row) => {
+    if (!(await confirmDelete())) return;
+    try {
+      await deletion.mutateAsync(row.id);
+      if (selected.has(row.id)) {
+        const ids = new Set(selected);
+        ids.delete(row.id);
+        setSelectionState({ key: selectionKey, ids });
+      }
+    } catch (error) {
+      // Region, province, municipality: only logged (spec §8); others may declare a toast.
+      console.error(`Errore durante l'eliminazione (${resource.name} ${row.id}):`, error);
+      const message = resource.messages?.deleteFailed;
+      if (message) notify.error(message(errorText(error)));
+    }
+  };
+
+  return {
+    resource,
+    rows,
+    totalCount,
+    pageCount,
+    page,
+    pageSize,
+    setPage,
+    setPageSize,
+    /** First load (nothing to show yet): skeletons. */
+    isLoading: list.isPending,
+    /** Any request in flight (including a page change that keeps the old rows on screen). */
+    isFetching: list.isFetching,
+    isError: list.isError,
+    draft,
+    activeCount,
+    setDraftFilter,
+    setDraftSearch,
+    applyFilters,
+    resetFilters,
+    selected,
+    allSelected,
+    someSelected,
+    selectedCount: visibleSelected,
+    toggleRow,
+    toggleAll,
+    canCreate,
+    canEdit,
+    canDelete,
+    remove,
+    deletingId: deletion.isPending ? deletion.variables : undefined,
+  };
+}
+
+export type ListController = ReturnType<typeof useListController>;
