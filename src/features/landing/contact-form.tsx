@@ -8,7 +8,7 @@ const optInLabel =
 
 /** The hero's contact form (spec §3 'Contact form'); logic lives in useContactForm. */
 export function ContactForm() {
-  const { register, errors, isSubmitting, status, onSubmit } = useContactForm();
+  const { register, fieldErrors: errors, isSubmitting, status, onSubmit } = useContactForm();
   const id = useId();
   const ids = {
     email: `${id}-email`,
@@ -59,7 +59,7 @@ export function ContactForm() {
             />
             {errors.EMAIL && (
               <p id={ids.emailError} className="field-error">
-                {errors.EMAIL.message}
+                {errors.EMAIL}
               </p>
             )}
           </div>
@@ -80,7 +80,7 @@ export function ContactForm() {
             />
             {errors.MESSAGGIO && (
               <p id={ids.messageError} className="field-error">
-                {errors.MESSAGGIO.message}
+                {errors.MESSAGGIO}
               </p>
             )}
           </div>
@@ -103,7 +103,7 @@ export function ContactForm() {
             </div>
             {errors.OPT_IN && (
               <p id={ids.optInError} className="field-error pl-7">
-                {errors.OPT_IN.message}
+                {errors.OPT_IN}
               </p>
             )}
           </div>

@@ -45,7 +45,10 @@ async function sendToExternalForm(url: string, payload: ContactPayload): Promise
 
 async function sendToServer(payload: ContactPayload): Promise<ContactResult> {
   try {
-    const { data } = await http.post<Envelope<unknown>>(apiPaths.contact, payload);
+    // A visitor without a session: a failure here is the form's to report, not a logout.
+    const { data } = await http.post<Envelope<unknown>>(apiPaths.contact, payload, {
+      skipSessionRedirect: true,
+    });
     return data.success === false ? { ok: false, reason: 'failed' } : { ok: true };
   } catch (error) {
     const status = isAxiosError(error) ? error.response?.status : undefined;
