@@ -1,0 +1,196 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { Role, type RoleId } from '../../../contract/enums';
+import { apiGet, ok, server } from '../msw/server';
+import { currentUrl, renderApp } from './harness';
+
+const tenants = [
+  { id: 1, name: 'Acme S.r.l.' },
+  { id: 2, name: 'Beta S.p.A.' },
+];
+
+/** SuperAdmin screens load the tenant list for the top-bar selector. */
+function withTenantList() {
+  server.use(apiGet('tenant/getAll', () => ok({ items: tenants, totalCount: tenants.length })));
+}
+
+async function openSidebar(user: ReturnType<typeof renderApp>['user']) {
+  await user.click(await screen.findByRole('button', { name: 'Apri menu principale' }));
+  return screen.findByRole('dialog', { name: 'Menu principale' });
+}
+
+describe('role guard (spec §2, §6)', () => {
+  it.each([
+    ['/tenant', Role.User, false],
+    ['/tenant', Role.Admin, true],
+    ['/user/3', Role.User, false],
+    ['/user-wizard', Role.Admin, true],
+    ['/hangfire', Role.Admin, false],
+    ['/hangfire', Role.SuperAdmin, true],
+    ['/subscription', Role.User, true],
+  ] as [string, RoleId, boolean][])('%s as role %i → allowed: %s', async (path, role, allowed) => {
+    withTenantList();
+    renderApp(path, { role, tenantId: 1 });
+    if (allowed) {
+      expect(await screen.findByText('Sezione in arrivo')).toBeInTheDocument();
+      expect(screen.queryByText('Accesso negato')).not.toBeInTheDocument();
+    } else {
+      expect(await screen.findByRole('heading', { name: 'Accesso negato' })).toBeInTheDocument();
+      expect(screen.queryByText('Sezione in arrivo')).not.toBeInTheDocument();
+    }
+  });
+
+  it('an unknown path inside the app shows the 404 page', async () => {
+    renderApp('/non-esiste', { role: Role.Admin, tenantId: 1 });
+    expect(await screen.findByRole('heading', { name: 'Pagina non trovata' })).toBeInTheDocument();
+  });
+});
+
+describe('sidebar (spec §2, Layout)', () => {
+  it.each([
+    [Role.User, ['Gestisci Sottoscrizioni', 'Crea Sottoscrizione']],
+    [
+      Role.Admin,
+      [
+        'Lista Tenants',
+        'Lista Utenti',
+        'Gestisci Sottoscrizioni',
+        'Crea Sottoscrizione',
+        'Configura PayPal',
+        'Gestisci piani di abbonamento',
+      ],
+    ],
+    [
+      Role.SuperAdmin,
+      [
+        'Lista Tenants',
+        'Lista Utenti',
+        'Gestisci Sottoscrizioni',
+        'Crea Sottoscrizione',
+        'Configura PayPal',
+        'Gestisci piani di abbonamento',
+        'Status aggiornamento subscription',
+      ],
+    ],
+  ] as [RoleId, string[]][])('role %i sees exactly its entries', async (role, labels) => {
+    withTenantList();
+    const { user } = renderApp('/', { role, tenantId: 1 });
+    const dialog = await openSidebar(user);
+    const links = within(dialog).getAllByRole('link').map((a) => a.textContent);
+    expect(links).toEqual(labels);
+  });
+
+  it('is hidden from assistive tech while closed', async () => {
+    renderApp('/', { role: Role.Admin, tenantId: 1 });
+    await screen.findByRole('button', { name: 'Apri menu principale' });
+    expect(screen.queryByRole('dialog', { name: 'Menu principale' })).not.toBeInTheDocument();
+  });
+
+  it('a link navigates and closes it', async () => {
+    const { user, router } = renderApp('/', { role: Role.Admin, tenantId: 1 });
+    const dialog = await openSidebar(user);
+    await user.click(within(dialog).getByRole('link', { name: 'Lista Utenti' }));
+    await waitFor(() => expect(currentUrl(router)).toBe('/user'));
+    expect(screen.queryByRole('dialog', { name: 'Menu principale' })).not.toBeInTheDocument();
+  });
+
+  it('a click outside closes it', async () => {
+    const { user } = renderApp('/', { role: Role.Admin, tenantId: 1 });
+    await openSidebar(user);
+    await user.click(screen.getByTestId('sidebar-backdrop'));
+    expect(screen.queryByRole('dialog', { name: 'Menu principale' })).not.toBeInTheDocument();
+  });
+
+  it('traps focus, closes on Escape and gives focus back to the toggle', async () => {
+    const { user } = renderApp('/', { role: Role.User, tenantId: 1 });
+    const dialog = await openSidebar(user);
+    const close = within(dialog).getByRole('button', { name: 'Chiudi menu' });
+    expect(close).toHaveFocus();
+    await user.tab();
+    expect(within(dialog).getByRole('link', { name: 'Gestisci Sottoscrizioni' })).toHaveFocus();
+    await user.tab();
+    await user.tab();
+    expect(close).toHaveFocus(); // wrapped around, still inside
+    await user.tab({ shift: true });
+    expect(within(dialog).getByRole('link', { name: 'Crea Sottoscrizione' })).toHaveFocus();
+
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog', { name: 'Menu principale' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Apri menu principale' })).toHaveFocus();
+  });
+});
+
+describe('top bar', () => {
+  it('breadcrumb: Home plus labelled segments, the last one current', async () => {
+    renderApp('/tenant/5', { role: Role.Admin, tenantId: 1 });
+    const nav = await screen.findByRole('navigation', { name: 'Percorso' });
+    expect(within(nav).getByRole('link', { name: 'Home' })).toHaveAttribute('href', '/');
+    expect(within(nav).getByRole('link', { name: 'Lista Tenants' })).toHaveAttribute('href', '/tenant');
+    const last = within(nav).getByText('Dettaglio Tenant');
+    expect(last).toHaveAttribute('aria-current', 'page');
+    expect(within(nav).queryByRole('link', { name: 'Dettaglio Tenant' })).not.toBeInTheDocument();
+  });
+
+  it('breadcrumb labels a create page and a list page', async () => {
+    renderApp('/subscription/new', { role: Role.Admin, tenantId: 1 });
+    const nav = await screen.findByRole('navigation', { name: 'Percorso' });
+    expect(within(nav).getByRole('link', { name: 'Gestisci Sottoscrizioni' })).toBeInTheDocument();
+    expect(within(nav).getByText('Crea Sottoscrizione')).toHaveAttribute('aria-current', 'page');
+  });
+
+  it('icon buttons have Italian names; the logo leads home', async () => {
+    renderApp('/subscription', { role: Role.Admin, tenantId: 1 });
+    expect(await screen.findByRole('button', { name: 'Notifiche' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Apri menu principale' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Rinnova, vai alla home' })).toHaveAttribute('href', '/');
+  });
+
+  it('only a SuperAdmin gets the compact tenant selector', async () => {
+    withTenantList();
+    renderApp('/', { role: Role.Admin, tenantId: 1 });
+    await screen.findByRole('heading', { name: 'Benvenuto in Rinnova' });
+    expect(screen.queryByLabelText('Tenant attuale:')).not.toBeInTheDocument();
+  });
+
+  it('user menu shows the e-mail; Logout clears the session and goes to /login', async () => {
+    const { user, router, queryClient } = renderApp('/subscription', {
+      role: Role.Admin,
+      tenantId: 1,
+      email: 'mario@rinnova.test',
+    });
+    queryClient.setQueryData(['tenant', 1, 'plan', 'list', {}], { items: [] });
+    await user.click(await screen.findByRole('button', { name: /Menu utente/ }));
+    const menu = screen.getByRole('menu', { name: 'Menu utente' });
+    expect(within(menu).getByText('mario@rinnova.test')).toBeInTheDocument();
+    const logout = within(menu).getByRole('menuitem', { name: 'Logout' });
+    expect(logout).toHaveFocus();
+
+    await user.keyboard('{Enter}');
+
+    await waitFor(() => expect(currentUrl(router)).toBe('/login'));
+    expect(window.localStorage.getItem('token')).toBeNull();
+    expect(window.localStorage.getItem('user')).toBeNull();
+    expect(window.localStorage.getItem('selectedTenantId')).toBeNull();
+    expect(queryClient.getQueryCache().getAll()).toHaveLength(0);
+  });
+
+  it('user menu closes on Escape, focus back on its button', async () => {
+    const { user } = renderApp('/subscription', { role: Role.Admin, tenantId: 1 });
+    const button = await screen.findByRole('button', { name: /Menu utente/ });
+    await user.click(button);
+    expect(screen.getByRole('menu')).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+    expect(button).toHaveFocus();
+  });
+
+  it('the dashboard placeholder greets the user and links the geography screens', async () => {
+    renderApp('/', { role: Role.User, tenantId: 1, email: 'luca@rinnova.test' });
+    await screen.findByRole('heading', { name: 'Benvenuto in Rinnova' });
+    const main = within(screen.getByRole('main'));
+    expect(main.getByText('luca@rinnova.test')).toBeInTheDocument();
+    expect(main.getByRole('link', { name: /Regioni/ })).toHaveAttribute('href', '/region');
+    expect(main.getByRole('link', { name: /Province/ })).toHaveAttribute('href', '/province');
+    expect(main.getByRole('link', { name: /Comuni/ })).toHaveAttribute('href', '/municipality');
+  });
+});

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { Role } from '../../../contract/enums';
+import { appRoutes, breadcrumbFor, findRoute, sidebarRoutes } from '../../../src/app/route-table';
+
+describe('route table (spec §2)', () => {
+  it('holds every path of the spec table', () => {
+    const paths = appRoutes.map((r) => r.path);
+    const expected = [
+      '/tenant', '/tenant/new', '/tenant/:id',
+      '/region', '/region/new', '/region/:id',
+      '/province', '/province/new', '/province/:id',
+      '/municipality', '/municipality/new', '/municipality/:id',
+      '/user', '/user/:id', '/user-wizard',
+      '/subscription', '/subscription/:id', '/subscription/new',
+      '/paymentprovider', '/paymentprovider/new', '/paymentprovider/:id',
+      '/address', '/address/new', '/address/:id',
+      '/plan', '/plan/new', '/plan/:id',
+      '/planfeature', '/planfeature/new', '/planfeature/:id',
+      '/feature', '/feature/new', '/feature/:id',
+      '/hangfire',
+    ];
+    expect([...paths].sort()).toEqual([...expected].sort());
+  });
+
+  it('limits roles as the spec says', () => {
+    const roles = (path: string) => findRoute(path)?.roles;
+    expect(roles('/tenant')).toEqual([Role.Admin, Role.SuperAdmin]);
+    expect(roles('/user-wizard')).toEqual([Role.Admin, Role.SuperAdmin]);
+    expect(roles('/hangfire')).toEqual([Role.SuperAdmin]);
+    expect(roles('/subscription')).toBeUndefined();
+    expect(roles('/region/4')).toBeUndefined();
+  });
+
+  it.each([
+    [Role.User, ['Gestisci Sottoscrizioni', 'Crea Sottoscrizione']],
+    [
+      Role.Admin,
+      [
+        'Lista Tenants',
+        'Lista Utenti',
+        'Gestisci Sottoscrizioni',
+        'Crea Sottoscrizione',
+        'Configura PayPal',
+        'Gestisci piani di abbonamento',
+      ],
+    ],
+    [
+      Role.SuperAdmin,
+      [
+        'Lista Tenants',
+        'Lista Utenti',
+        'Gestisci Sottoscrizioni',
+        'Crea Sottoscrizione',
+        'Configura PayPal',
+        'Gestisci piani di abbonamento',
+        'Status aggiornamento subscription',
+      ],
+    ],
+  ])('sidebar entries of role %i', (role, labels) => {
+    expect(sidebarRoutes(role).map((r) => r.label)).toEqual(labels);
+  });
+
+  it('never lists a path with an id parameter in the sidebar', () => {
+    expect(sidebarRoutes(Role.SuperAdmin).some((r) => r.path.includes(':'))).toBe(false);
+  });
+
+  it('prefers the static /x/new row over /x/:id', () => {
+    expect(findRoute('/subscription/new')?.label).toBe('Crea Sottoscrizione');
+    expect(findRoute('/subscription/12')?.label).toBe('Dettaglio Sottoscrizione');
+    expect(findRoute('/region/')?.label).toBe('Regioni');
+  });
+
+  it('builds breadcrumbs from the table, with sensible fallbacks', () => {
+    expect(breadcrumbFor('/')).toEqual([{ label: 'Home', to: '/' }]);
+    expect(breadcrumbFor('/tenant/5')).toEqual([
+      { label: 'Home', to: '/' },
+      { label: 'Lista Tenants', to: '/tenant' },
+      { label: 'Dettaglio Tenant', to: '/tenant/5' },
+    ]);
+    expect(breadcrumbFor('/region/new').map((c) => c.label)).toEqual(['Home', 'Regioni', 'Nuova regione']);
+    expect(breadcrumbFor('/sconosciuto/new/42').map((c) => c.label)).toEqual([
+      'Home',
+      'Sconosciuto',
+      'Nuovo',
+      'Dettaglio',
+    ]);
+  });
+});
