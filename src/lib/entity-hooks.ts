@@ -86,7 +86,8 @@ export function normalizeQuery(query: LooseQuery): SelectQuery {
 
 /**
  * Query-string parameters of getAll / getAllForSelect. Filters travel as explicit
- * `filters[key]` keys (axios leaves the brackets readable); empty ones are not sent.
+ * `filters[key]` keys (axios percent-encodes the brackets; servers decode them); empty ones are
+ * not sent.
  */
 export function toParams(query: LooseQuery): Record<string, string | number> {
   const q = normalizeQuery(query);
