@@ -1,7 +1,10 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { server } from './msw/server';
+
+// Lazy routes and retries take a moment on a busy machine; 1 s (the default) flakes.
+configure({ asyncUtilTimeout: 3000 });
 
 // A request no test mocked is a failure, not a silent pass-through (architecture guide).
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
