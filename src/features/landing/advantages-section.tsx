@@ -13,14 +13,16 @@ export function AdvantagesSection() {
           title="Meno tempo a rincorrere pagamenti, più tempo per il tuo lavoro"
           lead="Rinnova si occupa della parte ripetitiva degli abbonamenti: scadenze, rinnovi e stati di pagamento. Tu vedi tutto da un unico pannello."
         />
-        <ul className="mt-14 grid gap-x-8 gap-y-10 sm:grid-cols-2 lg:grid-cols-4">
+        <ul className="mt-14 grid gap-x-8 gap-y-8 sm:gap-y-10 sm:grid-cols-2 lg:grid-cols-4">
           {advantages.map(({ icon: Icon, title, text }) => (
-            <li key={title}>
+            <li key={title} className="flex gap-4 sm:block">
               <IconBadge>
                 <Icon className="size-5" />
               </IconBadge>
-              <h3 className="mt-4 text-base font-semibold text-slate-900">{title}</h3>
-              <p className="mt-2 text-sm leading-relaxed text-slate-600">{text}</p>
+              <div className="min-w-0">
+                <h3 className="text-base font-semibold text-slate-900 sm:mt-4">{title}</h3>
+                <p className="mt-1.5 text-sm leading-relaxed text-slate-600 sm:mt-2">{text}</p>
+              </div>
             </li>
           ))}
         </ul>

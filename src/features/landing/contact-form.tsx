@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { messages } from '../../../contract/messages';
 import { CheckIcon, SpinnerIcon } from './icons';
+import { ctaPrimary } from './styles';
 import { useContactForm } from './use-contact-form';
 
 const optInLabel =
@@ -51,7 +52,7 @@ export function ContactForm() {
               autoComplete="email"
               inputMode="email"
               placeholder="nome@azienda.it"
-              className={`input ${errors.EMAIL ? 'input-error' : ''}`}
+              className={`input placeholder:text-slate-500! ${errors.EMAIL ? 'input-error' : ''}`}
               aria-required="true"
               aria-invalid={errors.EMAIL ? 'true' : 'false'}
               aria-describedby={errors.EMAIL ? ids.emailError : undefined}
@@ -72,7 +73,7 @@ export function ContactForm() {
               id={ids.message}
               rows={4}
               placeholder="Es. vendo consulenze mensili e vorrei incassarle con PayPal e bonifico."
-              className={`input resize-y ${errors.MESSAGGIO ? 'input-error' : ''}`}
+              className={`input resize-y placeholder:text-slate-500! ${errors.MESSAGGIO ? 'input-error' : ''}`}
               aria-required="true"
               aria-invalid={errors.MESSAGGIO ? 'true' : 'false'}
               aria-describedby={errors.MESSAGGIO ? ids.messageError : undefined}
@@ -141,7 +142,7 @@ export function ContactForm() {
             )}
           </div>
 
-          <button type="submit" className="btn-primary w-full py-2.5" disabled={isSubmitting}>
+          <button type="submit" className={`${ctaPrimary} w-full py-2.5`} disabled={isSubmitting}>
             {isSubmitting && <SpinnerIcon className="size-4 animate-spin" />}
             {isSubmitting ? 'Invio in corso…' : 'Invia messaggio'}
           </button>

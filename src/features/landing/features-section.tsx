@@ -2,6 +2,7 @@ import { features } from './content';
 import { ArrowRightIcon } from './icons';
 import { heroHref } from './landing-links';
 import { IconBadge, SectionHeading } from './section-heading';
+import { ctaPrimary } from './styles';
 
 export function FeaturesSection() {
   return (
@@ -21,18 +22,20 @@ export function FeaturesSection() {
           {features.map(({ icon: Icon, title, text }) => (
             <li
               key={title}
-              className="card group relative p-6 transition-shadow duration-200 hover:shadow-md"
+              className="card flex gap-4 p-5 transition-shadow duration-200 hover:shadow-md sm:block sm:p-6"
             >
               <IconBadge>
                 <Icon className="size-5" />
               </IconBadge>
-              <h3 className="mt-5 text-base font-semibold text-slate-900">{title}</h3>
-              <p className="mt-2 text-sm leading-relaxed text-slate-600">{text}</p>
+              <div className="min-w-0">
+                <h3 className="text-base font-semibold text-slate-900 sm:mt-5">{title}</h3>
+                <p className="mt-1.5 text-sm leading-relaxed text-slate-600 sm:mt-2">{text}</p>
+              </div>
             </li>
           ))}
         </ul>
         <div className="mt-14 flex justify-center">
-          <a href={heroHref} className="btn-primary px-5 py-2.5">
+          <a href={heroHref} className={`${ctaPrimary} px-5 py-2.5`}>
             Chiedi informazioni
             <ArrowRightIcon className="size-4" />
           </a>

@@ -12,8 +12,8 @@ export function Footer() {
 
   return (
     <footer id="contatti" aria-labelledby="contatti-title" className="scroll-mt-16 border-t border-slate-200 bg-slate-50">
-      <div className="mx-auto grid max-w-6xl gap-10 px-4 py-14 sm:grid-cols-2 sm:px-6 lg:grid-cols-[2fr_1fr_1fr_1.4fr] lg:px-8">
-        <div>
+      <div className="mx-auto grid max-w-6xl grid-cols-2 gap-x-6 gap-y-10 px-4 py-14 sm:px-6 lg:grid-cols-[2fr_1fr_1fr_1.4fr] lg:px-8">
+        <div className="col-span-2 lg:col-span-1">
           <Logo />
           <p className="mt-4 max-w-xs text-sm leading-relaxed text-slate-600">
             Pagamenti ricorrenti e gestione degli abbonamenti per consulenti, creator e SaaS.
@@ -50,7 +50,7 @@ export function Footer() {
           </ul>
         </nav>
 
-        <div>
+        <div className="col-span-2 lg:col-span-1">
           <h2 id="contatti-title" className="text-sm font-semibold text-slate-900">
             Contatti
           </h2>

@@ -4,6 +4,7 @@ import { config } from '../../lib/config';
 import { ChatIcon, CloseIcon, ExternalIcon, MenuIcon } from './icons';
 import { externalLinkProps, sectionLinks, whatsappUrl } from './landing-links';
 import { Logo } from './logo';
+import { ctaPrimary } from './styles';
 
 const navLink =
   'rounded-md px-3 py-2 text-sm font-medium text-slate-600 transition-colors hover:bg-slate-900/5 hover:text-slate-900';
@@ -108,7 +109,7 @@ export function Header() {
             <Link to="/login" onClick={close} className="btn-secondary py-2.5">
               Login
             </Link>
-            <Link to="/register" onClick={close} className="btn-primary py-2.5">
+            <Link to="/register" onClick={close} className={`${ctaPrimary} py-2.5`}>
               Registrati
             </Link>
           </div>

@@ -3,6 +3,7 @@ import { ContactForm } from './contact-form';
 import { ArrowRightIcon, BookIcon, CheckIcon } from './icons';
 import { externalLinkProps } from './landing-links';
 import { MeshBackground } from './mesh-background';
+import { ctaPrimary, ctaSecondary } from './styles';
 
 const highlights = [
   'PayPal e Stripe sul tuo conto',
@@ -25,7 +26,7 @@ export function Hero() {
             className="mt-5 text-4xl leading-[1.08] font-bold tracking-tight text-balance text-slate-900 sm:text-5xl lg:text-[3.5rem]"
           >
             Gli abbonamenti dei tuoi clienti,{' '}
-            <span className="bg-gradient-to-r from-brand-sky via-brand-blue to-brand-indigo bg-clip-text text-transparent">
+            <span className="bg-gradient-to-r from-sky-600 via-blue-600 to-indigo-600 bg-clip-text text-transparent">
               rinnovati senza pensieri.
             </span>
           </h1>
@@ -35,20 +36,20 @@ export function Hero() {
             incassi arrivano direttamente sul tuo conto.
           </p>
           <div className="mt-8 flex flex-col gap-3 sm:flex-row">
-            <a href="#come-funziona" className="btn-primary px-5 py-3 text-base">
+            <a href="#come-funziona" className={`${ctaPrimary} px-5 py-3 text-base`}>
               Scopri come funziona
               <ArrowRightIcon className="size-4" />
             </a>
-            <a href={config.docsUrl} {...externalLinkProps} className="btn-secondary px-5 py-3 text-base">
+            <a href={config.docsUrl} {...externalLinkProps} className={`${ctaSecondary} px-5 py-3 text-base`}>
               <BookIcon className="size-4" />
               Documentazione API
               <span className="sr-only">(si apre in una nuova scheda)</span>
             </a>
           </div>
-          <ul className="mt-10 grid gap-3 text-sm text-slate-700 sm:grid-cols-3 sm:gap-4 lg:grid-cols-1 xl:grid-cols-3">
+          <ul className="mt-10 flex flex-col gap-3 text-sm text-slate-700 sm:flex-row sm:flex-wrap sm:gap-x-6">
             {highlights.map((text) => (
               <li key={text} className="flex items-start gap-2">
-                <span className="mt-0.5 inline-flex size-5 shrink-0 items-center justify-center rounded-full bg-brand-blue/10 text-brand-blue">
+                <span className="mt-0.5 inline-flex size-5 shrink-0 items-center justify-center rounded-full bg-blue-600/10 text-blue-700">
                   <CheckIcon className="size-3.5" strokeWidth={2.5} />
                 </span>
                 {text}

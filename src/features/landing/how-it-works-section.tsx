@@ -4,15 +4,22 @@ import { apiPathSteps, linkPathSteps, type PathStep } from './content';
 import { ArrowRightIcon, CodeIcon, ExternalIcon, LinkIcon } from './icons';
 import { externalLinkProps, heroHref } from './landing-links';
 import { IconBadge, SectionHeading } from './section-heading';
+import { PaymentLinkPreview } from './payment-link-preview';
+import { ctaPrimary } from './styles';
 
 /** A short, truthful sketch of an integration: read a subscription, gate premium features. */
-const snippet = `const res = await fetch(\`\${API}/subscription/GetById/42\`, {
-  headers: { 'x-api-key': CHIAVE_API, 'X-Tenant-Id': '1' },
-});
+const snippet = `const res = await fetch(
+  \`\${API}/subscription/GetById/42\`,
+  { headers: {
+    'x-api-key': CHIAVE_API,
+    'X-Tenant-Id': TENANT_ID,
+  } },
+);
 const { data } = await res.json();
 
-// 1 = attiva, 3 = attiva senza rinnovo automatico
-const premium = [1, 3].includes(data.subscriptionStatus);`;
+// 1 = attiva, 3 = attiva senza rinnovo
+const premium = [1, 3]
+  .includes(data.subscriptionStatus);`;
 
 function Steps({ steps }: { steps: PathStep[] }) {
   return (
@@ -81,10 +88,11 @@ export function HowItWorksSection() {
             titleId="percorso-link"
             steps={linkPathSteps}
           >
-            <div className="rounded-xl border border-dashed border-slate-300 bg-slate-50/70 p-4 text-sm text-slate-600">
+            <PaymentLinkPreview />
+            <p className="mt-4 text-sm text-slate-500">
               Ideale per coaching, consulenze periodiche, corsi e community a pagamento.
-            </div>
-            <a href={heroHref} className="btn-primary mt-6 w-full py-2.5 sm:w-auto">
+            </p>
+            <a href={heroHref} className={`${ctaPrimary} mt-6 w-full py-2.5 sm:w-auto`}>
               Inizia con i link di pagamento
               <ArrowRightIcon className="size-4" />
             </a>
@@ -104,7 +112,7 @@ export function HowItWorksSection() {
                 <span className="size-2.5 rounded-full bg-white/20" />
                 <span className="ml-2 text-xs text-slate-400">premium.js</span>
               </figcaption>
-              <pre className="overflow-x-auto p-4 text-[12.5px] leading-relaxed text-slate-200">
+              <pre className="overflow-x-auto p-4 text-[12px] leading-relaxed sm:text-[12.5px] text-slate-200">
                 <code>{snippet}</code>
               </pre>
             </figure>

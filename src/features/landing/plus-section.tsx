@@ -27,13 +27,15 @@ export function PlusSection() {
           {pillars.map(({ icon: Icon, title, text }) => (
             <li
               key={title}
-              className="rounded-xl border border-white/10 bg-white/[0.04] p-6 backdrop-blur-sm"
+              className="flex gap-4 rounded-xl border border-white/10 bg-white/[0.04] p-5 sm:block sm:p-6"
             >
               <IconBadge dark>
                 <Icon className="size-5" />
               </IconBadge>
-              <h3 className="mt-5 text-base font-semibold text-white">{title}</h3>
-              <p className="mt-2 text-sm leading-relaxed text-slate-300">{text}</p>
+              <div className="min-w-0">
+                <h3 className="text-base font-semibold text-white sm:mt-5">{title}</h3>
+                <p className="mt-1.5 text-sm leading-relaxed text-slate-300 sm:mt-2">{text}</p>
+              </div>
             </li>
           ))}
         </ul>

@@ -12,20 +12,20 @@ interface SectionHeadingProps {
 /** Eyebrow, title and lead of a landing section; `id` names the title for aria-labelledby. */
 export function SectionHeading({ id, eyebrow, title, lead, dark = false, align = 'center' }: SectionHeadingProps) {
   return (
-    <div className={align === 'center' ? 'mx-auto max-w-2xl text-center' : 'max-w-2xl'}>
+    <div className={align === 'center' ? 'mx-auto max-w-3xl text-center' : 'max-w-2xl'}>
       <p
-        className={`text-sm font-semibold tracking-wide uppercase ${dark ? 'text-sky-300' : 'text-brand-blue'}`}
+        className={`text-sm font-semibold tracking-wide uppercase ${dark ? 'text-sky-300' : 'text-blue-600'}`}
       >
         {eyebrow}
       </p>
       <h2
         id={id}
-        className={`mt-3 text-3xl font-bold tracking-tight text-balance sm:text-4xl ${dark ? 'text-white' : 'text-slate-900'}`}
+        className={`mt-3 text-[1.75rem] leading-tight font-bold tracking-tight text-balance sm:text-4xl ${dark ? 'text-white' : 'text-slate-900'}`}
       >
         {title}
       </h2>
       {lead && (
-        <p className={`mt-4 text-lg leading-relaxed text-pretty ${dark ? 'text-slate-300' : 'text-slate-600'}`}>
+        <p className={`mx-auto mt-4 max-w-2xl text-base leading-relaxed text-pretty sm:text-lg ${dark ? 'text-slate-300' : 'text-slate-600'}`}>
           {lead}
         </p>
       )}
@@ -40,7 +40,7 @@ export function IconBadge({ children, dark = false }: { children: ReactNode; dar
       className={`inline-flex size-11 shrink-0 items-center justify-center rounded-xl ${
         dark
           ? 'bg-white/10 text-sky-300 ring-1 ring-white/15'
-          : 'bg-gradient-to-br from-brand-sky/15 to-brand-indigo/15 text-brand-blue ring-1 ring-brand-blue/15'
+          : 'bg-gradient-to-br from-sky-500/15 to-indigo-500/15 text-blue-600 ring-1 ring-blue-600/15'
       }`}
     >
       {children}
