@@ -13,7 +13,7 @@ export const contactSchema = z.object({
     .trim()
     .min(1, messages.contact.required)
     .max(5000, messages.contact.invalid),
-  OPT_IN: z.union([z.literal('1'), z.literal(1), z.literal(true)], { error: messages.contact.required }),
+  OPT_IN: z.literal(['1', 1, true], { error: messages.contact.required }),
   email_address_check: z.string().optional().default(''),
   locale: z.string().optional().default('it'),
 });
