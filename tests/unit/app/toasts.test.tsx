@@ -1,0 +1,34 @@
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { createQueryClient } from '../../../src/app/query-client';
+import { AppProviders, toastHotKeys } from '../../../src/app/providers';
+import { notify } from '../../../src/lib/notify';
+
+describe('toasts (spec §2, Notifications)', () => {
+  it('Alt+T is the hotkey, nothing else', () => {
+    expect(toastHotKeys(new KeyboardEvent('keydown', { altKey: true, code: 'KeyT' }))).toBe(true);
+    expect(toastHotKeys(new KeyboardEvent('keydown', { code: 'KeyT' }))).toBe(false);
+    expect(toastHotKeys(new KeyboardEvent('keydown', { altKey: true, code: 'KeyY' }))).toBe(false);
+  });
+
+  it('shows a toast at top-center in an Italian-labelled region; Alt+T focuses it', async () => {
+    const user = userEvent.setup();
+    render(
+      <AppProviders queryClient={createQueryClient()}>
+        <p>app</p>
+      </AppProviders>,
+    );
+    act(() => {
+      notify.success('Elemento aggiornato!', { toastId: 't1' });
+    });
+    const toast = await screen.findByRole('alert');
+    expect(toast).toHaveTextContent('Elemento aggiornato!');
+    expect(toast.closest('.Toastify__toast-container--top-center')).not.toBeNull();
+    expect(screen.getByRole('region', { name: 'Notifiche (Alt+T)' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Chiudi notifica' })).toBeInTheDocument();
+
+    await user.keyboard('{Alt>}t{/Alt}');
+    expect(toast).toHaveFocus();
+  });
+});
