@@ -61,7 +61,7 @@ export function DataTable({ columns, rows, isLoading, isFetching, selection, ren
         aria-label={label}
         aria-busy={isLoading || isFetching ? true : undefined}
       >
-        <thead className="bg-slate-50/80">
+        <thead className="bg-slate-50">
           <tr>
             {selection && (
               <th scope="col" className="w-10 px-4 py-3">

@@ -65,6 +65,9 @@ export default function SelectControl(props: SelectControlProps) {
       aria-describedby={props.describedBy}
       menuPlacement="auto"
       unstyled
+      // react-select hides a disabled input (visibility: hidden), which drops it from the
+      // accessibility tree; keep it, so the label still names a (disabled) combobox.
+      styles={{ input: (base) => ({ ...base, visibility: 'visible' }) }}
       classNames={{
         control: ({ isFocused, isDisabled: disabled }) =>
           [
