@@ -15,6 +15,16 @@ function tenantList(items = tenants) {
   server.use(apiGet('tenant/getAll', () => ok({ items, totalCount: items.length })));
 }
 
+/** The top-bar selector and the mobile dropdown load lazily, each on its own: wait for the one wanted. */
+async function labelled(tag: 'INPUT' | 'SELECT') {
+  let found: HTMLElement | undefined;
+  await waitFor(() => {
+    found = screen.getAllByLabelText(messages.tenant.current).find((el) => el.tagName === tag);
+    expect(found).toBeDefined();
+  });
+  return found!;
+}
+
 afterEach(() => {
   vi.restoreAllMocks();
   document.querySelector('.swal2-container')?.remove();
@@ -92,8 +102,7 @@ describe('SuperAdmin tenant switching', () => {
     const { user, router, queryClient } = renderApp('/subscription', { role: Role.SuperAdmin, tenantId: 4 });
     queryClient.setQueryData(['tenant', 4, 'plan', 'list', { page: 1 }], { items: [{ id: 1 }] });
 
-    const inputs = await screen.findAllByLabelText(messages.tenant.current);
-    const topBar = inputs.find((el) => el.tagName === 'INPUT')!;
+    const topBar = await labelled('INPUT');
     await waitFor(() => expect(screen.getAllByText('Acme S.r.l.').length).toBeGreaterThan(0));
     await user.click(topBar);
     await waitFor(() => expect(screen.getAllByRole('option', { name: 'Beta S.p.A.' })).toHaveLength(2));
@@ -109,9 +118,7 @@ describe('SuperAdmin tenant switching', () => {
   it('the mobile bottom dropdown names the current tenant and switches too', async () => {
     tenantList();
     const { user } = renderApp('/', { role: Role.SuperAdmin, tenantId: 4 });
-    const select = (await screen.findAllByLabelText(messages.tenant.current)).find(
-      (el) => el.tagName === 'SELECT',
-    ) as HTMLSelectElement;
+    const select = (await labelled('SELECT')) as HTMLSelectElement;
     await waitFor(() => expect(select.selectedOptions[0]?.textContent).toBe('Acme S.r.l.'));
     await user.selectOptions(select, '9');
     expect(await screen.findByText(messages.tenant.selected)).toBeInTheDocument();
@@ -121,9 +128,7 @@ describe('SuperAdmin tenant switching', () => {
   it("the mobile dropdown says 'nessuna tenant selezionata' when the tenant is unknown", async () => {
     tenantList();
     renderApp('/', { role: Role.SuperAdmin, tenantId: 77 });
-    const select = (await screen.findAllByLabelText(messages.tenant.current)).find(
-      (el) => el.tagName === 'SELECT',
-    ) as HTMLSelectElement;
+    const select = (await labelled('SELECT')) as HTMLSelectElement;
     await waitFor(() => expect(select.selectedOptions[0]?.textContent).toBe(messages.tenant.none));
   });
 });
