@@ -15,6 +15,16 @@ export const apiPaths = {
     resetPassword: 'user/reset-password',
     validateResetToken: 'user/validate-reset-token',
   },
+  plan: {
+    /** POST: replaces the plan's features with the array sent ([{ featureName, description }]). */
+    associateFeatures: (planId: number | string) => `plan/associateFeatures/${planId}`,
+    /** GET ?planId=: text/plain embed code of the plan's public widget. */
+    iframe: 'plan/iframe',
+  },
+  paymentProvider: {
+    /** GET (public): `data = { apiKey }`, the tenant's PayPal client id. */
+    payPalSettingsByTenant: (tenantId: number | string) => `paymentprovider/GetPayPalSettingsByTenant/${tenantId}`,
+  },
   tenantList: 'tenant/getAll',
   health: 'health',
   contact: 'contact',

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { optionalId, trimmed } from './common';
+import { validationMessages } from '../validation/italian';
+import { optionalId } from './common';
+import { requiredText } from './fields';
 
 export interface Tenant {
   id: number;
@@ -8,7 +10,7 @@ export interface Tenant {
 }
 export const tenantInputSchema = z.object({
   id: optionalId,
-  name: trimmed(150).min(1),
+  name: requiredText(150, validationMessages.tenantNameRequired),
   configuration: z.string().max(10_000).optional().nullable(),
 });
 export type TenantInput = z.infer<typeof tenantInputSchema>;

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { validationMessages } from '../validation/italian';
+import { optionalId } from './common';
+import { blankToNull, requiredText } from './fields';
+
+/**
+ * What every response shows in place of a stored secret. `apiSecret` is write-only (api-contract):
+ * a response carries this mask when a secret is stored and null when none is.
+ */
+export const SECRET_MASK = '••••••••';
+
+/** A payment-provider configuration as the server answers it (tenant-scoped). */
+export interface PaymentProvider {
+  id: number;
+  name: string;
+  apiUrl: string;
+  /** The provider's public client id (PayPal 'Client ID'). */
+  apiKey: string;
+  /** Always `SECRET_MASK` or null, never the secret. */
+  apiSecret: string | null;
+}
+
+const isHttpUrl = (v: string) => {
+  try {
+    const u = new URL(v);
+    return u.protocol === 'https:' || u.protocol === 'http:';
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Body of `POST api/paymentprovider/Create` and `PUT api/paymentprovider/Update` (with `id`).
+ * `apiSecret`: required on create; on update absent, null, '' or the mask keep the stored secret.
+ */
+export const paymentProviderInputSchema = z
+  .object({
+    id: optionalId,
+    name: requiredText(100, validationMessages.providerNameRequired),
+    apiUrl: requiredText(500, validationMessages.apiUrlRequired).refine(isHttpUrl, {
+      message: validationMessages.apiUrlInvalid,
+    }),
+    apiKey: requiredText(500, validationMessages.apiKeyRequired),
+    apiSecret: z.preprocess((v) => {
+      const b = blankToNull(v);
+      return b === SECRET_MASK ? null : b;
+    }, z.string().max(500).nullable().optional()),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.id && !v.apiSecret) {
+      ctx.addIssue({ code: 'custom', path: ['apiSecret'], message: validationMessages.apiSecretRequired });
+    }
+  });
+export type PaymentProviderInput = z.input<typeof paymentProviderInputSchema>;
+
+/** `GET api/paymentprovider/GetPayPalSettingsByTenant/{tenantId}` (public): only the client id. */
+export interface PayPalPublicSettings {
+  apiKey: string;
+}

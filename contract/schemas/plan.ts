@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { DEFAULT_VAT_PERCENTAGE, type RecurrenceType } from '../enums';
+import { validationMessages } from '../validation/italian';
+import { optionalId } from './common';
+import {
+  bindKeys,
+  hasAtMostTwoDecimals,
+  optionalText,
+  requiredNumber,
+  requiredRef,
+  requiredText,
+} from './fields';
+
+export type RecurrenceTypeId = (typeof RecurrenceType)[keyof typeof RecurrenceType];
+export const recurrenceTypeIds = [1, 2, 3, 4, 6, 12] as const satisfies readonly RecurrenceTypeId[];
+
+/**
+ * Italian names of the recurrence (months). The spec names 4 "quadrennial (as named)", but the
+ * value is 4 months: the honest Italian word is 'Quadrimestrale' (every four months), used here;
+ * the enum key keeps the spec's name.
+ */
+export const recurrenceTypeNames: Record<RecurrenceTypeId, string> = {
+  1: 'Mensile',
+  2: 'Bimestrale',
+  3: 'Trimestrale',
+  4: 'Quadrimestrale',
+  6: 'Semestrale',
+  12: 'Annuale',
+};
+
+export interface PlanFeatureItem {
+  id: number;
+  featureName: string;
+  description: string | null;
+}
+
+/** A plan as the server answers it (tenant-scoped). */
+export interface Plan {
+  id: number;
+  name: string;
+  /** EUR before VAT, 2 decimals, as a JSON number. */
+  recurringCostBeforeVAT: number;
+  /** Percent, 2 decimals; 22 unless set. */
+  vatPercentage: number;
+  recurrenceType: RecurrenceTypeId;
+  /** From `recurrenceTypeNames`. */
+  recurrenceTypeName: string;
+  paypalPlanId: string | null;
+  stripePlanId: string | null;
+  isActive: boolean;
+  planFeatures: PlanFeatureItem[];
+}
+
+/** Body of `POST api/plan/Create` and `PUT api/plan/Update` (with `id`). `planFeatures` is not read here. */
+export const planInputSchema = z.object({
+  id: optionalId,
+  name: requiredText(150, validationMessages.planNameRequired),
+  recurringCostBeforeVAT: requiredNumber(
+    validationMessages.costRequired,
+    validationMessages.costInvalid,
+  ).refine((n) => Number.isFinite(n) && n >= 0 && n <= 1_000_000 && hasAtMostTwoDecimals(n), {
+    message: validationMessages.costInvalid,
+  }),
+  vatPercentage: requiredNumber(
+    validationMessages.vatRequired,
+    validationMessages.vatPercentageInvalid,
+  ).refine((n) => Number.isFinite(n) && n >= 0 && n <= 100 && hasAtMostTwoDecimals(n), {
+    message: validationMessages.vatPercentageInvalid,
+  }),
+  recurrenceType: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v === '' ? undefined : v),
+    z.literal(recurrenceTypeIds, {
+      error: (issue) =>
+        issue.input === undefined || issue.input === null
+          ? validationMessages.recurrenceRequired
+          : validationMessages.recurrenceInvalid,
+    }),
+  ),
+  paypalPlanId: optionalText(100),
+  stripePlanId: optionalText(100),
+  isActive: z.boolean().optional().default(true),
+});
+export type PlanInput = z.input<typeof planInputSchema>;
+export { DEFAULT_VAT_PERCENTAGE };
+
+/** A feature of the catalogue (`api/feature/*`). */
+export interface Feature {
+  id: number;
+  featureName: string;
+  description: string | null;
+}
+export const featureInputSchema = z.object({
+  id: optionalId,
+  featureName: requiredText(150, validationMessages.featureNameRequired),
+  description: optionalText(1000),
+});
+export type FeatureInput = z.input<typeof featureInputSchema>;
+
+/** A feature row of one plan (`api/planfeature/*`): it holds its own name and description. */
+export interface PlanFeature {
+  id: number;
+  planId: number;
+  plan: { id: number; name: string } | null;
+  featureName: string;
+  description: string | null;
+}
+export const planFeatureInputSchema = z.object({
+  id: optionalId,
+  planId: requiredRef(validationMessages.planRequired),
+  featureName: requiredText(150, validationMessages.featureNameRequired),
+  description: optionalText(1000),
+});
+export type PlanFeatureInput = z.input<typeof planFeatureInputSchema>;
+
+/** One item of `POST api/plan/associateFeatures/{planId}`; keys bind case-insensitively. */
+export const associateFeatureItemSchema = z.preprocess(
+  bindKeys(['featureName', 'description']),
+  z.object({
+    featureName: requiredText(150, validationMessages.featureNameRequired),
+    description: optionalText(1000),
+  }),
+);
+/**
+ * Body of `POST api/plan/associateFeatures/{planId}`: the plan's complete new feature list (it
+ * replaces the old one; [] removes all). Answer: `data` = the plan's features after the change.
+ */
+export const associateFeaturesSchema = z.array(associateFeatureItemSchema).max(100);
+export type AssociateFeaturesInput = z.input<typeof associateFeaturesSchema>;

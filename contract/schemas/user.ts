@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import type { RoleId, RoleName } from '../enums';
+import { messages } from '../messages';
+import {
+  isValidEmail,
+  isValidPartitaIva,
+  isValidPhone,
+  isValidSdiCode,
+  validationMessages,
+} from '../validation/italian';
+import { bindKeys, blankToNull, optionalRef, optionalText, requiredText } from './fields';
+import { optionalId } from './common';
+
+/** The user's billing address as the server answers it (ids plus the names to show). */
+export interface UserBillingAddress {
+  street: string | null;
+  zip: string | null;
+  regionId: number | null;
+  region: { id: number; name: string } | null;
+  provinceId: number | null;
+  province: { id: number; name: string; abbreviation: string } | null;
+  municipalityId: number | null;
+  municipality: { id: number; name: string } | null;
+}
+
+/**
+ * A user as every user call answers it (camelCase). There is never a password, a password hash
+ * or a reset token in it.
+ */
+export interface User {
+  id: number;
+  name: string | null;
+  email: string;
+  pec: string | null;
+  phone: string | null;
+  sdi: string | null;
+  vatCode: string | null;
+  isCompany: boolean;
+  isActive: boolean;
+  roleId: RoleId;
+  /** 'SuperAdmin' | 'Admin' | 'User' (the list's 'Ruolo utente' column shows it as sent). */
+  roleName: RoleName;
+  billingAddress: UserBillingAddress | null;
+}
+
+// ---- Field schemas, exported so the SPA's wizard and forms check exactly what the server checks.
+
+/** E-mail: required ('L’email è obbligatoria.') and of a basic format ('Formato email non valido.'). */
+export const userEmailField = z.preprocess(
+  (v) => (typeof v === 'string' ? v.trim() : v),
+  z
+    .string({ error: messages.wizard.emailRequired })
+    .min(1, { message: messages.wizard.emailRequired })
+    .refine(isValidEmail, { message: messages.wizard.emailInvalid }),
+);
+export const userNameField = requiredText(150, messages.wizard.nameRequired);
+export const userPecField = optionalText(254, { test: isValidEmail, message: validationMessages.pecInvalid });
+export const userPhoneField = optionalText(20, {
+  test: isValidPhone,
+  message: validationMessages.phoneInvalid,
+});
+/** Codice SDI: 7 letters or digits, stored upper-case. */
+export const userSdiField = z.preprocess(
+  (v) => {
+    const b = blankToNull(v);
+    return typeof b === 'string' ? b.toUpperCase() : b;
+  },
+  z.string().refine(isValidSdiCode, { message: validationMessages.sdiInvalid }).nullable().optional(),
+);
+/** Partita IVA: 11 digits with the right check digit (spaces are ignored). */
+export const userVatCodeField = z.preprocess(
+  (v) => {
+    const b = blankToNull(v);
+    return typeof b === 'string' ? b.replace(/\s+/g, '') : b;
+  },
+  z.string().refine(isValidPartitaIva, { message: validationMessages.vatInvalid }).nullable().optional(),
+);
+/** Role id 1 (SuperAdmin), 2 (Admin) or 3 (User); a numeric string is read as a number. */
+export const roleIdField = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
+  z.literal([1, 2, 3], { error: validationMessages.roleInvalid }),
+);
+/** The wizard's `Role: { Id, Name }` (keys in any case). Informative: `roleId` decides. */
+export const roleRefField = z.preprocess(
+  bindKeys(['id', 'name']),
+  z.object({ id: z.coerce.number().int().optional(), name: z.string().max(50).optional().nullable() }),
+);
+const flag = (fallback: boolean) => z.boolean().optional().default(fallback);
+
+/**
+ * Body of `POST api/user/Create` and `PUT api/user/Update` (with `id`).
+ *
+ * Canonical shape: flat camelCase, the billing address as `street`, `zip`, `region`, `province`,
+ * `municipality` (ids). This is what both the SPA's edit form and the wizard send; the wizard
+ * sends it PascalCase (`Name`, `SDI`, `VATCode`, `ZIP`, `Region`, `Role: { Id, Name }`, `RoleId`…),
+ * which binds case-insensitively to these keys. Unknown keys (e.g. any `password`) are dropped.
+ * An empty text or a null id means "absent".
+ */
+export const userInputSchema = z.object({
+  id: optionalId,
+  name: userNameField,
+  email: userEmailField,
+  pec: userPecField,
+  phone: userPhoneField,
+  sdi: userSdiField,
+  vatCode: userVatCodeField,
+  isCompany: flag(false),
+  isActive: flag(true),
+  roleId: roleIdField,
+  role: roleRefField.optional().nullable(),
+  street: optionalText(200),
+  zip: optionalText(10),
+  region: optionalRef,
+  province: optionalRef,
+  municipality: optionalRef,
+});
+export type UserInput = z.input<typeof userInputSchema>;
+export type UserInputParsed = z.output<typeof userInputSchema>;
+
+/**
+ * The wizard's payload exactly as spec §3 lists it (PascalCase). The SPA builds it; the server
+ * parses it with `userInputSchema`.
+ */
+export interface UserWizardPayload {
+  Name: string;
+  Email: string;
+  Pec: string | null;
+  IsCompany: boolean;
+  IsActive: boolean;
+  SDI: string | null;
+  VATCode: string | null;
+  Phone: string | null;
+  Street: string;
+  ZIP: string;
+  Region: number | null;
+  Province: number | null;
+  Municipality: number;
+  Role: { Id: RoleId; Name: RoleName };
+  RoleId: RoleId;
+}
