@@ -102,10 +102,11 @@ export function useFormController<T extends { id: number }>(resource: ResourceDe
     }
   }, [isEdit, detail.isError, detail.isSuccess, detail.data, detail.error, resource.name, id]);
 
-  // Fade in ~100 ms after mount; fade out after a save.
-  const [visible, setVisible] = useState(false);
+  // Fade in ~100 ms after mount; fade out after a save. Visibility is derived, so a save that
+  // lands before the fade-in timer fires still fades out.
+  const [entered, setEntered] = useState(false);
   useEffect(() => {
-    const timer = window.setTimeout(() => setVisible(true), FADE_IN_DELAY_MS);
+    const timer = window.setTimeout(() => setEntered(true), FADE_IN_DELAY_MS);
     return () => window.clearTimeout(timer);
   }, []);
   const leaveTimer = useRef<number | undefined>(undefined);
@@ -130,7 +131,6 @@ export function useFormController<T extends { id: number }>(resource: ResourceDe
         notify.success(resource.messages?.created ?? messages.http.created);
       }
       setLeaving(true);
-      setVisible(false);
       leaveTimer.current = window.setTimeout(goBack, FADE_OUT_MS);
     } catch (error) {
       console.error(`Errore durante il salvataggio di ${resource.name}:`, error);
@@ -155,7 +155,7 @@ export function useFormController<T extends { id: number }>(resource: ResourceDe
     form,
     submit,
     serverErrors: errors,
-    visible,
+    visible: entered && !leaving,
     goBack,
   };
 }
