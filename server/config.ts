@@ -1,0 +1,199 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every setting of the server, read from the environment once at start and validated, so a
+ * wrong value stops the server with a readable list instead of failing later.
+ * `.env.example` documents each one.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  /** Absolute path; `:memory:` keeps the embedded database in memory (tests, throw-away runs). */
+  dataDir: string;
+  databaseUrl: string | undefined;
+  jwtSecret: string | undefined;
+  jwtExpiresInMs: number;
+  apiKeys: string[];
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** Origin the e-mailed links point at; undefined means http://localhost:{bound port}. */
+  publicUrl: string | undefined;
+  supportEmail: string;
+  whatsappPhone: string;
+  demoPassword: string;
+  seedDemo: boolean;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  production: boolean;
+  logLevel: string;
+  bodyLimitBytes: number;
+  corsOrigins: string[];
+  trustProxy: boolean;
+  rateLimit: {
+    windowMs: number;
+    login: number;
+    passwordReset: number;
+    contact: number;
+    loginMaxFailures: number;
+    loginLockMs: number;
+  };
+}
+
+export const MEMORY_DATA_DIR = ':memory:';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(
+      `Configurazione non valida / invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const DURATION = /^(\d+)\s*(ms|s|m|h|d)$/;
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+function durationMs(value: string): number | undefined {
+  const match = DURATION.exec(value.trim());
+  if (!match) return undefined;
+  return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
+}
+
+/** Reads settings; problems are collected, not thrown one by one, so the operator fixes them all at once. */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const str = (key: string, fallback: string): string => {
+    const v = env[key]?.trim();
+    return v ? v : fallback;
+  };
+  const opt = (key: string): string | undefined => env[key]?.trim() || undefined;
+  const int = (key: string, fallback: number, min: number, max: number): number => {
+    const raw = opt(key);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(
+        `${key}: deve essere un intero tra ${min} e ${max} / must be an integer between ${min} and ${max} (got "${raw}")`,
+      );
+      return fallback;
+    }
+    return n;
+  };
+  const bool = (key: string, fallback: boolean): boolean => {
+    const raw = opt(key)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (['true', '1', 'yes', 'si', 'sì'].includes(raw)) return true;
+    if (['false', '0', 'no'].includes(raw)) return false;
+    problems.push(`${key}: deve essere true o false / must be true or false (got "${raw}")`);
+    return fallback;
+  };
+  const duration = (key: string, fallback: string): number => {
+    const raw = str(key, fallback);
+    const ms = durationMs(raw);
+    if (ms === undefined || ms <= 0) {
+      problems.push(
+        `${key}: durata come '8h', '30m', '15s' / duration like '8h', '30m', '15s' (got "${raw}")`,
+      );
+      return durationMs(fallback) ?? 0;
+    }
+    return ms;
+  };
+  const url = (key: string, protocols: string[]): string | undefined => {
+    const raw = opt(key);
+    if (raw === undefined) return undefined;
+    try {
+      const parsed = new URL(raw);
+      if (protocols.includes(parsed.protocol)) return raw;
+    } catch {
+      // reported below
+    }
+    problems.push(`${key}: URL non valido / invalid URL (${protocols.join(' ')})`);
+    return undefined;
+  };
+  const email = (key: string, fallback?: string): string | undefined => {
+    const raw = opt(key) ?? fallback;
+    if (raw === undefined) return undefined;
+    if (!z.email().safeParse(raw).success) {
+      problems.push(`${key}: indirizzo e-mail non valido / invalid e-mail address (got "${raw}")`);
+    }
+    return raw;
+  };
+
+  const port = int('PORT', 3000, 0, 65535);
+  const databaseUrl = url('DATABASE_URL', ['postgres:', 'postgresql:']);
+  const production = str('NODE_ENV', 'development') === 'production';
+  const rawDataDir = str('DATA_DIR', './data');
+  const jwtSecret = opt('JWT_SECRET');
+  if (jwtSecret !== undefined && jwtSecret.length < 32) {
+    problems.push('JWT_SECRET: almeno 32 caratteri / at least 32 characters');
+  }
+  if (databaseUrl && production && jwtSecret === undefined) {
+    problems.push(
+      'JWT_SECRET: obbligatorio con DATABASE_URL in produzione / required with DATABASE_URL when NODE_ENV=production',
+    );
+  }
+  const apiKeys = str('API_KEYS', 'rinnova-dev-key')
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
+  if (apiKeys.length === 0) problems.push('API_KEYS: almeno una chiave / at least one key');
+
+  const adminEmail = email('ADMIN_EMAIL');
+  const adminPassword = opt('ADMIN_PASSWORD');
+  if ((adminEmail === undefined) !== (adminPassword === undefined)) {
+    problems.push('ADMIN_EMAIL, ADMIN_PASSWORD: impostarli entrambi o nessuno / set both or neither');
+  }
+  const demoPassword = str('DEMO_PASSWORD', 'demo1234');
+  for (const [key, value] of [
+    ['DEMO_PASSWORD', demoPassword],
+    ['ADMIN_PASSWORD', adminPassword],
+  ] as const) {
+    if (value !== undefined && value.length < 6)
+      problems.push(`${key}: almeno 6 caratteri / at least 6 characters`);
+  }
+  const publicUrl = url('PUBLIC_URL', ['http:', 'https:'])?.replace(/\/+$/, '');
+
+  const config: Config = {
+    port,
+    host: str('HOST', '0.0.0.0'),
+    dataDir: rawDataDir === MEMORY_DATA_DIR ? MEMORY_DATA_DIR : path.resolve(rawDataDir),
+    databaseUrl,
+    jwtSecret,
+    jwtExpiresInMs: duration('JWT_EXPIRES_IN', '8h'),
+    apiKeys,
+    smtpUrl: url('SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: str('MAIL_FROM', 'Rinnova <no-reply@rinnova.it>'),
+    publicUrl,
+    supportEmail: email('SUPPORT_EMAIL', 'supporto@rinnova.it') ?? 'supporto@rinnova.it',
+    whatsappPhone: str('WHATSAPP_PHONE', ''),
+    demoPassword,
+    // Embedded mode is a demo on a fresh machine; with a real database demo rows are opt-in.
+    seedDemo: bool('SEED_DEMO', databaseUrl === undefined),
+    adminEmail: adminEmail?.toLowerCase(),
+    adminPassword,
+    production,
+    logLevel: str('LOG_LEVEL', 'info'),
+    bodyLimitBytes: int('BODY_LIMIT', 1_048_576, 1024, 100 * 1_048_576),
+    corsOrigins: str('CORS_ORIGINS', '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+    trustProxy: bool('TRUST_PROXY', false),
+    rateLimit: {
+      windowMs: duration('RATE_LIMIT_WINDOW', '1m'),
+      login: int('RATE_LIMIT_LOGIN', 20, 1, 1_000_000),
+      passwordReset: int('RATE_LIMIT_PASSWORD_RESET', 5, 1, 1_000_000),
+      contact: int('RATE_LIMIT_CONTACT', 5, 1, 1_000_000),
+      loginMaxFailures: int('LOGIN_MAX_FAILURES', 5, 1, 1_000_000),
+      loginLockMs: duration('LOGIN_LOCK', '15m'),
+    },
+  };
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {
+    problems.push(`LOG_LEVEL: uno tra fatal error warn info debug trace silent (got "${config.logLevel}")`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

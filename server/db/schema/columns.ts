@@ -1,0 +1,23 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, timestamp } from 'drizzle-orm/pg-core';
+import type { ExtraConfigColumn } from 'drizzle-orm/pg-core';
+
+/** Shared column and index builders, so every table added later gets the same conventions. */
+export const id = () => integer('id').primaryKey().generatedByDefaultAsIdentity();
+
+export const createdAt = () =>
+  timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+
+/**
+ * Indexes behind name search and name order: a trigram GIN index serves `ILIKE '%term%'`
+ * (pg_trgm, created by the first migration, loads in PGlite and PostgreSQL alike), and a btree on
+ * (lower(name), id) serves the stable natural order of paged lists.
+ */
+export const searchableNameIndexes = (
+  table: string,
+  column: ExtraConfigColumn,
+  idColumn: ExtraConfigColumn,
+) => [
+  index(`${table}_name_trgm_idx`).using('gin', column.op('gin_trgm_ops')),
+  index(`${table}_name_order_idx`).on(sql`lower(${column})`, idColumn),
+];

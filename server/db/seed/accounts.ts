@@ -1,0 +1,69 @@
+import { Role } from '../../../contract/enums';
+import type { RoleId } from '../../../contract/enums';
+import { hashPassword } from '../../lib/passwords';
+import type { Database } from '../client';
+import { tenants, users, userTenants } from '../schema';
+
+export const DEMO_TENANTS = ['Demo Srl', 'Studio Rossi'] as const;
+
+export const DEMO_ACCOUNTS: readonly {
+  email: string;
+  name: string;
+  roleId: RoleId;
+  tenant: (typeof DEMO_TENANTS)[number] | null;
+}[] = [
+  { email: 'superadmin@demo.rinnova.it', name: 'Super Admin Demo', roleId: Role.SuperAdmin, tenant: null },
+  { email: 'admin@demo.rinnova.it', name: 'Admin Demo', roleId: Role.Admin, tenant: 'Demo Srl' },
+  { email: 'cliente@demo.rinnova.it', name: 'Cliente Demo', roleId: Role.User, tenant: 'Demo Srl' },
+];
+
+/**
+ * Demo tenants and one account per role, all with DEMO_PASSWORD. These passwords are meant to
+ * be typed by whoever tries the demo, so they are not flagged for a forced reset.
+ */
+export async function seedDemo(db: Database, demoPassword: string): Promise<void> {
+  const passwordHash = await hashPassword(demoPassword);
+  await db.transaction(async (tx) => {
+    const tenantRows = await tx
+      .insert(tenants)
+      .values(DEMO_TENANTS.map((name) => ({ name, configuration: null })))
+      .returning({ id: tenants.id, name: tenants.name });
+    const tenantId = new Map(tenantRows.map((t) => [t.name, t.id]));
+    for (const account of DEMO_ACCOUNTS) {
+      const defaultTenantId = account.tenant ? (tenantId.get(account.tenant) ?? null) : null;
+      const [user] = await tx
+        .insert(users)
+        .values({
+          email: account.email,
+          name: account.name,
+          roleId: account.roleId,
+          passwordHash,
+          defaultTenantId,
+        })
+        .returning({ id: users.id });
+      if (user && defaultTenantId !== null)
+        await tx.insert(userTenants).values({ userId: user.id, tenantId: defaultTenantId });
+    }
+  });
+}
+
+/**
+ * The first SuperAdmin from ADMIN_EMAIL / ADMIN_PASSWORD. A password that came from
+ * configuration must be replaced at first sign-in (must_reset_password). An existing account
+ * with that e-mail is left alone.
+ */
+export async function seedFirstAdmin(db: Database, email: string, password: string): Promise<boolean> {
+  const inserted = await db
+    .insert(users)
+    .values({
+      email,
+      name: 'Amministratore',
+      roleId: Role.SuperAdmin,
+      passwordHash: await hashPassword(password),
+      mustResetPassword: true,
+    })
+    // The only unique key of users is lower(email): an existing account wins.
+    .onConflictDoNothing()
+    .returning({ id: users.id });
+  return inserted.length > 0;
+}

@@ -1,0 +1,18 @@
+/** PostgreSQL error codes the API answers to (https://www.postgresql.org/docs/current/errcodes-appendix.html). */
+export const PgErrorCode = {
+  foreignKeyViolation: '23503',
+  uniqueViolation: '23505',
+} as const;
+
+/**
+ * The SQLSTATE of a database error, whichever driver raised it: drizzle wraps driver errors
+ * (pg's DatabaseError, PGlite's) in DrizzleQueryError with the original as `cause`.
+ */
+export function pgErrorCode(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

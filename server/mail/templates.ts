@@ -1,0 +1,54 @@
+import type { MailMessage } from './mailer';
+
+function escapeHtml(value: string): string {
+  return value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+}
+
+function layout(title: string, body: string): string {
+  return (
+    `<!doctype html><html lang="it"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>` +
+    `<body style="font-family:system-ui,sans-serif;color:#0f172a;line-height:1.5">${body}` +
+    `<p style="color:#64748b;font-size:12px">Rinnova: pagamenti ricorrenti e gestione abbonamenti</p></body></html>`
+  );
+}
+
+export function passwordResetMail(to: string, name: string | null, link: string): MailMessage {
+  const greeting = name ? `Ciao ${name},` : 'Ciao,';
+  return {
+    to,
+    subject: 'Rinnova: reimposta la tua password',
+    text:
+      `${greeting}\n\nabbiamo ricevuto una richiesta di reimpostare la password del tuo account Rinnova.\n` +
+      `Apri questo link per sceglierne una nuova (valido 1 ora, utilizzabile una sola volta):\n\n${link}\n\n` +
+      'Se non hai richiesto tu il reset, ignora questa email: la password attuale resta valida.\n',
+    html: layout(
+      'Reimposta la password',
+      `<p>${escapeHtml(greeting)}</p><p>abbiamo ricevuto una richiesta di reimpostare la password del tuo account Rinnova.</p>` +
+        `<p><a href="${escapeHtml(link)}">Reimposta la password</a> (valido 1 ora, utilizzabile una sola volta)</p>` +
+        `<p>Se il pulsante non funziona, copia questo indirizzo nel browser:<br>${escapeHtml(link)}</p>` +
+        '<p>Se non hai richiesto tu il reset, ignora questa email: la password attuale resta valida.</p>',
+    ),
+  };
+}
+
+export function contactMail(
+  to: string,
+  from: { email: string; message: string; optIn: boolean; ip: string | null },
+): MailMessage {
+  const consent = from.optIn ? 'sì' : 'no';
+  return {
+    to,
+    replyTo: from.email,
+    subject: `Rinnova: nuovo messaggio dal modulo contatti (${from.email})`,
+    text: `Nuovo messaggio dal modulo contatti del sito.\n\nEmail: ${from.email}\nConsenso privacy e ricontatto: ${consent}\n\n${from.message}\n`,
+    html: layout(
+      'Nuovo messaggio dal modulo contatti',
+      `<p>Nuovo messaggio dal modulo contatti del sito.</p><p><strong>Email:</strong> ${escapeHtml(from.email)}<br>` +
+        `<strong>Consenso privacy e ricontatto:</strong> ${consent}</p>` +
+        `<p style="white-space:pre-wrap">${escapeHtml(from.message)}</p>`,
+    ),
+  };
+}

@@ -1,0 +1,119 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { Role } from '../../../contract/enums';
+import { serverMessages } from '../../../contract/messages';
+import {
+  loginRequestSchema,
+  passwordResetRequestSchema,
+  resetPasswordSchema,
+  sessionUserSchema,
+} from '../../../contract/schemas/auth';
+import { envelopeOf, ok } from '../../lib/envelope';
+import { perIp } from '../../plugins/rate-limit';
+import { tenantOf } from '../../plugins/request-context';
+import type { AuthService } from './auth.service';
+
+export interface AuthRoutesOptions {
+  auth: AuthService;
+  rateLimit: { windowMs: number; login: number; passwordReset: number };
+}
+
+const tags = ['user'];
+
+/** Sign-in and password reset (api-contract.md 'Auth calls'); paths as the SPA calls them. */
+export function registerAuthRoutes(fastify: FastifyInstance, { auth, rateLimit }: AuthRoutesOptions): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  app.post(
+    '/api/user/Login',
+    {
+      config: { access: 'public', rateLimit: perIp(rateLimit.login, rateLimit.windowMs) },
+      schema: {
+        tags,
+        summary:
+          'Accesso: 401 credenziali errate, 409 con data.resetUrl se serve una nuova password, 429 troppi tentativi',
+        security: [{ apiKey: [] }],
+        body: loginRequestSchema,
+        response: { 200: envelopeOf(z.object({ token: z.string(), user: sessionUserSchema })) },
+      },
+    },
+    async (request) => {
+      const user = await auth.login(request.body.email, request.body.password, request.ip);
+      const token = app.jwt.sign({ sub: String(user.id), roleId: user.roleId });
+      return ok({ token, user }, serverMessages.ok);
+    },
+  );
+
+  app.post(
+    '/api/user/request-password-reset',
+    {
+      config: { access: 'public', rateLimit: perIp(rateLimit.passwordReset, rateLimit.windowMs) },
+      schema: {
+        tags,
+        security: [{ apiKey: [] }],
+        body: passwordResetRequestSchema,
+        response: { 200: envelopeOf(z.null()) },
+      },
+    },
+    async (request) => {
+      await auth.requestPasswordReset(request.body.email);
+      return ok(null, serverMessages.resetRequested);
+    },
+  );
+
+  app.get(
+    '/api/user/validate-reset-token',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags,
+        summary:
+          'Sempre 200: success e data true se il token è valido, false se scaduto, usato o sconosciuto',
+        security: [{ apiKey: [] }],
+        querystring: z.object({ token: z.string().min(1).max(200) }),
+        response: { 200: envelopeOf(z.boolean()) },
+      },
+    },
+    async (request) => {
+      const valid = await auth.isResetTokenValid(request.query.token);
+      return {
+        success: valid,
+        message: valid ? serverMessages.resetTokenValid : serverMessages.resetTokenInvalid,
+        data: valid,
+      };
+    },
+  );
+
+  app.post(
+    '/api/user/reset-password',
+    {
+      // Each attempt may cost a scrypt hash: limited so it cannot be used to burn CPU.
+      config: { access: 'public', rateLimit: perIp(rateLimit.passwordReset * 4, rateLimit.windowMs) },
+      schema: {
+        tags,
+        security: [{ apiKey: [] }],
+        body: resetPasswordSchema,
+        response: { 200: envelopeOf(z.null()) },
+      },
+    },
+    async (request) => {
+      await auth.resetPassword(request.body.token, request.body.newPassword);
+      return ok(null, serverMessages.passwordUpdated);
+    },
+  );
+
+  app.get(
+    '/api/user/isEmailUnique/:email',
+    {
+      config: { access: 'user', roles: [Role.SuperAdmin, Role.Admin], tenant: 'required' },
+      schema: {
+        tags,
+        security: [{ apiKey: [], bearer: [], tenant: [] }],
+        params: z.object({ email: z.string().trim().min(1).max(254) }),
+        response: { 200: envelopeOf(z.boolean()) },
+      },
+    },
+    async (request) => ok(await auth.isEmailUnique(request.params.email, tenantOf(request))),
+  );
+}

@@ -1,0 +1,109 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { isRoleId } from '../../../contract/enums';
+import { serverMessages } from '../../../contract/messages';
+import type { SessionUser } from '../../../contract/schemas/auth';
+import type { Database } from '../../db/client';
+import { users, userTenants } from '../../db/schema';
+import { HttpError } from '../../lib/http-error';
+import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords';
+import type { Mailer } from '../../mail/mailer';
+import { passwordResetMail } from '../../mail/templates';
+import { LoginThrottle } from './login-throttle';
+import { createResetTokens, resetPath } from './reset-tokens';
+
+export interface AuthServiceDeps {
+  db: Database;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+  publicUrl: () => string;
+  now: () => Date;
+  loginMaxFailures: number;
+  loginLockMs: number;
+}
+
+const byEmail = (email: string) => eq(sql`lower(${users.email})`, email.trim().toLowerCase());
+
+export function createAuthService(deps: AuthServiceDeps) {
+  const { db, now } = deps;
+  const tokens = createResetTokens(db, now);
+  const throttle = new LoginThrottle(deps.loginMaxFailures, deps.loginLockMs, () => now().getTime());
+
+  async function findByEmail(email: string) {
+    const [user] = await db.select().from(users).where(byEmail(email));
+    return user;
+  }
+
+  return {
+    /**
+     * Checks e-mail and password. One message for an unknown e-mail, a wrong password, an account
+     * without a password yet and a deactivated account, so answers reveal no account.
+     */
+    async login(email: string, password: string, ip: string): Promise<SessionUser> {
+      const keys = [`email:${email.trim().toLowerCase()}`, `ip:${ip}`];
+      const retryAfter = throttle.retryAfterSeconds(keys);
+      if (retryAfter > 0) {
+        throw new HttpError(429, serverMessages.rateLimited, {
+          headers: { 'retry-after': String(retryAfter) },
+        });
+      }
+
+      const user = await findByEmail(email);
+      const passwordOk = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
+      if (!user || !user.passwordHash || !passwordOk || !user.isActive || !isRoleId(user.roleId)) {
+        throttle.recordFailure(keys);
+        throw new HttpError(401, serverMessages.invalidCredentials);
+      }
+      throttle.clear(keys[0] ?? '');
+      if (user.mustResetPassword) {
+        // The password came from configuration or from someone else: the owner must choose one.
+        const token = await tokens.issue(user.id);
+        throw new HttpError(409, serverMessages.passwordResetRequired, {
+          data: { resetUrl: resetPath(token) },
+        });
+      }
+      return {
+        id: user.id,
+        email: user.email,
+        name: user.name,
+        roleId: user.roleId,
+        defaultTenantId: user.defaultTenantId,
+      };
+    },
+
+    /** Always succeeds for the caller; only an existing active account gets the e-mail. */
+    async requestPasswordReset(email: string): Promise<void> {
+      const user = await findByEmail(email);
+      if (!user || !user.isActive) return;
+      const token = await tokens.issue(user.id);
+      const link = `${deps.publicUrl()}${resetPath(token)}`;
+      try {
+        await deps.mailer.send(passwordResetMail(user.email, user.name, link));
+      } catch (error) {
+        deps.log.error({ err: error, userId: user.id }, 'invio email di reset fallito');
+      }
+    },
+
+    isResetTokenValid: (token: string) => tokens.isValid(token),
+
+    async resetPassword(token: string, newPassword: string): Promise<void> {
+      const invalid = () =>
+        new HttpError(400, serverMessages.resetTokenInvalid, { errors: [serverMessages.resetTokenInvalid] });
+      // Checked before hashing, so junk tokens cost no scrypt time; consume() re-checks atomically.
+      if (!(await tokens.isValid(token))) throw invalid();
+      if (!(await tokens.consume(token, await hashPassword(newPassword)))) throw invalid();
+    },
+
+    /** True when no member of the tenant uses this e-mail (the wizard's uniqueness check). */
+    async isEmailUnique(email: string, tenantId: number): Promise<boolean> {
+      const rows = await db
+        .select({ id: users.id })
+        .from(users)
+        .innerJoin(userTenants, eq(userTenants.userId, users.id))
+        .where(and(byEmail(email), eq(userTenants.tenantId, tenantId)))
+        .limit(1);
+      return rows.length === 0;
+    },
+  };
+}
+export type AuthService = ReturnType<typeof createAuthService>;

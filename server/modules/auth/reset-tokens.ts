@@ -1,0 +1,72 @@
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import { RESET_TOKEN_TTL_MS } from '../../../contract/enums';
+import type { Database } from '../../db/client';
+import { passwordResetTokens, users } from '../../db/schema';
+import { randomToken, sha256 } from '../../lib/secrets';
+
+/** The SPA route that opens the new-password form. */
+export function resetPath(token: string): string {
+  return `/reset-password?token=${encodeURIComponent(token)}`;
+}
+
+/**
+ * Password-reset tokens: 32 random bytes (base64url) handed out once, stored only as their
+ * sha256, valid 1 hour, single use. Using one consumes every other open token of that user.
+ */
+export function createResetTokens(db: Database, now: () => Date) {
+  return {
+    async issue(userId: number): Promise<string> {
+      const token = randomToken();
+      await db.insert(passwordResetTokens).values({
+        userId,
+        tokenHash: sha256(token),
+        expiresAt: new Date(now().getTime() + RESET_TOKEN_TTL_MS),
+      });
+      return token;
+    },
+
+    async isValid(token: string): Promise<boolean> {
+      const rows = await db
+        .select({ id: passwordResetTokens.id })
+        .from(passwordResetTokens)
+        .where(
+          and(
+            eq(passwordResetTokens.tokenHash, sha256(token)),
+            isNull(passwordResetTokens.usedAt),
+            gt(passwordResetTokens.expiresAt, now()),
+          ),
+        );
+      return rows.length > 0;
+    },
+
+    /** Sets the password if the token is open; false (and nothing changed) otherwise. */
+    async consume(token: string, passwordHash: string): Promise<{ userId: number } | null> {
+      const at = now();
+      return db.transaction(async (tx) => {
+        // One conditional UPDATE claims the token, so two concurrent uses cannot both succeed.
+        const [claimed] = await tx
+          .update(passwordResetTokens)
+          .set({ usedAt: at })
+          .where(
+            and(
+              eq(passwordResetTokens.tokenHash, sha256(token)),
+              isNull(passwordResetTokens.usedAt),
+              gt(passwordResetTokens.expiresAt, at),
+            ),
+          )
+          .returning({ userId: passwordResetTokens.userId });
+        if (!claimed) return null;
+        await tx
+          .update(users)
+          .set({ passwordHash, mustResetPassword: false, updatedAt: at })
+          .where(eq(users.id, claimed.userId));
+        await tx
+          .update(passwordResetTokens)
+          .set({ usedAt: at })
+          .where(and(eq(passwordResetTokens.userId, claimed.userId), isNull(passwordResetTokens.usedAt)));
+        return { userId: claimed.userId };
+      });
+    },
+  };
+}
+export type ResetTokens = ReturnType<typeof createResetTokens>;

@@ -1,0 +1,69 @@
+import type { SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { z } from 'zod';
+import type { RoleId } from '../../../contract/enums';
+import type { Database } from '../../db/client';
+
+/** How a query-string filter matches: text inside (case-insensitive), boolean exact, id exact. */
+export type FilterKind = 'text' | 'bool' | 'id';
+export interface FilterSpec {
+  column: PgColumn;
+  kind: FilterKind;
+}
+
+export interface Caller {
+  userId: number;
+  roleId: RoleId;
+  tenantId: number | null;
+}
+
+/**
+ * Which rows a caller may see and change:
+ * - global: reference data, every row (geography);
+ * - tenant: rows whose `column` equals the caller's X-Tenant-Id, which the routes then require;
+ *   inserts get that tenant id. Later billing entities use this.
+ * - rows: a custom row filter (tenants: a SuperAdmin sees all, others their memberships).
+ */
+export type EntityScope =
+  | { kind: 'global' }
+  | { kind: 'tenant'; column: PgColumn }
+  | { kind: 'rows'; filter: (caller: Caller, db: Database) => SQL | undefined };
+
+/** The part of a list query the entity's own select receives (it owns its joins and order). */
+export interface ListWindow {
+  where: SQL | undefined;
+  limit?: number;
+  offset?: number;
+}
+
+export interface EntityRoles {
+  /** Absent: any signed-in user. */
+  read?: readonly RoleId[];
+  create: readonly RoleId[];
+  update: readonly RoleId[];
+  remove: readonly RoleId[];
+}
+
+/** Everything the generic CRUD routes need to serve one entity. */
+export interface EntityDefinition<TTable extends PgTable, TItem, TInputSchema extends z.ZodObject> {
+  /** Route segment: api/{name}/getAll ... */
+  name: string;
+  table: TTable;
+  id: PgColumn;
+  scope: EntityScope;
+  /** Columns `searchTerm` looks in (case-insensitive, anywhere in the text). */
+  searchColumns: readonly PgColumn[];
+  /** `filters[key]=` the list and select calls accept. */
+  filters: Readonly<Record<string, FilterSpec>>;
+  /** Response shape of one item (serialization strips anything else, e.g. secrets). */
+  item: z.ZodType<TItem>;
+  /** Body of Create and (with `id`) Update, from contract/schemas. */
+  input: TInputSchema;
+  /** Label of the entity in getAllForSelect options. */
+  label: (item: TItem) => string;
+  /** The entity's select (joins, natural order), restricted by `where` and windowed. */
+  list: (db: Database, window: ListWindow) => Promise<TItem[]>;
+  /** Column values written by Create and Update. */
+  toRow: (input: z.output<TInputSchema>) => TTable['$inferInsert'];
+  roles: EntityRoles;
+}

@@ -1,0 +1,132 @@
+import { count, eq, getTableColumns } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import type { z } from 'zod';
+import type { SelectOption } from '../../../contract/envelope';
+import { serverMessages } from '../../../contract/messages';
+import type { Database } from '../../db/client';
+import { HttpError } from '../../lib/http-error';
+import type { Caller, EntityDefinition } from './entity';
+import { filterConditions, idIn, searchCondition, whereAll } from './list-query';
+import type { ListQuery, SelectQuery } from './list-query';
+
+export interface CrudRepository<TItem, TInput> {
+  list(caller: Caller, query: ListQuery): Promise<{ items: TItem[]; totalCount: number }>;
+  select(caller: Caller, query: SelectQuery): Promise<{ options: SelectOption[]; totalCount: number }>;
+  get(caller: Caller, id: number): Promise<TItem>;
+  create(caller: Caller, input: TInput): Promise<TItem>;
+  update(caller: Caller, id: number, input: TInput): Promise<TItem>;
+  remove(caller: Caller, id: number): Promise<void>;
+}
+
+/**
+ * Queries of one entity, every one of them restricted to the rows the caller may reach (the
+ * entity's scope), so a row of another tenant is never read, changed or counted: it is a 404.
+ */
+export function createCrudRepository<TTable extends PgTable, TItem, TInputSchema extends z.ZodObject>(
+  db: Database,
+  def: EntityDefinition<TTable, TItem, TInputSchema>,
+): CrudRepository<TItem, z.output<TInputSchema>> {
+  const scope = def.scope;
+  // The JS key of the tenant column, to stamp inserts with the caller's tenant.
+  const tenantKey =
+    scope.kind === 'tenant'
+      ? Object.entries(getTableColumns(def.table)).find(([, column]) => column === scope.column)?.[0]
+      : undefined;
+  if (scope.kind === 'tenant' && !tenantKey) throw new Error(`${def.name}: tenant column not in table`);
+
+  function scopeCondition(caller: Caller): SQL | undefined {
+    if (scope.kind === 'global') return undefined;
+    if (scope.kind === 'rows') return scope.filter(caller, db);
+    if (caller.tenantId === null) throw new HttpError(400, serverMessages.tenantRequired);
+    return eq(scope.column, caller.tenantId);
+  }
+
+  function rowValues(caller: Caller, input: z.output<TInputSchema>): TTable['$inferInsert'] {
+    const row = def.toRow(input);
+    return tenantKey ? { ...row, [tenantKey]: caller.tenantId } : row;
+  }
+
+  async function countWhere(where: SQL | undefined): Promise<number> {
+    const [row] = await db
+      .select({ value: count() })
+      .from(def.table as PgTable)
+      .where(where);
+    return row?.value ?? 0;
+  }
+
+  async function get(caller: Caller, id: number): Promise<TItem> {
+    const [item] = await def.list(db, { where: whereAll(scopeCondition(caller), eq(def.id, id)), limit: 1 });
+    if (item === undefined) throw new HttpError(404, serverMessages.notFound);
+    return item;
+  }
+
+  function listWhere(caller: Caller, query: ListQuery): SQL | undefined {
+    return whereAll(
+      scopeCondition(caller),
+      searchCondition(def.searchColumns, query.searchTerm),
+      ...filterConditions(def.filters, query.filters),
+    );
+  }
+
+  return {
+    async list(caller, query) {
+      const where = listWhere(caller, query);
+      const [items, totalCount] = await Promise.all([
+        def.list(db, { where, limit: query.pageSize, offset: (query.page - 1) * query.pageSize }),
+        countWhere(where),
+      ]);
+      return { items, totalCount };
+    },
+
+    async select(caller, query) {
+      const where = listWhere(caller, query);
+      const selectedIds = query.selectedIds ?? [];
+      const [page, totalCount] = await Promise.all([
+        def.list(db, { where, limit: query.pageSize, offset: (query.page - 1) * query.pageSize }),
+        countWhere(where),
+      ]);
+      // The current value of a form is always among the options, whatever the search or page;
+      // selected rows outside the caller's scope stay invisible.
+      const onPage = new Set(page.map(idOf));
+      const missing = selectedIds.filter((id) => !onPage.has(id));
+      const extra = missing.length
+        ? await def.list(db, { where: whereAll(scopeCondition(caller), idIn(def.id, missing)) })
+        : [];
+      const toOption = (item: TItem): SelectOption => ({ value: idOf(item), label: def.label(item) });
+      return { options: [...extra.map(toOption), ...page.map(toOption)], totalCount };
+    },
+
+    get,
+
+    async create(caller, input) {
+      const [row] = await db.insert(def.table).values(rowValues(caller, input)).returning({ id: def.id });
+      if (!row) throw new Error(`${def.name}: insert returned no row`);
+      return get(caller, row.id as number);
+    },
+
+    async update(caller, id, input) {
+      const [row] = await db
+        .update(def.table)
+        .set(rowValues(caller, input))
+        .where(whereAll(scopeCondition(caller), eq(def.id, id)))
+        .returning({ id: def.id });
+      if (!row) throw new HttpError(404, serverMessages.notFound);
+      return get(caller, id);
+    },
+
+    async remove(caller, id) {
+      const rows = await db
+        .delete(def.table)
+        .where(whereAll(scopeCondition(caller), eq(def.id, id)))
+        .returning({ id: def.id });
+      if (rows.length === 0) throw new HttpError(404, serverMessages.notFound);
+    },
+  };
+}
+
+function idOf(item: unknown): number {
+  const id = (item as { id?: unknown }).id;
+  if (typeof id !== 'number') throw new Error('entity item without numeric id');
+  return id;
+}

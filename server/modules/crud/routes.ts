@@ -1,0 +1,108 @@
+import type { FastifyInstance } from 'fastify';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { messages } from '../../../contract/messages';
+import { requiredId } from '../../../contract/schemas/common';
+import type { Database } from '../../db/client';
+import { envelopeOf, ok } from '../../lib/envelope';
+import { callerOf } from '../../plugins/request-context';
+import type { Caller, EntityDefinition } from './entity';
+import { idParamsSchema, listQuerySchema, selectQuerySchema } from './list-query';
+import { createCrudRepository } from './repository';
+
+const selectResultSchema = z.object({
+  options: z.array(z.object({ value: z.number(), label: z.string() })),
+  totalCount: z.number(),
+});
+
+/**
+ * The generic per-entity API (product spec §7): getAll, getAllForSelect, GetById/{id}, Create,
+ * Update, Delete/{id} under /api/{name}. Roles come from the definition; tenant-scoped entities
+ * require X-Tenant-Id. Paths match case-insensitively (router option).
+ */
+export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema extends z.ZodObject>(
+  fastify: FastifyInstance,
+  db: Database,
+  def: EntityDefinition<TTable, TItem, TInputSchema>,
+): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const repo = createCrudRepository(db, def);
+  const base = `/api/${def.name}`;
+  const tenant = def.scope.kind === 'tenant' ? ('required' as const) : ('optional' as const);
+  const access = (roles: EntityDefinition<TTable, TItem, TInputSchema>['roles']['read']) => ({
+    access: 'user' as const,
+    tenant,
+    ...(roles ? { roles } : {}),
+  });
+  const caller = (request: Parameters<typeof callerOf>[0]): Caller => {
+    const auth = callerOf(request);
+    return { userId: auth.userId, roleId: auth.roleId, tenantId: request.tenantId };
+  };
+  const tags = [def.name];
+  const itemEnvelope = envelopeOf(def.item);
+
+  app.get(
+    `${base}/getAll`,
+    {
+      config: access(def.roles.read),
+      schema: {
+        tags,
+        querystring: listQuerySchema,
+        response: { 200: envelopeOf(z.object({ items: z.array(def.item), totalCount: z.number() })) },
+      },
+    },
+    async (request) => ok(await repo.list(caller(request), request.query)),
+  );
+
+  app.get(
+    `${base}/getAllForSelect`,
+    {
+      config: access(def.roles.read),
+      schema: { tags, querystring: selectQuerySchema, response: { 200: envelopeOf(selectResultSchema) } },
+    },
+    async (request) => ok(await repo.select(caller(request), request.query)),
+  );
+
+  app.get(
+    `${base}/GetById/:id`,
+    {
+      config: access(def.roles.read),
+      schema: { tags, params: idParamsSchema, response: { 200: itemEnvelope } },
+    },
+    async (request) => ok(await repo.get(caller(request), request.params.id)),
+  );
+
+  app.post(
+    `${base}/Create`,
+    { config: access(def.roles.create), schema: { tags, body: def.input, response: { 200: itemEnvelope } } },
+    // The type provider cannot resolve a generic schema's output; validation has produced it.
+    async (request) =>
+      ok(await repo.create(caller(request), request.body as z.output<TInputSchema>), messages.http.created),
+  );
+
+  const updateSchema = def.input.extend({ id: requiredId });
+  app.put(
+    `${base}/Update`,
+    {
+      config: access(def.roles.update),
+      schema: { tags, body: updateSchema, response: { 200: itemEnvelope } },
+    },
+    async (request) => {
+      const body = request.body as z.output<TInputSchema> & { id: number };
+      return ok(await repo.update(caller(request), body.id, body), messages.http.updated);
+    },
+  );
+
+  app.delete(
+    `${base}/Delete/:id`,
+    {
+      config: access(def.roles.remove),
+      schema: { tags, params: idParamsSchema, response: { 200: envelopeOf(z.object({ id: z.number() })) } },
+    },
+    async (request) => {
+      await repo.remove(caller(request), request.params.id);
+      return ok({ id: request.params.id }, 'Elemento eliminato.');
+    },
+  );
+}

@@ -1,0 +1,17 @@
+import { asc, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import type { PgColumn, PgSelect } from 'drizzle-orm/pg-core';
+import type { ListWindow } from './entity';
+
+/** Applies a list window to an entity's dynamic select (`db.select(...).from(...).$dynamic()`). */
+export function windowed<T extends PgSelect>(query: T, window: ListWindow): T {
+  let q = query.where(window.where);
+  if (window.limit !== undefined) q = q.limit(window.limit);
+  if (window.offset) q = q.offset(window.offset);
+  return q;
+}
+
+/** Natural name order, stable across pages (ties broken by id); served by the name order index. */
+export function byName(name: PgColumn, id: PgColumn): SQL[] {
+  return [asc(sql`lower(${name})`), asc(id)];
+}

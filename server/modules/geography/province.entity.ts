@@ -1,0 +1,54 @@
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Province } from '../../../contract/schemas/geography';
+import { provinceInputSchema } from '../../../contract/schemas/geography';
+import { provinces, regions } from '../../db/schema';
+import type { EntityDefinition } from '../crud/entity';
+import { byName, windowed } from '../crud/window';
+import { geographyRoles } from './region.entity';
+
+const provinceItem: z.ZodType<Province> = z.object({
+  id: z.number(),
+  name: z.string(),
+  abbreviation: z.string(),
+  regionId: z.number(),
+  region: z.object({ id: z.number(), name: z.string() }).nullable(),
+});
+
+export const provinceEntity: EntityDefinition<typeof provinces, Province, typeof provinceInputSchema> = {
+  name: 'province',
+  table: provinces,
+  id: provinces.id,
+  scope: { kind: 'global' },
+  searchColumns: [provinces.name, provinces.abbreviation],
+  filters: {
+    name: { column: provinces.name, kind: 'text' },
+    abbreviation: { column: provinces.abbreviation, kind: 'text' },
+    regionId: { column: provinces.regionId, kind: 'id' },
+  },
+  item: provinceItem,
+  input: provinceInputSchema,
+  label: (p) => p.name,
+  list: (db, window) =>
+    windowed(
+      db
+        .select({
+          id: provinces.id,
+          name: provinces.name,
+          abbreviation: provinces.abbreviation,
+          regionId: provinces.regionId,
+          region: { id: regions.id, name: regions.name },
+        })
+        .from(provinces)
+        .leftJoin(regions, eq(regions.id, provinces.regionId))
+        .orderBy(...byName(provinces.name, provinces.id))
+        .$dynamic(),
+      window,
+    ),
+  toRow: (input) => ({
+    name: input.name,
+    abbreviation: input.abbreviation.toUpperCase(),
+    regionId: input.regionId,
+  }),
+  roles: geographyRoles,
+};

@@ -1,0 +1,62 @@
+import fastifyJwt from '@fastify/jwt';
+import { eq } from 'drizzle-orm';
+import fp from 'fastify-plugin';
+import { isRoleId } from '../../contract/enums';
+import { serverMessages } from '../../contract/messages';
+import type { Database } from '../db/client';
+import { users } from '../db/schema';
+import { HttpError } from '../lib/http-error';
+import { isApiPath, isDocsPath } from './request-context';
+
+export interface AuthenticationOptions {
+  db: Database;
+  secret: string;
+  expiresInMs: number;
+}
+
+/**
+ * Bearer tokens (JWT, HS256) with expiry; claims `sub` (user id) and `roleId`. On every /api
+ * route that is not public the token is verified and the user re-read, so a deactivated or
+ * deleted account, or a changed role, takes effect at once rather than when the token expires.
+ * 401 messages: 'Token scaduto' when expired (the SPA looks for 'scaduto'), otherwise
+ * tokenMissing / tokenInvalid.
+ */
+export const authenticationPlugin = fp<AuthenticationOptions>(
+  async (app, { db, secret, expiresInMs }) => {
+    await app.register(fastifyJwt, {
+      secret,
+      sign: { algorithm: 'HS256', expiresIn: expiresInMs },
+      verify: { algorithms: ['HS256'] },
+    });
+    app.decorateRequest('auth', null);
+
+    app.addHook('onRequest', async (request) => {
+      if (request.method === 'OPTIONS' || !isApiPath(request.url) || isDocsPath(request.url) || request.is404)
+        return;
+      if ((request.routeOptions.config.access ?? 'user') === 'public') return;
+
+      if (!request.headers.authorization) throw new HttpError(401, serverMessages.tokenMissing);
+      let claims: { sub: string; roleId: unknown };
+      try {
+        claims = await request.jwtVerify();
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (code === 'FST_JWT_AUTHORIZATION_TOKEN_EXPIRED')
+          throw new HttpError(401, serverMessages.tokenExpired);
+        if (code === 'FST_JWT_NO_AUTHORIZATION_IN_HEADER')
+          throw new HttpError(401, serverMessages.tokenMissing);
+        throw new HttpError(401, serverMessages.tokenInvalid);
+      }
+      const userId = Number(claims.sub);
+      if (!Number.isSafeInteger(userId) || userId <= 0) throw new HttpError(401, serverMessages.tokenInvalid);
+      const [user] = await db
+        .select({ id: users.id, email: users.email, roleId: users.roleId, isActive: users.isActive })
+        .from(users)
+        .where(eq(users.id, userId));
+      if (!user || !user.isActive || !isRoleId(user.roleId))
+        throw new HttpError(401, serverMessages.tokenInvalid);
+      request.auth = { userId: user.id, roleId: user.roleId, email: user.email };
+    });
+  },
+  { name: 'authentication' },
+);

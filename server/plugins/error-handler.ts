@@ -1,0 +1,79 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { Envelope } from '../../contract/envelope';
+import { serverMessages } from '../../contract/messages';
+import { HttpError } from '../lib/http-error';
+import { PgErrorCode, pgErrorCode } from '../lib/pg-errors';
+
+type Status = HttpError['statusCode'];
+
+function envelope(message: string, extra: { errors?: string[]; data?: unknown } = {}): Envelope<unknown> {
+  return {
+    success: false,
+    message,
+    data: extra.data ?? null,
+    ...(extra.errors ? { errors: extra.errors } : {}),
+  };
+}
+
+/** `/name` → `name`, `/filters/isActive` → `filters.isActive`. */
+function fieldOf(instancePath: string): string {
+  return instancePath.replace(/^\//, '').replaceAll('/', '.');
+}
+
+const FASTIFY_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'Il corpo della richiesta non è un JSON valido.',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'Il corpo della richiesta è vuoto.',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Tipo di contenuto non supportato.',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Lunghezza del contenuto non valida.',
+};
+
+/** Maps any error to [status, envelope]; nothing of a 5xx's internals reaches the response. */
+export function toErrorResponse(error: unknown, request: FastifyRequest): [Status, Envelope<unknown>] {
+  if (error instanceof HttpError) return [error.statusCode, envelope(error.message, error.options)];
+
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const errors = error.validation.map((v) => {
+      const message = v.message ?? serverMessages.validation;
+      return v.instancePath && v.instancePath !== '/' ? `${fieldOf(v.instancePath)}: ${message}` : message;
+    });
+    return [400, envelope(serverMessages.validation, { errors })];
+  }
+
+  const dbCode = pgErrorCode(error);
+  if (dbCode === PgErrorCode.foreignKeyViolation) {
+    // Deleting a referenced row, or writing a reference to a row that does not exist.
+    return request.method === 'DELETE'
+      ? [409, envelope(serverMessages.inUse)]
+      : [400, envelope(serverMessages.validation, { errors: ['Riferimento a un elemento inesistente.'] })];
+  }
+  if (dbCode === PgErrorCode.uniqueViolation) return [409, envelope(serverMessages.conflict)];
+
+  const fastifyError = error as Partial<FastifyError>;
+  const status = fastifyError.statusCode ?? 500;
+  if (status === 413) return [413, envelope(serverMessages.payloadTooLarge)];
+  if (status === 429) return [429, envelope(serverMessages.rateLimited)];
+  if (status === 401) return [401, envelope(serverMessages.tokenInvalid)];
+  if (status === 404) return [404, envelope(serverMessages.routeNotFound)];
+  if (status >= 400 && status < 500) {
+    const detail = (fastifyError.code && FASTIFY_MESSAGES[fastifyError.code]) ?? serverMessages.validation;
+    return [400, envelope(serverMessages.validation, { errors: [detail] })];
+  }
+  return [500, envelope(serverMessages.internal)];
+}
+
+/** The one place errors become envelopes (api-contract.md: 'Wire conventions'). */
+export const errorHandlerPlugin = fp(
+  (app, _opts, done) => {
+    app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+      const [status, body] = toErrorResponse(error, request);
+      if (error instanceof HttpError && error.options.headers) reply.headers(error.options.headers);
+      if (status >= 500) request.log.error({ err: error }, 'request failed');
+      else request.log.info({ status, message: body.message }, 'request refused');
+      return reply.code(status).type('application/json; charset=utf-8').send(body);
+    });
+    done();
+  },
+  { name: 'error-handler' },
+);

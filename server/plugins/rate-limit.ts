@@ -1,0 +1,19 @@
+import fastifyRateLimit from '@fastify/rate-limit';
+import type { RateLimitOptions } from '@fastify/rate-limit';
+import fp from 'fastify-plugin';
+
+/**
+ * Rate limiting per client IP, opt-in per route (`config: { rateLimit: perIp(...) }`). When a
+ * limit is hit the plugin sets `Retry-After` and throws a 429 error, which the error handler
+ * turns into the Italian envelope. Limits come from configuration so tests can set them low.
+ */
+export const rateLimitPlugin = fp(
+  async (app) => {
+    await app.register(fastifyRateLimit, { global: false });
+  },
+  { name: 'rate-limit' },
+);
+
+export function perIp(max: number, windowMs: number): RateLimitOptions {
+  return { max, timeWindow: windowMs };
+}

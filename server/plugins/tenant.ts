@@ -1,0 +1,47 @@
+import { and, eq } from 'drizzle-orm';
+import fp from 'fastify-plugin';
+import { Role } from '../../contract/enums';
+import { serverMessages } from '../../contract/messages';
+import type { Database } from '../db/client';
+import { tenants, userTenants } from '../db/schema';
+import { HttpError } from '../lib/http-error';
+
+/**
+ * Resolves `X-Tenant-Id` into `request.tenantId` for signed-in calls, after checking the caller
+ * may act there: a SuperAdmin in any existing tenant, others in the tenants they belong to;
+ * otherwise 403. A header that is sent is always checked, even on routes that do not need it.
+ * Missing on a route declared `tenant: 'required'`: 400 (a malformed request, not a refusal).
+ */
+export const tenantPlugin = fp<{ db: Database }>(
+  (app, { db }, done) => {
+    app.decorateRequest('tenantId', null);
+    app.addHook('onRequest', async (request) => {
+      const auth = request.auth;
+      if (!auth) return;
+      const header = request.headers['x-tenant-id'];
+      const raw = (Array.isArray(header) ? header[0] : header)?.trim();
+      if (!raw) {
+        if (request.routeOptions.config.tenant === 'required')
+          throw new HttpError(400, serverMessages.tenantRequired);
+        return;
+      }
+      const tenantId = Number(raw);
+      if (!/^\d{1,10}$/.test(raw) || tenantId <= 0 || tenantId > 2_147_483_647) {
+        throw new HttpError(400, serverMessages.invalidId, {
+          errors: [`X-Tenant-Id: ${serverMessages.invalidId}`],
+        });
+      }
+      const allowed =
+        auth.roleId === Role.SuperAdmin
+          ? await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, tenantId))
+          : await db
+              .select({ id: userTenants.tenantId })
+              .from(userTenants)
+              .where(and(eq(userTenants.userId, auth.userId), eq(userTenants.tenantId, tenantId)));
+      if (allowed.length === 0) throw new HttpError(403, serverMessages.tenantForbidden);
+      request.tenantId = tenantId;
+    });
+    done();
+  },
+  { name: 'tenant', dependencies: ['authentication'] },
+);

@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app';
+import { loadConfig, MEMORY_DATA_DIR } from './config';
+import type { Config } from './config';
+import { openDatabase } from './db/client';
+import type { DatabaseHandle } from './db/client';
+import { DEMO_ACCOUNTS } from './db/seed/accounts';
+import { seedDatabase } from './db/seed/seed';
+import type { SeedStep } from './db/seed/seed';
+
+export interface StartServerOptions {
+  /** Overrides PORT; 0 picks a free port (see `url` in the result). */
+  port?: number;
+  host?: string;
+  /** Overrides DATA_DIR; ':memory:' for a throw-away embedded database. */
+  dataDir?: string;
+  /** Settings to read instead of process.env (same names as .env.example). */
+  env?: Record<string, string | undefined>;
+  /** The built SPA; defaults to <repo>/dist; null serves the API only. */
+  spaDir?: string | null;
+  /** No banner on stdout (tests). */
+  quiet?: boolean;
+}
+
+export interface RunningServer {
+  /** e.g. http://127.0.0.1:3000, reachable from this machine. */
+  url: string;
+  port: number;
+  app: FastifyInstance;
+  config: Config;
+  /** Seed steps that ran in this start (empty on a restart of an existing DATA_DIR). */
+  seeded: SeedStep[];
+  /** Where e-mails go without SMTP_URL (one JSON file per message); undefined with SMTP. */
+  outboxDir: string | undefined;
+  /** Stops accepting connections, finishes in-flight requests, closes the database. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_SPA_DIR = fileURLToPath(new URL('../dist', import.meta.url));
+
+/**
+ * Opens the database (embedded PGlite in DATA_DIR, or PostgreSQL with DATABASE_URL), applies
+ * migrations, seeds what is missing, and listens. What `npm start`, `npm run dev` (via main.ts)
+ * and the end-to-end tests call.
+ */
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const base = loadConfig(options.env ?? process.env);
+  const dataDir = options.dataDir ?? base.dataDir;
+  const config: Config = {
+    ...base,
+    port: options.port ?? base.port,
+    host: options.host ?? base.host,
+    dataDir: dataDir === MEMORY_DATA_DIR ? dataDir : path.resolve(dataDir),
+  };
+  const inMemory = config.dataDir === MEMORY_DATA_DIR;
+  if (!inMemory) await mkdir(config.dataDir, { recursive: true });
+
+  const handle = await openDatabase(
+    config.databaseUrl
+      ? { kind: 'postgres', url: config.databaseUrl }
+      : { kind: 'pglite', ...(inMemory ? {} : { dataDir: path.join(config.dataDir, 'pglite') }) },
+  );
+  const outboxDir = config.smtpUrl
+    ? undefined
+    : inMemory
+      ? path.join(os.tmpdir(), `rinnova-outbox-${process.pid}`)
+      : path.join(config.dataDir, 'outbox');
+  let boundPort = config.port;
+  const spaDir = options.spaDir === null ? undefined : (options.spaDir ?? DEFAULT_SPA_DIR);
+  let app: FastifyInstance | undefined;
+  try {
+    app = await buildApp({
+      config,
+      db: handle.db,
+      jwtSecret: await resolveJwtSecret(config),
+      publicUrl: () => config.publicUrl ?? `http://localhost:${boundPort}`,
+      ...(outboxDir ? { outboxDir } : {}),
+      ...(spaDir ? { spaDir } : {}),
+    });
+    const started = Date.now();
+    await handle.migrate();
+    const seeded = await seedDatabase(handle.db, {
+      seedDemo: config.seedDemo,
+      demoPassword: config.demoPassword,
+      adminEmail: config.adminEmail,
+      adminPassword: config.adminPassword,
+    });
+    app.log.info({ ms: Date.now() - started, seeded, database: handle.kind }, 'database ready');
+    if (spaDir && !existsSync(path.join(spaDir, 'index.html'))) {
+      app.log.warn(
+        `SPA non compilata: ${spaDir}/index.html mancante, esegui 'npm run build' (API attiva comunque)`,
+      );
+    }
+
+    await app.listen({ port: config.port, host: config.host });
+    const address = app.server.address();
+    boundPort = typeof address === 'object' && address ? address.port : config.port;
+    const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+    const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${boundPort}`;
+    if (!options.quiet) printBanner(url, config, handle, outboxDir);
+
+    const running = app;
+    let closing: Promise<void> | undefined;
+    return {
+      url,
+      port: boundPort,
+      app: running,
+      config,
+      seeded,
+      outboxDir,
+      close: () => (closing ??= running.close().then(() => handle.close())),
+    };
+  } catch (error) {
+    await app?.close().catch(() => undefined);
+    await handle.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * JWT_SECRET, or one generated once and kept in DATA_DIR/jwt-secret so sessions survive restarts.
+ * (With DATABASE_URL in production, config validation already demanded JWT_SECRET.)
+ */
+async function resolveJwtSecret(config: Config): Promise<string> {
+  if (config.jwtSecret) return config.jwtSecret;
+  if (config.dataDir === MEMORY_DATA_DIR) return randomBytes(48).toString('base64url');
+  const file = path.join(config.dataDir, 'jwt-secret');
+  try {
+    const stored = (await readFile(file, 'utf8')).trim();
+    if (stored.length >= 32) return stored;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const secret = randomBytes(48).toString('base64url');
+  await writeFile(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+function printBanner(
+  url: string,
+  config: Config,
+  handle: DatabaseHandle,
+  outboxDir: string | undefined,
+): void {
+  const lines = [
+    '',
+    `Rinnova in ascolto su ${url}  (API ${url}/api, documentazione ${url}/api/docs)`,
+    `Database: ${handle.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}`}`,
+    outboxDir
+      ? `E-mail: nessun SMTP_URL, i messaggi vengono scritti in ${outboxDir}`
+      : 'E-mail: SMTP (SMTP_URL)',
+  ];
+  if (config.seedDemo) {
+    lines.push(`Accessi demo (password: ${config.demoPassword}):`);
+    for (const account of DEMO_ACCOUNTS) lines.push(`  ${account.email}`);
+  }
+  if (config.adminEmail)
+    lines.push(`Primo SuperAdmin: ${config.adminEmail} (nuova password obbligatoria al primo accesso)`);
+  console.log(lines.join('\n') + '\n');
+}
