@@ -1,6 +1,8 @@
 import { z } from 'zod';
 
 export const REQUIRED_MESSAGE = 'Campo obbligatorio';
+/** Coerced numbers (ids) see NaN both when missing and when not numeric, so one message says both. */
+export const NUMBER_MESSAGE = 'Numero mancante o non valido';
 
 /**
  * Validation messages in Italian (the API contract): zod's Italian locale, plus one plain
@@ -15,6 +17,9 @@ export function applyItalianZodMessages(): void {
         return REQUIRED_MESSAGE;
       if (issue.code === 'too_small' && issue.origin === 'string' && issue.minimum === 1)
         return REQUIRED_MESSAGE;
+      if (issue.code === 'invalid_type' && issue.expected === 'number' && Number.isNaN(issue.input)) {
+        return NUMBER_MESSAGE;
+      }
       return undefined;
     },
   });

@@ -25,7 +25,8 @@ export const authenticationPlugin = fp<AuthenticationOptions>(
   async (app, { db, secret, expiresInMs }) => {
     await app.register(fastifyJwt, {
       secret,
-      sign: { algorithm: 'HS256', expiresIn: expiresInMs },
+      // fast-jwt reads a bare number as seconds: say the unit.
+      sign: { algorithm: 'HS256', expiresIn: `${Math.max(1, Math.round(expiresInMs / 1000))}s` },
       verify: { algorithms: ['HS256'] },
     });
     app.decorateRequest('auth', null);
@@ -43,8 +44,7 @@ export const authenticationPlugin = fp<AuthenticationOptions>(
         const code = (error as { code?: string }).code;
         if (code === 'FST_JWT_AUTHORIZATION_TOKEN_EXPIRED')
           throw new HttpError(401, serverMessages.tokenExpired);
-        if (code === 'FST_JWT_NO_AUTHORIZATION_IN_HEADER')
-          throw new HttpError(401, serverMessages.tokenMissing);
+        // The header is present (checked above), so anything else is a malformed or forged token.
         throw new HttpError(401, serverMessages.tokenInvalid);
       }
       const userId = Number(claims.sub);

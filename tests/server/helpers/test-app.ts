@@ -62,8 +62,18 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
+/** Test settings: quiet, and limits high enough that only the rate-limit tests meet them. */
 export function testConfig(env: Record<string, string> = {}) {
-  return loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: ':memory:', API_KEYS: `${API_KEY},second-key`, ...env });
+  return loadConfig({
+    LOG_LEVEL: 'silent',
+    DATA_DIR: ':memory:',
+    API_KEYS: `${API_KEY},second-key`,
+    RATE_LIMIT_LOGIN: '10000',
+    RATE_LIMIT_PASSWORD_RESET: '10000',
+    RATE_LIMIT_CONTACT: '10000',
+    LOGIN_MAX_FAILURES: '10000',
+    ...env,
+  });
 }
 
 /** Builds the app on a fresh database for one test file. */

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { serverMessages } from '../../contract/messages';
+import { client, createTestContext, DEMO } from './helpers/test-app';
+import type { TestContext } from './helpers/test-app';
+
+let ctx: TestContext;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(() => ctx.close());
+
+/** An app on the same database with the given limits (each app counts on its own). */
+const appWith = (env: Record<string, string>) => ctx.buildAnotherApp({ RATE_LIMIT_WINDOW: '1m', ...env });
+
+function post(app: FastifyInstance, url: string, payload: object, remoteAddress = '10.0.0.1') {
+  return client(app, {}).post(url, payload, { remoteAddress });
+}
+
+function expectLimited(res: {
+  status: number;
+  body: { message: string | null; success: boolean };
+  headers: Record<string, unknown>;
+}) {
+  expect(res.status).toBe(429);
+  expect(res.body).toMatchObject({ success: false, message: serverMessages.rateLimited, data: null });
+  expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+}
+
+describe('per-IP request limits', () => {
+  it('login: the request after the limit is a 429 with Retry-After; another IP is not affected', async () => {
+    const app = await appWith({ RATE_LIMIT_LOGIN: '3' });
+    const body = { email: DEMO.admin, password: DEMO.password };
+    for (let i = 0; i < 3; i++) expect((await post(app, '/api/user/Login', body)).status).toBe(200);
+    expectLimited(await post(app, '/api/user/Login', body));
+    expect((await post(app, '/api/user/Login', body, '10.0.0.2')).status).toBe(200);
+  });
+
+  it('request-password-reset', async () => {
+    const app = await appWith({ RATE_LIMIT_PASSWORD_RESET: '2' });
+    for (let i = 0; i < 2; i++)
+      expect((await post(app, '/api/user/request-password-reset', { email: 'x@y.it' })).status).toBe(200);
+    expectLimited(await post(app, '/api/user/request-password-reset', { email: 'x@y.it' }));
+  });
+
+  it('contact', async () => {
+    const app = await appWith({ RATE_LIMIT_CONTACT: '2' });
+    const body = { EMAIL: 'a@b.it', MESSAGGIO: 'm', OPT_IN: '1' };
+    for (let i = 0; i < 2; i++) expect((await post(app, '/api/contact', body)).status).toBe(200);
+    expectLimited(await post(app, '/api/contact', body));
+  });
+});
+
+describe('failed sign-in throttling', () => {
+  it('locks an e-mail after LOGIN_MAX_FAILURES failures, even from other IPs and with the right password', async () => {
+    const app = await appWith({ LOGIN_MAX_FAILURES: '3' });
+    for (let i = 0; i < 3; i++) {
+      expect(
+        (await post(app, '/api/user/Login', { email: DEMO.cliente, password: 'sbagliata' }, `10.1.0.${i}`))
+          .status,
+      ).toBe(401);
+    }
+    const locked = await post(
+      app,
+      '/api/user/Login',
+      { email: DEMO.cliente, password: DEMO.password },
+      '10.1.0.99',
+    );
+    expectLimited(locked);
+    expect(Number(locked.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
+    // Another account is not locked.
+    expect(
+      (await post(app, '/api/user/Login', { email: DEMO.admin, password: DEMO.password }, '10.1.0.99'))
+        .status,
+    ).toBe(200);
+  });
+
+  it('locks an IP after 4× the failures across different e-mails', async () => {
+    const app = await appWith({ LOGIN_MAX_FAILURES: '2' });
+    for (let i = 0; i < 8; i++) {
+      expect(
+        (await post(app, '/api/user/Login', { email: `utente${i}@example.it`, password: 'x' }, '10.2.0.1'))
+          .status,
+      ).toBe(401);
+    }
+    expectLimited(
+      await post(app, '/api/user/Login', { email: DEMO.admin, password: DEMO.password }, '10.2.0.1'),
+    );
+    expect(
+      (await post(app, '/api/user/Login', { email: DEMO.admin, password: DEMO.password }, '10.2.0.2')).status,
+    ).toBe(200);
+  });
+
+  it('a successful sign-in clears the e-mail count', async () => {
+    const app = await appWith({ LOGIN_MAX_FAILURES: '2' });
+    const wrong = { email: DEMO.superadmin, password: 'x' };
+    expect((await post(app, '/api/user/Login', wrong)).status).toBe(401);
+    expect(
+      (await post(app, '/api/user/Login', { email: DEMO.superadmin, password: DEMO.password })).status,
+    ).toBe(200);
+    expect((await post(app, '/api/user/Login', wrong)).status).toBe(401);
+    expect(
+      (await post(app, '/api/user/Login', { email: DEMO.superadmin, password: DEMO.password })).status,
+    ).toBe(200);
+  });
+});
