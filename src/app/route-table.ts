@@ -44,10 +44,27 @@ const municipalityForm = lazy(() =>
   import('../entities/municipality/municipality.pages').then((m) => ({ default: m.FormScreen })),
 );
 
+/** The list and form screens of an entity's pages module (`src/entities/<name>/<name>.pages.tsx`). */
+type PagesModule = { ListScreen: ComponentType<ScreenProps>; FormScreen: ComponentType<ScreenProps> };
+function entityScreens(load: () => Promise<PagesModule>) {
+  return {
+    list: lazy(() => load().then((m) => ({ default: m.ListScreen }))),
+    form: lazy(() => load().then((m) => ({ default: m.FormScreen }))),
+  };
+}
+const tenant = entityScreens(() => import('../entities/tenant/tenant.pages'));
+const user = entityScreens(() => import('../entities/user/user.pages'));
+const paymentProvider = entityScreens(() => import('../entities/paymentprovider/paymentprovider.pages'));
+const address = entityScreens(() => import('../entities/address/address.pages'));
+const plan = entityScreens(() => import('../entities/plan/plan.pages'));
+const planFeature = entityScreens(() => import('../entities/planfeature/planfeature.pages'));
+const feature = entityScreens(() => import('../entities/feature/feature.pages'));
+const userWizard = lazy(() => import('../features/user-wizard/user-wizard-page'));
+
 export const appRoutes: readonly AppRoute[] = [
-  { path: '/tenant', label: 'Lista Tenants', inSidebar: true, roles: adminOnly, screen: comingSoon },
-  { path: '/tenant/new', label: 'Dettaglio Tenant', inSidebar: false, roles: adminOnly, screen: comingSoon },
-  { path: '/tenant/:id', label: 'Dettaglio Tenant', inSidebar: false, roles: adminOnly, screen: comingSoon },
+  { path: '/tenant', label: 'Lista Tenants', inSidebar: true, roles: adminOnly, screen: tenant.list },
+  { path: '/tenant/new', label: 'Dettaglio Tenant', inSidebar: false, roles: adminOnly, screen: tenant.form },
+  { path: '/tenant/:id', label: 'Dettaglio Tenant', inSidebar: false, roles: adminOnly, screen: tenant.form },
 
   { path: '/region', label: 'Regioni', inSidebar: false, screen: regionList },
   { path: '/region/new', label: 'Nuova regione', inSidebar: false, screen: regionForm },
@@ -59,50 +76,50 @@ export const appRoutes: readonly AppRoute[] = [
   { path: '/municipality/new', label: 'Nuovo comune', inSidebar: false, screen: municipalityForm },
   { path: '/municipality/:id', label: 'Dettaglio comune', inSidebar: false, screen: municipalityForm },
 
-  { path: '/user', label: 'Lista Utenti', inSidebar: true, roles: adminOnly, screen: comingSoon },
-  { path: '/user/:id', label: 'Dettaglio Utente', inSidebar: false, roles: adminOnly, screen: comingSoon },
-  { path: '/user-wizard', label: messages.wizard.title, inSidebar: false, roles: adminOnly, screen: comingSoon },
+  { path: '/user', label: 'Lista Utenti', inSidebar: true, roles: adminOnly, screen: user.list },
+  { path: '/user/:id', label: 'Dettaglio Utente', inSidebar: false, roles: adminOnly, screen: user.form },
+  { path: '/user-wizard', label: messages.wizard.title, inSidebar: false, roles: adminOnly, screen: userWizard },
 
   { path: '/subscription', label: 'Gestisci Sottoscrizioni', inSidebar: true, screen: comingSoon },
   { path: '/subscription/new', label: 'Crea Sottoscrizione', inSidebar: true, screen: comingSoon },
   { path: '/subscription/:id', label: 'Dettaglio Sottoscrizione', inSidebar: false, screen: comingSoon },
 
-  { path: '/paymentprovider', label: 'Configura PayPal', inSidebar: true, roles: adminOnly, screen: comingSoon },
+  { path: '/paymentprovider', label: 'Configura PayPal', inSidebar: true, roles: adminOnly, screen: paymentProvider.list },
   {
     path: '/paymentprovider/new',
     label: 'Nuova configurazione PayPal',
     inSidebar: false,
     roles: adminOnly,
-    screen: comingSoon,
+    screen: paymentProvider.form,
   },
   {
     path: '/paymentprovider/:id',
     label: 'Dettaglio configurazione PayPal',
     inSidebar: false,
     roles: adminOnly,
-    screen: comingSoon,
+    screen: paymentProvider.form,
   },
 
-  { path: '/address', label: 'Indirizzi', inSidebar: false, screen: comingSoon },
-  { path: '/address/new', label: 'Nuovo indirizzo', inSidebar: false, screen: comingSoon },
-  { path: '/address/:id', label: 'Dettaglio indirizzo', inSidebar: false, screen: comingSoon },
+  { path: '/address', label: 'Indirizzi', inSidebar: false, screen: address.list },
+  { path: '/address/new', label: 'Nuovo indirizzo', inSidebar: false, screen: address.form },
+  { path: '/address/:id', label: 'Dettaglio indirizzo', inSidebar: false, screen: address.form },
 
   {
     path: '/plan',
     label: 'Gestisci piani di abbonamento',
     inSidebar: true,
     roles: adminOnly,
-    screen: comingSoon,
+    screen: plan.list,
   },
-  { path: '/plan/new', label: 'Nuovo piano', inSidebar: false, roles: adminOnly, screen: comingSoon },
-  { path: '/plan/:id', label: 'Dettaglio piano', inSidebar: false, roles: adminOnly, screen: comingSoon },
+  { path: '/plan/new', label: 'Nuovo piano', inSidebar: false, roles: adminOnly, screen: plan.form },
+  { path: '/plan/:id', label: 'Dettaglio piano', inSidebar: false, roles: adminOnly, screen: plan.form },
 
-  { path: '/planfeature', label: 'Funzionalità dei piani', inSidebar: false, screen: comingSoon },
-  { path: '/planfeature/new', label: 'Nuova funzionalità del piano', inSidebar: false, screen: comingSoon },
-  { path: '/planfeature/:id', label: 'Dettaglio funzionalità del piano', inSidebar: false, screen: comingSoon },
-  { path: '/feature', label: 'Funzionalità', inSidebar: false, screen: comingSoon },
-  { path: '/feature/new', label: 'Nuova funzionalità', inSidebar: false, screen: comingSoon },
-  { path: '/feature/:id', label: 'Dettaglio funzionalità', inSidebar: false, screen: comingSoon },
+  { path: '/planfeature', label: 'Funzionalità dei piani', inSidebar: false, screen: planFeature.list },
+  { path: '/planfeature/new', label: 'Nuova funzionalità del piano', inSidebar: false, screen: planFeature.form },
+  { path: '/planfeature/:id', label: 'Dettaglio funzionalità del piano', inSidebar: false, screen: planFeature.form },
+  { path: '/feature', label: 'Funzionalità', inSidebar: false, screen: feature.list },
+  { path: '/feature/new', label: 'Nuova funzionalità', inSidebar: false, screen: feature.form },
+  { path: '/feature/:id', label: 'Dettaglio funzionalità', inSidebar: false, screen: feature.form },
 
   {
     path: '/hangfire',

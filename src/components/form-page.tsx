@@ -1,26 +1,64 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { messages } from '../../contract/messages';
-import type { ResourceDef } from '../lib/resource';
-import { useFormController } from '../lib/use-form-controller';
+import { listTitle, type FieldDef, type ResourceDef } from '../lib/resource';
+import { useFormController, type FormController } from '../lib/use-form-controller';
 import { FormField } from './fields/form-field';
 import { ArrowLeftIcon } from './icons';
 import { Skeleton } from './skeleton';
+import { Tabs } from './tabs';
 import { uiText } from './ui-text';
 
 export interface FormPageProps<T extends { id: number }> {
   resource: ResourceDef<T>;
-  /** Extra content under the fields (e.g. a related list that needs a saved id). */
+  /** Extra content under the fields, inside the form (e.g. a note). */
   children?: ReactNode;
+  /** Sections below the form card, outside the form (their own inputs and buttons, e.g. plan features). */
+  after?: ReactNode;
+}
+
+/** Fields in tabs by `group`, in order of first appearance; one unnamed group when none has a group. */
+function groupFields(fields: readonly FieldDef[]): { name: string; fields: FieldDef[] }[] {
+  const groups: { name: string; fields: FieldDef[] }[] = [];
+  for (const f of fields) {
+    const name = f.group ?? '';
+    let g = groups.find((x) => x.name === name);
+    if (!g) {
+      g = { name, fields: [] };
+      groups.push(g);
+    }
+    g.fields.push(f);
+  }
+  return groups;
+}
+
+function FieldGrid({ fields, all, c, readOnly }: { fields: readonly FieldDef[]; all: readonly FieldDef[]; c: FormController; readOnly: boolean }) {
+  return (
+    <div className="grid gap-5 sm:grid-cols-2">
+      {fields.map((f) => (
+        <FormField
+          key={f.key}
+          field={f}
+          form={c.form}
+          fields={all}
+          readOnly={readOnly || (c.isEdit && f.createOnly === true)}
+          hint={c.isEdit && f.writeOnly ? uiText.writeOnlyHint : undefined}
+        />
+      ))}
+    </div>
+  );
 }
 
 /**
  * The shared form screen (spec §2): 'Crea Nuovo …' / 'Modifica …', 'Crea' / 'Salva' and
  * 'Indietro'; fades in after 100 ms and out (300 ms) after a save, then goes back.
  */
-export function FormPage<T extends { id: number }>({ resource, children }: FormPageProps<T>) {
+export function FormPage<T extends { id: number }>({ resource, children, after }: FormPageProps<T>) {
   const c = useFormController(resource);
   const readOnly = !c.canSave;
+  const groups = groupFields(resource.fields);
+  const [tab, setTab] = useState(groups[0]?.name ?? '');
+  const errorKeys = Object.keys(c.form.formState.errors);
 
   return (
     <div
@@ -30,7 +68,7 @@ export function FormPage<T extends { id: number }>({ resource, children }: FormP
       <div className="mb-6">
         <Link to={`/${resource.name}`} className="mb-2 inline-flex items-center gap-1.5 text-sm text-slate-500 hover:text-slate-900">
           <ArrowLeftIcon />
-          {messages.common.listTitle(resource.label)}
+          {listTitle(resource)}
         </Link>
         <h1 className="page-title">{c.title}</h1>
       </div>
@@ -48,18 +86,20 @@ export function FormPage<T extends { id: number }>({ resource, children }: FormP
             </div>
           ) : c.loadFailed ? (
             <p className="text-sm text-slate-500">{uiText.loadFailed}</p>
+          ) : groups.length > 1 ? (
+            <Tabs
+              label={c.title}
+              active={tab}
+              onChange={setTab}
+              items={groups.map((g) => ({
+                key: g.name,
+                label: g.name,
+                flagged: g.fields.some((f) => errorKeys.includes(f.key)),
+                content: <FieldGrid fields={g.fields} all={resource.fields} c={c} readOnly={readOnly} />,
+              }))}
+            />
           ) : (
-            <div className="grid gap-5 sm:grid-cols-2">
-              {resource.fields.map((f) => (
-                <FormField
-                  key={f.key}
-                  field={f}
-                  form={c.form}
-                  fields={resource.fields}
-                  readOnly={readOnly || (c.isEdit && f.createOnly === true)}
-                />
-              ))}
-            </div>
+            <FieldGrid fields={resource.fields} all={resource.fields} c={c} readOnly={readOnly} />
           )}
 
           {c.serverErrors.length > 0 && (
@@ -86,6 +126,7 @@ export function FormPage<T extends { id: number }>({ resource, children }: FormP
           )}
         </div>
       </form>
+      {after}
     </div>
   );
 }

@@ -71,3 +71,18 @@ export const ResetIcon = (p: SVGProps<SVGSVGElement>) => (
     <path d="M4 12a8 8 0 1 0 2.3-5.6M4 4v4h4" />
   </Icon>
 );
+export const CopyIcon = (p: SVGProps<SVGSVGElement>) => (
+  <Icon {...p}>
+    <path d="M9 9h10v11H9zM5 15V4h10" />
+  </Icon>
+);
+export const CheckIcon = (p: SVGProps<SVGSVGElement>) => (
+  <Icon {...p}>
+    <path d="m5 12.5 4.5 4.5L19 7.5" />
+  </Icon>
+);
+export const ArrowRightIcon = (p: SVGProps<SVGSVGElement>) => (
+  <Icon {...p}>
+    <path d="M5 12h14M13 6l6 6-6 6" />
+  </Icon>
+);

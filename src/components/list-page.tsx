@@ -1,8 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { messages } from '../../contract/messages';
 import type { Row } from '../lib/entity-hooks';
-import type { ResourceDef } from '../lib/resource';
+import { createButtonLabel, listTitle, type ResourceDef } from '../lib/resource';
 import { useListController } from '../lib/use-list-controller';
 import { DataTable } from './data-table';
 import { FilterPanel } from './filter-panel';
@@ -87,7 +86,7 @@ export function ListPage<T extends { id: number }>({
     <div className="mx-auto w-full max-w-7xl space-y-6">
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div>
-          <h1 className="page-title">{messages.common.listTitle(resource.label)}</h1>
+          <h1 className="page-title">{listTitle(resource)}</h1>
           <p className="mt-1 text-sm text-slate-500" aria-live="polite">
             {c.isLoading ? uiText.loading : uiText.range(from, to, c.totalCount)}
           </p>
@@ -95,9 +94,9 @@ export function ListPage<T extends { id: number }>({
         <div className="flex flex-wrap items-center gap-2">
           {toolbar}
           {c.canCreate && (
-            <Link to={`/${resource.name}/new`} className="btn-primary">
+            <Link to={resource.createPath ?? `/${resource.name}/new`} className="btn-primary">
               <PlusIcon />
-              {messages.common.createNew(resource.label)}
+              {createButtonLabel(resource)}
             </Link>
           )}
         </div>
@@ -119,7 +118,7 @@ export function ListPage<T extends { id: number }>({
 
       <section className="card overflow-hidden">
         <DataTable
-          label={messages.common.listTitle(resource.label)}
+          label={listTitle(resource)}
           columns={resource.columns}
           rows={c.rows}
           isLoading={c.isLoading}

@@ -31,4 +31,5 @@ export const uiText = {
   serverErrors: 'Il server ha rifiutato i dati:',
   required: 'obbligatorio',
   loadFailed: 'Impossibile caricare l’elemento.',
+  writeOnlyHint: 'Per sicurezza il valore salvato non viene mostrato: lascia vuoto per mantenerlo, oppure scrivine uno nuovo.',
 } as const;

@@ -34,7 +34,8 @@ export class EnvelopeError extends Error {
   }
 }
 
-async function unwrap<T>(request: Promise<AxiosResponse<Envelope<T>>>): Promise<T | null> {
+/** The `data` of an envelope answer; a `success: false` answer throws EnvelopeError. */
+export async function unwrap<T>(request: Promise<AxiosResponse<Envelope<T>>>): Promise<T | null> {
   const { data } = await request;
   if (data && typeof data === 'object' && data.success === false) throw new EnvelopeError(data);
   return data?.data ?? null;

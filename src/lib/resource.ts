@@ -5,6 +5,7 @@
  */
 import type { ZodType } from 'zod';
 import type { RoleId } from '../../contract/enums';
+import { messages } from '../../contract/messages';
 
 /** How a list cell is drawn (spec §2 'Shared list screens'); absent means plain text. */
 export type ColumnType = 'text' | 'bool' | 'currency' | 'dateTime' | 'subscriptionstatusenum';
@@ -48,6 +49,23 @@ interface FieldBase {
   required?: boolean;
   /** Shown in create mode only: read-only (disabled) when editing. */
   createOnly?: boolean;
+  /** Where the loaded row holds the value, as a dotted path (`billingAddress.street`); default `key`. */
+  from?: string;
+  /** Value of the field in a new form; default '' (text), null (number, select, choice), false (checkbox). */
+  defaultValue?: unknown;
+  /**
+   * A secret: the form never shows the stored value (it starts empty, with a hint when editing)
+   * and an empty box is left out of the body, so the server keeps what it has.
+   */
+  writeOnly?: boolean;
+  /** Tab of a form split in tabs: FormPage draws one tab per group, in order of first appearance. */
+  group?: string;
+}
+
+/** One fixed option of a `choice` field (a value list the spec names, e.g. the six recurrences). */
+export interface ChoiceOption {
+  value: number;
+  label: string;
 }
 
 export type FieldDef =
@@ -61,7 +79,8 @@ export type FieldDef =
   | (FieldBase & { kind: 'textarea'; rows?: number; placeholder?: string })
   | (FieldBase & { kind: 'number'; step?: number; min?: number; max?: number })
   | (FieldBase & { kind: 'checkbox' })
-  | (FieldBase & { kind: 'select'; source: SelectSource; dependsOn?: DependsOn; placeholder?: string });
+  | (FieldBase & { kind: 'select'; source: SelectSource; dependsOn?: DependsOn; placeholder?: string })
+  | (FieldBase & { kind: 'choice'; options: readonly ChoiceOption[]; placeholder?: string });
 
 /** Values of a generic form: text as string, numbers and select ids as number | null, checkboxes as boolean. */
 export type FormValues = Record<string, unknown>;
@@ -71,6 +90,14 @@ export interface ResourceDef<T extends { id: number } = { id: number }> {
   name: string;
   /** Display name in titles: 'Lista di {label}', 'Crea Nuovo {label}', 'Modifica {label}'. */
   label: string;
+  /**
+   * Titles that replace the generic ones built from `label` (e.g. 'Lista Tenants', 'Dettaglio
+   * Tenant', or an Italian feminine 'Crea Nuova …'). `createButton` defaults to the generic
+   * 'Crea Nuovo {label}'.
+   */
+  titles?: { list?: string; create?: string; edit?: string; createButton?: string };
+  /** Where 'Crea Nuovo …' leads when creating is a custom screen (the user wizard); default `/{name}/new`. */
+  createPath?: string;
   columns: ColumnDef[];
   filters?: FilterDef[];
   /** Show the free-text search box (`searchTerm`). Default true. */
@@ -89,10 +116,21 @@ export interface ResourceDef<T extends { id: number } = { id: number }> {
     updated?: string;
     /** When set, a failed delete is toasted with it; otherwise it is only logged (spec §8). */
     deleteFailed?: (error: string) => string;
+    /**
+     * The toast of a failed save, from the server's `errors` (or its message); default the generic
+     * 'Errore durante il salvataggio…'. The plan form shows `errors[0]` (spec §8).
+     */
+    saveFailed?: (serverErrors: readonly string[]) => string;
   };
   /** Optional typing aid only; the generic pages treat rows as records. */
   readonly __row?: T;
 }
+
+export const listTitle = (r: Pick<ResourceDef, 'label' | 'titles'>) => r.titles?.list ?? messages.common.listTitle(r.label);
+export const createTitle = (r: Pick<ResourceDef, 'label' | 'titles'>) => r.titles?.create ?? messages.common.createNew(r.label);
+export const editTitle = (r: Pick<ResourceDef, 'label' | 'titles'>) => r.titles?.edit ?? messages.common.edit(r.label);
+export const createButtonLabel = (r: Pick<ResourceDef, 'label' | 'titles'>) =>
+  r.titles?.createButton ?? messages.common.createNew(r.label);
 
 /** Declares a resource with its row type, keeping literal checks on the object. */
 export function defineResource<T extends { id: number }>(def: ResourceDef<T>): ResourceDef<T> {

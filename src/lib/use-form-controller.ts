@@ -10,8 +10,9 @@ import { useNavigate, useParams } from 'react-router-dom';
 import type { z } from 'zod';
 import { messages } from '../../contract/messages';
 import { entityHooks, serverErrors } from './entity-hooks';
+import { getPath } from './formatters';
 import { notify } from './notify';
-import type { FieldDef, FormValues, ResourceDef } from './resource';
+import { createTitle, editTitle, type FieldDef, type FormValues, type ResourceDef } from './resource';
 import { useRoleAllowed } from './use-list-controller';
 
 /** Spec §9: the form fades in after 100 ms and, after a save, out for 300 ms before going back. */
@@ -31,32 +32,40 @@ function emptyValue(field: FieldDef): unknown {
       return false;
     case 'number':
     case 'select':
+    case 'choice':
       return null;
     default:
       return '';
   }
 }
 
+/** A new form: each field's declared default, else its empty value. */
 export function emptyFormValues(fields: readonly FieldDef[]): FormValues {
-  return Object.fromEntries(fields.map((f) => [f.key, emptyValue(f)]));
+  return Object.fromEntries(fields.map((f) => [f.key, f.defaultValue !== undefined ? f.defaultValue : emptyValue(f)]));
 }
 
-/** The loaded row as form values: every declared field, null text as ''. */
+/** The loaded row as form values: every declared field (read at `from`), null text as '', secrets empty. */
 export function toFormValues(fields: readonly FieldDef[], row: Record<string, unknown>): FormValues {
   const values: FormValues = {};
   for (const f of fields) {
-    const v = row[f.key];
+    const v = f.writeOnly ? undefined : getPath(row, f.from ?? f.key);
     values[f.key] = v === null || v === undefined ? emptyValue(f) : v;
   }
   return values;
 }
 
-/** Body of Create / Update: the form object (numbers and ids as numbers, empty as null). */
+const isBlank = (v: unknown) => v === null || v === undefined || (typeof v === 'string' && v.trim() === '');
+
+/**
+ * Body of Create / Update: the form object (numbers and ids as numbers, empty as null). An empty
+ * write-only field is left out, so the server keeps the stored secret.
+ */
 export function toBody(fields: readonly FieldDef[], values: FormValues): FormValues {
   const body: FormValues = {};
   for (const f of fields) {
     const v = values[f.key];
-    if (f.kind === 'number' || f.kind === 'select') {
+    if (f.writeOnly && isBlank(v)) continue;
+    if (f.kind === 'number' || f.kind === 'select' || f.kind === 'choice') {
       const n = v === '' || v === null || v === undefined ? NaN : Number(v);
       body[f.key] = Number.isFinite(n) ? n : null;
     } else if (f.kind === 'checkbox') body[f.key] = v === true;
@@ -87,6 +96,8 @@ export function useFormController<T extends { id: number }>(resource: ResourceDe
     defaultValues: defaults,
     // Async data: react-hook-form resets to `values` whenever they (re)arrive.
     values: loaded,
+    // A refetch of the row (e.g. after its plan features change) must not wipe what the user typed.
+    resetOptions: { keepDirtyValues: true },
     mode: 'onBlur',
     resolver: schema ? (zodResolver(schema) as Resolver<FormValues>) : undefined,
   });
@@ -134,8 +145,9 @@ export function useFormController<T extends { id: number }>(resource: ResourceDe
       leaveTimer.current = window.setTimeout(goBack, FADE_OUT_MS);
     } catch (error) {
       console.error(`Errore durante il salvataggio di ${resource.name}:`, error);
-      notify.error(messages.http.saveError);
-      setErrors(serverErrors(error));
+      const found = serverErrors(error);
+      notify.error(resource.messages?.saveFailed?.(found) ?? messages.http.saveError);
+      setErrors(found);
     }
   });
 
@@ -145,7 +157,7 @@ export function useFormController<T extends { id: number }>(resource: ResourceDe
     resource,
     id,
     isEdit,
-    title: isEdit ? messages.common.edit(resource.label) : messages.common.createNew(resource.label),
+    title: isEdit ? editTitle(resource) : createTitle(resource),
     submitLabel: isEdit ? messages.common.save : messages.common.create,
     /** Edit mode while the row loads: skeleton. */
     isLoading: isEdit && detail.isPending,

@@ -10,6 +10,8 @@ export interface FormFieldProps {
   /** All fields of the form: a select change clears the selects that depend on it. */
   fields: readonly FieldDef[];
   readOnly?: boolean;
+  /** A line of help under the field (e.g. how an empty secret behaves). */
+  hint?: string;
 }
 
 /** Clears (recursively) every select whose `dependsOn.field` is `key` (spec §4 'Address selects'). */
@@ -31,12 +33,13 @@ function RequiredMark() {
 }
 
 /** One labelled input of a generic form, by kind: text, textarea, number, checkbox, searchable select. */
-export function FormField({ field, form, fields, readOnly = false }: FormFieldProps) {
+export function FormField({ field, form, fields, readOnly = false, hint }: FormFieldProps) {
   const id = useId();
   const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
   const error = form.formState.errors[field.key]?.message;
   const message = typeof error === 'string' ? error : undefined;
-  const describedBy = message ? errorId : undefined;
+  const describedBy = [message ? errorId : '', hint ? hintId : ''].filter(Boolean).join(' ') || undefined;
   const parentKey = field.kind === 'select' ? field.dependsOn?.field : undefined;
   // The parent's value, when this select depends on another field (watched by name; '' when none).
   const parentValue = useWatch({ control: form.control, name: parentKey ?? '__none__' }) as unknown;
@@ -101,6 +104,27 @@ export function FormField({ field, form, fields, readOnly = false }: FormFieldPr
         />
       );
       break;
+    case 'choice':
+      control = (
+        <select
+          id={id}
+          className={inputClass}
+          disabled={readOnly}
+          aria-invalid={message ? true : undefined}
+          aria-describedby={describedBy}
+          {...form.register(field.key, {
+            setValueAs: (v: unknown) => (v === '' || v === null || v === undefined ? null : Number(v)),
+          })}
+        >
+          <option value="">{field.placeholder ?? uiText.selectPlaceholder}</option>
+          {field.options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      );
+      break;
     case 'select': {
       const parentEmpty = parentKey !== undefined && (parentValue === null || parentValue === undefined || parentValue === '');
       control = (
@@ -134,6 +158,7 @@ export function FormField({ field, form, fields, readOnly = false }: FormFieldPr
         <input
           id={id}
           type={field.inputType ?? 'text'}
+          autoComplete={field.writeOnly ? 'new-password' : undefined}
           className={inputClass}
           placeholder={field.placeholder}
           readOnly={readOnly}
@@ -151,6 +176,11 @@ export function FormField({ field, form, fields, readOnly = false }: FormFieldPr
         {field.required && <RequiredMark />}
       </label>
       {control}
+      {hint && (
+        <p id={hintId} className="mt-1 text-xs text-slate-500">
+          {hint}
+        </p>
+      )}
       {message && (
         <p id={errorId} className="field-error">
           {message}

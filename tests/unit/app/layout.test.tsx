@@ -20,23 +20,27 @@ async function openSidebar(user: ReturnType<typeof renderApp>['user']) {
 }
 
 describe('role guard (spec §2, §6)', () => {
+  // An allowed path shows its own screen (named by its h1); a refused one the 403 page.
   it.each([
-    ['/tenant', Role.User, false],
-    ['/tenant', Role.Admin, true],
-    ['/user/3', Role.User, false],
-    ['/user-wizard', Role.Admin, true],
-    ['/hangfire', Role.Admin, false],
-    ['/hangfire', Role.SuperAdmin, true],
-    ['/subscription', Role.User, true],
-  ] as [string, RoleId, boolean][])('%s as role %i → allowed: %s', async (path, role, allowed) => {
+    ['/tenant', Role.User, null],
+    ['/tenant', Role.Admin, 'Lista Tenants'],
+    ['/user/3', Role.User, null],
+    ['/user-wizard', Role.Admin, 'Creazione Utente Wizard'],
+    ['/user-wizard', Role.User, null],
+    ['/plan/new', Role.User, null],
+    ['/paymentprovider', Role.User, null],
+    ['/hangfire', Role.Admin, null],
+    ['/hangfire', Role.SuperAdmin, 'Status aggiornamento subscription'],
+    ['/subscription', Role.User, 'Gestisci Sottoscrizioni'],
+  ] as [string, RoleId, string | null][])('%s as role %i → screen: %s', async (path, role, heading) => {
     withTenantList();
     renderApp(path, { role, tenantId: 1 });
-    if (allowed) {
-      expect(await screen.findByText('Sezione in arrivo')).toBeInTheDocument();
+    if (heading) {
+      expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
       expect(screen.queryByText('Accesso negato')).not.toBeInTheDocument();
     } else {
       expect(await screen.findByRole('heading', { name: 'Accesso negato' })).toBeInTheDocument();
-      expect(screen.queryByText('Sezione in arrivo')).not.toBeInTheDocument();
+      expect(screen.queryByRole('heading', { level: 1, name: /Lista|Wizard|Configura|Status|piano/ })).not.toBeInTheDocument();
     }
   });
 

@@ -2,13 +2,27 @@
  * One table-driven suite over every entity declaration (src/entities/<name>/<name>.resource.ts):
  * list → create → edit → delete through the entity's own route screens. A new declaration joins
  * automatically; its pages module must export ListScreen and FormScreen.
+ *
+ * Titles come from the declaration (`titles` or the generic 'Lista di …' / 'Crea Nuovo …' /
+ * 'Modifica …'); fields in tabs (`group`) are filled tab by tab. A declaration whose create is a
+ * custom screen (`createPath`, the user wizard) skips the create step here: that screen has its
+ * own tests.
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import type { ComponentType } from 'react';
 import { describe, expect, it } from 'vitest';
-import type { FieldDef, ResourceDef } from '../../../src/lib/resource';
+import { HttpResponse } from 'msw';
+import {
+  createButtonLabel,
+  createTitle,
+  editTitle,
+  listTitle,
+  type FieldDef,
+  type ResourceDef,
+} from '../../../src/lib/resource';
 import { fakeEntityServer, fakeSelectServer } from '../components/fixtures';
+import { apiGet, server } from '../msw/server';
 import { currentLocation, renderScreens } from '../components/test-utils';
 
 type Row = { id: number } & Record<string, unknown>;
@@ -29,18 +43,32 @@ const cases = Object.entries(resourceModules).flatMap(([path, mod]) => {
   return resources.map((resource) => ({ name: resource.name, resource, pages }));
 });
 
-/** Every select's source answers with two options (filtered by whatever it depends on). */
+/**
+ * Every select's source answers with two options. A select that depends on another (region →
+ * province) offers them under the parent's second option, the one fillForm picks; under the
+ * parent's first option (the loaded row) only the selected id comes back, as the contract says.
+ */
 function fakeSelectSources(resource: ResourceDef<Row>) {
-  const entities = new Set<string>();
-  for (const f of resource.fields) if (f.kind === 'select') entities.add(f.source.entity);
-  for (const f of resource.filters ?? []) if (f.kind === 'select') entities.add(f.source.entity);
-  for (const entity of entities) {
+  const entities = new Map<string, Record<string, number>>();
+  for (const f of resource.fields) {
+    if (f.kind !== 'select') continue;
+    const extra = entities.get(f.source.entity) ?? {};
+    if (f.dependsOn) extra[f.dependsOn.filterKey] = 2;
+    entities.set(f.source.entity, extra);
+  }
+  for (const f of resource.filters ?? []) if (f.kind === 'select' && !entities.has(f.source.entity)) entities.set(f.source.entity, {});
+  for (const [entity, extra] of entities) {
     fakeSelectServer(entity, [
-      { value: 1, label: `${entity} uno` },
-      { value: 2, label: `${entity} due` },
+      { value: 1, label: `${entity} uno`, ...extra },
+      { value: 2, label: `${entity} due`, ...extra },
     ]);
   }
 }
+
+/** Calls some form screens make besides the entity's own CRUD (the plan's iframe code). */
+const extraHandlers: Record<string, () => void> = {
+  plan: () => server.use(apiGet('plan/iframe', () => HttpResponse.text('<iframe src="https://example.it/piano"></iframe>'))),
+};
 
 function setPath(target: Record<string, unknown>, path: string, value: unknown) {
   const parts = path.split('.');
@@ -61,13 +89,18 @@ function sampleRow(resource: ResourceDef<Row>, id: number): Row {
     setPath(row, c.key, value);
   }
   for (const f of resource.fields) {
-    if (f.kind === 'select') row[f.key] = 1;
-    else if (f.kind === 'number') row[f.key] = 5;
-    else if (f.kind === 'checkbox') row[f.key] = false;
-    else if (row[f.key] === undefined) row[f.key] = `${f.label} ${id}`;
+    const at = f.from ?? f.key;
+    if (f.kind === 'select') setPath(row, at, 1);
+    else if (f.kind === 'choice') setPath(row, at, f.options[0]!.value);
+    else if (f.kind === 'number') setPath(row, at, 5);
+    else if (f.kind === 'checkbox') setPath(row, at, false);
+    else if (row[at] === undefined) setPath(row, at, `${f.label} ${id}`);
   }
   return row;
 }
+
+/** Matches a field's label whether or not it carries the required marker ('*', hidden from assistive tech). */
+const labelled = (label: string) => (content: string) => content.replace(/\*$/, '').trim() === label;
 
 async function pickOption(user: UserEvent, label: string, option: string) {
   const input = await screen.findByRole('combobox', { name: label });
@@ -77,12 +110,21 @@ async function pickOption(user: UserEvent, label: string, option: string) {
   await user.click(await screen.findByRole('option', { name: option }));
 }
 
-/** Fills every field with a new value; returns the body the server should receive. */
+/** Fills every field with a new value (opening its tab first); returns the body the server should receive. */
 async function fillForm(user: UserEvent, fields: readonly FieldDef[]) {
   const body: Record<string, unknown> = {};
   for (const f of fields) {
-    if (f.kind === 'text' || f.kind === 'textarea') {
-      const input = screen.getByLabelText(f.label);
+    if (f.group) {
+      const tab = screen.getByRole('tab', { name: f.group });
+      if (tab.getAttribute('aria-selected') !== 'true') await user.click(tab);
+    }
+    if (f.kind === 'choice') {
+      const select = screen.getByRole('combobox', { name: f.label });
+      const option = f.options[1]!;
+      await user.selectOptions(select, String(option.value));
+      body[f.key] = option.value;
+    } else if (f.kind === 'text' || f.kind === 'textarea') {
+      const input = screen.getByLabelText(labelled(f.label));
       const value = f.kind === 'text' && f.inputType === 'email' ? 'nuovo@example.it' : `Nuovo ${f.label}`;
       await user.clear(input);
       await user.type(input, value);
@@ -113,7 +155,9 @@ async function confirmDelete() {
 
 describe('every entity declaration: list → create → edit → delete', () => {
   it('finds the geography declarations (and any added since)', () => {
-    expect(cases.map((c) => c.name)).toEqual(expect.arrayContaining(['region', 'province', 'municipality']));
+    expect(cases.map((c) => c.name)).toEqual(
+      expect.arrayContaining(['region', 'province', 'municipality', 'tenant', 'user', 'address', 'plan', 'feature', 'planfeature', 'paymentprovider']),
+    );
   });
 
   describe.each(cases)('$name', ({ resource, pages }) => {
@@ -122,10 +166,11 @@ describe('every entity declaration: list → create → edit → delete', () => 
       expect(pages?.FormScreen).toBeTypeOf('function');
     });
 
-    it('lists, creates, edits and deletes', async () => {
+    it(resource.createPath ? 'lists, edits and deletes (creates elsewhere)' : 'lists, creates, edits and deletes', async () => {
       const { ListScreen, FormScreen } = pages as { ListScreen: ComponentType; FormScreen: ComponentType };
       const { calls } = fakeEntityServer<Row>(resource.name, [sampleRow(resource, 2), sampleRow(resource, 1)]);
       fakeSelectSources(resource);
+      extraHandlers[resource.name]?.();
       const { user } = renderScreens({
         entity: resource.name,
         list: <ListScreen />,
@@ -134,7 +179,7 @@ describe('every entity declaration: list → create → edit → delete', () => 
       });
 
       // List: title, headers, cells.
-      expect(await screen.findByRole('heading', { level: 1, name: `Lista di ${resource.label}` })).toBeInTheDocument();
+      expect(await screen.findByRole('heading', { level: 1, name: listTitle(resource) })).toBeInTheDocument();
       const table = screen.getByRole('table');
       for (const c of resource.columns) {
         expect(within(table).getByRole('columnheader', { name: c.name })).toBeInTheDocument();
@@ -143,27 +188,33 @@ describe('every entity declaration: list → create → edit → delete', () => 
       expect(await within(table).findByRole('cell', { name: `${firstText.name} 2` })).toBeInTheDocument();
       expect(Object.fromEntries(calls.list[0]!.entries())).toEqual({ page: '1', pageSize: '5' });
 
-      // Create.
-      await user.click(screen.getByRole('link', { name: `Crea Nuovo ${resource.label}` }));
-      expect(await screen.findByRole('heading', { level: 1, name: `Crea Nuovo ${resource.label}` })).toBeInTheDocument();
-      const created = await fillForm(user, resource.fields);
-      await user.click(screen.getByRole('button', { name: 'Crea' }));
-      expect(await screen.findByText('Nuovo elemento creato!')).toBeInTheDocument();
-      expect(calls.created).toEqual([created]);
-      await waitFor(() => expect(currentLocation()).toBe(`/${resource.name}`));
+      // Create (or, for a custom create screen, the link to it).
+      const createLink = screen.getByRole('link', { name: createButtonLabel(resource) });
+      if (resource.createPath) {
+        expect(createLink).toHaveAttribute('href', resource.createPath);
+      } else {
+        await user.click(createLink);
+        expect(await screen.findByRole('heading', { level: 1, name: createTitle(resource) })).toBeInTheDocument();
+        const created = await fillForm(user, resource.fields);
+        await user.click(screen.getByRole('button', { name: 'Crea' }));
+        expect(await screen.findByText(resource.messages?.created ?? 'Nuovo elemento creato!')).toBeInTheDocument();
+        expect(calls.created).toEqual([created]);
+        await waitFor(() => expect(currentLocation()).toBe(`/${resource.name}`));
+      }
 
       // Edit row 1: the form shows its values, Salva PUTs them with the id.
       const row1 = within(screen.getByRole('table')).getByRole('cell', { name: `${firstText.name} 1` }).closest('tr')!;
       await user.click(within(row1 as HTMLElement).getByRole('link', { name: 'Modifica' }));
-      expect(await screen.findByRole('heading', { level: 1, name: `Modifica ${resource.label}` })).toBeInTheDocument();
+      expect(await screen.findByRole('heading', { level: 1, name: editTitle(resource) })).toBeInTheDocument();
       const firstField = resource.fields.find((f) => f.kind === 'text')!;
-      await waitFor(() => expect(screen.getByLabelText(firstField.label)).toHaveValue(`${firstField.label} 1`));
+      await waitFor(() => expect(screen.getByLabelText(labelled(firstField.label))).toHaveValue(`${firstField.label} 1`));
       for (const f of resource.fields) {
         if (f.kind === 'select') expect(await screen.findByText(`${f.source.entity} uno`)).toBeInTheDocument();
+        if (f.kind === 'choice') expect(screen.getByRole('combobox', { name: f.label, hidden: true })).toHaveValue(String(f.options[0]!.value));
       }
       const edited = await fillForm(user, resource.fields);
       await user.click(screen.getByRole('button', { name: 'Salva' }));
-      expect(await screen.findByText('Elemento aggiornato!')).toBeInTheDocument();
+      expect(await screen.findByText(resource.messages?.updated ?? 'Elemento aggiornato!')).toBeInTheDocument();
       expect(calls.updated).toEqual([{ ...edited, id: 1 }]);
       await waitFor(() => expect(currentLocation()).toBe(`/${resource.name}`));
 

@@ -1,0 +1,38 @@
+import type { Address } from '../../../contract/schemas/address';
+import { addressInputSchema } from '../../../contract/schemas/address';
+import { messages } from '../../../contract/messages';
+import { defineResource } from '../../lib/resource';
+
+/**
+ * Addresses (tenant-scoped; a User sees only their own, so no role limit here). Spec §5: the
+ * address form marks street and ZIP required; the contract's schema checks them (and the
+ * municipality) before sending.
+ */
+export const addressResource = defineResource<Address>({
+  name: 'address',
+  label: 'Indirizzo',
+  titles: { list: 'Lista Indirizzi' },
+  columns: [
+    { key: 'street', name: 'Via' },
+    { key: 'zip', name: 'CAP' },
+    { key: 'municipality.name', name: 'Comune' },
+    { key: 'municipality.province.abbreviation', name: 'Provincia' },
+  ],
+  filters: [
+    { kind: 'text', key: 'street', name: 'Via' },
+    { kind: 'text', key: 'zip', name: 'CAP' },
+  ],
+  fields: [
+    { kind: 'text', key: 'street', label: 'Via', required: true },
+    { kind: 'text', key: 'zip', label: 'CAP', required: true },
+    {
+      kind: 'select',
+      key: 'municipalityId',
+      label: 'Comune',
+      required: true,
+      source: { entity: 'municipality', pageSize: 20 },
+    },
+  ],
+  schema: addressInputSchema,
+  messages: { deleteFailed: messages.user.deleteError },
+});

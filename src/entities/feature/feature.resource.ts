@@ -1,0 +1,20 @@
+import type { Feature } from '../../../contract/schemas/plan';
+import { messages } from '../../../contract/messages';
+import { defineResource } from '../../lib/resource';
+
+/** The feature catalogue (tenant-scoped; generic list and detail, spec §2). */
+export const featureResource = defineResource<Feature>({
+  name: 'feature',
+  label: 'Funzionalità',
+  titles: { list: 'Lista Funzionalità', create: 'Crea Nuova Funzionalità', createButton: 'Crea Nuova Funzionalità' },
+  columns: [
+    { key: 'featureName', name: 'Funzionalità' },
+    { key: 'description', name: 'Descrizione' },
+  ],
+  filters: [{ kind: 'text', key: 'featureName', name: 'Funzionalità' }],
+  fields: [
+    { kind: 'text', key: 'featureName', label: 'Funzionalità', required: true },
+    { kind: 'textarea', key: 'description', label: 'Descrizione', rows: 3 },
+  ],
+  messages: { deleteFailed: messages.user.deleteError },
+});

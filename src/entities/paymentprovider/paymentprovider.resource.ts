@@ -1,0 +1,39 @@
+import type { PaymentProvider } from '../../../contract/schemas/payment-provider';
+import { Role } from '../../../contract/enums';
+import { messages } from '../../../contract/messages';
+import { defineResource } from '../../lib/resource';
+
+const admins = [Role.SuperAdmin, Role.Admin] as const;
+
+/**
+ * Payment-provider settings ('Configura PayPal'). `apiKey` is PayPal's client id; `apiSecret` is
+ * write-only: the list shows it as the server sends it (masked), the form never shows it and an
+ * empty box on edit keeps the stored one (the field is left out of the body).
+ */
+export const paymentProviderResource = defineResource<PaymentProvider>({
+  name: 'paymentprovider',
+  label: 'Provider di pagamento',
+  titles: { list: 'Configura PayPal' },
+  columns: [
+    { key: 'name', name: 'Nome' },
+    { key: 'apiUrl', name: 'URL API' },
+    { key: 'apiKey', name: 'Client ID (API key)' },
+    { key: 'apiSecret', name: 'Secret API' },
+  ],
+  filters: [{ kind: 'text', key: 'name', name: 'Nome' }],
+  fields: [
+    { kind: 'text', key: 'name', label: 'Nome', required: true, placeholder: 'PayPal' },
+    {
+      kind: 'text',
+      key: 'apiUrl',
+      label: 'URL API',
+      inputType: 'url',
+      required: true,
+      placeholder: 'https://api-m.sandbox.paypal.com',
+    },
+    { kind: 'text', key: 'apiKey', label: 'Client ID (API key)', required: true },
+    { kind: 'text', key: 'apiSecret', label: 'Secret API', inputType: 'password', writeOnly: true },
+  ],
+  roles: { create: admins, edit: admins, delete: admins },
+  messages: { deleteFailed: messages.user.deleteError },
+});

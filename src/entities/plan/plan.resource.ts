@@ -1,0 +1,65 @@
+import type { Plan } from '../../../contract/schemas/plan';
+import { planInputSchema, recurrenceTypeIds, recurrenceTypeNames } from '../../../contract/schemas/plan';
+import { DEFAULT_VAT_PERCENTAGE, Role } from '../../../contract/enums';
+import { messages } from '../../../contract/messages';
+import { defineResource } from '../../lib/resource';
+
+const admins = [Role.SuperAdmin, Role.Admin] as const;
+
+export const recurrenceOptions = recurrenceTypeIds.map((value) => ({
+  value,
+  label: `${recurrenceTypeNames[value]} (${value === 1 ? '1 mese' : `${value} mesi`})`,
+}));
+
+/**
+ * Subscription plans. Spec §5: name, cost, VAT and recurrence required, cost and VAT with step
+ * 0.01, VAT 22 by default; §8: a failed save shows the first of the server's `errors`. The plan's
+ * features and its iframe code live under the form (src/features/plan).
+ */
+export const planResource = defineResource<Plan>({
+  name: 'plan',
+  label: 'Piano',
+  titles: { list: 'Gestisci piani di abbonamento' },
+  columns: [
+    { key: 'name', name: 'Nome' },
+    { key: 'recurringCostBeforeVAT', name: 'Costo (IVA esclusa)', type: 'currency' },
+    { key: 'vatPercentage', name: 'IVA %' },
+    { key: 'recurrenceTypeName', name: 'Ricorrenza' },
+    { key: 'isActive', name: 'Attivo', type: 'bool' },
+  ],
+  filters: [
+    { kind: 'text', key: 'name', name: 'Nome' },
+    { kind: 'bool', key: 'isActive', name: 'Attivo' },
+  ],
+  fields: [
+    { kind: 'text', key: 'name', label: 'Nome', required: true },
+    { kind: 'choice', key: 'recurrenceType', label: 'Ricorrenza', required: true, options: recurrenceOptions },
+    {
+      kind: 'number',
+      key: 'recurringCostBeforeVAT',
+      label: 'Costo ricorrente (IVA esclusa, €)',
+      required: true,
+      step: 0.01,
+      min: 0,
+    },
+    {
+      kind: 'number',
+      key: 'vatPercentage',
+      label: 'IVA (%)',
+      required: true,
+      step: 0.01,
+      min: 0,
+      max: 100,
+      defaultValue: DEFAULT_VAT_PERCENTAGE,
+    },
+    { kind: 'text', key: 'paypalPlanId', label: 'ID piano PayPal' },
+    { kind: 'text', key: 'stripePlanId', label: 'ID piano Stripe' },
+    { kind: 'checkbox', key: 'isActive', label: 'Piano attivo', defaultValue: true },
+  ],
+  schema: planInputSchema,
+  roles: { create: admins, edit: admins, delete: admins },
+  messages: {
+    saveFailed: (errors) => errors[0] ?? messages.http.saveError,
+    deleteFailed: messages.user.deleteError,
+  },
+});

@@ -1,0 +1,29 @@
+import type { PlanFeature } from '../../../contract/schemas/plan';
+import { messages } from '../../../contract/messages';
+import { defineResource } from '../../lib/resource';
+
+/** A plan's feature rows (tenant-scoped; generic list and detail, spec §2). */
+export const planFeatureResource = defineResource<PlanFeature>({
+  name: 'planfeature',
+  label: 'Funzionalità del piano',
+  titles: {
+    list: 'Lista Funzionalità dei piani',
+    create: 'Crea Nuova Funzionalità del piano',
+    createButton: 'Crea Nuova Funzionalità del piano',
+  },
+  columns: [
+    { key: 'featureName', name: 'Funzionalità' },
+    { key: 'description', name: 'Descrizione' },
+    { key: 'plan.name', name: 'Piano' },
+  ],
+  filters: [
+    { kind: 'text', key: 'featureName', name: 'Funzionalità' },
+    { kind: 'select', key: 'planId', name: 'Piano', source: { entity: 'plan', pageSize: 20 } },
+  ],
+  fields: [
+    { kind: 'text', key: 'featureName', label: 'Funzionalità', required: true },
+    { kind: 'textarea', key: 'description', label: 'Descrizione', rows: 3 },
+    { kind: 'select', key: 'planId', label: 'Piano', required: true, source: { entity: 'plan', pageSize: 20 } },
+  ],
+  messages: { deleteFailed: messages.user.deleteError },
+});

@@ -1,0 +1,98 @@
+import type { User } from '../../../contract/schemas/user';
+import { Role, roleNameById } from '../../../contract/enums';
+import { messages } from '../../../contract/messages';
+import { defineResource, type ChoiceOption, type FieldDef } from '../../lib/resource';
+
+const admins = [Role.SuperAdmin, Role.Admin] as const;
+
+/** The three roles, by id (spec §3), named as the server names them (`roleName`). */
+export const roleOptions: readonly ChoiceOption[] = ([Role.SuperAdmin, Role.Admin, Role.User] as const).map((id) => ({
+  value: id,
+  label: roleNameById[id],
+}));
+
+export const userTabs = { data: 'Dati utente', billing: 'Indirizzo di fatturazione' } as const;
+
+/**
+ * The billing address fields (spec §2 /user/{id}, §4 'Address selects'): changing the region
+ * clears province and municipality, changing the province clears the municipality; a select is
+ * disabled while its parent is empty. The form sends them flat (contract: `street`, `zip`,
+ * `region`, `province`, `municipality`); the server answers them nested in `billingAddress`.
+ */
+export const billingAddressFields: FieldDef[] = [
+  { kind: 'text', key: 'street', label: 'Via', group: userTabs.billing, from: 'billingAddress.street' },
+  { kind: 'text', key: 'zip', label: 'CAP', group: userTabs.billing, from: 'billingAddress.zip' },
+  {
+    kind: 'select',
+    key: 'region',
+    label: 'Regione',
+    group: userTabs.billing,
+    from: 'billingAddress.regionId',
+    source: { entity: 'region', pageSize: 10 },
+  },
+  {
+    kind: 'select',
+    key: 'province',
+    label: 'Provincia',
+    group: userTabs.billing,
+    from: 'billingAddress.provinceId',
+    source: { entity: 'province', pageSize: 20 },
+    dependsOn: { field: 'region', filterKey: 'regionId' },
+  },
+  {
+    kind: 'select',
+    key: 'municipality',
+    label: 'Comune',
+    group: userTabs.billing,
+    from: 'billingAddress.municipalityId',
+    source: { entity: 'municipality', pageSize: 20 },
+    dependsOn: { field: 'province', filterKey: 'provinceId' },
+  },
+];
+
+/**
+ * Users. New users are created by the wizard (/user-wizard); /user/{id} edits one in two tabs.
+ * Spec §5: the edit form has no client-side validation (the server checks; its errors are shown).
+ */
+export const userResource = defineResource<User>({
+  name: 'user',
+  label: 'Utente',
+  titles: { list: 'Lista Utenti' },
+  createPath: '/user-wizard',
+  // Spec §2: the user list's nine columns, in this order ('sDI' and 'vATCode' are sdi and vatCode on the wire).
+  columns: [
+    { key: 'name', name: 'Nome completo' },
+    { key: 'email', name: 'Indirizzo email' },
+    { key: 'pec', name: 'Indirizzo PEC' },
+    { key: 'isCompany', name: 'Azienda', type: 'bool' },
+    { key: 'sdi', name: 'Codice SDI' },
+    { key: 'vatCode', name: 'Partita IVA' },
+    { key: 'phone', name: 'Numero di telefono' },
+    { key: 'roleName', name: 'Ruolo utente' },
+    { key: 'isActive', name: 'Utente Attivo', type: 'bool' },
+  ],
+  filters: [
+    { kind: 'text', key: 'name', name: 'Nome completo' },
+    { kind: 'text', key: 'email', name: 'Indirizzo email' },
+    { kind: 'bool', key: 'isCompany', name: 'Azienda' },
+    { kind: 'bool', key: 'isActive', name: 'Utente Attivo' },
+  ],
+  fields: [
+    { kind: 'text', key: 'name', label: 'Nome completo', group: userTabs.data },
+    { kind: 'text', key: 'email', label: 'Indirizzo email', inputType: 'email', group: userTabs.data },
+    { kind: 'text', key: 'pec', label: 'Indirizzo PEC', inputType: 'email', group: userTabs.data },
+    { kind: 'text', key: 'phone', label: 'Numero di telefono', inputType: 'tel', group: userTabs.data },
+    { kind: 'text', key: 'sdi', label: 'Codice SDI', group: userTabs.data },
+    { kind: 'text', key: 'vatCode', label: 'Partita IVA', group: userTabs.data },
+    { kind: 'choice', key: 'roleId', label: 'Ruolo utente', options: roleOptions, group: userTabs.data },
+    { kind: 'checkbox', key: 'isCompany', label: 'Azienda', group: userTabs.data },
+    { kind: 'checkbox', key: 'isActive', label: 'Utente Attivo', group: userTabs.data },
+    ...billingAddressFields,
+  ],
+  roles: { create: admins, edit: admins, delete: admins },
+  messages: {
+    created: messages.user.created,
+    updated: messages.user.updated,
+    deleteFailed: messages.user.deleteError,
+  },
+});
