@@ -61,15 +61,12 @@ describe('POST api/user/Login', () => {
     const unknownEmail = await login({ email: 'nessuno@demo.rinnova.it', password: DEMO.password });
     await ctx.db.insert(users).values({ email: 'senzapassword@demo.rinnova.it', roleId: 3 });
     const noPassword = await login({ email: 'senzapassword@demo.rinnova.it', password: 'qualsiasi' });
-    await ctx.db
-      .insert(users)
-      .values({
-        email: 'disattivato@demo.rinnova.it',
-        roleId: 3,
-        isActive: false,
-        passwordHash: (await ctx.db.select().from(users).where(eq(users.email, DEMO.cliente)))[0]
-          ?.passwordHash,
-      });
+    await ctx.db.insert(users).values({
+      email: 'disattivato@demo.rinnova.it',
+      roleId: 3,
+      isActive: false,
+      passwordHash: (await ctx.db.select().from(users).where(eq(users.email, DEMO.cliente)))[0]?.passwordHash,
+    });
     const inactive = await login({ email: 'disattivato@demo.rinnova.it', password: DEMO.password });
     for (const res of [wrongPassword, unknownEmail, noPassword, inactive]) {
       expect(res.status).toBe(401);

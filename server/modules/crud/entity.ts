@@ -21,7 +21,8 @@ export interface Caller {
  * Which rows a caller may see and change:
  * - global: reference data, every row (geography);
  * - tenant: rows whose `column` equals the caller's X-Tenant-Id, which the routes then require;
- *   inserts get that tenant id. Later billing entities use this.
+ *   inserts and updates get that tenant id. The column's key must be `tenantId` (see `toRow`).
+ *   Later billing entities use this.
  * - rows: a custom row filter (tenants: a SuperAdmin sees all, others their memberships).
  */
 export type EntityScope =
@@ -63,7 +64,10 @@ export interface EntityDefinition<TTable extends PgTable, TItem, TInputSchema ex
   label: (item: TItem) => string;
   /** The entity's select (joins, natural order), restricted by `where` and windowed. */
   list: (db: Database, window: ListWindow) => Promise<TItem[]>;
-  /** Column values written by Create and Update. */
-  toRow: (input: z.output<TInputSchema>) => TTable['$inferInsert'];
+  /**
+   * Column values written by Create and Update. `tenantId` is left out: the repository sets it
+   * from the caller's tenant, so no body can move a row to another tenant.
+   */
+  toRow: (input: z.output<TInputSchema>) => Omit<TTable['$inferInsert'], 'tenantId'>;
   roles: EntityRoles;
 }

@@ -28,12 +28,9 @@ export function createCrudRepository<TTable extends PgTable, TItem, TInputSchema
   def: EntityDefinition<TTable, TItem, TInputSchema>,
 ): CrudRepository<TItem, z.output<TInputSchema>> {
   const scope = def.scope;
-  // The JS key of the tenant column, to stamp inserts with the caller's tenant.
-  const tenantKey =
-    scope.kind === 'tenant'
-      ? Object.entries(getTableColumns(def.table)).find(([, column]) => column === scope.column)?.[0]
-      : undefined;
-  if (scope.kind === 'tenant' && !tenantKey) throw new Error(`${def.name}: tenant column not in table`);
+  if (scope.kind === 'tenant' && getTableColumns(def.table)['tenantId'] !== scope.column) {
+    throw new Error(`${def.name}: a tenant-scoped table keeps its tenant in a column keyed tenantId`);
+  }
 
   function scopeCondition(caller: Caller): SQL | undefined {
     if (scope.kind === 'global') return undefined;
@@ -44,7 +41,8 @@ export function createCrudRepository<TTable extends PgTable, TItem, TInputSchema
 
   function rowValues(caller: Caller, input: z.output<TInputSchema>): TTable['$inferInsert'] {
     const row = def.toRow(input);
-    return tenantKey ? { ...row, [tenantKey]: caller.tenantId } : row;
+    // toRow's type lacks only tenantId, which is added here for tenant-scoped tables.
+    return (scope.kind === 'tenant' ? { ...row, tenantId: caller.tenantId } : row) as TTable['$inferInsert'];
   }
 
   async function countWhere(where: SQL | undefined): Promise<number> {

@@ -81,7 +81,7 @@ export async function createTestContext(
   options: {
     env?: Record<string, string>;
     app?: Partial<AppOptions>;
-    beforeReady?: (app: FastifyInstance) => void;
+    beforeReady?: (app: FastifyInstance, db: Database) => void;
   } = {},
 ): Promise<TestContext> {
   const database = await openTestDatabase();
@@ -93,7 +93,7 @@ export async function createTestContext(
     buildApp({ config: testConfig(env), db, jwtSecret: JWT_SECRET, outboxDir, ...appOptions });
 
   const app = await make(options.env ?? {}, options.app ?? {});
-  options.beforeReady?.(app);
+  options.beforeReady?.(app, db);
   await app.ready();
 
   const tokens = new Map<string, string>();

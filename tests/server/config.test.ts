@@ -1,0 +1,96 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../server/config';
+
+describe('loadConfig', () => {
+  it('has a default for every setting', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      dataDir: path.resolve('./data'),
+      databaseUrl: undefined,
+      jwtSecret: undefined,
+      jwtExpiresInMs: 8 * 3600_000,
+      apiKeys: ['rinnova-dev-key'],
+      smtpUrl: undefined,
+      publicUrl: undefined,
+      supportEmail: 'supporto@rinnova.it',
+      whatsappPhone: '',
+      demoPassword: 'demo1234',
+      seedDemo: true,
+      adminEmail: undefined,
+      adminPassword: undefined,
+      bodyLimitBytes: 1_048_576,
+      rateLimit: {
+        windowMs: 60_000,
+        login: 20,
+        passwordReset: 5,
+        contact: 5,
+        loginMaxFailures: 5,
+        loginLockMs: 900_000,
+      },
+    });
+  });
+
+  it('reads and normalises values', () => {
+    const config = loadConfig({
+      PORT: '3101',
+      DATA_DIR: ':memory:',
+      API_KEYS: ' uno , due ,',
+      JWT_EXPIRES_IN: '30m',
+      PUBLIC_URL: 'https://app.rinnova.it/',
+      ADMIN_EMAIL: 'Capo@Rinnova.IT',
+      ADMIN_PASSWORD: 'segreta1',
+      DATABASE_URL: 'postgres://u:p@localhost:5432/rinnova',
+    });
+    expect(config).toMatchObject({
+      port: 3101,
+      dataDir: ':memory:',
+      apiKeys: ['uno', 'due'],
+      jwtExpiresInMs: 1_800_000,
+      publicUrl: 'https://app.rinnova.it',
+      adminEmail: 'capo@rinnova.it',
+      // With a real database demo data is opt-in.
+      seedDemo: false,
+    });
+  });
+
+  it('lists every problem at once, in Italian and English', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        PORT: '70000',
+        JWT_EXPIRES_IN: 'domani',
+        SMTP_URL: 'ftp://x',
+        SEED_DEMO: 'forse',
+        ADMIN_EMAIL: 'capo@rinnova.it',
+        DEMO_PASSWORD: '123',
+        LOG_LEVEL: 'loud',
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual([
+      'ADMIN_EMAIL, ADMIN_PASSWORD',
+      'DEMO_PASSWORD',
+      'JWT_EXPIRES_IN',
+      'LOG_LEVEL',
+      'PORT',
+      'SEED_DEMO',
+      'SMTP_URL',
+    ]);
+    const port = problems.find((p) => p.startsWith('PORT'));
+    expect(port).toContain('deve essere un intero');
+    expect(port).toContain('must be an integer');
+  });
+
+  it('requires JWT_SECRET with DATABASE_URL in production', () => {
+    const env = { NODE_ENV: 'production', DATABASE_URL: 'postgres://localhost/rinnova' };
+    expect(() => loadConfig(env)).toThrow(/JWT_SECRET/);
+    expect(() => loadConfig({ ...env, JWT_SECRET: 'x'.repeat(32) })).not.toThrow();
+    expect(() => loadConfig({ JWT_SECRET: 'corto' })).toThrow(/almeno 32/);
+  });
+});
