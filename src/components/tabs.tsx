@@ -23,8 +23,10 @@ export interface TabsProps {
 export function Tabs({ items, active, onChange, label }: TabsProps) {
   const base = useId();
   const refs = useRef(new Map<string, HTMLButtonElement>());
-  const tabId = (key: string) => `${base}-tab-${key}`;
-  const panelId = (key: string) => `${base}-panel-${key}`;
+  // Keys may hold spaces (they are group names); ids use the position instead.
+  const indexOf = (key: string) => items.findIndex((i) => i.key === key);
+  const tabId = (key: string) => `${base}-tab-${indexOf(key)}`;
+  const panelId = (key: string) => `${base}-panel-${indexOf(key)}`;
 
   const onKeyDown = (e: KeyboardEvent<HTMLButtonElement>, index: number) => {
     const last = items.length - 1;
