@@ -1,0 +1,59 @@
+import { defineConfig } from '@playwright/test';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+// One throwaway data directory per run, created once in the main process; workers inherit it
+// through the environment (Playwright re-evaluates this file in each worker).
+process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'rinnova-e2e-'));
+const port = Number(process.env.E2E_PORT ?? 3210);
+process.env.E2E_BASE_URL ??= `http://127.0.0.1:${port}`;
+process.env.E2E_JWT_SECRET ??= 'e2e-only-secret-0123456789abcdef0123456789';
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  // The embedded database is a single session and the machine has two cores: one worker.
+  workers: 1,
+  fullyParallel: false,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list']] : [['list']],
+  use: {
+    baseURL: process.env.E2E_BASE_URL,
+    locale: 'it-IT',
+    timezoneId: 'Europe/Rome',
+    trace: 'off',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: {
+    command: 'npx tsx scripts/start.ts',
+    url: `${process.env.E2E_BASE_URL}/api/health`,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      PUBLIC_URL: process.env.E2E_BASE_URL,
+      WHATSAPP_PHONE: '+39 333 1234567',
+      // Known secret so the session-expiry test can sign a token that has already expired.
+      JWT_SECRET: process.env.E2E_JWT_SECRET,
+      LOG_LEVEL: 'warn',
+    },
+  },
+});
