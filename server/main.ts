@@ -9,7 +9,10 @@ export type { RunningServer, StartServerOptions } from './start';
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
-/** `tsx server/main.ts`: reads .env if present, starts, and stops cleanly on SIGTERM / SIGINT. */
+/**
+ * `tsx server/main.ts` and `npm start` (scripts/start.ts): reads .env if present, starts, and
+ * stops cleanly on SIGTERM / SIGINT. Exits the process on invalid settings.
+ */
 export async function main(): Promise<void> {
   // Variables already in the environment win over the file (loadEnvFile does not overwrite).
   if (existsSync('.env')) process.loadEnvFile('.env');
