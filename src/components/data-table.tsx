@@ -2,6 +2,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { messages } from '../../contract/messages';
 import type { Row } from '../lib/entity-hooks';
 import type { ColumnDef } from '../lib/resource';
+import { getPath } from '../lib/formatters';
 import { CellValue } from './cell-value';
 import { Skeleton } from './skeleton';
 import { uiText } from './ui-text';
@@ -48,8 +49,16 @@ function SelectAll({ selection, disabled }: { selection: TableSelection; disable
   );
 }
 
-const th = 'px-4 py-3 text-left text-xs font-semibold uppercase tracking-wide text-slate-500 whitespace-nowrap';
-const td = 'px-4 py-3 text-sm text-slate-700 whitespace-nowrap';
+// Headers may wrap between words when a wide table (the user list's nine columns) would
+// otherwise scroll; values stay on one line.
+const th = 'px-3 py-3 text-left text-xs font-semibold uppercase tracking-wide text-slate-500 align-bottom';
+const td = 'px-3 py-3 text-sm text-slate-700 whitespace-nowrap';
+
+/** The full text of a truncated cell, shown on hover. */
+function cellTitle(row: Row, key: string): string | undefined {
+  const v = getPath(row, key);
+  return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
+}
 
 /** The list table: select-all, typed cells, 'Azioni', skeleton and empty states. Scrolls sideways on narrow screens. */
 export function DataTable({ columns, rows, isLoading, isFetching, selection, renderActions, label }: DataTableProps) {
@@ -64,7 +73,7 @@ export function DataTable({ columns, rows, isLoading, isFetching, selection, ren
         <thead className="bg-slate-50">
           <tr>
             {selection && (
-              <th scope="col" className="w-10 px-4 py-3">
+              <th scope="col" className="w-10 py-3 pr-1 pl-4">
                 <SelectAll selection={selection} disabled={isLoading || rows.length === 0} />
               </th>
             )}
@@ -107,7 +116,7 @@ export function DataTable({ columns, rows, isLoading, isFetching, selection, ren
                   className={`group transition-colors ${isSelected ? 'bg-blue-50/60' : 'hover:bg-slate-50'}`}
                 >
                   {selection && (
-                    <td className="w-10 px-4 py-3">
+                    <td className="w-10 py-3 pr-1 pl-4">
                       <input
                         type="checkbox"
                         className="h-4 w-4 rounded border-slate-300 accent-brand-blue"
@@ -118,7 +127,11 @@ export function DataTable({ columns, rows, isLoading, isFetching, selection, ren
                     </td>
                   )}
                   {columns.map((c, i) => (
-                    <td key={c.key} className={`${td} ${i === 0 ? 'font-medium text-slate-900' : ''}`}>
+                    <td
+                      key={c.key}
+                      className={`${td} ${i === 0 ? 'font-medium text-slate-900' : ''} ${c.truncate ? 'max-w-56 truncate' : ''}`}
+                      title={c.truncate ? cellTitle(row, c.key) : undefined}
+                    >
                       <CellValue column={c} row={row} />
                     </td>
                   ))}

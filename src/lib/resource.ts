@@ -16,6 +16,8 @@ export interface ColumnDef {
   /** Column header, Italian. */
   name: string;
   type?: ColumnType;
+  /** Long values (keys, URLs): cut with an ellipsis, the whole value on hover. */
+  truncate?: boolean;
 }
 
 /** Where a searchable select takes its options: `GET api/{entity}/getAllForSelect`. */

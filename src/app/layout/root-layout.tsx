@@ -43,7 +43,9 @@ export default function RootLayout() {
       <main
         id="contenuto"
         tabIndex={-1}
-        className={`mx-auto w-full max-w-7xl px-4 py-6 focus:outline-none sm:px-6 lg:px-8 lg:py-8 ${isSuperAdmin ? 'pb-24 md:pb-8' : ''}`}
+        // The SuperAdmin's fixed bottom tenant bar (small screens) publishes its height; the last
+        // lines of every page scroll clear of it. 0 when the bar is not showing.
+        className="mx-auto w-full max-w-7xl px-4 pt-6 pb-[calc(1.5rem+var(--tenant-bar-height,0px))] focus:outline-none sm:px-6 lg:px-8 lg:pt-8 lg:pb-[calc(2rem+var(--tenant-bar-height,0px))]"
       >
         <Suspense fallback={<PageSpinner />}>
           <Outlet />

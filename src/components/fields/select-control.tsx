@@ -71,10 +71,11 @@ export default function SelectControl(props: SelectControlProps) {
       classNames={{
         control: ({ isFocused, isDisabled: disabled }) =>
           [
-            'min-h-[38px] rounded-lg border bg-white px-3 text-sm shadow-sm transition-colors',
+            'min-h-[38px] rounded-lg border px-3 text-sm shadow-sm transition-colors',
             invalid ? 'border-red-500' : isFocused ? 'border-brand-blue' : 'border-slate-300 hover:border-slate-400',
             isFocused ? (invalid ? 'ring-2 ring-red-500/30' : 'ring-2 ring-brand-blue/30') : '',
-            disabled ? 'cursor-not-allowed bg-slate-100 text-slate-500' : '',
+            // One background class only: bg-white and bg-slate-100 together leave the winner to CSS order.
+            disabled ? 'cursor-not-allowed bg-slate-100 text-slate-500' : 'bg-white',
           ].join(' '),
         valueContainer: () => 'gap-1 py-1.5',
         placeholder: () => 'text-slate-400',

@@ -9,7 +9,7 @@ export const featureResource = defineResource<Feature>({
   titles: { list: 'Lista Funzionalità', create: 'Crea Nuova Funzionalità', createButton: 'Crea Nuova Funzionalità' },
   columns: [
     { key: 'featureName', name: 'Funzionalità' },
-    { key: 'description', name: 'Descrizione' },
+    { key: 'description', name: 'Descrizione', truncate: true },
   ],
   filters: [{ kind: 'text', key: 'featureName', name: 'Funzionalità' }],
   fields: [

@@ -16,8 +16,8 @@ export const paymentProviderResource = defineResource<PaymentProvider>({
   titles: { list: 'Configura PayPal' },
   columns: [
     { key: 'name', name: 'Nome' },
-    { key: 'apiUrl', name: 'URL API' },
-    { key: 'apiKey', name: 'Client ID (API key)' },
+    { key: 'apiUrl', name: 'URL API', truncate: true },
+    { key: 'apiKey', name: 'Client ID (API key)', truncate: true },
     { key: 'apiSecret', name: 'Secret API' },
   ],
   filters: [{ kind: 'text', key: 'name', name: 'Nome' }],

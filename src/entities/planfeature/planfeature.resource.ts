@@ -13,7 +13,7 @@ export const planFeatureResource = defineResource<PlanFeature>({
   },
   columns: [
     { key: 'featureName', name: 'Funzionalità' },
-    { key: 'description', name: 'Descrizione' },
+    { key: 'description', name: 'Descrizione', truncate: true },
     { key: 'plan.name', name: 'Piano' },
   ],
   filters: [

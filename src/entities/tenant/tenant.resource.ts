@@ -13,7 +13,7 @@ export const tenantResource = defineResource<Tenant>({
   titles: { list: 'Lista Tenants', create: 'Dettaglio Tenant', edit: 'Dettaglio Tenant' },
   columns: [
     { key: 'name', name: 'Nome' },
-    { key: 'configuration', name: 'Configurazione' },
+    { key: 'configuration', name: 'Configurazione', truncate: true },
   ],
   filters: [{ kind: 'text', key: 'name', name: 'Nome' }],
   fields: [

@@ -7,6 +7,7 @@ import type { Plan, PlanFeatureItem } from '../../../contract/schemas/plan';
 import { validationMessages } from '../../../contract/validation/italian';
 import { confirmDelete } from '../../components/confirm-delete';
 import { PlusIcon, TrashIcon } from '../../components/icons';
+import { uiText } from '../../components/ui-text';
 import { entityHooks, unwrap } from '../../lib/entity-hooks';
 import { http } from '../../lib/http';
 import { notify } from '../../lib/notify';
@@ -106,7 +107,7 @@ function FeatureEditor({ planId, canEdit }: { planId: number; canEdit: boolean }
       <p className="text-sm text-slate-500">{planText.featuresIntro}</p>
       {features.length === 0 ? (
         <p className="rounded-lg border border-dashed border-slate-300 p-4 text-center text-sm text-slate-500">
-          {detail.isPending ? planText.iframeLoading : planText.featuresEmpty}
+          {detail.isPending ? uiText.loading : planText.featuresEmpty}
         </p>
       ) : (
         <div className="overflow-x-auto rounded-lg border border-slate-200">

@@ -235,11 +235,13 @@ export default function UserWizardPage({ routeLabel }: ScreenProps) {
 }
 
 function SummaryRow({ label, value }: { label: string; value: unknown }) {
-  const text = value === null || value === undefined || String(value).trim() === '' ? messages.common.notAvailable : String(value);
+  const missing = value === null || value === undefined || String(value).trim() === '';
   return (
     <div className="grid grid-cols-1 gap-0.5 py-2 sm:grid-cols-3 sm:gap-4">
       <dt className="text-sm text-slate-500">{label}</dt>
-      <dd className="text-sm font-medium break-words text-slate-900 sm:col-span-2">{text}</dd>
+      <dd className={`text-sm break-words sm:col-span-2 ${missing ? 'text-slate-400' : 'font-medium text-slate-900'}`}>
+        {missing ? messages.common.notAvailable : String(value)}
+      </dd>
     </div>
   );
 }

@@ -133,6 +133,27 @@ describe('SuperAdmin tenant switching', () => {
   });
 });
 
+describe('mobile bottom bar and the page end (390 px layout fix)', () => {
+  it('the bar publishes its height; <main> pads its bottom by it, and the variable goes with the bar', async () => {
+    tenantList();
+    vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockReturnValue(57);
+    const { unmount } = renderApp('/', { role: Role.SuperAdmin, tenantId: 4 });
+    await labelled('SELECT');
+    await waitFor(() => expect(document.documentElement.style.getPropertyValue('--tenant-bar-height')).toBe('57px'));
+    expect(document.getElementById('contenuto')?.className).toContain('pb-[calc(1.5rem+var(--tenant-bar-height,0px))]');
+    unmount();
+    expect(document.documentElement.style.getPropertyValue('--tenant-bar-height')).toBe('');
+  });
+
+  it('no bar (not a SuperAdmin): nothing is reserved', async () => {
+    tenantList();
+    renderApp('/', { role: Role.Admin, tenantId: 4 });
+    expect(await screen.findByRole('main')).toBeInTheDocument();
+    expect(screen.queryByRole('combobox', { name: messages.tenant.current })).not.toBeInTheDocument();
+    expect(document.documentElement.style.getPropertyValue('--tenant-bar-height')).toBe('');
+  });
+});
+
 describe('tenant bypass (spec §4, §5)', () => {
   it('on /payment with bypassTenant=true: first tenant stored, back to /payment (replace)', async () => {
     tenantList();
