@@ -9,9 +9,16 @@ process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'rinnova-e2e-'));
 const port = Number(process.env.E2E_PORT ?? 3210);
 process.env.E2E_BASE_URL ??= `http://127.0.0.1:${port}`;
 process.env.E2E_JWT_SECRET ??= 'e2e-only-secret-0123456789abcdef0123456789';
+// The SuperAdmin seeded from configuration, who must choose a new password at first sign-in.
+process.env.E2E_ADMIN_EMAIL ??= 'primo.admin@e2e.rinnova.it';
+process.env.E2E_ADMIN_PASSWORD ??= 'Config-Pass-1';
+// Where the landing page's contact messages go. Left at the default on purpose: the SPA bakes
+// SUPPORT_EMAIL in at build time and `npm start` rebuilds only when sources change.
+process.env.E2E_SUPPORT_EMAIL ??= 'supporto@rinnova.it';
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  // Files run in name order (01-…, 02-…) against one database.
   // The embedded database is a single session and the machine has two cores: one worker.
   workers: 1,
   fullyParallel: false,
@@ -53,6 +60,9 @@ export default defineConfig({
       WHATSAPP_PHONE: '+39 333 1234567',
       // Known secret so the session-expiry test can sign a token that has already expired.
       JWT_SECRET: process.env.E2E_JWT_SECRET,
+      ADMIN_EMAIL: process.env.E2E_ADMIN_EMAIL,
+      ADMIN_PASSWORD: process.env.E2E_ADMIN_PASSWORD,
+      SUPPORT_EMAIL: process.env.E2E_SUPPORT_EMAIL,
       LOG_LEVEL: 'warn',
     },
   },
