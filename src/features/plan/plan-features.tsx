@@ -110,19 +110,20 @@ function FeatureEditor({ planId, canEdit }: { planId: number; canEdit: boolean }
           {detail.isPending ? uiText.loading : planText.featuresEmpty}
         </p>
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-slate-200">
-          <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label={planText.featuresTable} aria-busy={busy || undefined}>
+        <div className="overflow-hidden rounded-lg border border-slate-200">
+          {/* Fixed layout: on a phone the description wraps and the remove button stays in view. */}
+          <table className="w-full table-fixed divide-y divide-slate-200 text-sm" aria-label={planText.featuresTable} aria-busy={busy || undefined}>
             <thead className="bg-slate-50">
               <tr>
-                <th scope="col" className="px-4 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
+                <th scope="col" className="w-2/5 px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
                   {planText.featureName}
                 </th>
-                <th scope="col" className="px-4 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
+                <th scope="col" className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
                   {planText.featureDescription}
                 </th>
                 {canEdit && (
-                  <th scope="col" className="px-4 py-2 text-right text-xs font-semibold uppercase tracking-wide text-slate-500">
-                    {messages.common.actions}
+                  <th scope="col" className="w-14 px-2 py-2 text-right text-xs sm:w-24 font-semibold uppercase tracking-wide text-slate-500">
+                    <span className="sr-only sm:not-sr-only">{messages.common.actions}</span>
                   </th>
                 )}
               </tr>
@@ -130,10 +131,10 @@ function FeatureEditor({ planId, canEdit }: { planId: number; canEdit: boolean }
             <tbody className="divide-y divide-slate-100">
               {features.map((f, i) => (
                 <tr key={f.id ?? i}>
-                  <td className="px-4 py-2 font-medium text-slate-800">{f.featureName}</td>
-                  <td className="px-4 py-2 text-slate-600">{f.description || messages.common.notAvailable}</td>
+                  <td className="px-3 py-2 font-medium break-words text-slate-800">{f.featureName}</td>
+                  <td className="px-3 py-2 break-words text-slate-600">{f.description || messages.common.notAvailable}</td>
                   {canEdit && (
-                    <td className="px-4 py-1.5 text-right">
+                    <td className="px-2 py-1.5 text-right">
                       <button
                         type="button"
                         className="icon-btn hover:bg-red-50 hover:text-red-600"
