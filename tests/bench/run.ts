@@ -1,0 +1,113 @@
+/**
+ * `npm run bench`: speed and memory of the real server on the embedded database, with the full
+ * ISTAT seed. Prints each measurement against its target and exits 1 when a target is missed.
+ * Targets are for this project's reference machine (2 cores); they are not part of `npm test`.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { startServer } from '../../server/start';
+
+const API_KEY = 'bench-key';
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 150);
+
+interface Result {
+  name: string;
+  value: number;
+  unit: string;
+  target: number;
+}
+const results: Result[] = [];
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
+  const start = performance.now();
+  const value = await fn();
+  return [value, performance.now() - start];
+}
+
+async function main(): Promise<void> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rinnova-bench-'));
+  const env = { ...process.env, API_KEYS: API_KEY, LOG_LEVEL: 'silent', DEMO_PASSWORD: 'bench-pass' };
+  try {
+    const [first, coldMs] = await timed(() =>
+      startServer({ port: 0, host: '127.0.0.1', dataDir, env, spaDir: null, quiet: true }),
+    );
+    results.push({
+      name: 'first start (migrate + ISTAT and demo seed)',
+      value: coldMs,
+      unit: 'ms',
+      target: 15_000,
+    });
+    await first.close();
+
+    const [server, warmMs] = await timed(() =>
+      startServer({ port: 0, host: '127.0.0.1', dataDir, env, spaDir: null, quiet: true }),
+    );
+    results.push({ name: 'second start (no seed)', value: warmMs, unit: 'ms', target: 5_000 });
+
+    const call = async (url: string, init: RequestInit = {}, token?: string, tenantId?: number) => {
+      const headers: Record<string, string> = { 'x-api-key': API_KEY, 'content-type': 'application/json' };
+      if (token) headers.authorization = `Bearer ${token}`;
+      if (tenantId) headers['x-tenant-id'] = String(tenantId);
+      const res = await fetch(`${server.url}/api/${url}`, { ...init, headers });
+      if (!res.ok) throw new Error(`${url} → ${res.status} ${await res.text()}`);
+      return (await res.json()) as { data: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+    };
+
+    const [login, loginMs] = await timed(() =>
+      call('user/Login', {
+        method: 'POST',
+        body: JSON.stringify({ Email: 'admin@demo.rinnova.it', Password: 'bench-pass' }),
+      }),
+    );
+    results.push({ name: 'sign-in (scrypt verify + JWT)', value: loginMs, unit: 'ms', target: 500 });
+    const token = login.data.token as string;
+    const tenantId = login.data.user.defaultTenantId as number;
+
+    const scenarios: Array<[string, string, number]> = [
+      ['municipality page 1 of ~7,900', 'municipality/getAll?page=1&pageSize=20', 60],
+      ['municipality last pages', 'municipality/getAll?page=395&pageSize=20', 80],
+      ['municipality search "san"', 'municipality/getAll?page=1&pageSize=20&searchTerm=san', 80],
+      ['municipality by province', 'municipality/getAll?page=1&pageSize=20&filters%5BprovinceId%5D=28', 60],
+      ['municipality select search', 'municipality/getAllForSelect?page=1&pageSize=20&searchTerm=terme', 80],
+      ['region list', 'region/getAll?page=1&pageSize=5', 40],
+      ['tenant list for the selector', 'tenant/getAll?page=1&pageSize=100', 40],
+    ];
+    for (const [name, url, target] of scenarios) {
+      for (let i = 0; i < 10; i++) await call(url, {}, token, tenantId); // warm-up
+      const samples: number[] = [];
+      for (let i = 0; i < ROUNDS; i++) samples.push((await timed(() => call(url, {}, token, tenantId)))[1]);
+      samples.sort((a, b) => a - b);
+      results.push({
+        name: `${name}: p95 over ${ROUNDS}`,
+        value: percentile(samples, 95),
+        unit: 'ms',
+        target,
+      });
+    }
+
+    const rssMb = process.memoryUsage().rss / 1024 / 1024;
+    results.push({ name: 'server process RSS (PGlite in-process)', value: rssMb, unit: 'MB', target: 1_200 });
+    await server.close();
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+
+  let failed = 0;
+  for (const r of results) {
+    const ok = r.value <= r.target;
+    if (!ok) failed++;
+    console.log(
+      `${ok ? 'ok  ' : 'MISS'}  ${r.name.padEnd(58)} ${r.value.toFixed(1).padStart(9)} ${r.unit}  (target ≤ ${r.target} ${r.unit})`,
+    );
+  }
+  console.log(`${results.length - failed} passed, ${failed} failed`);
+  process.exitCode = failed ? 1 : 0;
+}
+
+await main();
