@@ -154,4 +154,11 @@ export const serverMessages = {
   emailTaken: 'Esiste già un utente con questa email.',
   invalidId: 'Identificativo non valido.',
   pageSizeTooLarge: 'La dimensione della pagina deve essere compresa tra 1 e 100.',
+  unknownReference: 'Riferimento a un elemento inesistente.',
+  superAdminOnly: 'Solo un SuperAdmin può creare, modificare o eliminare un SuperAdmin.',
+  /** Followed by the existing account's role, e.g. '… con un altro ruolo: User.' */
+  emailOtherRole: 'Questa email appartiene già a un account con un altro ruolo',
+  sharedAccount:
+    'Questo account appartiene anche ad altri tenant: email e ruolo non si possono modificare da qui.',
+  selfChange: 'Non puoi cambiare il tuo ruolo, disattivare o eliminare il tuo account.',
 } as const;

@@ -13,6 +13,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   jwtSecret: string | undefined;
+  /** Key material for secrets stored encrypted (payment-provider secrets); falls back to the JWT secret. */
+  encryptionKey: string | undefined;
   jwtExpiresInMs: number;
   apiKeys: string[];
   smtpUrl: string | undefined;
@@ -130,6 +132,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (jwtSecret !== undefined && jwtSecret.length < 32) {
     problems.push('JWT_SECRET: almeno 32 caratteri / at least 32 characters');
   }
+  const encryptionKey = opt('ENCRYPTION_KEY');
+  if (encryptionKey !== undefined && encryptionKey.length < 32) {
+    problems.push('ENCRYPTION_KEY: almeno 32 caratteri / at least 32 characters');
+  }
   if (databaseUrl && production && jwtSecret === undefined) {
     problems.push(
       'JWT_SECRET: obbligatorio con DATABASE_URL in produzione / required with DATABASE_URL when NODE_ENV=production',
@@ -162,6 +168,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: rawDataDir === MEMORY_DATA_DIR ? MEMORY_DATA_DIR : path.resolve(rawDataDir),
     databaseUrl,
     jwtSecret,
+    encryptionKey,
     jwtExpiresInMs: duration('JWT_EXPIRES_IN', '8h'),
     apiKeys,
     smtpUrl: url('SMTP_URL', ['smtp:', 'smtps:']),

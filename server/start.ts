@@ -13,6 +13,7 @@ import type { DatabaseHandle } from './db/client';
 import { DEMO_ACCOUNTS } from './db/seed/accounts';
 import { seedDatabase } from './db/seed/seed';
 import type { SeedStep } from './db/seed/seed';
+import { createSecretBox } from './lib/secret-box';
 
 export interface StartServerOptions {
   /** Overrides PORT; 0 picks a free port (see `url` in the result). */
@@ -75,10 +76,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const spaDir = options.spaDir === null ? undefined : (options.spaDir ?? DEFAULT_SPA_DIR);
   let app: FastifyInstance | undefined;
   try {
+    const jwtSecret = await resolveJwtSecret(config);
     app = await buildApp({
       config,
       db: handle.db,
-      jwtSecret: await resolveJwtSecret(config),
+      jwtSecret,
       publicUrl: () => config.publicUrl ?? `http://localhost:${boundPort}`,
       ...(outboxDir ? { outboxDir } : {}),
       ...(spaDir ? { spaDir } : {}),
@@ -90,6 +92,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       demoPassword: config.demoPassword,
       adminEmail: config.adminEmail,
       adminPassword: config.adminPassword,
+      secretBox: createSecretBox(config.encryptionKey ?? jwtSecret),
     });
     app.log.info({ ms: Date.now() - started, seeded, database: handle.kind }, 'database ready');
     if (spaDir && !existsSync(path.join(spaDir, 'index.html'))) {
@@ -125,6 +128,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 
 /**
  * JWT_SECRET, or one generated once and kept in DATA_DIR/jwt-secret so sessions survive restarts.
+ * Without ENCRYPTION_KEY it is also the key material of encrypted secrets, so keep that file.
  * (With DATABASE_URL in production, config validation already demanded JWT_SECRET.)
  */
 async function resolveJwtSecret(config: Config): Promise<string> {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { messages } from '../messages';
 import { validationMessages } from '../validation/italian';
 import { optionalId } from './common';
-import { requiredRef, requiredText } from './fields';
+import { optionalRef, requiredRef, requiredText } from './fields';
 
 /** An address as the server answers it (tenant-scoped; a User sees only their own). */
 export interface Address {
@@ -26,5 +26,10 @@ export const addressInputSchema = z.object({
   street: requiredText(200, messages.wizard.streetRequired),
   zip: requiredText(10, validationMessages.zipRequired),
   municipalityId: requiredRef(messages.wizard.municipalityRequired),
+  /**
+   * Owner (a member of the tenant): the address becomes that user's own, the only ones a User
+   * sees. Optional; on Update, absent keeps the owner and null clears it.
+   */
+  userId: optionalRef,
 });
 export type AddressInput = z.input<typeof addressInputSchema>;

@@ -12,6 +12,13 @@ import {
 } from './fields';
 
 export type RecurrenceTypeId = (typeof RecurrenceType)[keyof typeof RecurrenceType];
+
+/**
+ * SPA route of a plan's public subscription widget, `{origin}/widget/plan?planId={id}`: what the
+ * embed code of `GET api/plan/iframe?planId=` points at. Kept stable, since embed codes are
+ * pasted into other sites.
+ */
+export const PLAN_WIDGET_PATH = '/widget/plan';
 export const recurrenceTypeIds = [1, 2, 3, 4, 6, 12] as const satisfies readonly RecurrenceTypeId[];
 
 /**

@@ -26,6 +26,8 @@ export const validationMessages = {
   apiKeyRequired: 'Il Client ID (API key) è obbligatorio.',
   apiSecretRequired: 'Il secret è obbligatorio per una nuova configurazione.',
   tenantNameRequired: 'Il nome del tenant è obbligatorio.',
+  provinceNotInRegion: 'La provincia scelta non appartiene alla regione indicata.',
+  municipalityNotInProvince: 'Il comune scelto non appartiene alla provincia indicata.',
 } as const;
 
 /**

@@ -1,11 +1,5 @@
+import { escapeHtml } from '../lib/html';
 import type { MailMessage } from './mailer';
-
-function escapeHtml(value: string): string {
-  return value.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
-}
 
 function layout(title: string, body: string): string {
   return (
@@ -49,6 +43,36 @@ export function contactMail(
       `<p>Nuovo messaggio dal modulo contatti del sito.</p><p><strong>Email:</strong> ${escapeHtml(from.email)}<br>` +
         `<strong>Consenso privacy e ricontatto:</strong> ${consent}</p>` +
         `<p style="white-space:pre-wrap">${escapeHtml(from.message)}</p>`,
+    ),
+  };
+}
+
+/**
+ * To an account created by an admin (user form or wizard): it has no password until the owner
+ * chooses one through this link.
+ */
+export function setPasswordMail(
+  to: string,
+  name: string | null,
+  link: string,
+  tenantName: string,
+  validHours: number,
+): MailMessage {
+  const greeting = name ? `Ciao ${name},` : 'Ciao,';
+  const validity = `valido ${validHours} ore, utilizzabile una sola volta`;
+  return {
+    to,
+    subject: 'Rinnova: imposta la password del tuo account',
+    text:
+      `${greeting}\n\n${tenantName} ha creato per te un account su Rinnova.\n` +
+      `Per accedere scegli una password da questo link (${validity}):\n\n${link}\n\n` +
+      'Se il link è scaduto, usa "Password dimenticata" nella pagina di accesso.\n',
+    html: layout(
+      'Imposta la password',
+      `<p>${escapeHtml(greeting)}</p><p>${escapeHtml(tenantName)} ha creato per te un account su Rinnova.</p>` +
+        `<p><a href="${escapeHtml(link)}">Scegli la tua password</a> (${validity})</p>` +
+        `<p>Se il pulsante non funziona, copia questo indirizzo nel browser:<br>${escapeHtml(link)}</p>` +
+        '<p>Se il link è scaduto, usa “Password dimenticata” nella pagina di accesso.</p>',
     ),
   };
 }

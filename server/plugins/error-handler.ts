@@ -46,7 +46,7 @@ export function toErrorResponse(error: unknown, request: FastifyRequest): [Statu
     // Deleting a referenced row, or writing a reference to a row that does not exist.
     return request.method === 'DELETE'
       ? [409, envelope(serverMessages.inUse)]
-      : [400, envelope(serverMessages.validation, { errors: ['Riferimento a un elemento inesistente.'] })];
+      : [400, envelope(serverMessages.validation, { errors: [serverMessages.unknownReference] })];
   }
   if (dbCode === PgErrorCode.uniqueViolation) return [409, envelope(serverMessages.conflict)];
 

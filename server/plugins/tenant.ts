@@ -8,8 +8,8 @@ import { HttpError } from '../lib/http-error';
 
 /**
  * Resolves `X-Tenant-Id` into `request.tenantId` for signed-in calls, after checking the caller
- * may act there: a SuperAdmin in any existing tenant, others in the tenants they belong to;
- * otherwise 403. A header that is sent is always checked, even on routes that do not need it.
+ * may act there: a SuperAdmin in any existing tenant, others in the tenants where their
+ * membership is active (a tenant's 'Utente Attivo' flag); otherwise 403. A header that is sent is always checked, even on routes that do not need it.
  * Missing on a route declared `tenant: 'required'`: 400 (a malformed request, not a refusal).
  */
 export const tenantPlugin = fp<{ db: Database }>(
@@ -37,7 +37,13 @@ export const tenantPlugin = fp<{ db: Database }>(
           : await db
               .select({ id: userTenants.tenantId })
               .from(userTenants)
-              .where(and(eq(userTenants.userId, auth.userId), eq(userTenants.tenantId, tenantId)));
+              .where(
+                and(
+                  eq(userTenants.userId, auth.userId),
+                  eq(userTenants.tenantId, tenantId),
+                  eq(userTenants.isActive, true),
+                ),
+              );
       if (allowed.length === 0) throw new HttpError(403, serverMessages.tenantForbidden);
       request.tenantId = tenantId;
     });

@@ -21,3 +21,21 @@ export const searchableNameIndexes = (
   index(`${table}_name_trgm_idx`).using('gin', column.op('gin_trgm_ops')),
   index(`${table}_name_order_idx`).on(sql`lower(${column})`, idColumn),
 ];
+
+export const updatedAt = () =>
+  timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+
+/**
+ * The same two indexes for a tenant-scoped table's searchable text column: trigram GIN for
+ * `ILIKE '%term%'`, and a btree on (tenant, lower(text), id) for the tenant's natural order.
+ */
+export const tenantSearchIndexes = (
+  table: string,
+  label: string,
+  tenantColumn: ExtraConfigColumn,
+  column: ExtraConfigColumn,
+  idColumn: ExtraConfigColumn,
+) => [
+  index(`${table}_${label}_trgm_idx`).using('gin', column.op('gin_trgm_ops')),
+  index(`${table}_tenant_${label}_order_idx`).on(tenantColumn, sql`lower(${column})`, idColumn),
+];

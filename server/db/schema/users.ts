@@ -11,25 +11,25 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { createdAt, id } from './columns';
+import { createdAt, id, updatedAt } from './columns';
+import { municipalities, provinces, regions } from './geography';
 import { tenants } from './tenants';
 
 /**
  * A person who can sign in. The sign-in identity is global (one row per e-mail, unique
- * case-insensitively) and tenants are reached through `user_tenants`, so a SuperAdmin needs no
- * tenant and one person can work in several tenants.
+ * case-insensitively; the role is global too, as the login response carries it) and tenants are
+ * reached through `user_tenants`, which also holds what a tenant knows about the person (name,
+ * PEC, VAT, billing address, active). So a SuperAdmin needs no tenant, one person can be a
+ * customer of several tenants, and no tenant reads or changes what another tenant recorded.
  */
 export const users = pgTable(
   'users',
   {
     id: id(),
     email: text('email').notNull(),
+    /** Display name (login response, e-mail greetings); each tenant keeps its own in user_tenants. */
     name: text('name'),
-    pec: text('pec'),
-    phone: text('phone'),
-    sdi: text('sdi'),
-    vatCode: text('vat_code'),
-    isCompany: boolean('is_company').notNull().default(false),
+    /** Global kill switch: false blocks sign-in everywhere (not exposed by the user API). */
     isActive: boolean('is_active').notNull().default(true),
     roleId: smallint('role_id').notNull(),
     /** Null until the owner sets one through the e-mailed link. */
@@ -37,15 +37,23 @@ export const users = pgTable(
     mustResetPassword: boolean('must_reset_password').notNull().default(false),
     defaultTenantId: integer('default_tenant_id').references(() => tenants.id),
     createdAt: createdAt(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
+    index('users_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
     index('users_default_tenant_id_idx').on(t.defaultTenantId),
     check('users_role_id_check', sql`${t.roleId} in (1, 2, 3)`),
   ],
 );
 
+/**
+ * Membership of a user in a tenant, with the tenant's own record of that user: the user API of
+ * a tenant reads and writes these columns (plus e-mail and role of the identity). Rows of other
+ * tables that belong to a user inside a tenant (addresses, later subscriptions) reference
+ * (user_id, tenant_id) here, so they stay in the user's tenant and a membership still in use
+ * cannot be removed (409).
+ */
 export const userTenants = pgTable(
   'user_tenants',
   {
@@ -55,10 +63,28 @@ export const userTenants = pgTable(
     tenantId: integer('tenant_id')
       .notNull()
       .references(() => tenants.id),
+    name: text('name'),
+    pec: text('pec'),
+    phone: text('phone'),
+    sdi: text('sdi'),
+    vatCode: text('vat_code'),
+    isCompany: boolean('is_company').notNull().default(false),
+    /** False: the user may not act in this tenant (403) and does not see it. */
+    isActive: boolean('is_active').notNull().default(true),
+    billingStreet: text('billing_street'),
+    billingZip: text('billing_zip'),
+    billingRegionId: integer('billing_region_id').references(() => regions.id),
+    billingProvinceId: integer('billing_province_id').references(() => provinces.id),
+    billingMunicipalityId: integer('billing_municipality_id').references(() => municipalities.id),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.tenantId] }),
     index('user_tenants_tenant_id_idx').on(t.tenantId),
+    index('user_tenants_tenant_name_order_idx').on(t.tenantId, sql`lower(${t.name})`, t.userId),
+    index('user_tenants_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    index('user_tenants_billing_municipality_id_idx').on(t.billingMunicipalityId),
   ],
 );
 

@@ -1,8 +1,10 @@
 import { Role } from '../../../contract/enums';
 import type { RoleId } from '../../../contract/enums';
 import { hashPassword } from '../../lib/passwords';
+import type { SecretBox } from '../../lib/secret-box';
 import type { Database } from '../client';
 import { tenants, users, userTenants } from '../schema';
+import { seedDemoCatalogue } from './demo-catalogue';
 
 export const DEMO_TENANTS = ['Demo Srl', 'Studio Rossi'] as const;
 
@@ -18,12 +20,14 @@ export const DEMO_ACCOUNTS: readonly {
 ];
 
 /**
- * Demo tenants and one account per role, all with DEMO_PASSWORD. These passwords are meant to
+ * Demo tenants and one account per role, all with DEMO_PASSWORD, and Demo Srl's catalogue
+ * (demo-catalogue.ts). `secretBox` encrypts the placeholder PayPal secret (none stored without it). These passwords are meant to
  * be typed by whoever tries the demo, so they are not flagged for a forced reset.
  */
-export async function seedDemo(db: Database, demoPassword: string): Promise<void> {
+export async function seedDemo(db: Database, demoPassword: string, secretBox?: SecretBox): Promise<void> {
   const passwordHash = await hashPassword(demoPassword);
   await db.transaction(async (tx) => {
+    const accountIds = new Map<string, number>();
     const tenantRows = await tx
       .insert(tenants)
       .values(DEMO_TENANTS.map((name) => ({ name, configuration: null })))
@@ -41,9 +45,16 @@ export async function seedDemo(db: Database, demoPassword: string): Promise<void
           defaultTenantId,
         })
         .returning({ id: users.id });
+      if (user) accountIds.set(account.email, user.id);
       if (user && defaultTenantId !== null)
-        await tx.insert(userTenants).values({ userId: user.id, tenantId: defaultTenantId });
+        await tx
+          .insert(userTenants)
+          .values({ userId: user.id, tenantId: defaultTenantId, name: account.name });
     }
+    const demoTenant = tenantId.get('Demo Srl');
+    const demoUser = DEMO_ACCOUNTS.find((a) => a.roleId === Role.User && a.tenant === 'Demo Srl');
+    if (demoTenant !== undefined)
+      await seedDemoCatalogue(tx, demoTenant, demoUser && accountIds.get(demoUser.email), secretBox);
   });
 }
 

@@ -1,4 +1,5 @@
 import { count } from 'drizzle-orm';
+import type { SecretBox } from '../../lib/secret-box';
 import type { Database } from '../client';
 import { regions, seedRuns } from '../schema';
 import { seedDemo, seedFirstAdmin } from './accounts';
@@ -10,13 +11,16 @@ export interface SeedOptions {
   demoPassword: string;
   adminEmail?: string | undefined;
   adminPassword?: string | undefined;
+  /** Encrypts the demo's placeholder provider secret (the server's key); without it none is stored. */
+  secretBox?: SecretBox | undefined;
 }
 
 export type SeedStep = 'geography' | 'demo' | 'admin';
 
 /**
  * Seeds what is missing and records each step in `seed_runs`, so later starts only read that
- * table: geography (whenever the regions table is empty), demo tenants and accounts (when asked),
+ * table: geography (whenever the regions table is empty), demo tenants, accounts, plans,
+ * customers and a placeholder PayPal row (when asked),
  * the first SuperAdmin (when ADMIN_EMAIL is set). Returns the steps that ran now.
  */
 export async function seedDatabase(db: Database, options: SeedOptions): Promise<SeedStep[]> {
@@ -34,7 +38,7 @@ export async function seedDatabase(db: Database, options: SeedOptions): Promise<
     await mark('geography');
   }
   if (options.seedDemo && !done.has('demo')) {
-    await seedDemo(db, options.demoPassword);
+    await seedDemo(db, options.demoPassword, options.secretBox);
     await mark('demo');
     ran.push('demo');
   }

@@ -1,6 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { isRoleId } from '../../../contract/enums';
+import { isRoleId, Role } from '../../../contract/enums';
 import { serverMessages } from '../../../contract/messages';
 import type { SessionUser } from '../../../contract/schemas/auth';
 import type { Database } from '../../db/client';
@@ -28,6 +28,20 @@ export function createAuthService(deps: AuthServiceDeps) {
   const { db, now } = deps;
   const tokens = createResetTokens(db, now);
   const throttle = new LoginThrottle(deps.loginMaxFailures, deps.loginLockMs, () => now().getTime());
+
+  /**
+   * The tenant to open after sign-in: the default one while its membership is active, else the
+   * first active membership, else none (the SPA then says there is no tenant).
+   */
+  async function usableTenant(userId: number, preferred: number | null): Promise<number | null> {
+    const active = await db
+      .select({ tenantId: userTenants.tenantId })
+      .from(userTenants)
+      .where(and(eq(userTenants.userId, userId), eq(userTenants.isActive, true)))
+      .orderBy(asc(userTenants.tenantId));
+    const ids = active.map((m) => m.tenantId);
+    return preferred !== null && ids.includes(preferred) ? preferred : (ids[0] ?? null);
+  }
 
   async function findByEmail(email: string) {
     const [user] = await db.select().from(users).where(byEmail(email));
@@ -67,7 +81,10 @@ export function createAuthService(deps: AuthServiceDeps) {
         email: user.email,
         name: user.name,
         roleId: user.roleId,
-        defaultTenantId: user.defaultTenantId,
+        defaultTenantId:
+          user.roleId === Role.SuperAdmin
+            ? user.defaultTenantId
+            : await usableTenant(user.id, user.defaultTenantId),
       };
     },
 

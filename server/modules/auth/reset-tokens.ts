@@ -15,12 +15,13 @@ export function resetPath(token: string): string {
  */
 export function createResetTokens(db: Database, now: () => Date) {
   return {
-    async issue(userId: number): Promise<string> {
+    /** `ttlMs`: 1 hour for a reset; longer for the set-password link of a new account. */
+    async issue(userId: number, ttlMs: number = RESET_TOKEN_TTL_MS): Promise<string> {
       const token = randomToken();
       await db.insert(passwordResetTokens).values({
         userId,
         tokenHash: sha256(token),
-        expiresAt: new Date(now().getTime() + RESET_TOKEN_TTL_MS),
+        expiresAt: new Date(now().getTime() + ttlMs),
       });
       return token;
     },

@@ -27,8 +27,27 @@ export interface Caller {
  */
 export type EntityScope =
   | { kind: 'global' }
-  | { kind: 'tenant'; column: PgColumn }
+  | {
+      kind: 'tenant';
+      column: PgColumn;
+      /** A further restriction inside the tenant (e.g. a User sees only their own addresses). */
+      restrict?: (caller: Caller) => SQL | undefined;
+    }
   | { kind: 'rows'; filter: (caller: Caller, db: Database) => SQL | undefined };
+
+/**
+ * Writes that are more than one insert/update/delete of `table` (several tables, e-mails,
+ * rules on who may change what). The generic routes, reads, paging and scope stay as they are.
+ * Each runs for a caller that passed the role check; for a tenant-scoped entity
+ * `caller.tenantId` is set.
+ */
+export interface EntityWrites<TInput> {
+  /** Returns the new row's id (read back through the entity's select). */
+  create(caller: Caller, input: TInput): Promise<number>;
+  /** Throws a 404 HttpError when `id` is not within the caller's reach. */
+  update(caller: Caller, id: number, input: TInput): Promise<void>;
+  remove(caller: Caller, id: number): Promise<void>;
+}
 
 /** The part of a list query the entity's own select receives (it owns its joins and order). */
 export interface ListWindow {
@@ -65,9 +84,17 @@ export interface EntityDefinition<TTable extends PgTable, TItem, TInputSchema ex
   /** The entity's select (joins, natural order), restricted by `where` and windowed. */
   list: (db: Database, window: ListWindow) => Promise<TItem[]>;
   /**
-   * Column values written by Create and Update. `tenantId` is left out: the repository sets it
-   * from the caller's tenant, so no body can move a row to another tenant.
+   * Counts rows under `where`; needed when search or filters use columns of joined tables.
+   * Default: count of `table`.
    */
-  toRow: (input: z.output<TInputSchema>) => Omit<TTable['$inferInsert'], 'tenantId'>;
+  count?: (db: Database, where: SQL | undefined) => Promise<number>;
+  /**
+   * Column values written by Create and Update. `tenantId` is left out: the repository sets it
+   * from the caller's tenant, so no body can move a row to another tenant. A key left
+   * undefined is not written by Update (the column keeps its value).
+   */
+  toRow?: (input: z.output<TInputSchema>) => Omit<TTable['$inferInsert'], 'tenantId'>;
+  /** Replaces the default writes (which need `toRow`). */
+  writes?: EntityWrites<z.output<TInputSchema>>;
   roles: EntityRoles;
 }

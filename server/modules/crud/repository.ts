@@ -31,21 +31,25 @@ export function createCrudRepository<TTable extends PgTable, TItem, TInputSchema
   if (scope.kind === 'tenant' && getTableColumns(def.table)['tenantId'] !== scope.column) {
     throw new Error(`${def.name}: a tenant-scoped table keeps its tenant in a column keyed tenantId`);
   }
+  const toRow = def.toRow;
+  if (!toRow && !def.writes) throw new Error(`${def.name}: declare toRow or writes`);
 
   function scopeCondition(caller: Caller): SQL | undefined {
     if (scope.kind === 'global') return undefined;
     if (scope.kind === 'rows') return scope.filter(caller, db);
     if (caller.tenantId === null) throw new HttpError(400, serverMessages.tenantRequired);
-    return eq(scope.column, caller.tenantId);
+    return whereAll(eq(scope.column, caller.tenantId), scope.restrict?.(caller));
   }
 
   function rowValues(caller: Caller, input: z.output<TInputSchema>): TTable['$inferInsert'] {
-    const row = def.toRow(input);
+    if (!toRow) throw new Error(`${def.name}: no toRow`);
+    const row = toRow(input);
     // toRow's type lacks only tenantId, which is added here for tenant-scoped tables.
     return (scope.kind === 'tenant' ? { ...row, tenantId: caller.tenantId } : row) as TTable['$inferInsert'];
   }
 
   async function countWhere(where: SQL | undefined): Promise<number> {
+    if (def.count) return def.count(db, where);
     const [row] = await db
       .select({ value: count() })
       .from(def.table as PgTable)
@@ -98,12 +102,19 @@ export function createCrudRepository<TTable extends PgTable, TItem, TInputSchema
     get,
 
     async create(caller, input) {
+      scopeCondition(caller); // a tenant-scoped write needs the tenant (400 otherwise)
+      if (def.writes) return get(caller, await def.writes.create(caller, input));
       const [row] = await db.insert(def.table).values(rowValues(caller, input)).returning({ id: def.id });
       if (!row) throw new Error(`${def.name}: insert returned no row`);
       return get(caller, row.id as number);
     },
 
     async update(caller, id, input) {
+      if (def.writes) {
+        scopeCondition(caller);
+        await def.writes.update(caller, id, input);
+        return get(caller, id);
+      }
       const [row] = await db
         .update(def.table)
         .set(rowValues(caller, input))
@@ -114,6 +125,10 @@ export function createCrudRepository<TTable extends PgTable, TItem, TInputSchema
     },
 
     async remove(caller, id) {
+      if (def.writes) {
+        scopeCondition(caller);
+        return def.writes.remove(caller, id);
+      }
       const rows = await db
         .delete(def.table)
         .where(whereAll(scopeCondition(caller), eq(def.id, id)))

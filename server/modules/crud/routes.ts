@@ -81,7 +81,8 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
       ok(await repo.create(caller(request), request.body as z.output<TInputSchema>), messages.http.created),
   );
 
-  const updateSchema = def.input.extend({ id: requiredId });
+  // safeExtend keeps the refinements of the input (e.g. the payment provider's secret rule).
+  const updateSchema = def.input.safeExtend({ id: requiredId });
   app.put(
     `${base}/Update`,
     {

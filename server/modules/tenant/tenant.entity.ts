@@ -1,4 +1,4 @@
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { Role } from '../../../contract/enums';
 import type { Tenant } from '../../../contract/schemas/tenant';
@@ -15,7 +15,7 @@ const tenantItem: z.ZodType<Tenant> = z.object({
 
 /**
  * Tenants: a SuperAdmin sees, creates and deletes any; everyone else sees the tenants they
- * belong to, and an Admin may update those. Needs no X-Tenant-Id: the tenant selector reads it
+ * belong to (active memberships), and an Admin may update those. Needs no X-Tenant-Id: the tenant selector reads it
  * before a tenant is chosen.
  */
 export const tenantEntity: EntityDefinition<typeof tenants, Tenant, typeof tenantInputSchema> = {
@@ -32,7 +32,7 @@ export const tenantEntity: EntityDefinition<typeof tenants, Tenant, typeof tenan
             db
               .select({ id: userTenants.tenantId })
               .from(userTenants)
-              .where(eq(userTenants.userId, caller.userId)),
+              .where(and(eq(userTenants.userId, caller.userId), eq(userTenants.isActive, true))),
           ),
   },
   searchColumns: [tenants.name],

@@ -10,11 +10,11 @@ import { loadConfig } from '../../../server/config';
 import type { Database } from '../../../server/db/client';
 import { tenants } from '../../../server/db/schema';
 import type { Mailer, OutboxEntry } from '../../../server/mail/mailer';
-import { openTestDatabase, TEST_DEMO_PASSWORD } from './test-database';
+import { openTestDatabase, TEST_DEMO_PASSWORD, TEST_JWT_SECRET } from './test-database';
 import type { TestDatabase } from './test-database';
 
 export const API_KEY = 'test-api-key';
-export const JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
+export const JWT_SECRET = TEST_JWT_SECRET;
 
 export const DEMO = {
   superadmin: 'superadmin@demo.rinnova.it',

@@ -7,8 +7,16 @@ import pg from 'pg';
 import { openDatabase } from '../../../server/db/client';
 import type { DatabaseHandle } from '../../../server/db/client';
 import { seedDatabase } from '../../../server/db/seed/seed';
+import { createSecretBox } from '../../../server/lib/secret-box';
 
 export const TEST_DEMO_PASSWORD = 'demo1234';
+/** The test apps' JWT secret, also the key of the demo's encrypted provider secret. */
+export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
+const seedOptions = {
+  seedDemo: true,
+  demoPassword: TEST_DEMO_PASSWORD,
+  secretBox: createSecretBox(TEST_JWT_SECRET),
+};
 
 export interface TestDatabase {
   handle: DatabaseHandle;
@@ -40,7 +48,7 @@ async function openPostgres(adminUrl: string): Promise<TestDatabase> {
   url.pathname = `/${name}`;
   const handle = await openDatabase({ kind: 'postgres', url: url.toString() });
   await handle.migrate();
-  await seedDatabase(handle.db, { seedDemo: true, demoPassword: TEST_DEMO_PASSWORD });
+  await seedDatabase(handle.db, seedOptions);
   return {
     handle,
     async dispose() {
@@ -72,7 +80,7 @@ async function templateKey(): Promise<string> {
   const pglite = JSON.parse(
     await readFile(path.join(repoRoot, 'node_modules/@electric-sql/pglite/package.json'), 'utf8'),
   ) as { version: string };
-  hash.update(pglite.version).update(TEST_DEMO_PASSWORD);
+  hash.update(pglite.version).update(TEST_DEMO_PASSWORD).update(TEST_JWT_SECRET);
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -97,7 +105,7 @@ async function templateDump(): Promise<Buffer> {
     try {
       const handle = await openDatabase({ kind: 'pglite' });
       await handle.migrate();
-      await seedDatabase(handle.db, { seedDemo: true, demoPassword: TEST_DEMO_PASSWORD });
+      await seedDatabase(handle.db, seedOptions);
       if (!handle.pglite) throw new Error('template must be PGlite');
       const blob = await handle.pglite.dumpDataDir('none');
       await handle.close();

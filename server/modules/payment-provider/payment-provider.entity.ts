@@ -1,0 +1,67 @@
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { PaymentProvider } from '../../../contract/schemas/payment-provider';
+import { paymentProviderInputSchema, SECRET_MASK } from '../../../contract/schemas/payment-provider';
+import { paymentProviders } from '../../db/schema';
+import type { SecretBox } from '../../lib/secret-box';
+import type { EntityDefinition } from '../crud/entity';
+import { adminEntityRoles } from '../crud/roles';
+import { byName, windowed } from '../crud/window';
+
+const paymentProviderItem: z.ZodType<PaymentProvider> = z.object({
+  id: z.number(),
+  name: z.string(),
+  apiUrl: z.string(),
+  apiKey: z.string(),
+  // The response schema itself allows only the mask: a secret cannot slip into an answer.
+  apiSecret: z.literal(SECRET_MASK).nullable(),
+});
+
+/**
+ * Payment-provider settings of the tenant. `apiSecret` is write-only: stored encrypted, never
+ * selected for an answer (which shows SECRET_MASK when one is stored); an Update whose secret is
+ * absent, empty or the mask keeps the stored one.
+ */
+export function paymentProviderEntity(
+  box: SecretBox,
+): EntityDefinition<typeof paymentProviders, PaymentProvider, typeof paymentProviderInputSchema> {
+  return {
+    name: 'paymentprovider',
+    table: paymentProviders,
+    id: paymentProviders.id,
+    scope: { kind: 'tenant', column: paymentProviders.tenantId },
+    searchColumns: [paymentProviders.name, paymentProviders.apiUrl, paymentProviders.apiKey],
+    filters: {
+      name: { column: paymentProviders.name, kind: 'text' },
+      apiUrl: { column: paymentProviders.apiUrl, kind: 'text' },
+    },
+    item: paymentProviderItem,
+    input: paymentProviderInputSchema,
+    label: (p) => p.name,
+    list: async (db, window) => {
+      const rows = await windowed(
+        db
+          .select({
+            id: paymentProviders.id,
+            name: paymentProviders.name,
+            apiUrl: paymentProviders.apiUrl,
+            apiKey: paymentProviders.apiKey,
+            hasSecret: sql<boolean>`${paymentProviders.apiSecretEncrypted} is not null`,
+          })
+          .from(paymentProviders)
+          .orderBy(...byName(paymentProviders.name, paymentProviders.id))
+          .$dynamic(),
+        window,
+      );
+      return rows.map(({ hasSecret, ...row }) => ({ ...row, apiSecret: hasSecret ? SECRET_MASK : null }));
+    },
+    toRow: (input) => ({
+      name: input.name,
+      apiUrl: input.apiUrl,
+      apiKey: input.apiKey,
+      ...(input.apiSecret ? { apiSecretEncrypted: box.encrypt(input.apiSecret) } : {}),
+      updatedAt: new Date(),
+    }),
+    roles: adminEntityRoles,
+  };
+}

@@ -1,0 +1,45 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { messages } from '../../../contract/messages';
+import type { Database } from '../../db/client';
+import { paymentProviders } from '../../db/schema';
+import { envelopeOf, ok } from '../../lib/envelope';
+import { HttpError } from '../../lib/http-error';
+import { idParamsSchema } from '../crud/list-query';
+
+/**
+ * `GET api/paymentprovider/GetPayPalSettingsByTenant/{tenantId}`: public (x-api-key only), for
+ * the payment page. Answers only the PayPal client id, which PayPal's browser SDK needs and which
+ * is public by design. The tenant's provider named like 'paypal' wins, else its first provider.
+ */
+export function registerPaymentProviderRoutes(fastify: FastifyInstance, { db }: { db: Database }): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.get(
+    '/api/paymentprovider/GetPayPalSettingsByTenant/:tenantId',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['paymentprovider'],
+        summary: 'Pubblica: il Client ID PayPal del tenant (mai il secret); 404 se non configurato',
+        security: [{ apiKey: [] }],
+        params: z.object({ tenantId: idParamsSchema.shape.id }),
+        response: { 200: envelopeOf(z.object({ apiKey: z.string() })) },
+      },
+    },
+    async (request) => {
+      const [provider] = await db
+        .select({ apiKey: paymentProviders.apiKey })
+        .from(paymentProviders)
+        .where(eq(paymentProviders.tenantId, request.params.tenantId))
+        .orderBy(
+          asc(sql`case when ${paymentProviders.name} ilike '%paypal%' then 0 else 1 end`),
+          asc(paymentProviders.id),
+        )
+        .limit(1);
+      if (!provider) throw new HttpError(404, messages.payment.paypalNotConfigured);
+      return ok({ apiKey: provider.apiKey });
+    },
+  );
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import type { Feature } from '../../../contract/schemas/plan';
+import { featureInputSchema } from '../../../contract/schemas/plan';
+import { features } from '../../db/schema';
+import type { EntityDefinition } from '../crud/entity';
+import { adminEntityRoles } from '../crud/roles';
+import { byName, windowed } from '../crud/window';
+
+const featureItem: z.ZodType<Feature> = z.object({
+  id: z.number(),
+  featureName: z.string(),
+  description: z.string().nullable(),
+});
+
+/** The tenant's feature catalogue. */
+export const featureEntity: EntityDefinition<typeof features, Feature, typeof featureInputSchema> = {
+  name: 'feature',
+  table: features,
+  id: features.id,
+  scope: { kind: 'tenant', column: features.tenantId },
+  searchColumns: [features.featureName, features.description],
+  filters: {
+    featureName: { column: features.featureName, kind: 'text' },
+    description: { column: features.description, kind: 'text' },
+  },
+  item: featureItem,
+  input: featureInputSchema,
+  label: (f) => f.featureName,
+  list: (db, window) =>
+    windowed(
+      db
+        .select({ id: features.id, featureName: features.featureName, description: features.description })
+        .from(features)
+        .orderBy(...byName(features.featureName, features.id))
+        .$dynamic(),
+      window,
+    ),
+  toRow: (input) => ({ featureName: input.featureName, description: input.description ?? null }),
+  roles: adminEntityRoles,
+};

@@ -1,0 +1,62 @@
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { PlanFeature } from '../../../contract/schemas/plan';
+import { planFeatureInputSchema } from '../../../contract/schemas/plan';
+import { planFeatures, plans } from '../../db/schema';
+import type { EntityDefinition } from '../crud/entity';
+import { adminEntityRoles } from '../crud/roles';
+import { byName, windowed } from '../crud/window';
+
+const planFeatureItem: z.ZodType<PlanFeature> = z.object({
+  id: z.number(),
+  planId: z.number(),
+  plan: z.object({ id: z.number(), name: z.string() }).nullable(),
+  featureName: z.string(),
+  description: z.string().nullable(),
+});
+
+/**
+ * One feature row of a plan. `planId` must be a plan of the same tenant: the (plan_id,
+ * tenant_id) reference refuses another tenant's plan like a missing one (400).
+ */
+export const planFeatureEntity: EntityDefinition<
+  typeof planFeatures,
+  PlanFeature,
+  typeof planFeatureInputSchema
+> = {
+  name: 'planfeature',
+  table: planFeatures,
+  id: planFeatures.id,
+  scope: { kind: 'tenant', column: planFeatures.tenantId },
+  searchColumns: [planFeatures.featureName, planFeatures.description],
+  filters: {
+    featureName: { column: planFeatures.featureName, kind: 'text' },
+    description: { column: planFeatures.description, kind: 'text' },
+    planId: { column: planFeatures.planId, kind: 'id' },
+  },
+  item: planFeatureItem,
+  input: planFeatureInputSchema,
+  label: (f) => f.featureName,
+  list: (db, window) =>
+    windowed(
+      db
+        .select({
+          id: planFeatures.id,
+          planId: planFeatures.planId,
+          plan: { id: plans.id, name: plans.name },
+          featureName: planFeatures.featureName,
+          description: planFeatures.description,
+        })
+        .from(planFeatures)
+        .leftJoin(plans, and(eq(plans.id, planFeatures.planId), eq(plans.tenantId, planFeatures.tenantId)))
+        .orderBy(...byName(planFeatures.featureName, planFeatures.id))
+        .$dynamic(),
+      window,
+    ),
+  toRow: (input) => ({
+    planId: input.planId,
+    featureName: input.featureName,
+    description: input.description ?? null,
+  }),
+  roles: adminEntityRoles,
+};

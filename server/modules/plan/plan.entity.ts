@@ -1,0 +1,121 @@
+import { asc, inArray } from 'drizzle-orm';
+import { z } from 'zod';
+import { DEFAULT_VAT_PERCENTAGE } from '../../../contract/enums';
+import type { Plan, PlanFeatureItem, RecurrenceTypeId } from '../../../contract/schemas/plan';
+import { planInputSchema, recurrenceTypeIds, recurrenceTypeNames } from '../../../contract/schemas/plan';
+import type { Database } from '../../db/client';
+import { planFeatures, plans } from '../../db/schema';
+import { fromDecimalString, toDecimalString } from '../../lib/money';
+import type { EntityDefinition } from '../crud/entity';
+import { adminEntityRoles } from '../crud/roles';
+import { byName, windowed } from '../crud/window';
+
+export const planFeatureItem: z.ZodType<PlanFeatureItem> = z.object({
+  id: z.number(),
+  featureName: z.string(),
+  description: z.string().nullable(),
+});
+
+const planItem: z.ZodType<Plan> = z.object({
+  id: z.number(),
+  name: z.string(),
+  recurringCostBeforeVAT: z.number(),
+  vatPercentage: z.number(),
+  recurrenceType: z.literal(recurrenceTypeIds),
+  recurrenceTypeName: z.string(),
+  paypalPlanId: z.string().nullable(),
+  stripePlanId: z.string().nullable(),
+  isActive: z.boolean(),
+  planFeatures: z.array(planFeatureItem),
+});
+
+/** The contract's input, except that an absent VAT means the default 22 (an emptied field is still a 400). */
+export const planInput = planInputSchema.extend({
+  vatPercentage: z.preprocess(
+    (v) => (v === undefined ? DEFAULT_VAT_PERCENTAGE : v),
+    planInputSchema.shape.vatPercentage,
+  ),
+});
+
+/** A plan's features in the order they were given (associateFeatures inserts them in order). */
+export async function featuresOfPlans(
+  db: Database,
+  planIds: readonly number[],
+): Promise<Map<number, PlanFeatureItem[]>> {
+  const byPlan = new Map<number, PlanFeatureItem[]>(planIds.map((id) => [id, []]));
+  if (planIds.length === 0) return byPlan;
+  const rows = await db
+    .select({
+      id: planFeatures.id,
+      planId: planFeatures.planId,
+      featureName: planFeatures.featureName,
+      description: planFeatures.description,
+    })
+    .from(planFeatures)
+    .where(inArray(planFeatures.planId, [...planIds]))
+    .orderBy(asc(planFeatures.planId), asc(planFeatures.id));
+  for (const { planId, ...feature } of rows) byPlan.get(planId)?.push(feature);
+  return byPlan;
+}
+
+/** Subscription plans of the tenant, each with its features (lists too: one more query per page). */
+export const planEntity: EntityDefinition<typeof plans, Plan, typeof planInput> = {
+  name: 'plan',
+  table: plans,
+  id: plans.id,
+  scope: { kind: 'tenant', column: plans.tenantId },
+  searchColumns: [plans.name, plans.paypalPlanId, plans.stripePlanId],
+  filters: {
+    name: { column: plans.name, kind: 'text' },
+    isActive: { column: plans.isActive, kind: 'bool' },
+    recurrenceType: { column: plans.recurrenceType, kind: 'id' },
+  },
+  item: planItem,
+  input: planInput,
+  label: (p) => p.name,
+  list: async (db, window) => {
+    const rows = await windowed(
+      db
+        .select({
+          id: plans.id,
+          name: plans.name,
+          cost: plans.recurringCostBeforeVat,
+          vat: plans.vatPercentage,
+          recurrenceType: plans.recurrenceType,
+          paypalPlanId: plans.paypalPlanId,
+          stripePlanId: plans.stripePlanId,
+          isActive: plans.isActive,
+        })
+        .from(plans)
+        .orderBy(...byName(plans.name, plans.id))
+        .$dynamic(),
+      window,
+    );
+    const features = await featuresOfPlans(
+      db,
+      rows.map((r) => r.id),
+    );
+    return rows.map(({ cost, vat, ...row }) => {
+      const recurrenceType = row.recurrenceType as RecurrenceTypeId;
+      return {
+        ...row,
+        recurringCostBeforeVAT: fromDecimalString(cost),
+        vatPercentage: fromDecimalString(vat),
+        recurrenceType,
+        recurrenceTypeName: recurrenceTypeNames[recurrenceType],
+        planFeatures: features.get(row.id) ?? [],
+      };
+    });
+  },
+  toRow: (input) => ({
+    name: input.name,
+    recurringCostBeforeVat: toDecimalString(input.recurringCostBeforeVAT),
+    vatPercentage: toDecimalString(input.vatPercentage),
+    recurrenceType: input.recurrenceType,
+    paypalPlanId: input.paypalPlanId ?? null,
+    stripePlanId: input.stripePlanId ?? null,
+    isActive: input.isActive,
+    updatedAt: new Date(),
+  }),
+  roles: adminEntityRoles,
+};

@@ -1,0 +1,197 @@
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { Role, roleNameById } from '../../../contract/enums';
+import type { RoleId } from '../../../contract/enums';
+import { serverMessages } from '../../../contract/messages';
+import type { UserInputParsed } from '../../../contract/schemas/user';
+import type { Database } from '../../db/client';
+import { tenants, users, userTenants } from '../../db/schema';
+import { HttpError } from '../../lib/http-error';
+import { PgErrorCode, pgErrorCode } from '../../lib/pg-errors';
+import type { Mailer } from '../../mail/mailer';
+import { setPasswordMail } from '../../mail/templates';
+import { createResetTokens, resetPath } from '../auth/reset-tokens';
+import { tenantOfCaller } from '../crud/caller';
+import type { Caller, EntityWrites } from '../crud/entity';
+import { resolveBillingAddress } from './billing-address';
+import type { BillingColumns } from './billing-address';
+import { assertMayGrantRole, assertMayManage, assertNotSelf } from './user-rules';
+
+export interface UserWritesDeps {
+  db: Database;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+  publicUrl: () => string;
+  now: () => Date;
+}
+
+/** The set-password link of a new account lives longer than a reset link (1 h): it waits in an inbox. */
+export const SET_PASSWORD_TTL_HOURS = 72;
+
+const byEmail = (email: string) => eq(sql`lower(${users.email})`, email);
+
+function profileOf(input: UserInputParsed, billing: BillingColumns) {
+  return {
+    name: input.name,
+    pec: input.pec ?? null,
+    phone: input.phone ?? null,
+    sdi: input.sdi ?? null,
+    vatCode: input.vatCode ?? null,
+    isCompany: input.isCompany,
+    isActive: input.isActive,
+    ...billing,
+  };
+}
+
+/** A concurrent write that took the e-mail first ends as the same 409 as the checks. */
+async function emailConflictAs409<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (pgErrorCode(error) === PgErrorCode.uniqueViolation)
+      throw new HttpError(409, serverMessages.emailTaken);
+    throw error;
+  }
+}
+
+/**
+ * Writes of the user API inside the caller's tenant. The sign-in identity (e-mail, role) is
+ * global, what the tenant records is its membership row:
+ * - Create with an e-mail new to the platform makes the identity (no password) and its
+ *   membership, then e-mails a set-password link. An e-mail already in this tenant is a 409. An
+ *   e-mail of an account outside this tenant is attached: the tenant gets its own record of the
+ *   person, nothing of the other tenants' records is read or changed; the role must be the
+ *   account's (409 otherwise), since roles are global.
+ * - Update changes the membership; e-mail and role only when no other tenant shares the account.
+ * - Delete removes the membership (409 while rows of the tenant still belong to the user) and
+ *   the identity with its last membership, unless it is a SuperAdmin.
+ */
+export function createUserWrites(deps: UserWritesDeps): EntityWrites<UserInputParsed> {
+  const { db, now } = deps;
+  const tokens = createResetTokens(db, now);
+
+  async function member(userId: number, tenantId: number) {
+    const [row] = await db
+      .select({ id: users.id, email: users.email, roleId: users.roleId })
+      .from(userTenants)
+      .innerJoin(users, eq(users.id, userTenants.userId))
+      .where(and(eq(userTenants.userId, userId), eq(userTenants.tenantId, tenantId)));
+    if (!row) throw new HttpError(404, serverMessages.notFound);
+    return row;
+  }
+
+  /** After the commit; a failed e-mail does not undo the account (the owner can ask for a reset). */
+  async function sendSetPasswordLink(userId: number, email: string, name: string | null, tenantId: number) {
+    try {
+      const token = await tokens.issue(userId, SET_PASSWORD_TTL_HOURS * 3_600_000);
+      const [tenant] = await db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, tenantId));
+      const link = `${deps.publicUrl()}${resetPath(token)}`;
+      await deps.mailer.send(
+        setPasswordMail(email, name, link, tenant?.name ?? 'Rinnova', SET_PASSWORD_TTL_HOURS),
+      );
+    } catch (error) {
+      deps.log.error({ err: error, userId }, 'invio email per impostare la password fallito');
+    }
+  }
+
+  return {
+    async create(caller: Caller, input) {
+      const tenantId = tenantOfCaller(caller);
+      assertMayGrantRole(caller, input.roleId);
+      const profile = profileOf(input, await resolveBillingAddress(db, input));
+      const email = input.email.toLowerCase();
+      const outcome = await emailConflictAs409(() =>
+        db.transaction(async (tx) => {
+          const [existing] = await tx
+            .select({ id: users.id, roleId: users.roleId, passwordHash: users.passwordHash })
+            .from(users)
+            .where(byEmail(email));
+          if (existing) {
+            const [already] = await tx
+              .select({ userId: userTenants.userId })
+              .from(userTenants)
+              .where(and(eq(userTenants.userId, existing.id), eq(userTenants.tenantId, tenantId)));
+            if (already) throw new HttpError(409, serverMessages.emailTaken);
+            if (existing.roleId !== input.roleId) {
+              const role = roleNameById[existing.roleId as RoleId] ?? String(existing.roleId);
+              throw new HttpError(409, `${serverMessages.emailOtherRole}: ${role}.`);
+            }
+            await tx.insert(userTenants).values({ userId: existing.id, tenantId, ...profile });
+            return { userId: existing.id, invite: existing.passwordHash === null };
+          }
+          const [created] = await tx
+            .insert(users)
+            .values({ email, name: input.name, roleId: input.roleId, defaultTenantId: tenantId })
+            .returning({ id: users.id });
+          if (!created) throw new Error('user insert returned no row');
+          await tx.insert(userTenants).values({ userId: created.id, tenantId, ...profile });
+          return { userId: created.id, invite: true };
+        }),
+      );
+      if (outcome.invite) await sendSetPasswordLink(outcome.userId, email, input.name, tenantId);
+      return outcome.userId;
+    },
+
+    async update(caller, id, input) {
+      const tenantId = tenantOfCaller(caller);
+      const target = await member(id, tenantId);
+      assertMayManage(caller, target);
+      assertMayGrantRole(caller, input.roleId);
+      const roleChanged = input.roleId !== target.roleId;
+      assertNotSelf(caller, id, roleChanged || !input.isActive);
+      const email = input.email.toLowerCase();
+      const emailChanged = email !== target.email.toLowerCase();
+      const profile = profileOf(input, await resolveBillingAddress(db, input));
+      await emailConflictAs409(() =>
+        db.transaction(async (tx) => {
+          const others = await tx
+            .select({ tenantId: userTenants.tenantId })
+            .from(userTenants)
+            .where(and(eq(userTenants.userId, id), ne(userTenants.tenantId, tenantId)));
+          const shared = others.length > 0;
+          if (shared && (emailChanged || roleChanged)) throw new HttpError(409, serverMessages.sharedAccount);
+          await tx
+            .update(users)
+            .set({
+              email: emailChanged ? email : target.email,
+              roleId: input.roleId,
+              // The display name follows the record of the account's only tenant.
+              ...(shared ? {} : { name: input.name }),
+              updatedAt: now(),
+            })
+            .where(eq(users.id, id));
+          await tx
+            .update(userTenants)
+            .set({ ...profile, updatedAt: now() })
+            .where(and(eq(userTenants.userId, id), eq(userTenants.tenantId, tenantId)));
+        }),
+      );
+    },
+
+    async remove(caller, id) {
+      const tenantId = tenantOfCaller(caller);
+      const target = await member(id, tenantId);
+      assertMayManage(caller, target);
+      assertNotSelf(caller, id, true);
+      // A reference still pointing at the membership or the identity aborts it all: 409, nothing deleted.
+      await db.transaction(async (tx) => {
+        await tx
+          .delete(userTenants)
+          .where(and(eq(userTenants.userId, id), eq(userTenants.tenantId, tenantId)));
+        const remaining = await tx
+          .select({ tenantId: userTenants.tenantId })
+          .from(userTenants)
+          .where(eq(userTenants.userId, id))
+          .orderBy(asc(userTenants.tenantId));
+        if (remaining.length === 0 && target.roleId !== Role.SuperAdmin) {
+          await tx.delete(users).where(eq(users.id, id));
+          return;
+        }
+        await tx
+          .update(users)
+          .set({ defaultTenantId: remaining[0]?.tenantId ?? null })
+          .where(and(eq(users.id, id), eq(users.defaultTenantId, tenantId)));
+      });
+    },
+  };
+}

@@ -1,0 +1,142 @@
+import { count, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { roleNameById } from '../../../contract/enums';
+import type { RoleId } from '../../../contract/enums';
+import type { User } from '../../../contract/schemas/user';
+import { userInputSchema } from '../../../contract/schemas/user';
+import { municipalities, provinces, regions, users, userTenants } from '../../db/schema';
+import type { EntityDefinition } from '../crud/entity';
+import { adminEntityRoles } from '../crud/roles';
+import { byName, windowed } from '../crud/window';
+import { createUserWrites } from './user-writes';
+import type { UserWritesDeps } from './user-writes';
+
+const ref = z.object({ id: z.number(), name: z.string() });
+
+/** The answer of every user call. Serialization keeps only these keys: no hash or token can leak. */
+const userItem: z.ZodType<User> = z.object({
+  id: z.number(),
+  name: z.string().nullable(),
+  email: z.string(),
+  pec: z.string().nullable(),
+  phone: z.string().nullable(),
+  sdi: z.string().nullable(),
+  vatCode: z.string().nullable(),
+  isCompany: z.boolean(),
+  isActive: z.boolean(),
+  roleId: z.literal([1, 2, 3]),
+  roleName: z.enum(['SuperAdmin', 'Admin', 'User']),
+  billingAddress: z
+    .object({
+      street: z.string().nullable(),
+      zip: z.string().nullable(),
+      regionId: z.number().nullable(),
+      region: ref.nullable(),
+      provinceId: z.number().nullable(),
+      province: ref.extend({ abbreviation: z.string() }).nullable(),
+      municipalityId: z.number().nullable(),
+      municipality: ref.nullable(),
+    })
+    .nullable(),
+});
+
+/**
+ * Users of the tenant: its members (user_tenants) with the e-mail and role of their identity.
+ * `id` is the user's id. Admin and SuperAdmin only; writes in user-writes.ts.
+ */
+export function userEntity(
+  deps: UserWritesDeps,
+): EntityDefinition<typeof userTenants, User, typeof userInputSchema> {
+  return {
+    name: 'user',
+    table: userTenants,
+    id: userTenants.userId,
+    scope: { kind: 'tenant', column: userTenants.tenantId },
+    searchColumns: [
+      userTenants.name,
+      users.email,
+      userTenants.pec,
+      userTenants.phone,
+      userTenants.sdi,
+      userTenants.vatCode,
+    ],
+    filters: {
+      name: { column: userTenants.name, kind: 'text' },
+      email: { column: users.email, kind: 'text' },
+      pec: { column: userTenants.pec, kind: 'text' },
+      phone: { column: userTenants.phone, kind: 'text' },
+      sdi: { column: userTenants.sdi, kind: 'text' },
+      vatCode: { column: userTenants.vatCode, kind: 'text' },
+      isCompany: { column: userTenants.isCompany, kind: 'bool' },
+      isActive: { column: userTenants.isActive, kind: 'bool' },
+      roleId: { column: users.roleId, kind: 'id' },
+    },
+    item: userItem,
+    input: userInputSchema,
+    label: (u) => (u.name ? `${u.name} (${u.email})` : u.email),
+    list: async (db, window) => {
+      const rows = await windowed(
+        db
+          .select({
+            id: userTenants.userId,
+            name: userTenants.name,
+            email: users.email,
+            pec: userTenants.pec,
+            phone: userTenants.phone,
+            sdi: userTenants.sdi,
+            vatCode: userTenants.vatCode,
+            isCompany: userTenants.isCompany,
+            isActive: userTenants.isActive,
+            roleId: users.roleId,
+            street: userTenants.billingStreet,
+            zip: userTenants.billingZip,
+            regionId: userTenants.billingRegionId,
+            region: { id: regions.id, name: regions.name },
+            provinceId: userTenants.billingProvinceId,
+            province: { id: provinces.id, name: provinces.name, abbreviation: provinces.abbreviation },
+            municipalityId: userTenants.billingMunicipalityId,
+            municipality: { id: municipalities.id, name: municipalities.name },
+          })
+          .from(userTenants)
+          .innerJoin(users, eq(users.id, userTenants.userId))
+          .leftJoin(regions, eq(regions.id, userTenants.billingRegionId))
+          .leftJoin(provinces, eq(provinces.id, userTenants.billingProvinceId))
+          .leftJoin(municipalities, eq(municipalities.id, userTenants.billingMunicipalityId))
+          .orderBy(...byName(userTenants.name, userTenants.userId))
+          .$dynamic(),
+        window,
+      );
+      return rows.map((r) => {
+        const { street, zip, regionId, region, provinceId, province, municipalityId, municipality } = r;
+        const roleId = r.roleId as RoleId;
+        const hasAddress = [street, zip, regionId, provinceId, municipalityId].some((v) => v !== null);
+        return {
+          id: r.id,
+          name: r.name,
+          email: r.email,
+          pec: r.pec,
+          phone: r.phone,
+          sdi: r.sdi,
+          vatCode: r.vatCode,
+          isCompany: r.isCompany,
+          isActive: r.isActive,
+          roleId,
+          roleName: roleNameById[roleId],
+          billingAddress: hasAddress
+            ? { street, zip, regionId, region, provinceId, province, municipalityId, municipality }
+            : null,
+        };
+      });
+    },
+    count: async (db, where) => {
+      const [row] = await db
+        .select({ value: count() })
+        .from(userTenants)
+        .innerJoin(users, eq(users.id, userTenants.userId))
+        .where(where);
+      return row?.value ?? 0;
+    },
+    writes: createUserWrites(deps),
+    roles: adminEntityRoles,
+  };
+}
