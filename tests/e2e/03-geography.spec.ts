@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { accounts, login, screenshot, toast } from './support';
+import { accounts, expectOpaque, login, screenshot, toast } from './support';
 
 /** The list's table body rows (the header row excluded). */
 const bodyRows = (page: Page, title: string) => page.getByRole('table', { name: title }).locator('tbody tr');
@@ -77,6 +77,8 @@ test.describe('Regions (Admin, real ISTAT data)', () => {
       await page.getByRole('link', { name: 'Crea Nuovo Region' }).click();
       await expect(page).toHaveURL(/\/region\/new$/);
       await expect(page.getByRole('heading', { level: 1, name: 'Crea Nuovo Region' })).toBeVisible();
+      // The form fades in (spec §9: after about 100 ms).
+      await expectOpaque(page.locator('[data-visible]'));
       await page.getByLabel('Nome').fill(name);
       await page.getByLabel('Codice').fill('E2');
       await screenshot(page, 'region-form');
@@ -96,6 +98,7 @@ test.describe('Regions (Admin, real ISTAT data)', () => {
       await rows.first().getByRole('link', { name: 'Modifica' }).click();
       await expect(page).toHaveURL(/\/region\/\d+$/);
       await expect(page.getByRole('heading', { level: 1, name: 'Modifica Region' })).toBeVisible();
+      await expectOpaque(page.locator('[data-visible]'));
       await expect(page.getByLabel('Nome')).toHaveValue(name);
       await expect(page.getByLabel('Codice')).toHaveValue('E2');
       await page.getByLabel('Nome').fill(renamed);

@@ -222,6 +222,23 @@ export async function expectDashboard(page: Page): Promise<void> {
   await expect(page.getByRole('navigation', { name: 'Percorso' })).toBeVisible();
 }
 
+/**
+ * The element is fully opaque (computed opacity 1): a fading screen has finished fading in.
+ * Playwright counts opacity 0 as visible, people do not.
+ */
+export async function expectOpaque(locator: Locator): Promise<void> {
+  await expect
+    .poll(() =>
+      locator.evaluate(
+        (node) =>
+          (globalThis as unknown as { getComputedStyle(n: unknown): { opacity: string } }).getComputedStyle(
+            node,
+          ).opacity,
+      ),
+    )
+    .toBe('1');
+}
+
 /** document.documentElement.scrollWidth and window.innerWidth. */
 export async function pageWidths(page: Page): Promise<{ scrollWidth: number; innerWidth: number }> {
   return page.evaluate(() => {
