@@ -21,8 +21,8 @@ export type DatabaseTarget =
 export interface DatabaseHandle {
   db: Database;
   kind: DatabaseTarget['kind'];
-  /** Applies the versioned migrations in server/db/migrations that have not run yet. */
-  migrate(): Promise<void>;
+  /** Applies the versioned migrations in server/db/migrations (or `folder`) that have not run yet. */
+  migrate(folder?: string): Promise<void>;
   close(): Promise<void>;
   /** The embedded engine, for dumping a test template; undefined on PostgreSQL. */
   pglite?: PGlite;
@@ -37,7 +37,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     return {
       db,
       kind: 'postgres',
-      migrate: () => migratePg(db, { migrationsFolder }),
+      migrate: (folder = migrationsFolder) => migratePg(db, { migrationsFolder: folder }),
       close: () => pool.end(),
     };
   }
@@ -50,7 +50,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   return {
     db,
     kind: 'pglite',
-    migrate: () => migratePglite(db, { migrationsFolder }),
+    migrate: (folder = migrationsFolder) => migratePglite(db, { migrationsFolder: folder }),
     close: () => client.close(),
     pglite: client,
   };

@@ -38,7 +38,25 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   return url ? openPostgres(url) : openPglite();
 }
 
+/**
+ * A fresh database with nothing in it, not even migrations (migration tests): a new PostgreSQL
+ * database with DATABASE_URL (dropped by dispose), else an in-memory PGlite.
+ */
+export async function openEmptyDatabase(): Promise<TestDatabase> {
+  const url = process.env.DATABASE_URL;
+  if (url) return createPostgres(url);
+  const handle = await openDatabase({ kind: 'pglite' });
+  return { handle, dispose: () => handle.close() };
+}
+
 async function openPostgres(adminUrl: string): Promise<TestDatabase> {
+  const database = await createPostgres(adminUrl);
+  await database.handle.migrate();
+  await seedDatabase(database.handle.db, seedOptions);
+  return database;
+}
+
+async function createPostgres(adminUrl: string): Promise<TestDatabase> {
   const name = `rinnova_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -47,8 +65,6 @@ async function openPostgres(adminUrl: string): Promise<TestDatabase> {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const handle = await openDatabase({ kind: 'postgres', url: url.toString() });
-  await handle.migrate();
-  await seedDatabase(handle.db, seedOptions);
   return {
     handle,
     async dispose() {

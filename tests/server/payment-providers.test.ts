@@ -1,0 +1,208 @@
+import { count, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Paged, SelectResult } from '../../contract/envelope';
+import { messages, serverMessages } from '../../contract/messages';
+import type { PaymentProvider } from '../../contract/schemas/payment-provider';
+import { SECRET_MASK } from '../../contract/schemas/payment-provider';
+import { validationMessages } from '../../contract/validation/italian';
+import { paymentProviders } from '../../server/db/schema';
+import { createSecretBox } from '../../server/lib/secret-box';
+import { create, dataOf, expectOtherTenantUnreachable } from './helpers/entity-checks';
+import { client, createTestContext, JWT_SECRET } from './helpers/test-app';
+import type { ApiClient, ApiResponse, TestContext } from './helpers/test-app';
+
+let ctx: TestContext;
+let admin: ApiClient;
+let cliente: ApiClient;
+let demoId: number;
+let rossiId: number;
+const box = createSecretBox(JWT_SECRET);
+const SECRET = 'EFx-super-segreto-0123456789';
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  admin = await ctx.as('admin', 'Demo Srl');
+  cliente = await ctx.as('cliente', 'Demo Srl');
+  demoId = await ctx.tenantId('Demo Srl');
+  rossiId = await ctx.tenantId('Studio Rossi');
+});
+afterAll(() => ctx.close());
+
+const row = async (id: number) =>
+  (await ctx.db.select().from(paymentProviders).where(eq(paymentProviders.id, id)))[0];
+const providerCount = async () => (await ctx.db.select({ n: count() }).from(paymentProviders))[0]?.n;
+const body = (overrides: Record<string, unknown> = {}) => ({
+  name: 'PayPal',
+  apiUrl: 'https://api-m.sandbox.paypal.com',
+  apiKey: 'client-id-demo',
+  ...overrides,
+});
+const expectNoSecret = (res: ApiResponse, secret = SECRET) => {
+  expect(res.raw).not.toContain(secret);
+  expect(res.raw).not.toContain('v1.');
+};
+
+describe('the API secret is write-only', () => {
+  let provider: PaymentProvider;
+
+  it('Create stores it encrypted and answers only the mask', async () => {
+    const res = await admin.post<PaymentProvider>('/api/paymentprovider/Create', body({ ApiSecret: SECRET }));
+    expectNoSecret(res);
+    provider = dataOf(res);
+    expect(provider).toEqual({
+      id: expect.any(Number),
+      name: 'PayPal',
+      apiUrl: 'https://api-m.sandbox.paypal.com',
+      apiKey: 'client-id-demo',
+      apiSecret: SECRET_MASK,
+    });
+    const stored = (await row(provider.id))?.apiSecretEncrypted ?? '';
+    expect(stored).not.toContain(SECRET);
+    expect(stored).toMatch(/^v1\./);
+    expect(box.decrypt(stored)).toBe(SECRET);
+    // Another key cannot read it.
+    expect(createSecretBox('another-server-secret-another-secret-0123').decrypt(stored)).toBeNull();
+  });
+
+  it('never appears in getAll, GetById or getAllForSelect', async () => {
+    const list = await admin.get<Paged<PaymentProvider>>('/api/paymentprovider/getAll', {
+      query: { pageSize: 100 },
+    });
+    expectNoSecret(list);
+    expect(dataOf(list).items.every((p) => p.apiSecret === SECRET_MASK || p.apiSecret === null)).toBe(true);
+    const one = await admin.get<PaymentProvider>(`/api/paymentprovider/GetById/${provider.id}`);
+    expectNoSecret(one);
+    expect(dataOf(one).apiSecret).toBe(SECRET_MASK);
+    expectNoSecret(await admin.get<SelectResult>('/api/paymentprovider/getAllForSelect'));
+  });
+
+  it('an Update whose secret is absent, empty, null or the mask keeps it', async () => {
+    const stored = (await row(provider.id))?.apiSecretEncrypted;
+    for (const [i, secret] of [undefined, '', '   ', null, SECRET_MASK].entries()) {
+      const res = await admin.put<PaymentProvider>('/api/paymentprovider/Update', {
+        ...body({ apiKey: `client-${i}` }),
+        id: provider.id,
+        ...(secret === undefined ? {} : { apiSecret: secret }),
+      });
+      expectNoSecret(res);
+      expect(dataOf(res)).toMatchObject({ apiKey: `client-${i}`, apiSecret: SECRET_MASK });
+      expect((await row(provider.id))?.apiSecretEncrypted).toBe(stored);
+    }
+  });
+
+  it('an Update with a new secret replaces it (and still answers the mask)', async () => {
+    const res = await admin.put<PaymentProvider>('/api/paymentprovider/Update', {
+      ...body(),
+      id: provider.id,
+      apiSecret: 'nuovo-segreto',
+    });
+    expectNoSecret(res, 'nuovo-segreto');
+    expect(dataOf(res).apiSecret).toBe(SECRET_MASK);
+    expect(box.decrypt((await row(provider.id))?.apiSecretEncrypted ?? '')).toBe('nuovo-segreto');
+  });
+});
+
+describe('validation and roles', () => {
+  it('a new configuration needs name, http(s) URL, client id and secret (400, nothing written)', async () => {
+    const before = await providerCount();
+    const res = await admin.post('/api/paymentprovider/Create', {
+      name: '',
+      apiUrl: 'ftp://paypal.com',
+      apiKey: '',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([
+      `name: ${validationMessages.providerNameRequired}`,
+      `apiUrl: ${validationMessages.apiUrlInvalid}`,
+      `apiKey: ${validationMessages.apiKeyRequired}`,
+      `apiSecret: ${validationMessages.apiSecretRequired}`,
+    ]);
+    const noSecret = await admin.post('/api/paymentprovider/Create', body({ apiSecret: SECRET_MASK }));
+    expect(noSecret.body.errors).toEqual([`apiSecret: ${validationMessages.apiSecretRequired}`]);
+    expect(await providerCount()).toBe(before);
+  });
+
+  it('a User may neither read nor write (403)', async () => {
+    const before = await providerCount();
+    expect((await cliente.get('/api/paymentprovider/getAll')).status).toBe(403);
+    expect((await cliente.post('/api/paymentprovider/Create', body({ apiSecret: 'x' }))).status).toBe(403);
+    expect(await providerCount()).toBe(before);
+  });
+
+  it('getAll searches and filters by name, in name order', async () => {
+    await create(
+      admin,
+      'paymentprovider',
+      body({ name: 'Stripe', apiUrl: 'https://api.stripe.com', apiSecret: 's' }),
+    );
+    const res = dataOf(
+      await admin.get<Paged<PaymentProvider>>('/api/paymentprovider/getAll', {
+        query: { 'filters[name]': 'STRI' },
+      }),
+    );
+    expect(res).toMatchObject({ totalCount: 1, items: [{ name: 'Stripe' }] });
+    const all = dataOf(await admin.get<Paged<PaymentProvider>>('/api/paymentprovider/getAll'));
+    const names = all.items.map((p) => p.name.toLowerCase());
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+  });
+});
+
+describe('GET api/paymentprovider/GetPayPalSettingsByTenant/{tenantId}', () => {
+  const url = (tenantId: number) => `/api/paymentprovider/GetPayPalSettingsByTenant/${tenantId}`;
+
+  it('is public (API key only) and answers only the client id of the PayPal row', async () => {
+    const res = await ctx.api.get<{ apiKey: string }>(url(demoId));
+    expect(res.status).toBe(200);
+    // Demo Srl's first row named like PayPal: the seeded sandbox row (a placeholder client id).
+    expect(res.body).toEqual({
+      success: true,
+      message: null,
+      data: { apiKey: 'SEGNAPOSTO-sandbox-client-id' },
+    });
+    expect(res.raw).not.toMatch(/secret|v1\./i);
+    // Without the API key: 401.
+    expect((await client(ctx.app, {}, null).get(url(demoId))).status).toBe(401);
+  });
+
+  it('prefers a row named like PayPal over the others', async () => {
+    const rossi = await ctx.as('superadmin', 'Studio Rossi');
+    await create(rossi, 'paymentprovider', body({ name: 'Stripe', apiKey: 'stripe-key', apiSecret: 'x' }));
+    await create(
+      rossi,
+      'paymentprovider',
+      body({ name: 'Conto PayPal live', apiKey: 'paypal-live', apiSecret: 'y' }),
+    );
+    expect((await ctx.api.get<{ apiKey: string }>(url(rossiId))).body.data).toEqual({
+      apiKey: 'paypal-live',
+    });
+  });
+
+  it('answers 404 with the Italian message when the tenant has none or does not exist', async () => {
+    const empty = await ctx.as('superadmin');
+    const tenant = dataOf(await empty.post<{ id: number }>('/api/tenant/Create', { name: 'Senza PayPal' }));
+    for (const id of [tenant.id, 99_999]) {
+      const res = await ctx.api.get(url(id));
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ success: false, message: messages.payment.paypalNotConfigured, data: null });
+    }
+    expect((await ctx.api.get('/api/paymentprovider/GetPayPalSettingsByTenant/abc')).body.message).toBe(
+      serverMessages.validation,
+    );
+  });
+});
+
+it('a provider of another tenant is out of reach (404) and unchanged', async () => {
+  const rossi = await ctx.as('superadmin', 'Studio Rossi');
+  const foreign = await create<PaymentProvider>(
+    rossi,
+    'paymentprovider',
+    body({ name: 'Di Rossi', apiSecret: 'z' }),
+  );
+  await expectOtherTenantUnreachable(
+    ctx,
+    'paymentprovider',
+    foreign.id,
+    body({ name: 'Preso', apiSecret: 'rubato' }),
+    () => row(foreign.id),
+  );
+});
