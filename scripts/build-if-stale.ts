@@ -1,9 +1,10 @@
 /**
- * Builds the SPA only when dist/ is missing or older than its sources, so that a second
- * `npm start` skips the build and is up in a few seconds.
+ * Builds the SPA only when dist/ is missing, older than its sources, or was built with other
+ * values of the settings Vite embeds (VITE_*, WHATSAPP_*, SUPPORT_*), so that a second
+ * `npm start` skips the build and is up in a few seconds, and a changed setting still shows.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
@@ -26,9 +27,20 @@ function newestMtime(path: string): number {
   return newest;
 }
 
+const stampFile = join(root, 'dist', '.build-env.json');
+const embeddedPrefixes = ['VITE_', 'WHATSAPP_', 'SUPPORT_']; // vite.config.ts envPrefix
+
+function embeddedEnv(): string {
+  const entries = Object.entries(process.env)
+    .filter(([k]) => embeddedPrefixes.some((p) => k.startsWith(p)))
+    .sort(([a], [b]) => a.localeCompare(b));
+  return JSON.stringify(Object.fromEntries(entries));
+}
+
 export function spaIsStale(): boolean {
   const built = join(root, 'dist', 'index.html');
-  if (!existsSync(built)) return true;
+  if (!existsSync(built) || !existsSync(stampFile)) return true;
+  if (readFileSync(stampFile, 'utf8') !== embeddedEnv()) return true;
   const builtAt = statSync(built).mtimeMs;
   return sources.some((s) => newestMtime(join(root, s)) > builtAt);
 }
@@ -45,4 +57,5 @@ export function buildSpaIfStale(): void {
     console.error('vite build non riuscita.');
     process.exit(result.status ?? 1);
   }
+  writeFileSync(stampFile, embeddedEnv());
 }

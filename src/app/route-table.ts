@@ -29,8 +29,12 @@ const superAdminOnly = [Role.SuperAdmin] as const;
 /** Screens built in later issues show this placeholder until then. */
 const comingSoon = lazy(() => import('../features/placeholder/coming-soon-page'));
 
-const regionList = lazy(() => import('../entities/region/region.pages').then((m) => ({ default: m.ListScreen })));
-const regionForm = lazy(() => import('../entities/region/region.pages').then((m) => ({ default: m.FormScreen })));
+const regionList = lazy(() =>
+  import('../entities/region/region.pages').then((m) => ({ default: m.ListScreen })),
+);
+const regionForm = lazy(() =>
+  import('../entities/region/region.pages').then((m) => ({ default: m.FormScreen })),
+);
 const provinceList = lazy(() =>
   import('../entities/province/province.pages').then((m) => ({ default: m.ListScreen })),
 );
@@ -78,13 +82,25 @@ export const appRoutes: readonly AppRoute[] = [
 
   { path: '/user', label: 'Lista Utenti', inSidebar: true, roles: adminOnly, screen: user.list },
   { path: '/user/:id', label: 'Dettaglio Utente', inSidebar: false, roles: adminOnly, screen: user.form },
-  { path: '/user-wizard', label: messages.wizard.title, inSidebar: false, roles: adminOnly, screen: userWizard },
+  {
+    path: '/user-wizard',
+    label: messages.wizard.title,
+    inSidebar: false,
+    roles: adminOnly,
+    screen: userWizard,
+  },
 
   { path: '/subscription', label: 'Gestisci Sottoscrizioni', inSidebar: true, screen: comingSoon },
   { path: '/subscription/new', label: 'Crea Sottoscrizione', inSidebar: true, screen: comingSoon },
   { path: '/subscription/:id', label: 'Dettaglio Sottoscrizione', inSidebar: false, screen: comingSoon },
 
-  { path: '/paymentprovider', label: 'Configura PayPal', inSidebar: true, roles: adminOnly, screen: paymentProvider.list },
+  {
+    path: '/paymentprovider',
+    label: 'Configura PayPal',
+    inSidebar: true,
+    roles: adminOnly,
+    screen: paymentProvider.list,
+  },
   {
     path: '/paymentprovider/new',
     label: 'Nuova configurazione PayPal',
@@ -115,8 +131,18 @@ export const appRoutes: readonly AppRoute[] = [
   { path: '/plan/:id', label: 'Dettaglio piano', inSidebar: false, roles: adminOnly, screen: plan.form },
 
   { path: '/planfeature', label: 'Funzionalità dei piani', inSidebar: false, screen: planFeature.list },
-  { path: '/planfeature/new', label: 'Nuova funzionalità del piano', inSidebar: false, screen: planFeature.form },
-  { path: '/planfeature/:id', label: 'Dettaglio funzionalità del piano', inSidebar: false, screen: planFeature.form },
+  {
+    path: '/planfeature/new',
+    label: 'Nuova funzionalità del piano',
+    inSidebar: false,
+    screen: planFeature.form,
+  },
+  {
+    path: '/planfeature/:id',
+    label: 'Dettaglio funzionalità del piano',
+    inSidebar: false,
+    screen: planFeature.form,
+  },
   { path: '/feature', label: 'Funzionalità', inSidebar: false, screen: feature.list },
   { path: '/feature/new', label: 'Nuova funzionalità', inSidebar: false, screen: feature.form },
   { path: '/feature/:id', label: 'Dettaglio funzionalità', inSidebar: false, screen: feature.form },
@@ -131,7 +157,13 @@ export const appRoutes: readonly AppRoute[] = [
 ];
 
 /** Public paths: reachable without a session (spec §2). `/` is public only without a session. */
-export const publicPaths = ['/login', '/reset-password', '/payment', '/payment/process'] as const;
+export const publicPaths = [
+  '/login',
+  '/register',
+  '/reset-password',
+  '/payment',
+  '/payment/process',
+] as const;
 
 export function canAccess(route: Pick<AppRoute, 'roles'>, role: RoleId | null | undefined): boolean {
   if (!route.roles) return true;

@@ -8,6 +8,7 @@ import { NotFoundPage, RouteErrorPage } from './status-pages';
 
 const LoginPage = lazy(() => import('../features/auth/login-page'));
 const ResetPasswordPage = lazy(() => import('../features/auth/reset-password-page'));
+const RegisterPage = lazy(() => import('../features/auth/register-page'));
 const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page'));
 
 /** The route tree, built from the route table (used by the browser router and by tests). */
@@ -25,6 +26,14 @@ export function createAppRoutes(): RouteObject[] {
             </PublicOnly>
           ),
         },
+        {
+          path: 'register',
+          element: (
+            <PublicOnly>
+              <RegisterPage />
+            </PublicOnly>
+          ),
+        },
         { path: 'reset-password', element: <ResetPasswordPage /> },
         { path: 'payment', element: <PaymentGate /> },
         { path: 'payment/process', element: <PaymentGate /> },
@@ -33,7 +42,10 @@ export function createAppRoutes(): RouteObject[] {
           element: <AuthGate />,
           children: [
             { index: true, element: <DashboardPage /> },
-            ...appRoutes.map((route) => ({ path: route.path.slice(1), element: <RouteScreen route={route} /> })),
+            ...appRoutes.map((route) => ({
+              path: route.path.slice(1),
+              element: <RouteScreen route={route} />,
+            })),
             { path: '*', element: <NotFoundPage /> },
           ],
         },

@@ -40,7 +40,7 @@ function SelectAll({ selection, disabled }: { selection: TableSelection; disable
     <input
       ref={ref}
       type="checkbox"
-      className="h-4 w-4 rounded border-slate-300 accent-brand-blue"
+      className="h-4 w-4 rounded border-slate-300 align-middle accent-brand-blue"
       aria-label={uiText.selectAll}
       checked={selection.allSelected}
       disabled={disabled}
@@ -119,7 +119,7 @@ export function DataTable({ columns, rows, isLoading, isFetching, selection, ren
                     <td className="w-10 py-3 pr-1 pl-4">
                       <input
                         type="checkbox"
-                        className="h-4 w-4 rounded border-slate-300 accent-brand-blue"
+                        className="h-4 w-4 rounded border-slate-300 align-middle accent-brand-blue"
                         aria-label={uiText.selectRow(row.id)}
                         checked={isSelected}
                         onChange={() => selection.toggleRow(row.id)}

@@ -97,7 +97,7 @@ export const features: IconItem[] = [
   {
     icon: UsersIcon,
     title: 'Ruoli SuperAdmin e Admin',
-    text: 'Una gerarchia di ruoli chiara: il SuperAdmin governa tutti i tenant, gli Admin gestiscono utenti, piani e abbonamenti del proprio.',
+    text: 'Una gerarchia di ruoli chiara: il SuperAdmin governa tutti i tenant, gli Admin gestiscono utenti, piani e abbonamenti del proprio tenant.',
   },
   {
     icon: BankIcon,

@@ -15,7 +15,7 @@ export function Hero() {
   return (
     <section id="hero" aria-labelledby="hero-title" className="relative isolate scroll-mt-16">
       <MeshBackground />
-      <div className="mx-auto grid max-w-6xl items-center gap-12 px-4 pt-14 pb-20 sm:px-6 sm:pt-20 lg:grid-cols-[minmax(0,1fr)_minmax(0,500px)] lg:gap-16 lg:px-8 lg:pt-24 lg:pb-28">
+      <div className="mx-auto grid max-w-6xl items-center gap-12 px-4 pt-14 pb-20 sm:px-6 sm:pt-20 lg:grid-cols-[minmax(0,1fr)_minmax(0,500px)] lg:gap-16 lg:px-8 lg:pt-24 lg:pb-16">
         <div className="min-w-0">
           <p className="inline-flex items-center gap-2 rounded-full border border-brand-blue/20 bg-white/70 px-3 py-1 text-xs font-semibold tracking-wide text-blue-700 shadow-sm backdrop-blur">
             <span className="size-1.5 rounded-full bg-gradient-to-r from-brand-sky to-brand-indigo" />
