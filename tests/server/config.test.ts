@@ -93,4 +93,10 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...env, JWT_SECRET: 'x'.repeat(32) })).not.toThrow();
     expect(() => loadConfig({ JWT_SECRET: 'corto' })).toThrow(/almeno 32/);
   });
+
+  it('ENCRYPTION_KEY is optional, and at least 32 characters when set', () => {
+    expect(loadConfig({}).encryptionKey).toBeUndefined();
+    expect(loadConfig({ ENCRYPTION_KEY: 'k'.repeat(32) }).encryptionKey).toBe('k'.repeat(32));
+    expect(() => loadConfig({ ENCRYPTION_KEY: 'corta' })).toThrow(/ENCRYPTION_KEY: almeno 32/);
+  });
 });
