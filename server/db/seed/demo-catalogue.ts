@@ -111,16 +111,14 @@ export async function seedDemoCatalogue(
       })
       .returning({ id: plans.id });
     if (!row) continue;
-    await tx
-      .insert(planFeatures)
-      .values(
-        plan.features.map(([featureName, description]) => ({
-          tenantId,
-          planId: row.id,
-          featureName,
-          description,
-        })),
-      );
+    await tx.insert(planFeatures).values(
+      plan.features.map(([featureName, description]) => ({
+        tenantId,
+        planId: row.id,
+        featureName,
+        description,
+      })),
+    );
   }
   const catalogue = new Map(DEMO_PLANS.flatMap((p) => p.features.map(([name, d]) => [name, d] as const)));
   await tx
