@@ -25,6 +25,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['tests/unit/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/unit/setup.ts'],
+          // Expected console.error lines (logged load/save failures) only for failing tests.
+          silent: 'passed-only',
         },
       },
       {

@@ -45,6 +45,11 @@ test.describe('Landing page, desktop 1280 px', () => {
     await expect(page.getByRole('link', { name: 'Registrati' })).toHaveCount(0);
     await expect(header.getByRole('button', { name: 'Apri menu' })).toBeHidden();
     await expect(header.getByRole('link', { name: 'Login', exact: true })).toHaveAttribute('href', '/login');
+    // Built from the server's WHATSAPP_PHONE (+39 333 1234567 in playwright.config.ts).
+    await expect(header.getByRole('link', { name: 'Scrivici su WhatsApp' })).toHaveAttribute(
+      'href',
+      'https://wa.me/393331234567',
+    );
 
     for (const { link, id } of sections) {
       await nav.getByRole('link', { name: link, exact: true }).click();
