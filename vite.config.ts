@@ -17,6 +17,8 @@ export default defineConfig({
   },
   build: { outDir: 'dist', sourcemap: false, reportCompressedSize: true },
   test: {
+    // Expected console.error lines (logged load/save failures) are printed only for failing tests.
+    silent: 'passed-only',
     projects: [
       {
         extends: true,
@@ -25,8 +27,6 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['tests/unit/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/unit/setup.ts'],
-          // Expected console.error lines (logged load/save failures) only for failing tests.
-          silent: 'passed-only',
         },
       },
       {
