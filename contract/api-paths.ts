@@ -23,7 +23,8 @@ export const apiPaths = {
   },
   paymentProvider: {
     /** GET (public): `data = { apiKey }`, the tenant's PayPal client id. */
-    payPalSettingsByTenant: (tenantId: number | string) => `paymentprovider/GetPayPalSettingsByTenant/${tenantId}`,
+    payPalSettingsByTenant: (tenantId: number | string) =>
+      `paymentprovider/GetPayPalSettingsByTenant/${tenantId}`,
   },
   tenantList: 'tenant/getAll',
   health: 'health',

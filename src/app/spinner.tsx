@@ -1,5 +1,11 @@
 /** A brand-coloured ring spinner; role=status so assistive tech announces the wait. */
-export function Spinner({ label = 'Caricamento in corso…', className = '' }: { label?: string; className?: string }) {
+export function Spinner({
+  label = 'Caricamento in corso…',
+  className = '',
+}: {
+  label?: string;
+  className?: string;
+}) {
   return (
     <span role="status" className={`inline-flex items-center gap-3 text-sm text-slate-500 ${className}`}>
       <span

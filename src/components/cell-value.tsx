@@ -1,5 +1,13 @@
 import { messages } from '../../contract/messages';
-import { formatBool, formatCurrency, formatDate, formatText, getPath, isMissing, NOT_AVAILABLE } from '../lib/formatters';
+import {
+  formatBool,
+  formatCurrency,
+  formatDate,
+  formatText,
+  getPath,
+  isMissing,
+  NOT_AVAILABLE,
+} from '../lib/formatters';
 import type { ColumnDef } from '../lib/resource';
 
 /** Badge colours of the subscription status (spec §4): 1 green, 2 red, 3 yellow, 4 blue. */

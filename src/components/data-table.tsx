@@ -61,7 +61,15 @@ function cellTitle(row: Row, key: string): string | undefined {
 }
 
 /** The list table: select-all, typed cells, 'Azioni', skeleton and empty states. Scrolls sideways on narrow screens. */
-export function DataTable({ columns, rows, isLoading, isFetching, selection, renderActions, label }: DataTableProps) {
+export function DataTable({
+  columns,
+  rows,
+  isLoading,
+  isFetching,
+  selection,
+  renderActions,
+  label,
+}: DataTableProps) {
   const span = columns.length + (selection ? 1 : 0) + (renderActions ? 1 : 0);
   return (
     <div className="overflow-x-auto">
@@ -139,7 +147,11 @@ export function DataTable({ columns, rows, isLoading, isFetching, selection, ren
                     <td
                       className={`sticky right-0 px-2 py-1.5 text-right ${isSelected ? 'bg-blue-50' : 'bg-white group-hover:bg-slate-50'}`}
                     >
-                      <div className="inline-flex items-center gap-0.5" role="group" aria-label={uiText.actionsFor(row.id)}>
+                      <div
+                        className="inline-flex items-center gap-0.5"
+                        role="group"
+                        aria-label={uiText.actionsFor(row.id)}
+                      >
                         {renderActions(row)}
                       </div>
                     </td>

@@ -57,12 +57,18 @@ export function FilterPanel(props: FilterPanelProps) {
               {props.activeCount}
             </span>
           )}
-          <ChevronDownIcon className={`h-4 w-4 text-slate-400 transition-transform duration-200 ${open ? 'rotate-180' : ''}`} />
+          <ChevronDownIcon
+            className={`h-4 w-4 text-slate-400 transition-transform duration-200 ${open ? 'rotate-180' : ''}`}
+          />
         </button>
       </h2>
       <div id={bodyId} hidden={!open} className="border-t border-slate-100 px-5 pt-4 pb-5">
         {isLoading ? (
-          <div role="status" aria-label={uiText.loadingFilters} className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          <div
+            role="status"
+            aria-label={uiText.loadingFilters}
+            className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3"
+          >
             {Array.from({ length: FILTER_PLACEHOLDERS }, (_, i) => (
               <div key={i} data-testid="filter-placeholder" className="space-y-2">
                 <Skeleton className="h-3.5 w-24" />

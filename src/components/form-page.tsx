@@ -32,7 +32,17 @@ function groupFields(fields: readonly FieldDef[]): { name: string; fields: Field
   return groups;
 }
 
-function FieldGrid({ fields, all, c, readOnly }: { fields: readonly FieldDef[]; all: readonly FieldDef[]; c: FormController; readOnly: boolean }) {
+function FieldGrid({
+  fields,
+  all,
+  c,
+  readOnly,
+}: {
+  fields: readonly FieldDef[];
+  all: readonly FieldDef[];
+  c: FormController;
+  readOnly: boolean;
+}) {
   return (
     <div className="grid gap-5 sm:grid-cols-2">
       {fields.map((f) => (
@@ -66,14 +76,22 @@ export function FormPage<T extends { id: number }>({ resource, children, after }
       data-visible={c.visible}
     >
       <div className="mb-6">
-        <Link to={`/${resource.name}`} className="mb-2 inline-flex items-center gap-1.5 text-sm text-slate-500 hover:text-slate-900">
+        <Link
+          to={`/${resource.name}`}
+          className="mb-2 inline-flex items-center gap-1.5 text-sm text-slate-500 hover:text-slate-900"
+        >
           <ArrowLeftIcon />
           {listTitle(resource)}
         </Link>
         <h1 className="page-title">{c.title}</h1>
       </div>
 
-      <form className="card" onSubmit={(e) => void c.submit(e)} noValidate aria-busy={c.isLoading || undefined}>
+      <form
+        className="card"
+        onSubmit={(e) => void c.submit(e)}
+        noValidate
+        aria-busy={c.isLoading || undefined}
+      >
         <div className="p-6">
           {c.isLoading ? (
             <div role="status" aria-label={uiText.loadingForm} className="grid gap-5 sm:grid-cols-2">
@@ -103,7 +121,10 @@ export function FormPage<T extends { id: number }>({ resource, children, after }
           )}
 
           {c.serverErrors.length > 0 && (
-            <div role="alert" className="mt-6 rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-700">
+            <div
+              role="alert"
+              className="mt-6 rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-700"
+            >
               <p className="font-medium">{uiText.serverErrors}</p>
               <ul className="mt-2 list-disc space-y-1 pl-5">
                 {c.serverErrors.map((e, i) => (
@@ -120,7 +141,11 @@ export function FormPage<T extends { id: number }>({ resource, children, after }
             {messages.common.back}
           </button>
           {!readOnly && (
-            <button type="submit" className="btn-primary" disabled={c.isLoading || c.loadFailed || c.isSaving}>
+            <button
+              type="submit"
+              className="btn-primary"
+              disabled={c.isLoading || c.loadFailed || c.isSaving}
+            >
               {c.submitLabel}
             </button>
           )}

@@ -63,7 +63,12 @@ export function ListPage<T extends { id: number }>({
           </button>
         ))}
       {canEdit && (
-        <Link to={`/${resource.name}/${row.id}`} className="icon-btn" aria-label={uiText.edit} title={uiText.edit}>
+        <Link
+          to={`/${resource.name}/${row.id}`}
+          className="icon-btn"
+          aria-label={uiText.edit}
+          title={uiText.edit}
+        >
           <PencilIcon />
         </Link>
       )}

@@ -12,7 +12,8 @@ export const uiText = {
   pagination: 'Paginazione',
   previousPage: 'Pagina precedente',
   nextPage: 'Pagina successiva',
-  pageLink: (page: number, current: boolean) => (current ? `Pagina ${page}, pagina corrente` : `Vai alla pagina ${page}`),
+  pageLink: (page: number, current: boolean) =>
+    current ? `Pagina ${page}, pagina corrente` : `Vai alla pagina ${page}`,
   jumpForward: 'Salta avanti',
   jumpBackward: 'Salta indietro',
   range: (from: number, to: number, total: number) => `${from}–${to} di ${total}`,
@@ -31,5 +32,6 @@ export const uiText = {
   serverErrors: 'Il server ha rifiutato i dati:',
   required: 'obbligatorio',
   loadFailed: 'Impossibile caricare l’elemento.',
-  writeOnlyHint: 'Per sicurezza il valore salvato non viene mostrato: lascia vuoto per mantenerlo, oppure scrivine uno nuovo.',
+  writeOnlyHint:
+    'Per sicurezza il valore salvato non viene mostrato: lascia vuoto per mantenerlo, oppure scrivine uno nuovo.',
 } as const;

@@ -101,14 +101,22 @@ export function toParams(query: LooseQuery): Record<string, string | number> {
   return params;
 }
 
-export async function fetchList<T>(entity: string, query: LooseQuery, signal?: AbortSignal): Promise<Paged<T>> {
+export async function fetchList<T>(
+  entity: string,
+  query: LooseQuery,
+  signal?: AbortSignal,
+): Promise<Paged<T>> {
   const data = await unwrap<Paged<T>>(
     http.get(apiPaths.entity(entity).getAll, { params: toParams(query), signal }),
   );
   return { items: data?.items ?? [], totalCount: data?.totalCount ?? 0 };
 }
 
-export async function fetchSelect(entity: string, query: LooseQuery, signal?: AbortSignal): Promise<SelectResult> {
+export async function fetchSelect(
+  entity: string,
+  query: LooseQuery,
+  signal?: AbortSignal,
+): Promise<SelectResult> {
   const data = await unwrap<SelectResult>(
     http.get(apiPaths.entity(entity).getAllForSelect, { params: toParams(query), signal }),
   );

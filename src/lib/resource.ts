@@ -128,9 +128,12 @@ export interface ResourceDef<T extends { id: number } = { id: number }> {
   readonly __row?: T;
 }
 
-export const listTitle = (r: Pick<ResourceDef, 'label' | 'titles'>) => r.titles?.list ?? messages.common.listTitle(r.label);
-export const createTitle = (r: Pick<ResourceDef, 'label' | 'titles'>) => r.titles?.create ?? messages.common.createNew(r.label);
-export const editTitle = (r: Pick<ResourceDef, 'label' | 'titles'>) => r.titles?.edit ?? messages.common.edit(r.label);
+export const listTitle = (r: Pick<ResourceDef, 'label' | 'titles'>) =>
+  r.titles?.list ?? messages.common.listTitle(r.label);
+export const createTitle = (r: Pick<ResourceDef, 'label' | 'titles'>) =>
+  r.titles?.create ?? messages.common.createNew(r.label);
+export const editTitle = (r: Pick<ResourceDef, 'label' | 'titles'>) =>
+  r.titles?.edit ?? messages.common.edit(r.label);
 export const createButtonLabel = (r: Pick<ResourceDef, 'label' | 'titles'>) =>
   r.titles?.createButton ?? messages.common.createNew(r.label);
 

@@ -41,7 +41,9 @@ function emptyValue(field: FieldDef): unknown {
 
 /** A new form: each field's declared default, else its empty value. */
 export function emptyFormValues(fields: readonly FieldDef[]): FormValues {
-  return Object.fromEntries(fields.map((f) => [f.key, f.defaultValue !== undefined ? f.defaultValue : emptyValue(f)]));
+  return Object.fromEntries(
+    fields.map((f) => [f.key, f.defaultValue !== undefined ? f.defaultValue : emptyValue(f)]),
+  );
 }
 
 /** The loaded row as form values: every declared field (read at `from`), null text as '', secrets empty. */

@@ -141,11 +141,13 @@ export function useListController<T extends { id: number }>(resource: ResourceDe
 
   const setDraftFilter = (key: string, value: FilterValue) =>
     setDraftState({ key: appliedKey, value: { ...draft, filters: { ...draft.filters, [key]: value } } });
-  const setDraftSearch = (searchTerm: string) => setDraftState({ key: appliedKey, value: { ...draft, searchTerm } });
+  const setDraftSearch = (searchTerm: string) =>
+    setDraftState({ key: appliedKey, value: { ...draft, searchTerm } });
 
   const activeCount =
-    Object.values(applied.filters).filter((v) => v !== null && v !== undefined && v !== false && String(v).trim() !== '')
-      .length + (applied.searchTerm.trim() ? 1 : 0);
+    Object.values(applied.filters).filter(
+      (v) => v !== null && v !== undefined && v !== false && String(v).trim() !== '',
+    ).length + (applied.searchTerm.trim() ? 1 : 0);
 
   /** 'Cerca': apply the draft, back to page 1, refetch (also when nothing changed). */
   const applyFilters = () => {
@@ -153,10 +155,11 @@ export function useListController<T extends { id: number }>(resource: ResourceDe
     writeCriteria(next, defs, draft);
     next.delete('page');
     if (next.toString() === params.toString()) void refetch();
-    else update((p) => {
-      writeCriteria(p, defs, draft);
-      p.delete('page');
-    });
+    else
+      update((p) => {
+        writeCriteria(p, defs, draft);
+        p.delete('page');
+      });
   };
 
   /** 'Resetta': text to '', booleans to false, selects to none, back to page 1. */
@@ -167,10 +170,11 @@ export function useListController<T extends { id: number }>(resource: ResourceDe
     writeCriteria(next, defs, cleared);
     next.delete('page');
     if (next.toString() === params.toString()) void refetch();
-    else update((p) => {
-      writeCriteria(p, defs, cleared);
-      p.delete('page');
-    });
+    else
+      update((p) => {
+        writeCriteria(p, defs, cleared);
+        p.delete('page');
+      });
   };
 
   // Selection belongs to the rows on screen: a new page or filter starts with none selected.

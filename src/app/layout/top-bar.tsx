@@ -26,9 +26,15 @@ export function TopBar({
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/85 backdrop-blur supports-[backdrop-filter]:bg-white/70">
       <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-3 gap-y-1 px-4 py-2.5 sm:px-6 lg:px-8">
-        <Link to="/" className="flex shrink-0 items-center gap-2 rounded-lg" aria-label="Rinnova, vai alla home">
+        <Link
+          to="/"
+          className="flex shrink-0 items-center gap-2 rounded-lg"
+          aria-label="Rinnova, vai alla home"
+        >
           <img src="/logo.svg" alt="" className="h-8 w-8" />
-          <span className="hidden text-base font-semibold tracking-tight text-slate-900 sm:inline">Rinnova</span>
+          <span className="hidden text-base font-semibold tracking-tight text-slate-900 sm:inline">
+            Rinnova
+          </span>
         </Link>
         <span aria-hidden="true" className="hidden h-5 w-px bg-slate-200 md:block" />
         <Breadcrumb className="order-last w-full pb-1 md:order-none md:w-auto md:flex-1 md:pb-0" />

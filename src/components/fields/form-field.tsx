@@ -126,7 +126,8 @@ export function FormField({ field, form, fields, readOnly = false, hint }: FormF
       );
       break;
     case 'select': {
-      const parentEmpty = parentKey !== undefined && (parentValue === null || parentValue === undefined || parentValue === '');
+      const parentEmpty =
+        parentKey !== undefined && (parentValue === null || parentValue === undefined || parentValue === '');
       control = (
         <Controller
           control={form.control}
@@ -142,7 +143,11 @@ export function FormField({ field, form, fields, readOnly = false, hint }: FormF
                 clearDependents(form, fields, field.key);
               }}
               onBlur={f.onBlur}
-              filters={field.dependsOn && !parentEmpty ? { [field.dependsOn.filterKey]: parentValue as number } : undefined}
+              filters={
+                field.dependsOn && !parentEmpty
+                  ? { [field.dependsOn.filterKey]: parentValue as number }
+                  : undefined
+              }
               disabled={readOnly || parentEmpty}
               invalid={Boolean(message)}
               placeholder={field.placeholder}
@@ -164,7 +169,10 @@ export function FormField({ field, form, fields, readOnly = false, hint }: FormF
           readOnly={readOnly}
           aria-invalid={message ? true : undefined}
           aria-describedby={describedBy}
-          {...form.register(field.key, field.validate ? { validate: (v: unknown) => field.validate?.(String(v ?? '')) ?? true } : {})}
+          {...form.register(
+            field.key,
+            field.validate ? { validate: (v: unknown) => field.validate?.(String(v ?? '')) ?? true } : {},
+          )}
         />
       );
   }

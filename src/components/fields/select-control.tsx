@@ -34,11 +34,13 @@ const ariaLiveMessages: AriaLiveMessages<SelectOption, false, GroupBase<SelectOp
   },
   onFocus: ({ context, label, isSelected }) =>
     context === 'menu' ? `${label}${isSelected ? ', selezionato' : ''}.` : `${label}.`,
-  onFilter: ({ inputValue, resultsMessage }) => `${resultsMessage}${inputValue ? ` per "${inputValue}"` : ''}.`,
+  onFilter: ({ inputValue, resultsMessage }) =>
+    `${resultsMessage}${inputValue ? ` per "${inputValue}"` : ''}.`,
 };
 
 export default function SelectControl(props: SelectControlProps) {
-  const { inputId, options, value, onChange, onInputChange, inputValue, isLoading, isDisabled, invalid } = props;
+  const { inputId, options, value, onChange, onInputChange, inputValue, isLoading, isDisabled, invalid } =
+    props;
   return (
     <Select<SelectOption, false>
       inputId={inputId}
@@ -59,7 +61,9 @@ export default function SelectControl(props: SelectControlProps) {
       placeholder={props.placeholder ?? uiText.selectPlaceholder}
       noOptionsMessage={() => uiText.selectNoOptions}
       loadingMessage={() => uiText.selectLoading}
-      screenReaderStatus={({ count }) => (count === 1 ? '1 risultato disponibile' : `${count} risultati disponibili`)}
+      screenReaderStatus={({ count }) =>
+        count === 1 ? '1 risultato disponibile' : `${count} risultati disponibili`
+      }
       ariaLiveMessages={ariaLiveMessages}
       aria-invalid={invalid || undefined}
       aria-describedby={props.describedBy}
@@ -72,7 +76,11 @@ export default function SelectControl(props: SelectControlProps) {
         control: ({ isFocused, isDisabled: disabled }) =>
           [
             'min-h-[38px] rounded-lg border px-3 text-sm shadow-sm transition-colors',
-            invalid ? 'border-red-500' : isFocused ? 'border-brand-blue' : 'border-slate-300 hover:border-slate-400',
+            invalid
+              ? 'border-red-500'
+              : isFocused
+                ? 'border-brand-blue'
+                : 'border-slate-300 hover:border-slate-400',
             isFocused ? (invalid ? 'ring-2 ring-red-500/30' : 'ring-2 ring-brand-blue/30') : '',
             // One background class only: bg-white and bg-slate-100 together leave the winner to CSS order.
             disabled ? 'cursor-not-allowed bg-slate-100 text-slate-500' : 'bg-white',
@@ -91,7 +99,11 @@ export default function SelectControl(props: SelectControlProps) {
         option: ({ isFocused, isSelected }) =>
           [
             'cursor-pointer px-3 py-2',
-            isSelected ? 'bg-brand-blue text-white' : isFocused ? 'bg-slate-100 text-slate-900' : 'text-slate-700',
+            isSelected
+              ? 'bg-brand-blue text-white'
+              : isFocused
+                ? 'bg-slate-100 text-slate-900'
+                : 'text-slate-700',
           ].join(' '),
         noOptionsMessage: () => 'px-3 py-2 text-slate-500',
         loadingMessage: () => 'px-3 py-2 text-slate-500',

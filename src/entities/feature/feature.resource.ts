@@ -6,7 +6,11 @@ import { defineResource } from '../../lib/resource';
 export const featureResource = defineResource<Feature>({
   name: 'feature',
   label: 'Funzionalità',
-  titles: { list: 'Lista Funzionalità', create: 'Crea Nuova Funzionalità', createButton: 'Crea Nuova Funzionalità' },
+  titles: {
+    list: 'Lista Funzionalità',
+    create: 'Crea Nuova Funzionalità',
+    createButton: 'Crea Nuova Funzionalità',
+  },
   columns: [
     { key: 'featureName', name: 'Funzionalità' },
     { key: 'description', name: 'Descrizione', truncate: true },

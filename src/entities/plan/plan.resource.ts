@@ -33,7 +33,13 @@ export const planResource = defineResource<Plan>({
   ],
   fields: [
     { kind: 'text', key: 'name', label: 'Nome', required: true },
-    { kind: 'choice', key: 'recurrenceType', label: 'Ricorrenza', required: true, options: recurrenceOptions },
+    {
+      kind: 'choice',
+      key: 'recurrenceType',
+      label: 'Ricorrenza',
+      required: true,
+      options: recurrenceOptions,
+    },
     {
       kind: 'number',
       key: 'recurringCostBeforeVAT',

@@ -23,7 +23,13 @@ export const planFeatureResource = defineResource<PlanFeature>({
   fields: [
     { kind: 'text', key: 'featureName', label: 'Funzionalità', required: true },
     { kind: 'textarea', key: 'description', label: 'Descrizione', rows: 3 },
-    { kind: 'select', key: 'planId', label: 'Piano', required: true, source: { entity: 'plan', pageSize: 20 } },
+    {
+      kind: 'select',
+      key: 'planId',
+      label: 'Piano',
+      required: true,
+      source: { entity: 'plan', pageSize: 20 },
+    },
   ],
   messages: { deleteFailed: messages.user.deleteError },
 });

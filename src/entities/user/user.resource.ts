@@ -6,10 +6,12 @@ import { defineResource, type ChoiceOption, type FieldDef } from '../../lib/reso
 const admins = [Role.SuperAdmin, Role.Admin] as const;
 
 /** The three roles, by id (spec §3), named as the server names them (`roleName`). */
-export const roleOptions: readonly ChoiceOption[] = ([Role.SuperAdmin, Role.Admin, Role.User] as const).map((id) => ({
-  value: id,
-  label: roleNameById[id],
-}));
+export const roleOptions: readonly ChoiceOption[] = ([Role.SuperAdmin, Role.Admin, Role.User] as const).map(
+  (id) => ({
+    value: id,
+    label: roleNameById[id],
+  }),
+);
 
 export const userTabs = { data: 'Dati utente', billing: 'Indirizzo di fatturazione' } as const;
 

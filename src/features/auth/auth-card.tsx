@@ -2,7 +2,15 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 
 /** The centred, brand-accented card of the public auth screens (login, reset password). */
-export function AuthCard({ title, subtitle, children }: { title: string; subtitle?: ReactNode; children: ReactNode }) {
+export function AuthCard({
+  title,
+  subtitle,
+  children,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <main className="relative flex min-h-screen items-center justify-center overflow-hidden bg-slate-50 px-4 py-12">
       <div
@@ -10,7 +18,11 @@ export function AuthCard({ title, subtitle, children }: { title: string; subtitl
         className="pointer-events-none absolute -top-48 left-1/2 h-[30rem] w-[60rem] -translate-x-1/2 rounded-full bg-linear-to-r from-brand-sky/30 via-brand-blue/25 to-brand-indigo/30 blur-3xl"
       />
       <div className="relative w-full max-w-md">
-        <Link to="/" className="mx-auto mb-6 flex w-fit items-center gap-3 rounded-lg" aria-label="Rinnova, torna alla pagina iniziale">
+        <Link
+          to="/"
+          className="mx-auto mb-6 flex w-fit items-center gap-3 rounded-lg"
+          aria-label="Rinnova, torna alla pagina iniziale"
+        >
           <img src="/logo.svg" alt="" className="h-11 w-11 drop-shadow-sm" />
           <span className="text-2xl font-semibold tracking-tight text-slate-900">Rinnova</span>
         </Link>

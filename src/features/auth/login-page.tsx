@@ -69,7 +69,10 @@ function LoginFormView({ onForgot }: { onForgot: () => void }) {
     register,
     handleSubmit,
     formState: { errors },
-  } = useForm<LoginForm>({ resolver: zodResolver(loginFormSchema), defaultValues: { email: '', password: '' } });
+  } = useForm<LoginForm>({
+    resolver: zodResolver(loginFormSchema),
+    defaultValues: { email: '', password: '' },
+  });
 
   function fail(message: string | null) {
     const text = message ?? messages.login.defaultError;
@@ -110,7 +113,10 @@ function LoginFormView({ onForgot }: { onForgot: () => void }) {
   return (
     <form noValidate onSubmit={(e) => void handleSubmit(onSubmit)(e)} className="space-y-5">
       {error && (
-        <p className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700" data-testid="login-error">
+        <p
+          className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700"
+          data-testid="login-error"
+        >
           {error}
         </p>
       )}
@@ -174,7 +180,10 @@ function ResetRequestView({ onBack }: { onBack: () => void }) {
     register,
     handleSubmit,
     formState: { errors },
-  } = useForm<ResetRequestForm>({ resolver: zodResolver(resetRequestFormSchema), defaultValues: { email: '' } });
+  } = useForm<ResetRequestForm>({
+    resolver: zodResolver(resetRequestFormSchema),
+    defaultValues: { email: '' },
+  });
 
   async function onSubmit(values: ResetRequestForm) {
     setLoading(true);

@@ -77,7 +77,10 @@ export default function ResetPasswordPage() {
     );
   }
   return (
-    <AuthCard title="Scegli una nuova password" subtitle="Almeno 6 caratteri. La userai per i prossimi accessi.">
+    <AuthCard
+      title="Scegli una nuova password"
+      subtitle="Almeno 6 caratteri. La userai per i prossimi accessi."
+    >
       <NewPasswordFormView token={token} onDone={() => setDone(true)} />
     </AuthCard>
   );

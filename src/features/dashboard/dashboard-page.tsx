@@ -6,8 +6,18 @@ import { useSession } from '../../lib/session';
 
 const geography: { to: string; title: string; text: string; icon: ReactNode }[] = [
   { to: '/region', title: 'Regioni', text: 'Le 20 regioni italiane con il loro codice.', icon: <MapIcon /> },
-  { to: '/province', title: 'Province', text: 'Province e sigle, collegate alla regione.', icon: <BuildingIcon /> },
-  { to: '/municipality', title: 'Comuni', text: 'Comuni con CAP, collegati alla provincia.', icon: <PinIcon /> },
+  {
+    to: '/province',
+    title: 'Province',
+    text: 'Province e sigle, collegate alla regione.',
+    icon: <BuildingIcon />,
+  },
+  {
+    to: '/municipality',
+    title: 'Comuni',
+    text: 'Comuni con CAP, collegati alla provincia.',
+    icon: <PinIcon />,
+  },
 ];
 
 /** The index page until the real dashboard (KPIs and charts) arrives in a later issue. */
@@ -25,7 +35,8 @@ export default function DashboardPage() {
           <h1 className="page-title mt-1">Benvenuto in Rinnova</h1>
           {session && (
             <p className="mt-2 text-sm text-slate-600">
-              Hai effettuato l’accesso come <span className="font-medium text-slate-900">{session.user.email}</span>{' '}
+              Hai effettuato l’accesso come{' '}
+              <span className="font-medium text-slate-900">{session.user.email}</span>{' '}
               <span className="badge ml-1 bg-blue-50 text-brand-blue">{roleNameById[session.user.role]}</span>
             </p>
           )}

@@ -32,16 +32,10 @@ export function ContactForm() {
           Parliamo dei tuoi abbonamenti
         </h2>
         <p className="mt-1.5 text-sm leading-relaxed text-slate-600">
-          Raccontaci cosa vendi e come incassi oggi: ti rispondiamo via e-mail con i passi per
-          partire.
+          Raccontaci cosa vendi e come incassi oggi: ti rispondiamo via e-mail con i passi per partire.
         </p>
 
-        <form
-          className="mt-6 flex flex-col gap-5"
-          aria-labelledby={ids.title}
-          noValidate
-          onSubmit={onSubmit}
-        >
+        <form className="mt-6 flex flex-col gap-5" aria-labelledby={ids.title} noValidate onSubmit={onSubmit}>
           <div>
             <label htmlFor={ids.email} className="label">
               Email
@@ -128,7 +122,9 @@ export function ContactForm() {
             >
               <p className="font-medium">{messages.contact.error}</p>
               {status.reason === 'rate-limited' && (
-                <p className="mt-1">Hai inviato diversi messaggi in poco tempo: riprova tra qualche minuto.</p>
+                <p className="mt-1">
+                  Hai inviato diversi messaggi in poco tempo: riprova tra qualche minuto.
+                </p>
               )}
             </div>
           )}

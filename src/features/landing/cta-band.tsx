@@ -11,7 +11,10 @@ export function CtaBand() {
             aria-hidden="true"
             className="absolute inset-0 -z-10 bg-[radial-gradient(40%_60%_at_80%_0%,rgba(255,255,255,0.14),transparent),radial-gradient(35%_50%_at_0%_100%,rgba(255,255,255,0.1),transparent)]"
           />
-          <h2 id="cta-title" className="text-[1.75rem] leading-tight font-bold tracking-tight text-balance text-white sm:text-4xl">
+          <h2
+            id="cta-title"
+            className="text-[1.75rem] leading-tight font-bold tracking-tight text-balance text-white sm:text-4xl"
+          >
             Pronto a far rinnovare i tuoi abbonamenti?
           </h2>
           <p className="mx-auto mt-4 max-w-xl text-base leading-relaxed text-pretty text-blue-50 sm:text-lg">

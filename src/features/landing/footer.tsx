@@ -11,7 +11,11 @@ export function Footer() {
   const chatUrl = whatsappUrl(config.whatsappPhone);
 
   return (
-    <footer id="contatti" aria-labelledby="contatti-title" className="scroll-mt-16 border-t border-slate-200 bg-slate-50">
+    <footer
+      id="contatti"
+      aria-labelledby="contatti-title"
+      className="scroll-mt-16 border-t border-slate-200 bg-slate-50"
+    >
       <div className="mx-auto grid max-w-6xl grid-cols-2 gap-x-6 gap-y-10 px-4 py-14 sm:px-6 lg:grid-cols-[2fr_1fr_1fr_1.4fr] lg:px-8">
         <div className="col-span-2 lg:col-span-1">
           <Logo />
@@ -66,7 +70,11 @@ export function Footer() {
             </li>
             {chatUrl && (
               <li>
-                <a href={chatUrl} {...externalLinkProps} className={`${footerLink} inline-flex items-center gap-2`}>
+                <a
+                  href={chatUrl}
+                  {...externalLinkProps}
+                  className={`${footerLink} inline-flex items-center gap-2`}
+                >
                   <ChatIcon className="size-4 shrink-0 text-emerald-600" />
                   Scrivici su WhatsApp
                 </a>

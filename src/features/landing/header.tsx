@@ -39,7 +39,11 @@ export function Header() {
               {link.label}
             </a>
           ))}
-          <a href={config.docsUrl} {...externalLinkProps} className={`${navLink} inline-flex items-center gap-1`}>
+          <a
+            href={config.docsUrl}
+            {...externalLinkProps}
+            className={`${navLink} inline-flex items-center gap-1`}
+          >
             Docs
             <ExternalIcon className="size-3.5 opacity-60" />
             <span className="sr-only">(si apre in una nuova scheda)</span>

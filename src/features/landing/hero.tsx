@@ -31,9 +31,9 @@ export function Hero() {
             </span>
           </h1>
           <p className="mt-6 max-w-xl text-lg leading-relaxed text-pretty text-slate-600">
-            Rinnova è la piattaforma italiana per incassare pagamenti ricorrenti e gestire gli
-            abbonamenti. Crei i piani, invii un link di pagamento o colleghi la tua app via API: gli
-            incassi arrivano direttamente sul tuo conto.
+            Rinnova è la piattaforma italiana per incassare pagamenti ricorrenti e gestire gli abbonamenti.
+            Crei i piani, invii un link di pagamento o colleghi la tua app via API: gli incassi arrivano
+            direttamente sul tuo conto.
           </p>
           <div className="mt-8 flex flex-col gap-3 sm:flex-row">
             <a href="#come-funziona" className={`${ctaPrimary} px-5 py-3 text-base`}>

@@ -10,7 +10,14 @@ interface SectionHeadingProps {
 }
 
 /** Eyebrow, title and lead of a landing section; `id` names the title for aria-labelledby. */
-export function SectionHeading({ id, eyebrow, title, lead, dark = false, align = 'center' }: SectionHeadingProps) {
+export function SectionHeading({
+  id,
+  eyebrow,
+  title,
+  lead,
+  dark = false,
+  align = 'center',
+}: SectionHeadingProps) {
   return (
     <div className={align === 'center' ? 'mx-auto max-w-3xl text-center' : 'max-w-2xl'}>
       <p
@@ -25,7 +32,9 @@ export function SectionHeading({ id, eyebrow, title, lead, dark = false, align =
         {title}
       </h2>
       {lead && (
-        <p className={`mx-auto mt-4 max-w-2xl text-base leading-relaxed text-pretty sm:text-lg ${dark ? 'text-slate-300' : 'text-slate-600'}`}>
+        <p
+          className={`mx-auto mt-4 max-w-2xl text-base leading-relaxed text-pretty sm:text-lg ${dark ? 'text-slate-300' : 'text-slate-600'}`}
+        >
           {lead}
         </p>
       )}

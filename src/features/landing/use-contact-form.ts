@@ -26,7 +26,11 @@ const emptyForm: ContactFormValues = {
 
 // The shared schema validates ContactInput; the form also holds `false` for the unticked box,
 // which the schema refuses with the required message, as it should.
-const resolver = zodResolver(contactSchema) as unknown as Resolver<ContactFormValues, unknown, ContactPayload>;
+const resolver = zodResolver(contactSchema) as unknown as Resolver<
+  ContactFormValues,
+  unknown,
+  ContactPayload
+>;
 
 /**
  * The landing contact form's controller: validation with the zod schema the server also uses,

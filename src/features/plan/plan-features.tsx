@@ -34,7 +34,9 @@ export function PlanFeatures({ planId, canEdit }: { planId: number | null; canEd
         {planText.featuresTitle}
       </h2>
       {planId === null ? (
-        <p className="mt-2 rounded-lg border border-blue-200 bg-blue-50 p-3 text-sm text-blue-800">{planText.featuresAfterSave}</p>
+        <p className="mt-2 rounded-lg border border-blue-200 bg-blue-50 p-3 text-sm text-blue-800">
+          {planText.featuresAfterSave}
+        </p>
       ) : (
         <FeatureEditor planId={planId} canEdit={canEdit} />
       )}
@@ -112,17 +114,30 @@ function FeatureEditor({ planId, canEdit }: { planId: number; canEdit: boolean }
       ) : (
         <div className="overflow-hidden rounded-lg border border-slate-200">
           {/* Fixed layout: on a phone the description wraps and the remove button stays in view. */}
-          <table className="w-full table-fixed divide-y divide-slate-200 text-sm" aria-label={planText.featuresTable} aria-busy={busy || undefined}>
+          <table
+            className="w-full table-fixed divide-y divide-slate-200 text-sm"
+            aria-label={planText.featuresTable}
+            aria-busy={busy || undefined}
+          >
             <thead className="bg-slate-50">
               <tr>
-                <th scope="col" className="w-2/5 px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
+                <th
+                  scope="col"
+                  className="w-2/5 px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-500"
+                >
                   {planText.featureName}
                 </th>
-                <th scope="col" className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
+                <th
+                  scope="col"
+                  className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-500"
+                >
                   {planText.featureDescription}
                 </th>
                 {canEdit && (
-                  <th scope="col" className="w-14 px-2 py-2 text-right text-xs sm:w-24 font-semibold uppercase tracking-wide text-slate-500">
+                  <th
+                    scope="col"
+                    className="w-14 px-2 py-2 text-right text-xs sm:w-24 font-semibold uppercase tracking-wide text-slate-500"
+                  >
                     <span className="sr-only sm:not-sr-only">{messages.common.actions}</span>
                   </th>
                 )}
@@ -132,7 +147,9 @@ function FeatureEditor({ planId, canEdit }: { planId: number; canEdit: boolean }
               {features.map((f, i) => (
                 <tr key={f.id ?? i}>
                   <td className="px-3 py-2 font-medium break-words text-slate-800">{f.featureName}</td>
-                  <td className="px-3 py-2 break-words text-slate-600">{f.description || messages.common.notAvailable}</td>
+                  <td className="px-3 py-2 break-words text-slate-600">
+                    {f.description || messages.common.notAvailable}
+                  </td>
                   {canEdit && (
                     <td className="px-2 py-1.5 text-right">
                       <button
@@ -155,7 +172,11 @@ function FeatureEditor({ planId, canEdit }: { planId: number; canEdit: boolean }
       )}
 
       {canEdit && (
-        <form onSubmit={(e) => void add(e)} noValidate className="grid gap-3 sm:grid-cols-[1fr_1.5fr_auto] sm:items-start">
+        <form
+          onSubmit={(e) => void add(e)}
+          noValidate
+          className="grid gap-3 sm:grid-cols-[1fr_1.5fr_auto] sm:items-start"
+        >
           <div>
             <label htmlFor={nameId} className="label">
               {planText.featureName}

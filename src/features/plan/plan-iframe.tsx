@@ -13,7 +13,11 @@ import { planText } from './plan-text';
  * `success: false` (or any failure) counts as "could not get it".
  */
 export async function fetchIframeCode(planId: number, signal?: AbortSignal): Promise<string> {
-  const res = await http.get<string>(apiPaths.plan.iframe, { params: { planId }, responseType: 'text', signal });
+  const res = await http.get<string>(apiPaths.plan.iframe, {
+    params: { planId },
+    responseType: 'text',
+    signal,
+  });
   const text = typeof res.data === 'string' ? res.data : JSON.stringify(res.data);
   if (text.trimStart().startsWith('{')) {
     try {
@@ -85,7 +89,12 @@ export function PlanIframe({ planId }: { planId: number }) {
             value={query.isPending ? planText.iframeLoading : (query.data ?? '')}
             onFocus={(e) => e.currentTarget.select()}
           />
-          <button type="button" className="btn-secondary" disabled={!query.isSuccess} onClick={() => void copy()}>
+          <button
+            type="button"
+            className="btn-secondary"
+            disabled={!query.isSuccess}
+            onClick={() => void copy()}
+          >
             <CopyIcon />
             {planText.copy}
           </button>

@@ -1,7 +1,8 @@
 /** Italian text of the plan screen that the spec does not name (its own strings come from contract/messages). */
 export const planText = {
   featuresTitle: 'Funzionalità del piano',
-  featuresIntro: 'Le funzionalità elencate qui compaiono nel widget del piano e abilitano le funzioni premium via API.',
+  featuresIntro:
+    'Le funzionalità elencate qui compaiono nel widget del piano e abilitano le funzioni premium via API.',
   featuresAfterSave:
     'Le funzionalità si possono aggiungere solo dopo il primo salvataggio del piano: crea il piano, poi riaprilo dalla lista con «Modifica».',
   featuresEmpty: 'Nessuna funzionalità associata a questo piano.',

@@ -9,9 +9,9 @@ const ariaLiveMessages: AriaLiveMessages<TenantOption, false, GroupBase<TenantOp
       ? 'Usa le frecce su e giù per scegliere, Invio per selezionare, Esc per chiudere.'
       : `Tenant${isSearchable ? ': digita per cercare' : ''}, freccia giù per aprire l’elenco.`,
   onChange: ({ label }) => `Tenant ${label} selezionato.`,
-  onFocus: ({ label, options, focused }) =>
-    `${label}, ${options.indexOf(focused) + 1} di ${options.length}.`,
-  onFilter: ({ inputValue, resultsMessage }) => `${resultsMessage}${inputValue ? ` per “${inputValue}”` : ''}.`,
+  onFocus: ({ label, options, focused }) => `${label}, ${options.indexOf(focused) + 1} di ${options.length}.`,
+  onFilter: ({ inputValue, resultsMessage }) =>
+    `${resultsMessage}${inputValue ? ` per “${inputValue}”` : ''}.`,
 };
 
 function stylesFor(compact: boolean): StylesConfig<TenantOption, false> {
@@ -78,7 +78,9 @@ export default function TenantSelect({
       placeholder={isLoading ? messages.tenant.loading : messages.tenant.placeholder}
       loadingMessage={() => messages.tenant.loading}
       noOptionsMessage={() => 'Nessun tenant trovato.'}
-      screenReaderStatus={({ count }) => `${count} ${count === 1 ? 'risultato disponibile' : 'risultati disponibili'}`}
+      screenReaderStatus={({ count }) =>
+        `${count} ${count === 1 ? 'risultato disponibile' : 'risultati disponibili'}`
+      }
       ariaLiveMessages={ariaLiveMessages}
       getOptionLabel={(t) => t.name}
       getOptionValue={(t) => String(t.id)}

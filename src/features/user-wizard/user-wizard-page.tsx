@@ -52,7 +52,11 @@ async function isEmailUnique(email: string): Promise<boolean> {
 /** The label of one option of `api/{entity}/getAllForSelect` (the summary shows names, not ids). */
 function useOptionLabel(entity: string, id: unknown): string | null {
   const value = typeof id === 'number' ? id : null;
-  const q = useSelectOptions(entity, { page: 1, pageSize: 1, selectedIds: value === null ? [] : [value] }, { enabled: value !== null });
+  const q = useSelectOptions(
+    entity,
+    { page: 1, pageSize: 1, selectedIds: value === null ? [] : [value] },
+    { enabled: value !== null },
+  );
   return q.data?.options.find((o) => o.value === value)?.label ?? null;
 }
 
@@ -98,7 +102,11 @@ export default function UserWizardPage({ routeLabel }: ScreenProps) {
     } catch (error) {
       console.error('Errore durante la verifica dell’email:', error);
       if (!isHandledByInterceptor(error)) {
-        form.setError('email', { type: 'server', message: messages.wizard.emailCheckFailed }, { shouldFocus: true });
+        form.setError(
+          'email',
+          { type: 'server', message: messages.wizard.emailCheckFailed },
+          { shouldFocus: true },
+        );
       }
       return false;
     } finally {
@@ -118,7 +126,9 @@ export default function UserWizardPage({ routeLabel }: ScreenProps) {
     setCreating(true);
     setFailure([]);
     try {
-      await unwrap<User>(http.post(apiPaths.entity('user').create, toWizardPayload(values as unknown as WizardValues)));
+      await unwrap<User>(
+        http.post(apiPaths.entity('user').create, toWizardPayload(values as unknown as WizardValues)),
+      );
       notify.success(messages.wizard.created);
       void navigate('/user');
     } catch (error) {
@@ -149,12 +159,25 @@ export default function UserWizardPage({ routeLabel }: ScreenProps) {
           const done = i < step;
           const current = i === step;
           return (
-            <li key={name} aria-current={current ? 'step' : undefined} className="flex min-w-0 flex-col gap-2">
-              <span className={`h-1.5 rounded-full ${done || current ? 'bg-blue-600' : 'bg-slate-200'}`} aria-hidden="true" />
-              <span className={`flex items-center gap-2 text-xs font-medium sm:text-sm ${current ? 'text-blue-700' : done ? 'text-slate-700' : 'text-slate-400'}`}>
+            <li
+              key={name}
+              aria-current={current ? 'step' : undefined}
+              className="flex min-w-0 flex-col gap-2"
+            >
+              <span
+                className={`h-1.5 rounded-full ${done || current ? 'bg-blue-600' : 'bg-slate-200'}`}
+                aria-hidden="true"
+              />
+              <span
+                className={`flex items-center gap-2 text-xs font-medium sm:text-sm ${current ? 'text-blue-700' : done ? 'text-slate-700' : 'text-slate-400'}`}
+              >
                 <span
                   className={`grid h-6 w-6 shrink-0 place-items-center rounded-full text-xs ${
-                    done ? 'bg-blue-600 text-white' : current ? 'border-2 border-blue-600 text-blue-700' : 'border border-slate-300 text-slate-500'
+                    done
+                      ? 'bg-blue-600 text-white'
+                      : current
+                        ? 'border-2 border-blue-600 text-blue-700'
+                        : 'border border-slate-300 text-slate-500'
                   }`}
                   aria-hidden="true"
                 >
@@ -170,10 +193,23 @@ export default function UserWizardPage({ routeLabel }: ScreenProps) {
         })}
       </ol>
 
-      <form className="card" onSubmit={onSubmit} noValidate aria-labelledby={headingId} aria-busy={busy || undefined}>
+      <form
+        className="card"
+        onSubmit={onSubmit}
+        noValidate
+        aria-labelledby={headingId}
+        aria-busy={busy || undefined}
+      >
         <div className="p-6">
-          <p className="text-xs font-semibold uppercase tracking-wide text-blue-700">{wizardText.stepOf(step + 1, stepFields.length)}</p>
-          <h2 id={headingId} ref={headingRef} tabIndex={-1} className="mt-1 text-lg font-semibold text-slate-900 focus:outline-none">
+          <p className="text-xs font-semibold uppercase tracking-wide text-blue-700">
+            {wizardText.stepOf(step + 1, stepFields.length)}
+          </p>
+          <h2
+            id={headingId}
+            ref={headingRef}
+            tabIndex={-1}
+            className="mt-1 text-lg font-semibold text-slate-900 focus:outline-none"
+          >
             {wizardText.steps[step]}
           </h2>
           <p className="mt-1 mb-6 text-sm text-slate-500">{wizardText.stepHints[step]}</p>
@@ -195,7 +231,10 @@ export default function UserWizardPage({ routeLabel }: ScreenProps) {
             </p>
           )}
           {failure.length > 0 && (
-            <div role="alert" className="mt-6 rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-700">
+            <div
+              role="alert"
+              className="mt-6 rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-700"
+            >
               <ul className="list-disc space-y-1 pl-5">
                 {failure.map((e, i) => (
                   <li key={i}>{e}</li>
@@ -239,7 +278,9 @@ function SummaryRow({ label, value }: { label: string; value: unknown }) {
   return (
     <div className="grid grid-cols-1 gap-0.5 py-2 sm:grid-cols-3 sm:gap-4">
       <dt className="text-sm text-slate-500">{label}</dt>
-      <dd className={`text-sm break-words sm:col-span-2 ${missing ? 'text-slate-400' : 'font-medium text-slate-900'}`}>
+      <dd
+        className={`text-sm break-words sm:col-span-2 ${missing ? 'text-slate-400' : 'font-medium text-slate-900'}`}
+      >
         {missing ? messages.common.notAvailable : String(value)}
       </dd>
     </div>
@@ -253,7 +294,13 @@ function Summary({ values }: { values: FormValues }) {
   const municipality = useOptionLabel('municipality', values.municipality);
   const role = roleOptions.find((o) => o.value === Number(values.roleId))?.label;
   const groups: { title: string; rows: [string, unknown][] }[] = [
-    { title: wizardText.summaryGroups.account, rows: [['Indirizzo email', values.email], ['Ruolo utente', role]] },
+    {
+      title: wizardText.summaryGroups.account,
+      rows: [
+        ['Indirizzo email', values.email],
+        ['Ruolo utente', role],
+      ],
+    },
     {
       title: wizardText.summaryGroups.personal,
       rows: [

@@ -40,7 +40,9 @@ describe('role guard (spec §2, §6)', () => {
       expect(screen.queryByText('Accesso negato')).not.toBeInTheDocument();
     } else {
       expect(await screen.findByRole('heading', { name: 'Accesso negato' })).toBeInTheDocument();
-      expect(screen.queryByRole('heading', { level: 1, name: /Lista|Wizard|Configura|Status|piano/ })).not.toBeInTheDocument();
+      expect(
+        screen.queryByRole('heading', { level: 1, name: /Lista|Wizard|Configura|Status|piano/ }),
+      ).not.toBeInTheDocument();
     }
   });
 
@@ -80,7 +82,9 @@ describe('sidebar (spec §2, Layout)', () => {
     withTenantList();
     const { user } = renderApp('/', { role, tenantId: 1 });
     const dialog = await openSidebar(user);
-    const links = within(dialog).getAllByRole('link').map((a) => a.textContent);
+    const links = within(dialog)
+      .getAllByRole('link')
+      .map((a) => a.textContent);
     expect(links).toEqual(labels);
   });
 

@@ -2,12 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { Role } from '../../../contract/enums';
 import { messages } from '../../../contract/messages';
-import {
-  getSession,
-  parseStoredUser,
-  restoreSession,
-  tokenExpiryMs,
-} from '../../../src/lib/session';
+import { getSession, parseStoredUser, restoreSession, tokenExpiryMs } from '../../../src/lib/session';
 import { currentUrl, renderApp } from './harness';
 
 function jwt(payload: object): string {

@@ -12,7 +12,11 @@ afterEach(() => {
 
 const loginUser = { id: 7, email: 'anna@rinnova.test', name: 'Anna', roleId: 2, defaultTenantId: 3 };
 
-async function fillAndSubmit(user: ReturnType<typeof renderApp>['user'], email = 'anna@rinnova.test', password = 'segreta1') {
+async function fillAndSubmit(
+  user: ReturnType<typeof renderApp>['user'],
+  email = 'anna@rinnova.test',
+  password = 'segreta1',
+) {
   await user.type(await screen.findByLabelText('Email'), email);
   await user.type(screen.getByLabelText('Password'), password);
   await user.click(screen.getByRole('button', { name: 'Accedi' }));
@@ -39,7 +43,10 @@ describe('login page', () => {
     await waitFor(() => expect(currentUrl(router)).toBe('/'));
     expect(await screen.findByRole('heading', { name: 'Benvenuto in Rinnova' })).toBeInTheDocument();
     expect(window.localStorage.getItem('token')).toBe('jwt-1');
-    expect(JSON.parse(window.localStorage.getItem('user')!)).toMatchObject({ email: 'anna@rinnova.test', role: 2 });
+    expect(JSON.parse(window.localStorage.getItem('user')!)).toMatchObject({
+      email: 'anna@rinnova.test',
+      role: 2,
+    });
     expect(window.localStorage.getItem('selectedTenantId')).toBe('3');
     expect(await calls[0]!.clone().json()).toEqual({ Email: 'anna@rinnova.test', Password: 'segreta1' });
     expect(calls[0]!.headers.get('x-api-key')).toBe(config.apiKey);

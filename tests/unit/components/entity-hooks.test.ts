@@ -11,28 +11,51 @@ describe('toParams (getAll / getAllForSelect query string)', () => {
         searchTerm: '  ros ',
         filters: { name: ' Lazio ', isActive: true, regionId: 3 },
       }),
-    ).toEqual({ page: 2, pageSize: 10, searchTerm: 'ros', 'filters[name]': 'Lazio', 'filters[isActive]': 'true', 'filters[regionId]': 3 });
+    ).toEqual({
+      page: 2,
+      pageSize: 10,
+      searchTerm: 'ros',
+      'filters[name]': 'Lazio',
+      'filters[isActive]': 'true',
+      'filters[regionId]': 3,
+    });
   });
 
   it('skips empty text, false booleans, null ids and an empty searchTerm', () => {
     expect(
-      toParams({ page: 1, pageSize: 5, searchTerm: ' ', filters: { name: '', code: '  ', isActive: false, regionId: null } }),
+      toParams({
+        page: 1,
+        pageSize: 5,
+        searchTerm: ' ',
+        filters: { name: '', code: '  ', isActive: false, regionId: null },
+      }),
     ).toEqual({ page: 1, pageSize: 5 });
   });
 
   it('joins selectedIds with commas', () => {
-    expect(toParams({ page: 1, pageSize: 20, selectedIds: [1, 5] })).toEqual({ page: 1, pageSize: 20, selectedIds: '1,5' });
+    expect(toParams({ page: 1, pageSize: 20, selectedIds: [1, 5] })).toEqual({
+      page: 1,
+      pageSize: 20,
+      selectedIds: '1,5',
+    });
   });
 
   it('gives a URL whose decoded query has the literal filters[key] names', () => {
-    const url = http.getUri({ url: 'region/getAll', params: toParams({ page: 1, pageSize: 5, filters: { name: 'ab c' } }) });
+    const url = http.getUri({
+      url: 'region/getAll',
+      params: toParams({ page: 1, pageSize: 5, filters: { name: 'ab c' } }),
+    });
     const query = new URL(url, 'http://localhost').searchParams;
-    expect(Object.fromEntries(query.entries())).toEqual({ page: '1', pageSize: '5', 'filters[name]': 'ab c' });
+    expect(Object.fromEntries(query.entries())).toEqual({
+      page: '1',
+      pageSize: '5',
+      'filters[name]': 'ab c',
+    });
   });
 
   it('gives equal queries one cache key', () => {
-    expect(normalizeQuery({ page: 1, pageSize: 5, searchTerm: '', filters: { name: '', isActive: false } })).toEqual(
-      normalizeQuery({ page: 1, pageSize: 5 }),
-    );
+    expect(
+      normalizeQuery({ page: 1, pageSize: 5, searchTerm: '', filters: { name: '', isActive: false } }),
+    ).toEqual(normalizeQuery({ page: 1, pageSize: 5 }));
   });
 });

@@ -38,7 +38,11 @@ export const widgetResource = defineResource<Widget>({
     { kind: 'number', key: 'price', label: 'Prezzo' },
     { kind: 'checkbox', key: 'isActive', label: 'Attivo' },
   ],
-  roles: { create: [Role.SuperAdmin, Role.Admin], edit: [Role.SuperAdmin, Role.Admin], delete: [Role.SuperAdmin, Role.Admin] },
+  roles: {
+    create: [Role.SuperAdmin, Role.Admin],
+    edit: [Role.SuperAdmin, Role.Admin],
+    delete: [Role.SuperAdmin, Role.Admin],
+  },
 });
 
 export function widget(id: number, over: Partial<Widget> = {}): Widget {
@@ -79,12 +83,17 @@ export function fakeEntityServer<T extends { id: number }>(entity: string, initi
           const v = (r as Record<string, unknown>)[field];
           if (typeof v === 'boolean') return String(v) === value;
           if (typeof v === 'number') return String(v) === value;
-          return String(v ?? '').toLowerCase().includes(value.toLowerCase());
+          return String(v ?? '')
+            .toLowerCase()
+            .includes(value.toLowerCase());
         });
       }
       const term = params.get('searchTerm')?.toLowerCase();
       if (term) filtered = filtered.filter((r) => JSON.stringify(r).toLowerCase().includes(term));
-      return ok({ items: filtered.slice((page - 1) * pageSize, page * pageSize), totalCount: filtered.length });
+      return ok({
+        items: filtered.slice((page - 1) * pageSize, page * pageSize),
+        totalCount: filtered.length,
+      });
     }),
     apiGet(`${entity}/GetById/:id`, ({ params }) => {
       const row = rows.find((r) => r.id === Number(params.id));

@@ -59,7 +59,12 @@ function setup() {
     { value: 200, label: 'Rho', provinceId: 15 },
   ]);
   const server = fakeEntityServer('place', []);
-  const utils = renderScreens({ entity: 'place', list: <p />, form: <FormPage resource={placeResource} />, entries: ['/place/new'] });
+  const utils = renderScreens({
+    entity: 'place',
+    list: <p />,
+    form: <FormPage resource={placeResource} />,
+    entries: ['/place/new'],
+  });
   return { ...utils, provinceCalls, calls: server.calls };
 }
 
@@ -86,7 +91,9 @@ describe('form fields', () => {
     await user.type(screen.getByRole('textbox', { name: /Via/ }), 'Via Roma 1');
     await user.click(screen.getByRole('button', { name: 'Crea' }));
     await waitFor(() =>
-      expect(calls.created).toEqual([{ street: 'Via Roma 1', regionId: 1, provinceId: null, municipalityId: null }]),
+      expect(calls.created).toEqual([
+        { street: 'Via Roma 1', regionId: 1, provinceId: null, municipalityId: null },
+      ]),
     );
   });
 

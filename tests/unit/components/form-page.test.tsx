@@ -117,13 +117,18 @@ describe('FormPage', () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     server.use(
       apiPost('widget/Create', () =>
-        fail(400, 'I dati inviati non sono validi.', null, ['name: obbligatorio', 'price: deve essere positivo']),
+        fail(400, 'I dati inviati non sono validi.', null, [
+          'name: obbligatorio',
+          'price: deve essere positivo',
+        ]),
       ),
     );
     const { user } = renderForm(['/widget', '/widget/new']);
     await user.click(screen.getByRole('button', { name: 'Crea' }));
     expect(
-      await screen.findByText('Errore durante il salvataggio. Sono presenti maggiori dettagli nella console.'),
+      await screen.findByText(
+        'Errore durante il salvataggio. Sono presenti maggiori dettagli nella console.',
+      ),
     ).toBeInTheDocument();
     expect(error).toHaveBeenCalled();
     expect(screen.getByText('name: obbligatorio')).toBeInTheDocument();

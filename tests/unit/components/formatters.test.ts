@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatBool, formatCurrency, formatDate, formatText, getPath, isMissing } from '../../../src/lib/formatters';
+import {
+  formatBool,
+  formatCurrency,
+  formatDate,
+  formatText,
+  getPath,
+  isMissing,
+} from '../../../src/lib/formatters';
 
 // Intl puts a no-break space before the euro sign.
 const nb = (s: string) => s.replace(/ /g, '\u00a0');

@@ -7,7 +7,11 @@ import { apiGet, deferred, fail, ok, server } from '../msw/server';
 import { fakeEntityServer, widget, widgetResource, type Widget } from './fixtures';
 import { currentLocation, renderScreens } from './test-utils';
 
-function renderList(resource: ResourceDef<Widget> = widgetResource, entries = ['/widget'], role: 1 | 2 | 3 = 1) {
+function renderList(
+  resource: ResourceDef<Widget> = widgetResource,
+  entries = ['/widget'],
+  role: 1 | 2 | 3 = 1,
+) {
   return renderScreens({
     entity: 'widget',
     list: <ListPage resource={resource} />,
@@ -20,7 +24,8 @@ function renderList(resource: ResourceDef<Widget> = widgetResource, entries = ['
 const table = () => screen.getByRole('table', { name: 'Lista di Widget' });
 const bodyRows = () => within(table()).getAllByRole('row').slice(1);
 const rowOf = (name: string) => within(table()).getByRole('cell', { name }).closest('tr') as HTMLElement;
-const lastList = (calls: { list: URLSearchParams[] }) => Object.fromEntries(calls.list[calls.list.length - 1]!.entries());
+const lastList = (calls: { list: URLSearchParams[] }) =>
+  Object.fromEntries(calls.list[calls.list.length - 1]!.entries());
 
 async function confirmDialog(button: 'Sì, elimina!' | 'Annulla') {
   const dialog = await screen.findByRole('dialog');
@@ -64,7 +69,13 @@ describe('ListPage', () => {
 
   it('draws each column type, and N/D for missing values', async () => {
     fakeEntityServer<Widget>('widget', [
-      widget(1, { name: 'Completo', isActive: true, price: 12345.5, startDate: '2024-03-05T12:00:00Z', status: 1 }),
+      widget(1, {
+        name: 'Completo',
+        isActive: true,
+        price: 12345.5,
+        startDate: '2024-03-05T12:00:00Z',
+        status: 1,
+      }),
       widget(2, { name: 'Vuoto', isActive: null, price: null, startDate: null, status: null, owner: null }),
       widget(3, { name: 'Spento', isActive: false, price: '0.99', startDate: '2023-12-31', status: 2 }),
       widget(4, { name: 'Senza rinnovo', status: 3 }),
@@ -91,12 +102,17 @@ describe('ListPage', () => {
     expect(off.getByText('31/12/2023')).toBeInTheDocument();
     expect(off.getByText('Sottoscrizione non attiva')).toHaveClass('bg-red-50');
 
-    expect(within(rowOf('Senza rinnovo')).getByText('Attiva, ma senza rinnovo automatico')).toHaveClass('bg-yellow-50');
+    expect(within(rowOf('Senza rinnovo')).getByText('Attiva, ma senza rinnovo automatico')).toHaveClass(
+      'bg-yellow-50',
+    );
     expect(within(rowOf('Bonifico')).getByText('In attesa di bonifico bancario')).toHaveClass('bg-blue-50');
   });
 
   it('shows N/D for a cancelled (5) or unknown subscription status', async () => {
-    fakeEntityServer<Widget>('widget', [widget(1, { name: 'Cancellata', status: 5 }), widget(2, { name: 'Strana', status: 9 })]);
+    fakeEntityServer<Widget>('widget', [
+      widget(1, { name: 'Cancellata', status: 5 }),
+      widget(2, { name: 'Strana', status: 9 }),
+    ]);
     renderList();
     await screen.findByRole('cell', { name: 'Cancellata' });
     expect(within(rowOf('Cancellata')).getByText('N/D')).toBeInTheDocument();
@@ -109,7 +125,8 @@ describe('ListPage', () => {
     const { user } = renderList();
     await screen.findByRole('cell', { name: 'Widget 1' });
     const all = screen.getByRole('checkbox', { name: 'Seleziona tutte le righe' });
-    const rowBoxes = () => [1, 2, 3].map((id) => screen.getByRole('checkbox', { name: `Seleziona riga ${id}` }));
+    const rowBoxes = () =>
+      [1, 2, 3].map((id) => screen.getByRole('checkbox', { name: `Seleziona riga ${id}` }));
 
     await user.click(rowBoxes()[0]!);
     expect(all).not.toBeChecked();
@@ -127,7 +144,9 @@ describe('ListPage', () => {
   it('applies filters on Cerca: back to page 1, filters[...] sent, empty ones skipped', async () => {
     const { calls } = fakeEntityServer<Widget>(
       'widget',
-      Array.from({ length: 12 }, (_, i) => widget(i + 1, { name: i % 2 ? `Beta ${i + 1}` : `Alfa ${i + 1}`, isActive: i < 6 })),
+      Array.from({ length: 12 }, (_, i) =>
+        widget(i + 1, { name: i % 2 ? `Beta ${i + 1}` : `Alfa ${i + 1}`, isActive: i < 6 }),
+      ),
     );
     const { user } = renderList(widgetResource, ['/widget?page=2']);
     await screen.findByRole('cell', { name: 'Alfa 7' });
@@ -138,7 +157,12 @@ describe('ListPage', () => {
     await user.click(screen.getByRole('button', { name: 'Cerca' }));
 
     await waitFor(() =>
-      expect(lastList(calls)).toEqual({ page: '1', pageSize: '5', 'filters[name]': 'alfa', 'filters[isActive]': 'true' }),
+      expect(lastList(calls)).toEqual({
+        page: '1',
+        pageSize: '5',
+        'filters[name]': 'alfa',
+        'filters[isActive]': 'true',
+      }),
     );
     await waitFor(() => expect(bodyRows()).toHaveLength(3));
     expect(screen.getByRole('cell', { name: 'Alfa 1' })).toBeInTheDocument();
@@ -150,7 +174,10 @@ describe('ListPage', () => {
   });
 
   it('sends the free-text search as searchTerm', async () => {
-    const { calls } = fakeEntityServer<Widget>('widget', [widget(1, { name: 'Uno' }), widget(2, { name: 'Due' })]);
+    const { calls } = fakeEntityServer<Widget>('widget', [
+      widget(1, { name: 'Uno' }),
+      widget(2, { name: 'Due' }),
+    ]);
     const { user } = renderList();
     await screen.findByRole('cell', { name: 'Uno' });
     await user.type(screen.getByRole('searchbox', { name: 'Ricerca libera' }), 'due{Enter}');
@@ -159,8 +186,13 @@ describe('ListPage', () => {
   });
 
   it('Resetta clears text to empty and booleans to false, and returns to page 1', async () => {
-    const { calls } = fakeEntityServer<Widget>('widget', Array.from({ length: 12 }, (_, i) => widget(i + 1)));
-    const { user } = renderList(widgetResource, ['/widget?page=2&filters[name]=Widget&filters[isActive]=true']);
+    const { calls } = fakeEntityServer<Widget>(
+      'widget',
+      Array.from({ length: 12 }, (_, i) => widget(i + 1)),
+    );
+    const { user } = renderList(widgetResource, [
+      '/widget?page=2&filters[name]=Widget&filters[isActive]=true',
+    ]);
     await screen.findByRole('cell', { name: 'Widget 6' });
     const name = screen.getByRole('textbox', { name: 'Nome' });
     const active = screen.getByRole('checkbox', { name: 'Filtra per Attivo' });
@@ -175,13 +207,20 @@ describe('ListPage', () => {
   });
 
   it('changes page size with the Mostra: select (5, 10, 20) and refetches from page 1', async () => {
-    const { calls } = fakeEntityServer<Widget>('widget', Array.from({ length: 23 }, (_, i) => widget(i + 1)));
+    const { calls } = fakeEntityServer<Widget>(
+      'widget',
+      Array.from({ length: 23 }, (_, i) => widget(i + 1)),
+    );
     const { user } = renderList(widgetResource, ['/widget?page=3']);
     await screen.findByRole('cell', { name: 'Widget 11' });
     const size = screen.getByLabelText('Mostra:');
     expect(size.tagName).toBe('SELECT');
     expect(size).toHaveValue('5');
-    expect(within(size).getAllByRole('option').map((o) => o.textContent)).toEqual(['5', '10', '20']);
+    expect(
+      within(size)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['5', '10', '20']);
 
     await user.selectOptions(size, '10');
     await waitFor(() => expect(lastList(calls)).toEqual({ page: '1', pageSize: '10' }));
@@ -191,11 +230,17 @@ describe('ListPage', () => {
   });
 
   it('paginates: ceil(totalCount / pageSize) pages, 1-based requests, Italian labels', async () => {
-    const { calls } = fakeEntityServer<Widget>('widget', Array.from({ length: 42 }, (_, i) => widget(i + 1)));
+    const { calls } = fakeEntityServer<Widget>(
+      'widget',
+      Array.from({ length: 42 }, (_, i) => widget(i + 1)),
+    );
     const { user } = renderList();
     await screen.findByRole('cell', { name: 'Widget 1' });
     const nav = screen.getByRole('navigation', { name: 'Paginazione' });
-    expect(within(nav).getByRole('button', { name: 'Pagina 1, pagina corrente' })).toHaveAttribute('aria-current', 'page');
+    expect(within(nav).getByRole('button', { name: 'Pagina 1, pagina corrente' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
     // 42 / 5 → 9 pages: margin 2 at the end shows 8 and 9, never a 10th.
     expect(within(nav).getByRole('button', { name: 'Vai alla pagina 9' })).toBeInTheDocument();
     expect(within(nav).queryByRole('button', { name: 'Vai alla pagina 10' })).not.toBeInTheDocument();
@@ -241,11 +286,11 @@ describe('ListPage', () => {
 
   it('only logs a failed delete (no toast) unless the declaration asks for one', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
-    server.use(
-      apiGet('widget/getAll', () => ok({ items: [widget(1)], totalCount: 1 })),
-    );
+    server.use(apiGet('widget/getAll', () => ok({ items: [widget(1)], totalCount: 1 })));
     const { apiDelete } = await import('../msw/server');
-    server.use(apiDelete('widget/Delete/:id', () => fail(409, 'Impossibile eliminare: l’elemento è ancora in uso.')));
+    server.use(
+      apiDelete('widget/Delete/:id', () => fail(409, 'Impossibile eliminare: l’elemento è ancora in uso.')),
+    );
     const { user, unmount } = renderList();
     await screen.findByRole('cell', { name: 'Widget 1' });
     await user.click(screen.getByRole('button', { name: 'Elimina' }));
@@ -259,12 +304,16 @@ describe('ListPage', () => {
     await screen.findByRole('cell', { name: 'Widget 1' });
     await second.user.click(screen.getByRole('button', { name: 'Elimina' }));
     await confirmDialog('Sì, elimina!');
-    expect(await screen.findByText('Problema: Impossibile eliminare: l’elemento è ancora in uso.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Problema: Impossibile eliminare: l’elemento è ancora in uso.'),
+    ).toBeInTheDocument();
   });
 
   it('only logs a failed list load', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
-    server.use(apiGet('widget/getAll', () => fail(500, 'Si è verificato un errore interno. Riprova più tardi.')));
+    server.use(
+      apiGet('widget/getAll', () => fail(500, 'Si è verificato un errore interno. Riprova più tardi.')),
+    );
     renderList();
     await waitFor(() => expect(error).toHaveBeenCalled());
     expect(await screen.findByText('Ancora niente qui ¯\\_(ツ)_/¯')).toBeInTheDocument();
@@ -297,7 +346,9 @@ describe('ListPage', () => {
       list: (
         <ListPage
           resource={widgetResource}
-          rowActions={[{ label: 'Genera link di pagamento', icon: '€', onClick, hidden: (r) => r.status !== 2 }]}
+          rowActions={[
+            { label: 'Genera link di pagamento', icon: '€', onClick, hidden: (r) => r.status !== 2 },
+          ]}
         />
       ),
       form: <p />,

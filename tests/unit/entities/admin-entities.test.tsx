@@ -8,7 +8,13 @@ import { renderApp } from '../app/harness';
 import { fakeEntityServer, fakeSelectServer } from '../components/fixtures';
 import { apiDelete, fail, server } from '../msw/server';
 
-const paypal = { id: 3, name: 'PayPal', apiUrl: 'https://api-m.sandbox.paypal.com', apiKey: 'AZ-client-id', apiSecret: SECRET_MASK };
+const paypal = {
+  id: 3,
+  name: 'PayPal',
+  apiUrl: 'https://api-m.sandbox.paypal.com',
+  apiKey: 'AZ-client-id',
+  apiSecret: SECRET_MASK,
+};
 
 /** The password box of the secret (no textbox role: found by its label). */
 const secretInput = () => screen.getByLabelText('Secret API');
@@ -28,13 +34,17 @@ describe('payment provider (spec §2 Configura PayPal, api-contract: apiSecret w
   it('edit: the secret box starts empty with a hint; left empty, the body leaves the secret out', async () => {
     const { calls } = fakeEntityServer('paymentprovider', [paypal]);
     const { user } = renderApp('/paymentprovider/3', { role: Role.Admin, tenantId: 1 });
-    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Client ID (API key)' })).toHaveValue('AZ-client-id'));
+    await waitFor(() =>
+      expect(screen.getByRole('textbox', { name: 'Client ID (API key)' })).toHaveValue('AZ-client-id'),
+    );
     expect(secretInput()).toHaveAttribute('type', 'password');
     expect(secretInput()).toHaveValue('');
     expect(secretInput()).toHaveAccessibleDescription(/lascia vuoto per mantenerlo/);
     await user.click(screen.getByRole('button', { name: 'Salva' }));
     expect(await screen.findByText(messages.http.updated)).toBeInTheDocument();
-    expect(calls.updated).toEqual([{ id: 3, name: 'PayPal', apiUrl: 'https://api-m.sandbox.paypal.com', apiKey: 'AZ-client-id' }]);
+    expect(calls.updated).toEqual([
+      { id: 3, name: 'PayPal', apiUrl: 'https://api-m.sandbox.paypal.com', apiKey: 'AZ-client-id' },
+    ]);
     expect(calls.updated[0]).not.toHaveProperty('apiSecret');
   });
 
@@ -44,7 +54,9 @@ describe('payment provider (spec §2 Configura PayPal, api-contract: apiSecret w
     await waitFor(() => expect(screen.getByRole('textbox', { name: 'Nome' })).toHaveValue('PayPal'));
     await user.type(secretInput(), 'nuovo-secret');
     await user.click(screen.getByRole('button', { name: 'Salva' }));
-    await waitFor(() => expect(calls.updated).toEqual([expect.objectContaining({ id: 3, apiSecret: 'nuovo-secret' })]));
+    await waitFor(() =>
+      expect(calls.updated).toEqual([expect.objectContaining({ id: 3, apiSecret: 'nuovo-secret' })]),
+    );
   });
 
   it('create: no hint, the secret is part of the body', async () => {
@@ -57,7 +69,9 @@ describe('payment provider (spec §2 Configura PayPal, api-contract: apiSecret w
     await user.type(secretInput(), 's3cret');
     await user.click(screen.getByRole('button', { name: 'Crea' }));
     await waitFor(() =>
-      expect(calls.created).toEqual([{ name: 'PayPal', apiUrl: 'https://api-m.paypal.com', apiKey: 'id', apiSecret: 's3cret' }]),
+      expect(calls.created).toEqual([
+        { name: 'PayPal', apiUrl: 'https://api-m.paypal.com', apiKey: 'id', apiSecret: 's3cret' },
+      ]),
     );
   });
 });
@@ -65,13 +79,21 @@ describe('payment provider (spec §2 Configura PayPal, api-contract: apiSecret w
 describe('tenant (spec §2, §8)', () => {
   it("'Lista Tenants', 'Dettaglio Tenant'; a failed delete shows the error", async () => {
     fakeEntityServer('tenant', [{ id: 1, name: 'Acme S.r.l.', configuration: null }]);
-    server.use(apiDelete('tenant/Delete/:id', () => fail(409, 'Impossibile eliminare: l’elemento è ancora in uso.')));
+    server.use(
+      apiDelete('tenant/Delete/:id', () => fail(409, 'Impossibile eliminare: l’elemento è ancora in uso.')),
+    );
     const { user } = renderApp('/tenant', { role: Role.SuperAdmin, tenantId: 1 });
     expect(await screen.findByRole('heading', { level: 1, name: 'Lista Tenants' })).toBeInTheDocument();
-    const row = (await within(screen.getByRole('table')).findByRole('cell', { name: 'Acme S.r.l.' })).closest('tr') as HTMLElement;
+    const row = (await within(screen.getByRole('table')).findByRole('cell', { name: 'Acme S.r.l.' })).closest(
+      'tr',
+    ) as HTMLElement;
     await user.click(within(row).getByRole('button', { name: 'Elimina' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Sì, elimina!' }));
-    expect(await screen.findByText(messages.user.deleteError('Impossibile eliminare: l’elemento è ancora in uso.'))).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        messages.user.deleteError('Impossibile eliminare: l’elemento è ancora in uso.'),
+      ),
+    ).toBeInTheDocument();
 
     await user.click(within(row).getByRole('link', { name: 'Modifica' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Dettaglio Tenant' })).toBeInTheDocument();
@@ -80,7 +102,9 @@ describe('tenant (spec §2, §8)', () => {
   it('an Admin may edit but not create or delete tenants', async () => {
     fakeEntityServer('tenant', [{ id: 1, name: 'Acme S.r.l.', configuration: null }]);
     renderApp('/tenant', { role: Role.Admin, tenantId: 1 });
-    const row = (await within(await screen.findByRole('table')).findByRole('cell', { name: 'Acme S.r.l.' })).closest('tr') as HTMLElement;
+    const row = (
+      await within(await screen.findByRole('table')).findByRole('cell', { name: 'Acme S.r.l.' })
+    ).closest('tr') as HTMLElement;
     expect(within(row).getByRole('link', { name: 'Modifica' })).toBeInTheDocument();
     expect(within(row).queryByRole('button', { name: 'Elimina' })).not.toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Crea Nuovo Tenant' })).not.toBeInTheDocument();

@@ -27,14 +27,18 @@ import { currentLocation, renderScreens } from '../components/test-utils';
 
 type Row = { id: number } & Record<string, unknown>;
 
-const resourceModules = import.meta.glob<Record<string, unknown>>('../../../src/entities/*/*.resource.ts', { eager: true });
+const resourceModules = import.meta.glob<Record<string, unknown>>('../../../src/entities/*/*.resource.ts', {
+  eager: true,
+});
 const pageModules = import.meta.glob<{ ListScreen?: ComponentType; FormScreen?: ComponentType }>(
   '../../../src/entities/*/*.pages.tsx',
   { eager: true },
 );
 
 function isResource(value: unknown): value is ResourceDef<Row> {
-  return typeof value === 'object' && value !== null && 'name' in value && 'columns' in value && 'fields' in value;
+  return (
+    typeof value === 'object' && value !== null && 'name' in value && 'columns' in value && 'fields' in value
+  );
 }
 
 const cases = Object.entries(resourceModules).flatMap(([path, mod]) => {
@@ -56,7 +60,8 @@ function fakeSelectSources(resource: ResourceDef<Row>) {
     if (f.dependsOn) extra[f.dependsOn.filterKey] = 2;
     entities.set(f.source.entity, extra);
   }
-  for (const f of resource.filters ?? []) if (f.kind === 'select' && !entities.has(f.source.entity)) entities.set(f.source.entity, {});
+  for (const f of resource.filters ?? [])
+    if (f.kind === 'select' && !entities.has(f.source.entity)) entities.set(f.source.entity, {});
   for (const [entity, extra] of entities) {
     fakeSelectServer(entity, [
       { value: 1, label: `${entity} uno`, ...extra },
@@ -67,7 +72,10 @@ function fakeSelectSources(resource: ResourceDef<Row>) {
 
 /** Calls some form screens make besides the entity's own CRUD (the plan's iframe code). */
 const extraHandlers: Record<string, () => void> = {
-  plan: () => server.use(apiGet('plan/iframe', () => HttpResponse.text('<iframe src="https://example.it/piano"></iframe>'))),
+  plan: () =>
+    server.use(
+      apiGet('plan/iframe', () => HttpResponse.text('<iframe src="https://example.it/piano"></iframe>')),
+    ),
 };
 
 function setPath(target: Record<string, unknown>, path: string, value: unknown) {
@@ -85,7 +93,15 @@ function sampleRow(resource: ResourceDef<Row>, id: number): Row {
   const row: Row = { id };
   for (const c of resource.columns) {
     const value =
-      c.type === 'bool' ? true : c.type === 'currency' ? 10 : c.type === 'dateTime' ? '2024-05-06T12:00:00Z' : c.type === 'subscriptionstatusenum' ? 1 : `${c.name} ${id}`;
+      c.type === 'bool'
+        ? true
+        : c.type === 'currency'
+          ? 10
+          : c.type === 'dateTime'
+            ? '2024-05-06T12:00:00Z'
+            : c.type === 'subscriptionstatusenum'
+              ? 1
+              : `${c.name} ${id}`;
     setPath(row, c.key, value);
   }
   for (const f of resource.fields) {
@@ -156,7 +172,18 @@ async function confirmDelete() {
 describe('every entity declaration: list → create → edit → delete', () => {
   it('finds the geography declarations (and any added since)', () => {
     expect(cases.map((c) => c.name)).toEqual(
-      expect.arrayContaining(['region', 'province', 'municipality', 'tenant', 'user', 'address', 'plan', 'feature', 'planfeature', 'paymentprovider']),
+      expect.arrayContaining([
+        'region',
+        'province',
+        'municipality',
+        'tenant',
+        'user',
+        'address',
+        'plan',
+        'feature',
+        'planfeature',
+        'paymentprovider',
+      ]),
     );
   });
 
@@ -166,66 +193,96 @@ describe('every entity declaration: list → create → edit → delete', () => 
       expect(pages?.FormScreen).toBeTypeOf('function');
     });
 
-    it(resource.createPath ? 'lists, edits and deletes (creates elsewhere)' : 'lists, creates, edits and deletes', async () => {
-      const { ListScreen, FormScreen } = pages as { ListScreen: ComponentType; FormScreen: ComponentType };
-      const { calls } = fakeEntityServer<Row>(resource.name, [sampleRow(resource, 2), sampleRow(resource, 1)]);
-      fakeSelectSources(resource);
-      extraHandlers[resource.name]?.();
-      const { user } = renderScreens({
-        entity: resource.name,
-        list: <ListScreen />,
-        form: <FormScreen />,
-        entries: [`/${resource.name}`],
-      });
+    it(
+      resource.createPath
+        ? 'lists, edits and deletes (creates elsewhere)'
+        : 'lists, creates, edits and deletes',
+      async () => {
+        const { ListScreen, FormScreen } = pages as { ListScreen: ComponentType; FormScreen: ComponentType };
+        const { calls } = fakeEntityServer<Row>(resource.name, [
+          sampleRow(resource, 2),
+          sampleRow(resource, 1),
+        ]);
+        fakeSelectSources(resource);
+        extraHandlers[resource.name]?.();
+        const { user } = renderScreens({
+          entity: resource.name,
+          list: <ListScreen />,
+          form: <FormScreen />,
+          entries: [`/${resource.name}`],
+        });
 
-      // List: title, headers, cells.
-      expect(await screen.findByRole('heading', { level: 1, name: listTitle(resource) })).toBeInTheDocument();
-      const table = screen.getByRole('table');
-      for (const c of resource.columns) {
-        expect(within(table).getByRole('columnheader', { name: c.name })).toBeInTheDocument();
-      }
-      const firstText = resource.columns.find((c) => !c.type || c.type === 'text')!;
-      expect(await within(table).findByRole('cell', { name: `${firstText.name} 2` })).toBeInTheDocument();
-      expect(Object.fromEntries(calls.list[0]!.entries())).toEqual({ page: '1', pageSize: '5' });
+        // List: title, headers, cells.
+        expect(
+          await screen.findByRole('heading', { level: 1, name: listTitle(resource) }),
+        ).toBeInTheDocument();
+        const table = screen.getByRole('table');
+        for (const c of resource.columns) {
+          expect(within(table).getByRole('columnheader', { name: c.name })).toBeInTheDocument();
+        }
+        const firstText = resource.columns.find((c) => !c.type || c.type === 'text')!;
+        expect(await within(table).findByRole('cell', { name: `${firstText.name} 2` })).toBeInTheDocument();
+        expect(Object.fromEntries(calls.list[0]!.entries())).toEqual({ page: '1', pageSize: '5' });
 
-      // Create (or, for a custom create screen, the link to it).
-      const createLink = screen.getByRole('link', { name: createButtonLabel(resource) });
-      if (resource.createPath) {
-        expect(createLink).toHaveAttribute('href', resource.createPath);
-      } else {
-        await user.click(createLink);
-        expect(await screen.findByRole('heading', { level: 1, name: createTitle(resource) })).toBeInTheDocument();
-        const created = await fillForm(user, resource.fields);
-        await user.click(screen.getByRole('button', { name: 'Crea' }));
-        expect(await screen.findByText(resource.messages?.created ?? 'Nuovo elemento creato!')).toBeInTheDocument();
-        expect(calls.created).toEqual([created]);
+        // Create (or, for a custom create screen, the link to it).
+        const createLink = screen.getByRole('link', { name: createButtonLabel(resource) });
+        if (resource.createPath) {
+          expect(createLink).toHaveAttribute('href', resource.createPath);
+        } else {
+          await user.click(createLink);
+          expect(
+            await screen.findByRole('heading', { level: 1, name: createTitle(resource) }),
+          ).toBeInTheDocument();
+          const created = await fillForm(user, resource.fields);
+          await user.click(screen.getByRole('button', { name: 'Crea' }));
+          expect(
+            await screen.findByText(resource.messages?.created ?? 'Nuovo elemento creato!'),
+          ).toBeInTheDocument();
+          expect(calls.created).toEqual([created]);
+          await waitFor(() => expect(currentLocation()).toBe(`/${resource.name}`));
+        }
+
+        // Edit row 1: the form shows its values, Salva PUTs them with the id.
+        const row1 = within(screen.getByRole('table'))
+          .getByRole('cell', { name: `${firstText.name} 1` })
+          .closest('tr')!;
+        await user.click(within(row1 as HTMLElement).getByRole('link', { name: 'Modifica' }));
+        expect(
+          await screen.findByRole('heading', { level: 1, name: editTitle(resource) }),
+        ).toBeInTheDocument();
+        const firstField = resource.fields.find((f) => f.kind === 'text')!;
+        await waitFor(() =>
+          expect(screen.getByLabelText(labelled(firstField.label))).toHaveValue(`${firstField.label} 1`),
+        );
+        for (const f of resource.fields) {
+          if (f.kind === 'select')
+            expect(await screen.findByText(`${f.source.entity} uno`)).toBeInTheDocument();
+          if (f.kind === 'choice')
+            expect(screen.getByRole('combobox', { name: f.label, hidden: true })).toHaveValue(
+              String(f.options[0]!.value),
+            );
+        }
+        const edited = await fillForm(user, resource.fields);
+        await user.click(screen.getByRole('button', { name: 'Salva' }));
+        expect(
+          await screen.findByText(resource.messages?.updated ?? 'Elemento aggiornato!'),
+        ).toBeInTheDocument();
+        expect(calls.updated).toEqual([{ ...edited, id: 1 }]);
         await waitFor(() => expect(currentLocation()).toBe(`/${resource.name}`));
-      }
 
-      // Edit row 1: the form shows its values, Salva PUTs them with the id.
-      const row1 = within(screen.getByRole('table')).getByRole('cell', { name: `${firstText.name} 1` }).closest('tr')!;
-      await user.click(within(row1 as HTMLElement).getByRole('link', { name: 'Modifica' }));
-      expect(await screen.findByRole('heading', { level: 1, name: editTitle(resource) })).toBeInTheDocument();
-      const firstField = resource.fields.find((f) => f.kind === 'text')!;
-      await waitFor(() => expect(screen.getByLabelText(labelled(firstField.label))).toHaveValue(`${firstField.label} 1`));
-      for (const f of resource.fields) {
-        if (f.kind === 'select') expect(await screen.findByText(`${f.source.entity} uno`)).toBeInTheDocument();
-        if (f.kind === 'choice') expect(screen.getByRole('combobox', { name: f.label, hidden: true })).toHaveValue(String(f.options[0]!.value));
-      }
-      const edited = await fillForm(user, resource.fields);
-      await user.click(screen.getByRole('button', { name: 'Salva' }));
-      expect(await screen.findByText(resource.messages?.updated ?? 'Elemento aggiornato!')).toBeInTheDocument();
-      expect(calls.updated).toEqual([{ ...edited, id: 1 }]);
-      await waitFor(() => expect(currentLocation()).toBe(`/${resource.name}`));
-
-      // Delete row 2 after confirmation; the list refetches without it.
-      const row2 = (await within(screen.getByRole('table')).findByRole('cell', { name: `${firstText.name} 2` })).closest('tr')!;
-      await user.click(within(row2 as HTMLElement).getByRole('button', { name: 'Elimina' }));
-      await confirmDelete();
-      await waitFor(() => expect(calls.deleted).toEqual(['2']));
-      await waitFor(() =>
-        expect(within(screen.getByRole('table')).queryByRole('cell', { name: `${firstText.name} 2` })).not.toBeInTheDocument(),
-      );
-    });
+        // Delete row 2 after confirmation; the list refetches without it.
+        const row2 = (
+          await within(screen.getByRole('table')).findByRole('cell', { name: `${firstText.name} 2` })
+        ).closest('tr')!;
+        await user.click(within(row2 as HTMLElement).getByRole('button', { name: 'Elimina' }));
+        await confirmDelete();
+        await waitFor(() => expect(calls.deleted).toEqual(['2']));
+        await waitFor(() =>
+          expect(
+            within(screen.getByRole('table')).queryByRole('cell', { name: `${firstText.name} 2` }),
+          ).not.toBeInTheDocument(),
+        );
+      },
+    );
   });
 });

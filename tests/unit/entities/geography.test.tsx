@@ -80,7 +80,11 @@ describe('province screens', () => {
     await user.click(await screen.findByRole('option', { name: 'Lombardia' }));
     await user.click(screen.getByRole('button', { name: 'Cerca' }));
     await waitFor(() =>
-      expect(Object.fromEntries(calls.list.at(-1)!.entries())).toEqual({ page: '1', pageSize: '5', 'filters[regionId]': '3' }),
+      expect(Object.fromEntries(calls.list.at(-1)!.entries())).toEqual({
+        page: '1',
+        pageSize: '5',
+        'filters[regionId]': '3',
+      }),
     );
     await waitFor(() => expect(screen.queryByRole('cell', { name: 'Torino' })).not.toBeInTheDocument());
     // Region options come 10 at a time (spec §7).
@@ -106,7 +110,9 @@ describe('province screens', () => {
     await user.keyboard('{ArrowDown}');
     await user.click(await screen.findByRole('option', { name: 'Veneto' }));
     await user.click(screen.getByRole('button', { name: 'Salva' }));
-    await waitFor(() => expect(calls.updated).toEqual([{ id: 15, name: 'Milano', abbreviation: 'MI', regionId: 5 }]));
+    await waitFor(() =>
+      expect(calls.updated).toEqual([{ id: 15, name: 'Milano', abbreviation: 'MI', regionId: 5 }]),
+    );
   });
 
   it('searches regions on the server as the user types', async () => {
@@ -127,7 +133,13 @@ describe('province screens', () => {
 describe('municipality screens', () => {
   it("label the zip 'Cap', show province.name, pick the province (20 per page) and send zip", async () => {
     const { calls } = fakeEntityServer('municipality', [
-      { id: 1, name: 'Torino', zip: '10121', provinceId: 1, province: { id: 1, name: 'Torino', abbreviation: 'TO' } },
+      {
+        id: 1,
+        name: 'Torino',
+        zip: '10121',
+        provinceId: 1,
+        province: { id: 1, name: 'Torino', abbreviation: 'TO' },
+      },
     ]);
     const selectCalls = fakeSelectServer('province', provinces);
     const { user } = renderScreens({

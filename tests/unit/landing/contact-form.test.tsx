@@ -112,7 +112,10 @@ describe('contact form hidden fields', () => {
     expect(honeypot).toHaveAttribute('autocomplete', 'off');
     expect(honeypot).toHaveAttribute('aria-hidden', 'true');
     // Not exposed to assistive technology: the only text boxes are Email and Messaggio.
-    expect(screen.getAllByRole('textbox').map((el) => el.getAttribute('name'))).toEqual(['EMAIL', 'MESSAGGIO']);
+    expect(screen.getAllByRole('textbox').map((el) => el.getAttribute('name'))).toEqual([
+      'EMAIL',
+      'MESSAGGIO',
+    ]);
 
     expect(locale).not.toBeNull();
     expect(locale!.type).toBe('hidden');

@@ -24,7 +24,9 @@ export function contactFields() {
   return {
     email: screen.getByLabelText('Email') as HTMLInputElement,
     message: screen.getByLabelText('Messaggio') as HTMLTextAreaElement,
-    optIn: screen.getByRole('checkbox', { name: /Acconsento al trattamento dei dati personali/ }) as HTMLInputElement,
+    optIn: screen.getByRole('checkbox', {
+      name: /Acconsento al trattamento dei dati personali/,
+    }) as HTMLInputElement,
     submit: screen.getByRole('button', { name: 'Invia messaggio' }),
   };
 }
@@ -36,7 +38,8 @@ export async function fillContactForm(
 ) {
   const f = contactFields();
   if (!skip.includes('email')) await user.type(f.email, email);
-  if (!skip.includes('message')) await user.type(f.message, 'Vorrei incassare le consulenze mensili con PayPal.');
+  if (!skip.includes('message'))
+    await user.type(f.message, 'Vorrei incassare le consulenze mensili con PayPal.');
   if (!skip.includes('optIn')) await user.click(f.optIn);
   return f;
 }

@@ -94,7 +94,9 @@ describe('landing header', () => {
     expect(screen.queryByRole('navigation', { name: 'Menu mobile' })).not.toBeInTheDocument();
 
     await user.click(toggle);
-    await user.click(within(screen.getByRole('navigation', { name: 'Menu mobile' })).getByRole('link', { name: 'Plus' }));
+    await user.click(
+      within(screen.getByRole('navigation', { name: 'Menu mobile' })).getByRole('link', { name: 'Plus' }),
+    );
     expect(screen.queryByRole('navigation', { name: 'Menu mobile' })).not.toBeInTheDocument();
   });
 });
@@ -107,7 +109,10 @@ describe('landing sections', () => {
     }
     // Every in-page link lands on an existing element.
     for (const link of document.querySelectorAll<HTMLAnchorElement>('a[href^="#"]')) {
-      expect(document.getElementById(link.getAttribute('href')!.slice(1)), link.textContent ?? '').not.toBeNull();
+      expect(
+        document.getElementById(link.getAttribute('href')!.slice(1)),
+        link.textContent ?? '',
+      ).not.toBeNull();
     }
   });
 
@@ -115,7 +120,10 @@ describe('landing sections', () => {
     renderLanding();
     const hero = document.getElementById('hero')!;
     expect(within(hero).getByRole('heading', { level: 1 })).toHaveTextContent(/abbonamenti/i);
-    expect(within(hero).getByRole('link', { name: /Documentazione API/ })).toHaveAttribute('href', '/api/docs');
+    expect(within(hero).getByRole('link', { name: /Documentazione API/ })).toHaveAttribute(
+      'href',
+      '/api/docs',
+    );
     const form = within(hero).getByRole('form', { name: 'Parliamo dei tuoi abbonamenti' });
     expect(form.closest('.max-w-\\[540px\\]')).not.toBeNull();
   });
@@ -172,9 +180,16 @@ describe('landing sections', () => {
 
   it('names the advantages and architecture pillars sections', () => {
     renderLanding();
-    expect(within(document.getElementById('vantaggi')!).getAllByRole('listitem').length).toBeGreaterThanOrEqual(3);
-    expect(within(document.getElementById('plus')!).getAllByRole('listitem').length).toBeGreaterThanOrEqual(3);
-    expect(screen.getByRole('region', { name: /Meno tempo a rincorrere pagamenti/ })).toHaveAttribute('id', 'vantaggi');
+    expect(
+      within(document.getElementById('vantaggi')!).getAllByRole('listitem').length,
+    ).toBeGreaterThanOrEqual(3);
+    expect(within(document.getElementById('plus')!).getAllByRole('listitem').length).toBeGreaterThanOrEqual(
+      3,
+    );
+    expect(screen.getByRole('region', { name: /Meno tempo a rincorrere pagamenti/ })).toHaveAttribute(
+      'id',
+      'vantaggi',
+    );
   });
 });
 

@@ -32,7 +32,9 @@ describe('MeshBackground', () => {
   function setup({ reducedMotion }: { reducedMotion: boolean }) {
     Object.defineProperty(window, 'devicePixelRatio', { value: 3, configurable: true });
     const ctx = fakeContext();
-    vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(ctx as unknown as CanvasRenderingContext2D);
+    vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(
+      ctx as unknown as CanvasRenderingContext2D,
+    );
     vi.spyOn(HTMLCanvasElement.prototype, 'getBoundingClientRect').mockReturnValue({
       width: 400,
       height: 300,

@@ -63,7 +63,11 @@ describe('plan form (spec §2, §5, §8)', () => {
     expect(field('IVA (%)')).toHaveAttribute('step', '0.01');
     expect(field('Costo ricorrente (IVA esclusa, €)')).toHaveAttribute('step', '0.01');
     const recurrence = screen.getByRole('combobox', { name: 'Ricorrenza' });
-    expect(within(recurrence).getAllByRole('option').map((o) => o.getAttribute('value'))).toEqual(['', '1', '2', '3', '4', '6', '12']);
+    expect(
+      within(recurrence)
+        .getAllByRole('option')
+        .map((o) => o.getAttribute('value')),
+    ).toEqual(['', '1', '2', '3', '4', '6', '12']);
 
     await user.clear(field('IVA (%)'));
     await user.click(screen.getByRole('button', { name: 'Crea' }));
@@ -98,7 +102,10 @@ describe('plan form (spec §2, §5, §8)', () => {
     await user.type(field('Costo ricorrente (IVA esclusa, €)'), '9.90');
     server.use(
       apiPost('plan/Create', () =>
-        fail(400, 'I dati inviati non sono validi.', null, ['Esiste già un piano con questo nome.', 'Secondo errore']),
+        fail(400, 'I dati inviati non sono validi.', null, [
+          'Esiste già un piano con questo nome.',
+          'Secondo errore',
+        ]),
       ),
     );
     await user.click(screen.getByRole('button', { name: 'Crea' }));

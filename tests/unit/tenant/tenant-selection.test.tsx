@@ -70,7 +70,9 @@ describe('tenant selection screen (signed in, no tenant)', () => {
     server.use(apiGet('tenant/getAll', () => fail(500, 'Errore interno')));
     const { router } = renderApp('/subscription', { role: Role.Admin });
     // A 5xx is retried once before it counts as a failure.
-    expect(await screen.findByText(messages.tenant.loadError, undefined, { timeout: 4000 })).toBeInTheDocument();
+    expect(
+      await screen.findByText(messages.tenant.loadError, undefined, { timeout: 4000 }),
+    ).toBeInTheDocument();
     await waitFor(() => expect(currentUrl(router)).toBe('/login'));
     expect(router.state.historyAction).toBe('REPLACE');
     expect(window.localStorage.getItem('token')).toBeNull();
@@ -106,7 +108,9 @@ describe('SuperAdmin tenant switching', () => {
     await waitFor(() => expect(screen.getAllByText('Acme S.r.l.').length).toBeGreaterThan(0));
     await user.click(topBar);
     await waitFor(() => expect(screen.getAllByRole('option', { name: 'Beta S.p.A.' })).toHaveLength(2));
-    const menuOption = screen.getAllByRole('option', { name: 'Beta S.p.A.' }).find((el) => el.tagName !== 'OPTION')!;
+    const menuOption = screen
+      .getAllByRole('option', { name: 'Beta S.p.A.' })
+      .find((el) => el.tagName !== 'OPTION')!;
     await user.click(menuOption);
 
     expect(await screen.findByText(messages.tenant.selected)).toBeInTheDocument();
@@ -139,8 +143,12 @@ describe('mobile bottom bar and the page end (390 px layout fix)', () => {
     vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockReturnValue(57);
     const { unmount } = renderApp('/', { role: Role.SuperAdmin, tenantId: 4 });
     await labelled('SELECT');
-    await waitFor(() => expect(document.documentElement.style.getPropertyValue('--tenant-bar-height')).toBe('57px'));
-    expect(document.getElementById('contenuto')?.className).toContain('pb-[calc(1.5rem+var(--tenant-bar-height,0px))]');
+    await waitFor(() =>
+      expect(document.documentElement.style.getPropertyValue('--tenant-bar-height')).toBe('57px'),
+    );
+    expect(document.getElementById('contenuto')?.className).toContain(
+      'pb-[calc(1.5rem+var(--tenant-bar-height,0px))]',
+    );
     unmount();
     expect(document.documentElement.style.getPropertyValue('--tenant-bar-height')).toBe('');
   });

@@ -77,7 +77,9 @@ describe('user list (spec §2)', () => {
       'Utente Attivo',
       'Azioni',
     ]);
-    const row = (await within(table).findByRole('cell', { name: 'Mario Rossi' })).closest('tr') as HTMLElement;
+    const row = (await within(table).findByRole('cell', { name: 'Mario Rossi' })).closest(
+      'tr',
+    ) as HTMLElement;
     const cells = within(row)
       .getAllByRole('cell')
       .map((c) => c.textContent);
@@ -97,13 +99,17 @@ describe('user list (spec §2)', () => {
 
   it('a failed delete shows the spec message with the server error', async () => {
     fakeEntityServer('user', [mario]);
-    server.use(apiDelete('user/Delete/:id', () => fail(409, 'Impossibile eliminare: l’elemento è ancora in uso.')));
+    server.use(
+      apiDelete('user/Delete/:id', () => fail(409, 'Impossibile eliminare: l’elemento è ancora in uso.')),
+    );
     const { user } = renderApp('/user', { role: Role.Admin, tenantId: 1 });
     const row = (await screen.findByRole('cell', { name: 'Mario Rossi' })).closest('tr') as HTMLElement;
     await user.click(within(row).getByRole('button', { name: 'Elimina' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Sì, elimina!' }));
     expect(
-      await screen.findByText(messages.user.deleteError('Impossibile eliminare: l’elemento è ancora in uso.')),
+      await screen.findByText(
+        messages.user.deleteError('Impossibile eliminare: l’elemento è ancora in uso.'),
+      ),
     ).toBeInTheDocument();
   });
 });
@@ -113,7 +119,9 @@ describe('user detail /user/{id} (spec §2, §4)', () => {
     geography();
     const { router } = renderApp('/user/new', { role: Role.Admin, tenantId: 1 });
     await waitFor(() => expect(currentUrl(router)).toBe('/user-wizard'));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Creazione Utente Wizard' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Creazione Utente Wizard' }),
+    ).toBeInTheDocument();
   });
 
   it('has two accessible tabs: user data and billing address', async () => {
@@ -126,7 +134,9 @@ describe('user detail /user/{id} (spec §2, §4)', () => {
     expect(tabs.map((t) => t.textContent)).toEqual(['Dati utente', 'Indirizzo di fatturazione']);
     expect(tabs[0]).toHaveAttribute('aria-selected', 'true');
     expect(tabs[1]).toHaveAttribute('tabindex', '-1');
-    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Nome completo' })).toHaveValue('Mario Rossi'));
+    await waitFor(() =>
+      expect(screen.getByRole('textbox', { name: 'Nome completo' })).toHaveValue('Mario Rossi'),
+    );
     expect(screen.getByRole('tabpanel', { name: 'Dati utente' })).toBeVisible();
     expect(screen.queryByRole('textbox', { name: 'Via' })).not.toBeInTheDocument();
 

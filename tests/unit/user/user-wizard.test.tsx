@@ -88,7 +88,9 @@ async function passAddressStep(user: UserEvent) {
 describe('user wizard (spec §2, §5, §8)', () => {
   it('shows four steps with the current one marked, and starts on the e-mail', async () => {
     start();
-    expect(await screen.findByRole('heading', { level: 1, name: 'Creazione Utente Wizard' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Creazione Utente Wizard' }),
+    ).toBeInTheDocument();
     const steps = within(screen.getByRole('list', { name: 'Avanzamento' })).getAllByRole('listitem');
     expect(steps).toHaveLength(4);
     expect(steps[0]).toHaveAttribute('aria-current', 'step');
@@ -232,7 +234,9 @@ describe('user wizard (spec §2, §5, §8)', () => {
     await passAddressStep(user);
     await user.click(screen.getByRole('button', { name: 'Conferma e crea utente' }));
     expect(await screen.findByText(messages.wizard.createFailed)).toBeInTheDocument();
-    expect(screen.getByText('Esiste già un utente con questa email.').closest('[role="alert"]')).toBeInTheDocument();
+    expect(
+      screen.getByText('Esiste già un utente con questa email.').closest('[role="alert"]'),
+    ).toBeInTheDocument();
     expect(currentUrl(router)).toBe('/user-wizard');
     expect(screen.getByRole('button', { name: 'Conferma e crea utente' })).toBeEnabled();
   });
