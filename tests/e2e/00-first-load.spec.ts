@@ -1,0 +1,23 @@
+import { expect, test } from '@playwright/test';
+
+/**
+ * Issue: "the sign-in page's first load carries no chart, dialog or select library". Measured in
+ * the browser on the built SPA: every script the page fetches while /login loads, by name (Vite
+ * names vendor chunks after their package: sweetalert2.all-*.js, react-select.esm-*.js, ...).
+ */
+test('/login loads no chart, dialog or select library, and every route is a lazy chunk', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  await page.goto('/login');
+  await expect(page.getByRole('heading', { name: 'Accedi a Rinnova' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+
+  expect(scripts.length).toBeGreaterThan(0);
+  const heavy = scripts.filter((s) => /recharts|sweetalert2|react-select|d3-|victory/i.test(s));
+  expect(heavy, `heavy libraries in /login's first load: ${heavy.join(', ')}`).toEqual([]);
+  // The login screen is its own chunk, fetched on demand rather than bundled into the entry.
+  expect(scripts.some((s) => /login-page-[\w-]+\.js$/.test(s))).toBe(true);
+  expect(scripts.some((s) => /landing|LandingPage/i.test(s))).toBe(false);
+});
