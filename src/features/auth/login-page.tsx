@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
@@ -8,6 +8,7 @@ import { apiPaths } from '../../../contract/api-paths';
 import type { Envelope } from '../../../contract/envelope';
 import { messages } from '../../../contract/messages';
 import type { ForcedResetData, LoginResponse } from '../../../contract/schemas/auth';
+import { FieldShell, inputClass } from '../../components/fields/field-shell';
 import { http } from '../../lib/http';
 import { errorData, serverMessage, sessionToastIds } from '../../lib/http-errors';
 import { notify } from '../../lib/notify';
@@ -63,8 +64,6 @@ function LoginFormView({ onForgot }: { onForgot: () => void }) {
   const queryClient = useQueryClient();
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const emailId = useId();
-  const passwordId = useId();
   const {
     register,
     handleSubmit,
@@ -120,50 +119,37 @@ function LoginFormView({ onForgot }: { onForgot: () => void }) {
           {error}
         </p>
       )}
-      <div>
-        <label htmlFor={emailId} className="label">
-          Email
-        </label>
-        <input
-          id={emailId}
-          type="email"
-          autoComplete="username"
-          className={`input ${errors.email ? 'input-error' : ''}`}
-          aria-invalid={errors.email ? true : undefined}
-          aria-describedby={errors.email ? `${emailId}-error` : undefined}
-          placeholder="nome@azienda.it"
-          {...register('email')}
-        />
-        {errors.email && (
-          <p id={`${emailId}-error`} className="field-error">
-            {errors.email.message}
-          </p>
+      <FieldShell label="Email" error={errors.email?.message}>
+        {(control) => (
+          <input
+            {...control}
+            type="email"
+            autoComplete="username"
+            className={inputClass(errors.email?.message)}
+            placeholder="nome@azienda.it"
+            {...register('email')}
+          />
         )}
-      </div>
-      <div>
-        <div className="flex items-baseline justify-between">
-          <label htmlFor={passwordId} className="label">
-            Password
-          </label>
+      </FieldShell>
+      <FieldShell
+        label="Password"
+        error={errors.password?.message}
+        labelAside={
           <button type="button" className="link text-sm" onClick={onForgot}>
             Password dimenticata?
           </button>
-        </div>
-        <input
-          id={passwordId}
-          type="password"
-          autoComplete="current-password"
-          className={`input ${errors.password ? 'input-error' : ''}`}
-          aria-invalid={errors.password ? true : undefined}
-          aria-describedby={errors.password ? `${passwordId}-error` : undefined}
-          {...register('password')}
-        />
-        {errors.password && (
-          <p id={`${passwordId}-error`} className="field-error">
-            {errors.password.message}
-          </p>
+        }
+      >
+        {(control) => (
+          <input
+            {...control}
+            type="password"
+            autoComplete="current-password"
+            className={inputClass(errors.password?.message)}
+            {...register('password')}
+          />
         )}
-      </div>
+      </FieldShell>
       <button type="submit" className="btn-primary w-full py-2.5" disabled={loading} aria-busy={loading}>
         {loading && <ButtonSpinner />}
         {loading ? 'Accesso in corso…' : 'Accedi'}
@@ -175,7 +161,6 @@ function LoginFormView({ onForgot }: { onForgot: () => void }) {
 function ResetRequestView({ onBack }: { onBack: () => void }) {
   const [loading, setLoading] = useState(false);
   const [sent, setSent] = useState(false);
-  const emailId = useId();
   const {
     register,
     handleSubmit,
@@ -211,26 +196,18 @@ function ResetRequestView({ onBack }: { onBack: () => void }) {
           Se l’indirizzo è registrato riceverai a breve un’email con il link per reimpostare la password.
         </p>
       )}
-      <div>
-        <label htmlFor={emailId} className="label">
-          Email
-        </label>
-        <input
-          id={emailId}
-          type="email"
-          autoComplete="email"
-          className={`input ${errors.email ? 'input-error' : ''}`}
-          aria-invalid={errors.email ? true : undefined}
-          aria-describedby={errors.email ? `${emailId}-error` : undefined}
-          placeholder="nome@azienda.it"
-          {...register('email')}
-        />
-        {errors.email && (
-          <p id={`${emailId}-error`} className="field-error">
-            {errors.email.message}
-          </p>
+      <FieldShell label="Email" error={errors.email?.message}>
+        {(control) => (
+          <input
+            {...control}
+            type="email"
+            autoComplete="email"
+            className={inputClass(errors.email?.message)}
+            placeholder="nome@azienda.it"
+            {...register('email')}
+          />
         )}
-      </div>
+      </FieldShell>
       <button type="submit" className="btn-primary w-full py-2.5" disabled={loading} aria-busy={loading}>
         {loading && <ButtonSpinner />}
         {loading ? 'Invio in corso…' : 'Invia link di reset'}

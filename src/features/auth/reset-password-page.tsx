@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
@@ -9,6 +9,7 @@ import type { Envelope } from '../../../contract/envelope';
 import { messages } from '../../../contract/messages';
 import { newPasswordFormSchema } from '../../../contract/schemas/auth';
 import { Spinner } from '../../app/spinner';
+import { FieldShell, inputClass } from '../../components/fields/field-shell';
 import { http } from '../../lib/http';
 import { notify } from '../../lib/notify';
 import { AuthCard, ButtonSpinner } from './auth-card';
@@ -89,8 +90,6 @@ export default function ResetPasswordPage() {
 function NewPasswordFormView({ token, onDone }: { token: string; onDone: () => void }) {
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const newId = useId();
-  const confirmId = useId();
   const {
     register,
     handleSubmit,
@@ -125,44 +124,28 @@ function NewPasswordFormView({ token, onDone }: { token: string; onDone: () => v
       {error && (
         <p className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">{error}</p>
       )}
-      <div>
-        <label htmlFor={newId} className="label">
-          Nuova password
-        </label>
-        <input
-          id={newId}
-          type="password"
-          autoComplete="new-password"
-          className={`input ${errors.newPassword ? 'input-error' : ''}`}
-          aria-invalid={errors.newPassword ? true : undefined}
-          aria-describedby={errors.newPassword ? `${newId}-error` : undefined}
-          {...register('newPassword')}
-        />
-        {errors.newPassword && (
-          <p id={`${newId}-error`} className="field-error">
-            {errors.newPassword.message}
-          </p>
+      <FieldShell label="Nuova password" error={errors.newPassword?.message}>
+        {(control) => (
+          <input
+            {...control}
+            type="password"
+            autoComplete="new-password"
+            className={inputClass(errors.newPassword?.message)}
+            {...register('newPassword')}
+          />
         )}
-      </div>
-      <div>
-        <label htmlFor={confirmId} className="label">
-          Conferma password
-        </label>
-        <input
-          id={confirmId}
-          type="password"
-          autoComplete="new-password"
-          className={`input ${errors.confirmPassword ? 'input-error' : ''}`}
-          aria-invalid={errors.confirmPassword ? true : undefined}
-          aria-describedby={errors.confirmPassword ? `${confirmId}-error` : undefined}
-          {...register('confirmPassword')}
-        />
-        {errors.confirmPassword && (
-          <p id={`${confirmId}-error`} className="field-error">
-            {errors.confirmPassword.message}
-          </p>
+      </FieldShell>
+      <FieldShell label="Conferma password" error={errors.confirmPassword?.message}>
+        {(control) => (
+          <input
+            {...control}
+            type="password"
+            autoComplete="new-password"
+            className={inputClass(errors.confirmPassword?.message)}
+            {...register('confirmPassword')}
+          />
         )}
-      </div>
+      </FieldShell>
       <button type="submit" className="btn-primary w-full py-2.5" disabled={loading} aria-busy={loading}>
         {loading && <ButtonSpinner />}
         {loading ? 'Salvataggio in corso…' : 'Imposta la nuova password'}

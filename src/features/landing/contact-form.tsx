@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { messages } from '../../../contract/messages';
+import { FieldError, FieldShell, inputClass, useFieldControl } from '../../components/fields/field-shell';
 import { CheckIcon, SpinnerIcon } from './icons';
 import { ctaPrimary } from './styles';
 import { useContactForm } from './use-contact-form';
@@ -10,16 +11,8 @@ const optInLabel =
 /** The hero's contact form (spec §3 'Contact form'); logic lives in useContactForm. */
 export function ContactForm() {
   const { register, fieldErrors: errors, isSubmitting, status, onSubmit } = useContactForm();
-  const id = useId();
-  const ids = {
-    email: `${id}-email`,
-    emailError: `${id}-email-error`,
-    message: `${id}-message`,
-    messageError: `${id}-message-error`,
-    optIn: `${id}-optin`,
-    optInError: `${id}-optin-error`,
-    title: `${id}-title`,
-  };
+  const titleId = useId();
+  const optIn = useFieldControl(errors.OPT_IN);
 
   return (
     <div className="relative w-full max-w-[540px]">
@@ -28,79 +21,57 @@ export function ContactForm() {
         className="absolute -inset-px rounded-2xl bg-gradient-to-br from-brand-sky via-brand-blue to-brand-indigo opacity-70 blur-[2px]"
       />
       <div className="relative rounded-2xl bg-white p-6 shadow-xl shadow-blue-900/10 sm:p-8">
-        <h2 id={ids.title} className="text-xl font-semibold tracking-tight text-slate-900">
+        <h2 id={titleId} className="text-xl font-semibold tracking-tight text-slate-900">
           Parliamo dei tuoi abbonamenti
         </h2>
         <p className="mt-1.5 text-sm leading-relaxed text-slate-600">
           Raccontaci cosa vendi e come incassi oggi: ti rispondiamo via e-mail con i passi per partire.
         </p>
 
-        <form className="mt-6 flex flex-col gap-5" aria-labelledby={ids.title} noValidate onSubmit={onSubmit}>
-          <div>
-            <label htmlFor={ids.email} className="label">
-              Email
-            </label>
-            <input
-              id={ids.email}
-              type="email"
-              autoComplete="email"
-              inputMode="email"
-              placeholder="nome@azienda.it"
-              className={`input placeholder:text-slate-500! ${errors.EMAIL ? 'input-error' : ''}`}
-              aria-required="true"
-              aria-invalid={errors.EMAIL ? 'true' : 'false'}
-              aria-describedby={errors.EMAIL ? ids.emailError : undefined}
-              {...register('EMAIL')}
-            />
-            {errors.EMAIL && (
-              <p id={ids.emailError} className="field-error">
-                {errors.EMAIL}
-              </p>
+        <form className="mt-6 flex flex-col gap-5" aria-labelledby={titleId} noValidate onSubmit={onSubmit}>
+          <FieldShell label="Email" error={errors.EMAIL}>
+            {(control) => (
+              <input
+                {...control}
+                type="email"
+                autoComplete="email"
+                inputMode="email"
+                placeholder="nome@azienda.it"
+                className={inputClass(errors.EMAIL, 'placeholder:text-slate-500!')}
+                aria-required="true"
+                {...register('EMAIL')}
+              />
             )}
-          </div>
+          </FieldShell>
 
-          <div>
-            <label htmlFor={ids.message} className="label">
-              Messaggio
-            </label>
-            <textarea
-              id={ids.message}
-              rows={4}
-              placeholder="Es. vendo consulenze mensili e vorrei incassarle con PayPal e bonifico."
-              className={`input resize-y placeholder:text-slate-500! ${errors.MESSAGGIO ? 'input-error' : ''}`}
-              aria-required="true"
-              aria-invalid={errors.MESSAGGIO ? 'true' : 'false'}
-              aria-describedby={errors.MESSAGGIO ? ids.messageError : undefined}
-              {...register('MESSAGGIO')}
-            />
-            {errors.MESSAGGIO && (
-              <p id={ids.messageError} className="field-error">
-                {errors.MESSAGGIO}
-              </p>
+          <FieldShell label="Messaggio" error={errors.MESSAGGIO}>
+            {(control) => (
+              <textarea
+                {...control}
+                rows={4}
+                placeholder="Es. vendo consulenze mensili e vorrei incassarle con PayPal e bonifico."
+                className={inputClass(errors.MESSAGGIO, 'resize-y placeholder:text-slate-500!')}
+                aria-required="true"
+                {...register('MESSAGGIO')}
+              />
             )}
-          </div>
+          </FieldShell>
 
           <div>
             <div className="flex items-start gap-3">
               <input
-                id={ids.optIn}
+                {...optIn.control}
                 type="checkbox"
                 value="1"
                 className="mt-0.5 size-4 shrink-0 rounded border-slate-300 accent-brand-blue"
                 aria-required="true"
-                aria-invalid={errors.OPT_IN ? 'true' : 'false'}
-                aria-describedby={errors.OPT_IN ? ids.optInError : undefined}
                 {...register('OPT_IN')}
               />
-              <label htmlFor={ids.optIn} className="text-sm leading-snug text-slate-600">
+              <label htmlFor={optIn.control.id} className="text-sm leading-snug text-slate-600">
                 {optInLabel}
               </label>
             </div>
-            {errors.OPT_IN && (
-              <p id={ids.optInError} className="field-error pl-7">
-                {errors.OPT_IN}
-              </p>
-            )}
+            <FieldError id={optIn.errorId} message={errors.OPT_IN} className="pl-7" />
           </div>
 
           {/* Honeypot: people never see or reach it; bots that fill it are dropped by the server. */}

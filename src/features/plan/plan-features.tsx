@@ -6,6 +6,7 @@ import { messages } from '../../../contract/messages';
 import type { Plan, PlanFeatureItem } from '../../../contract/schemas/plan';
 import { validationMessages } from '../../../contract/validation/italian';
 import { confirmDelete } from '../../components/confirm-delete';
+import { FieldShell, inputClass } from '../../components/fields/field-shell';
 import { PlusIcon, TrashIcon } from '../../components/icons';
 import { uiText } from '../../components/ui-text';
 import { entityHooks, unwrap } from '../../lib/entity-hooks';
@@ -54,8 +55,6 @@ function FeatureEditor({ planId, canEdit }: { planId: number; canEdit: boolean }
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [nameError, setNameError] = useState<string | null>(null);
-  const nameId = useId();
-  const descriptionId = useId();
 
   async function save(list: NewFeature[]): Promise<void> {
     const data = await unwrap<PlanFeatureItem[]>(
@@ -177,43 +176,31 @@ function FeatureEditor({ planId, canEdit }: { planId: number; canEdit: boolean }
           noValidate
           className="grid gap-3 sm:grid-cols-[1fr_1.5fr_auto] sm:items-start"
         >
-          <div>
-            <label htmlFor={nameId} className="label">
-              {planText.featureName}
-              <span className="ml-0.5 text-red-600" aria-hidden="true">
-                *
-              </span>
-            </label>
-            <input
-              id={nameId}
-              className={`input ${nameError ? 'input-error' : ''}`}
-              value={name}
-              maxLength={150}
-              aria-invalid={nameError ? true : undefined}
-              aria-describedby={nameError ? `${nameId}-error` : undefined}
-              onChange={(e) => {
-                setName(e.target.value);
-                if (nameError && e.target.value.trim()) setNameError(null);
-              }}
-            />
-            {nameError && (
-              <p id={`${nameId}-error`} className="field-error">
-                {nameError}
-              </p>
+          <FieldShell label={planText.featureName} required error={nameError}>
+            {(control) => (
+              <input
+                {...control}
+                className={inputClass(nameError)}
+                value={name}
+                maxLength={150}
+                onChange={(e) => {
+                  setName(e.target.value);
+                  if (nameError && e.target.value.trim()) setNameError(null);
+                }}
+              />
             )}
-          </div>
-          <div>
-            <label htmlFor={descriptionId} className="label">
-              {planText.featureDescription}
-            </label>
-            <input
-              id={descriptionId}
-              className="input"
-              value={description}
-              maxLength={1000}
-              onChange={(e) => setDescription(e.target.value)}
-            />
-          </div>
+          </FieldShell>
+          <FieldShell label={planText.featureDescription}>
+            {(control) => (
+              <input
+                {...control}
+                className={inputClass()}
+                value={description}
+                maxLength={1000}
+                onChange={(e) => setDescription(e.target.value)}
+              />
+            )}
+          </FieldShell>
           <button type="submit" className="btn-secondary sm:mt-6" disabled={busy || detail.isPending}>
             <PlusIcon />
             {planText.addFeature}
