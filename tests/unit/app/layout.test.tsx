@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Role, type RoleId } from '../../../contract/enums';
 import { apiGet, ok, server } from '../msw/server';
 import { currentUrl, renderApp } from './harness';
+import { sidebarEntriesByRole } from './sidebar-entries';
 
 const tenants = [
   { id: 1, name: 'Acme S.r.l.' },
@@ -53,32 +54,7 @@ describe('role guard (spec §2, §6)', () => {
 });
 
 describe('sidebar (spec §2, Layout)', () => {
-  it.each([
-    [Role.User, ['Gestisci Sottoscrizioni', 'Crea Sottoscrizione']],
-    [
-      Role.Admin,
-      [
-        'Lista Tenants',
-        'Lista Utenti',
-        'Gestisci Sottoscrizioni',
-        'Crea Sottoscrizione',
-        'Configura PayPal',
-        'Gestisci piani di abbonamento',
-      ],
-    ],
-    [
-      Role.SuperAdmin,
-      [
-        'Lista Tenants',
-        'Lista Utenti',
-        'Gestisci Sottoscrizioni',
-        'Crea Sottoscrizione',
-        'Configura PayPal',
-        'Gestisci piani di abbonamento',
-        'Status aggiornamento subscription',
-      ],
-    ],
-  ] as [RoleId, string[]][])('role %i sees exactly its entries', async (role, labels) => {
+  it.each(sidebarEntriesByRole)('role %i sees exactly its entries', async (role, labels) => {
     withTenantList();
     const { user } = renderApp('/', { role, tenantId: 1 });
     const dialog = await openSidebar(user);

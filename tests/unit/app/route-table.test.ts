@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Role } from '../../../contract/enums';
 import { appRoutes, breadcrumbFor, findRoute, sidebarRoutes } from '../../../src/app/route-table';
+import { sidebarEntriesByRole } from './sidebar-entries';
 
 describe('route table (spec §2)', () => {
   it('holds every path of the spec table', () => {
@@ -53,32 +54,7 @@ describe('route table (spec §2)', () => {
     expect(roles('/region/4')).toBeUndefined();
   });
 
-  it.each([
-    [Role.User, ['Gestisci Sottoscrizioni', 'Crea Sottoscrizione']],
-    [
-      Role.Admin,
-      [
-        'Lista Tenants',
-        'Lista Utenti',
-        'Gestisci Sottoscrizioni',
-        'Crea Sottoscrizione',
-        'Configura PayPal',
-        'Gestisci piani di abbonamento',
-      ],
-    ],
-    [
-      Role.SuperAdmin,
-      [
-        'Lista Tenants',
-        'Lista Utenti',
-        'Gestisci Sottoscrizioni',
-        'Crea Sottoscrizione',
-        'Configura PayPal',
-        'Gestisci piani di abbonamento',
-        'Status aggiornamento subscription',
-      ],
-    ],
-  ])('sidebar entries of role %i', (role, labels) => {
+  it.each(sidebarEntriesByRole)('sidebar entries of role %i', (role, labels) => {
     expect(sidebarRoutes(role).map((r) => r.label)).toEqual(labels);
   });
 

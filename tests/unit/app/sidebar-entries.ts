@@ -1,0 +1,29 @@
+import { Role, type RoleId } from '../../../contract/enums';
+
+/** The sidebar of each role, as the spec's route table (§2) lists it, in order. */
+export const sidebarEntriesByRole: [RoleId, string[]][] = [
+  [Role.User, ['Gestisci Sottoscrizioni', 'Crea Sottoscrizione']],
+  [
+    Role.Admin,
+    [
+      'Lista Tenants',
+      'Lista Utenti',
+      'Gestisci Sottoscrizioni',
+      'Crea Sottoscrizione',
+      'Configura PayPal',
+      'Gestisci piani di abbonamento',
+    ],
+  ],
+  [
+    Role.SuperAdmin,
+    [
+      'Lista Tenants',
+      'Lista Utenti',
+      'Gestisci Sottoscrizioni',
+      'Crea Sottoscrizione',
+      'Configura PayPal',
+      'Gestisci piani di abbonamento',
+      'Status aggiornamento subscription',
+    ],
+  ],
+];
