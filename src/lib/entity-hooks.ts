@@ -66,7 +66,8 @@ export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function hasValue(v: FilterValue): v is string | number | true {
+/** A filter value that restricts the list (not empty text, false, null or NaN). */
+export function hasValue(v: FilterValue): v is string | number | true {
   if (v === undefined || v === null || v === false) return false;
   if (typeof v === 'string') return v.trim() !== '';
   return !(typeof v === 'number' && Number.isNaN(v));

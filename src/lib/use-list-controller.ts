@@ -10,7 +10,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type RoleId } from '../../contract/enums';
 import { confirmDelete } from '../components/confirm-delete';
-import { entityHooks, errorText, type FilterValue, type Row } from './entity-hooks';
+import { entityHooks, errorText, hasValue, type FilterValue, type Row } from './entity-hooks';
 import { notify } from './notify';
 import type { FilterDef, ResourceDef } from './resource';
 import { useSession } from './session';
@@ -60,8 +60,7 @@ function writeCriteria(params: URLSearchParams, defs: readonly FilterDef[], crit
   else params.delete('q');
   for (const def of defs) {
     const v = criteria.filters[def.key];
-    const keep = v !== undefined && v !== null && v !== false && String(v).trim() !== '';
-    if (keep) params.set(filterParam(def.key), typeof v === 'string' ? v.trim() : String(v));
+    if (hasValue(v)) params.set(filterParam(def.key), typeof v === 'string' ? v.trim() : String(v));
     else params.delete(filterParam(def.key));
   }
 }
@@ -145,36 +144,28 @@ export function useListController<T extends { id: number }>(resource: ResourceDe
     setDraftState({ key: appliedKey, value: { ...draft, searchTerm } });
 
   const activeCount =
-    Object.values(applied.filters).filter(
-      (v) => v !== null && v !== undefined && v !== false && String(v).trim() !== '',
-    ).length + (applied.searchTerm.trim() ? 1 : 0);
+    Object.values(applied.filters).filter(hasValue).length + (applied.searchTerm.trim() ? 1 : 0);
+
+  /** Puts `criteria` in the URL, back to page 1; refetches when the URL stays the same. */
+  const applyCriteria = (criteria: ListCriteria) => {
+    const write = (p: URLSearchParams) => {
+      writeCriteria(p, defs, criteria);
+      p.delete('page');
+    };
+    const next = new URLSearchParams(params);
+    write(next);
+    if (next.toString() === params.toString()) void refetch();
+    else update(write);
+  };
 
   /** 'Cerca': apply the draft, back to page 1, refetch (also when nothing changed). */
-  const applyFilters = () => {
-    const next = new URLSearchParams(params);
-    writeCriteria(next, defs, draft);
-    next.delete('page');
-    if (next.toString() === params.toString()) void refetch();
-    else
-      update((p) => {
-        writeCriteria(p, defs, draft);
-        p.delete('page');
-      });
-  };
+  const applyFilters = () => applyCriteria(draft);
 
   /** 'Resetta': text to '', booleans to false, selects to none, back to page 1. */
   const resetFilters = () => {
     const cleared = emptyCriteria(defs);
     setDraftState({ key: appliedKey, value: cleared });
-    const next = new URLSearchParams(params);
-    writeCriteria(next, defs, cleared);
-    next.delete('page');
-    if (next.toString() === params.toString()) void refetch();
-    else
-      update((p) => {
-        writeCriteria(p, defs, cleared);
-        p.delete('page');
-      });
+    applyCriteria(cleared);
   };
 
   // Selection belongs to the rows on screen: a new page or filter starts with none selected.
