@@ -102,13 +102,18 @@ export function toParams(query: LooseQuery): Record<string, string | number> {
   return params;
 }
 
+/**
+ * `tenantId`: the tenant of the query key, sent as X-Tenant-Id so an answer is always cached
+ * under the tenant it belongs to (storage may change under a running query, e.g. from another tab).
+ */
 export async function fetchList<T>(
   entity: string,
   query: LooseQuery,
   signal?: AbortSignal,
+  tenantId?: number | null,
 ): Promise<Paged<T>> {
   const data = await unwrap<Paged<T>>(
-    http.get(apiPaths.entity(entity).getAll, { params: toParams(query), signal }),
+    http.get(apiPaths.entity(entity).getAll, { params: toParams(query), signal, tenantId }),
   );
   return { items: data?.items ?? [], totalCount: data?.totalCount ?? 0 };
 }
@@ -117,9 +122,10 @@ export async function fetchSelect(
   entity: string,
   query: LooseQuery,
   signal?: AbortSignal,
+  tenantId?: number | null,
 ): Promise<SelectResult> {
   const data = await unwrap<SelectResult>(
-    http.get(apiPaths.entity(entity).getAllForSelect, { params: toParams(query), signal }),
+    http.get(apiPaths.entity(entity).getAllForSelect, { params: toParams(query), signal, tenantId }),
   );
   return { options: data?.options ?? [], totalCount: data?.totalCount ?? 0 };
 }
@@ -130,7 +136,7 @@ export function useSelectOptions(entity: string, query: LooseQuery, options: { e
   const q = normalizeQuery(query);
   return useQuery({
     queryKey: queryKeys.select(tenantId, entity, q),
-    queryFn: ({ signal }) => fetchSelect(entity, q, signal),
+    queryFn: ({ signal }) => fetchSelect(entity, q, signal, tenantId),
     placeholderData: keepPreviousData,
     enabled: options.enabled ?? true,
   });
@@ -140,10 +146,14 @@ export function createEntityHooks<T extends { id: number }>(resource: ResourceDe
   const name = resource.name;
   const paths = apiPaths.entity(name);
 
-  function useInvalidateEntity() {
+  /** A write acts in the tenant the screen shows, then refreshes that tenant's rows of the entity. */
+  function useEntityMutation<V>(write: (vars: V, tenantId: number | null) => Promise<unknown>) {
     const client = useQueryClient();
     const tenantId = useSelectedTenantId();
-    return () => client.invalidateQueries({ queryKey: queryKeys.entity(tenantId, name) });
+    return useMutation({
+      mutationFn: (vars: V) => write(vars, tenantId),
+      onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.entity(tenantId, name) }),
+    });
   }
 
   return {
@@ -153,7 +163,7 @@ export function createEntityHooks<T extends { id: number }>(resource: ResourceDe
       const q = normalizeQuery(query);
       return useQuery({
         queryKey: queryKeys.list(tenantId, name, q),
-        queryFn: ({ signal }) => fetchList<T>(name, q, signal),
+        queryFn: ({ signal }) => fetchList<T>(name, q, signal, tenantId),
         // Keep the previous page on screen while the next one loads (no flash of skeletons).
         placeholderData: keepPreviousData,
       });
@@ -162,31 +172,25 @@ export function createEntityHooks<T extends { id: number }>(resource: ResourceDe
       const tenantId = useSelectedTenantId();
       return useQuery({
         queryKey: queryKeys.detail(tenantId, name, id ?? 0),
-        queryFn: () => unwrap<T>(http.get(paths.getById(id ?? 0))),
+        queryFn: () => unwrap<T>(http.get(paths.getById(id ?? 0), { tenantId })),
         enabled: id !== null,
         retry: false,
       });
     },
     useCreate() {
-      const invalidate = useInvalidateEntity();
-      return useMutation({
-        mutationFn: (body: FormValues) => unwrap<T>(http.post(paths.create, body)),
-        onSuccess: invalidate,
-      });
+      return useEntityMutation((body: FormValues, tenantId) =>
+        unwrap<T>(http.post(paths.create, body, { tenantId })),
+      );
     },
     useUpdate() {
-      const invalidate = useInvalidateEntity();
-      return useMutation({
-        mutationFn: (body: FormValues & { id: number }) => unwrap<T>(http.put(paths.update, body)),
-        onSuccess: invalidate,
-      });
+      return useEntityMutation((body: FormValues & { id: number }, tenantId) =>
+        unwrap<T>(http.put(paths.update, body, { tenantId })),
+      );
     },
     useDelete() {
-      const invalidate = useInvalidateEntity();
-      return useMutation({
-        mutationFn: (id: number) => unwrap<unknown>(http.delete(paths.remove(id))),
-        onSuccess: invalidate,
-      });
+      return useEntityMutation((id: number, tenantId) =>
+        unwrap<unknown>(http.delete(paths.remove(id), { tenantId })),
+      );
     },
     useSelectOptions(query: LooseQuery, options?: { enabled?: boolean }) {
       return useSelectOptions(name, query, options);

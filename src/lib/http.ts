@@ -3,6 +3,16 @@ import { config } from './config';
 import { readStorage, storageKeys } from './storage';
 import { getSelectedTenantId } from './tenant-store';
 
+declare module 'axios' {
+  interface AxiosRequestConfig {
+    /**
+     * The tenant this request acts in (null: none), when it must be the one a query key or a
+     * screen was built for rather than whatever storage holds when the request leaves.
+     */
+    tenantId?: number | null;
+  }
+}
+
 export interface HeaderInputs {
   token: string | null;
   apiKey: string;
@@ -24,7 +34,7 @@ http.interceptors.request.use((request) => {
   const headers = buildHeaders({
     token: readStorage(storageKeys.token),
     apiKey: config.apiKey,
-    tenantId: getSelectedTenantId(),
+    tenantId: request.tenantId !== undefined ? request.tenantId : getSelectedTenantId(),
   });
   const merged = AxiosHeaders.from(request.headers);
   for (const [k, v] of Object.entries(headers)) {

@@ -20,9 +20,18 @@ export function setSelectedTenantId(id: number | null): void {
   listeners.forEach((l) => l());
 }
 
+/** Another tab chose a tenant (or cleared storage): this one follows, so its screens and requests agree. */
+function onStorage(event: StorageEvent): void {
+  if (event.key === null || event.key === storageKeys.selectedTenantId) listeners.forEach((l) => l());
+}
+
 function subscribe(listener: Listener): () => void {
   listeners.add(listener);
-  return () => listeners.delete(listener);
+  if (listeners.size === 1) window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    if (listeners.size === 0) window.removeEventListener('storage', onStorage);
+  };
 }
 
 export function useSelectedTenantId(): number | null {

@@ -58,7 +58,7 @@ function FeatureEditor({ planId, canEdit }: { planId: number; canEdit: boolean }
 
   async function save(list: NewFeature[]): Promise<void> {
     const data = await unwrap<PlanFeatureItem[]>(
-      http.post<Envelope<PlanFeatureItem[]>>(apiPaths.plan.associateFeatures(planId), list),
+      http.post<Envelope<PlanFeatureItem[]>>(apiPaths.plan.associateFeatures(planId), list, { tenantId }),
     );
     const detailKey = queryKeys.detail(tenantId, planResource.name, planId);
     if (Array.isArray(data)) {

@@ -12,11 +12,16 @@ import { planText } from './plan-text';
  * `GET api/plan/iframe?planId=` answers the embed code as text/plain. A JSON envelope saying
  * `success: false` (or any failure) counts as "could not get it".
  */
-export async function fetchIframeCode(planId: number, signal?: AbortSignal): Promise<string> {
+export async function fetchIframeCode(
+  planId: number,
+  signal?: AbortSignal,
+  tenantId?: number | null,
+): Promise<string> {
   const res = await http.get<string>(apiPaths.plan.iframe, {
     params: { planId },
     responseType: 'text',
     signal,
+    tenantId,
   });
   const text = typeof res.data === 'string' ? res.data : JSON.stringify(res.data);
   if (text.trimStart().startsWith('{')) {
@@ -40,7 +45,7 @@ export function PlanIframe({ planId }: { planId: number }) {
   const areaRef = useRef<HTMLTextAreaElement>(null);
   const query = useQuery({
     queryKey: ['tenant', tenantId, 'plan', 'iframe', planId],
-    queryFn: ({ signal }) => fetchIframeCode(planId, signal),
+    queryFn: ({ signal }) => fetchIframeCode(planId, signal, tenantId),
     retry: false,
   });
 
