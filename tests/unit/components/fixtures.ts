@@ -2,7 +2,10 @@
  * A test-only entity that uses every column type and filter kind, and an in-memory server for
  * it (getAll with paging and filters, GetById, Create, Update, Delete) on the shared MSW server.
  */
+import { screen, waitFor } from '@testing-library/react';
+import type { UserEvent } from '@testing-library/user-event';
 import { HttpResponse } from 'msw';
+import { expect } from 'vitest';
 import { Role } from '../../../contract/enums';
 import { defineResource } from '../../../src/lib/resource';
 import { apiDelete, apiGet, apiPost, apiPut, fail, ok, server } from '../msw/server';
@@ -155,4 +158,30 @@ export function fakeSelectServer(
     }),
   );
   return calls;
+}
+
+/** Two regions with a province and a municipality each, as getAllForSelect answers; returns the province calls. */
+export function fakeGeographySelects() {
+  fakeSelectServer('region', [
+    { value: 1, label: 'Piemonte' },
+    { value: 3, label: 'Lombardia' },
+  ]);
+  const provinceCalls = fakeSelectServer('province', [
+    { value: 1, label: 'Torino', regionId: 1 },
+    { value: 15, label: 'Milano', regionId: 3 },
+  ]);
+  fakeSelectServer('municipality', [
+    { value: 100, label: 'Moncalieri', provinceId: 1 },
+    { value: 200, label: 'Rho', provinceId: 15 },
+  ]);
+  return { provinceCalls };
+}
+
+/** Opens the searchable select named `label` once it is enabled and picks `option`. */
+export async function pickOption(user: UserEvent, label: string, option: string) {
+  const input = await screen.findByRole('combobox', { name: label });
+  await waitFor(() => expect(input).toBeEnabled());
+  await user.click(input);
+  await user.keyboard('{ArrowDown}');
+  await user.click(await screen.findByRole('option', { name: option }));
 }

@@ -1,9 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
-import type { UserEvent } from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { FormPage } from '../../../src/components/form-page';
 import { defineResource } from '../../../src/lib/resource';
-import { fakeEntityServer, fakeSelectServer } from './fixtures';
+import { fakeEntityServer, fakeGeographySelects, pickOption } from './fixtures';
 import { renderScreens } from './test-utils';
 
 /** An address-like declaration: region → province → municipality, each select depending on the previous. */
@@ -37,27 +36,8 @@ const placeResource = defineResource<{ id: number }>({
   ],
 });
 
-async function pick(user: UserEvent, label: string, option: string) {
-  const input = screen.getByRole('combobox', { name: label });
-  await waitFor(() => expect(input).toBeEnabled());
-  await user.click(input);
-  await user.keyboard('{ArrowDown}');
-  await user.click(await screen.findByRole('option', { name: option }));
-}
-
 function setup() {
-  fakeSelectServer('region', [
-    { value: 1, label: 'Piemonte' },
-    { value: 3, label: 'Lombardia' },
-  ]);
-  const provinceCalls = fakeSelectServer('province', [
-    { value: 1, label: 'Torino', regionId: 1 },
-    { value: 15, label: 'Milano', regionId: 3 },
-  ]);
-  fakeSelectServer('municipality', [
-    { value: 100, label: 'Moncalieri', provinceId: 1 },
-    { value: 200, label: 'Rho', provinceId: 15 },
-  ]);
+  const { provinceCalls } = fakeGeographySelects();
   const server = fakeEntityServer('place', []);
   const utils = renderScreens({
     entity: 'place',
@@ -75,15 +55,15 @@ describe('form fields', () => {
     expect(screen.getByRole('combobox', { name: 'Provincia' })).toBeDisabled();
     expect(screen.getByRole('combobox', { name: 'Comune' })).toBeDisabled();
 
-    await pick(user, 'Regione', 'Lombardia');
-    await pick(user, 'Provincia', 'Milano');
+    await pickOption(user, 'Regione', 'Lombardia');
+    await pickOption(user, 'Provincia', 'Milano');
     expect(provinceCalls.some((p) => p.get('filters[regionId]') === '3')).toBe(true);
     expect(screen.queryByRole('option', { name: 'Torino' })).not.toBeInTheDocument();
-    await pick(user, 'Comune', 'Rho');
+    await pickOption(user, 'Comune', 'Rho');
     expect(screen.getByText('Rho')).toBeInTheDocument();
 
     // Changing the region clears province and municipality, and disables the municipality again.
-    await pick(user, 'Regione', 'Piemonte');
+    await pickOption(user, 'Regione', 'Piemonte');
     await waitFor(() => expect(screen.queryByText('Milano')).not.toBeInTheDocument());
     expect(screen.queryByText('Rho')).not.toBeInTheDocument();
     expect(screen.getByRole('combobox', { name: 'Comune' })).toBeDisabled();

@@ -1,11 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import type { UserEvent } from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { Role } from '../../../contract/enums';
 import { messages } from '../../../contract/messages';
 import type { User } from '../../../contract/schemas/user';
 import { currentUrl, renderApp } from '../app/harness';
-import { fakeEntityServer, fakeSelectServer } from '../components/fixtures';
+import { fakeEntityServer, fakeGeographySelects, pickOption } from '../components/fixtures';
 import { apiDelete, fail, server } from '../msw/server';
 
 const mario: User = {
@@ -31,29 +30,6 @@ const mario: User = {
     municipality: { id: 200, name: 'Rho' },
   },
 };
-
-function geography() {
-  fakeSelectServer('region', [
-    { value: 1, label: 'Piemonte' },
-    { value: 3, label: 'Lombardia' },
-  ]);
-  fakeSelectServer('province', [
-    { value: 1, label: 'Torino', regionId: 1 },
-    { value: 15, label: 'Milano', regionId: 3 },
-  ]);
-  fakeSelectServer('municipality', [
-    { value: 100, label: 'Moncalieri', provinceId: 1 },
-    { value: 200, label: 'Rho', provinceId: 15 },
-  ]);
-}
-
-async function pick(user: UserEvent, label: string, option: string) {
-  const input = await screen.findByRole('combobox', { name: label });
-  await waitFor(() => expect(input).toBeEnabled());
-  await user.click(input);
-  await user.keyboard('{ArrowDown}');
-  await user.click(await screen.findByRole('option', { name: option }));
-}
 
 describe('user list (spec §2)', () => {
   it('shows the nine columns in order, with Sì/No badges and the role name', async () => {
@@ -116,7 +92,7 @@ describe('user list (spec §2)', () => {
 
 describe('user detail /user/{id} (spec §2, §4)', () => {
   it('a non-numeric id opens the wizard', async () => {
-    geography();
+    fakeGeographySelects();
     const { router } = renderApp('/user/new', { role: Role.Admin, tenantId: 1 });
     await waitFor(() => expect(currentUrl(router)).toBe('/user-wizard'));
     expect(
@@ -126,7 +102,7 @@ describe('user detail /user/{id} (spec §2, §4)', () => {
 
   it('has two accessible tabs: user data and billing address', async () => {
     fakeEntityServer('user', [mario]);
-    geography();
+    fakeGeographySelects();
     const { user } = renderApp('/user/5', { role: Role.Admin, tenantId: 1 });
     expect(await screen.findByRole('heading', { level: 1, name: 'Modifica Utente' })).toBeInTheDocument();
     const tablist = await screen.findByRole('tablist', { name: 'Modifica Utente' });
@@ -156,25 +132,25 @@ describe('user detail /user/{id} (spec §2, §4)', () => {
 
   it('region → province → municipality clear and disable as spec §4 says; Salva sends them flat', async () => {
     const { calls } = fakeEntityServer('user', [mario]);
-    geography();
+    fakeGeographySelects();
     const { user } = renderApp('/user/5', { role: Role.Admin, tenantId: 1 });
     await user.click(await screen.findByRole('tab', { name: 'Indirizzo di fatturazione' }));
     expect(await screen.findByText('Rho')).toBeInTheDocument();
     expect(await screen.findByRole('combobox', { name: 'Comune' })).toBeEnabled();
 
     // A new region clears province and municipality, and disables the municipality.
-    await pick(user, 'Regione', 'Piemonte');
+    await pickOption(user, 'Regione', 'Piemonte');
     await waitFor(() => expect(screen.queryByText('Milano')).not.toBeInTheDocument());
     expect(screen.queryByText('Rho')).not.toBeInTheDocument();
     expect(screen.getByRole('combobox', { name: 'Provincia' })).toBeEnabled();
     expect(screen.getByRole('combobox', { name: 'Comune' })).toBeDisabled();
-    await pick(user, 'Provincia', 'Torino');
-    await pick(user, 'Comune', 'Moncalieri');
+    await pickOption(user, 'Provincia', 'Torino');
+    await pickOption(user, 'Comune', 'Moncalieri');
     // Picking the province again clears the municipality only.
-    await pick(user, 'Provincia', 'Torino');
+    await pickOption(user, 'Provincia', 'Torino');
     await waitFor(() => expect(screen.queryByText('Moncalieri')).not.toBeInTheDocument());
     expect(screen.getByText('Piemonte')).toBeInTheDocument();
-    await pick(user, 'Comune', 'Moncalieri');
+    await pickOption(user, 'Comune', 'Moncalieri');
 
     await user.click(screen.getByRole('button', { name: 'Salva' }));
     expect(await screen.findByText(messages.user.updated)).toBeInTheDocument();
@@ -201,13 +177,13 @@ describe('user detail /user/{id} (spec §2, §4)', () => {
 
   it('without a region the province and the municipality are disabled', async () => {
     fakeEntityServer('user', [{ ...mario, billingAddress: null }]);
-    geography();
+    fakeGeographySelects();
     const { user } = renderApp('/user/5', { role: Role.Admin, tenantId: 1 });
     await user.click(await screen.findByRole('tab', { name: 'Indirizzo di fatturazione' }));
     expect(await screen.findByRole('combobox', { name: 'Regione' })).toBeEnabled();
     expect(screen.getByRole('combobox', { name: 'Provincia' })).toBeDisabled();
     expect(screen.getByRole('combobox', { name: 'Comune' })).toBeDisabled();
-    await pick(user, 'Regione', 'Lombardia');
+    await pickOption(user, 'Regione', 'Lombardia');
     expect(screen.getByRole('combobox', { name: 'Provincia' })).toBeEnabled();
     expect(screen.getByRole('combobox', { name: 'Comune' })).toBeDisabled();
   });

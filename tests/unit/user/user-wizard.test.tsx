@@ -5,23 +5,8 @@ import { Role } from '../../../contract/enums';
 import { messages } from '../../../contract/messages';
 import { validationMessages } from '../../../contract/validation/italian';
 import { currentUrl, renderApp } from '../app/harness';
-import { fakeSelectServer } from '../components/fixtures';
+import { fakeGeographySelects, pickOption } from '../components/fixtures';
 import { apiGet, apiPost, fail, ok, server } from '../msw/server';
-
-function geography() {
-  fakeSelectServer('region', [
-    { value: 1, label: 'Piemonte' },
-    { value: 3, label: 'Lombardia' },
-  ]);
-  fakeSelectServer('province', [
-    { value: 1, label: 'Torino', regionId: 1 },
-    { value: 15, label: 'Milano', regionId: 3 },
-  ]);
-  fakeSelectServer('municipality', [
-    { value: 100, label: 'Moncalieri', provinceId: 1 },
-    { value: 200, label: 'Rho', provinceId: 15 },
-  ]);
-}
 
 /** isEmailUnique answers `unique` (or fails with `status`); returns the e-mails asked about. */
 function emailCheck(answer: boolean | { status: number }) {
@@ -36,20 +21,12 @@ function emailCheck(answer: boolean | { status: number }) {
 }
 
 function start() {
-  geography();
+  fakeGeographySelects();
   const app = renderApp('/user-wizard', { role: Role.Admin, tenantId: 1 });
   return app;
 }
 
 const next = (user: UserEvent) => user.click(screen.getByRole('button', { name: 'Avanti' }));
-
-async function pick(user: UserEvent, label: string, option: string) {
-  const input = screen.getByRole('combobox', { name: label });
-  await waitFor(() => expect(input).toBeEnabled());
-  await user.click(input);
-  await user.keyboard('{ArrowDown}');
-  await user.click(await screen.findByRole('option', { name: option }));
-}
 
 /** The e-mail field, whose label carries the required marker. */
 const emailInput = () => screen.getByRole('textbox', { name: 'Indirizzo email' });
@@ -78,9 +55,9 @@ async function passPersonalStep(user: UserEvent) {
 async function passAddressStep(user: UserEvent) {
   await user.type(screen.getByRole('textbox', { name: 'Via' }), 'Via Roma 1');
   await user.type(screen.getByRole('textbox', { name: 'CAP' }), '20017');
-  await pick(user, 'Regione', 'Lombardia');
-  await pick(user, 'Provincia', 'Milano');
-  await pick(user, 'Comune', 'Rho');
+  await pickOption(user, 'Regione', 'Lombardia');
+  await pickOption(user, 'Provincia', 'Milano');
+  await pickOption(user, 'Comune', 'Rho');
   await next(user);
   await stepHeading('Riepilogo');
 }
@@ -166,11 +143,11 @@ describe('user wizard (spec §2, §5, §8)', () => {
     expect(screen.getByText(validationMessages.zipRequired)).toBeInTheDocument();
     expect(screen.getByText(messages.wizard.municipalityRequired)).toBeInTheDocument();
 
-    await pick(user, 'Regione', 'Lombardia');
-    await pick(user, 'Provincia', 'Milano');
-    await pick(user, 'Comune', 'Rho');
+    await pickOption(user, 'Regione', 'Lombardia');
+    await pickOption(user, 'Provincia', 'Milano');
+    await pickOption(user, 'Comune', 'Rho');
     // A new region clears province and municipality.
-    await pick(user, 'Regione', 'Piemonte');
+    await pickOption(user, 'Regione', 'Piemonte');
     await waitFor(() => expect(screen.queryByText('Milano')).not.toBeInTheDocument());
     expect(screen.queryByText('Rho')).not.toBeInTheDocument();
     expect(screen.getByRole('combobox', { name: 'Comune' })).toBeDisabled();
