@@ -119,6 +119,10 @@ describe('validation and roles', () => {
     ]);
     const noSecret = await admin.post('/api/paymentprovider/Create', body({ apiSecret: SECRET_MASK }));
     expect(noSecret.body.errors).toEqual([`apiSecret: ${validationMessages.apiSecretRequired}`]);
+    // An id in a Create body does not make it an update that may keep a (missing) secret.
+    const withId = await admin.post('/api/paymentprovider/Create', { ...body({}), Id: 1 });
+    expect(withId.status).toBe(400);
+    expect(withId.body.errors).toEqual([`apiSecret: ${validationMessages.apiSecretRequired}`]);
     expect(await providerCount()).toBe(before);
   });
 

@@ -75,7 +75,18 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
 
   app.post(
     `${base}/Create`,
-    { config: access(def.roles.create), schema: { tags, body: def.input, response: { 200: itemEnvelope } } },
+    {
+      config: access(def.roles.create),
+      schema: { tags, body: def.input, response: { 200: itemEnvelope } },
+      // A Create never targets an existing row: an `id` in its body is dropped before validation,
+      // so rules that depend on "new vs existing" (e.g. the provider secret) see a new row.
+      preValidation: (request, _reply, done) => {
+        const body = request.body;
+        if (typeof body === 'object' && body !== null && !Array.isArray(body))
+          delete (body as { id?: unknown }).id;
+        done();
+      },
+    },
     // The type provider cannot resolve a generic schema's output; validation has produced it.
     async (request) =>
       ok(await repo.create(caller(request), request.body as z.output<TInputSchema>), messages.http.created),
