@@ -1,28 +1,20 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { accounts, expectOpaque, login, screenshot, toast } from './support';
+import { expect, test, type Page } from '@playwright/test';
+import {
+  accounts,
+  bodyRows,
+  expectOpaque,
+  login,
+  openFilters,
+  pick,
+  range,
+  screenshot,
+  toast,
+} from './support';
 
-/** The list's table body rows (the header row excluded). */
-const bodyRows = (page: Page, title: string) => page.getByRole('table', { name: title }).locator('tbody tr');
 const pageLinks = (page: Page) =>
   page
     .getByRole('navigation', { name: 'Paginazione' })
     .getByRole('button', { name: /^(Vai alla pagina|Pagina) \d+/ });
-/** The list's summary under the title, e.g. '1–5 di 20'. */
-const range = (page: Page) => page.getByText(/^\d+–\d+ di \d+$/);
-
-async function openFilters(page: Page): Promise<Locator> {
-  const toggle = page.getByRole('button', { name: 'Filtri di Ricerca' });
-  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
-  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
-  return page.getByRole('region', { name: 'Filtri di Ricerca' });
-}
-
-/** Picks an option of a searchable select (react-select) by typing part of its label. */
-async function pick(page: Page, combobox: Locator, search: string, option: string) {
-  await combobox.click();
-  await combobox.fill(search);
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
 
 test.describe('Regions (Admin, real ISTAT data)', () => {
   test('list: 20 regions in pages of 5, page size 10/20, filter by name and reset', async ({ page }) => {

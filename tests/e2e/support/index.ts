@@ -14,6 +14,7 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import { env } from './env';
 
 export { env };
+export * from './ui';
 
 export const DEMO_PASSWORD = 'demo1234';
 export const DEMO_TENANT = 'Demo Srl';
@@ -209,11 +210,6 @@ export async function uiLogin(page: Page, email: string, password: string): Prom
 
 // ---------------------------------------------------------------------------------------------
 // What people see
-
-/** A toast (react-toastify, role alert) with this text. */
-export function toast(page: Page, text: string | RegExp): Locator {
-  return page.locator('.Toastify').getByRole('alert').filter({ hasText: text });
-}
 
 /** The dashboard (index route) is on screen. */
 export async function expectDashboard(page: Page): Promise<void> {
