@@ -16,6 +16,7 @@ import { http } from '../../lib/http';
 import { isHandledByInterceptor } from '../../lib/http-errors';
 import { notify } from '../../lib/notify';
 import type { FieldDef, FormValues } from '../../lib/resource';
+import { getSelectedTenantId } from '../../lib/tenant-store';
 import { toWizardPayload, wizardDefaults, wizardSchema, type WizardValues } from './wizard-schema';
 import { wizardText } from './wizard-text';
 
@@ -43,8 +44,10 @@ const stepFields: readonly FieldDef[][] = [emailFields, personalFields, addressF
 const LAST = stepFields.length - 1;
 
 /** Whether the e-mail is free (`GET api/user/isEmailUnique/{email}` → data true / false). */
-async function isEmailUnique(email: string): Promise<boolean> {
-  const data = await unwrap<boolean>(http.get<Envelope<boolean>>(apiPaths.user.isEmailUnique(email)));
+async function isEmailUnique(email: string, tenantId: number | null): Promise<boolean> {
+  const data = await unwrap<boolean>(
+    http.get<Envelope<boolean>>(apiPaths.user.isEmailUnique(email), { tenantId }),
+  );
   if (typeof data !== 'boolean') throw new Error('isEmailUnique: risposta senza esito');
   return data;
 }
@@ -67,6 +70,9 @@ function useOptionLabel(entity: string, id: unknown): string | null {
  */
 export default function UserWizardPage({ routeLabel }: ScreenProps) {
   const navigate = useNavigate();
+  // The tenant the wizard was opened in: its checks and the Create go there even if another tab
+  // switches tenant meanwhile.
+  const [tenantId] = useState(getSelectedTenantId);
   const [step, setStep] = useState(0);
   const [checking, setChecking] = useState(false);
   const [creating, setCreating] = useState(false);
@@ -96,7 +102,7 @@ export default function UserWizardPage({ routeLabel }: ScreenProps) {
     const email = String(form.getValues('email') ?? '').trim();
     setChecking(true);
     try {
-      if (await isEmailUnique(email)) return true;
+      if (await isEmailUnique(email, tenantId)) return true;
       form.setError('email', { type: 'server', message: messages.wizard.emailTaken }, { shouldFocus: true });
       return false;
     } catch (error) {
@@ -127,7 +133,9 @@ export default function UserWizardPage({ routeLabel }: ScreenProps) {
     setFailure([]);
     try {
       await unwrap<User>(
-        http.post(apiPaths.entity('user').create, toWizardPayload(values as unknown as WizardValues)),
+        http.post(apiPaths.entity('user').create, toWizardPayload(values as unknown as WizardValues), {
+          tenantId,
+        }),
       );
       notify.success(messages.wizard.created);
       void navigate('/user');
