@@ -1,6 +1,6 @@
 import { Suspense, useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Outlet, useNavigate } from 'react-router-dom';
+import { Outlet, ScrollRestoration, useNavigate } from 'react-router-dom';
 import { messages } from '../../contract/messages';
 import { sessionToastIds } from '../lib/http-errors';
 import { notify } from '../lib/notify';
@@ -58,6 +58,8 @@ export function AppRoot() {
 
   return (
     <Suspense fallback={<PageSpinner fullScreen />}>
+      {/* New screens open at the top; back/forward restore where the user was. */}
+      <ScrollRestoration />
       <Outlet />
     </Suspense>
   );

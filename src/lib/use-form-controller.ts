@@ -52,6 +52,10 @@ export function toFormValues(fields: readonly FieldDef[], row: Record<string, un
   for (const f of fields) {
     const v = f.writeOnly ? undefined : getPath(row, f.from ?? f.key);
     values[f.key] = v === null || v === undefined ? emptyValue(f) : v;
+    // Amounts keep the places their step asks for (29.9 shows as 29.90 with step 0.01).
+    if (f.kind === 'number' && typeof v === 'number' && f.step !== undefined && f.step < 1) {
+      values[f.key] = v.toFixed(Math.max(0, -Math.floor(Math.log10(f.step))));
+    }
   }
   return values;
 }

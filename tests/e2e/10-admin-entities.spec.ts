@@ -43,7 +43,7 @@ const USER_COLUMNS = [
 /**
  * Types a new value and leaves the field, as a keyboard user tabbing on would: the wizard
  * re-validates on blur. (Clicking 'Avanti' straight from a field that shows an error loses the
- * click; see the test marked test.fail below.)
+ * click; see the regression test below.)
  */
 async function retype(field: Locator, value: string): Promise<void> {
   await field.fill(value);
@@ -325,12 +325,8 @@ test.describe('Admin of Demo Srl, desktop 1280 px', () => {
   });
 
   test('wizard: after correcting an error, one click on “Avanti” is enough', async ({ page }) => {
-    // Product bug (src/features/user-wizard/user-wizard-page.tsx): the wizard validates on blur
-    // and its errors do not re-validate while typing (trigger() never marks the form submitted).
-    // Pressing 'Avanti' blurs the corrected field, the error line disappears and the button
-    // moves up 24 px between mousedown and mouseup, so the click lands on the footer and nothing
-    // happens; a second click works. Remove test.fail once one click is enough.
-    test.fail();
+    // Regression: the wizard once validated only on blur, so pressing 'Avanti' after a fix made
+    // the error line vanish and the button move between mousedown and mouseup (click lost).
     await login(page, accounts.admin, { to: '/user-wizard' });
     await expect(heading1(page, 'Creazione Utente Wizard')).toBeVisible();
     const email = page.getByRole('textbox', { name: 'Indirizzo email', exact: true });
@@ -421,7 +417,7 @@ test.describe('Admin of Demo Srl, desktop 1280 px', () => {
     await expect(page.getByRole('spinbutton', { name: 'Costo ricorrente (IVA esclusa, €)' })).toHaveValue(
       '19.99',
     );
-    await expect(page.getByRole('spinbutton', { name: 'IVA (%)' })).toHaveValue('22');
+    await expect(page.getByRole('spinbutton', { name: 'IVA (%)' })).toHaveValue('22.00');
 
     const features = page.getByRole('region', { name: 'Funzionalità del piano' });
     const featureRows = features
@@ -628,12 +624,9 @@ test.describe('Admin of Demo Srl, desktop 1280 px', () => {
   });
 });
 
-test.describe('Known layout bugs (test.fail: remove the marker once fixed)', () => {
+test.describe('Layout: scroll position and the user list width', () => {
   test('opening a row’s form from a scrolled list starts at the top of the page', async ({ page }) => {
-    // Product bug: nothing resets the window's scroll on a push navigation (no ScrollRestoration
-    // or scrollTo in src/app), so the form opens as far down as the list was scrolled: a blank
-    // band under the top bar, the title out of view (also /user after the wizard's confirm).
-    test.fail();
+    // Regression: without ScrollRestoration a form opened as far down as its list was scrolled.
     await page.setViewportSize({ width: 1280, height: 400 });
     await login(page, accounts.admin, { to: '/plan' });
     const rows = bodyRows(page, 'Gestisci piani di abbonamento');
@@ -644,10 +637,8 @@ test.describe('Known layout bugs (test.fail: remove the marker once fixed)', () 
   });
 
   test('at 1280 px the user list shows its nine columns without scrolling sideways', async ({ page }) => {
-    // Product bug: with the demo seed's e-mail and PEC values the table is 1584 px wide in a
-    // 1214 px card; 'Numero di telefono', 'Ruolo utente' and 'Utente Attivo' are off-screen and
-    // 'Partita IVA' sits under the sticky 'Azioni' column.
-    test.fail();
+    // Regression: with the demo seed's long e-mail and PEC values the table was 1584 px wide in
+    // a 1214 px card, hiding the last columns under the sticky 'Azioni' column.
     await page.setViewportSize({ width: 1280, height: 800 });
     await login(page, accounts.admin, { to: '/user' });
     const table = page.getByRole('table', { name: 'Lista Utenti' });

@@ -63,9 +63,9 @@ export const userResource = defineResource<User>({
   createPath: '/user-wizard',
   // Spec §2: the user list's nine columns, in this order ('sDI' and 'vATCode' are sdi and vatCode on the wire).
   columns: [
-    { key: 'name', name: 'Nome completo' },
-    { key: 'email', name: 'Indirizzo email' },
-    { key: 'pec', name: 'Indirizzo PEC' },
+    { key: 'name', name: 'Nome completo', truncate: true },
+    { key: 'email', name: 'Indirizzo email', truncate: true },
+    { key: 'pec', name: 'Indirizzo PEC', truncate: true },
     { key: 'isCompany', name: 'Azienda', type: 'bool' },
     { key: 'sdi', name: 'Codice SDI' },
     { key: 'vatCode', name: 'Partita IVA' },

@@ -83,7 +83,9 @@ export default function UserWizardPage({ routeLabel }: ScreenProps) {
 
   const form = useForm<FormValues>({
     defaultValues: wizardDefaults,
-    mode: 'onBlur',
+    // Validate on leaving a field, then on every keystroke: a corrected field clears its error
+    // while typing, so the 'Avanti' button doesn't move under the pointer mid-click.
+    mode: 'onTouched',
     resolver: zodResolver(wizardSchema) as unknown as Resolver<FormValues>,
   });
 
@@ -191,7 +193,9 @@ export default function UserWizardPage({ routeLabel }: ScreenProps) {
                 >
                   {done ? <CheckIcon className="h-3.5 w-3.5" /> : i + 1}
                 </span>
-                <span className="hidden truncate sm:inline">{name}</span>
+                <span className="hidden truncate sm:inline" aria-hidden="true">
+                  {wizardText.stepLabels[i]}
+                </span>
                 <span className="sr-only">
                   {`${wizardText.stepOf(i + 1, stepFields.length)}: ${name}${done ? `, ${wizardText.completed}` : current ? `, ${wizardText.current}` : ''}`}
                 </span>

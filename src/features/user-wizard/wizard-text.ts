@@ -4,6 +4,8 @@ export const wizardText = {
   progress: 'Avanzamento',
   stepOf: (n: number, total: number) => `Passo ${n} di ${total}`,
   steps: ['Email', 'Dati personali', 'Indirizzo di fatturazione', 'Riepilogo'] as const,
+  /** The step indicator's visible labels (the full names above are read to screen readers). */
+  stepLabels: ['Email', 'Dati personali', 'Fatturazione', 'Riepilogo'] as const,
   stepHints: [
     'L’indirizzo email con cui l’utente accederà. Verifichiamo che non sia già registrato.',
     'Nome, contatti e dati di fatturazione elettronica.',
