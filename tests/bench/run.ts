@@ -77,6 +77,8 @@ async function main(): Promise<void> {
       ['municipality select search', 'municipality/getAllForSelect?page=1&pageSize=20&searchTerm=terme', 80],
       ['region list', 'region/getAll?page=1&pageSize=5', 40],
       ['tenant list for the selector', 'tenant/getAll?page=1&pageSize=100', 40],
+      ['user list (tenant members, billing address)', 'user/getAll?page=1&pageSize=20&searchTerm=demo', 60],
+      ['plan list with features', 'plan/getAll?page=1&pageSize=20', 40],
     ];
     for (const [name, url, target] of scenarios) {
       for (let i = 0; i < 10; i++) await call(url, {}, token, tenantId); // warm-up
