@@ -144,6 +144,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerCrudRoutes(app, db, planFeatureEntity);
   const secretBox = createSecretBox(config.encryptionKey ?? options.jwtSecret);
   registerCrudRoutes(app, db, paymentProviderEntity(secretBox));
-  registerPaymentProviderRoutes(app, { db });
+  registerPaymentProviderRoutes(app, { db, rateLimit: config.rateLimit });
   return app;
 }

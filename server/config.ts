@@ -37,6 +37,8 @@ export interface Config {
     login: number;
     passwordReset: number;
     contact: number;
+    /** Public look-ups without sign-in (the payment page's PayPal settings). */
+    publicLookup: number;
     loginMaxFailures: number;
     loginLockMs: number;
   };
@@ -194,6 +196,7 @@ export function loadConfig(env: Env = process.env): Config {
       login: int('RATE_LIMIT_LOGIN', 20, 1, 1_000_000),
       passwordReset: int('RATE_LIMIT_PASSWORD_RESET', 5, 1, 1_000_000),
       contact: int('RATE_LIMIT_CONTACT', 5, 1, 1_000_000),
+      publicLookup: int('RATE_LIMIT_PUBLIC', 60, 1, 1_000_000),
       loginMaxFailures: int('LOGIN_MAX_FAILURES', 5, 1, 1_000_000),
       loginLockMs: duration('LOGIN_LOCK', '15m'),
     },

@@ -50,6 +50,15 @@ describe('per-IP request limits', () => {
     for (let i = 0; i < 2; i++) expect((await post(app, '/api/contact', body)).status).toBe(200);
     expectLimited(await post(app, '/api/contact', body));
   });
+
+  it('public PayPal settings look-up (no sign-in)', async () => {
+    const app = await appWith({ RATE_LIMIT_PUBLIC: '2' });
+    const get = (remoteAddress: string) =>
+      client(app, {}).get('/api/paymentprovider/GetPayPalSettingsByTenant/999999', { remoteAddress });
+    for (let i = 0; i < 2; i++) expect((await get('10.0.0.5')).status).toBe(404);
+    expectLimited(await get('10.0.0.5'));
+    expect((await get('10.0.0.6')).status).toBe(404);
+  });
 });
 
 describe('failed sign-in throttling', () => {

@@ -7,6 +7,7 @@ import type { Database } from '../../db/client';
 import { paymentProviders } from '../../db/schema';
 import { envelopeOf, ok } from '../../lib/envelope';
 import { HttpError } from '../../lib/http-error';
+import { perIp } from '../../plugins/rate-limit';
 import { idParamsSchema } from '../crud/list-query';
 
 /**
@@ -14,12 +15,16 @@ import { idParamsSchema } from '../crud/list-query';
  * the payment page. Answers only the PayPal client id, which PayPal's browser SDK needs and which
  * is public by design. The tenant's provider named like 'paypal' wins, else its first provider.
  */
-export function registerPaymentProviderRoutes(fastify: FastifyInstance, { db }: { db: Database }): void {
+export function registerPaymentProviderRoutes(
+  fastify: FastifyInstance,
+  { db, rateLimit }: { db: Database; rateLimit: { windowMs: number; publicLookup: number } },
+): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/api/paymentprovider/GetPayPalSettingsByTenant/:tenantId',
     {
-      config: { access: 'public' },
+      // Public and unauthenticated: limited per IP so tenant ids can't be swept cheaply.
+      config: { access: 'public', rateLimit: perIp(rateLimit.publicLookup, rateLimit.windowMs) },
       schema: {
         tags: ['paymentprovider'],
         summary: 'Pubblica: il Client ID PayPal del tenant (mai il secret); 404 se non configurato',
