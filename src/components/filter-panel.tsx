@@ -10,6 +10,10 @@ import { uiText } from './ui-text';
 
 export const FILTER_PLACEHOLDERS = 6;
 
+/** On a phone the panel starts closed (unless criteria are applied), so the rows show first. */
+const PHONE_QUERY = '(max-width: 639px)';
+const isPhone = () => typeof window.matchMedia === 'function' && window.matchMedia(PHONE_QUERY).matches;
+
 export interface FilterPanelProps {
   filters: readonly FilterDef[];
   /** Show the free-text search box. */
@@ -28,7 +32,7 @@ export interface FilterPanelProps {
 /** 'Filtri di Ricerca': collapsible, 'Cerca' applies (page 1), 'Resetta' clears (page 1). */
 export function FilterPanel(props: FilterPanelProps) {
   const { filters, draft, isLoading } = props;
-  const [open, setOpen] = useState(props.defaultOpen ?? true);
+  const [open, setOpen] = useState(() => props.defaultOpen ?? (props.activeCount > 0 || !isPhone()));
   const baseId = useId();
   const bodyId = `${baseId}-body`;
   const headingId = `${baseId}-heading`;
