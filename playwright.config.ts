@@ -1,11 +1,19 @@
 import { defineConfig } from '@playwright/test';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 // One throwaway data directory per run, created once in the main process; workers inherit it
-// through the environment (Playwright re-evaluates this file in each worker).
-process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'rinnova-e2e-'));
+// through the environment (Playwright re-evaluates this file in each worker). The server still
+// has it open when the run ends, so earlier runs' directories (over an hour old) go here instead.
+if (!process.env.E2E_DATA_DIR) {
+  for (const name of readdirSync(tmpdir())) {
+    if (!name.startsWith('rinnova-e2e-')) continue;
+    const dir = join(tmpdir(), name);
+    if (Date.now() - statSync(dir).mtimeMs > 60 * 60 * 1000) rmSync(dir, { recursive: true, force: true });
+  }
+  process.env.E2E_DATA_DIR = mkdtempSync(join(tmpdir(), 'rinnova-e2e-'));
+}
 const port = Number(process.env.E2E_PORT ?? 3210);
 process.env.E2E_BASE_URL ??= `http://127.0.0.1:${port}`;
 process.env.E2E_JWT_SECRET ??= 'e2e-only-secret-0123456789abcdef0123456789';
