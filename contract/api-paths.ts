@@ -30,18 +30,3 @@ export const apiPaths = {
   health: 'health',
   contact: 'contact',
 } as const;
-
-/** Entities served by the generic route factory. */
-export const genericEntities = [
-  'region',
-  'province',
-  'municipality',
-  'tenant',
-  'address',
-  'plan',
-  'feature',
-  'planfeature',
-  'paymentprovider',
-  'user',
-] as const;
-export type GenericEntity = (typeof genericEntities)[number];

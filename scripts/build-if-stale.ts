@@ -37,7 +37,7 @@ function embeddedEnv(): string {
   return JSON.stringify(Object.fromEntries(entries));
 }
 
-export function spaIsStale(): boolean {
+function spaIsStale(): boolean {
   const built = join(root, 'dist', 'index.html');
   if (!existsSync(built) || !existsSync(stampFile)) return true;
   if (readFileSync(stampFile, 'utf8') !== embeddedEnv()) return true;
