@@ -26,6 +26,36 @@ export const apiPaths = {
     payPalSettingsByTenant: (tenantId: number | string) =>
       `paymentprovider/GetPayPalSettingsByTenant/${tenantId}`,
   },
+  subscription: {
+    getAll: 'subscription/getAll',
+    getById: (id: number | string) => `subscription/GetById/${id}`,
+    create: 'subscription/Create',
+    update: 'subscription/Update',
+    /** DELETE: Active with a provider subscription id → cancelled at the provider, then Canceled. */
+    cancel: (id: number | string) => `subscription/cancel/${id}`,
+    /** PUT: NotActive → BankTransferPending (irreversible); e-mails the transfer instructions. */
+    setPaymentWithBankTransfer: (id: number | string) => `subscription/setPaymentWithBankTransfer/${id}`,
+    /** PUT: BankTransferPending → ActiveNoRenewal, once approved transfers cover the amount due. */
+    setActiveNoRenewal: (id: number | string) => `subscription/setActiveNoRenewal/${id}`,
+    /** GET: `data` = BankTransferInstructions of the subscription's first payment. */
+    bankTransferInstructions: (id: number | string) => `subscription/bankTransferInstructions/${id}`,
+    syncPaypal: 'subscription/sync-paypal',
+    subscribe: 'subscription/subscribe',
+  },
+  bankTransfer: {
+    /** GET ?paymentId=&page=1&pageSize=100 */
+    getAll: 'BankTransfer/getAll',
+    create: 'BankTransfer/create',
+    update: 'BankTransfer/update',
+    remove: (id: number | string) => `BankTransfer/delete/${id}`,
+  },
+  paymentToken: {
+    create: 'PaymentToken/create',
+    validate: 'PaymentToken/validate',
+  },
+  payment: {
+    updatePayment: 'Payment/updatePayment',
+  },
   tenantList: 'tenant/getAll',
   health: 'health',
   contact: 'contact',

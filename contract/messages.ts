@@ -162,3 +162,29 @@ export const serverMessages = {
     'Questo account appartiene anche ad altri tenant: email e ruolo non si possono modificare da qui.',
   selfChange: 'Non puoi cambiare il tuo ruolo, disattivare o eliminare il tuo account.',
 } as const;
+
+/** Messages of the billing calls (api-contract 'Billing calls'); the spec leaves them open. */
+export const billingMessages = {
+  transitionRefused: (from: string, action: string) =>
+    `Operazione non consentita: una sottoscrizione nello stato «${from}» non può passare a «${action}».`,
+  planInactive: 'Il piano scelto non è attivo.',
+  userNotMember: 'Il cliente scelto non appartiene a questo tenant.',
+  startDateFixed: 'La data di inizio non si può modificare dopo la creazione.',
+  customerFixed: 'Il cliente non si può modificare dopo la creazione.',
+  onlyNotActiveEditable: 'Si possono modificare piano e importi solo di una sottoscrizione non attiva.',
+  ibanMissing:
+    'Per il pagamento con bonifico serve l’IBAN del venditore: aggiungilo in Lista Tenants → Dati di fatturazione.',
+  notCovered: (approved: string, due: string) =>
+    `I bonifici approvati (${approved}) non coprono l’importo dovuto (${due}).`,
+  overAmountDue: (total: string, due: string) =>
+    `Con questo bonifico il totale (${total}) supererebbe l’importo dovuto (${due}).`,
+  approvalInFuture: 'La data di approvazione non può essere nel futuro.',
+  transfersOnlyWhilePending: 'I bonifici si registrano solo mentre la sottoscrizione è in attesa di bonifico.',
+  cancelNeedsProvider:
+    'Si può cancellare solo una sottoscrizione attiva pagata con un fornitore di pagamento (ID sottoscrizione del fornitore mancante).',
+  setToBankTransfer: 'Pagamento impostato su bonifico bancario: istruzioni inviate al cliente.',
+  activated: 'Sottoscrizione attivata senza rinnovo automatico.',
+  canceled: 'Sottoscrizione cancellata.',
+  created: 'Sottoscrizione creata.',
+  updated: 'Sottoscrizione aggiornata.',
+} as const;

@@ -12,6 +12,7 @@ import { createMailer } from './mail/mailer';
 import type { Mailer } from './mail/mailer';
 import { createAuthService } from './modules/auth/auth.service';
 import { addressEntity } from './modules/address/address.entity';
+import { registerBillingRoutes } from './modules/billing/billing.routes';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
 import { registerContactRoutes } from './modules/contact/contact.routes';
 import { registerCrudRoutes } from './modules/crud/routes';
@@ -37,6 +38,8 @@ import { notFoundPlugin } from './plugins/not-found';
 import { rateLimitPlugin } from './plugins/rate-limit';
 import { roleGuardPlugin } from './plugins/role-guard';
 import { tenantPlugin } from './plugins/tenant';
+import { createOutboxDispatcher } from './unit-of-work/outbox';
+import { createUnitOfWorkRunner } from './unit-of-work/unit-of-work';
 
 export interface AppOptions {
   config: Config;
@@ -145,5 +148,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const secretBox = createSecretBox(config.encryptionKey ?? options.jwtSecret);
   registerCrudRoutes(app, db, paymentProviderEntity(secretBox));
   registerPaymentProviderRoutes(app, { db, rateLimit: config.rateLimit });
+
+  // Billing: every write is a unit of work on the tenant's connection (one shared database
+  // today; a dedicated database per tenant changes only `connectionFor`).
+  const connectionFor = () => db;
+  const dispatcher = createOutboxDispatcher({ db, mailer, log: app.log, clock: now });
+  const uow = createUnitOfWorkRunner({ connectionFor, clock: now, dispatcher });
+  registerBillingRoutes(app, { connectionFor, uow });
+  // What a crash left between commit and dispatch goes out at start.
+  app.addHook('onReady', async () => {
+    const sent = await dispatcher.dispatchPending();
+    if (sent > 0) app.log.info({ sent }, 'outbox: messaggi in sospeso inviati');
+  });
   return app;
 }

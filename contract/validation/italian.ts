@@ -66,3 +66,88 @@ export function isValidPhone(value: string): boolean {
 export function isValidEmail(value: string): boolean {
   return value.length <= 254 && /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(value);
 }
+
+/** Messages of the seller's billing profile and of billing calls. */
+export const billingValidationMessages = {
+  legalNameRequired: 'La ragione sociale è obbligatoria.',
+  sellerVatInvalid:
+    'Partita IVA non valida: 11 cifre con la cifra di controllo corretta, oppure un numero IVA UE con il prefisso del paese (es. DE123456789).',
+  fiscalCodeInvalid:
+    'Codice fiscale non valido: 16 caratteri con il carattere di controllo corretto, oppure 11 cifre per una società.',
+  taxRegimeInvalid: 'Regime fiscale non valido: da RF01 a RF19.',
+  ibanInvalid: 'IBAN non valido: controlla paese, cifre di controllo e lunghezza.',
+  zipInvalid: 'Il CAP deve contenere 5 cifre.',
+  userRequired: 'Il cliente è obbligatorio.',
+  planRequired: 'Il piano è obbligatorio.',
+  costInvalid: 'Il costo deve essere un numero maggiore o uguale a 0, con al massimo 2 decimali.',
+  vatInvalid: 'L’IVA deve essere un numero tra 0 e 100, con al massimo 2 decimali.',
+  startDateInvalid: 'Data di inizio non valida.',
+  amountInvalid: 'L’importo deve essere maggiore di 0, con al massimo 2 decimali.',
+  approvalDateInvalid: 'Data di approvazione non valida.',
+  paymentRequired: 'Il pagamento è obbligatorio.',
+} as const;
+
+/** IBAN: country, two check digits and the account (ISO 13616), the mod-97 check equal to 1. */
+export function isValidIban(value: string): boolean {
+  const iban = value.replace(/\s+/g, '').toUpperCase();
+  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(iban)) return false;
+  if (iban.startsWith('IT') && iban.length !== 27) return false;
+  const rearranged = iban.slice(4) + iban.slice(0, 4);
+  let rest = 0;
+  for (const ch of rearranged) {
+    const code = ch.charCodeAt(0);
+    const digits = code >= 65 ? String(code - 55) : ch;
+    for (const d of digits) rest = (rest * 10 + (d.charCodeAt(0) - 48)) % 97;
+  }
+  return rest === 1;
+}
+
+/** EU VAT number with its country prefix (not Italy's), e.g. DE123456789, FRXX123456789. */
+const EU_VAT_PREFIXES = [
+  'AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'EL', 'ES', 'FI', 'FR', 'HR', 'HU', 'IE', 'LT',
+  'LU', 'LV', 'MT', 'NL', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK', 'XI',
+];
+export function isValidEuVatNumber(value: string): boolean {
+  const v = value.replace(/\s+/g, '').toUpperCase();
+  return EU_VAT_PREFIXES.includes(v.slice(0, 2)) && /^[A-Z0-9+*]{2,12}$/.test(v.slice(2));
+}
+
+/** A seller's or buyer's VAT number: an Italian Partita IVA (optionally IT-prefixed) or an EU one. */
+export function isValidVatNumber(value: string): boolean {
+  const v = value.replace(/\s+/g, '').toUpperCase();
+  if (/^IT\d{11}$/.test(v)) return isValidPartitaIva(v.slice(2));
+  return isValidPartitaIva(v) || isValidEuVatNumber(v);
+}
+
+const CF_ODD: Record<string, number> = Object.fromEntries(
+  [1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3, 6, 8, 12, 14, 16, 10, 22, 25, 24, 23].flatMap(
+    (v, i) => [
+      [String.fromCharCode(65 + i), v],
+      ...(i < 10 ? [[String(i), v] as const] : []),
+    ],
+  ),
+);
+
+/**
+ * Codice fiscale: a person's 16 characters with the check letter (omocodia letters allowed), or a
+ * company's 11 digits (then a Partita IVA's check digit).
+ */
+export function isValidCodiceFiscale(value: string): boolean {
+  const cf = value.replace(/\s+/g, '').toUpperCase();
+  if (/^\d{11}$/.test(cf)) return isValidPartitaIva(cf);
+  if (!/^[A-Z]{6}[0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{3}[A-Z]$/.test(cf)) return false;
+  let sum = 0;
+  for (let i = 0; i < 15; i++) {
+    const ch = cf[i] as string;
+    if (i % 2 === 0) sum += CF_ODD[ch] ?? 0;
+    else sum += /\d/.test(ch) ? Number(ch) : ch.charCodeAt(0) - 65;
+  }
+  return String.fromCharCode(65 + (sum % 26)) === cf[15];
+}
+
+/** Regime fiscale of FatturaPA: RF01 (ordinario) to RF19 (forfettario). */
+export const taxRegimes = [
+  'RF01', 'RF02', 'RF04', 'RF05', 'RF06', 'RF07', 'RF08', 'RF09', 'RF10', 'RF11', 'RF12', 'RF13',
+  'RF14', 'RF15', 'RF16', 'RF17', 'RF18', 'RF19',
+] as const;
+export type TaxRegime = (typeof taxRegimes)[number];

@@ -76,3 +76,39 @@ export function setPasswordMail(
     ),
   };
 }
+
+/** The customer's bank-transfer instructions (subscription set to bank transfer). */
+export function bankTransferInstructionsMail(
+  to: string,
+  name: string | null,
+  details: { tenantName: string; planName: string; beneficiary: string; iban: string; amount: string; causale: string },
+): MailMessage {
+  const greeting = name ? `Ciao ${name},` : 'Ciao,';
+  const rows: [string, string][] = [
+    ['Beneficiario', details.beneficiary],
+    ['IBAN', details.iban],
+    ['Importo', details.amount],
+    ['Causale', details.causale],
+  ];
+  return {
+    to,
+    subject: `${details.tenantName}: istruzioni per il bonifico (${details.planName})`,
+    text:
+      `${greeting}\n\nper attivare l’abbonamento «${details.planName}» con ${details.tenantName} effettua un bonifico con questi dati:\n\n` +
+      rows.map(([k, v]) => `${k}: ${v}`).join('\n') +
+      '\n\nIndica la causale esattamente come scritta: ci permette di riconoscere il tuo pagamento.\n' +
+      'L’abbonamento si attiva quando il bonifico è stato ricevuto e approvato.\n',
+    html: layout(
+      'Istruzioni per il bonifico',
+      `<p>${escapeHtml(greeting)}</p><p>per attivare l’abbonamento «${escapeHtml(details.planName)}» con ${escapeHtml(details.tenantName)} effettua un bonifico con questi dati:</p>` +
+        `<table style="border-collapse:collapse">${rows
+          .map(
+            ([k, v]) =>
+              `<tr><td style="padding:4px 12px 4px 0;color:#64748b">${escapeHtml(k)}</td><td style="padding:4px 0;font-weight:600">${escapeHtml(v)}</td></tr>`,
+          )
+          .join('')}</table>` +
+        '<p>Indica la causale esattamente come scritta: ci permette di riconoscere il tuo pagamento.</p>' +
+        '<p>L’abbonamento si attiva quando il bonifico è stato ricevuto e approvato.</p>',
+    ),
+  };
+}

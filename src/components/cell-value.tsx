@@ -11,7 +11,7 @@ import {
 import type { ColumnDef } from '../lib/resource';
 
 /** Badge colours of the subscription status (spec §4): 1 green, 2 red, 3 yellow, 4 blue. */
-const statusTone: Record<number, string> = {
+export const statusTone: Record<number, string> = {
   1: 'bg-emerald-50 text-emerald-700 ring-1 ring-inset ring-emerald-600/20',
   2: 'bg-red-50 text-red-700 ring-1 ring-inset ring-red-600/20',
   3: 'bg-yellow-50 text-yellow-800 ring-1 ring-inset ring-yellow-600/30',
@@ -25,7 +25,8 @@ function Missing() {
 
 /** One table cell's content, by column type; missing values read 'N/D'. */
 export function CellValue({ column, row }: { column: ColumnDef; row: Record<string, unknown> }) {
-  const value = getPath(row, column.key);
+  const primary = getPath(row, column.key);
+  const value = isMissing(primary) && column.fallback ? getPath(row, column.fallback) : primary;
   switch (column.type) {
     case 'bool': {
       const text = formatBool(value);
@@ -53,7 +54,13 @@ export function CellValue({ column, row }: { column: ColumnDef; row: Record<stri
       const label = statusLabel[status];
       // Anything but 1–4 (Canceled included) reads 'N/D', as the spec's table does.
       if (!tone || !label) return <Missing />;
-      return <span className={`badge ${tone}`}>{label}</span>;
+      // The enum name the server sends beside the number ('Active', …), on hover.
+      const name = getPath(row, `${column.key}Name`);
+      return (
+        <span className={`badge ${tone}`} title={typeof name === 'string' && name ? name : undefined}>
+          {label}
+        </span>
+      );
     }
     default: {
       const text = formatText(value);

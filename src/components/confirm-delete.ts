@@ -6,21 +6,40 @@ import { messages } from '../../contract/messages';
  * it stays out of the main bundle. The dialog traps focus and returns it on close.
  */
 export async function confirmDelete(): Promise<boolean> {
-  const { default: Swal } = await import('sweetalert2');
-  const result = await Swal.fire({
+  return confirmAction({
     title: messages.deleteDialog.title,
     text: messages.deleteDialog.text,
+    confirmText: messages.deleteDialog.confirm,
+    cancelText: messages.deleteDialog.cancel,
+  });
+}
+
+export interface ConfirmOptions {
+  title: string;
+  text: string;
+  confirmText: string;
+  cancelText: string;
+  /** 'danger' (red confirm, the default) or 'primary'. */
+  tone?: 'danger' | 'primary';
+}
+
+/** A confirmation with the delete dialog's look (e.g. 'Imposta pagamento con bonifico', irreversible). */
+export async function confirmAction(options: ConfirmOptions): Promise<boolean> {
+  const { default: Swal } = await import('sweetalert2');
+  const result = await Swal.fire({
+    title: options.title,
+    text: options.text,
     icon: 'warning',
     showCancelButton: true,
-    confirmButtonText: messages.deleteDialog.confirm,
-    cancelButtonText: messages.deleteDialog.cancel,
+    confirmButtonText: options.confirmText,
+    cancelButtonText: options.cancelText,
     focusCancel: true,
     reverseButtons: true,
     buttonsStyling: false,
     customClass: {
       popup: 'rounded-xl',
       actions: 'gap-3',
-      confirmButton: 'btn-danger',
+      confirmButton: options.tone === 'primary' ? 'btn-primary' : 'btn-danger',
       cancelButton: 'btn-secondary',
     },
   });

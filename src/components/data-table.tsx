@@ -51,7 +51,7 @@ function SelectAll({ selection, disabled }: { selection: TableSelection; disable
 
 // Headers may wrap between words when a wide table (the user list's nine columns) would
 // otherwise scroll; values stay on one line.
-const th = 'px-2.5 py-3 text-left text-xs font-semibold uppercase tracking-wide text-slate-500 align-bottom';
+const th = 'px-2.5 py-3 text-xs font-semibold uppercase tracking-wide text-slate-500 align-bottom';
 const td = 'px-2.5 py-3 text-sm text-slate-700 whitespace-nowrap';
 
 /** The full text of a truncated cell, shown on hover. */
@@ -86,7 +86,7 @@ export function DataTable({
               </th>
             )}
             {columns.map((c) => (
-              <th key={c.key} scope="col" className={th}>
+              <th key={c.key} scope="col" className={`${th} ${c.align === 'right' ? 'text-right' : 'text-left'}`}>
                 {c.name}
               </th>
             ))}
@@ -137,7 +137,7 @@ export function DataTable({
                   {columns.map((c, i) => (
                     <td
                       key={c.key}
-                      className={`${td} ${i === 0 ? 'font-medium text-slate-900' : ''} ${c.truncate ? 'max-w-40 truncate' : ''}`}
+                      className={`${td} ${i === 0 ? 'font-medium text-slate-900' : ''} ${c.truncate ? 'max-w-40 truncate' : ''} ${c.align === 'right' ? 'text-right tabular-nums' : ''}`}
                       title={c.truncate ? cellTitle(row, c.key) : undefined}
                     >
                       <CellValue column={c} row={row} />

@@ -138,7 +138,25 @@ export function FilterPanel(props: FilterPanelProps) {
                         value={typeof value === 'number' ? value : null}
                         onChange={(v) => props.onFilterChange(f.key, v)}
                         placeholder={messages.common.filterBy(f.name)}
+                        loadOnOpen
                       />
+                    ) : f.kind === 'choice' ? (
+                      <select
+                        id={inputId}
+                        className="input"
+                        value={value === null || value === undefined ? '' : String(value)}
+                        onChange={(e) => {
+                          const option = f.options.find((o) => String(o.value) === e.target.value);
+                          props.onFilterChange(f.key, option ? option.value : null);
+                        }}
+                      >
+                        <option value="">{messages.common.filterBy(f.name)}</option>
+                        {f.options.map((o) => (
+                          <option key={o.value} value={o.value}>
+                            {o.label}
+                          </option>
+                        ))}
+                      </select>
                     ) : (
                       <input
                         id={inputId}

@@ -31,6 +31,7 @@ export const uiText = {
   selectClear: 'Cancella selezione',
   serverErrors: 'Il server ha rifiutato i dati:',
   required: 'obbligatorio',
+  close: 'Chiudi',
   loadFailed: 'Impossibile caricare l’elemento.',
   writeOnlyHint:
     'Per sicurezza il valore salvato non viene mostrato: lascia vuoto per mantenerlo, oppure scrivine uno nuovo.',

@@ -18,6 +18,10 @@ export interface ColumnDef {
   type?: ColumnType;
   /** Long values (keys, URLs): cut with an ellipsis, the whole value on hover. */
   truncate?: boolean;
+  /** Where to read the value when `key` is missing (a dotted path), e.g. the e-mail of a nameless customer. */
+  fallback?: string;
+  /** Amounts read best right-aligned (with tabular figures). */
+  align?: 'left' | 'right';
 }
 
 /** Where a searchable select takes its options: `GET api/{entity}/getAllForSelect`. */
@@ -40,7 +44,9 @@ export interface DependsOn {
 export type FilterDef =
   | { kind: 'text'; key: string; name: string }
   | { kind: 'bool'; key: string; name: string }
-  | { kind: 'select'; key: string; name: string; source: SelectSource };
+  | { kind: 'select'; key: string; name: string; source: SelectSource }
+  /** A fixed list of values (e.g. the subscription statuses), sent as `filters[key]=<value>`. */
+  | { kind: 'choice'; key: string; name: string; options: readonly ChoiceOption[] };
 
 interface FieldBase {
   /** Property of the form object (and of the request body). */
@@ -66,7 +72,8 @@ interface FieldBase {
 
 /** One fixed option of a `choice` field (a value list the spec names, e.g. the six recurrences). */
 export interface ChoiceOption {
-  value: number;
+  /** Numbers for ids (recurrences, roles), strings for codes (the tax regimes RF01…RF19). */
+  value: number | string;
   label: string;
 }
 

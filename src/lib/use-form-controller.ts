@@ -71,7 +71,9 @@ export function toBody(fields: readonly FieldDef[], values: FormValues): FormVal
   for (const f of fields) {
     const v = values[f.key];
     if (f.writeOnly && isBlank(v)) continue;
-    if (f.kind === 'number' || f.kind === 'select' || f.kind === 'choice') {
+    const option = f.kind === 'choice' ? f.options.find((o) => String(o.value) === String(v)) : undefined;
+    if (option && typeof option.value === 'string') body[f.key] = option.value;
+    else if (f.kind === 'number' || f.kind === 'select' || f.kind === 'choice') {
       const n = v === '' || v === null || v === undefined ? NaN : Number(v);
       body[f.key] = Number.isFinite(n) ? n : null;
     } else if (f.kind === 'checkbox') body[f.key] = v === true;

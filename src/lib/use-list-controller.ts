@@ -33,7 +33,7 @@ const filterParam = (key: string) => `filters[${key}]`;
 
 function emptyFilter(def: FilterDef): FilterValue {
   if (def.kind === 'bool') return false;
-  if (def.kind === 'select') return null;
+  if (def.kind === 'select' || def.kind === 'choice') return null;
   return '';
 }
 
@@ -49,6 +49,10 @@ function readCriteria(defs: readonly FilterDef[], params: URLSearchParams): List
     else if (def.kind === 'select') {
       const n = raw === null ? NaN : Number(raw);
       filters[def.key] = Number.isInteger(n) && n > 0 ? n : null;
+    } else if (def.kind === 'choice') {
+      // Only a value the list offers is kept (a hand-edited URL falls back to none).
+      const option = def.options.find((o) => String(o.value) === raw);
+      filters[def.key] = option ? option.value : null;
     } else filters[def.key] = raw ?? '';
   }
   return { searchTerm: params.get('q') ?? '', filters };

@@ -5,5 +5,6 @@ export * from './users';
 export * from './addresses';
 export * from './plans';
 export * from './payment-providers';
+export * from './billing';
 export * from './contact';
 export * from './meta';

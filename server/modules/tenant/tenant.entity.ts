@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { Role } from '../../../contract/enums';
 import type { Tenant } from '../../../contract/schemas/tenant';
 import { tenantInputSchema } from '../../../contract/schemas/tenant';
+import { taxRegimes } from '../../../contract/validation/italian';
 import { tenants, userTenants } from '../../db/schema';
 import type { EntityDefinition } from '../crud/entity';
 import { byName, windowed } from '../crud/window';
@@ -11,7 +12,37 @@ const tenantItem: z.ZodType<Tenant> = z.object({
   id: z.number(),
   name: z.string(),
   configuration: z.string().nullable(),
+  legalName: z.string().nullable(),
+  vatCode: z.string().nullable(),
+  fiscalCode: z.string().nullable(),
+  taxRegime: z.enum(taxRegimes),
+  street: z.string().nullable(),
+  zip: z.string().nullable(),
+  regionId: z.number().nullable(),
+  provinceId: z.number().nullable(),
+  municipalityId: z.number().nullable(),
+  pec: z.string().nullable(),
+  iban: z.string().nullable(),
+  accountHolder: z.string().nullable(),
 });
+
+const tenantColumns = {
+  id: tenants.id,
+  name: tenants.name,
+  configuration: tenants.configuration,
+  legalName: tenants.legalName,
+  vatCode: tenants.vatCode,
+  fiscalCode: tenants.fiscalCode,
+  taxRegime: tenants.taxRegime,
+  street: tenants.street,
+  zip: tenants.zip,
+  regionId: tenants.regionId,
+  provinceId: tenants.provinceId,
+  municipalityId: tenants.municipalityId,
+  pec: tenants.pec,
+  iban: tenants.iban,
+  accountHolder: tenants.accountHolder,
+};
 
 /**
  * Tenants: a SuperAdmin sees, creates and deletes any; everyone else sees the tenants they
@@ -43,13 +74,29 @@ export const tenantEntity: EntityDefinition<typeof tenants, Tenant, typeof tenan
   list: (db, window) =>
     windowed(
       db
-        .select({ id: tenants.id, name: tenants.name, configuration: tenants.configuration })
+        .select(tenantColumns)
         .from(tenants)
         .orderBy(...byName(tenants.name, tenants.id))
         .$dynamic(),
       window,
-    ),
-  toRow: (input) => ({ name: input.name, configuration: input.configuration ?? null }),
+    ) as Promise<Tenant[]>,
+  // Billing-profile keys left out of a body keep their stored value (undefined is not written).
+  toRow: (input) => ({
+    name: input.name,
+    configuration: input.configuration ?? null,
+    legalName: input.legalName,
+    vatCode: input.vatCode,
+    fiscalCode: input.fiscalCode,
+    taxRegime: input.taxRegime,
+    street: input.street,
+    zip: input.zip,
+    regionId: input.regionId,
+    provinceId: input.provinceId,
+    municipalityId: input.municipalityId,
+    pec: input.pec,
+    iban: input.iban,
+    accountHolder: input.accountHolder,
+  }),
   roles: {
     create: [Role.SuperAdmin],
     update: [Role.SuperAdmin, Role.Admin],

@@ -27,6 +27,8 @@ export function useFocusTrap(
 
     function onKeyDown(e: KeyboardEvent) {
       if (!root) return;
+      // A confirmation opened from inside (sweetalert2) handles its own keys.
+      if (document.querySelector('.swal2-container')) return;
       if (e.key === 'Escape') {
         e.preventDefault();
         onEscape();

@@ -74,7 +74,14 @@ export function FormField({ field, form, fields, readOnly = false, hint }: FormF
             {...control}
             className={className}
             disabled={readOnly}
-            {...form.register(field.key, numberValue)}
+            {...form.register(field.key, {
+              // The option's own value back (a number for ids, a string for codes such as RF01).
+              setValueAs: (v: unknown) => {
+                if (v === '' || v === null || v === undefined) return null;
+                const option = field.options.find((o) => String(o.value) === String(v));
+                return option ? option.value : Number(v);
+              },
+            })}
           >
             <option value="">{field.placeholder ?? uiText.selectPlaceholder}</option>
             {field.options.map((o) => (

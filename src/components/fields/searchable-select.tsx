@@ -24,6 +24,13 @@ export interface SearchableSelectProps {
   placeholder?: string;
   describedBy?: string;
   onBlur?: () => void;
+  /** Text of an empty answer (e.g. 'Nessun utente trovato.'); default 'Nessun risultato'. */
+  noOptionsText?: string;
+  /**
+   * Ask for the options only when the menu first opens (or a value is set), so a screen with
+   * several pickers (the filter panel) makes no calls until one is used.
+   */
+  loadOnOpen?: boolean;
 }
 
 /** A searchable select over `GET api/{entity}/getAllForSelect` (server-side search, current value always included). */
@@ -31,6 +38,7 @@ export function SearchableSelect(props: SearchableSelectProps) {
   const { id, entity, value, disabled = false } = props;
   const [input, setInput] = useState('');
   const [term, setTerm] = useState('');
+  const [opened, setOpened] = useState(false);
   useEffect(() => {
     const timer = window.setTimeout(() => setTerm(input), SEARCH_DEBOUNCE_MS);
     return () => window.clearTimeout(timer);
@@ -45,7 +53,7 @@ export function SearchableSelect(props: SearchableSelectProps) {
       selectedIds: value !== null ? [value] : [],
       filters: props.filters,
     },
-    { enabled: !disabled || value !== null },
+    { enabled: (!disabled || value !== null) && (!props.loadOnOpen || opened || value !== null) },
   );
   const list = useMemo(() => options.data?.options ?? [], [options.data]);
 
@@ -80,6 +88,8 @@ export function SearchableSelect(props: SearchableSelectProps) {
         placeholder={props.placeholder}
         describedBy={props.describedBy}
         onBlur={props.onBlur}
+        noOptionsText={props.noOptionsText}
+        onMenuOpen={() => setOpened(true)}
       />
     </Suspense>
   );

@@ -19,6 +19,8 @@ export interface SelectControlProps {
   placeholder?: string;
   describedBy?: string;
   onBlur?: () => void;
+  noOptionsText?: string;
+  onMenuOpen?: () => void;
 }
 
 const ariaLiveMessages: AriaLiveMessages<SelectOption, false, GroupBase<SelectOption>> = {
@@ -59,7 +61,8 @@ export default function SelectControl(props: SelectControlProps) {
       isDisabled={isDisabled}
       isClearable
       placeholder={props.placeholder ?? uiText.selectPlaceholder}
-      noOptionsMessage={() => uiText.selectNoOptions}
+      noOptionsMessage={() => props.noOptionsText ?? uiText.selectNoOptions}
+      onMenuOpen={props.onMenuOpen}
       loadingMessage={() => uiText.selectLoading}
       screenReaderStatus={({ count }) =>
         count === 1 ? '1 risultato disponibile' : `${count} risultati disponibili`

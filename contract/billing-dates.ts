@@ -1,0 +1,48 @@
+/**
+ * Calendar arithmetic of billing, in the seller's time zone (Europe/Rome), with date-fns.
+ * "+N months" keeps the day of the month and clamps it to the month's end: 31 January + 1 month
+ * is 28 (or 29) February, 31 August + 6 months is 28/29 February, 15 March + 1 month is 15 April.
+ * The time of day (Rome's wall clock) is kept, across daylight-saving changes.
+ */
+import { TZDate } from '@date-fns/tz';
+import { addMonths } from 'date-fns';
+
+export const BILLING_TIME_ZONE = 'Europe/Rome';
+
+/** `date` + `months` calendar months in Europe/Rome, clamped to the end of the target month. */
+export function addMonthsClamped(date: Date, months: number): Date {
+  if (!Number.isInteger(months)) throw new RangeError(`months must be an integer: ${months}`);
+  return new Date(addMonths(new TZDate(date.getTime(), BILLING_TIME_ZONE), months).getTime());
+}
+
+/** Next billing date = start date + the plan's recurrence months (spec §5), read-only everywhere. */
+export function nextBillingDate(startDate: Date, recurrenceMonths: number): Date {
+  return addMonthsClamped(startDate, recurrenceMonths);
+}
+
+/** Year, month (1–12) and day of `date` on Rome's calendar. */
+export function romeCalendarDay(date: Date): { year: number; month: number; day: number } {
+  const d = new TZDate(date.getTime(), BILLING_TIME_ZONE);
+  return { year: d.getFullYear(), month: d.getMonth() + 1, day: d.getDate() };
+}
+
+const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?)?$/;
+
+/**
+ * A date or date-time from a form or the wire: ISO-8601 with an offset ('2026-11-22T10:00:00Z')
+ * is that instant; without one ('2026-11-22T10:00', '2026-11-22') it is Rome's wall clock, as
+ * the person typed it. Anything else (or an impossible date such as 31 February) is null.
+ */
+export function parseBillingDateTime(value: string): Date | null {
+  const text = value.trim();
+  const local = LOCAL_DATE_TIME.exec(text);
+  if (local) {
+    const [, y, mo, d, h = '0', mi = '0', s = '0'] = local;
+    const date = new TZDate(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), BILLING_TIME_ZONE);
+    if (date.getDate() !== Number(d) || date.getMonth() !== Number(mo) - 1) return null;
+    return new Date(date.getTime());
+  }
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(text)) return null;
+  const date = new Date(text);
+  return Number.isNaN(date.getTime()) ? null : date;
+}

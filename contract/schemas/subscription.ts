@@ -1,0 +1,182 @@
+/**
+ * Subscriptions, their payments, bank transfers and status history, as the billing calls answer
+ * and accept them (api-contract 'Billing calls'). Money travels as euros (JSON numbers, two
+ * decimals) and is computed in cents (contract/money.ts); dates are ISO-8601 strings.
+ */
+import { z } from 'zod';
+import { parseBillingDateTime } from '../billing-dates';
+import type { SubscriptionStatusId } from '../enums';
+import { toCents, toPercentHundredths } from '../money';
+import type { SubscriptionAction, SubscriptionEvent } from '../subscription-status';
+import { billingValidationMessages as m } from '../validation/italian';
+import { optionalId, requiredId } from './common';
+import { blankToNull, requiredRef } from './fields';
+import type { RecurrenceTypeId } from './plan';
+
+export type PaymentMethod = 'bankTransfer' | 'paypal' | 'stripe';
+
+export interface Payment {
+  id: number;
+  /** EUR with VAT. */
+  amountDue: number;
+  currency: 'EUR';
+  /** Sum of the approved bank transfers (EUR). */
+  approvedAmount: number;
+  /** Sum of every recorded bank transfer, approved or not (EUR). */
+  transferredAmount: number;
+  providerSubscriptionId: string | null;
+  method: PaymentMethod | null;
+  /** The bank-transfer causale that identifies this payment. */
+  causale: string;
+  periodStart: string;
+  periodEnd: string;
+  paidAt: string | null;
+}
+
+export interface SubscriptionHistoryEntry {
+  id: number;
+  event: SubscriptionEvent | 'create';
+  fromStatus: SubscriptionStatusId | null;
+  toStatus: SubscriptionStatusId;
+  actor: { kind: 'user' | 'paymentToken' | 'provider' | 'system' | 'apiKey'; id: string | null; name: string | null };
+  reason: string | null;
+  at: string;
+}
+
+export interface Subscription {
+  id: number;
+  userID: number;
+  planID: number;
+  user: { id: number; name: string | null; email: string };
+  plan: {
+    id: number;
+    name: string;
+    recurrenceType: RecurrenceTypeId;
+    recurrenceTypeName: string;
+    recurringCostBeforeVAT: number;
+    vatPercentage: number;
+  };
+  startDate: string;
+  /** Start date + the plan's recurrence months, clamped to the month's end; computed by the server. */
+  nextBillingDate: string;
+  subscriptionStatus: SubscriptionStatusId;
+  subscriptionStatusName: string;
+  /** The agreed price before VAT (EUR) and VAT (%), and the amount due with VAT (EUR). */
+  costBeforeVAT: number;
+  vatPercentage: number;
+  amountDue: number;
+  currency: 'EUR';
+  payments: Payment[];
+  /** The actions the caller may take now (the state machine and its guards). */
+  allowedActions: SubscriptionAction[];
+  createdAt: string;
+  /** GetById only: the status history, oldest first. */
+  history?: SubscriptionHistoryEntry[];
+}
+
+/** Euros with at most two decimals, ≥ 0 (or > 0), as a number or a '49,50' string; '' / null → absent. */
+function euros(message: string, positive = false) {
+  return z.preprocess(
+    blankToNull,
+    z
+      .union([z.number(), z.string()], { error: message })
+      .transform((v, ctx) => {
+        try {
+          const cents = toCents(v);
+          if (cents < 0 || (positive && cents === 0) || cents > 1_000_000_000) throw new RangeError();
+          return cents;
+        } catch {
+          ctx.addIssue({ code: 'custom', message });
+          return z.NEVER;
+        }
+      }),
+  );
+}
+
+/** VAT % 0–100 with at most two decimals → hundredths. */
+const vatHundredths = z.preprocess(
+  blankToNull,
+  z.union([z.number(), z.string()], { error: m.vatInvalid }).transform((v, ctx) => {
+    try {
+      const h = toPercentHundredths(v);
+      if (h < 0 || h > 10_000) throw new RangeError();
+      return h;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: m.vatInvalid });
+      return z.NEVER;
+    }
+  }),
+);
+
+/** A date or date-time (ISO, or Rome's wall clock without an offset) → Date. */
+export function dateTimeField(message: string) {
+  return z.preprocess(
+    blankToNull,
+    z.string({ error: message }).transform((v, ctx) => {
+      const d = parseBillingDateTime(v);
+      if (!d) {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      return d;
+    }),
+  );
+}
+
+/**
+ * Body of `POST api/subscription/Create`: customer and plan; `paymentAmount` (cost before VAT, EUR)
+ * and `vatPercentage` default to the plan's; `startDate` defaults to now. `subscriptionStatus` and
+ * `subscriptionStatusName` may be sent (the spec's payload) and are ignored: a new subscription is
+ * always NotActive.
+ */
+export const subscriptionCreateSchema = z.object({
+  id: optionalId,
+  userId: requiredRef(m.userRequired),
+  planId: requiredRef(m.planRequired),
+  paymentAmount: euros(m.costInvalid).nullable().optional(),
+  vatPercentage: vatHundredths.nullable().optional(),
+  startDate: dateTimeField(m.startDateInvalid).nullable().optional(),
+  subscriptionStatus: z.unknown().optional(),
+  subscriptionStatusName: z.unknown().optional(),
+});
+export type SubscriptionCreateInput = z.input<typeof subscriptionCreateSchema>;
+
+/**
+ * Body of `PUT api/subscription/Update`: while NotActive, the plan and the agreed price may change
+ * (the unpaid payment follows); start date and customer are fixed after create (sending them
+ * unchanged is fine, a different value is a 400).
+ */
+export const subscriptionUpdateSchema = subscriptionCreateSchema.extend({
+  id: requiredId,
+  userId: requiredRef(m.userRequired).optional(),
+  planId: requiredRef(m.planRequired).optional(),
+});
+export type SubscriptionUpdateInput = z.input<typeof subscriptionUpdateSchema>;
+
+export interface BankTransfer {
+  id: number;
+  paymentId: number;
+  /** EUR. */
+  amount: number;
+  /** ISO date-time; null while the transfer is not yet approved. */
+  approvalDate: string | null;
+  createdAt: string;
+}
+
+/** Body of `POST api/BankTransfer/create` and (with `id`) `PUT api/BankTransfer/update`. */
+export const bankTransferInputSchema = z.object({
+  id: optionalId,
+  paymentId: requiredRef(m.paymentRequired),
+  amount: euros(m.amountInvalid, true).refine((v) => v !== null && v !== undefined, { message: m.amountInvalid }),
+  approvalDate: dateTimeField(m.approvalDateInvalid).nullable().optional(),
+});
+export type BankTransferInput = z.input<typeof bankTransferInputSchema>;
+
+/** What the bank-transfer modal and the customer's e-mail show: where and how to pay. */
+export interface BankTransferInstructions {
+  beneficiary: string;
+  iban: string;
+  amountDue: number;
+  currency: 'EUR';
+  causale: string;
+}

@@ -1,0 +1,154 @@
+/**
+ * The subscription state machine, in one pure module that the server enforces and the SPA reads
+ * (api-contract 'Billing calls'). Every status change goes through `transition`: a move that the
+ * table does not list, or that the actor may not make, is refused (the server answers 409).
+ */
+import { Role, SubscriptionStatus, type RoleId, type SubscriptionStatusId } from './enums';
+import { messages } from './messages';
+
+export { SubscriptionStatus, type SubscriptionStatusId };
+
+export const subscriptionStatusIds = [1, 2, 3, 4, 5] as const satisfies readonly SubscriptionStatusId[];
+
+/** Enum names, as `subscriptionStatusName` carries them ('Active', 'NotActive', …). */
+export const subscriptionStatusNames: Record<SubscriptionStatusId, keyof typeof SubscriptionStatus> = {
+  1: 'Active',
+  2: 'NotActive',
+  3: 'ActiveNoRenewal',
+  4: 'BankTransferPending',
+  5: 'Canceled',
+};
+
+/** Italian labels (spec §3). */
+export const subscriptionStatusLabels: Record<SubscriptionStatusId, string> = messages.subscriptionStatus;
+
+/**
+ * Badge tone in tables (spec §4): green Active, red NotActive, yellow ActiveNoRenewal, blue
+ * BankTransferPending; anything else (Canceled included) is drawn as 'N/D'.
+ */
+export const subscriptionStatusTones: Partial<Record<SubscriptionStatusId, 'green' | 'red' | 'yellow' | 'blue'>> = {
+  1: 'green',
+  2: 'red',
+  3: 'yellow',
+  4: 'blue',
+};
+
+export function isSubscriptionStatusId(value: unknown): value is SubscriptionStatusId {
+  return value === 1 || value === 2 || value === 3 || value === 4 || value === 5;
+}
+
+/** Who acts: a signed-in person (by role), a customer holding a payment token, a provider, a job. */
+export type ActorKind = 'admin' | 'customer' | 'provider' | 'system';
+
+/** The actor kind of a signed-in role: Admin and SuperAdmin act as 'admin'; a User has none. */
+export function actorKindOfRole(roleId: RoleId): ActorKind | null {
+  return roleId === Role.Admin || roleId === Role.SuperAdmin ? 'admin' : null;
+}
+
+export type SubscriptionEvent =
+  | 'setBankTransfer'
+  | 'confirmBankTransfer'
+  | 'pay'
+  | 'cancel'
+  | 'providerActivated'
+  | 'providerSuspended'
+  | 'providerCanceled'
+  | 'expire';
+
+export interface Transition {
+  from: SubscriptionStatusId;
+  event: SubscriptionEvent;
+  to: SubscriptionStatusId;
+  /** Who may make the move. */
+  actors: readonly ActorKind[];
+}
+
+const S = SubscriptionStatus;
+
+/** Every allowed move; nothing else is. */
+export const transitions: readonly Transition[] = [
+  // An Admin switches an unpaid subscription to bank transfer (irreversible).
+  { from: S.NotActive, event: 'setBankTransfer', to: S.BankTransferPending, actors: ['admin'] },
+  // Once an approved transfer covers the payment, the Admin confirms: active, without renewal.
+  { from: S.BankTransferPending, event: 'confirmBankTransfer', to: S.ActiveNoRenewal, actors: ['admin'] },
+  // The customer pays on the public page; the provider confirms the subscription.
+  { from: S.NotActive, event: 'pay', to: S.Active, actors: ['customer'] },
+  // Cancelling in Rinnova (after the provider has cancelled).
+  { from: S.Active, event: 'cancel', to: S.Canceled, actors: ['admin'] },
+  // What the provider reports (webhooks, sync).
+  { from: S.NotActive, event: 'providerActivated', to: S.Active, actors: ['provider', 'system'] },
+  { from: S.Active, event: 'providerSuspended', to: S.NotActive, actors: ['provider', 'system'] },
+  { from: S.Active, event: 'providerCanceled', to: S.Canceled, actors: ['provider', 'system'] },
+  { from: S.NotActive, event: 'providerCanceled', to: S.Canceled, actors: ['provider', 'system'] },
+  // A subscription without renewal ends when its next billing date has passed.
+  { from: S.ActiveNoRenewal, event: 'expire', to: S.NotActive, actors: ['system'] },
+];
+
+/** The status `event` leads to from `from` for `actor`, or null when the move is not allowed. */
+export function transition(
+  from: SubscriptionStatusId,
+  event: SubscriptionEvent,
+  actor: ActorKind,
+): SubscriptionStatusId | null {
+  const t = transitions.find((x) => x.from === from && x.event === event);
+  return t && t.actors.includes(actor) ? t.to : null;
+}
+
+/** Events `actor` may fire from `status`. */
+export function eventsFrom(status: SubscriptionStatusId, actor: ActorKind): SubscriptionEvent[] {
+  return transitions.filter((t) => t.from === status && t.actors.includes(actor)).map((t) => t.event);
+}
+
+/** Italian names of the events, for the history timeline. */
+export const subscriptionEventLabels: Record<SubscriptionEvent | 'create', string> = {
+  create: 'Sottoscrizione creata',
+  setBankTransfer: 'Pagamento impostato su bonifico bancario',
+  confirmBankTransfer: 'Attivazione confermata dopo il bonifico',
+  pay: 'Pagamento completato dal cliente',
+  cancel: 'Sottoscrizione cancellata',
+  providerActivated: 'Attivata dal fornitore di pagamento',
+  providerSuspended: 'Sospesa dal fornitore di pagamento',
+  providerCanceled: 'Cancellata dal fornitore di pagamento',
+  expire: 'Scaduta senza rinnovo',
+};
+
+/**
+ * The actions of the subscription list (spec §2, §4), each shown only when the state machine and
+ * its guard allow it:
+ * - paymentLink: NotActive with a payment;
+ * - setBankTransfer: NotActive (irreversible, after confirmation);
+ * - manageBankTransfers: BankTransferPending (the modal);
+ * - confirmActivation: BankTransferPending, once approved transfers cover the amount due;
+ * - cancel: Active, only when the first payment has a provider subscription id.
+ */
+export type SubscriptionAction =
+  | 'paymentLink'
+  | 'setBankTransfer'
+  | 'manageBankTransfers'
+  | 'confirmActivation'
+  | 'cancel';
+
+export interface ActionFacts {
+  subscriptionStatus: number;
+  /** First payment's facts: absent when the subscription has no payment. */
+  firstPayment?: { providerSubscriptionId: string | null; amountDue: number; approvedAmount?: number } | null;
+}
+
+export function subscriptionActions(sub: ActionFacts, roleId: RoleId | null): SubscriptionAction[] {
+  if (roleId === null || actorKindOfRole(roleId) !== 'admin' || !isSubscriptionStatusId(sub.subscriptionStatus))
+    return [];
+  const status = sub.subscriptionStatus;
+  const events = eventsFrom(status, 'admin');
+  const payment = sub.firstPayment ?? null;
+  const actions: SubscriptionAction[] = [];
+  if (status === S.NotActive && payment) actions.push('paymentLink');
+  if (events.includes('setBankTransfer')) actions.push('setBankTransfer');
+  if (events.includes('confirmBankTransfer')) {
+    actions.push('manageBankTransfers');
+    // A server that does not say how much is approved leaves the check to its 409.
+    if (!payment || payment.approvedAmount === undefined || payment.approvedAmount >= payment.amountDue)
+      actions.push('confirmActivation');
+  }
+  if (events.includes('cancel') && payment?.providerSubscriptionId) actions.push('cancel');
+  return actions;
+}

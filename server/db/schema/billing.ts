@@ -1,0 +1,182 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  check,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  unique,
+} from 'drizzle-orm/pg-core';
+import { createdAt, id, updatedAt } from './columns';
+import { plans } from './plans';
+import { tenantColumn, tenants } from './tenants';
+import { userTenants } from './users';
+
+/**
+ * Billing. Money is integer euro cents (`*_cents`, bigint read as a JS number: exact far beyond
+ * any amount accepted) with its currency; VAT is hundredths of a percent (22 % → 2200). Every
+ * child references its parent together with the tenant, `(parent_id, tenant_id)`, so no row can
+ * point into another tenant.
+ */
+const cents = (name: string) => bigint(name, { mode: 'number' });
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: id(),
+    tenantId: tenantColumn(),
+    userId: integer('user_id').notNull(),
+    planId: integer('plan_id').notNull(),
+    /** contract/subscription-status.ts: 1 Active … 5 Canceled; changed only through the state machine. */
+    status: smallint('status').notNull(),
+    startDate: at('start_date').notNull(),
+    /** start date + the plan's recurrence months (clamped), kept by the server. */
+    nextBillingDate: at('next_billing_date').notNull(),
+    /** The agreed price: cost before VAT and VAT, fixed at create (or while NotActive). */
+    costBeforeVatCents: cents('cost_before_vat_cents').notNull(),
+    vatHundredths: integer('vat_hundredths').notNull(),
+    amountDueCents: cents('amount_due_cents').notNull(),
+    currency: text('currency').notNull().default('EUR'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique('subscriptions_id_tenant_id_unique').on(t.id, t.tenantId),
+    foreignKey({
+      name: 'subscriptions_user_membership_fk',
+      columns: [t.userId, t.tenantId],
+      foreignColumns: [userTenants.userId, userTenants.tenantId],
+    }),
+    foreignKey({
+      name: 'subscriptions_plan_fk',
+      columns: [t.planId, t.tenantId],
+      foreignColumns: [plans.id, plans.tenantId],
+    }),
+    // Newest first, whole tenant or by status / plan / customer (the list's filters).
+    index('subscriptions_tenant_id_idx').on(t.tenantId, t.id.desc()),
+    index('subscriptions_tenant_status_idx').on(t.tenantId, t.status, t.id.desc()),
+    index('subscriptions_tenant_plan_idx').on(t.tenantId, t.planId, t.id.desc()),
+    index('subscriptions_tenant_user_idx').on(t.tenantId, t.userId, t.id.desc()),
+    // Jobs: subscriptions of a status whose next billing date has passed.
+    index('subscriptions_status_next_billing_idx').on(t.status, t.nextBillingDate),
+    check('subscriptions_status_check', sql`${t.status} between 1 and 5`),
+    check('subscriptions_cost_check', sql`${t.costBeforeVatCents} >= 0 and ${t.amountDueCents} >= 0`),
+    check('subscriptions_vat_check', sql`${t.vatHundredths} between 0 and 10000`),
+    check('subscriptions_currency_check', sql`${t.currency} = 'EUR'`),
+  ],
+);
+
+/** What a subscription period costs and how it was paid. The first one is made with the subscription. */
+export const payments = pgTable(
+  'payments',
+  {
+    id: id(),
+    tenantId: tenantColumn(),
+    subscriptionId: integer('subscription_id').notNull(),
+    amountDueCents: cents('amount_due_cents').notNull(),
+    currency: text('currency').notNull().default('EUR'),
+    /** Bank-transfer causale that identifies the payment (unique in the tenant). */
+    causale: text('causale').notNull(),
+    periodStart: at('period_start').notNull(),
+    periodEnd: at('period_end').notNull(),
+    /** 'bankTransfer' | 'paypal' | 'stripe' once chosen. */
+    method: text('method'),
+    providerSubscriptionId: text('provider_subscription_id'),
+    paidAt: at('paid_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('payments_id_tenant_id_unique').on(t.id, t.tenantId),
+    unique('payments_tenant_causale_unique').on(t.tenantId, t.causale),
+    foreignKey({
+      name: 'payments_subscription_fk',
+      columns: [t.subscriptionId, t.tenantId],
+      foreignColumns: [subscriptions.id, subscriptions.tenantId],
+    }),
+    index('payments_subscription_idx').on(t.subscriptionId, t.id),
+    index('payments_tenant_paid_at_idx').on(t.tenantId, t.paidAt),
+    index('payments_provider_subscription_idx').on(t.tenantId, t.providerSubscriptionId),
+    check('payments_amount_check', sql`${t.amountDueCents} >= 0`),
+    check('payments_currency_check', sql`${t.currency} = 'EUR'`),
+  ],
+);
+
+/** Bank transfers received for a payment; approved once `approval_date` is set (manual approval). */
+export const bankTransfers = pgTable(
+  'bank_transfers',
+  {
+    id: id(),
+    tenantId: tenantColumn(),
+    paymentId: integer('payment_id').notNull(),
+    amountCents: cents('amount_cents').notNull(),
+    currency: text('currency').notNull().default('EUR'),
+    approvalDate: at('approval_date'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    foreignKey({
+      name: 'bank_transfers_payment_fk',
+      columns: [t.paymentId, t.tenantId],
+      foreignColumns: [payments.id, payments.tenantId],
+    }),
+    index('bank_transfers_payment_idx').on(t.paymentId, t.id),
+    index('bank_transfers_tenant_idx').on(t.tenantId, t.id.desc()),
+    check('bank_transfers_amount_check', sql`${t.amountCents} > 0`),
+    check('bank_transfers_currency_check', sql`${t.currency} = 'EUR'`),
+  ],
+);
+
+/** Append-only history of a subscription's status: every move, who made it, why and when. */
+export const subscriptionEvents = pgTable(
+  'subscription_events',
+  {
+    id: id(),
+    tenantId: tenantColumn(),
+    subscriptionId: integer('subscription_id').notNull(),
+    event: text('event').notNull(),
+    fromStatus: smallint('from_status'),
+    toStatus: smallint('to_status').notNull(),
+    /** 'user' | 'paymentToken' | 'provider' | 'system' | 'apiKey', with its id and a display name. */
+    actorKind: text('actor_kind').notNull(),
+    actorId: text('actor_id'),
+    actorName: text('actor_name'),
+    reason: text('reason'),
+    at: at('at').notNull(),
+  },
+  (t) => [
+    foreignKey({
+      name: 'subscription_events_subscription_fk',
+      columns: [t.subscriptionId, t.tenantId],
+      foreignColumns: [subscriptions.id, subscriptions.tenantId],
+    }),
+    index('subscription_events_subscription_idx').on(t.subscriptionId, t.id),
+    index('subscription_events_tenant_at_idx').on(t.tenantId, t.at),
+  ],
+);
+
+/**
+ * The transactional outbox: what must happen after a unit of work commits (e-mails now; jobs and
+ * webhooks later) is written here in the same transaction, then dispatched after commit. A crash
+ * between commit and dispatch leaves the row pending, and the next start sends it.
+ */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: id(),
+    tenantId: integer('tenant_id').references(() => tenants.id),
+    kind: text('kind').notNull(),
+    payload: jsonb('payload').notNull(),
+    createdAt: createdAt(),
+    sentAt: at('sent_at'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+  },
+  (t) => [index('outbox_pending_idx').on(t.id).where(sql`${t.sentAt} is null`)],
+);

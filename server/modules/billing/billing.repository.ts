@@ -1,0 +1,307 @@
+/**
+ * Tenant-scoped queries of billing. Every function takes a `TenantScope` (a unit of work is one)
+ * and filters by its tenant: there is no way to call them without one. Routes never import
+ * db/schema; they go through the services, which go through here.
+ */
+import { and, asc, desc, eq, ilike, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import { recurrenceTypeNames, type RecurrenceTypeId } from '../../../contract/schemas/plan';
+import type { Payment, PaymentMethod, Subscription, SubscriptionHistoryEntry } from '../../../contract/schemas/subscription';
+import type { SubscriptionEvent, SubscriptionStatusId } from '../../../contract/subscription-status';
+import { subscriptionStatusNames } from '../../../contract/subscription-status';
+import { fromCents, fromPercentHundredths } from '../../../contract/money';
+import type { Database } from '../../db/client';
+import { bankTransfers, payments, plans, subscriptionEvents, subscriptions, users, userTenants } from '../../db/schema';
+import { fromDecimalString } from '../../lib/money';
+import type { Transaction } from '../../unit-of-work/unit-of-work';
+
+/** Where a query runs and for which tenant (a UnitOfWork, or a read outside one). */
+export interface TenantScope {
+  readonly tenantId: number;
+  readonly tx: Database | Transaction;
+}
+
+/** LIKE wildcards typed by the user are searched for literally. */
+function containsPattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export interface SubscriptionListFilter {
+  status?: SubscriptionStatusId;
+  planId?: number;
+  userId?: number;
+  searchTerm?: string;
+}
+
+/**
+ * The WHERE of the subscription list. Search looks per table, each on its own indexes (customer
+ * name and e-mail, plan name, all trigram-indexed), and matches subscriptions by the ids found:
+ * never an OR over columns of joined tables.
+ */
+function listWhere(scope: TenantScope, f: SubscriptionListFilter): SQL {
+  const conditions: SQL[] = [eq(subscriptions.tenantId, scope.tenantId)];
+  if (f.status !== undefined) conditions.push(eq(subscriptions.status, f.status));
+  if (f.planId !== undefined) conditions.push(eq(subscriptions.planId, f.planId));
+  if (f.userId !== undefined) conditions.push(eq(subscriptions.userId, f.userId));
+  if (f.searchTerm) {
+    const p = containsPattern(f.searchTerm);
+    const byName = scope.tx
+      .select({ id: userTenants.userId })
+      .from(userTenants)
+      .where(and(eq(userTenants.tenantId, scope.tenantId), ilike(userTenants.name, p)));
+    const byEmail = scope.tx
+      .select({ id: userTenants.userId })
+      .from(users)
+      .innerJoin(userTenants, and(eq(userTenants.userId, users.id), eq(userTenants.tenantId, scope.tenantId)))
+      .where(ilike(users.email, p));
+    const byPlan = scope.tx
+      .select({ id: plans.id })
+      .from(plans)
+      .where(and(eq(plans.tenantId, scope.tenantId), ilike(plans.name, p)));
+    conditions.push(
+      or(
+        inArray(subscriptions.userId, byName),
+        inArray(subscriptions.userId, byEmail),
+        inArray(subscriptions.planId, byPlan),
+      ) as SQL,
+    );
+  }
+  return and(...conditions) as SQL;
+}
+
+export async function countSubscriptions(scope: TenantScope, filter: SubscriptionListFilter): Promise<number> {
+  const [row] = await scope.tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(subscriptions)
+    .where(listWhere(scope, filter));
+  return row?.n ?? 0;
+}
+
+/** Ids of one page, newest first (served by the (tenant, …, id desc) indexes). */
+export async function pageOfSubscriptionIds(
+  scope: TenantScope,
+  filter: SubscriptionListFilter,
+  limit: number,
+  offset: number,
+): Promise<number[]> {
+  const rows = await scope.tx
+    .select({ id: subscriptions.id })
+    .from(subscriptions)
+    .where(listWhere(scope, filter))
+    .orderBy(desc(subscriptions.id))
+    .limit(limit)
+    .offset(offset);
+  return rows.map((r) => r.id);
+}
+
+export interface SubscriptionRow {
+  id: number;
+  userId: number;
+  planId: number;
+  status: SubscriptionStatusId;
+  startDate: Date;
+  nextBillingDate: Date;
+  costBeforeVatCents: number;
+  vatHundredths: number;
+  amountDueCents: number;
+  createdAt: Date;
+}
+
+/** The subscription row itself, locked for update inside a unit of work when `lock` is set. */
+export async function findSubscription(
+  scope: TenantScope,
+  id: number,
+  options: { lock?: boolean } = {},
+): Promise<SubscriptionRow | undefined> {
+  const q = scope.tx
+    .select({
+      id: subscriptions.id,
+      userId: subscriptions.userId,
+      planId: subscriptions.planId,
+      status: subscriptions.status,
+      startDate: subscriptions.startDate,
+      nextBillingDate: subscriptions.nextBillingDate,
+      costBeforeVatCents: subscriptions.costBeforeVatCents,
+      vatHundredths: subscriptions.vatHundredths,
+      amountDueCents: subscriptions.amountDueCents,
+      createdAt: subscriptions.createdAt,
+    })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.tenantId, scope.tenantId), eq(subscriptions.id, id)));
+  const [row] = options.lock ? await q.for('update') : await q;
+  return row as SubscriptionRow | undefined;
+}
+
+/** Subscriptions with customer, plan and payments, in the order of `ids`. One query each, whatever the page size. */
+export async function loadSubscriptions(scope: TenantScope, ids: readonly number[]): Promise<Omit<Subscription, 'allowedActions'>[]> {
+  if (ids.length === 0) return [];
+  const rows = await scope.tx
+    .select({
+      id: subscriptions.id,
+      userId: subscriptions.userId,
+      planId: subscriptions.planId,
+      status: subscriptions.status,
+      startDate: subscriptions.startDate,
+      nextBillingDate: subscriptions.nextBillingDate,
+      costBeforeVatCents: subscriptions.costBeforeVatCents,
+      vatHundredths: subscriptions.vatHundredths,
+      amountDueCents: subscriptions.amountDueCents,
+      createdAt: subscriptions.createdAt,
+      userName: userTenants.name,
+      userEmail: users.email,
+      planName: plans.name,
+      planRecurrence: plans.recurrenceType,
+      planCost: plans.recurringCostBeforeVat,
+      planVat: plans.vatPercentage,
+    })
+    .from(subscriptions)
+    .innerJoin(userTenants, and(eq(userTenants.userId, subscriptions.userId), eq(userTenants.tenantId, subscriptions.tenantId)))
+    .innerJoin(users, eq(users.id, subscriptions.userId))
+    .innerJoin(plans, and(eq(plans.id, subscriptions.planId), eq(plans.tenantId, subscriptions.tenantId)))
+    .where(and(eq(subscriptions.tenantId, scope.tenantId), inArray(subscriptions.id, [...ids])));
+  const paymentsBySub = await paymentsOf(scope, ids);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => {
+    const r = byId.get(id);
+    if (!r) return [];
+    const status = r.status as SubscriptionStatusId;
+    const recurrence = r.planRecurrence as RecurrenceTypeId;
+    return [
+      {
+        id: r.id,
+        userID: r.userId,
+        planID: r.planId,
+        user: { id: r.userId, name: r.userName, email: r.userEmail },
+        plan: {
+          id: r.planId,
+          name: r.planName,
+          recurrenceType: recurrence,
+          recurrenceTypeName: recurrenceTypeNames[recurrence],
+          recurringCostBeforeVAT: fromDecimalString(r.planCost),
+          vatPercentage: fromDecimalString(r.planVat),
+        },
+        startDate: r.startDate.toISOString(),
+        nextBillingDate: r.nextBillingDate.toISOString(),
+        subscriptionStatus: status,
+        subscriptionStatusName: subscriptionStatusNames[status],
+        costBeforeVAT: fromCents(r.costBeforeVatCents),
+        vatPercentage: fromPercentHundredths(r.vatHundredths),
+        amountDue: fromCents(r.amountDueCents),
+        currency: 'EUR' as const,
+        payments: paymentsBySub.get(r.id) ?? [],
+        createdAt: r.createdAt.toISOString(),
+      },
+    ];
+  });
+}
+
+/** Payments of the given subscriptions, oldest first, with their transfer sums (one query). */
+async function paymentsOf(scope: TenantScope, subscriptionIds: readonly number[]): Promise<Map<number, Payment[]>> {
+  const transferSums = scope.tx
+    .select({
+      paymentId: bankTransfers.paymentId,
+      approved: sql<string>`coalesce(sum(${bankTransfers.amountCents}) filter (where ${bankTransfers.approvalDate} is not null), 0)`.as('approved'),
+      transferred: sql<string>`coalesce(sum(${bankTransfers.amountCents}), 0)`.as('transferred'),
+    })
+    .from(bankTransfers)
+    .where(eq(bankTransfers.tenantId, scope.tenantId))
+    .groupBy(bankTransfers.paymentId)
+    .as('transfer_sums');
+  const rows = await scope.tx
+    .select({
+      id: payments.id,
+      subscriptionId: payments.subscriptionId,
+      amountDueCents: payments.amountDueCents,
+      providerSubscriptionId: payments.providerSubscriptionId,
+      method: payments.method,
+      causale: payments.causale,
+      periodStart: payments.periodStart,
+      periodEnd: payments.periodEnd,
+      paidAt: payments.paidAt,
+      approved: transferSums.approved,
+      transferred: transferSums.transferred,
+    })
+    .from(payments)
+    .leftJoin(transferSums, eq(transferSums.paymentId, payments.id))
+    .where(and(eq(payments.tenantId, scope.tenantId), inArray(payments.subscriptionId, [...subscriptionIds])))
+    .orderBy(asc(payments.subscriptionId), asc(payments.id));
+  const out = new Map<number, Payment[]>();
+  for (const r of rows) {
+    const list = out.get(r.subscriptionId) ?? [];
+    list.push({
+      id: r.id,
+      amountDue: fromCents(r.amountDueCents),
+      currency: 'EUR',
+      approvedAmount: fromCents(Number(r.approved ?? 0)),
+      transferredAmount: fromCents(Number(r.transferred ?? 0)),
+      providerSubscriptionId: r.providerSubscriptionId,
+      method: (r.method as PaymentMethod | null) ?? null,
+      causale: r.causale,
+      periodStart: r.periodStart.toISOString(),
+      periodEnd: r.periodEnd.toISOString(),
+      paidAt: r.paidAt?.toISOString() ?? null,
+    });
+    out.set(r.subscriptionId, list);
+  }
+  return out;
+}
+
+export async function historyOf(scope: TenantScope, subscriptionId: number): Promise<SubscriptionHistoryEntry[]> {
+  const rows = await scope.tx
+    .select()
+    .from(subscriptionEvents)
+    .where(and(eq(subscriptionEvents.tenantId, scope.tenantId), eq(subscriptionEvents.subscriptionId, subscriptionId)))
+    .orderBy(asc(subscriptionEvents.id));
+  return rows.map((r) => ({
+    id: r.id,
+    event: r.event as SubscriptionEvent | 'create',
+    fromStatus: (r.fromStatus as SubscriptionStatusId | null) ?? null,
+    toStatus: r.toStatus as SubscriptionStatusId,
+    actor: { kind: r.actorKind as SubscriptionHistoryEntry['actor']['kind'], id: r.actorId, name: r.actorName },
+    reason: r.reason,
+    at: r.at.toISOString(),
+  }));
+}
+
+/** The first payment of a subscription (made with it). */
+export async function firstPayment(scope: TenantScope, subscriptionId: number, options: { lock?: boolean } = {}) {
+  const q = scope.tx
+    .select()
+    .from(payments)
+    .where(and(eq(payments.tenantId, scope.tenantId), eq(payments.subscriptionId, subscriptionId)))
+    .orderBy(asc(payments.id))
+    .limit(1);
+  const [row] = options.lock ? await q.for('update') : await q;
+  return row;
+}
+
+export async function findPayment(scope: TenantScope, paymentId: number, options: { lock?: boolean } = {}) {
+  const q = scope.tx
+    .select()
+    .from(payments)
+    .where(and(eq(payments.tenantId, scope.tenantId), eq(payments.id, paymentId)));
+  const [row] = options.lock ? await q.for('update') : await q;
+  return row;
+}
+
+/** Sum of a payment's transfers: all, and approved only (cents). */
+export async function transferTotals(scope: TenantScope, paymentId: number): Promise<{ all: number; approved: number }> {
+  const [row] = await scope.tx
+    .select({
+      all: sql<string>`coalesce(sum(${bankTransfers.amountCents}), 0)`,
+      approved: sql<string>`coalesce(sum(${bankTransfers.amountCents}) filter (where ${bankTransfers.approvalDate} is not null), 0)`,
+    })
+    .from(bankTransfers)
+    .where(and(eq(bankTransfers.tenantId, scope.tenantId), eq(bankTransfers.paymentId, paymentId)));
+  return { all: Number(row?.all ?? 0), approved: Number(row?.approved ?? 0) };
+}
+
+export async function latestApprovalDate(scope: TenantScope, paymentId: number): Promise<Date | null> {
+  const [row] = await scope.tx
+    .select({ at: bankTransfers.approvalDate })
+    .from(bankTransfers)
+    .where(and(eq(bankTransfers.tenantId, scope.tenantId), eq(bankTransfers.paymentId, paymentId), isNotNull(bankTransfers.approvalDate)))
+    .orderBy(desc(bankTransfers.approvalDate))
+    .limit(1);
+  return row?.at ?? null;
+}

@@ -1,0 +1,402 @@
+/**
+ * Subscription and bank-transfer calls (product spec §7, api-contract 'Billing calls'). Reads run
+ * on the tenant's connection; every write runs in one unit of work whose actor is the signed-in
+ * person. Status changes are command routes over the state machine.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { Role, type RoleId } from '../../../contract/enums';
+import { billingMessages, messages, serverMessages } from '../../../contract/messages';
+import {
+  bankTransferInputSchema,
+  subscriptionCreateSchema,
+  subscriptionUpdateSchema,
+  type Subscription,
+} from '../../../contract/schemas/subscription';
+import { recurrenceTypeIds } from '../../../contract/schemas/plan';
+import {
+  isSubscriptionStatusId,
+  subscriptionActions,
+  subscriptionStatusIds,
+  type SubscriptionStatusId,
+} from '../../../contract/subscription-status';
+import type { Database } from '../../db/client';
+import { envelopeOf, ok } from '../../lib/envelope';
+import { HttpError } from '../../lib/http-error';
+import { callerOf, tenantOf } from '../../plugins/request-context';
+import type { Actor, UnitOfWork, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
+import { idParamsSchema, listQuerySchema } from '../crud/list-query';
+import { ADMINS } from '../crud/roles';
+import {
+  countSubscriptions,
+  historyOf,
+  loadSubscriptions,
+  pageOfSubscriptionIds,
+  type SubscriptionListFilter,
+  type TenantScope,
+} from './billing.repository';
+import {
+  createBankTransfer,
+  deleteBankTransfer,
+  listBankTransfers,
+  updateBankTransfer,
+} from './bank-transfer.service';
+import {
+  bankTransferInstructions,
+  cancelSubscription,
+  confirmBankTransfer,
+  createSubscription,
+  setPaymentWithBankTransfer,
+  updateSubscription,
+} from './subscription.service';
+
+export interface BillingRoutesOptions {
+  /** The connection of a tenant's data (one shared database today). */
+  connectionFor: (tenantId: number) => Database;
+  uow: UnitOfWorkRunner;
+}
+
+const MAX_ID = 2_147_483_647;
+const paymentSchema = z.object({
+  id: z.number(),
+  amountDue: z.number(),
+  currency: z.literal('EUR'),
+  approvedAmount: z.number(),
+  transferredAmount: z.number(),
+  providerSubscriptionId: z.string().nullable(),
+  method: z.enum(['bankTransfer', 'paypal', 'stripe']).nullable(),
+  causale: z.string(),
+  periodStart: z.string(),
+  periodEnd: z.string(),
+  paidAt: z.string().nullable(),
+});
+const statusSchema = z.literal(subscriptionStatusIds);
+const historySchema = z.object({
+  id: z.number(),
+  event: z.string(),
+  fromStatus: statusSchema.nullable(),
+  toStatus: statusSchema,
+  actor: z.object({
+    kind: z.enum(['user', 'paymentToken', 'provider', 'system', 'apiKey']),
+    id: z.string().nullable(),
+    name: z.string().nullable(),
+  }),
+  reason: z.string().nullable(),
+  at: z.string(),
+});
+export const subscriptionItemSchema = z.object({
+  id: z.number(),
+  userID: z.number(),
+  planID: z.number(),
+  user: z.object({ id: z.number(), name: z.string().nullable(), email: z.string() }),
+  plan: z.object({
+    id: z.number(),
+    name: z.string(),
+    recurrenceType: z.literal(recurrenceTypeIds),
+    recurrenceTypeName: z.string(),
+    recurringCostBeforeVAT: z.number(),
+    vatPercentage: z.number(),
+  }),
+  startDate: z.string(),
+  nextBillingDate: z.string(),
+  subscriptionStatus: statusSchema,
+  subscriptionStatusName: z.string(),
+  costBeforeVAT: z.number(),
+  vatPercentage: z.number(),
+  amountDue: z.number(),
+  currency: z.literal('EUR'),
+  payments: z.array(paymentSchema),
+  allowedActions: z.array(z.enum(['paymentLink', 'setBankTransfer', 'manageBankTransfers', 'confirmActivation', 'cancel'])),
+  createdAt: z.string(),
+  history: z.array(historySchema).optional(),
+});
+const bankTransferItemSchema = z.object({
+  id: z.number(),
+  paymentId: z.number(),
+  amount: z.number(),
+  approvalDate: z.string().nullable(),
+  createdAt: z.string(),
+});
+const instructionsSchema = z.object({
+  beneficiary: z.string(),
+  iban: z.string(),
+  amountDue: z.number(),
+  currency: z.literal('EUR'),
+  causale: z.string(),
+});
+
+const anyone = { access: 'user', tenant: 'required' } as const;
+const admins = { access: 'user', roles: ADMINS, tenant: 'required' } as const;
+
+/** `filters[status]`, `filters[planId]`, `filters[userId]` (keys case-insensitive; unknown → 400). */
+function subscriptionFilter(query: z.output<typeof listQuerySchema>): SubscriptionListFilter {
+  const filter: SubscriptionListFilter = {};
+  const errors: string[] = [];
+  for (const [rawKey, rawValue] of Object.entries(query.filters ?? {})) {
+    const value = (Array.isArray(rawValue) ? rawValue[rawValue.length - 1] : rawValue)?.trim() ?? '';
+    const key = rawKey.toLowerCase();
+    if (!['status', 'subscriptionstatus', 'planid', 'userid'].includes(key)) {
+      errors.push(`filters.${rawKey}: filtro non supportato`);
+      continue;
+    }
+    if (value === '') continue;
+    const n = Number(value);
+    if (!/^\d{1,10}$/.test(value) || n < 1 || n > MAX_ID) {
+      errors.push(`filters.${rawKey}: ${serverMessages.invalidId}`);
+      continue;
+    }
+    if (key === 'planid') filter.planId = n;
+    else if (key === 'userid') filter.userId = n;
+    else if (isSubscriptionStatusId(n)) filter.status = n as SubscriptionStatusId;
+    else errors.push(`filters.${rawKey}: stato non valido (da 1 a 5)`);
+  }
+  if (errors.length > 0) throw new HttpError(400, serverMessages.validation, { errors });
+  if (query.searchTerm) filter.searchTerm = query.searchTerm;
+  return filter;
+}
+
+function userActor(request: FastifyRequest): Actor {
+  const auth = callerOf(request);
+  return { kind: 'user', userId: auth.userId, roleId: auth.roleId, email: auth.email };
+}
+
+export function registerBillingRoutes(fastify: FastifyInstance, { connectionFor, uow }: BillingRoutesOptions): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  const readScope = (request: FastifyRequest): TenantScope => {
+    const tenantId = tenantOf(request);
+    return { tenantId, tx: connectionFor(tenantId) };
+  };
+  /** A User (role 3) reaches only their own subscriptions. */
+  const ownOnly = (request: FastifyRequest): number | undefined => {
+    const auth = callerOf(request);
+    return auth.roleId === Role.User ? auth.userId : undefined;
+  };
+  const withActions = (roleId: RoleId) => (s: Omit<Subscription, 'allowedActions'>): Subscription => {
+    const first = s.payments[0];
+    return {
+      ...s,
+      allowedActions: subscriptionActions(
+        {
+          subscriptionStatus: s.subscriptionStatus,
+          firstPayment: first
+            ? { providerSubscriptionId: first.providerSubscriptionId, amountDue: first.amountDue, approvedAmount: first.approvedAmount }
+            : null,
+        },
+        roleId,
+      ),
+    };
+  };
+
+  async function readOne(request: FastifyRequest, id: number, withHistory: boolean): Promise<Subscription> {
+    const scope = readScope(request);
+    const own = ownOnly(request);
+    const [item] = await loadSubscriptions(scope, [id]);
+    if (!item || (own !== undefined && item.userID !== own)) throw new HttpError(404, serverMessages.notFound);
+    const full = withActions(callerOf(request).roleId)(item);
+    return withHistory ? { ...full, history: await historyOf(scope, id) } : full;
+  }
+
+  const tags = ['subscription'];
+  const itemEnvelope = envelopeOf(subscriptionItemSchema);
+  const idParams = idParamsSchema;
+
+  app.get(
+    '/api/subscription/getAll',
+    {
+      config: anyone,
+      schema: {
+        tags,
+        summary: 'Sottoscrizioni del tenant, dalla più recente; filtri status (1–5), planId, userId e searchTerm (cliente o piano)',
+        querystring: listQuerySchema,
+        response: { 200: envelopeOf(z.object({ items: z.array(subscriptionItemSchema), totalCount: z.number() })) },
+      },
+    },
+    async (request) => {
+      const scope = readScope(request);
+      const filter = subscriptionFilter(request.query);
+      const own = ownOnly(request);
+      if (own !== undefined) {
+        if (filter.userId !== undefined && filter.userId !== own) return ok({ items: [], totalCount: 0 });
+        filter.userId = own;
+      }
+      const { page, pageSize } = request.query;
+      const [ids, totalCount] = await Promise.all([
+        pageOfSubscriptionIds(scope, filter, pageSize, (page - 1) * pageSize),
+        countSubscriptions(scope, filter),
+      ]);
+      const items = (await loadSubscriptions(scope, ids)).map(withActions(callerOf(request).roleId));
+      return ok({ items, totalCount });
+    },
+  );
+
+  app.get(
+    '/api/subscription/GetById/:id',
+    { config: anyone, schema: { tags, params: idParams, response: { 200: itemEnvelope } } },
+    async (request) => ok(await readOne(request, request.params.id, true)),
+  );
+
+  app.post(
+    '/api/subscription/Create',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary: 'Crea una sottoscrizione NotActive con il suo primo pagamento (importo con IVA arrotondato half-up al centesimo)',
+        body: subscriptionCreateSchema,
+        response: { 200: itemEnvelope },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const id = await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) =>
+        createSubscription(w, {
+          userId: body.userId,
+          planId: body.planId,
+          paymentAmount: body.paymentAmount ?? null,
+          vatPercentage: body.vatPercentage ?? null,
+          startDate: body.startDate ?? null,
+        }),
+      );
+      return ok(await readOne(request, id, true), messages.http.created);
+    },
+  );
+
+  app.put(
+    '/api/subscription/Update',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary: 'Modifica piano e importi di una sottoscrizione non attiva; cliente e data di inizio restano quelli della creazione',
+        body: subscriptionUpdateSchema,
+        response: { 200: itemEnvelope },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) =>
+        updateSubscription(w, {
+          id: body.id,
+          userId: body.userId ?? null,
+          planId: body.planId ?? null,
+          paymentAmount: body.paymentAmount ?? null,
+          vatPercentage: body.vatPercentage ?? null,
+          startDate: body.startDate ?? null,
+        }),
+      );
+      return ok(await readOne(request, body.id, true), messages.http.updated);
+    },
+  );
+
+  const command = (
+    method: 'put' | 'delete',
+    path: string,
+    summary: string,
+    run: (w: UnitOfWork, id: number) => Promise<void>,
+    message: string,
+  ) =>
+    app[method](
+      path,
+      { config: admins, schema: { tags, summary, params: idParams, response: { 200: itemEnvelope } } },
+      async (request) => {
+        const { id } = request.params;
+        await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) => run(w, id));
+        return ok(await readOne(request, id, true), message);
+      },
+    );
+
+  command(
+    'put',
+    '/api/subscription/setPaymentWithBankTransfer/:id',
+    'NotActive → BankTransferPending (irreversibile); invia al cliente le istruzioni del bonifico. 409 senza IBAN del tenant',
+    setPaymentWithBankTransfer,
+    billingMessages.setToBankTransfer,
+  );
+  command(
+    'put',
+    '/api/subscription/setActiveNoRenewal/:id',
+    'BankTransferPending → ActiveNoRenewal, quando i bonifici approvati coprono l’importo dovuto',
+    confirmBankTransfer,
+    billingMessages.activated,
+  );
+  command(
+    'delete',
+    '/api/subscription/cancel/:id',
+    'Active con ID sottoscrizione del fornitore → Canceled (cancellata prima presso il fornitore); 409 altrimenti',
+    cancelSubscription,
+    billingMessages.canceled,
+  );
+
+  app.get(
+    '/api/subscription/bankTransferInstructions/:id',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary: 'Beneficiario, IBAN, importo e causale del bonifico della sottoscrizione; 409 senza IBAN del tenant',
+        params: idParams,
+        response: { 200: envelopeOf(instructionsSchema) },
+      },
+    },
+    async (request) => {
+      const { tenantName: _tenantName, ...instructions } = await bankTransferInstructions(readScope(request), request.params.id);
+      return ok(instructions);
+    },
+  );
+
+  // ---- Bank transfers (Admin, SuperAdmin)
+  const btTags = ['BankTransfer'];
+  const btEnvelope = envelopeOf(bankTransferItemSchema);
+  app.get(
+    '/api/BankTransfer/getAll',
+    {
+      config: admins,
+      schema: {
+        tags: btTags,
+        summary: 'Bonifici di un pagamento (paymentId), in ordine di registrazione',
+        querystring: listQuerySchema.extend({ paymentId: idParamsSchema.shape.id.optional() }),
+        response: { 200: envelopeOf(z.object({ items: z.array(bankTransferItemSchema), totalCount: z.number() })) },
+      },
+    },
+    async (request) => {
+      const { paymentId, page, pageSize } = request.query;
+      return ok(await listBankTransfers(readScope(request), paymentId, page, pageSize));
+    },
+  );
+  app.post(
+    '/api/BankTransfer/create',
+    { config: admins, schema: { tags: btTags, body: bankTransferInputSchema, response: { 200: btEnvelope } } },
+    async (request) => {
+      const b = request.body;
+      const item = await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) =>
+        createBankTransfer(w, { paymentId: b.paymentId, amount: b.amount, approvalDate: b.approvalDate ?? null }),
+      );
+      return ok(item, messages.inlineTable.saved);
+    },
+  );
+  app.put(
+    '/api/BankTransfer/update',
+    {
+      config: admins,
+      schema: { tags: btTags, body: bankTransferInputSchema.extend({ id: idParamsSchema.shape.id }), response: { 200: btEnvelope } },
+    },
+    async (request) => {
+      const b = request.body;
+      const item = await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) =>
+        updateBankTransfer(w, b.id, { paymentId: b.paymentId, amount: b.amount, approvalDate: b.approvalDate ?? null }),
+      );
+      return ok(item, messages.inlineTable.saved);
+    },
+  );
+  app.delete(
+    '/api/BankTransfer/delete/:id',
+    { config: admins, schema: { tags: btTags, params: idParams, response: { 200: envelopeOf(z.object({ id: z.number() })) } } },
+    async (request) => {
+      const { id } = request.params;
+      await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) => deleteBankTransfer(w, id));
+      return ok({ id }, messages.inlineTable.deleted);
+    },
+  );
+}

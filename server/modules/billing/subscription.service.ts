@@ -1,0 +1,331 @@
+/**
+ * Subscription commands. Each runs inside a unit of work (one transaction, one clock reading, an
+ * outbox) and moves a status only through `changeStatus`, which asks the state machine.
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import { nextBillingDate } from '../../../contract/billing-dates';
+import { billingMessages, serverMessages } from '../../../contract/messages';
+import { amountWithVat, fromCents, toCents, toPercentHundredths, type Cents } from '../../../contract/money';
+import type { BankTransferInstructions } from '../../../contract/schemas/subscription';
+import {
+  SubscriptionStatus,
+  subscriptionEventLabels,
+  subscriptionStatusLabels,
+  transition,
+  type SubscriptionEvent,
+  type SubscriptionStatusId,
+} from '../../../contract/subscription-status';
+import { payments, plans, subscriptionEvents, subscriptions, tenants, users, userTenants } from '../../db/schema';
+import { HttpError } from '../../lib/http-error';
+import { bankTransferInstructionsMail } from '../../mail/templates';
+import { describeActor, machineActorOf, type UnitOfWork } from '../../unit-of-work/unit-of-work';
+import {
+  findSubscription,
+  firstPayment,
+  latestApprovalDate,
+  transferTotals,
+  type SubscriptionRow,
+  type TenantScope,
+} from './billing.repository';
+
+const eur = new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' });
+export const formatEur = (cents: Cents) => eur.format(fromCents(cents));
+
+function fieldError(field: string, message: string): HttpError {
+  return new HttpError(400, serverMessages.validation, { errors: [`${field}: ${message}`] });
+}
+
+/**
+ * The one place a subscription's status changes: the state machine decides (409 otherwise), the
+ * row moves only from the status it was read in, and the move is appended to the history.
+ */
+export async function changeStatus(
+  uow: UnitOfWork,
+  sub: Pick<SubscriptionRow, 'id' | 'status'>,
+  event: SubscriptionEvent,
+  reason: string | null = null,
+): Promise<SubscriptionStatusId> {
+  const actor = machineActorOf(uow.actor);
+  const to = actor ? transition(sub.status, event, actor) : null;
+  if (to === null) {
+    throw new HttpError(
+      409,
+      billingMessages.transitionRefused(subscriptionStatusLabels[sub.status], subscriptionEventLabels[event]),
+    );
+  }
+  const moved = await uow.tx
+    .update(subscriptions)
+    .set({ status: to, updatedAt: uow.now })
+    .where(
+      and(
+        eq(subscriptions.tenantId, uow.tenantId),
+        eq(subscriptions.id, sub.id),
+        eq(subscriptions.status, sub.status),
+      ),
+    )
+    .returning({ id: subscriptions.id });
+  if (moved.length === 0) throw new HttpError(409, serverMessages.conflict);
+  await recordEvent(uow, sub.id, event, sub.status, to, reason);
+  return to;
+}
+
+async function recordEvent(
+  uow: UnitOfWork,
+  subscriptionId: number,
+  event: SubscriptionEvent | 'create',
+  from: SubscriptionStatusId | null,
+  to: SubscriptionStatusId,
+  reason: string | null,
+): Promise<void> {
+  const actor = describeActor(uow.actor);
+  await uow.tx.insert(subscriptionEvents).values({
+    tenantId: uow.tenantId,
+    subscriptionId,
+    event,
+    fromStatus: from,
+    toStatus: to,
+    actorKind: actor.kind,
+    actorId: actor.id,
+    actorName: actor.name,
+    reason,
+    at: uow.now,
+  });
+}
+
+async function lockedSubscription(uow: UnitOfWork, id: number): Promise<SubscriptionRow> {
+  const sub = await findSubscription(uow, id, { lock: true });
+  if (!sub) throw new HttpError(404, serverMessages.notFound);
+  return sub;
+}
+
+async function planOfTenant(uow: UnitOfWork, planId: number) {
+  const [plan] = await uow.tx
+    .select({
+      id: plans.id,
+      name: plans.name,
+      cost: plans.recurringCostBeforeVat,
+      vat: plans.vatPercentage,
+      recurrence: plans.recurrenceType,
+      isActive: plans.isActive,
+    })
+    .from(plans)
+    .where(and(eq(plans.tenantId, uow.tenantId), eq(plans.id, planId)));
+  if (!plan) throw new HttpError(404, serverMessages.notFound);
+  return plan;
+}
+
+export interface SubscriptionTerms {
+  /** Cost before VAT (cents); absent → the plan's. */
+  paymentAmount?: Cents | null;
+  /** VAT (hundredths of a percent); absent → the plan's. */
+  vatPercentage?: number | null;
+}
+
+function termsOf(plan: { cost: string; vat: string }, input: SubscriptionTerms) {
+  const cost = input.paymentAmount ?? toCents(plan.cost);
+  const vat = input.vatPercentage ?? toPercentHundredths(plan.vat);
+  return { cost, vat, due: amountWithVat(cost, vat) };
+}
+
+/** The next causale number comes from the payments' own id sequence, so it is unique and stable. */
+async function nextPaymentId(uow: UnitOfWork): Promise<number> {
+  const result = await uow.tx.execute<{ id: string | number }>(
+    sql`select nextval(pg_get_serial_sequence('payments', 'id')) as id`,
+  );
+  const rows = (Array.isArray(result) ? result : (result as { rows: { id: string | number }[] }).rows) as {
+    id: string | number;
+  }[];
+  return Number(rows[0]?.id);
+}
+
+export function causaleOf(tenantId: number, paymentId: number): string {
+  return `RNV-${tenantId}-${String(paymentId).padStart(6, '0')}`;
+}
+
+/** Create: NotActive, with its first payment; the customer and the plan must be of the tenant. */
+export async function createSubscription(
+  uow: UnitOfWork,
+  input: SubscriptionTerms & { userId: number; planId: number; startDate?: Date | null },
+): Promise<number> {
+  const [member] = await uow.tx
+    .select({ userId: userTenants.userId })
+    .from(userTenants)
+    .where(and(eq(userTenants.tenantId, uow.tenantId), eq(userTenants.userId, input.userId)));
+  if (!member) throw new HttpError(404, serverMessages.notFound);
+  const plan = await planOfTenant(uow, input.planId);
+  if (!plan.isActive) throw fieldError('planId', billingMessages.planInactive);
+
+  const { cost, vat, due } = termsOf(plan, input);
+  const startDate = input.startDate ?? uow.now;
+  const next = nextBillingDate(startDate, plan.recurrence);
+  const status = SubscriptionStatus.NotActive;
+  const [sub] = await uow.tx
+    .insert(subscriptions)
+    .values({
+      tenantId: uow.tenantId,
+      userId: input.userId,
+      planId: plan.id,
+      status,
+      startDate,
+      nextBillingDate: next,
+      costBeforeVatCents: cost,
+      vatHundredths: vat,
+      amountDueCents: due,
+      createdAt: uow.now,
+      updatedAt: uow.now,
+    })
+    .returning({ id: subscriptions.id });
+  if (!sub) throw new Error('subscription insert returned no row');
+  const paymentId = await nextPaymentId(uow);
+  await uow.tx.insert(payments).values({
+    id: paymentId,
+    tenantId: uow.tenantId,
+    subscriptionId: sub.id,
+    amountDueCents: due,
+    causale: causaleOf(uow.tenantId, paymentId),
+    periodStart: startDate,
+    periodEnd: next,
+    createdAt: uow.now,
+  });
+  await recordEvent(uow, sub.id, 'create', null, status, null);
+  return sub.id;
+}
+
+/**
+ * Update: while NotActive the plan and the agreed price may change, and the unpaid first payment
+ * follows; customer and start date are fixed after create (sent unchanged they are fine).
+ */
+export async function updateSubscription(
+  uow: UnitOfWork,
+  input: SubscriptionTerms & { id: number; userId?: number | null; planId?: number | null; startDate?: Date | null },
+): Promise<void> {
+  const sub = await lockedSubscription(uow, input.id);
+  if (input.userId != null && input.userId !== sub.userId) throw fieldError('userId', billingMessages.customerFixed);
+  if (input.startDate && input.startDate.getTime() !== sub.startDate.getTime())
+    throw fieldError('startDate', billingMessages.startDateFixed);
+  const planId = input.planId ?? sub.planId;
+  const changesTerms =
+    planId !== sub.planId ||
+    (input.paymentAmount != null && input.paymentAmount !== sub.costBeforeVatCents) ||
+    (input.vatPercentage != null && input.vatPercentage !== sub.vatHundredths);
+  if (!changesTerms) return;
+  if (sub.status !== SubscriptionStatus.NotActive) throw new HttpError(409, billingMessages.onlyNotActiveEditable);
+  const plan = await planOfTenant(uow, planId);
+  if (planId !== sub.planId && !plan.isActive) throw fieldError('planId', billingMessages.planInactive);
+  // A changed plan brings its own price unless one is sent.
+  const terms =
+    planId !== sub.planId
+      ? termsOf(plan, input)
+      : termsOf(plan, {
+          paymentAmount: input.paymentAmount ?? sub.costBeforeVatCents,
+          vatPercentage: input.vatPercentage ?? sub.vatHundredths,
+        });
+  const next = nextBillingDate(sub.startDate, plan.recurrence);
+  await uow.tx
+    .update(subscriptions)
+    .set({
+      planId,
+      costBeforeVatCents: terms.cost,
+      vatHundredths: terms.vat,
+      amountDueCents: terms.due,
+      nextBillingDate: next,
+      updatedAt: uow.now,
+    })
+    .where(and(eq(subscriptions.tenantId, uow.tenantId), eq(subscriptions.id, sub.id)));
+  const payment = await firstPayment(uow, sub.id, { lock: true });
+  if (payment && payment.paidAt === null) {
+    await uow.tx
+      .update(payments)
+      .set({ amountDueCents: terms.due, periodEnd: next })
+      .where(and(eq(payments.tenantId, uow.tenantId), eq(payments.id, payment.id)));
+  }
+}
+
+/** The tenant's bank details and the payment's amount and causale; 409 without an IBAN. */
+export async function bankTransferInstructions(
+  uow: TenantScope,
+  subscriptionId: number,
+): Promise<BankTransferInstructions & { tenantName: string }> {
+  const sub = await findSubscription(uow, subscriptionId);
+  if (!sub) throw new HttpError(404, serverMessages.notFound);
+  const payment = await firstPayment(uow, sub.id);
+  if (!payment) throw new HttpError(404, serverMessages.notFound);
+  const [tenant] = await uow.tx
+    .select({ name: tenants.name, legalName: tenants.legalName, iban: tenants.iban, holder: tenants.accountHolder })
+    .from(tenants)
+    .where(eq(tenants.id, uow.tenantId));
+  if (!tenant?.iban) throw new HttpError(409, billingMessages.ibanMissing);
+  return {
+    tenantName: tenant.name,
+    beneficiary: tenant.holder ?? tenant.legalName ?? tenant.name,
+    iban: tenant.iban,
+    amountDue: fromCents(payment.amountDueCents),
+    currency: 'EUR',
+    causale: payment.causale,
+  };
+}
+
+/** NotActive → BankTransferPending (irreversible); the customer gets the instructions by e-mail after commit. */
+export async function setPaymentWithBankTransfer(uow: UnitOfWork, id: number): Promise<void> {
+  const sub = await lockedSubscription(uow, id);
+  const instructions = await bankTransferInstructions(uow, id);
+  await changeStatus(uow, sub, 'setBankTransfer');
+  const payment = await firstPayment(uow, sub.id, { lock: true });
+  if (!payment) throw new HttpError(404, serverMessages.notFound);
+  await uow.tx
+    .update(payments)
+    .set({ method: 'bankTransfer' })
+    .where(and(eq(payments.tenantId, uow.tenantId), eq(payments.id, payment.id)));
+  const [customer] = await uow.tx
+    .select({ email: users.email, name: userTenants.name, planName: plans.name })
+    .from(users)
+    .innerJoin(userTenants, and(eq(userTenants.userId, users.id), eq(userTenants.tenantId, uow.tenantId)))
+    .innerJoin(plans, and(eq(plans.id, sub.planId), eq(plans.tenantId, uow.tenantId)))
+    .where(eq(users.id, sub.userId));
+  if (customer) {
+    await uow.outbox.email(
+      bankTransferInstructionsMail(customer.email, customer.name, {
+        tenantName: instructions.tenantName,
+        planName: customer.planName,
+        beneficiary: instructions.beneficiary,
+        iban: instructions.iban,
+        amount: formatEur(payment.amountDueCents),
+        causale: instructions.causale,
+      }),
+    );
+  }
+}
+
+/** BankTransferPending → ActiveNoRenewal, once approved transfers cover the amount due; the payment is paid. */
+export async function confirmBankTransfer(uow: UnitOfWork, id: number): Promise<void> {
+  const sub = await lockedSubscription(uow, id);
+  const payment = await firstPayment(uow, sub.id, { lock: true });
+  if (!payment) throw new HttpError(404, serverMessages.notFound);
+  // The state machine first: a refused move says so, whatever the transfers.
+  const actor = machineActorOf(uow.actor);
+  if (!actor || transition(sub.status, 'confirmBankTransfer', actor) === null) {
+    await changeStatus(uow, sub, 'confirmBankTransfer');
+  }
+  const totals = await transferTotals(uow, payment.id);
+  if (totals.approved < payment.amountDueCents) {
+    throw new HttpError(409, billingMessages.notCovered(formatEur(totals.approved), formatEur(payment.amountDueCents)));
+  }
+  await changeStatus(uow, sub, 'confirmBankTransfer');
+  await uow.tx
+    .update(payments)
+    .set({ paidAt: (await latestApprovalDate(uow, payment.id)) ?? uow.now, method: 'bankTransfer' })
+    .where(and(eq(payments.tenantId, uow.tenantId), eq(payments.id, payment.id)));
+}
+
+/**
+ * Cancel: Active with a provider subscription id (cancelled at the provider first, by the payment
+ * issue's adapter, outside this transaction). Without one it is the contract's 409.
+ */
+export async function cancelSubscription(uow: UnitOfWork, id: number): Promise<void> {
+  const sub = await lockedSubscription(uow, id);
+  const payment = await firstPayment(uow, sub.id);
+  if (sub.status === SubscriptionStatus.Active && !payment?.providerSubscriptionId) {
+    throw new HttpError(409, billingMessages.cancelNeedsProvider);
+  }
+  await changeStatus(uow, sub, 'cancel');
+}

@@ -1,0 +1,68 @@
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db/client';
+import { outbox } from '../db/schema';
+import type { Mailer, MailMessage } from '../mail/mailer';
+
+export interface OutboxDispatcher {
+  /** Sends the given pending rows (after their unit committed). */
+  dispatch(ids: readonly number[]): Promise<void>;
+  /** Sends every row still pending (at start, after a crash between commit and dispatch). */
+  dispatchPending(): Promise<number>;
+}
+
+/**
+ * Sends outbox rows once: a row is claimed by setting `sent_at` in the same statement that reads
+ * it (`UPDATE … WHERE sent_at IS NULL RETURNING`), so two dispatchers never send it twice; a failed
+ * send clears the claim, counts the attempt and keeps the error for the next sweep.
+ */
+export function createOutboxDispatcher(deps: {
+  db: Database;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+  clock: () => Date;
+}): OutboxDispatcher {
+  const { db, mailer, log, clock } = deps;
+
+  async function send(kind: string, payload: unknown): Promise<void> {
+    if (kind === 'email') return mailer.send(payload as MailMessage);
+    throw new Error(`outbox: unknown kind ${kind}`);
+  }
+
+  async function dispatchRows(where: ReturnType<typeof and>): Promise<number> {
+    const claimed = await db
+      .update(outbox)
+      .set({ sentAt: clock(), attempts: sql`${outbox.attempts} + 1` })
+      .where(and(isNull(outbox.sentAt), where))
+      .returning({ id: outbox.id, kind: outbox.kind, payload: outbox.payload });
+    claimed.sort((a, b) => a.id - b.id);
+    let sent = 0;
+    for (const row of claimed) {
+      try {
+        await send(row.kind, row.payload);
+        sent++;
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        log.warn({ outboxId: row.id, kind: row.kind, error: message }, 'invio dalla outbox fallito: riprovo più tardi');
+        await db.update(outbox).set({ sentAt: null, lastError: message.slice(0, 500) }).where(eq(outbox.id, row.id));
+      }
+    }
+    return sent;
+  }
+
+  return {
+    async dispatch(ids) {
+      await dispatchRows(inArray(outbox.id, [...ids]));
+    },
+    async dispatchPending() {
+      const pending = await db
+        .select({ id: outbox.id })
+        .from(outbox)
+        .where(isNull(outbox.sentAt))
+        .orderBy(asc(outbox.id))
+        .limit(1000);
+      if (pending.length === 0) return 0;
+      return dispatchRows(inArray(outbox.id, pending.map((p) => p.id)));
+    },
+  };
+}

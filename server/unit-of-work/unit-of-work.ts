@@ -1,0 +1,122 @@
+/**
+ * One unit of work per server action (architecture: 'Billing and everything that acts without a
+ * signed-in user'): who acts, in which tenant, at what time, inside which transaction, and what
+ * must happen after commit.
+ *
+ *   await uow.run({ tenantId, actor }, async (w) => { ...w.tx queries...; await w.outbox.email(msg) });
+ *
+ * - `tenantId` is fixed for the whole unit; billing repositories take the unit as a required
+ *   argument and read the tenant from it, so a query cannot forget its tenant.
+ * - `now` is read once from the injected clock: every timestamp of the unit is the same instant,
+ *   and tests move the clock (no `new Date()` in billing code).
+ * - `tx` is the transaction; the connection comes from `connectionFor(tenantId)`, so a dedicated
+ *   database per tenant is a matter of which connection the unit opens.
+ * - `outbox` writes rows of the `outbox` table in the same transaction; after commit they are
+ *   dispatched (e-mails now). No network call runs inside the transaction.
+ */
+import type { RoleId } from '../../contract/enums';
+import type { ActorKind } from '../../contract/subscription-status';
+import { actorKindOfRole } from '../../contract/subscription-status';
+import type { Database } from '../db/client';
+import { outbox as outboxTable } from '../db/schema';
+import type { MailMessage } from '../mail/mailer';
+import type { OutboxDispatcher } from './outbox';
+
+/** A drizzle transaction (same query API as the database). */
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+
+export type Actor =
+  | { kind: 'user'; userId: number; roleId: RoleId; email?: string }
+  | { kind: 'paymentToken'; tokenId: number }
+  | { kind: 'provider'; provider: string; eventId?: string }
+  | { kind: 'system'; job: string }
+  | { kind: 'apiKey'; keyId: number };
+
+/** The state machine's view of an actor ('admin', 'customer', 'provider', 'system'), or null. */
+export function machineActorOf(actor: Actor): ActorKind | null {
+  switch (actor.kind) {
+    case 'user':
+      return actorKindOfRole(actor.roleId);
+    case 'paymentToken':
+      return 'customer';
+    case 'provider':
+      return 'provider';
+    case 'system':
+      return 'system';
+    case 'apiKey':
+      return null;
+  }
+}
+
+/** How an actor is recorded in histories: kind, id and a readable name. */
+export function describeActor(actor: Actor): { kind: Actor['kind']; id: string | null; name: string | null } {
+  switch (actor.kind) {
+    case 'user':
+      return { kind: 'user', id: String(actor.userId), name: actor.email ?? null };
+    case 'paymentToken':
+      return { kind: 'paymentToken', id: String(actor.tokenId), name: 'Cliente (link di pagamento)' };
+    case 'provider':
+      return { kind: 'provider', id: actor.eventId ?? null, name: actor.provider };
+    case 'system':
+      return { kind: 'system', id: null, name: actor.job };
+    case 'apiKey':
+      return { kind: 'apiKey', id: String(actor.keyId), name: null };
+  }
+}
+
+export interface OutboxWriter {
+  /** An e-mail sent after commit (never if the unit rolls back). */
+  email(message: MailMessage): Promise<void>;
+}
+
+export interface UnitOfWork {
+  readonly tenantId: number;
+  readonly actor: Actor;
+  readonly now: Date;
+  readonly tx: Transaction;
+  readonly outbox: OutboxWriter;
+}
+
+export interface UnitOfWorkScope {
+  tenantId: number;
+  actor: Actor;
+}
+
+export interface UnitOfWorkRunner {
+  run<T>(scope: UnitOfWorkScope, work: (uow: UnitOfWork) => Promise<T>): Promise<T>;
+  /** The clock units read `now` from. */
+  clock(): Date;
+}
+
+export interface UnitOfWorkOptions {
+  /** The connection of a tenant's data: one shared database today. */
+  connectionFor: (tenantId: number) => Database;
+  clock: () => Date;
+  dispatcher: OutboxDispatcher;
+}
+
+export function createUnitOfWorkRunner({ connectionFor, clock, dispatcher }: UnitOfWorkOptions): UnitOfWorkRunner {
+  return {
+    clock,
+    async run(scope, work) {
+      const written: number[] = [];
+      const now = clock();
+      const result = await connectionFor(scope.tenantId).transaction(async (tx) => {
+        const outbox: OutboxWriter = {
+          async email(message) {
+            const [row] = await tx
+              .insert(outboxTable)
+              .values({ tenantId: scope.tenantId, kind: 'email', payload: message, createdAt: now })
+              .returning({ id: outboxTable.id });
+            if (row) written.push(row.id);
+          },
+        };
+        return work({ tenantId: scope.tenantId, actor: scope.actor, now, tx, outbox });
+      });
+      // After commit: dispatch what this unit wrote. A failure is recorded on the row and
+      // retried later; it never undoes the committed work.
+      if (written.length > 0) await dispatcher.dispatch(written);
+      return result;
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import { eq } from 'drizzle-orm';
+import type { Subscription } from '../../../contract/schemas/subscription';
+import { plans, tenants, users } from '../../../server/db/schema';
+import type { ApiClient, TestContext } from '../helpers/test-app';
+
+/** A clock the app reads; tests move it. */
+export function movableClock(start = '2026-03-10T09:00:00.000Z') {
+  let current = new Date(start);
+  return {
+    now: () => new Date(current.getTime()),
+    set(iso: string) {
+      current = new Date(iso);
+    },
+    advanceDays(days: number) {
+      current = new Date(current.getTime() + days * 86_400_000);
+    },
+  };
+}
+
+export const DEMO_IBAN = 'IT60X0542811101000000123456';
+
+/** Gives a tenant the IBAN and holder that bank transfers need. */
+export async function giveIban(ctx: TestContext, tenantName: string, iban: string | null = DEMO_IBAN) {
+  await ctx.db
+    .update(tenants)
+    .set({ iban, accountHolder: iban ? `${tenantName} (conto demo)` : null })
+    .where(eq(tenants.name, tenantName));
+}
+
+export async function planId(ctx: TestContext, tenantName: string, name: string): Promise<number> {
+  const tenantId = await ctx.tenantId(tenantName);
+  const rows = await ctx.db.select({ id: plans.id, tenantId: plans.tenantId }).from(plans).where(eq(plans.name, name));
+  const row = rows.find((r) => r.tenantId === tenantId);
+  if (!row) throw new Error(`no plan ${name} in ${tenantName}`);
+  return row.id;
+}
+
+export async function userId(ctx: TestContext, email: string): Promise<number> {
+  const [row] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  if (!row) throw new Error(`no user ${email}`);
+  return row.id;
+}
+
+export async function createSubscription(
+  api: ApiClient,
+  body: Record<string, unknown>,
+): Promise<Subscription> {
+  const res = await api.post<Subscription>('/api/subscription/Create', body);
+  if (res.status !== 200 || !res.body.data) throw new Error(`create failed: ${res.status} ${res.raw}`);
+  return res.body.data;
+}
