@@ -38,7 +38,15 @@ export function parseBillingDateTime(value: string): Date | null {
   const local = LOCAL_DATE_TIME.exec(text);
   if (local) {
     const [, y, mo, d, h = '0', mi = '0', s = '0'] = local;
-    const date = new TZDate(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), BILLING_TIME_ZONE);
+    const date = new TZDate(
+      Number(y),
+      Number(mo) - 1,
+      Number(d),
+      Number(h),
+      Number(mi),
+      Number(s),
+      BILLING_TIME_ZONE,
+    );
     if (date.getDate() !== Number(d) || date.getMonth() !== Number(mo) - 1) return null;
     return new Date(date.getTime());
   }

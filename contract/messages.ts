@@ -179,7 +179,8 @@ export const billingMessages = {
   overAmountDue: (total: string, due: string) =>
     `Con questo bonifico il totale (${total}) supererebbe l’importo dovuto (${due}).`,
   approvalInFuture: 'La data di approvazione non può essere nel futuro.',
-  transfersOnlyWhilePending: 'I bonifici si registrano solo mentre la sottoscrizione è in attesa di bonifico.',
+  transfersOnlyWhilePending:
+    'I bonifici si registrano solo mentre la sottoscrizione è in attesa di bonifico.',
   cancelNeedsProvider:
     'Si può cancellare solo una sottoscrizione attiva pagata con un fornitore di pagamento (ID sottoscrizione del fornitore mancante).',
   setToBankTransfer: 'Pagamento impostato su bonifico bancario: istruzioni inviate al cliente.',

@@ -26,7 +26,9 @@ export const subscriptionStatusLabels: Record<SubscriptionStatusId, string> = me
  * Badge tone in tables (spec §4): green Active, red NotActive, yellow ActiveNoRenewal, blue
  * BankTransferPending; anything else (Canceled included) is drawn as 'N/D'.
  */
-export const subscriptionStatusTones: Partial<Record<SubscriptionStatusId, 'green' | 'red' | 'yellow' | 'blue'>> = {
+export const subscriptionStatusTones: Partial<
+  Record<SubscriptionStatusId, 'green' | 'red' | 'yellow' | 'blue'>
+> = {
   1: 'green',
   2: 'red',
   3: 'yellow',
@@ -122,11 +124,7 @@ export const subscriptionEventLabels: Record<SubscriptionEvent | 'create', strin
  * - cancel: Active, only when the first payment has a provider subscription id.
  */
 export type SubscriptionAction =
-  | 'paymentLink'
-  | 'setBankTransfer'
-  | 'manageBankTransfers'
-  | 'confirmActivation'
-  | 'cancel';
+  'paymentLink' | 'setBankTransfer' | 'manageBankTransfers' | 'confirmActivation' | 'cancel';
 
 export interface ActionFacts {
   subscriptionStatus: number;
@@ -135,7 +133,11 @@ export interface ActionFacts {
 }
 
 export function subscriptionActions(sub: ActionFacts, roleId: RoleId | null): SubscriptionAction[] {
-  if (roleId === null || actorKindOfRole(roleId) !== 'admin' || !isSubscriptionStatusId(sub.subscriptionStatus))
+  if (
+    roleId === null ||
+    actorKindOfRole(roleId) !== 'admin' ||
+    !isSubscriptionStatusId(sub.subscriptionStatus)
+  )
     return [];
   const status = sub.subscriptionStatus;
   const events = eventsFrom(status, 'admin');

@@ -38,7 +38,11 @@ export interface SubscriptionHistoryEntry {
   event: SubscriptionEvent | 'create';
   fromStatus: SubscriptionStatusId | null;
   toStatus: SubscriptionStatusId;
-  actor: { kind: 'user' | 'paymentToken' | 'provider' | 'system' | 'apiKey'; id: string | null; name: string | null };
+  actor: {
+    kind: 'user' | 'paymentToken' | 'provider' | 'system' | 'apiKey';
+    id: string | null;
+    name: string | null;
+  };
   reason: string | null;
   at: string;
 }
@@ -78,18 +82,16 @@ export interface Subscription {
 function euros(message: string, positive = false) {
   return z.preprocess(
     blankToNull,
-    z
-      .union([z.number(), z.string()], { error: message })
-      .transform((v, ctx) => {
-        try {
-          const cents = toCents(v);
-          if (cents < 0 || (positive && cents === 0) || cents > 1_000_000_000) throw new RangeError();
-          return cents;
-        } catch {
-          ctx.addIssue({ code: 'custom', message });
-          return z.NEVER;
-        }
-      }),
+    z.union([z.number(), z.string()], { error: message }).transform((v, ctx) => {
+      try {
+        const cents = toCents(v);
+        if (cents < 0 || (positive && cents === 0) || cents > 1_000_000_000) throw new RangeError();
+        return cents;
+      } catch {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+    }),
   );
 }
 
@@ -167,7 +169,9 @@ export interface BankTransfer {
 export const bankTransferInputSchema = z.object({
   id: optionalId,
   paymentId: requiredRef(m.paymentRequired),
-  amount: euros(m.amountInvalid, true).refine((v) => v !== null && v !== undefined, { message: m.amountInvalid }),
+  amount: euros(m.amountInvalid, true).refine((v) => v !== null && v !== undefined, {
+    message: m.amountInvalid,
+  }),
   approvalDate: dateTimeField(m.approvalDateInvalid).nullable().optional(),
 });
 export type BankTransferInput = z.input<typeof bankTransferInputSchema>;

@@ -104,8 +104,33 @@ export function isValidIban(value: string): boolean {
 
 /** EU VAT number with its country prefix (not Italy's), e.g. DE123456789, FRXX123456789. */
 const EU_VAT_PREFIXES = [
-  'AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'EL', 'ES', 'FI', 'FR', 'HR', 'HU', 'IE', 'LT',
-  'LU', 'LV', 'MT', 'NL', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK', 'XI',
+  'AT',
+  'BE',
+  'BG',
+  'CY',
+  'CZ',
+  'DE',
+  'DK',
+  'EE',
+  'EL',
+  'ES',
+  'FI',
+  'FR',
+  'HR',
+  'HU',
+  'IE',
+  'LT',
+  'LU',
+  'LV',
+  'MT',
+  'NL',
+  'PL',
+  'PT',
+  'RO',
+  'SE',
+  'SI',
+  'SK',
+  'XI',
 ];
 export function isValidEuVatNumber(value: string): boolean {
   const v = value.replace(/\s+/g, '').toUpperCase();
@@ -121,10 +146,7 @@ export function isValidVatNumber(value: string): boolean {
 
 const CF_ODD: Record<string, number> = Object.fromEntries(
   [1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3, 6, 8, 12, 14, 16, 10, 22, 25, 24, 23].flatMap(
-    (v, i) => [
-      [String.fromCharCode(65 + i), v],
-      ...(i < 10 ? [[String(i), v] as const] : []),
-    ],
+    (v, i) => [[String.fromCharCode(65 + i), v], ...(i < 10 ? [[String(i), v] as const] : [])],
   ),
 );
 
@@ -135,7 +157,8 @@ const CF_ODD: Record<string, number> = Object.fromEntries(
 export function isValidCodiceFiscale(value: string): boolean {
   const cf = value.replace(/\s+/g, '').toUpperCase();
   if (/^\d{11}$/.test(cf)) return isValidPartitaIva(cf);
-  if (!/^[A-Z]{6}[0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{3}[A-Z]$/.test(cf)) return false;
+  if (!/^[A-Z]{6}[0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{3}[A-Z]$/.test(cf))
+    return false;
   let sum = 0;
   for (let i = 0; i < 15; i++) {
     const ch = cf[i] as string;
@@ -147,7 +170,23 @@ export function isValidCodiceFiscale(value: string): boolean {
 
 /** Regime fiscale of FatturaPA: RF01 (ordinario) to RF19 (forfettario). */
 export const taxRegimes = [
-  'RF01', 'RF02', 'RF04', 'RF05', 'RF06', 'RF07', 'RF08', 'RF09', 'RF10', 'RF11', 'RF12', 'RF13',
-  'RF14', 'RF15', 'RF16', 'RF17', 'RF18', 'RF19',
+  'RF01',
+  'RF02',
+  'RF04',
+  'RF05',
+  'RF06',
+  'RF07',
+  'RF08',
+  'RF09',
+  'RF10',
+  'RF11',
+  'RF12',
+  'RF13',
+  'RF14',
+  'RF15',
+  'RF16',
+  'RF17',
+  'RF18',
+  'RF19',
 ] as const;
 export type TaxRegime = (typeof taxRegimes)[number];

@@ -81,7 +81,14 @@ export function setPasswordMail(
 export function bankTransferInstructionsMail(
   to: string,
   name: string | null,
-  details: { tenantName: string; planName: string; beneficiary: string; iban: string; amount: string; causale: string },
+  details: {
+    tenantName: string;
+    planName: string;
+    beneficiary: string;
+    iban: string;
+    amount: string;
+    causale: string;
+  },
 ): MailMessage {
   const greeting = name ? `Ciao ${name},` : 'Ciao,';
   const rows: [string, string][] = [

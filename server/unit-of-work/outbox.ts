@@ -43,8 +43,14 @@ export function createOutboxDispatcher(deps: {
         sent++;
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        log.warn({ outboxId: row.id, kind: row.kind, error: message }, 'invio dalla outbox fallito: riprovo più tardi');
-        await db.update(outbox).set({ sentAt: null, lastError: message.slice(0, 500) }).where(eq(outbox.id, row.id));
+        log.warn(
+          { outboxId: row.id, kind: row.kind, error: message },
+          'invio dalla outbox fallito: riprovo più tardi',
+        );
+        await db
+          .update(outbox)
+          .set({ sentAt: null, lastError: message.slice(0, 500) })
+          .where(eq(outbox.id, row.id));
       }
     }
     return sent;
@@ -62,7 +68,12 @@ export function createOutboxDispatcher(deps: {
         .orderBy(asc(outbox.id))
         .limit(1000);
       if (pending.length === 0) return 0;
-      return dispatchRows(inArray(outbox.id, pending.map((p) => p.id)));
+      return dispatchRows(
+        inArray(
+          outbox.id,
+          pending.map((p) => p.id),
+        ),
+      );
     },
   };
 }

@@ -95,7 +95,11 @@ export interface UnitOfWorkOptions {
   dispatcher: OutboxDispatcher;
 }
 
-export function createUnitOfWorkRunner({ connectionFor, clock, dispatcher }: UnitOfWorkOptions): UnitOfWorkRunner {
+export function createUnitOfWorkRunner({
+  connectionFor,
+  clock,
+  dispatcher,
+}: UnitOfWorkOptions): UnitOfWorkRunner {
   return {
     clock,
     async run(scope, work) {

@@ -178,5 +178,9 @@ export const outbox = pgTable(
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
   },
-  (t) => [index('outbox_pending_idx').on(t.id).where(sql`${t.sentAt} is null`)],
+  (t) => [
+    index('outbox_pending_idx')
+      .on(t.id)
+      .where(sql`${t.sentAt} is null`),
+  ],
 );

@@ -49,7 +49,8 @@ export async function listBankTransfers(
   page: number,
   pageSize: number,
 ): Promise<{ items: BankTransfer[]; totalCount: number }> {
-  if (paymentId !== undefined && !(await findPayment(scope, paymentId))) throw new HttpError(404, serverMessages.notFound);
+  if (paymentId !== undefined && !(await findPayment(scope, paymentId)))
+    throw new HttpError(404, serverMessages.notFound);
   const where = and(
     eq(bankTransfers.tenantId, scope.tenantId),
     paymentId !== undefined ? eq(bankTransfers.paymentId, paymentId) : undefined,
@@ -62,7 +63,10 @@ export async function listBankTransfers(
       .orderBy(asc(bankTransfers.id))
       .limit(pageSize)
       .offset((page - 1) * pageSize),
-    scope.tx.select({ n: sql<number>`count(*)::int` }).from(bankTransfers).where(where),
+    scope.tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(bankTransfers)
+      .where(where),
   ]);
   return { items: rows.map(toItem), totalCount: count?.n ?? 0 };
 }
@@ -78,7 +82,12 @@ async function pendingPayment(uow: UnitOfWork, paymentId: number) {
   return payment;
 }
 
-async function checkTotal(uow: UnitOfWork, payment: { id: number; amountDueCents: number }, amount: number, excludeId?: number) {
+async function checkTotal(
+  uow: UnitOfWork,
+  payment: { id: number; amountDueCents: number },
+  amount: number,
+  excludeId?: number,
+) {
   const [row] = await uow.tx
     .select({ total: sql<string>`coalesce(sum(${bankTransfers.amountCents}), 0)` })
     .from(bankTransfers)
@@ -91,7 +100,10 @@ async function checkTotal(uow: UnitOfWork, payment: { id: number; amountDueCents
     );
   const total = Number(row?.total ?? 0) + amount;
   if (total > payment.amountDueCents)
-    throw fieldError('amount', billingMessages.overAmountDue(formatEur(total), formatEur(payment.amountDueCents)));
+    throw fieldError(
+      'amount',
+      billingMessages.overAmountDue(formatEur(total), formatEur(payment.amountDueCents)),
+    );
 }
 
 function checkApproval(uow: UnitOfWork, approvalDate: Date | null | undefined) {
@@ -127,7 +139,11 @@ async function existing(uow: UnitOfWork, id: number) {
   return row;
 }
 
-export async function updateBankTransfer(uow: UnitOfWork, id: number, input: BankTransferWrite): Promise<BankTransfer> {
+export async function updateBankTransfer(
+  uow: UnitOfWork,
+  id: number,
+  input: BankTransferWrite,
+): Promise<BankTransfer> {
   checkApproval(uow, input.approvalDate);
   const current = await existing(uow, id);
   // A transfer stays with its payment: a different paymentId is treated as not found.
@@ -146,5 +162,7 @@ export async function updateBankTransfer(uow: UnitOfWork, id: number, input: Ban
 export async function deleteBankTransfer(uow: UnitOfWork, id: number): Promise<void> {
   const current = await existing(uow, id);
   await pendingPayment(uow, current.paymentId);
-  await uow.tx.delete(bankTransfers).where(and(eq(bankTransfers.tenantId, uow.tenantId), eq(bankTransfers.id, id)));
+  await uow.tx
+    .delete(bankTransfers)
+    .where(and(eq(bankTransfers.tenantId, uow.tenantId), eq(bankTransfers.id, id)));
 }

@@ -6,12 +6,25 @@
 import { and, asc, desc, eq, ilike, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { recurrenceTypeNames, type RecurrenceTypeId } from '../../../contract/schemas/plan';
-import type { Payment, PaymentMethod, Subscription, SubscriptionHistoryEntry } from '../../../contract/schemas/subscription';
+import type {
+  Payment,
+  PaymentMethod,
+  Subscription,
+  SubscriptionHistoryEntry,
+} from '../../../contract/schemas/subscription';
 import type { SubscriptionEvent, SubscriptionStatusId } from '../../../contract/subscription-status';
 import { subscriptionStatusNames } from '../../../contract/subscription-status';
 import { fromCents, fromPercentHundredths } from '../../../contract/money';
 import type { Database } from '../../db/client';
-import { bankTransfers, payments, plans, subscriptionEvents, subscriptions, users, userTenants } from '../../db/schema';
+import {
+  bankTransfers,
+  payments,
+  plans,
+  subscriptionEvents,
+  subscriptions,
+  users,
+  userTenants,
+} from '../../db/schema';
 import { fromDecimalString } from '../../lib/money';
 import type { Transaction } from '../../unit-of-work/unit-of-work';
 
@@ -69,7 +82,10 @@ function listWhere(scope: TenantScope, f: SubscriptionListFilter): SQL {
   return and(...conditions) as SQL;
 }
 
-export async function countSubscriptions(scope: TenantScope, filter: SubscriptionListFilter): Promise<number> {
+export async function countSubscriptions(
+  scope: TenantScope,
+  filter: SubscriptionListFilter,
+): Promise<number> {
   const [row] = await scope.tx
     .select({ n: sql<number>`count(*)::int` })
     .from(subscriptions)
@@ -133,7 +149,10 @@ export async function findSubscription(
 }
 
 /** Subscriptions with customer, plan and payments, in the order of `ids`. One query each, whatever the page size. */
-export async function loadSubscriptions(scope: TenantScope, ids: readonly number[]): Promise<Omit<Subscription, 'allowedActions'>[]> {
+export async function loadSubscriptions(
+  scope: TenantScope,
+  ids: readonly number[],
+): Promise<Omit<Subscription, 'allowedActions'>[]> {
   if (ids.length === 0) return [];
   const rows = await scope.tx
     .select({
@@ -155,7 +174,10 @@ export async function loadSubscriptions(scope: TenantScope, ids: readonly number
       planVat: plans.vatPercentage,
     })
     .from(subscriptions)
-    .innerJoin(userTenants, and(eq(userTenants.userId, subscriptions.userId), eq(userTenants.tenantId, subscriptions.tenantId)))
+    .innerJoin(
+      userTenants,
+      and(eq(userTenants.userId, subscriptions.userId), eq(userTenants.tenantId, subscriptions.tenantId)),
+    )
     .innerJoin(users, eq(users.id, subscriptions.userId))
     .innerJoin(plans, and(eq(plans.id, subscriptions.planId), eq(plans.tenantId, subscriptions.tenantId)))
     .where(and(eq(subscriptions.tenantId, scope.tenantId), inArray(subscriptions.id, [...ids])));
@@ -196,11 +218,17 @@ export async function loadSubscriptions(scope: TenantScope, ids: readonly number
 }
 
 /** Payments of the given subscriptions, oldest first, with their transfer sums (one query). */
-async function paymentsOf(scope: TenantScope, subscriptionIds: readonly number[]): Promise<Map<number, Payment[]>> {
+async function paymentsOf(
+  scope: TenantScope,
+  subscriptionIds: readonly number[],
+): Promise<Map<number, Payment[]>> {
   const transferSums = scope.tx
     .select({
       paymentId: bankTransfers.paymentId,
-      approved: sql<string>`coalesce(sum(${bankTransfers.amountCents}) filter (where ${bankTransfers.approvalDate} is not null), 0)`.as('approved'),
+      approved:
+        sql<string>`coalesce(sum(${bankTransfers.amountCents}) filter (where ${bankTransfers.approvalDate} is not null), 0)`.as(
+          'approved',
+        ),
       transferred: sql<string>`coalesce(sum(${bankTransfers.amountCents}), 0)`.as('transferred'),
     })
     .from(bankTransfers)
@@ -246,25 +274,41 @@ async function paymentsOf(scope: TenantScope, subscriptionIds: readonly number[]
   return out;
 }
 
-export async function historyOf(scope: TenantScope, subscriptionId: number): Promise<SubscriptionHistoryEntry[]> {
+export async function historyOf(
+  scope: TenantScope,
+  subscriptionId: number,
+): Promise<SubscriptionHistoryEntry[]> {
   const rows = await scope.tx
     .select()
     .from(subscriptionEvents)
-    .where(and(eq(subscriptionEvents.tenantId, scope.tenantId), eq(subscriptionEvents.subscriptionId, subscriptionId)))
+    .where(
+      and(
+        eq(subscriptionEvents.tenantId, scope.tenantId),
+        eq(subscriptionEvents.subscriptionId, subscriptionId),
+      ),
+    )
     .orderBy(asc(subscriptionEvents.id));
   return rows.map((r) => ({
     id: r.id,
     event: r.event as SubscriptionEvent | 'create',
     fromStatus: (r.fromStatus as SubscriptionStatusId | null) ?? null,
     toStatus: r.toStatus as SubscriptionStatusId,
-    actor: { kind: r.actorKind as SubscriptionHistoryEntry['actor']['kind'], id: r.actorId, name: r.actorName },
+    actor: {
+      kind: r.actorKind as SubscriptionHistoryEntry['actor']['kind'],
+      id: r.actorId,
+      name: r.actorName,
+    },
     reason: r.reason,
     at: r.at.toISOString(),
   }));
 }
 
 /** The first payment of a subscription (made with it). */
-export async function firstPayment(scope: TenantScope, subscriptionId: number, options: { lock?: boolean } = {}) {
+export async function firstPayment(
+  scope: TenantScope,
+  subscriptionId: number,
+  options: { lock?: boolean } = {},
+) {
   const q = scope.tx
     .select()
     .from(payments)
@@ -285,7 +329,10 @@ export async function findPayment(scope: TenantScope, paymentId: number, options
 }
 
 /** Sum of a payment's transfers: all, and approved only (cents). */
-export async function transferTotals(scope: TenantScope, paymentId: number): Promise<{ all: number; approved: number }> {
+export async function transferTotals(
+  scope: TenantScope,
+  paymentId: number,
+): Promise<{ all: number; approved: number }> {
   const [row] = await scope.tx
     .select({
       all: sql<string>`coalesce(sum(${bankTransfers.amountCents}), 0)`,
@@ -300,7 +347,13 @@ export async function latestApprovalDate(scope: TenantScope, paymentId: number):
   const [row] = await scope.tx
     .select({ at: bankTransfers.approvalDate })
     .from(bankTransfers)
-    .where(and(eq(bankTransfers.tenantId, scope.tenantId), eq(bankTransfers.paymentId, paymentId), isNotNull(bankTransfers.approvalDate)))
+    .where(
+      and(
+        eq(bankTransfers.tenantId, scope.tenantId),
+        eq(bankTransfers.paymentId, paymentId),
+        isNotNull(bankTransfers.approvalDate),
+      ),
+    )
     .orderBy(desc(bankTransfers.approvalDate))
     .limit(1);
   return row?.at ?? null;

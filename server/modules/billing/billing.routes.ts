@@ -107,7 +107,9 @@ export const subscriptionItemSchema = z.object({
   amountDue: z.number(),
   currency: z.literal('EUR'),
   payments: z.array(paymentSchema),
-  allowedActions: z.array(z.enum(['paymentLink', 'setBankTransfer', 'manageBankTransfers', 'confirmActivation', 'cancel'])),
+  allowedActions: z.array(
+    z.enum(['paymentLink', 'setBankTransfer', 'manageBankTransfers', 'confirmActivation', 'cancel']),
+  ),
   createdAt: z.string(),
   history: z.array(historySchema).optional(),
 });
@@ -161,7 +163,10 @@ function userActor(request: FastifyRequest): Actor {
   return { kind: 'user', userId: auth.userId, roleId: auth.roleId, email: auth.email };
 }
 
-export function registerBillingRoutes(fastify: FastifyInstance, { connectionFor, uow }: BillingRoutesOptions): void {
+export function registerBillingRoutes(
+  fastify: FastifyInstance,
+  { connectionFor, uow }: BillingRoutesOptions,
+): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   const readScope = (request: FastifyRequest): TenantScope => {
@@ -173,27 +178,34 @@ export function registerBillingRoutes(fastify: FastifyInstance, { connectionFor,
     const auth = callerOf(request);
     return auth.roleId === Role.User ? auth.userId : undefined;
   };
-  const withActions = (roleId: RoleId) => (s: Omit<Subscription, 'allowedActions'>): Subscription => {
-    const first = s.payments[0];
-    return {
-      ...s,
-      allowedActions: subscriptionActions(
-        {
-          subscriptionStatus: s.subscriptionStatus,
-          firstPayment: first
-            ? { providerSubscriptionId: first.providerSubscriptionId, amountDue: first.amountDue, approvedAmount: first.approvedAmount }
-            : null,
-        },
-        roleId,
-      ),
+  const withActions =
+    (roleId: RoleId) =>
+    (s: Omit<Subscription, 'allowedActions'>): Subscription => {
+      const first = s.payments[0];
+      return {
+        ...s,
+        allowedActions: subscriptionActions(
+          {
+            subscriptionStatus: s.subscriptionStatus,
+            firstPayment: first
+              ? {
+                  providerSubscriptionId: first.providerSubscriptionId,
+                  amountDue: first.amountDue,
+                  approvedAmount: first.approvedAmount,
+                }
+              : null,
+          },
+          roleId,
+        ),
+      };
     };
-  };
 
   async function readOne(request: FastifyRequest, id: number, withHistory: boolean): Promise<Subscription> {
     const scope = readScope(request);
     const own = ownOnly(request);
     const [item] = await loadSubscriptions(scope, [id]);
-    if (!item || (own !== undefined && item.userID !== own)) throw new HttpError(404, serverMessages.notFound);
+    if (!item || (own !== undefined && item.userID !== own))
+      throw new HttpError(404, serverMessages.notFound);
     const full = withActions(callerOf(request).roleId)(item);
     return withHistory ? { ...full, history: await historyOf(scope, id) } : full;
   }
@@ -208,9 +220,12 @@ export function registerBillingRoutes(fastify: FastifyInstance, { connectionFor,
       config: anyone,
       schema: {
         tags,
-        summary: 'Sottoscrizioni del tenant, dalla più recente; filtri status (1–5), planId, userId e searchTerm (cliente o piano)',
+        summary:
+          'Sottoscrizioni del tenant, dalla più recente; filtri status (1–5), planId, userId e searchTerm (cliente o piano)',
         querystring: listQuerySchema,
-        response: { 200: envelopeOf(z.object({ items: z.array(subscriptionItemSchema), totalCount: z.number() })) },
+        response: {
+          200: envelopeOf(z.object({ items: z.array(subscriptionItemSchema), totalCount: z.number() })),
+        },
       },
     },
     async (request) => {
@@ -243,7 +258,8 @@ export function registerBillingRoutes(fastify: FastifyInstance, { connectionFor,
       config: admins,
       schema: {
         tags,
-        summary: 'Crea una sottoscrizione NotActive con il suo primo pagamento (importo con IVA arrotondato half-up al centesimo)',
+        summary:
+          'Crea una sottoscrizione NotActive con il suo primo pagamento (importo con IVA arrotondato half-up al centesimo)',
         body: subscriptionCreateSchema,
         response: { 200: itemEnvelope },
       },
@@ -269,7 +285,8 @@ export function registerBillingRoutes(fastify: FastifyInstance, { connectionFor,
       config: admins,
       schema: {
         tags,
-        summary: 'Modifica piano e importi di una sottoscrizione non attiva; cliente e data di inizio restano quelli della creazione',
+        summary:
+          'Modifica piano e importi di una sottoscrizione non attiva; cliente e data di inizio restano quelli della creazione',
         body: subscriptionUpdateSchema,
         response: { 200: itemEnvelope },
       },
@@ -335,13 +352,17 @@ export function registerBillingRoutes(fastify: FastifyInstance, { connectionFor,
       config: admins,
       schema: {
         tags,
-        summary: 'Beneficiario, IBAN, importo e causale del bonifico della sottoscrizione; 409 senza IBAN del tenant',
+        summary:
+          'Beneficiario, IBAN, importo e causale del bonifico della sottoscrizione; 409 senza IBAN del tenant',
         params: idParams,
         response: { 200: envelopeOf(instructionsSchema) },
       },
     },
     async (request) => {
-      const { tenantName: _tenantName, ...instructions } = await bankTransferInstructions(readScope(request), request.params.id);
+      const { tenantName: _tenantName, ...instructions } = await bankTransferInstructions(
+        readScope(request),
+        request.params.id,
+      );
       return ok(instructions);
     },
   );
@@ -357,7 +378,9 @@ export function registerBillingRoutes(fastify: FastifyInstance, { connectionFor,
         tags: btTags,
         summary: 'Bonifici di un pagamento (paymentId), in ordine di registrazione',
         querystring: listQuerySchema.extend({ paymentId: idParamsSchema.shape.id.optional() }),
-        response: { 200: envelopeOf(z.object({ items: z.array(bankTransferItemSchema), totalCount: z.number() })) },
+        response: {
+          200: envelopeOf(z.object({ items: z.array(bankTransferItemSchema), totalCount: z.number() })),
+        },
       },
     },
     async (request) => {
@@ -367,11 +390,18 @@ export function registerBillingRoutes(fastify: FastifyInstance, { connectionFor,
   );
   app.post(
     '/api/BankTransfer/create',
-    { config: admins, schema: { tags: btTags, body: bankTransferInputSchema, response: { 200: btEnvelope } } },
+    {
+      config: admins,
+      schema: { tags: btTags, body: bankTransferInputSchema, response: { 200: btEnvelope } },
+    },
     async (request) => {
       const b = request.body;
       const item = await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) =>
-        createBankTransfer(w, { paymentId: b.paymentId, amount: b.amount, approvalDate: b.approvalDate ?? null }),
+        createBankTransfer(w, {
+          paymentId: b.paymentId,
+          amount: b.amount,
+          approvalDate: b.approvalDate ?? null,
+        }),
       );
       return ok(item, messages.inlineTable.saved);
     },
@@ -380,22 +410,35 @@ export function registerBillingRoutes(fastify: FastifyInstance, { connectionFor,
     '/api/BankTransfer/update',
     {
       config: admins,
-      schema: { tags: btTags, body: bankTransferInputSchema.extend({ id: idParamsSchema.shape.id }), response: { 200: btEnvelope } },
+      schema: {
+        tags: btTags,
+        body: bankTransferInputSchema.extend({ id: idParamsSchema.shape.id }),
+        response: { 200: btEnvelope },
+      },
     },
     async (request) => {
       const b = request.body;
       const item = await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) =>
-        updateBankTransfer(w, b.id, { paymentId: b.paymentId, amount: b.amount, approvalDate: b.approvalDate ?? null }),
+        updateBankTransfer(w, b.id, {
+          paymentId: b.paymentId,
+          amount: b.amount,
+          approvalDate: b.approvalDate ?? null,
+        }),
       );
       return ok(item, messages.inlineTable.saved);
     },
   );
   app.delete(
     '/api/BankTransfer/delete/:id',
-    { config: admins, schema: { tags: btTags, params: idParams, response: { 200: envelopeOf(z.object({ id: z.number() })) } } },
+    {
+      config: admins,
+      schema: { tags: btTags, params: idParams, response: { 200: envelopeOf(z.object({ id: z.number() })) } },
+    },
     async (request) => {
       const { id } = request.params;
-      await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) => deleteBankTransfer(w, id));
+      await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) =>
+        deleteBankTransfer(w, id),
+      );
       return ok({ id }, messages.inlineTable.deleted);
     },
   );

@@ -15,7 +15,15 @@ import {
   type SubscriptionEvent,
   type SubscriptionStatusId,
 } from '../../../contract/subscription-status';
-import { payments, plans, subscriptionEvents, subscriptions, tenants, users, userTenants } from '../../db/schema';
+import {
+  payments,
+  plans,
+  subscriptionEvents,
+  subscriptions,
+  tenants,
+  users,
+  userTenants,
+} from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import { bankTransferInstructionsMail } from '../../mail/templates';
 import { describeActor, machineActorOf, type UnitOfWork } from '../../unit-of-work/unit-of-work';
@@ -197,10 +205,16 @@ export async function createSubscription(
  */
 export async function updateSubscription(
   uow: UnitOfWork,
-  input: SubscriptionTerms & { id: number; userId?: number | null; planId?: number | null; startDate?: Date | null },
+  input: SubscriptionTerms & {
+    id: number;
+    userId?: number | null;
+    planId?: number | null;
+    startDate?: Date | null;
+  },
 ): Promise<void> {
   const sub = await lockedSubscription(uow, input.id);
-  if (input.userId != null && input.userId !== sub.userId) throw fieldError('userId', billingMessages.customerFixed);
+  if (input.userId != null && input.userId !== sub.userId)
+    throw fieldError('userId', billingMessages.customerFixed);
   if (input.startDate && input.startDate.getTime() !== sub.startDate.getTime())
     throw fieldError('startDate', billingMessages.startDateFixed);
   const planId = input.planId ?? sub.planId;
@@ -209,7 +223,8 @@ export async function updateSubscription(
     (input.paymentAmount != null && input.paymentAmount !== sub.costBeforeVatCents) ||
     (input.vatPercentage != null && input.vatPercentage !== sub.vatHundredths);
   if (!changesTerms) return;
-  if (sub.status !== SubscriptionStatus.NotActive) throw new HttpError(409, billingMessages.onlyNotActiveEditable);
+  if (sub.status !== SubscriptionStatus.NotActive)
+    throw new HttpError(409, billingMessages.onlyNotActiveEditable);
   const plan = await planOfTenant(uow, planId);
   if (planId !== sub.planId && !plan.isActive) throw fieldError('planId', billingMessages.planInactive);
   // A changed plan brings its own price unless one is sent.
@@ -251,7 +266,12 @@ export async function bankTransferInstructions(
   const payment = await firstPayment(uow, sub.id);
   if (!payment) throw new HttpError(404, serverMessages.notFound);
   const [tenant] = await uow.tx
-    .select({ name: tenants.name, legalName: tenants.legalName, iban: tenants.iban, holder: tenants.accountHolder })
+    .select({
+      name: tenants.name,
+      legalName: tenants.legalName,
+      iban: tenants.iban,
+      holder: tenants.accountHolder,
+    })
     .from(tenants)
     .where(eq(tenants.id, uow.tenantId));
   if (!tenant?.iban) throw new HttpError(409, billingMessages.ibanMissing);
@@ -308,7 +328,10 @@ export async function confirmBankTransfer(uow: UnitOfWork, id: number): Promise<
   }
   const totals = await transferTotals(uow, payment.id);
   if (totals.approved < payment.amountDueCents) {
-    throw new HttpError(409, billingMessages.notCovered(formatEur(totals.approved), formatEur(payment.amountDueCents)));
+    throw new HttpError(
+      409,
+      billingMessages.notCovered(formatEur(totals.approved), formatEur(payment.amountDueCents)),
+    );
   }
   await changeStatus(uow, sub, 'confirmBankTransfer');
   await uow.tx

@@ -29,7 +29,10 @@ export async function giveIban(ctx: TestContext, tenantName: string, iban: strin
 
 export async function planId(ctx: TestContext, tenantName: string, name: string): Promise<number> {
   const tenantId = await ctx.tenantId(tenantName);
-  const rows = await ctx.db.select({ id: plans.id, tenantId: plans.tenantId }).from(plans).where(eq(plans.name, name));
+  const rows = await ctx.db
+    .select({ id: plans.id, tenantId: plans.tenantId })
+    .from(plans)
+    .where(eq(plans.name, name));
   const row = rows.find((r) => r.tenantId === tenantId);
   if (!row) throw new Error(`no plan ${name} in ${tenantName}`);
   return row.id;

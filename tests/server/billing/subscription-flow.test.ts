@@ -28,7 +28,9 @@ describe('a subscription paid by bank transfer', () => {
     expect(payment.amountDue).toBe(12.08);
 
     clock.advanceDays(1);
-    const pending = await admin.put<Subscription>(`/api/subscription/setPaymentWithBankTransfer/${created.id}`);
+    const pending = await admin.put<Subscription>(
+      `/api/subscription/setPaymentWithBankTransfer/${created.id}`,
+    );
     expect(pending.status).toBe(200);
     expect(pending.body.data?.subscriptionStatus).toBe(4);
     const mail = (await ctx.outbox()).find((m) => m.to === 'mario.rossi@example.com');
@@ -49,7 +51,11 @@ describe('a subscription paid by bank transfer', () => {
     expect(active.status).toBe(200);
     expect(active.body.data?.subscriptionStatus).toBe(3);
     expect(active.body.data?.payments[0]?.paidAt).toBe('2026-02-01T09:00:00.000Z');
-    expect(active.body.data?.history?.map((h) => h.event)).toEqual(['create', 'setBankTransfer', 'confirmBankTransfer']);
+    expect(active.body.data?.history?.map((h) => h.event)).toEqual([
+      'create',
+      'setBankTransfer',
+      'confirmBankTransfer',
+    ]);
     expect(active.body.data?.history?.[1]?.actor.name).toBe(DEMO.admin);
   });
 });
