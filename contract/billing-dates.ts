@@ -38,6 +38,7 @@ export function parseBillingDateTime(value: string): Date | null {
   const local = LOCAL_DATE_TIME.exec(text);
   if (local) {
     const [, y, mo, d, h = '0', mi = '0', s = '0'] = local;
+    if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return null;
     const date = new TZDate(
       Number(y),
       Number(mo) - 1,
@@ -50,7 +51,15 @@ export function parseBillingDateTime(value: string): Date | null {
     if (date.getDate() !== Number(d) || date.getMonth() !== Number(mo) - 1) return null;
     return new Date(date.getTime());
   }
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(text)) return null;
+  const iso = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/.exec(
+    text,
+  );
+  if (!iso) return null;
+  const [, y, mo, d, h, mi, s = '0'] = iso;
+  // The calendar day written must exist (no 31 February rolling over into March).
+  const day = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
+  if (day.getUTCMonth() !== Number(mo) - 1 || day.getUTCDate() !== Number(d)) return null;
+  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return null;
   const date = new Date(text);
   return Number.isNaN(date.getTime()) ? null : date;
 }

@@ -26,11 +26,11 @@ export function divideHalfUp(numerator: number, divisor: number): number {
   if (!Number.isSafeInteger(numerator) || !Number.isSafeInteger(divisor) || divisor <= 0) {
     throw new RangeError(`divideHalfUp(${numerator}, ${divisor}): integers only, divisor > 0`);
   }
-  const sign = numerator < 0 ? -1 : 1;
   const abs = Math.abs(numerator);
   const q = Math.floor(abs / divisor);
-  const r = abs - q * divisor;
-  return sign * (r * 2 >= divisor ? q + 1 : q);
+  const rounded = abs - q * divisor >= divisor - (abs - q * divisor) ? q + 1 : q;
+  // No negative zero: −0 would print as '-0,00 €'.
+  return numerator < 0 && rounded !== 0 ? -rounded : rounded;
 }
 
 /**
@@ -39,22 +39,23 @@ export function divideHalfUp(numerator: number, divisor: number): number {
  * removed; a value with more decimals than `scale` is refused (RangeError), never rounded silently.
  */
 function toScaled(value: number | string, scale: number): number {
-  const text = typeof value === 'number' ? value.toFixed(scale + 4) : value.trim().replace(',', '.');
-  const m = /^(-)?(\d+)(?:\.(\d*))?$/.exec(text);
-  if (!m) throw new RangeError(`not a decimal: ${String(value)}`);
-  const [, minus, whole, fraction = ''] = m;
-  const kept = fraction.slice(0, scale).padEnd(scale, '0');
-  const rest = fraction.slice(scale);
-  let units = Number(whole) * 10 ** scale + Number(kept || '0');
+  const factor = 10 ** scale;
   if (typeof value === 'number') {
-    // toFixed(scale + 4) leaves float noise in the extra digits: round it away (…9999 or …0001).
-    const extra = Number(`0.${rest || '0'}`);
-    if (extra > 0.999) units += 1;
-    else if (extra > 0.001) throw new RangeError(`more than ${scale} decimals: ${value}`);
-  } else if (/[1-9]/.test(rest)) {
-    throw new RangeError(`more than ${scale} decimals: ${value}`);
+    if (!Number.isFinite(value)) throw new RangeError(`not a number: ${value}`);
+    const scaled = value * factor;
+    const units = Math.round(scaled);
+    // Only binary floating-point noise is tolerated (0.1 + 0.2), never a real extra decimal.
+    if (Math.abs(units - scaled) > Math.max(1e-9, Math.abs(scaled) * 4 * Number.EPSILON))
+      throw new RangeError(`more than ${scale} decimals: ${value}`);
+    if (!Number.isSafeInteger(units)) throw new RangeError(`out of range: ${value}`);
+    return units === 0 ? 0 : units;
   }
-  if (!Number.isSafeInteger(units)) throw new RangeError(`out of range: ${String(value)}`);
+  const m = /^(-)?(\d+)(?:[.,](\d*))?$/.exec(value.trim());
+  if (!m) throw new RangeError(`not a decimal: ${value}`);
+  const [, minus, whole = '', fraction = ''] = m;
+  if (/[1-9]/.test(fraction.slice(scale))) throw new RangeError(`more than ${scale} decimals: ${value}`);
+  const units = Number(whole) * factor + Number(fraction.slice(0, scale).padEnd(scale, '0'));
+  if (!Number.isSafeInteger(units)) throw new RangeError(`out of range: ${value}`);
   return minus && units !== 0 ? -units : units;
 }
 

@@ -40,6 +40,14 @@ import { roleGuardPlugin } from './plugins/role-guard';
 import { tenantPlugin } from './plugins/tenant';
 import { createOutboxDispatcher } from './unit-of-work/outbox';
 import { createUnitOfWorkRunner } from './unit-of-work/unit-of-work';
+import type { UnitOfWorkRunner } from './unit-of-work/unit-of-work';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Runs units of work (server/unit-of-work): routes added from outside (tests, jobs) use it too. */
+    unitOfWork: UnitOfWorkRunner;
+  }
+}
 
 export interface AppOptions {
   config: Config;
@@ -117,6 +125,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('x-content-type-options', 'nosniff');
   });
 
+  // Every write is a unit of work on the tenant's connection (one shared database today; a
+  // dedicated database per tenant changes only `connectionFor`), with an outbox sent after commit.
+  const connectionFor = () => db;
+  const dispatcher = createOutboxDispatcher({ db, mailer, log: app.log, clock: now });
+  const uow = createUnitOfWorkRunner({ connectionFor, shared: db, clock: now, dispatcher });
+  const crud = { db, uow };
+  app.decorate('unitOfWork', uow);
+
   registerHealthRoutes(app, db);
   const auth = createAuthService({
     db,
@@ -135,25 +151,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     rateLimit: config.rateLimit,
     now,
   });
-  registerCrudRoutes(app, db, regionEntity);
-  registerCrudRoutes(app, db, provinceEntity);
-  registerCrudRoutes(app, db, municipalityEntity);
-  registerCrudRoutes(app, db, tenantEntity);
-  registerCrudRoutes(app, db, userEntity({ db, mailer, log: app.log, publicUrl, now }));
-  registerCrudRoutes(app, db, addressEntity);
-  registerCrudRoutes(app, db, planEntity);
+  registerCrudRoutes(app, crud, regionEntity);
+  registerCrudRoutes(app, crud, provinceEntity);
+  registerCrudRoutes(app, crud, municipalityEntity);
+  registerCrudRoutes(app, crud, tenantEntity);
+  registerCrudRoutes(app, crud, userEntity({ db, mailer, log: app.log, publicUrl, now }));
+  registerCrudRoutes(app, crud, addressEntity);
+  registerCrudRoutes(app, crud, planEntity);
   registerPlanRoutes(app, { db, publicUrl });
-  registerCrudRoutes(app, db, featureEntity);
-  registerCrudRoutes(app, db, planFeatureEntity);
+  registerCrudRoutes(app, crud, featureEntity);
+  registerCrudRoutes(app, crud, planFeatureEntity);
   const secretBox = createSecretBox(config.encryptionKey ?? options.jwtSecret);
-  registerCrudRoutes(app, db, paymentProviderEntity(secretBox));
+  registerCrudRoutes(app, crud, paymentProviderEntity(secretBox));
   registerPaymentProviderRoutes(app, { db, rateLimit: config.rateLimit });
 
-  // Billing: every write is a unit of work on the tenant's connection (one shared database
-  // today; a dedicated database per tenant changes only `connectionFor`).
-  const connectionFor = () => db;
-  const dispatcher = createOutboxDispatcher({ db, mailer, log: app.log, clock: now });
-  const uow = createUnitOfWorkRunner({ connectionFor, clock: now, dispatcher });
   registerBillingRoutes(app, { connectionFor, uow });
   // What a crash left between commit and dispatch goes out at start.
   app.addHook('onReady', async () => {

@@ -12,6 +12,10 @@ import * as schema from './schema';
 export type Schema = typeof schema;
 /** What repositories see: the same query API on PGlite and on PostgreSQL. */
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+/** A transaction: the same query API as the database. */
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+/** Where a query can run: the database, or a transaction on it. */
+export type Executor = Database | Transaction;
 
 export type DatabaseTarget =
   | { kind: 'postgres'; url: string }

@@ -17,13 +17,12 @@
 import type { RoleId } from '../../contract/enums';
 import type { ActorKind } from '../../contract/subscription-status';
 import { actorKindOfRole } from '../../contract/subscription-status';
-import type { Database } from '../db/client';
+import type { Database, Transaction } from '../db/client';
 import { outbox as outboxTable } from '../db/schema';
 import type { MailMessage } from '../mail/mailer';
 import type { OutboxDispatcher } from './outbox';
 
-/** A drizzle transaction (same query API as the database). */
-export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+export type { Transaction };
 
 export type Actor =
   | { kind: 'user'; userId: number; roleId: RoleId; email?: string }
@@ -69,12 +68,18 @@ export interface OutboxWriter {
   email(message: MailMessage): Promise<void>;
 }
 
-export interface UnitOfWork {
-  readonly tenantId: number;
+/** A write that belongs to no tenant (reference data, the tenants themselves). */
+export interface GlobalUnitOfWork {
+  readonly tenantId: number | null;
   readonly actor: Actor;
   readonly now: Date;
   readonly tx: Transaction;
   readonly outbox: OutboxWriter;
+}
+
+/** A write inside one tenant: billing repositories require this one. */
+export interface UnitOfWork extends GlobalUnitOfWork {
+  readonly tenantId: number;
 }
 
 export interface UnitOfWorkScope {
@@ -84,6 +89,8 @@ export interface UnitOfWorkScope {
 
 export interface UnitOfWorkRunner {
   run<T>(scope: UnitOfWorkScope, work: (uow: UnitOfWork) => Promise<T>): Promise<T>;
+  /** The same for writes of global data (geography, tenants), on the shared database. */
+  runGlobal<T>(actor: Actor, work: (uow: GlobalUnitOfWork) => Promise<T>): Promise<T>;
   /** The clock units read `now` from. */
   clock(): Date;
 }
@@ -91,36 +98,46 @@ export interface UnitOfWorkRunner {
 export interface UnitOfWorkOptions {
   /** The connection of a tenant's data: one shared database today. */
   connectionFor: (tenantId: number) => Database;
+  /** The database of global data (geography, tenants, sign-in identities). */
+  shared: Database;
   clock: () => Date;
   dispatcher: OutboxDispatcher;
 }
 
 export function createUnitOfWorkRunner({
   connectionFor,
+  shared,
   clock,
   dispatcher,
 }: UnitOfWorkOptions): UnitOfWorkRunner {
+  async function execute<T, W extends GlobalUnitOfWork>(
+    database: Database,
+    tenantId: number | null,
+    actor: Actor,
+    work: (uow: W) => Promise<T>,
+  ): Promise<T> {
+    const written: number[] = [];
+    const now = clock();
+    const result = await database.transaction(async (tx) => {
+      const outbox: OutboxWriter = {
+        async email(message) {
+          const [row] = await tx
+            .insert(outboxTable)
+            .values({ tenantId, kind: 'email', payload: message, createdAt: now })
+            .returning({ id: outboxTable.id });
+          if (row) written.push(row.id);
+        },
+      };
+      return work({ tenantId, actor, now, tx, outbox } as W);
+    });
+    // After commit: dispatch what this unit wrote. A failure is recorded on the row and
+    // retried later; it never undoes the committed work.
+    if (written.length > 0) await dispatcher.dispatch(written);
+    return result;
+  }
   return {
     clock,
-    async run(scope, work) {
-      const written: number[] = [];
-      const now = clock();
-      const result = await connectionFor(scope.tenantId).transaction(async (tx) => {
-        const outbox: OutboxWriter = {
-          async email(message) {
-            const [row] = await tx
-              .insert(outboxTable)
-              .values({ tenantId: scope.tenantId, kind: 'email', payload: message, createdAt: now })
-              .returning({ id: outboxTable.id });
-            if (row) written.push(row.id);
-          },
-        };
-        return work({ tenantId: scope.tenantId, actor: scope.actor, now, tx, outbox });
-      });
-      // After commit: dispatch what this unit wrote. A failure is recorded on the row and
-      // retried later; it never undoes the committed work.
-      if (written.length > 0) await dispatcher.dispatch(written);
-      return result;
-    },
+    run: (scope, work) => execute(connectionFor(scope.tenantId), scope.tenantId, scope.actor, work),
+    runGlobal: (actor, work) => execute(shared, null, actor, work),
   };
 }

@@ -63,6 +63,7 @@ const address = entityScreens(() => import('../entities/address/address.pages'))
 const plan = entityScreens(() => import('../entities/plan/plan.pages'));
 const planFeature = entityScreens(() => import('../entities/planfeature/planfeature.pages'));
 const feature = entityScreens(() => import('../entities/feature/feature.pages'));
+const subscription = entityScreens(() => import('../entities/subscription/subscription.pages'));
 const userWizard = lazy(() => import('../features/user-wizard/user-wizard-page'));
 
 export const appRoutes: readonly AppRoute[] = [
@@ -90,9 +91,14 @@ export const appRoutes: readonly AppRoute[] = [
     screen: userWizard,
   },
 
-  { path: '/subscription', label: 'Gestisci Sottoscrizioni', inSidebar: true, screen: comingSoon },
-  { path: '/subscription/new', label: 'Crea Sottoscrizione', inSidebar: true, screen: comingSoon },
-  { path: '/subscription/:id', label: 'Dettaglio Sottoscrizione', inSidebar: false, screen: comingSoon },
+  { path: '/subscription', label: 'Gestisci Sottoscrizioni', inSidebar: true, screen: subscription.list },
+  { path: '/subscription/new', label: 'Crea Sottoscrizione', inSidebar: true, screen: subscription.form },
+  {
+    path: '/subscription/:id',
+    label: 'Dettaglio Sottoscrizione',
+    inSidebar: false,
+    screen: subscription.form,
+  },
 
   {
     path: '/paymentprovider',

@@ -86,7 +86,11 @@ export function DataTable({
               </th>
             )}
             {columns.map((c) => (
-              <th key={c.key} scope="col" className={`${th} ${c.align === 'right' ? 'text-right' : 'text-left'}`}>
+              <th
+                key={c.key}
+                scope="col"
+                className={`${th} ${c.align === 'right' ? 'text-right' : 'text-left'}`}
+              >
                 {c.name}
               </th>
             ))}

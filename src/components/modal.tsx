@@ -30,7 +30,11 @@ export function Modal({ title, description, onClose, children, footer, size = 'm
 
   return createPortal(
     <div className="fixed inset-0 z-50 flex items-end justify-center sm:items-center sm:p-4">
-      <div className="absolute inset-0 bg-slate-900/50 backdrop-blur-[1px]" aria-hidden="true" onClick={onClose} />
+      <div
+        className="absolute inset-0 bg-slate-900/50 backdrop-blur-[1px]"
+        aria-hidden="true"
+        onClick={onClose}
+      />
       <div
         ref={ref}
         role="dialog"

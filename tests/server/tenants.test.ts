@@ -84,7 +84,7 @@ describe('tenant list (read by the tenant selector before a tenant is chosen)', 
   it('another tenant by id is a 404 (not a 403: its existence is not revealed)', async () => {
     const admin = await ctx.as('admin');
     expect((await admin.get(`/api/tenant/GetById/${rossiId}`)).status).toBe(404);
-    expect((await admin.get<Tenant>(`/api/tenant/GetById/${demoId}`)).body.data).toEqual({
+    expect((await admin.get<Tenant>(`/api/tenant/GetById/${demoId}`)).body.data).toMatchObject({
       id: demoId,
       name: 'Demo Srl',
       configuration: null,

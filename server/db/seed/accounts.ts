@@ -4,6 +4,7 @@ import { hashPassword } from '../../lib/passwords';
 import type { SecretBox } from '../../lib/secret-box';
 import type { Database } from '../client';
 import { tenants, users, userTenants } from '../schema';
+import { seedDemoBilling } from './demo-billing';
 import { seedDemoCatalogue } from './demo-catalogue';
 
 export const DEMO_TENANTS = ['Demo Srl', 'Studio Rossi'] as const;
@@ -20,11 +21,17 @@ export const DEMO_ACCOUNTS: readonly {
 ];
 
 /**
- * Demo tenants and one account per role, all with DEMO_PASSWORD, and Demo Srl's catalogue
- * (demo-catalogue.ts). `secretBox` encrypts the placeholder PayPal secret (none stored without it). These passwords are meant to
+ * Demo tenants and one account per role, all with DEMO_PASSWORD, Demo Srl's catalogue
+ * (demo-catalogue.ts) and a year of billing of both tenants up to `now` (demo-billing.ts).
+ * `secretBox` encrypts the placeholder PayPal secret (none stored without it). These passwords are meant to
  * be typed by whoever tries the demo, so they are not flagged for a forced reset.
  */
-export async function seedDemo(db: Database, demoPassword: string, secretBox?: SecretBox): Promise<void> {
+export async function seedDemo(
+  db: Database,
+  demoPassword: string,
+  secretBox?: SecretBox,
+  now: Date = new Date(),
+): Promise<void> {
   const passwordHash = await hashPassword(demoPassword);
   await db.transaction(async (tx) => {
     const accountIds = new Map<string, number>();
@@ -55,6 +62,7 @@ export async function seedDemo(db: Database, demoPassword: string, secretBox?: S
     const demoUser = DEMO_ACCOUNTS.find((a) => a.roleId === Role.User && a.tenant === 'Demo Srl');
     if (demoTenant !== undefined)
       await seedDemoCatalogue(tx, demoTenant, demoUser && accountIds.get(demoUser.email), secretBox);
+    await seedDemoBilling(tx, { now, tenantIds: tenantId, accountIds });
   });
 }
 

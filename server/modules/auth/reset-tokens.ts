@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { RESET_TOKEN_TTL_MS } from '../../../contract/enums';
-import type { Database } from '../../db/client';
+import type { Database, Executor } from '../../db/client';
 import { passwordResetTokens, users } from '../../db/schema';
 import { randomToken, sha256 } from '../../lib/secrets';
 
@@ -15,10 +15,13 @@ export function resetPath(token: string): string {
  */
 export function createResetTokens(db: Database, now: () => Date) {
   return {
-    /** `ttlMs`: 1 hour for a reset; longer for the set-password link of a new account. */
-    async issue(userId: number, ttlMs: number = RESET_TOKEN_TTL_MS): Promise<string> {
+    /**
+     * `ttlMs`: 1 hour for a reset; longer for the set-password link of a new account. `tx`: the
+     * unit of work that creates the account, so the link exists only if the account does.
+     */
+    async issue(userId: number, ttlMs: number = RESET_TOKEN_TTL_MS, tx: Executor = db): Promise<string> {
       const token = randomToken();
-      await db.insert(passwordResetTokens).values({
+      await tx.insert(passwordResetTokens).values({
         userId,
         tokenHash: sha256(token),
         expiresAt: new Date(now().getTime() + ttlMs),

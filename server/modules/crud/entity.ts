@@ -3,6 +3,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { RoleId } from '../../../contract/enums';
 import type { Database } from '../../db/client';
+import type { GlobalUnitOfWork } from '../../unit-of-work/unit-of-work';
 
 /** How a query-string filter matches: text inside (case-insensitive), boolean exact, id exact. */
 export type FilterKind = 'text' | 'bool' | 'id';
@@ -38,15 +39,16 @@ export type EntityScope =
 /**
  * Writes that are more than one insert/update/delete of `table` (several tables, e-mails,
  * rules on who may change what). The generic routes, reads, paging and scope stay as they are.
- * Each runs for a caller that passed the role check; for a tenant-scoped entity
+ * Each runs inside the call's unit of work (`w.tx`, `w.now`, `w.outbox` for e-mails after
+ * commit), for a caller that passed the role check; for a tenant-scoped entity
  * `caller.tenantId` is set.
  */
 export interface EntityWrites<TInput> {
-  /** Returns the new row's id (read back through the entity's select). */
-  create(caller: Caller, input: TInput): Promise<number>;
+  /** Returns the new row's id (read back through the entity's select after commit). */
+  create(w: GlobalUnitOfWork, caller: Caller, input: TInput): Promise<number>;
   /** Throws a 404 HttpError when `id` is not within the caller's reach. */
-  update(caller: Caller, id: number, input: TInput): Promise<void>;
-  remove(caller: Caller, id: number): Promise<void>;
+  update(w: GlobalUnitOfWork, caller: Caller, id: number, input: TInput): Promise<void>;
+  remove(w: GlobalUnitOfWork, caller: Caller, id: number): Promise<void>;
 }
 
 /** The part of a list query the entity's own select receives (it owns its joins and order). */

@@ -6,6 +6,7 @@ import type { SelectOption } from '../../../contract/envelope';
 import { serverMessages } from '../../../contract/messages';
 import type { Database } from '../../db/client';
 import { HttpError } from '../../lib/http-error';
+import type { GlobalUnitOfWork } from '../../unit-of-work/unit-of-work';
 import type { Caller, EntityDefinition } from './entity';
 import { filterConditions, idIn, searchCondition, whereAll } from './list-query';
 import type { ListQuery, SelectQuery } from './list-query';
@@ -14,9 +15,10 @@ export interface CrudRepository<TItem, TInput> {
   list(caller: Caller, query: ListQuery): Promise<{ items: TItem[]; totalCount: number }>;
   select(caller: Caller, query: SelectQuery): Promise<{ options: SelectOption[]; totalCount: number }>;
   get(caller: Caller, id: number): Promise<TItem>;
-  create(caller: Caller, input: TInput): Promise<TItem>;
-  update(caller: Caller, id: number, input: TInput): Promise<TItem>;
-  remove(caller: Caller, id: number): Promise<void>;
+  /** Writes run inside the call's unit of work (`w.tx`); reads after commit use the database. */
+  create(w: GlobalUnitOfWork, caller: Caller, input: TInput): Promise<number>;
+  update(w: GlobalUnitOfWork, caller: Caller, id: number, input: TInput): Promise<void>;
+  remove(w: GlobalUnitOfWork, caller: Caller, id: number): Promise<void>;
 }
 
 /**
@@ -101,35 +103,33 @@ export function createCrudRepository<TTable extends PgTable, TItem, TInputSchema
 
     get,
 
-    async create(caller, input) {
+    async create(w, caller, input) {
       scopeCondition(caller); // a tenant-scoped write needs the tenant (400 otherwise)
-      if (def.writes) return get(caller, await def.writes.create(caller, input));
-      const [row] = await db.insert(def.table).values(rowValues(caller, input)).returning({ id: def.id });
+      if (def.writes) return def.writes.create(w, caller, input);
+      const [row] = await w.tx.insert(def.table).values(rowValues(caller, input)).returning({ id: def.id });
       if (!row) throw new Error(`${def.name}: insert returned no row`);
-      return get(caller, row.id as number);
+      return row.id as number;
     },
 
-    async update(caller, id, input) {
+    async update(w, caller, id, input) {
       if (def.writes) {
         scopeCondition(caller);
-        await def.writes.update(caller, id, input);
-        return get(caller, id);
+        return def.writes.update(w, caller, id, input);
       }
-      const [row] = await db
+      const [row] = await w.tx
         .update(def.table)
         .set(rowValues(caller, input))
         .where(whereAll(scopeCondition(caller), eq(def.id, id)))
         .returning({ id: def.id });
       if (!row) throw new HttpError(404, serverMessages.notFound);
-      return get(caller, id);
     },
 
-    async remove(caller, id) {
+    async remove(w, caller, id) {
       if (def.writes) {
         scopeCondition(caller);
-        return def.writes.remove(caller, id);
+        return def.writes.remove(w, caller, id);
       }
-      const rows = await db
+      const rows = await w.tx
         .delete(def.table)
         .where(whereAll(scopeCondition(caller), eq(def.id, id)))
         .returning({ id: def.id });

@@ -7,6 +7,8 @@ import { requiredId } from '../../../contract/schemas/common';
 import type { Database } from '../../db/client';
 import { envelopeOf, ok } from '../../lib/envelope';
 import { callerOf } from '../../plugins/request-context';
+import type { GlobalUnitOfWork, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
+import { tenantOfCaller } from './caller';
 import type { Caller, EntityDefinition } from './entity';
 import { idParamsSchema, listQuerySchema, selectQuerySchema } from './list-query';
 import { createCrudRepository } from './repository';
@@ -21,13 +23,25 @@ const selectResultSchema = z.object({
  * Update, Delete/{id} under /api/{name}. Roles come from the definition; tenant-scoped entities
  * require X-Tenant-Id. Paths match case-insensitively (router option).
  */
+export interface CrudDeps {
+  db: Database;
+  uow: UnitOfWorkRunner;
+}
+
 export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema extends z.ZodObject>(
   fastify: FastifyInstance,
-  db: Database,
+  { db, uow }: CrudDeps,
   def: EntityDefinition<TTable, TItem, TInputSchema>,
 ): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const repo = createCrudRepository(db, def);
+  /** Every write is one unit of work: the tenant's for tenant-scoped entities, else global. */
+  const write = <T>(c: Caller, work: (w: GlobalUnitOfWork) => Promise<T>): Promise<T> => {
+    const actor = { kind: 'user' as const, userId: c.userId, roleId: c.roleId };
+    return def.scope.kind === 'tenant'
+      ? uow.run({ tenantId: tenantOfCaller(c), actor }, work)
+      : uow.runGlobal(actor, work);
+  };
   const base = `/api/${def.name}`;
   const tenant = def.scope.kind === 'tenant' ? ('required' as const) : ('optional' as const);
   const access = (roles: EntityDefinition<TTable, TItem, TInputSchema>['roles']['read']) => ({
@@ -88,8 +102,11 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
       },
     },
     // The type provider cannot resolve a generic schema's output; validation has produced it.
-    async (request) =>
-      ok(await repo.create(caller(request), request.body as z.output<TInputSchema>), messages.http.created),
+    async (request) => {
+      const c = caller(request);
+      const id = await write(c, (w) => repo.create(w, c, request.body as z.output<TInputSchema>));
+      return ok(await repo.get(c, id), messages.http.created);
+    },
   );
 
   // safeExtend keeps the refinements of the input (e.g. the payment provider's secret rule).
@@ -102,7 +119,9 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
     },
     async (request) => {
       const body = request.body as z.output<TInputSchema> & { id: number };
-      return ok(await repo.update(caller(request), body.id, body), messages.http.updated);
+      const c = caller(request);
+      await write(c, (w) => repo.update(w, c, body.id, body));
+      return ok(await repo.get(c, body.id), messages.http.updated);
     },
   );
 
@@ -113,7 +132,8 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
       schema: { tags, params: idParamsSchema, response: { 200: envelopeOf(z.object({ id: z.number() })) } },
     },
     async (request) => {
-      await repo.remove(caller(request), request.params.id);
+      const c = caller(request);
+      await write(c, (w) => repo.remove(w, c, request.params.id));
       return ok({ id: request.params.id }, 'Elemento eliminato.');
     },
   );

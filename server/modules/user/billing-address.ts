@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { serverMessages } from '../../../contract/messages';
 import type { UserInputParsed } from '../../../contract/schemas/user';
 import { validationMessages } from '../../../contract/validation/italian';
-import type { Database } from '../../db/client';
+import type { Executor } from '../../db/client';
 import { municipalities, provinces, regions } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 
@@ -22,7 +22,7 @@ type BillingInput = Pick<UserInputParsed, 'street' | 'zip' | 'region' | 'provinc
  * Italian messages otherwise) and fills in a missing parent from its child, so the stored
  * address is always consistent: a municipality alone also records its province and region.
  */
-export async function resolveBillingAddress(db: Database, input: BillingInput): Promise<BillingColumns> {
+export async function resolveBillingAddress(db: Executor, input: BillingInput): Promise<BillingColumns> {
   let regionId = input.region ?? null;
   let provinceId = input.province ?? null;
   const municipalityId = input.municipality ?? null;

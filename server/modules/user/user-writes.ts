@@ -4,7 +4,8 @@ import { Role, roleNameById } from '../../../contract/enums';
 import type { RoleId } from '../../../contract/enums';
 import { serverMessages } from '../../../contract/messages';
 import type { UserInputParsed } from '../../../contract/schemas/user';
-import type { Database } from '../../db/client';
+import type { Database, Executor } from '../../db/client';
+import type { GlobalUnitOfWork } from '../../unit-of-work/unit-of-work';
 import { tenants, users, userTenants } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import { PgErrorCode, pgErrorCode } from '../../lib/pg-errors';
@@ -70,7 +71,7 @@ export function createUserWrites(deps: UserWritesDeps): EntityWrites<UserInputPa
   const { db, now } = deps;
   const tokens = createResetTokens(db, now);
 
-  async function member(userId: number, tenantId: number) {
+  async function member(db: Executor, userId: number, tenantId: number) {
     const [row] = await db
       .select({ id: users.id, email: users.email, roleId: users.roleId })
       .from(userTenants)
@@ -80,118 +81,119 @@ export function createUserWrites(deps: UserWritesDeps): EntityWrites<UserInputPa
     return row;
   }
 
-  /** After the commit; a failed e-mail does not undo the account (the owner can ask for a reset). */
-  async function sendSetPasswordLink(userId: number, email: string, name: string | null, tenantId: number) {
-    try {
-      const token = await tokens.issue(userId, SET_PASSWORD_TTL_HOURS * 3_600_000);
-      const [tenant] = await db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, tenantId));
-      const link = `${deps.publicUrl()}${resetPath(token)}`;
-      await deps.mailer.send(
-        setPasswordMail(email, name, link, tenant?.name ?? 'Rinnova', SET_PASSWORD_TTL_HOURS),
-      );
-    } catch (error) {
-      deps.log.error({ err: error, userId }, 'invio email per impostare la password fallito');
-    }
+  /**
+   * The set-password link: its token and its e-mail are written in the account's unit of work, the
+   * e-mail goes out after commit through the outbox (a failure is retried and never undoes the
+   * account; the owner can also use 'Password dimenticata').
+   */
+  async function queueSetPasswordLink(
+    w: GlobalUnitOfWork,
+    userId: number,
+    email: string,
+    name: string | null,
+    tenantId: number,
+  ) {
+    const token = await tokens.issue(userId, SET_PASSWORD_TTL_HOURS * 3_600_000, w.tx);
+    const [tenant] = await w.tx.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, tenantId));
+    const link = `${deps.publicUrl()}${resetPath(token)}`;
+    await w.outbox.email(
+      setPasswordMail(email, name, link, tenant?.name ?? 'Rinnova', SET_PASSWORD_TTL_HOURS),
+    );
   }
 
   return {
-    async create(caller: Caller, input) {
+    async create(w, caller: Caller, input) {
       const tenantId = tenantOfCaller(caller);
       assertMayGrantRole(caller, input.roleId);
-      const profile = profileOf(input, await resolveBillingAddress(db, input));
+      const profile = profileOf(input, await resolveBillingAddress(w.tx, input));
       const email = input.email.toLowerCase();
-      const outcome = await emailConflictAs409(() =>
-        db.transaction(async (tx) => {
-          const [existing] = await tx
-            .select({ id: users.id, roleId: users.roleId, passwordHash: users.passwordHash })
-            .from(users)
-            .where(byEmail(email));
-          if (existing) {
-            const [already] = await tx
-              .select({ userId: userTenants.userId })
-              .from(userTenants)
-              .where(and(eq(userTenants.userId, existing.id), eq(userTenants.tenantId, tenantId)));
-            if (already) throw new HttpError(409, serverMessages.emailTaken);
-            if (existing.roleId !== input.roleId) {
-              const role = roleNameById[existing.roleId as RoleId] ?? String(existing.roleId);
-              throw new HttpError(409, `${serverMessages.emailOtherRole}: ${role}.`);
-            }
-            await tx.insert(userTenants).values({ userId: existing.id, tenantId, ...profile });
-            return { userId: existing.id, invite: existing.passwordHash === null };
+      const tx = w.tx;
+      const outcome = await emailConflictAs409(async () => {
+        const [existing] = await tx
+          .select({ id: users.id, roleId: users.roleId, passwordHash: users.passwordHash })
+          .from(users)
+          .where(byEmail(email));
+        if (existing) {
+          const [already] = await tx
+            .select({ userId: userTenants.userId })
+            .from(userTenants)
+            .where(and(eq(userTenants.userId, existing.id), eq(userTenants.tenantId, tenantId)));
+          if (already) throw new HttpError(409, serverMessages.emailTaken);
+          if (existing.roleId !== input.roleId) {
+            const role = roleNameById[existing.roleId as RoleId] ?? String(existing.roleId);
+            throw new HttpError(409, `${serverMessages.emailOtherRole}: ${role}.`);
           }
-          const [created] = await tx
-            .insert(users)
-            .values({ email, name: input.name, roleId: input.roleId, defaultTenantId: tenantId })
-            .returning({ id: users.id });
-          if (!created) throw new Error('user insert returned no row');
-          await tx.insert(userTenants).values({ userId: created.id, tenantId, ...profile });
-          return { userId: created.id, invite: true };
-        }),
-      );
-      if (outcome.invite) await sendSetPasswordLink(outcome.userId, email, input.name, tenantId);
+          await tx.insert(userTenants).values({ userId: existing.id, tenantId, ...profile });
+          return { userId: existing.id, invite: existing.passwordHash === null };
+        }
+        const [created] = await tx
+          .insert(users)
+          .values({ email, name: input.name, roleId: input.roleId, defaultTenantId: tenantId })
+          .returning({ id: users.id });
+        if (!created) throw new Error('user insert returned no row');
+        await tx.insert(userTenants).values({ userId: created.id, tenantId, ...profile });
+        return { userId: created.id, invite: true };
+      });
+      if (outcome.invite) await queueSetPasswordLink(w, outcome.userId, email, input.name, tenantId);
       return outcome.userId;
     },
 
-    async update(caller, id, input) {
+    async update(w, caller, id, input) {
       const tenantId = tenantOfCaller(caller);
-      const target = await member(id, tenantId);
+      const target = await member(w.tx, id, tenantId);
       assertMayManage(caller, target);
       assertMayGrantRole(caller, input.roleId);
       const roleChanged = input.roleId !== target.roleId;
       assertNotSelf(caller, id, roleChanged || !input.isActive);
       const email = input.email.toLowerCase();
       const emailChanged = email !== target.email.toLowerCase();
-      const profile = profileOf(input, await resolveBillingAddress(db, input));
-      await emailConflictAs409(() =>
-        db.transaction(async (tx) => {
-          const others = await tx
-            .select({ tenantId: userTenants.tenantId })
-            .from(userTenants)
-            .where(and(eq(userTenants.userId, id), ne(userTenants.tenantId, tenantId)));
-          const shared = others.length > 0;
-          if (shared && (emailChanged || roleChanged)) throw new HttpError(409, serverMessages.sharedAccount);
-          await tx
-            .update(users)
-            .set({
-              email: emailChanged ? email : target.email,
-              roleId: input.roleId,
-              // The display name follows the record of the account's only tenant.
-              ...(shared ? {} : { name: input.name }),
-              updatedAt: now(),
-            })
-            .where(eq(users.id, id));
-          await tx
-            .update(userTenants)
-            .set({ ...profile, updatedAt: now() })
-            .where(and(eq(userTenants.userId, id), eq(userTenants.tenantId, tenantId)));
-        }),
-      );
-    },
-
-    async remove(caller, id) {
-      const tenantId = tenantOfCaller(caller);
-      const target = await member(id, tenantId);
-      assertMayManage(caller, target);
-      assertNotSelf(caller, id, true);
-      // A reference still pointing at the membership or the identity aborts it all: 409, nothing deleted.
-      await db.transaction(async (tx) => {
-        await tx
-          .delete(userTenants)
-          .where(and(eq(userTenants.userId, id), eq(userTenants.tenantId, tenantId)));
-        const remaining = await tx
+      const profile = profileOf(input, await resolveBillingAddress(w.tx, input));
+      const tx = w.tx;
+      await emailConflictAs409(async () => {
+        const others = await tx
           .select({ tenantId: userTenants.tenantId })
           .from(userTenants)
-          .where(eq(userTenants.userId, id))
-          .orderBy(asc(userTenants.tenantId));
-        if (remaining.length === 0 && target.roleId !== Role.SuperAdmin) {
-          await tx.delete(users).where(eq(users.id, id));
-          return;
-        }
+          .where(and(eq(userTenants.userId, id), ne(userTenants.tenantId, tenantId)));
+        const shared = others.length > 0;
+        if (shared && (emailChanged || roleChanged)) throw new HttpError(409, serverMessages.sharedAccount);
         await tx
           .update(users)
-          .set({ defaultTenantId: remaining[0]?.tenantId ?? null })
-          .where(and(eq(users.id, id), eq(users.defaultTenantId, tenantId)));
+          .set({
+            email: emailChanged ? email : target.email,
+            roleId: input.roleId,
+            // The display name follows the record of the account's only tenant.
+            ...(shared ? {} : { name: input.name }),
+            updatedAt: w.now,
+          })
+          .where(eq(users.id, id));
+        await tx
+          .update(userTenants)
+          .set({ ...profile, updatedAt: w.now })
+          .where(and(eq(userTenants.userId, id), eq(userTenants.tenantId, tenantId)));
       });
+    },
+
+    async remove(w, caller, id) {
+      const tenantId = tenantOfCaller(caller);
+      const target = await member(w.tx, id, tenantId);
+      assertMayManage(caller, target);
+      assertNotSelf(caller, id, true);
+      // A reference still pointing at the membership or the identity aborts the unit: 409, nothing deleted.
+      const tx = w.tx;
+      await tx.delete(userTenants).where(and(eq(userTenants.userId, id), eq(userTenants.tenantId, tenantId)));
+      const remaining = await tx
+        .select({ tenantId: userTenants.tenantId })
+        .from(userTenants)
+        .where(eq(userTenants.userId, id))
+        .orderBy(asc(userTenants.tenantId));
+      if (remaining.length === 0 && target.roleId !== Role.SuperAdmin) {
+        await tx.delete(users).where(eq(users.id, id));
+        return;
+      }
+      await tx
+        .update(users)
+        .set({ defaultTenantId: remaining[0]?.tenantId ?? null })
+        .where(and(eq(users.id, id), eq(users.defaultTenantId, tenantId)));
     },
   };
 }

@@ -1,11 +1,90 @@
 import type { Tenant } from '../../../contract/schemas/tenant';
 import { Role } from '../../../contract/enums';
 import { messages } from '../../../contract/messages';
-import { defineResource } from '../../lib/resource';
+import { taxRegimes, type TaxRegime } from '../../../contract/validation/italian';
+import { defineResource, type ChoiceOption, type FieldDef } from '../../lib/resource';
+
+export const tenantTabs = { data: 'Dati del tenant', billing: 'Dati di fatturazione' } as const;
+
+/** FatturaPA RegimeFiscale names (RF01 … RF19), shown as 'RF01 – Ordinario'. */
+const taxRegimeNames: Record<TaxRegime, string> = {
+  RF01: 'Ordinario',
+  RF02: 'Contribuenti minimi',
+  RF04: 'Agricoltura e attività connesse e pesca',
+  RF05: 'Vendita sali e tabacchi',
+  RF06: 'Commercio fiammiferi',
+  RF07: 'Editoria',
+  RF08: 'Gestione servizi telefonia pubblica',
+  RF09: 'Rivendita documenti di trasporto pubblico e di sosta',
+  RF10: 'Intrattenimenti, giochi e altre attività',
+  RF11: 'Agenzie viaggi e turismo',
+  RF12: 'Agriturismo',
+  RF13: 'Vendite a domicilio',
+  RF14: 'Rivendita beni usati, oggetti d’arte, d’antiquariato o da collezione',
+  RF15: 'Agenzie di vendite all’asta di oggetti d’arte, antiquariato o da collezione',
+  RF16: 'IVA per cassa P.A.',
+  RF17: 'IVA per cassa',
+  RF18: 'Altro',
+  RF19: 'Forfettario',
+};
+
+export const taxRegimeOptions: readonly ChoiceOption[] = taxRegimes.map((code) => ({
+  value: code,
+  label: `${code} – ${taxRegimeNames[code]}`,
+}));
+
+const billing = tenantTabs.billing;
+
+/**
+ * The seller's billing profile (contract TenantBillingProfile): what bank-transfer instructions
+ * (the IBAN) and invoices need. Region, province and municipality cascade as in the user form.
+ */
+export const tenantBillingFields: FieldDef[] = [
+  { kind: 'text', key: 'legalName', label: 'Ragione sociale', group: billing },
+  { kind: 'text', key: 'vatCode', label: 'Partita IVA', group: billing },
+  { kind: 'text', key: 'fiscalCode', label: 'Codice fiscale', group: billing },
+  {
+    kind: 'choice',
+    key: 'taxRegime',
+    label: 'Regime fiscale',
+    options: taxRegimeOptions,
+    defaultValue: 'RF01',
+    group: billing,
+  },
+  { kind: 'text', key: 'street', label: 'Indirizzo (via)', group: billing },
+  { kind: 'text', key: 'zip', label: 'CAP', group: billing },
+  {
+    kind: 'select',
+    key: 'regionId',
+    label: 'Regione',
+    source: { entity: 'region', pageSize: 10 },
+    group: billing,
+  },
+  {
+    kind: 'select',
+    key: 'provinceId',
+    label: 'Provincia',
+    source: { entity: 'province', pageSize: 20 },
+    dependsOn: { field: 'regionId', filterKey: 'regionId' },
+    group: billing,
+  },
+  {
+    kind: 'select',
+    key: 'municipalityId',
+    label: 'Comune',
+    source: { entity: 'municipality', pageSize: 20 },
+    dependsOn: { field: 'provinceId', filterKey: 'provinceId' },
+    group: billing,
+  },
+  { kind: 'text', key: 'pec', label: 'PEC', inputType: 'email', group: billing },
+  { kind: 'text', key: 'iban', label: 'IBAN', group: billing },
+  { kind: 'text', key: 'accountHolder', label: 'Intestatario del conto', group: billing },
+];
 
 /**
  * Tenants (api-contract: a SuperAdmin creates and deletes; an Admin reads and updates the tenants
  * it belongs to). Titles as the route table names them: 'Lista Tenants', 'Dettaglio Tenant'.
+ * The form has two tabs: the tenant itself and its billing profile.
  */
 export const tenantResource = defineResource<Tenant>({
   name: 'tenant',
@@ -17,8 +96,9 @@ export const tenantResource = defineResource<Tenant>({
   ],
   filters: [{ kind: 'text', key: 'name', name: 'Nome' }],
   fields: [
-    { kind: 'text', key: 'name', label: 'Nome', required: true },
-    { kind: 'textarea', key: 'configuration', label: 'Configurazione', rows: 6 },
+    { kind: 'text', key: 'name', label: 'Nome', required: true, group: tenantTabs.data },
+    { kind: 'textarea', key: 'configuration', label: 'Configurazione', rows: 6, group: tenantTabs.data },
+    ...tenantBillingFields,
   ],
   roles: {
     create: [Role.SuperAdmin],

@@ -14,7 +14,13 @@ import { isHandledByInterceptor } from '../../lib/http-errors';
 import { notify } from '../../lib/notify';
 import { queryKeys } from '../../lib/query-keys';
 import { useSelectedTenantId } from '../../lib/tenant-store';
-import { euroInputValue, formatCents, formatDateTime, parseEuroInput, toDateTimeLocal } from './billing-format';
+import {
+  euroInputValue,
+  formatCents,
+  formatDateTime,
+  parseEuroInput,
+  toDateTimeLocal,
+} from './billing-format';
 import {
   BANK_TRANSFER,
   failureMessage,
@@ -53,7 +59,13 @@ const centsOf = (euros: number) => {
  * instructions), the transfers recorded for the subscription's payment with add, edit and delete
  * in place, and how much is approved against the amount due.
  */
-export function BankTransferModal({ subscription, onClose }: { subscription: Subscription; onClose: () => void }) {
+export function BankTransferModal({
+  subscription,
+  onClose,
+}: {
+  subscription: Subscription;
+  onClose: () => void;
+}) {
   const payment = subscription.payments?.[0] ?? null;
   const customer = subscription.user?.name || subscription.user?.email || '';
   return (
@@ -70,7 +82,11 @@ export function BankTransferModal({ subscription, onClose }: { subscription: Sub
     >
       <Instructions subscriptionId={subscription.id} />
       {payment ? (
-        <Transfers paymentId={payment.id} fallbackDue={payment.amountDue ?? subscription.amountDue} subscriptionId={subscription.id} />
+        <Transfers
+          paymentId={payment.id}
+          fallbackDue={payment.amountDue ?? subscription.amountDue}
+          subscriptionId={subscription.id}
+        />
       ) : (
         <p className="mt-4 text-sm text-slate-500">{t.noPayment}</p>
       )}
@@ -82,7 +98,11 @@ function Instructions({ subscriptionId }: { subscriptionId: number }) {
   const q = useBankTransferInstructions(subscriptionId);
   if (q.isPending) {
     return (
-      <div className="grid gap-3 rounded-xl bg-slate-50 p-4 sm:grid-cols-2" aria-label={t.instructionsTitle} role="status">
+      <div
+        className="grid gap-3 rounded-xl bg-slate-50 p-4 sm:grid-cols-2"
+        aria-label={t.instructionsTitle}
+        role="status"
+      >
         {Array.from({ length: 4 }, (_, i) => (
           <Skeleton key={i} className="h-9 w-full" />
         ))}
@@ -100,11 +120,16 @@ function Instructions({ subscriptionId }: { subscriptionId: number }) {
   const item = (label: string, value: string, mono = false) => (
     <div className="min-w-0">
       <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{label}</dt>
-      <dd className={`mt-0.5 text-sm break-all text-slate-900 ${mono ? 'font-mono' : 'font-medium'}`}>{value}</dd>
+      <dd className={`mt-0.5 text-sm break-all text-slate-900 ${mono ? 'font-mono' : 'font-medium'}`}>
+        {value}
+      </dd>
     </div>
   );
   return (
-    <section aria-label={t.instructionsTitle} className="rounded-xl border border-blue-100 bg-gradient-to-br from-sky-50 to-indigo-50 p-4">
+    <section
+      aria-label={t.instructionsTitle}
+      className="rounded-xl border border-blue-100 bg-gradient-to-br from-sky-50 to-indigo-50 p-4"
+    >
       <h3 className="mb-3 text-sm font-semibold text-slate-900">{t.instructionsTitle}</h3>
       <dl className="grid gap-3 sm:grid-cols-2">
         {item(t.beneficiary, i.beneficiary)}
@@ -153,7 +178,11 @@ function Transfers({
   };
   const startEdit = (row: BankTransfer) => {
     setErrors({});
-    setDraft({ id: row.id, amount: euroInputValue(row.amount), approvalDate: toDateTimeLocal(row.approvalDate) });
+    setDraft({
+      id: row.id,
+      amount: euroInputValue(row.amount),
+      approvalDate: toDateTimeLocal(row.approvalDate),
+    });
   };
   const cancelEdit = () => {
     setErrors({});
@@ -292,14 +321,19 @@ function Transfers({
             <span className="font-medium text-emerald-700">{t.covered}</span>
           ) : (
             <>
-              {t.remaining}: <span className="tabular-nums">{formatCents(Math.max(0, dueCents - approvedCents))}</span>
+              {t.remaining}:{' '}
+              <span className="tabular-nums">{formatCents(Math.max(0, dueCents - approvedCents))}</span>
             </>
           )}
         </p>
       </div>
 
       <div className="overflow-hidden rounded-xl border border-slate-200">
-        <table className="w-full table-fixed divide-y divide-slate-200 text-sm" aria-label={t.tableLabel} aria-busy={busy || list.isFetching || undefined}>
+        <table
+          className="w-full table-fixed divide-y divide-slate-200 text-sm"
+          aria-label={t.tableLabel}
+          aria-busy={busy || list.isFetching || undefined}
+        >
           <thead className="bg-slate-50">
             <tr>
               <th scope="col" className={`${th} w-[34%] text-right`}>
@@ -375,7 +409,12 @@ function Transfers({
         </table>
       </div>
       {!draft && (
-        <button type="button" className="btn-secondary w-full sm:w-auto" onClick={startAdd} disabled={busy || list.isPending}>
+        <button
+          type="button"
+          className="btn-secondary w-full sm:w-auto"
+          onClick={startAdd}
+          disabled={busy || list.isPending}
+        >
           <PlusIcon />
           {t.add}
         </button>

@@ -41,7 +41,10 @@ export function actionsOf(sub: Partial<Subscription>, role: RoleId | null): Subs
   if (role !== Role.Admin && role !== Role.SuperAdmin) return [];
   if (Array.isArray(sub.allowedActions)) return knownActions.filter((a) => sub.allowedActions!.includes(a));
   const first = sub.payments?.[0] ?? null;
-  return subscriptionActions({ subscriptionStatus: Number(sub.subscriptionStatus), firstPayment: first }, role);
+  return subscriptionActions(
+    { subscriptionStatus: Number(sub.subscriptionStatus), firstPayment: first },
+    role,
+  );
 }
 
 /** The first message of a failed call (server message, else its first error), or `fallback`. */
@@ -70,7 +73,8 @@ export function splitFieldErrors(
     if (m && key) fields[key] ??= m[2]!.trim();
     else general.push(text);
   }
-  if (list.length === 0 && env && typeof env.message === 'string' && env.message.trim()) general.push(env.message);
+  if (list.length === 0 && env && typeof env.message === 'string' && env.message.trim())
+    general.push(env.message);
   return { fields, general };
 }
 

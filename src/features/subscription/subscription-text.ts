@@ -62,8 +62,7 @@ export const subscriptionText = {
   lockedNote:
     'Piano e prezzo si possono modificare solo finché la sottoscrizione non è attiva (stato «Sottoscrizione non attiva»).',
   nextStepTitle: 'Prossimo passo',
-  nextStepText:
-    'Invia al cliente il link di pagamento, oppure imposta il pagamento con bonifico bancario.',
+  nextStepText: 'Invia al cliente il link di pagamento, oppure imposta il pagamento con bonifico bancario.',
   actionsTitle: 'Azioni disponibili',
   noActions: 'Nessuna azione disponibile in questo stato.',
 
@@ -77,7 +76,10 @@ export const subscriptionText = {
     method: 'Metodo',
     notPaid: 'Non ancora pagato',
   },
-  methods: { bankTransfer: 'Bonifico bancario', paypal: 'PayPal', stripe: 'Stripe' } as Record<string, string>,
+  methods: { bankTransfer: 'Bonifico bancario', paypal: 'PayPal', stripe: 'Stripe' } as Record<
+    string,
+    string
+  >,
 
   historyTitle: 'Cronologia',
   historyEmpty: 'Nessun evento registrato.',

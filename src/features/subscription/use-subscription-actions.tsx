@@ -13,14 +13,18 @@ import { failureMessage, subscriptionCalls, useInvalidateSubscriptions } from '.
 import { subscriptionText as t } from './subscription-text';
 
 /** Label, icon and tone of each action, in the order they are shown. */
-export const actionDefs: readonly { action: SubscriptionAction; label: string; icon: ReactNode; danger?: boolean }[] =
-  [
-    { action: 'paymentLink', label: t.actions.paymentLink, icon: <LinkIcon /> },
-    { action: 'setBankTransfer', label: t.actions.setBankTransfer, icon: <BankIcon /> },
-    { action: 'manageBankTransfers', label: t.actions.manageBankTransfers, icon: <ReceiptIcon /> },
-    { action: 'confirmActivation', label: t.actions.confirmActivation, icon: <BadgeCheckIcon /> },
-    { action: 'cancel', label: t.actions.cancel, icon: <BanIcon />, danger: true },
-  ];
+export const actionDefs: readonly {
+  action: SubscriptionAction;
+  label: string;
+  icon: ReactNode;
+  danger?: boolean;
+}[] = [
+  { action: 'paymentLink', label: t.actions.paymentLink, icon: <LinkIcon /> },
+  { action: 'setBankTransfer', label: t.actions.setBankTransfer, icon: <BankIcon /> },
+  { action: 'manageBankTransfers', label: t.actions.manageBankTransfers, icon: <ReceiptIcon /> },
+  { action: 'confirmActivation', label: t.actions.confirmActivation, icon: <BadgeCheckIcon /> },
+  { action: 'cancel', label: t.actions.cancel, icon: <BanIcon />, danger: true },
+];
 
 type Dialog = { kind: 'link'; link: string } | { kind: 'transfers'; subscription: Subscription } | null;
 

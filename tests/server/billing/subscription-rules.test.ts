@@ -424,11 +424,12 @@ describe('lists', () => {
       query: { page: 2, pageSize: 2 },
     });
     expect(page2.body.data!.items.map((s) => s.id)).toEqual(ids.slice(2, 4));
-    for (const bad of [
+    const bads: Record<string, string | number>[] = [
       { 'filters[status]': 9 },
       { 'filters[colore]': 'rosso' },
       { 'filters[planId]': 'x' },
-    ]) {
+    ];
+    for (const bad of bads) {
       expect((await admin.get('/api/subscription/getAll', { query: bad })).status).toBe(400);
     }
   });

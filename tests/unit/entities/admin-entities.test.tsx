@@ -111,6 +111,52 @@ describe('tenant (spec §2, §8)', () => {
   });
 });
 
+describe('tenant billing profile (tab Dati di fatturazione)', () => {
+  it('shows the Italian fields in a second tab, RF01 by default, and saves the profile with the tenant', async () => {
+    const { calls } = fakeEntityServer('tenant', [
+      {
+        id: 1,
+        name: 'Acme S.r.l.',
+        configuration: null,
+        taxRegime: 'RF01',
+        regionId: null,
+        provinceId: null,
+      },
+    ]);
+    fakeSelectServer('region', []);
+    const { user } = renderApp('/tenant/1', { role: Role.Admin, tenantId: 1 });
+    await user.click(await screen.findByRole('tab', { name: 'Dati di fatturazione' }));
+    for (const label of [
+      'Ragione sociale',
+      'Partita IVA',
+      'Codice fiscale',
+      'Indirizzo (via)',
+      'CAP',
+      'PEC',
+      'IBAN',
+      'Intestatario del conto',
+    ]) {
+      expect(screen.getByRole('textbox', { name: label })).toBeInTheDocument();
+    }
+    for (const label of ['Regione', 'Provincia', 'Comune'])
+      expect(screen.getByRole('combobox', { name: label })).toBeInTheDocument();
+    expect(screen.getByRole('combobox', { name: 'Provincia' })).toBeDisabled();
+    const regime = screen.getByRole('combobox', { name: 'Regime fiscale' });
+    await waitFor(() => expect(regime).toHaveValue('RF01'));
+    const labels = within(regime)
+      .getAllByRole('option')
+      .map((o) => o.textContent);
+    expect(labels).toContain('RF01 – Ordinario');
+    expect(labels).toContain('RF19 – Forfettario');
+
+    await user.selectOptions(regime, 'RF19');
+    await user.type(screen.getByRole('textbox', { name: 'IBAN' }), 'IT60X0542811101000000123456');
+    await user.click(screen.getByRole('button', { name: 'Salva' }));
+    await waitFor(() => expect(calls.updated).toHaveLength(1));
+    expect(calls.updated[0]).toMatchObject({ id: 1, taxRegime: 'RF19', iban: 'IT60X0542811101000000123456' });
+  });
+});
+
 describe('address (spec §5: street and ZIP marked required)', () => {
   it('checks street, ZIP and municipality before sending', async () => {
     const { calls } = fakeEntityServer('address', []);

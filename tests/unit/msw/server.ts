@@ -11,12 +11,23 @@ import { http, HttpResponse, type HttpResponseResolver, type DefaultBodyType } f
 import { setupServer } from 'msw/node';
 import type { Envelope } from '../../../contract/envelope';
 
-export const server = setupServer();
-
 /** A path of the REST contract (relative to /api) as an MSW matcher on any origin. */
 export function api(path: string): string {
   return `*/api/${path.replace(/^\/+/, '').replace(/^api\//, '')}`;
 }
+
+/**
+ * Handlers every test starts with (they survive `resetHandlers`): the subscription list, which
+ * many layout and session tests open as "a signed-in screen", answers empty unless a test says
+ * otherwise with `server.use(...)`.
+ */
+export const baselineHandlers = [
+  http.get(api('subscription/getAll'), () =>
+    HttpResponse.json({ success: true, message: null, data: { items: [], totalCount: 0 } }),
+  ),
+];
+
+export const server = setupServer(...baselineHandlers);
 
 type Resolver = HttpResponseResolver<Record<string, string | readonly string[]>, DefaultBodyType>;
 

@@ -1,0 +1,1019 @@
+/**
+ * A believable year of billing for the demo tenants, so every screen (and the dashboard's MRR,
+ * revenue per month, active count, new vs churn, subscriptions per plan) has data on a fresh
+ * start. Part of the one-time 'demo' seed step, inside its transaction.
+ *
+ * - Both tenants get their seller billing profile (legal name, Partita IVA, address, PEC, IBAN).
+ * - Demo Srl gets 36 more customers and ~45 subscriptions on Basic / Pro / Enterprise over the
+ *   last 12 months, in every status; Studio Rossi its own two plans, 5 customers, 6 subscriptions.
+ * - Every status change is a `subscription_events` row at its historical time, checked against
+ *   the state machine; money follows contract/money.ts (amount due = amountWithVat(cost, vat)).
+ * - Deterministic: a seeded generator (no Math.random) and dates relative to `now`. Ids come from
+ *   the tables' sequences up front (one statement per table), so causali can be computed, ids
+ *   grow with time (histories are ordered by id) and every table is one multi-row insert.
+ */
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { addMonthsClamped, nextBillingDate } from '../../../contract/billing-dates';
+import { Role } from '../../../contract/enums';
+import { amountWithVat, toCents, toPercentHundredths, type Cents } from '../../../contract/money';
+import {
+  SubscriptionStatus,
+  transition,
+  type ActorKind,
+  type SubscriptionEvent,
+  type SubscriptionStatusId,
+} from '../../../contract/subscription-status';
+import { causaleOf } from '../../modules/billing/subscription.service';
+import type { Database } from '../client';
+import {
+  bankTransfers,
+  features,
+  municipalities,
+  payments,
+  planFeatures,
+  plans,
+  provinces,
+  subscriptionEvents,
+  subscriptions,
+  tenants,
+  users,
+  userTenants,
+} from '../schema';
+
+type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const S = SubscriptionStatus;
+
+// ---------------------------------------------------------------------------------------------
+// Deterministic randomness
+
+/** mulberry32: a small seeded generator, so the demo is the same on every fresh start. */
+function generator(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
+  return {
+    int,
+    pick: <T>(items: readonly T[]): T => items[int(0, items.length - 1)] as T,
+    digits: (n: number) => Array.from({ length: n }, () => String(int(0, 9))).join(''),
+    shuffle<T>(items: readonly T[]): T[] {
+      const out = [...items];
+      for (let i = out.length - 1; i > 0; i--) {
+        const j = int(0, i);
+        [out[i], out[j]] = [out[j] as T, out[i] as T];
+      }
+      return out;
+    },
+  };
+}
+type Random = ReturnType<typeof generator>;
+
+// ---------------------------------------------------------------------------------------------
+// Italian identifiers
+
+/** Partita IVA: 7 digits of the registration, 3 of the tax office, the check digit. */
+export function partitaIva(first10: string): string {
+  let sum = 0;
+  for (let i = 0; i < 10; i++) {
+    let d = Number(first10[i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return `${first10}${(10 - (sum % 10)) % 10}`;
+}
+
+/** Tax-office part of a Partita IVA by province (the ISTAT province code; Rome's office is 100). */
+const VAT_OFFICE: Record<string, string> = {
+  TO: '001',
+  GE: '010',
+  CO: '013',
+  MI: '015',
+  BG: '016',
+  BS: '017',
+  VR: '023',
+  VI: '024',
+  PD: '028',
+  BO: '037',
+  RN: '099',
+  RE: '035',
+  PR: '034',
+  MO: '036',
+  FI: '048',
+  PG: '054',
+  RM: '100',
+  PE: '068',
+  NA: '063',
+  SA: '065',
+  BA: '072',
+  LE: '075',
+  PA: '082',
+  CT: '087',
+  CA: '092',
+};
+
+const MOBILE_PREFIXES = [
+  '320',
+  '328',
+  '329',
+  '333',
+  '335',
+  '338',
+  '339',
+  '340',
+  '347',
+  '348',
+  '349',
+  '366',
+  '380',
+  '392',
+];
+
+/** Landline prefixes of the companies' towns. */
+const PHONE_PREFIX: Record<string, string> = {
+  BS: '030',
+  NA: '081',
+  VR: '045',
+  BA: '080',
+  PG: '075',
+  BG: '035',
+  PD: '049',
+  LE: '0832',
+  PA: '091',
+  CA: '070',
+};
+
+const SDI_CHARS = 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789';
+
+// ---------------------------------------------------------------------------------------------
+// The people
+
+type Place = readonly [municipality: string, province: string];
+
+interface CustomerSeed {
+  email: string;
+  name: string;
+  isCompany?: boolean;
+  street: string;
+  place: Place;
+}
+
+const STREETS = [
+  'Via Garibaldi',
+  'Via Mazzini',
+  'Corso Italia',
+  'Via Cavour',
+  'Via XX Settembre',
+  'Via Carducci',
+  'Viale della Repubblica',
+  'Via San Francesco',
+  'Piazza della Libertà',
+  'Via Matteotti',
+  'Via Manzoni',
+  'Corso Vittorio Emanuele II',
+  'Via Nazionale',
+  'Via dei Mille',
+  'Via Leopardi',
+] as const;
+
+const PLACES: readonly Place[] = [
+  ['Roma', 'RM'],
+  ['Milano', 'MI'],
+  ['Napoli', 'NA'],
+  ['Torino', 'TO'],
+  ['Palermo', 'PA'],
+  ['Genova', 'GE'],
+  ['Bologna', 'BO'],
+  ['Firenze', 'FI'],
+  ['Bari', 'BA'],
+  ['Catania', 'CT'],
+  ['Verona', 'VR'],
+  ['Padova', 'PD'],
+  ['Brescia', 'BS'],
+  ['Bergamo', 'BG'],
+  ['Perugia', 'PG'],
+  ['Cagliari', 'CA'],
+  ['Lecce', 'LE'],
+  ['Como', 'CO'],
+  ['Vicenza', 'VI'],
+];
+
+/** Demo Srl's people: [name, e-mail] (26 persons) and companies (10). */
+const DEMO_PERSONS: readonly (readonly [string, string])[] = [
+  ['Giulia Romano', 'giulia.romano@example.it'],
+  ['Alessandro Colombo', 'alessandro.colombo@example.com'],
+  ['Francesca Ricci', 'francesca.ricci@example.it'],
+  ['Marco Marino', 'm.marino@example.com'],
+  ['Chiara Greco', 'chiara.greco@example.it'],
+  ['Luca Bruno', 'luca.bruno84@example.com'],
+  ['Sara Gallo', 'sara.gallo@example.it'],
+  ['Matteo Conti', 'matteo.conti@example.com'],
+  ['Valentina De Luca', 'valentina.deluca@example.it'],
+  ['Davide Mancini', 'davide.mancini@example.com'],
+  ['Elena Costa', 'elena.costa@example.it'],
+  ['Simone Giordano', 's.giordano@example.com'],
+  ['Martina Rizzo', 'martina.rizzo@example.it'],
+  ['Andrea Lombardi', 'andrea.lombardi@example.com'],
+  ['Federica Moretti', 'federica.moretti@example.it'],
+  ['Stefano Barbieri', 'stefano.barbieri@example.com'],
+  ['Alessia Fontana', 'alessia.fontana@example.it'],
+  ['Riccardo Santoro', 'riccardo.santoro@example.com'],
+  ['Silvia Mariani', 'silvia.mariani@example.it'],
+  ['Giorgio Rinaldi', 'giorgio.rinaldi@example.com'],
+  ['Ilaria Caruso', 'ilaria.caruso@example.it'],
+  ['Fabio Ferrara', 'fabio.ferrara@example.com'],
+  ['Roberta Galli', 'roberta.galli@example.it'],
+  ['Daniele Martini', 'daniele.martini@example.com'],
+  ['Serena Leone', 'serena.leone91@example.it'],
+  ["Nicola D'Angelo", 'nicola.dangelo@example.com'],
+];
+
+const DEMO_COMPANIES: readonly (readonly [string, string, Place])[] = [
+  ['Officina Meccanica Ferri Snc', 'officina-ferri', ['Brescia', 'BS']],
+  ['Panificio Esposito Srl', 'panificio-esposito', ['Napoli', 'NA']],
+  ['Studio Tecnico Marchi', 'studiotecnicomarchi', ['Verona', 'VR']],
+  ['Agenzia Viaggi Sole e Mare Srl', 'solemare-viaggi', ['Bari', 'BA']],
+  ['Libreria Il Segnalibro Sas', 'ilsegnalibro', ['Perugia', 'PG']],
+  ['Tipografia Moderna Srl', 'tipografiamoderna', ['Bergamo', 'BG']],
+  ['Cantina dei Colli Srl', 'cantinadeicolli', ['Padova', 'PD']],
+  ['Farmacia Centrale Snc', 'farmaciacentrale', ['Lecce', 'LE']],
+  ['Edil Palumbo Costruzioni Srl', 'edilpalumbo', ['Palermo', 'PA']],
+  ['Informatica Adriatica Srl', 'informatica-adriatica', ['Cagliari', 'CA']],
+];
+
+const ROSSI_CUSTOMERS: readonly (readonly [string, string, boolean, Place])[] = [
+  ['Trattoria Da Gino Snc', 'info@trattoriadagino.example.it', true, ['Bologna', 'BO']],
+  ['Elena Marchetti', 'elena.marchetti@example.it', false, ['Modena', 'MO']],
+  ['Ferretti Costruzioni Srl', 'amministrazione@ferretti-costruzioni.example.it', true, ['Parma', 'PR']],
+  ['Paolo Santini', 'paolo.santini@example.com', false, ['Rimini', 'RN']],
+  ['Bottega Riva Sas', 'contabilita@bottegariva.example.it', true, ["Reggio nell'Emilia", 'RE']],
+];
+
+const ROSSI_PLANS = [
+  {
+    name: 'Consulenza mensile',
+    cost: '150.00',
+    recurrenceType: 1,
+    features: [
+      ['Consulenza fiscale e contabile', 'Fino a 4 ore al mese con un consulente dedicato'],
+      ['Scadenzario fiscale', 'Promemoria di F24, liquidazioni IVA e dichiarazioni'],
+      ['Supporto via email e telefono', 'Risposta entro 1 giorno lavorativo'],
+    ],
+  },
+  {
+    name: 'Check-up annuale',
+    cost: '480.00',
+    recurrenceType: 12,
+    features: [
+      ['Analisi di bilancio', 'Revisione di conto economico e stato patrimoniale'],
+      ['Piano fiscale', 'Pianificazione delle imposte per l’anno successivo'],
+      ['Incontro in studio', null],
+    ],
+  },
+] as const;
+
+/** The sellers' billing profiles: Demo Srl in Milan, Studio Rossi in Bologna. */
+const PROFILES = {
+  'Demo Srl': {
+    legalName: 'Demo Srl',
+    vatCode: '09876540155',
+    street: 'Piazza Duomo 1',
+    place: ['Milano', 'MI'] as Place,
+    pec: 'demosrl@pec.example.it',
+    iban: 'IT60X0542811101000000123456',
+    accountHolder: 'Demo Srl',
+  },
+  'Studio Rossi': {
+    legalName: 'Studio Rossi & Associati',
+    vatCode: '03456780372',
+    street: 'Via dell’Indipendenza 8',
+    place: ['Bologna', 'BO'] as Place,
+    pec: 'studiorossi@pec.example.it',
+    iban: 'IT30L0306902400100000004321',
+    accountHolder: 'Studio Rossi & Associati',
+  },
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// The stories
+
+type Story =
+  | { kind: 'paypal'; cancel?: { afterPeriods: number; by: 'admin' | 'provider' } }
+  | { kind: 'unpaid' }
+  | { kind: 'transferConfirmed'; installments: 1 | 2 }
+  | { kind: 'transferPending'; received: 'none' | 'half' | 'halfAndUnapproved' };
+
+interface Spec {
+  plan: string;
+  /** Start between this many days ago (inclusive range, at least 1). */
+  days: readonly [number, number];
+  story: Story;
+  /** A fixed customer (e-mail); otherwise one is drawn from the tenant's pool. */
+  customer?: string;
+}
+
+const paypal = (plan: string, days: Spec['days'], customer?: string): Spec => ({
+  plan,
+  days,
+  story: { kind: 'paypal' },
+  ...(customer ? { customer } : {}),
+});
+const canceled = (
+  plan: string,
+  days: Spec['days'],
+  afterPeriods: number,
+  by: 'admin' | 'provider',
+): Spec => ({
+  plan,
+  days,
+  story: { kind: 'paypal', cancel: { afterPeriods, by } },
+});
+const unpaid = (plan: string, days: Spec['days'], customer?: string): Spec => ({
+  plan,
+  days,
+  story: { kind: 'unpaid' },
+  ...(customer ? { customer } : {}),
+});
+const confirmed = (plan: string, days: Spec['days'], installments: 1 | 2 = 1): Spec => ({
+  plan,
+  days,
+  story: { kind: 'transferConfirmed', installments },
+});
+const pending = (
+  plan: string,
+  days: Spec['days'],
+  received: 'none' | 'half' | 'halfAndUnapproved',
+): Spec => ({
+  plan,
+  days,
+  story: { kind: 'transferPending', received },
+});
+
+const CLIENTE = 'cliente@demo.rinnova.it';
+
+/**
+ * Demo Srl: PayPal subscriptions started all along the year (renewed every month, so revenue
+ * grows), some cancelled after a few months, annual Enterprise paid by bank transfer, recent
+ * unpaid ones and transfers still awaited.
+ */
+const DEMO_SPECS: readonly Spec[] = [
+  // Active, paid via PayPal, renewed each period.
+  paypal('Basic', [345, 350]),
+  paypal('Basic', [300, 330]),
+  paypal('Basic', [240, 280]),
+  paypal('Basic', [180, 220]),
+  paypal('Basic', [120, 160]),
+  paypal('Basic', [60, 100]),
+  paypal('Basic', [30, 60]),
+  paypal('Basic', [10, 30]),
+  paypal('Basic', [3, 10]),
+  paypal('Pro', [325, 335]),
+  paypal('Pro', [280, 320]),
+  paypal('Pro', [220, 260]),
+  paypal('Pro', [160, 200]),
+  paypal('Pro', [130, 150]),
+  paypal('Pro', [90, 120]),
+  paypal('Pro', [50, 80]),
+  paypal('Pro', [20, 45]),
+  paypal('Pro', [5, 15]),
+  paypal('Pro', [1, 5]),
+  paypal('Enterprise', [250, 300]),
+  paypal('Enterprise', [100, 140]),
+  paypal('Enterprise', [15, 40]),
+  // Active for a few months, then cancelled (by the customer on PayPal, or by the Admin).
+  canceled('Basic', [320, 340], 3, 'provider'),
+  canceled('Pro', [290, 310], 5, 'admin'),
+  canceled('Basic', [250, 270], 2, 'provider'),
+  canceled('Pro', [200, 230], 4, 'provider'),
+  canceled('Basic', [150, 170], 3, 'admin'),
+  canceled('Pro', [110, 130], 2, 'provider'),
+  canceled('Basic', [70, 90], 1, 'provider'),
+  // Paid by bank transfer: active until the next billing date, without renewal.
+  confirmed('Enterprise', [300, 330], 2),
+  confirmed('Enterprise', [180, 220]),
+  confirmed('Enterprise', [60, 90], 2),
+  confirmed('Pro', [10, 20]),
+  confirmed('Basic', [8, 18]),
+  // Waiting for the transfer: nothing yet, half of it, half approved and the rest to approve.
+  pending('Enterprise', [3, 10], 'none'),
+  pending('Enterprise', [10, 20], 'half'),
+  pending('Enterprise', [20, 28], 'halfAndUnapproved'),
+  pending('Pro', [2, 8], 'none'),
+  // Created, not paid yet.
+  unpaid('Basic', [1, 10]),
+  unpaid('Pro', [1, 15]),
+  unpaid('Pro', [15, 25]),
+  unpaid('Enterprise', [3, 20]),
+  unpaid('Basic', [20, 28]),
+  // The demo User's own: one active, one to pay.
+  paypal('Pro', [200, 215], CLIENTE),
+  unpaid('Basic', [2, 6], CLIENTE),
+];
+
+const ROSSI_SPECS: readonly Spec[] = [
+  canceled('Consulenza mensile', [290, 320], 3, 'provider'),
+  paypal('Consulenza mensile', [230, 260]),
+  paypal('Consulenza mensile', [100, 130]),
+  confirmed('Check-up annuale', [150, 200], 2),
+  pending('Check-up annuale', [5, 15], 'half'),
+  unpaid('Consulenza mensile', [1, 10]),
+];
+
+// ---------------------------------------------------------------------------------------------
+// Building the rows in memory
+
+interface PlanInfo {
+  id: number;
+  cost: Cents;
+  vat: number;
+  months: number;
+}
+
+interface Actor {
+  kind: 'user' | 'provider' | 'system';
+  id: string | null;
+  name: string | null;
+}
+
+interface BuiltPayment {
+  periodStart: Date;
+  periodEnd: Date;
+  method: string | null;
+  providerSubscriptionId: string | null;
+  paidAt: Date | null;
+  createdAt: Date;
+  transfers: { amountCents: Cents; approvalDate: Date | null; createdAt: Date }[];
+}
+
+interface BuiltEvent {
+  event: SubscriptionEvent | 'create';
+  from: SubscriptionStatusId | null;
+  to: SubscriptionStatusId;
+  actor: Actor;
+  reason: string | null;
+  at: Date;
+}
+
+interface BuiltSubscription {
+  tenantId: number;
+  customer: string | undefined;
+  plan: PlanInfo;
+  status: SubscriptionStatusId;
+  startDate: Date;
+  nextBillingDate: Date;
+  due: Cents;
+  payments: BuiltPayment[];
+  events: BuiltEvent[];
+  /** When it left Active for good (cancelled), for pairing a later subscription of the same customer. */
+  endedAt: Date | null;
+}
+
+/** `days` days before `now` at hh:mm UTC: with days ≥ 1, always before `now`. */
+function daysBefore(now: Date, days: number, random: Random): Date {
+  const d = new Date(now.getTime() - days * DAY);
+  d.setUTCHours(random.int(7, 16), random.int(0, 59), 0, 0);
+  return d;
+}
+
+const machineActor = (actor: Actor): ActorKind => (actor.kind === 'user' ? 'admin' : actor.kind);
+
+function buildSubscription(
+  spec: Spec,
+  tenantId: number,
+  plan: PlanInfo,
+  admin: Actor,
+  now: Date,
+  random: Random,
+): BuiltSubscription {
+  const start = daysBefore(now, random.int(spec.days[0], spec.days[1]), random);
+  const due = amountWithVat(plan.cost, plan.vat);
+  const events: BuiltEvent[] = [];
+  let status: SubscriptionStatusId = S.NotActive;
+  const record = (event: BuiltEvent['event'], actor: Actor, at: Date, reason: string | null = null) => {
+    const to = event === 'create' ? S.NotActive : transition(status, event, machineActor(actor));
+    if (to === null) throw new Error(`demo seed: ${event} is not allowed from status ${status}`);
+    if (at.getTime() > now.getTime()) throw new Error(`demo seed: ${event} would be in the future`);
+    events.push({ event, from: event === 'create' ? null : status, to, actor, reason, at });
+    status = to;
+  };
+  const periodEnd = (i: number) => addMonthsClamped(start, (i + 1) * plan.months);
+  const payment = (i: number, extra: Partial<BuiltPayment> = {}): BuiltPayment => {
+    const periodStart = addMonthsClamped(start, i * plan.months);
+    return {
+      periodStart,
+      periodEnd: periodEnd(i),
+      method: null,
+      providerSubscriptionId: null,
+      paidAt: null,
+      createdAt: i === 0 ? start : periodStart,
+      transfers: [],
+      ...extra,
+    };
+  };
+  const pays: BuiltPayment[] = [];
+  let next = nextBillingDate(start, plan.months);
+  let endedAt: Date | null = null;
+  record('create', admin, start);
+
+  const story = spec.story;
+  if (story.kind === 'paypal') {
+    const paypal: Actor = { kind: 'provider', id: null, name: 'paypal' };
+    const providerId = `I-DEMO${Array.from({ length: 8 }, () => random.pick([...SDI_CHARS])).join('')}`;
+    const activatedAt = new Date(start.getTime() + random.int(5, 90) * MINUTE);
+    record('providerActivated', { ...paypal, id: `WH-DEMO-${providerId.slice(6)}` }, activatedAt);
+    // One period per period start up to now; a cancelled one stops after `afterPeriods`.
+    let periods = 0;
+    while (addMonthsClamped(start, periods * plan.months).getTime() <= now.getTime()) periods++;
+    if (story.cancel) periods = Math.max(1, Math.min(periods - 1, story.cancel.afterPeriods));
+    for (let i = 0; i < periods; i++) {
+      const p = payment(i, { method: 'paypal', providerSubscriptionId: providerId });
+      p.paidAt = i === 0 ? activatedAt : p.periodStart;
+      pays.push(p);
+    }
+    next = addMonthsClamped(start, periods * plan.months);
+    if (story.cancel) {
+      const last = pays[pays.length - 1] as BuiltPayment;
+      const at = new Date(
+        Math.min(
+          last.periodStart.getTime() + random.int(2, 20) * DAY + random.int(0, 8) * HOUR,
+          last.periodEnd.getTime() - HOUR,
+          now.getTime() - HOUR,
+        ),
+      );
+      if (story.cancel.by === 'admin') record('cancel', admin, at, 'Disdetta richiesta dal cliente');
+      else record('providerCanceled', paypal, at, 'Abbonamento annullato dal cliente su PayPal');
+      endedAt = at;
+    }
+  } else if (story.kind === 'unpaid') {
+    pays.push(payment(0));
+  } else {
+    const setAt = new Date(start.getTime() + random.int(1, 6) * HOUR);
+    record('setBankTransfer', admin, setAt);
+    const p = payment(0, { method: 'bankTransfer' });
+    pays.push(p);
+    const received = (at: Date, amountCents: Cents, approved: boolean) =>
+      p.transfers.push({
+        amountCents,
+        approvalDate: approved ? at : null,
+        createdAt: new Date(at.getTime() + random.int(20, 180) * MINUTE),
+      });
+    const half = Math.floor(due / 2);
+    const firstAt = new Date(setAt.getTime() + random.int(1, 3) * DAY);
+    if (story.kind === 'transferConfirmed') {
+      let lastAt = firstAt;
+      if (story.installments === 2) {
+        received(firstAt, half, true);
+        lastAt = new Date(firstAt.getTime() + random.int(5, 12) * DAY);
+        received(lastAt, due - half, true);
+      } else {
+        received(firstAt, due, true);
+      }
+      p.paidAt = lastAt;
+      record('confirmBankTransfer', admin, new Date(lastAt.getTime() + random.int(1, 4) * HOUR));
+    } else if (story.received !== 'none') {
+      received(firstAt, half, true);
+      if (story.received === 'halfAndUnapproved')
+        received(new Date(firstAt.getTime() + random.int(4, 8) * DAY), due - half, false);
+    }
+  }
+  for (const p of pays) {
+    for (const t of p.transfers)
+      if (t.createdAt.getTime() > now.getTime()) t.createdAt = new Date(now.getTime() - MINUTE);
+  }
+  return {
+    tenantId,
+    customer: spec.customer,
+    plan,
+    status,
+    startDate: start,
+    nextBillingDate: next,
+    due,
+    payments: pays,
+    events,
+    endedAt,
+  };
+}
+
+/**
+ * Gives each subscription without a fixed customer one from `pool`: a few customers who
+ * cancelled come back later with a new PayPal subscription; the others get one customer each
+ * (in turn, should there be more subscriptions than customers).
+ */
+function assignCustomers(subs: BuiltSubscription[], pool: readonly string[], returning: number): void {
+  const byStart = [...subs].sort((a, b) => a.startDate.getTime() - b.startDate.getTime());
+  const paired = new Set<BuiltSubscription>();
+  let i = 0;
+  for (const gone of byStart.filter((s) => s.endedAt && !s.customer)) {
+    if (paired.size / 2 >= returning) break;
+    const ended = gone.endedAt?.getTime() ?? 0;
+    const again = byStart.find(
+      (s) =>
+        !s.customer &&
+        !paired.has(s) &&
+        s.status === S.Active &&
+        s.startDate.getTime() > ended + 3 * DAY &&
+        s.plan.id !== gone.plan.id,
+    );
+    if (!again) continue;
+    gone.customer = again.customer = pool[i++ % pool.length];
+    paired.add(gone).add(again);
+  }
+  for (const s of byStart) if (!s.customer) s.customer = pool[i++ % pool.length];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Seeding
+
+interface CustomerRow extends CustomerSeed {
+  tenantId: number;
+  phone: string | null;
+  pec: string | null;
+  sdi: string | null;
+  vatCode: string | null;
+}
+
+async function placesOf(tx: Tx, places: readonly Place[]) {
+  const unique = [...new Map(places.map((p) => [p.join('|'), p])).values()];
+  const rows = await tx
+    .select({
+      id: municipalities.id,
+      name: municipalities.name,
+      zip: municipalities.zip,
+      province: provinces.abbreviation,
+      provinceId: provinces.id,
+      regionId: provinces.regionId,
+    })
+    .from(municipalities)
+    .innerJoin(provinces, eq(provinces.id, municipalities.provinceId))
+    .where(
+      sql`(${municipalities.name}, ${provinces.abbreviation}) in (${sql.join(
+        unique.map(([name, province]) => sql`(${name}, ${province})`),
+        sql`, `,
+      )})`,
+    );
+  const byKey = new Map(rows.map((r) => [`${r.name}|${r.province}`, r]));
+  return (place: Place) => byKey.get(place.join('|'));
+}
+
+/** `n` ids from the sequence of `table`'s id column, in one statement. */
+async function nextIds(tx: Tx, table: string, n: number): Promise<number[]> {
+  if (n === 0) return [];
+  const result = await tx.execute<{ id: string | number }>(
+    sql`select nextval(pg_get_serial_sequence(${table}, 'id')) as id from generate_series(1, ${n})`,
+  );
+  const rows = (Array.isArray(result) ? result : (result as { rows: { id: string | number }[] }).rows) as {
+    id: string | number;
+  }[];
+  return rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+}
+
+function planInfo(row: { id: number; cost: string; vat: string; recurrenceType: number }): PlanInfo {
+  return {
+    id: row.id,
+    cost: toCents(row.cost),
+    vat: toPercentHundredths(row.vat),
+    months: row.recurrenceType,
+  };
+}
+
+export interface DemoBillingInput {
+  now: Date;
+  /** Tenant ids by name ('Demo Srl', 'Studio Rossi'). */
+  tenantIds: ReadonlyMap<string, number>;
+  /** Ids of the demo accounts by e-mail. */
+  accountIds: ReadonlyMap<string, number>;
+}
+
+export async function seedDemoBilling(
+  tx: Tx,
+  { now, tenantIds, accountIds }: DemoBillingInput,
+): Promise<void> {
+  const demoId = tenantIds.get('Demo Srl');
+  const rossiId = tenantIds.get('Studio Rossi');
+  if (demoId === undefined || rossiId === undefined) return;
+  const random = generator(20_260_101);
+  const adminId = accountIds.get('admin@demo.rinnova.it');
+  const superadminId = accountIds.get('superadmin@demo.rinnova.it');
+  const demoAdmin: Actor = {
+    kind: 'user',
+    id: adminId ? String(adminId) : null,
+    name: 'admin@demo.rinnova.it',
+  };
+  // Studio Rossi has no Admin in the demo: the SuperAdmin acts there.
+  const rossiAdmin: Actor = {
+    kind: 'user',
+    id: superadminId ? String(superadminId) : null,
+    name: 'superadmin@demo.rinnova.it',
+  };
+
+  // People of both tenants.
+  const demoCustomers: CustomerRow[] = [
+    ...DEMO_PERSONS.map(([name, email]) => ({
+      tenantId: demoId,
+      email,
+      name,
+      street: `${random.pick(STREETS)} ${random.int(1, 180)}`,
+      place: random.pick(PLACES),
+      phone: random.int(0, 2) > 0 ? `+39 ${random.pick(MOBILE_PREFIXES)} ${random.digits(7)}` : null,
+      pec: null,
+      sdi: null,
+      vatCode: null,
+    })),
+    ...DEMO_COMPANIES.map(([name, slug, place]) => ({
+      tenantId: demoId,
+      email: `${random.pick(['amministrazione', 'info', 'contabilita'])}@${slug}.example.${random.pick(['it', 'com'])}`,
+      name,
+      isCompany: true,
+      street: `${random.pick(STREETS)} ${random.int(1, 180)}`,
+      place,
+      phone: `+39 ${PHONE_PREFIX[place[1]] ?? '02'} ${random.digits(6)}`,
+      pec: `${slug}@pec.example.it`,
+      sdi: Array.from({ length: 7 }, () => random.pick([...SDI_CHARS])).join(''),
+      vatCode: partitaIva(`${random.digits(7)}${VAT_OFFICE[place[1]] ?? '015'}`),
+    })),
+  ];
+  const rossiCustomers: CustomerRow[] = ROSSI_CUSTOMERS.map(([name, email, isCompany, place]) => ({
+    tenantId: rossiId,
+    email,
+    name,
+    isCompany,
+    street: `${random.pick(STREETS)} ${random.int(1, 120)}`,
+    place,
+    phone: `+39 ${random.pick(MOBILE_PREFIXES)} ${random.digits(7)}`,
+    pec: isCompany ? `${email.split('@')[1]?.split('.')[0]}@pec.example.it` : null,
+    sdi: isCompany ? Array.from({ length: 7 }, () => random.pick([...SDI_CHARS])).join('') : null,
+    vatCode: isCompany ? partitaIva(`${random.digits(7)}${VAT_OFFICE[place[1]] ?? '037'}`) : null,
+  }));
+  const newCustomers = [...demoCustomers, ...rossiCustomers];
+  const placeOf = await placesOf(tx, [
+    ...newCustomers.map((c) => c.place),
+    ...Object.values(PROFILES).map((p) => p.place),
+  ]);
+
+  // Sellers' billing profiles.
+  for (const [tenantName, profile] of Object.entries(PROFILES)) {
+    const place = placeOf(profile.place);
+    await tx
+      .update(tenants)
+      .set({
+        legalName: profile.legalName,
+        vatCode: profile.vatCode,
+        fiscalCode: profile.vatCode,
+        taxRegime: 'RF01',
+        street: profile.street,
+        zip: place?.zip ?? null,
+        regionId: place?.regionId ?? null,
+        provinceId: place?.provinceId ?? null,
+        municipalityId: place?.id ?? null,
+        pec: profile.pec,
+        iban: profile.iban,
+        accountHolder: profile.accountHolder,
+      })
+      .where(eq(tenants.id, tenantIds.get(tenantName) ?? -1));
+  }
+
+  // Studio Rossi's catalogue.
+  const rossiPlanRows = await tx
+    .insert(plans)
+    .values(
+      ROSSI_PLANS.map((p) => ({
+        tenantId: rossiId,
+        name: p.name,
+        recurringCostBeforeVat: p.cost,
+        recurrenceType: p.recurrenceType,
+        createdAt: new Date(now.getTime() - 330 * DAY),
+        updatedAt: new Date(now.getTime() - 330 * DAY),
+      })),
+    )
+    .returning({
+      id: plans.id,
+      name: plans.name,
+      cost: plans.recurringCostBeforeVat,
+      vat: plans.vatPercentage,
+      recurrenceType: plans.recurrenceType,
+    });
+  await tx.insert(planFeatures).values(
+    ROSSI_PLANS.flatMap((p) =>
+      p.features.map(([featureName, description]) => ({
+        tenantId: rossiId,
+        planId: rossiPlanRows.find((r) => r.name === p.name)?.id ?? -1,
+        featureName,
+        description,
+      })),
+    ),
+  );
+  await tx
+    .insert(features)
+    .values(
+      ROSSI_PLANS.flatMap((p) =>
+        p.features.map(([featureName, description]) => ({ tenantId: rossiId, featureName, description })),
+      ),
+    );
+  const demoPlanRows = await tx
+    .select({
+      id: plans.id,
+      name: plans.name,
+      cost: plans.recurringCostBeforeVat,
+      vat: plans.vatPercentage,
+      recurrenceType: plans.recurrenceType,
+    })
+    .from(plans)
+    .where(eq(plans.tenantId, demoId));
+  const planOf = (tenantId: number, name: string): PlanInfo => {
+    const row = (tenantId === demoId ? demoPlanRows : rossiPlanRows).find((p) => p.name === name);
+    if (!row) throw new Error(`demo seed: no plan ${name}`);
+    return planInfo(row);
+  };
+
+  // The year of subscriptions, in memory.
+  const existing = await tx
+    .select({ email: users.email })
+    .from(userTenants)
+    .innerJoin(users, eq(users.id, userTenants.userId))
+    .where(and(eq(userTenants.tenantId, demoId), eq(users.roleId, Role.User)));
+  const demoPool = random.shuffle([
+    ...demoCustomers.map((c) => c.email),
+    ...existing.map((e) => e.email).filter((email) => email !== CLIENTE),
+  ]);
+  const demoSubs = DEMO_SPECS.map((s) =>
+    buildSubscription(s, demoId, planOf(demoId, s.plan), demoAdmin, now, random),
+  );
+  assignCustomers(demoSubs, demoPool, 4);
+  const rossiSubs = ROSSI_SPECS.map((s) =>
+    buildSubscription(s, rossiId, planOf(rossiId, s.plan), rossiAdmin, now, random),
+  );
+  assignCustomers(
+    rossiSubs,
+    rossiCustomers.map((c) => c.email),
+    1,
+  );
+  const allSubs = [...demoSubs, ...rossiSubs].sort((a, b) => a.startDate.getTime() - b.startDate.getTime());
+
+  // New customers, registered a little before their first subscription.
+  const firstStart = new Map<string, number>();
+  for (const s of allSubs)
+    if (s.customer && !firstStart.has(`${s.tenantId}|${s.customer}`))
+      firstStart.set(`${s.tenantId}|${s.customer}`, s.startDate.getTime());
+  const registeredAt = (c: CustomerRow) =>
+    new Date(
+      (firstStart.get(`${c.tenantId}|${c.email}`) ?? now.getTime() - random.int(5, 60) * DAY) -
+        random.int(1, 10) * DAY -
+        random.int(0, 6) * HOUR,
+    );
+  const registered = newCustomers.map((c) => ({ ...c, at: registeredAt(c) }));
+  const userRows = await tx
+    .insert(users)
+    .values(
+      registered.map((c) => ({
+        email: c.email,
+        name: c.name,
+        roleId: Role.User,
+        defaultTenantId: c.tenantId,
+        createdAt: c.at,
+        updatedAt: c.at,
+      })),
+    )
+    .returning({ id: users.id, email: users.email });
+  await tx.insert(userTenants).values(
+    registered.map((c) => {
+      const place = placeOf(c.place);
+      return {
+        userId: userRows.find((u) => u.email === c.email)?.id ?? -1,
+        tenantId: c.tenantId,
+        name: c.name,
+        pec: c.pec,
+        phone: c.phone,
+        sdi: c.sdi,
+        vatCode: c.vatCode,
+        isCompany: c.isCompany ?? false,
+        billingStreet: c.street,
+        billingZip: place?.zip ?? null,
+        billingRegionId: place?.regionId ?? null,
+        billingProvinceId: place?.provinceId ?? null,
+        billingMunicipalityId: place?.id ?? null,
+        createdAt: c.at,
+        updatedAt: c.at,
+      };
+    }),
+  );
+  const emails = [...new Set(allSubs.map((s) => s.customer ?? ''))];
+  const userIdOf = new Map(
+    (
+      await tx.select({ id: users.id, email: users.email }).from(users).where(inArray(users.email, emails))
+    ).map((u) => [u.email, u.id]),
+  );
+
+  // Customers seeded before this step (and the demo User) joined before their first subscription.
+  const isNew = new Set(newCustomers.map((c) => c.email));
+  const earlier = [...firstStart].flatMap(([key, at]) => {
+    const [tenantId, email] = key.split('|') as [string, string];
+    const userId = userIdOf.get(email);
+    return userId === undefined || isNew.has(email)
+      ? []
+      : [{ tenantId: Number(tenantId), userId, at: new Date(at - 12 * DAY) }];
+  });
+  if (earlier.length > 0) {
+    const values = sql.join(
+      earlier.map((r) => sql`(${r.tenantId}::int, ${r.userId}::int, ${r.at.toISOString()}::timestamptz)`),
+      sql`, `,
+    );
+    await tx.execute(
+      sql`update users u set created_at = v.at, updated_at = v.at from (values ${values}) as v(tenant_id, user_id, at) where u.id = v.user_id and u.created_at > v.at`,
+    );
+    await tx.execute(
+      sql`update user_tenants m set created_at = v.at, updated_at = v.at from (values ${values}) as v(tenant_id, user_id, at) where m.user_id = v.user_id and m.tenant_id = v.tenant_id and m.created_at > v.at`,
+    );
+  }
+
+  // Ids in time order, so lists (newest first) and histories (by id) read naturally.
+  const allPayments = allSubs
+    .flatMap((s) => s.payments.map((p) => ({ s, p })))
+    .sort((a, b) => a.p.createdAt.getTime() - b.p.createdAt.getTime());
+  const allTransfers = allPayments
+    .flatMap(({ s, p }) => p.transfers.map((t) => ({ s, p, t })))
+    .sort((a, b) => a.t.createdAt.getTime() - b.t.createdAt.getTime());
+  const allEvents = allSubs
+    .flatMap((s) => s.events.map((e) => ({ s, e })))
+    .sort((a, b) => a.e.at.getTime() - b.e.at.getTime());
+  const [subIds, paymentIds, transferIds, eventIds] = [
+    await nextIds(tx, 'subscriptions', allSubs.length),
+    await nextIds(tx, 'payments', allPayments.length),
+    await nextIds(tx, 'bank_transfers', allTransfers.length),
+    await nextIds(tx, 'subscription_events', allEvents.length),
+  ];
+  const subId = new Map(allSubs.map((s, i) => [s, subIds[i] as number]));
+  const paymentId = new Map(allPayments.map(({ p }, i) => [p, paymentIds[i] as number]));
+
+  await tx.insert(subscriptions).values(
+    allSubs.map((s) => ({
+      id: subId.get(s) as number,
+      tenantId: s.tenantId,
+      userId: userIdOf.get(s.customer ?? '') ?? -1,
+      planId: s.plan.id,
+      status: s.status,
+      startDate: s.startDate,
+      nextBillingDate: s.nextBillingDate,
+      costBeforeVatCents: s.plan.cost,
+      vatHundredths: s.plan.vat,
+      amountDueCents: s.due,
+      createdAt: s.startDate,
+      updatedAt: s.events[s.events.length - 1]?.at ?? s.startDate,
+    })),
+  );
+  await tx.insert(payments).values(
+    allPayments.map(({ s, p }) => {
+      const id = paymentId.get(p) as number;
+      return {
+        id,
+        tenantId: s.tenantId,
+        subscriptionId: subId.get(s) as number,
+        amountDueCents: s.due,
+        causale: causaleOf(s.tenantId, id),
+        periodStart: p.periodStart,
+        periodEnd: p.periodEnd,
+        method: p.method,
+        providerSubscriptionId: p.providerSubscriptionId,
+        paidAt: p.paidAt,
+        createdAt: p.createdAt,
+      };
+    }),
+  );
+  if (allTransfers.length > 0)
+    await tx.insert(bankTransfers).values(
+      allTransfers.map(({ s, p, t }, i) => ({
+        id: transferIds[i] as number,
+        tenantId: s.tenantId,
+        paymentId: paymentId.get(p) as number,
+        amountCents: t.amountCents,
+        approvalDate: t.approvalDate,
+        createdAt: t.createdAt,
+        updatedAt: t.createdAt,
+      })),
+    );
+  await tx.insert(subscriptionEvents).values(
+    allEvents.map(({ s, e }, i) => ({
+      id: eventIds[i] as number,
+      tenantId: s.tenantId,
+      subscriptionId: subId.get(s) as number,
+      event: e.event,
+      fromStatus: e.from,
+      toStatus: e.to,
+      actorKind: e.actor.kind,
+      actorId: e.actor.id,
+      actorName: e.actor.name,
+      reason: e.reason,
+      at: e.at,
+    })),
+  );
+}
