@@ -3,6 +3,7 @@ import { messages } from '../../contract/messages';
 import type { Row } from '../lib/entity-hooks';
 import type { ColumnDef } from '../lib/resource';
 import { getPath } from '../lib/formatters';
+import { PHONE_QUERY, useMediaQuery } from '../lib/use-media-query';
 import { CellValue } from './cell-value';
 import { Skeleton } from './skeleton';
 import { uiText } from './ui-text';
@@ -60,16 +61,89 @@ function cellTitle(row: Row, key: string): string | undefined {
   return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
 }
 
-/** The list table: select-all, typed cells, 'Azioni', skeleton and empty states. Scrolls sideways on narrow screens. */
-export function DataTable({
-  columns,
-  rows,
-  isLoading,
-  isFetching,
-  selection,
-  renderActions,
-  label,
-}: DataTableProps) {
+/**
+ * On a phone the rows are stacked cards (issue 13): the first column as the title, the others as
+ * labelled rows, the actions in reach at the bottom; nothing scrolls sideways.
+ */
+function CardList({ columns, rows, isLoading, isFetching, selection, renderActions, label }: DataTableProps) {
+  const [title, ...rest] = columns;
+  return (
+    <ul
+      aria-label={label}
+      aria-busy={isLoading || isFetching ? true : undefined}
+      className={`divide-y divide-slate-100 transition-opacity ${isFetching && !isLoading ? 'opacity-60' : ''}`}
+    >
+      {isLoading ? (
+        Array.from({ length: SKELETON_ROWS }, (_, i) => (
+          <li key={`skeleton-${i}`} data-testid="skeleton-row" className="space-y-2 p-4">
+            <Skeleton className="h-4 w-1/2" />
+            <Skeleton className="h-3 w-3/4" />
+            <Skeleton className="h-3 w-2/3" />
+          </li>
+        ))
+      ) : rows.length === 0 ? (
+        <li className="px-4 py-14 text-center text-sm text-slate-500">{messages.common.emptyTable}</li>
+      ) : (
+        rows.map((row) => {
+          const isSelected = selection?.selected.has(row.id) ?? false;
+          return (
+            <li
+              key={row.id}
+              aria-selected={selection ? isSelected : undefined}
+              className={`flex gap-3 p-4 ${isSelected ? 'bg-blue-50/60' : ''}`}
+            >
+              {selection && (
+                <input
+                  type="checkbox"
+                  className="mt-0.5 h-4 w-4 shrink-0 rounded border-slate-300 accent-brand-blue"
+                  aria-label={uiText.selectRow(row.id)}
+                  checked={isSelected}
+                  onChange={() => selection.toggleRow(row.id)}
+                />
+              )}
+              <div className="min-w-0 flex-1">
+                {title && (
+                  <p className="truncate text-sm font-semibold text-slate-900">
+                    <CellValue column={title} row={row} />
+                  </p>
+                )}
+                {rest.length > 0 && (
+                  <dl className="mt-2 grid grid-cols-[minmax(0,auto)_minmax(0,1fr)] gap-x-4 gap-y-1.5 text-sm">
+                    {rest.map((c) => (
+                      <div key={c.key} className="contents">
+                        <dt className="text-slate-500">{c.name}</dt>
+                        <dd className="min-w-0 text-right text-slate-700 tabular-nums [overflow-wrap:anywhere]">
+                          <CellValue column={c} row={row} />
+                        </dd>
+                      </div>
+                    ))}
+                  </dl>
+                )}
+                {renderActions && (
+                  <div
+                    className="-mr-2 mt-2 flex flex-wrap justify-end gap-0.5"
+                    role="group"
+                    aria-label={uiText.actionsFor(row.id)}
+                  >
+                    {renderActions(row)}
+                  </div>
+                )}
+              </div>
+            </li>
+          );
+        })
+      )}
+    </ul>
+  );
+}
+
+/** The list: a table on wider screens (select-all, typed cells, 'Azioni', skeleton and empty states), cards on a phone. */
+export function DataTable(props: DataTableProps) {
+  const phone = useMediaQuery(PHONE_QUERY);
+  return phone ? <CardList {...props} /> : <Table {...props} />;
+}
+
+function Table({ columns, rows, isLoading, isFetching, selection, renderActions, label }: DataTableProps) {
   const span = columns.length + (selection ? 1 : 0) + (renderActions ? 1 : 0);
   return (
     <div className="overflow-x-auto">

@@ -7,11 +7,11 @@ import { SearchableSelect } from './fields/searchable-select';
 import { ChevronDownIcon, FilterIcon, ResetIcon, SearchIcon } from './icons';
 import { Skeleton } from './skeleton';
 import { uiText } from './ui-text';
+import { PHONE_QUERY } from '../lib/use-media-query';
 
 export const FILTER_PLACEHOLDERS = 6;
 
 /** On a phone the panel starts closed (unless criteria are applied), so the rows show first. */
-const PHONE_QUERY = '(max-width: 639px)';
 const isPhone = () => typeof window.matchMedia === 'function' && window.matchMedia(PHONE_QUERY).matches;
 
 export interface FilterPanelProps {

@@ -128,22 +128,44 @@ export function ListPage<T extends { id: number }>({
           rows={c.rows}
           isLoading={c.isLoading}
           isFetching={c.isFetching}
-          selection={{
-            selected: c.selected,
-            allSelected: c.allSelected,
-            someSelected: c.someSelected,
-            toggleRow: c.toggleRow,
-            toggleAll: c.toggleAll,
-          }}
+          // Selection only where something can be done with it (bulk delete); read-only lists have none.
+          selection={
+            canDelete
+              ? {
+                  selected: c.selected,
+                  allSelected: c.allSelected,
+                  someSelected: c.someSelected,
+                  toggleRow: c.toggleRow,
+                  toggleAll: c.toggleAll,
+                }
+              : undefined
+          }
           renderActions={hasActions ? renderActions : undefined}
         />
         <footer className="flex flex-col gap-3 border-t border-slate-200 bg-slate-50/60 px-4 py-3 sm:flex-row sm:items-center sm:justify-between">
           <div className="flex flex-wrap items-center gap-4">
             <PageSizeSelect value={c.pageSize} onChange={c.setPageSize} />
-            {c.selectedCount > 0 && (
-              <span className="text-sm text-slate-600" aria-live="polite">
-                {uiText.selectedCount(c.selectedCount)}
-              </span>
+            {canDelete && c.selectedCount > 0 && (
+              <div
+                className="flex flex-wrap items-center gap-2"
+                role="group"
+                aria-label={uiText.selectedCount(c.selectedCount)}
+              >
+                <span className="text-sm font-medium text-slate-700" aria-live="polite">
+                  {uiText.selectedCount(c.selectedCount)}
+                </span>
+                <button
+                  type="button"
+                  className="btn-danger px-3 py-1.5"
+                  onClick={() => void c.removeSelected()}
+                >
+                  <TrashIcon />
+                  {uiText.bulkDelete}
+                </button>
+                <button type="button" className="btn-ghost px-3 py-1.5" onClick={c.clearSelection}>
+                  {uiText.clearSelection}
+                </button>
+              </div>
             )}
           </div>
           <Paginator page={c.page} pageCount={c.pageCount} onPageChange={c.setPage} />

@@ -1,6 +1,7 @@
 import ReactPaginateModule from 'react-paginate';
 import { ChevronLeftIcon, ChevronRightIcon } from './icons';
 import { uiText } from './ui-text';
+import { PHONE_QUERY, useMediaQuery } from '../lib/use-media-query';
 
 /*
  * react-paginate ships CommonJS. Vite 8 can hand back the module object instead of the component
@@ -24,8 +25,13 @@ export interface PaginatorProps {
 const link =
   'inline-flex h-9 min-w-9 items-center justify-center rounded-lg px-2 text-sm font-medium text-slate-600 transition-colors hover:bg-slate-100 hover:text-slate-900 cursor-pointer select-none';
 
+/** On a phone the links must fit one line of 390 px: 1 margin page and 3 in range there. */
+const PHONE_MARGIN_PAGES = 1;
+const PHONE_PAGE_RANGE = 3;
+
 /** Page links (react-paginate, 0-based inside, 1-based outside), Italian labels. */
 export function Paginator({ page, pageCount, onPageChange }: PaginatorProps) {
+  const phone = useMediaQuery(PHONE_QUERY);
   if (pageCount < 1) return null;
   return (
     <nav aria-label={uiText.pagination}>
@@ -33,8 +39,8 @@ export function Paginator({ page, pageCount, onPageChange }: PaginatorProps) {
         pageCount={pageCount}
         forcePage={Math.min(Math.max(page, 1), pageCount) - 1}
         onPageChange={({ selected }) => onPageChange(selected + 1)}
-        marginPagesDisplayed={MARGIN_PAGES}
-        pageRangeDisplayed={PAGE_RANGE}
+        marginPagesDisplayed={phone ? PHONE_MARGIN_PAGES : MARGIN_PAGES}
+        pageRangeDisplayed={phone ? PHONE_PAGE_RANGE : PAGE_RANGE}
         previousLabel={<ChevronLeftIcon />}
         nextLabel={<ChevronRightIcon />}
         previousAriaLabel={uiText.previousPage}

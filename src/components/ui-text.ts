@@ -9,6 +9,10 @@ export const uiText = {
   selectAll: 'Seleziona tutte le righe',
   selectRow: (id: number | string) => `Seleziona riga ${id}`,
   selectedCount: (n: number) => (n === 1 ? '1 elemento selezionato' : `${n} elementi selezionati`),
+  bulkDelete: 'Elimina selezionati',
+  clearSelection: 'Deseleziona',
+  bulkDeleteText: (n: number) =>
+    `${n === 1 ? 'Verrà eliminato 1 elemento' : `Verranno eliminati ${n} elementi`}. Non potrai annullare questa operazione!`,
   pagination: 'Paginazione',
   previousPage: 'Pagina precedente',
   nextPage: 'Pagina successiva',

@@ -9,7 +9,9 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type RoleId } from '../../contract/enums';
-import { confirmDelete } from '../components/confirm-delete';
+import { confirmAction, confirmDelete } from '../components/confirm-delete';
+import { uiText } from '../components/ui-text';
+import { messages } from '../../contract/messages';
 import { entityHooks, errorText, hasValue, type FilterValue, type Row } from './entity-hooks';
 import { notify } from './notify';
 import type { FilterDef, ResourceDef } from './resource';
@@ -213,6 +215,32 @@ export function useListController<T extends { id: number }>(resource: ResourceDe
     }
   };
 
+  /** Bulk delete of the selected rows on screen: one confirmation that says how many. */
+  const removeSelected = async () => {
+    const ids = rows.filter((r) => selected.has(r.id)).map((r) => r.id);
+    if (ids.length === 0) return;
+    const confirmed = await confirmAction({
+      title: messages.deleteDialog.title,
+      text: uiText.bulkDeleteText(ids.length),
+      confirmText: messages.deleteDialog.confirm,
+      cancelText: messages.deleteDialog.cancel,
+    });
+    if (!confirmed) return;
+    const failed: number[] = [];
+    for (const id of ids) {
+      try {
+        await deletion.mutateAsync(id);
+      } catch (error) {
+        console.error(`Errore durante l'eliminazione (${resource.name} ${id}):`, error);
+        failed.push(id);
+        const message = resource.messages?.deleteFailed;
+        if (message) notify.error(message(errorText(error)));
+      }
+    }
+    setSelectionState({ key: selectionKey, ids: new Set(failed) });
+  };
+  const clearSelection = () => setSelectionState({ key: selectionKey, ids: new Set() });
+
   return {
     resource,
     rows,
@@ -243,6 +271,8 @@ export function useListController<T extends { id: number }>(resource: ResourceDe
     canEdit,
     canDelete,
     remove,
+    removeSelected,
+    clearSelection,
     deletingId: deletion.isPending ? deletion.variables : undefined,
   };
 }

@@ -654,12 +654,13 @@ test.describe('Layout: scroll position and the user list width', () => {
 test.describe('Admin screens at 390 px', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
-  test('user list fits the screen; the table scrolls inside its card', async ({ page }) => {
+  test('user list fits the screen as stacked cards with labelled values', async ({ page }) => {
     await login(page, accounts.admin, { to: '/user' });
     await expect(heading1(page, 'Lista Utenti')).toBeVisible();
-    const rows = bodyRows(page, 'Lista Utenti');
+    const rows = page.getByRole('list', { name: 'Lista Utenti' }).locator('> li');
     await expect(rows).not.toHaveCount(0);
-    await expect(rows.first().getByRole('cell').nth(1)).not.toHaveText('');
+    await expect(rows.first().getByText('Indirizzo email')).toBeVisible();
+    await expect(rows.first().getByRole('definition').first()).not.toHaveText('');
     await expectNoHorizontalOverflow(page);
     await expect(rows.first().getByRole('link', { name: 'Modifica' })).toBeVisible();
     await screenshot(page, 'mobile-user-list');

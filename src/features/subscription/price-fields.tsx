@@ -34,7 +34,7 @@ export function PriceFields({
       <div className="grid content-start gap-5 sm:grid-cols-2">
         <FieldShell
           label={t.fields.cost}
-          required
+          required={!readOnly}
           error={errors.cost}
           hint={readOnly ? undefined : t.costHint}
         >
@@ -46,12 +46,13 @@ export function PriceFields({
               autoComplete="off"
               placeholder="0,00"
               readOnly={readOnly}
+              disabled={readOnly}
               value={cost}
               onChange={(e) => onCostChange(e.target.value)}
             />
           )}
         </FieldShell>
-        <FieldShell label={t.fields.vat} required error={errors.vat}>
+        <FieldShell label={t.fields.vat} required={!readOnly} error={errors.vat}>
           {(control) => (
             <input
               {...control}
@@ -60,6 +61,7 @@ export function PriceFields({
               autoComplete="off"
               placeholder="22"
               readOnly={readOnly}
+              disabled={readOnly}
               value={vat}
               onChange={(e) => onVatChange(e.target.value)}
             />

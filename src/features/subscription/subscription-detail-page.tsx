@@ -8,6 +8,7 @@ import type { Subscription } from '../../../contract/schemas/subscription';
 import { billingValidationMessages as bm } from '../../../contract/validation/italian';
 import { FieldShell, inputClass } from '../../components/fields/field-shell';
 import { SearchableSelect } from '../../components/fields/searchable-select';
+import { DataTable } from '../../components/data-table';
 import { ArrowLeftIcon } from '../../components/icons';
 import { Skeleton } from '../../components/skeleton';
 import { uiText } from '../../components/ui-text';
@@ -18,6 +19,7 @@ import { http } from '../../lib/http';
 import { isHandledByInterceptor } from '../../lib/http-errors';
 import { notify } from '../../lib/notify';
 import { useSession } from '../../lib/session';
+import type { ColumnDef } from '../../lib/resource';
 import { useSelectedTenantId } from '../../lib/tenant-store';
 import { euroInputValue, parseEuroInput, parsePercentInput, percentInputValue } from './billing-format';
 import { PriceFields } from './price-fields';
@@ -220,23 +222,27 @@ function EditForm({ sub, canEdit }: { sub: Subscription; canEdit: boolean }) {
             t.fields.user,
             sub.user?.name ? `${sub.user.name} (${sub.user.email})` : (sub.user?.email ?? NOT_AVAILABLE),
           )}
-          <FieldShell label={t.fields.plan} required={canEdit} error={errors.planId}>
-            {(control) => (
-              <SearchableSelect
-                id={control.id}
-                entity="plan"
-                pageSize={PICKER_PAGE_SIZE}
-                value={planId}
-                onChange={setPlanId}
-                disabled={!canEdit}
-                noOptionsText={messages.subscription.noPlans}
-                invalid={Boolean(errors.planId)}
-                describedBy={control['aria-describedby']}
-                filters={canEdit ? { isActive: true } : undefined}
-                loadOnOpen
-              />
-            )}
-          </FieldShell>
+          {!canEdit ? (
+            readOnlyField(t.fields.plan, sub.plan?.name ?? NOT_AVAILABLE)
+          ) : (
+            <FieldShell label={t.fields.plan} required error={errors.planId}>
+              {(control) => (
+                <SearchableSelect
+                  id={control.id}
+                  entity="plan"
+                  pageSize={PICKER_PAGE_SIZE}
+                  value={planId}
+                  onChange={setPlanId}
+                  disabled={!canEdit}
+                  noOptionsText={messages.subscription.noPlans}
+                  invalid={Boolean(errors.planId)}
+                  describedBy={control['aria-describedby']}
+                  filters={{ isActive: true }}
+                  loadOnOpen
+                />
+              )}
+            </FieldShell>
+          )}
           {readOnlyField(t.fields.startDate, formatDate(sub.startDate))}
           {readOnlyField(t.fields.nextBillingDate, formatDate(sub.nextBillingDate))}
         </div>
@@ -272,65 +278,33 @@ function EditForm({ sub, canEdit }: { sub: Subscription; canEdit: boolean }) {
   );
 }
 
+const paymentColumns: ColumnDef[] = [
+  { key: 'amountDue', name: t.payment.amount, type: 'currency', align: 'right' },
+  { key: 'causale', name: t.payment.causale },
+  { key: 'period', name: t.payment.period },
+  { key: 'paid', name: t.payment.paidAt },
+  { key: 'methodName', name: t.payment.method },
+];
+
+/** The subscription's payments: a table, or cards on a phone (the shared DataTable). */
 function Payments({ sub }: { sub: Subscription }) {
-  const payments = sub.payments ?? [];
-  const th = 'px-3 py-2.5 text-xs font-semibold tracking-wide text-slate-500 uppercase';
+  const rows = (sub.payments ?? []).map((p) => ({
+    id: p.id,
+    amountDue: p.amountDue,
+    causale: p.causale,
+    period: `${formatDate(p.periodStart)} – ${formatDate(p.periodEnd)}`,
+    paid: p.paidAt ? formatDate(p.paidAt) : t.payment.notPaid,
+    methodName: (p.method && t.methods[p.method]) || null,
+  }));
   return (
     <section className="card overflow-hidden" aria-labelledby="subscription-payments-title">
       <h2 id="subscription-payments-title" className="px-5 pt-5 pb-3 text-base font-semibold text-slate-900">
         {t.paymentsTitle}
       </h2>
-      {payments.length === 0 ? (
+      {rows.length === 0 ? (
         <p className="px-5 pb-5 text-sm text-slate-500">{t.paymentsEmpty}</p>
       ) : (
-        <div className="overflow-x-auto">
-          <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label={t.paymentsTitle}>
-            <thead className="bg-slate-50">
-              <tr>
-                <th scope="col" className={`${th} text-right`}>
-                  {t.payment.amount}
-                </th>
-                <th scope="col" className={`${th} text-left`}>
-                  {t.payment.causale}
-                </th>
-                <th scope="col" className={`${th} text-left`}>
-                  {t.payment.period}
-                </th>
-                <th scope="col" className={`${th} text-left`}>
-                  {t.payment.paidAt}
-                </th>
-                <th scope="col" className={`${th} text-left`}>
-                  {t.payment.method}
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {payments.map((p) => (
-                <tr key={p.id}>
-                  <td className="px-3 py-2.5 text-right font-medium whitespace-nowrap text-slate-900 tabular-nums">
-                    {formatCurrency(p.amountDue)}
-                  </td>
-                  <td className="px-3 py-2.5 font-mono text-xs whitespace-nowrap text-slate-700">
-                    {p.causale || NOT_AVAILABLE}
-                  </td>
-                  <td className="px-3 py-2.5 whitespace-nowrap text-slate-700 tabular-nums">
-                    {formatDate(p.periodStart)} – {formatDate(p.periodEnd)}
-                  </td>
-                  <td className="px-3 py-2.5 whitespace-nowrap text-slate-700 tabular-nums">
-                    {p.paidAt ? (
-                      formatDate(p.paidAt)
-                    ) : (
-                      <span className="text-slate-400">{t.payment.notPaid}</span>
-                    )}
-                  </td>
-                  <td className="px-3 py-2.5 whitespace-nowrap text-slate-700">
-                    {(p.method && t.methods[p.method]) || NOT_AVAILABLE}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable label={t.paymentsTitle} columns={paymentColumns} rows={rows} isLoading={false} />
       )}
     </section>
   );

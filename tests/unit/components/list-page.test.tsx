@@ -328,6 +328,32 @@ describe('ListPage', () => {
     expect(currentLocation()).toBe('/widget/7');
   });
 
+  it('deletes the selected rows with one confirmation that says how many', async () => {
+    const { calls } = fakeEntityServer<Widget>('widget', [widget(1), widget(2), widget(3)]);
+    const { user } = renderList();
+    await screen.findByRole('cell', { name: 'Widget 1' });
+    await user.click(screen.getByRole('checkbox', { name: 'Seleziona riga 1' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Seleziona riga 3' }));
+    expect(screen.getByText('2 elementi selezionati')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Elimina selezionati' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(
+      within(dialog).getByText('Verranno eliminati 2 elementi. Non potrai annullare questa operazione!'),
+    ).toBeInTheDocument();
+    within(dialog).getByRole('button', { name: 'Sì, elimina!' }).click();
+    await waitFor(() => expect(calls.deleted).toEqual(['1', '3']));
+    await waitFor(() => expect(screen.queryByRole('cell', { name: 'Widget 1' })).not.toBeInTheDocument());
+    expect(screen.getByRole('cell', { name: 'Widget 2' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Elimina selezionati' })).not.toBeInTheDocument();
+  });
+
+  it('shows no selection checkboxes where nothing can be done with a selection (read-only roles)', async () => {
+    fakeEntityServer<Widget>('widget', [widget(1)]);
+    renderList(widgetResource, ['/widget'], 3);
+    await screen.findByRole('cell', { name: 'Widget 1' });
+    expect(within(table()).queryByRole('checkbox')).not.toBeInTheDocument();
+  });
+
   it('hides create, edit and delete from roles the declaration does not allow', async () => {
     fakeEntityServer<Widget>('widget', [widget(1)]);
     renderList(widgetResource, ['/widget'], 3);
