@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startServer } from '../../server/start';
+import { benchBillingLists } from './billing-lists';
 
 const API_KEY = 'bench-key';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 150);
@@ -99,6 +100,13 @@ async function main(): Promise<void> {
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }
+
+  console.log('\nBilling lists on PostgreSQL:');
+  const billing = await benchBillingLists();
+  if (typeof billing === 'string') {
+    console.log(`MISS  billing lists on PostgreSQL not measured: ${billing}`);
+    results.push({ name: 'billing lists on PostgreSQL (not measured)', value: 1, unit: '', target: 0 });
+  } else results.push(...billing);
 
   let failed = 0;
   for (const r of results) {

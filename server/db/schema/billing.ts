@@ -43,11 +43,18 @@ export const subscriptions = pgTable(
     vatHundredths: integer('vat_hundredths').notNull(),
     amountDueCents: cents('amount_due_cents').notNull(),
     currency: text('currency').notNull().default('EUR'),
+    /**
+     * What the list's free-text search looks in: lower-cased customer name, e-mail and plan name.
+     * Kept by database triggers (migration 0004) when a subscription, a customer's name or e-mail
+     * or a plan's name changes, so search is one trigram-indexed column of one table.
+     */
+    searchText: text('search_text').notNull().default(''),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     unique('subscriptions_id_tenant_id_unique').on(t.id, t.tenantId),
+    index('subscriptions_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
     foreignKey({
       name: 'subscriptions_user_membership_fk',
       columns: [t.userId, t.tenantId],

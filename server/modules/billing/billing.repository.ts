@@ -3,7 +3,7 @@
  * and filters by its tenant: there is no way to call them without one. Routes never import
  * db/schema; they go through the services, which go through here.
  */
-import { and, asc, desc, eq, ilike, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, like, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { recurrenceTypeNames, type RecurrenceTypeId } from '../../../contract/schemas/plan';
 import type {
@@ -47,9 +47,8 @@ export interface SubscriptionListFilter {
 }
 
 /**
- * The WHERE of the subscription list. Search looks per table, each on its own indexes (customer
- * name and e-mail, plan name, all trigram-indexed), and matches subscriptions by the ids found:
- * never an OR over columns of joined tables.
+ * The WHERE of the subscription list: the tenant, the filters, and the free-text search on the
+ * subscription's own search column (trigram index), never an OR over columns of joined tables.
  */
 function listWhere(scope: TenantScope, f: SubscriptionListFilter): SQL {
   const conditions: SQL[] = [eq(subscriptions.tenantId, scope.tenantId)];
@@ -57,27 +56,8 @@ function listWhere(scope: TenantScope, f: SubscriptionListFilter): SQL {
   if (f.planId !== undefined) conditions.push(eq(subscriptions.planId, f.planId));
   if (f.userId !== undefined) conditions.push(eq(subscriptions.userId, f.userId));
   if (f.searchTerm) {
-    const p = containsPattern(f.searchTerm);
-    const byName = scope.tx
-      .select({ id: userTenants.userId })
-      .from(userTenants)
-      .where(and(eq(userTenants.tenantId, scope.tenantId), ilike(userTenants.name, p)));
-    const byEmail = scope.tx
-      .select({ id: userTenants.userId })
-      .from(users)
-      .innerJoin(userTenants, and(eq(userTenants.userId, users.id), eq(userTenants.tenantId, scope.tenantId)))
-      .where(ilike(users.email, p));
-    const byPlan = scope.tx
-      .select({ id: plans.id })
-      .from(plans)
-      .where(and(eq(plans.tenantId, scope.tenantId), ilike(plans.name, p)));
-    conditions.push(
-      or(
-        inArray(subscriptions.userId, byName),
-        inArray(subscriptions.userId, byEmail),
-        inArray(subscriptions.planId, byPlan),
-      ) as SQL,
-    );
+    // One trigram-indexed column kept by triggers (customer name, e-mail, plan name, lower-cased).
+    conditions.push(like(subscriptions.searchText, containsPattern(f.searchTerm.toLowerCase())));
   }
   return and(...conditions) as SQL;
 }
@@ -217,24 +197,11 @@ export async function loadSubscriptions(
   });
 }
 
-/** Payments of the given subscriptions, oldest first, with their transfer sums (one query). */
+/** Payments of the given subscriptions, oldest first, with their transfer sums (one query for the page). */
 async function paymentsOf(
   scope: TenantScope,
   subscriptionIds: readonly number[],
 ): Promise<Map<number, Payment[]>> {
-  const transferSums = scope.tx
-    .select({
-      paymentId: bankTransfers.paymentId,
-      approved:
-        sql<string>`coalesce(sum(${bankTransfers.amountCents}) filter (where ${bankTransfers.approvalDate} is not null), 0)`.as(
-          'approved',
-        ),
-      transferred: sql<string>`coalesce(sum(${bankTransfers.amountCents}), 0)`.as('transferred'),
-    })
-    .from(bankTransfers)
-    .where(eq(bankTransfers.tenantId, scope.tenantId))
-    .groupBy(bankTransfers.paymentId)
-    .as('transfer_sums');
   const rows = await scope.tx
     .select({
       id: payments.id,
@@ -246,11 +213,12 @@ async function paymentsOf(
       periodStart: payments.periodStart,
       periodEnd: payments.periodEnd,
       paidAt: payments.paidAt,
-      approved: transferSums.approved,
-      transferred: transferSums.transferred,
+      // Per payment of the page only (index bank_transfers_payment_idx), never the whole tenant.
+      // Written qualified: drizzle renders a column of the selected table unqualified here.
+      approved: sql<string>`(select coalesce(sum(bt.amount_cents), 0) from bank_transfers bt where bt.payment_id = "payments"."id" and bt.tenant_id = "payments"."tenant_id" and bt.approval_date is not null)`,
+      transferred: sql<string>`(select coalesce(sum(bt.amount_cents), 0) from bank_transfers bt where bt.payment_id = "payments"."id" and bt.tenant_id = "payments"."tenant_id")`,
     })
     .from(payments)
-    .leftJoin(transferSums, eq(transferSums.paymentId, payments.id))
     .where(and(eq(payments.tenantId, scope.tenantId), inArray(payments.subscriptionId, [...subscriptionIds])))
     .orderBy(asc(payments.subscriptionId), asc(payments.id));
   const out = new Map<number, Payment[]>();

@@ -435,6 +435,39 @@ describe('lists', () => {
   });
 });
 
+describe('search', () => {
+  it('follows a renamed customer and a renamed plan (the search column is kept by the database)', async () => {
+    const laura = await userId(ctx, 'laura.verdi@example.com');
+    const sub = await createSubscription(admin, { userId: laura, planId: pro });
+    const found = async (term: string) =>
+      (
+        await admin.get<Paged<Subscription>>('/api/subscription/getAll', {
+          query: { pageSize: 100, searchTerm: term },
+        })
+      ).body.data!.items.map((s) => s.id);
+    expect(await found('laura verdi')).toContain(sub.id);
+    expect(await found('LAURA.VERDI@EXAMPLE')).toContain(sub.id);
+    const user = await admin.get<Record<string, unknown>>(`/api/user/GetById/${laura}`);
+    expect(
+      (
+        await admin.put('/api/user/Update', {
+          ...user.body.data,
+          id: laura,
+          name: 'Laura Verdi Bassi',
+          roleId: 3,
+        })
+      ).status,
+    ).toBe(200);
+    expect(await found('bassi')).toContain(sub.id);
+    const plan = await admin.get<Record<string, unknown>>(`/api/plan/GetById/${pro}`);
+    expect(
+      (await admin.put('/api/plan/Update', { ...plan.body.data, id: pro, name: 'Pro Plus' })).status,
+    ).toBe(200);
+    expect(await found('pro plus')).toContain(sub.id);
+    expect(await found('100%_')).toEqual([]); // wildcards are searched literally
+  });
+});
+
 describe('a User (role 3)', () => {
   it('lists and reads only their own subscriptions, without actions, and writes none', async () => {
     const me = await userId(ctx, 'cliente@demo.rinnova.it');

@@ -1,0 +1,282 @@
+/**
+ * Billing lists at 100,000 rows on PostgreSQL: 100,000 customers and 100,000 subscriptions (with
+ * their first payments) in one tenant, then p50/p95 of every list shape through the real server,
+ * each with EXPLAIN's plan of its page query printed, so a sequential scan shows.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { startServer } from '../../server/start';
+import { startPostgres } from './postgres';
+
+export interface BenchResult {
+  name: string;
+  value: number;
+  unit: string;
+  target: number;
+}
+
+const ROWS = Number(process.env.BENCH_BILLING_ROWS ?? 100_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 150);
+const API_KEY = 'bench-key';
+
+const FIRST = [
+  'Mario',
+  'Luca',
+  'Giulia',
+  'Francesca',
+  'Marco',
+  'Anna',
+  'Paolo',
+  'Chiara',
+  'Andrea',
+  'Sara',
+  'Giorgio',
+  'Elena',
+  'Davide',
+  'Laura',
+  'Matteo',
+  'Silvia',
+  'Stefano',
+  'Valentina',
+  'Roberto',
+  'Federica',
+];
+const LAST = [
+  'Rossi',
+  'Russo',
+  'Ferrari',
+  'Esposito',
+  'Bianchi',
+  'Romano',
+  'Colombo',
+  'Ricci',
+  'Marino',
+  'Greco',
+  'Bruno',
+  'Gallo',
+  'Conti',
+  'De Luca',
+  'Mancini',
+  'Costa',
+  'Giordano',
+  'Rizzo',
+  'Lombardi',
+  'Moretti',
+  'Barbieri',
+  'Fontana',
+  'Santoro',
+  'Mariani',
+  'Rinaldi',
+  'Caruso',
+  'Ferrara',
+  'Galli',
+  'Martini',
+  'Leone',
+  'Longo',
+  'Gentile',
+  'Martinelli',
+  'Vitale',
+  'Lombardo',
+  'Serra',
+  'Coppola',
+  'De Santis',
+  "D'Angelo",
+  'Marchetti',
+  'Parisi',
+  'Villa',
+  'Conte',
+  'Ferraro',
+  'Ferri',
+  'Fabbri',
+  'Bianco',
+  'Marini',
+  'Grasso',
+  'Valentini',
+];
+const sqlArray = (xs: string[]) => `array[${xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(',')}]`;
+
+async function seed(url: string, tenantId: number): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const plans = (
+      await client.query<{ id: number }>('select id from plans where tenant_id = $1 order by id', [tenantId])
+    ).rows.map((r) => r.id);
+    await client.query('begin');
+    await client.query(
+      `insert into users (email, name, role_id)
+       select 'cliente' || i || '@bench.example.com', f || ' ' || l, 3
+       from (select i, (${sqlArray(FIRST)})[1 + i % ${FIRST.length}] f, (${sqlArray(LAST)})[1 + (i / ${FIRST.length}) % ${LAST.length}] l
+             from generate_series(1, $1::int) i) s`,
+      [ROWS],
+    );
+    // A handful of rare names, for the rare-term search.
+    await client.query(
+      `update users set name = 'Zenobia Quarantotto' where email in ('cliente777@bench.example.com', 'cliente54321@bench.example.com')`,
+    );
+    await client.query(
+      `insert into user_tenants (user_id, tenant_id, name)
+       select id, $1, name from users where email like '%@bench.example.com'`,
+      [tenantId],
+    );
+    await client.query(
+      `insert into subscriptions (tenant_id, user_id, plan_id, status, start_date, next_billing_date, cost_before_vat_cents, vat_hundredths, amount_due_cents, created_at, updated_at)
+       select $1, u.id, ($2::int[])[1 + (u.id % array_length($2::int[], 1))], 1 + (u.id * 7) % 5,
+              now() - (u.id % 365) * interval '1 day', now() + (30 - u.id % 365) * interval '1 day', 2990, 2200, 3648, now(), now()
+       from users u where u.email like '%@bench.example.com'`,
+      [tenantId, plans],
+    );
+    await client.query(
+      `insert into payments (tenant_id, subscription_id, amount_due_cents, causale, period_start, period_end, created_at)
+       select $1, s.id, s.amount_due_cents, 'RNV-BENCH-' || s.id, s.start_date, s.next_billing_date, now()
+       from subscriptions s where s.tenant_id = $1 and not exists (select 1 from payments p where p.subscription_id = s.id)`,
+      [tenantId],
+    );
+    await client.query('commit');
+    await client.query('analyze');
+  } finally {
+    await client.end();
+  }
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+/** The top plan nodes of the list's page and count queries, as EXPLAIN prints them. */
+async function explain(url: string, sqlText: string, params: unknown[]): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const rows = (await client.query<{ 'QUERY PLAN': string }>(`explain ${sqlText}`, params)).rows;
+    return rows
+      .map((r) => r['QUERY PLAN'])
+      .filter((line) => /Scan|Join|Limit|Aggregate|Sort/.test(line))
+      .slice(0, 6)
+      .map((l) => l.replace(/\s+\(cost=.*$/, '').trimEnd())
+      .join('\n        ');
+  } finally {
+    await client.end();
+  }
+}
+
+export async function benchBillingLists(): Promise<BenchResult[] | string> {
+  const cluster = startPostgres();
+  if (typeof cluster === 'string') return cluster;
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rinnova-bench-billing-'));
+  const results: BenchResult[] = [];
+  try {
+    const env = {
+      ...process.env,
+      API_KEYS: API_KEY,
+      LOG_LEVEL: 'silent',
+      DEMO_PASSWORD: 'bench-pass',
+      DATABASE_URL: cluster.url,
+      SEED_DEMO: 'true',
+      RATE_LIMIT_LOGIN: '100000',
+    };
+    const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, env, spaDir: null, quiet: true });
+    try {
+      const call = async (url: string, token: string, tenantId: number) => {
+        const res = await fetch(`${server.url}/api/${url}`, {
+          headers: {
+            'x-api-key': API_KEY,
+            authorization: `Bearer ${token}`,
+            'x-tenant-id': String(tenantId),
+          },
+        });
+        if (!res.ok) throw new Error(`${url} → ${res.status} ${await res.text()}`);
+        return (await res.json()) as { data: { totalCount: number } };
+      };
+      const loginRes = await fetch(`${server.url}/api/user/Login`, {
+        method: 'POST',
+        headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' },
+        body: JSON.stringify({ Email: 'admin@demo.rinnova.it', Password: 'bench-pass' }),
+      });
+      const login = (await loginRes.json()) as { data: { token: string; user: { defaultTenantId: number } } };
+      const token = login.data.token;
+      const tenantId = login.data.user.defaultTenantId;
+      const seedStart = performance.now();
+      await seed(cluster.url, tenantId);
+      console.log(
+        `seeded ${ROWS.toLocaleString('it-IT')} customers and subscriptions in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
+      );
+
+      const searchWhere = (p: string) => `s.search_text like '${p}'`;
+      const shapes: Array<[string, string, string, number]> = [
+        ['page 1', 'page=1&pageSize=20', 'true', 20],
+        ['page 2,500 (deep)', 'page=2500&pageSize=20', 'true', 20],
+        ['status filter', 'page=1&pageSize=20&filters%5Bstatus%5D=1', 's.status = 1', 20],
+        ['plan filter', 'page=1&pageSize=20&filters%5BplanId%5D=PLAN', 's.plan_id = PLAN', 20],
+        ['customer filter', 'page=1&pageSize=20&filters%5BuserId%5D=USER', 's.user_id = USER', 20],
+        [
+          'status + search "rossi" (frequent)',
+          'page=1&pageSize=20&filters%5Bstatus%5D=1&searchTerm=rossi',
+          `s.status = 1 and ${searchWhere('%rossi%')}`,
+          20,
+        ],
+        ['search "rossi" (frequent)', 'page=1&pageSize=20&searchTerm=rossi', searchWhere('%rossi%'), 50],
+        [
+          'search "quarantotto" (rare)',
+          'page=1&pageSize=20&searchTerm=quarantotto',
+          searchWhere('%quarantotto%'),
+          50,
+        ],
+      ];
+      const client = new pg.Client({ connectionString: cluster.url });
+      await client.connect();
+      const plan =
+        (
+          await client.query<{ id: number }>(
+            'select id from plans where tenant_id = $1 order by id limit 1',
+            [tenantId],
+          )
+        ).rows[0]?.id ?? 1;
+      const user =
+        (
+          await client.query<{ user_id: number }>(
+            'select user_id from subscriptions where tenant_id = $1 order by id desc limit 1',
+            [tenantId],
+          )
+        ).rows[0]?.user_id ?? 1;
+      await client.end();
+      for (const [name, rawQuery, rawWhere, target] of shapes) {
+        const query = rawQuery.replace('PLAN', String(plan)).replace('USER', String(user));
+        const where = rawWhere.replace('PLAN', String(plan)).replace('USER', String(user));
+        const url = `subscription/getAll?${query}`;
+        for (let i = 0; i < 10; i++) await call(url, token, tenantId);
+        const samples: number[] = [];
+        let total = 0;
+        for (let i = 0; i < ROUNDS; i++) {
+          const start = performance.now();
+          total = (await call(url, token, tenantId)).data.totalCount;
+          samples.push(performance.now() - start);
+        }
+        samples.sort((a, b) => a - b);
+        const offset = /page=(\d+)/.exec(query)?.[1];
+        const pageSql = `select s.id from subscriptions s where s.tenant_id = $1 and ${where} order by s.id desc limit 20 offset ${(Number(offset ?? 1) - 1) * 20}`;
+        const countSql = `select count(*) from subscriptions s where s.tenant_id = $1 and ${where}`;
+        console.log(
+          `  ${name}: p50 ${percentile(samples, 50).toFixed(1)} ms, p95 ${percentile(samples, 95).toFixed(1)} ms, totalCount ${total}`,
+        );
+        console.log(`        page:  ${await explain(cluster.url, pageSql, [tenantId])}`);
+        console.log(`        count: ${await explain(cluster.url, countSql, [tenantId])}`);
+        results.push({
+          name: `subscription list, ${name}: p95 (PostgreSQL, ${ROWS / 1000}k)`,
+          value: percentile(samples, 95),
+          unit: 'ms',
+          target,
+        });
+      }
+    } finally {
+      await server.close();
+    }
+  } finally {
+    cluster.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+  return results;
+}
