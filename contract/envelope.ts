@@ -8,8 +8,17 @@ export interface Envelope<T> {
 
 export interface Paged<T> {
   items: T[];
+  /**
+   * Rows under the list's filters. Exact up to the page plus 1,000 rows after it; past that the
+   * count is not finished (it would cost a scan of the whole tenant) and `totalCountCapped` is
+   * true: "more than totalCount" (api-contract: capped counts).
+   */
   totalCount: number;
+  totalCountCapped?: boolean;
 }
+
+/** How far past the current page a list counts before it says "oltre …". */
+export const COUNT_AHEAD = 1_000;
 
 export interface SelectOption {
   value: number;

@@ -93,7 +93,7 @@ export function ListPage<T extends { id: number }>({
         <div>
           <h1 className="page-title">{listTitle(resource)}</h1>
           <p className="mt-1 text-sm text-slate-500" aria-live="polite">
-            {c.isLoading ? uiText.loading : uiText.range(from, to, c.totalCount)}
+            {c.isLoading ? uiText.loading : uiText.range(from, to, c.totalCount, c.totalCountCapped)}
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-2">

@@ -20,7 +20,9 @@ export const uiText = {
     current ? `Pagina ${page}, pagina corrente` : `Vai alla pagina ${page}`,
   jumpForward: 'Salta avanti',
   jumpBackward: 'Salta indietro',
-  range: (from: number, to: number, total: number) => `${from}–${to} di ${total}`,
+  range: (from: number, to: number, total: number, capped = false) =>
+    // 'oltre 1.000': thousands always grouped (it-IT leaves 4-digit numbers ungrouped).
+    `${from}–${to} di ${capped ? `oltre ${String(total).replace(/\B(?=(\d{3})+(?!\d))/g, '.')}` : total}`,
   searchLabel: 'Ricerca libera',
   searchPlaceholder: 'Cerca in tutti i campi…',
   loading: 'Caricamento…',

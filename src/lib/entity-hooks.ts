@@ -115,7 +115,11 @@ export async function fetchList<T>(
   const data = await unwrap<Paged<T>>(
     http.get(apiPaths.entity(entity).getAll, { params: toParams(query), signal, tenantId }),
   );
-  return { items: data?.items ?? [], totalCount: data?.totalCount ?? 0 };
+  return {
+    items: data?.items ?? [],
+    totalCount: data?.totalCount ?? 0,
+    ...(data?.totalCountCapped ? { totalCountCapped: true } : {}),
+  };
 }
 
 export async function fetchSelect(

@@ -95,7 +95,10 @@ export function useListController<T extends { id: number }>(resource: ResourceDe
   const { refetch } = list;
   const rows = useMemo(() => (list.data?.items ?? []) as Row[], [list.data]);
   const totalCount = list.data?.totalCount ?? 0;
-  const pageCount = Math.ceil(totalCount / pageSize);
+  /** The server stopped counting (a capped count): there are more rows than `totalCount`. */
+  const totalCountCapped = list.data?.totalCountCapped === true;
+  // A capped count keeps one more page reachable, so 'next' always leads further.
+  const pageCount = Math.ceil(totalCount / pageSize) + (totalCountCapped ? 1 : 0);
 
   // List load failures are only logged (spec §8).
   useEffect(() => {
@@ -245,6 +248,7 @@ export function useListController<T extends { id: number }>(resource: ResourceDe
     resource,
     rows,
     totalCount,
+    totalCountCapped,
     pageCount,
     page,
     pageSize,

@@ -76,6 +76,11 @@ export const userTenants = pgTable(
     billingRegionId: integer('billing_region_id').references(() => regions.id),
     billingProvinceId: integer('billing_province_id').references(() => provinces.id),
     billingMunicipalityId: integer('billing_municipality_id').references(() => municipalities.id),
+    /**
+     * What the user list's free-text search looks in: name, e-mail, PEC, phone, SDI and Partita
+     * IVA, lower-cased; kept by triggers (migration 0005), trigram-indexed.
+     */
+    searchText: text('search_text').notNull().default(''),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -84,6 +89,7 @@ export const userTenants = pgTable(
     index('user_tenants_tenant_id_idx').on(t.tenantId),
     index('user_tenants_tenant_name_order_idx').on(t.tenantId, sql`lower(${t.name})`, t.userId),
     index('user_tenants_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    index('user_tenants_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
     index('user_tenants_billing_municipality_id_idx').on(t.billingMunicipalityId),
   ],
 );

@@ -1,4 +1,4 @@
-import { count, eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { Role } from '../../../contract/enums';
 import type { Address } from '../../../contract/schemas/address';
@@ -6,7 +6,7 @@ import { addressInputSchema } from '../../../contract/schemas/address';
 import { addresses, municipalities, provinces } from '../../db/schema';
 import type { EntityDefinition } from '../crud/entity';
 import { ADMINS } from '../crud/roles';
-import { byName, windowed } from '../crud/window';
+import { byName, countUpTo, windowed } from '../crud/window';
 
 const addressItem: z.ZodType<Address> = z.object({
   id: z.number(),
@@ -71,14 +71,17 @@ export const addressEntity: EntityDefinition<typeof addresses, Address, typeof a
       municipality: { ...municipality, province },
     }));
   },
-  count: async (db, where) => {
-    const [row] = await db
-      .select({ value: count() })
-      .from(addresses)
-      .innerJoin(municipalities, eq(municipalities.id, addresses.municipalityId))
-      .where(where);
-    return row?.value ?? 0;
-  },
+  count: (db, where, limit) =>
+    countUpTo(
+      db,
+      db
+        .select({ one: sql`1` })
+        .from(addresses)
+        .innerJoin(municipalities, eq(municipalities.id, addresses.municipalityId))
+        .where(where)
+        .$dynamic(),
+      limit,
+    ),
   toRow: (input) => ({
     street: input.street,
     zip: input.zip,

@@ -27,16 +27,12 @@ import {
 } from '../../db/schema';
 import { fromDecimalString } from '../../lib/money';
 import type { Transaction } from '../../unit-of-work/unit-of-work';
+import { containsPattern } from '../crud/list-query';
 
 /** Where a query runs and for which tenant (a UnitOfWork, or a read outside one). */
 export interface TenantScope {
   readonly tenantId: number;
   readonly tx: Database | Transaction;
-}
-
-/** LIKE wildcards typed by the user are searched for literally. */
-function containsPattern(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 export interface SubscriptionListFilter {
@@ -62,14 +58,19 @@ function listWhere(scope: TenantScope, f: SubscriptionListFilter): SQL {
   return and(...conditions) as SQL;
 }
 
+/** Counts the list's rows up to `limit` (a capped count: the database stops there). */
 export async function countSubscriptions(
   scope: TenantScope,
   filter: SubscriptionListFilter,
+  limit: number,
 ): Promise<number> {
-  const [row] = await scope.tx
-    .select({ n: sql<number>`count(*)::int` })
+  const capped = scope.tx
+    .select({ one: sql`1` })
     .from(subscriptions)
-    .where(listWhere(scope, filter));
+    .where(listWhere(scope, filter))
+    .limit(limit)
+    .as('capped');
+  const [row] = await scope.tx.select({ n: sql<number>`count(*)::int` }).from(capped);
   return row?.n ?? 0;
 }
 

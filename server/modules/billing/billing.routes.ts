@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { COUNT_AHEAD } from '../../../contract/envelope';
 import { Role, type RoleId } from '../../../contract/enums';
 import { billingMessages, messages, serverMessages } from '../../../contract/messages';
 import {
@@ -237,12 +238,17 @@ export function registerBillingRoutes(
         filter.userId = own;
       }
       const { page, pageSize } = request.query;
-      const [ids, totalCount] = await Promise.all([
+      const limit = (page - 1) * pageSize + COUNT_AHEAD + 1;
+      const [ids, counted] = await Promise.all([
         pageOfSubscriptionIds(scope, filter, pageSize, (page - 1) * pageSize),
-        countSubscriptions(scope, filter),
+        countSubscriptions(scope, filter, limit),
       ]);
       const items = (await loadSubscriptions(scope, ids)).map(withActions(callerOf(request).roleId));
-      return ok({ items, totalCount });
+      return ok(
+        counted >= limit
+          ? { items, totalCount: limit - 1, totalCountCapped: true as const }
+          : { items, totalCount: counted },
+      );
     },
   );
 

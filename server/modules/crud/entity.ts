@@ -86,10 +86,17 @@ export interface EntityDefinition<TTable extends PgTable, TItem, TInputSchema ex
   /** The entity's select (joins, natural order), restricted by `where` and windowed. */
   list: (db: Database, window: ListWindow) => Promise<TItem[]>;
   /**
-   * Counts rows under `where`; needed when search or filters use columns of joined tables.
-   * Default: count of `table`.
+   * Counts rows under `where`, stopping at `limit` (capped counts); needed when search or filters
+   * use columns of joined tables. Default: count of `table`.
    */
-  count?: (db: Database, where: SQL | undefined) => Promise<number>;
+  count?: (db: Database, where: SQL | undefined, limit: number) => Promise<number>;
+  /**
+   * The free-text search condition, when it is not an ILIKE over `searchColumns` (e.g. one
+   * trigram-indexed search column kept by the database).
+   */
+  search?: (term: string) => SQL;
+  /** Just what getAllForSelect needs (id and label), cheaper than the full list. */
+  options?: (db: Database, window: ListWindow) => Promise<{ id: number; label: string }[]>;
   /**
    * Column values written by Create and Update. `tenantId` is left out: the repository sets it
    * from the caller's tenant, so no body can move a row to another tenant. A key left

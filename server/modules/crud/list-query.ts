@@ -52,7 +52,7 @@ export const idParamsSchema = z.object({
 });
 
 /** LIKE wildcards typed by the user are searched for literally. */
-function containsPattern(term: string): string {
+export function containsPattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 

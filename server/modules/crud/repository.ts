@@ -1,8 +1,8 @@
-import { count, eq, getTableColumns } from 'drizzle-orm';
+import { count, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
-import type { SelectOption } from '../../../contract/envelope';
+import { COUNT_AHEAD, type SelectOption } from '../../../contract/envelope';
 import { serverMessages } from '../../../contract/messages';
 import type { Database } from '../../db/client';
 import { HttpError } from '../../lib/http-error';
@@ -12,8 +12,14 @@ import { filterConditions, idIn, searchCondition, whereAll } from './list-query'
 import type { ListQuery, SelectQuery } from './list-query';
 
 export interface CrudRepository<TItem, TInput> {
-  list(caller: Caller, query: ListQuery): Promise<{ items: TItem[]; totalCount: number }>;
-  select(caller: Caller, query: SelectQuery): Promise<{ options: SelectOption[]; totalCount: number }>;
+  list(
+    caller: Caller,
+    query: ListQuery,
+  ): Promise<{ items: TItem[]; totalCount: number; totalCountCapped?: true }>;
+  select(
+    caller: Caller,
+    query: SelectQuery,
+  ): Promise<{ options: SelectOption[]; totalCount: number; totalCountCapped?: true }>;
   get(caller: Caller, id: number): Promise<TItem>;
   /** Writes run inside the call's unit of work (`w.tx`); reads after commit use the database. */
   create(w: GlobalUnitOfWork, caller: Caller, input: TInput): Promise<number>;
@@ -50,13 +56,24 @@ export function createCrudRepository<TTable extends PgTable, TItem, TInputSchema
     return (scope.kind === 'tenant' ? { ...row, tenantId: caller.tenantId } : row) as TTable['$inferInsert'];
   }
 
-  async function countWhere(where: SQL | undefined): Promise<number> {
-    if (def.count) return def.count(db, where);
-    const [row] = await db
-      .select({ value: count() })
+  /** Counts at most `limit` rows: the database stops there instead of scanning the tenant. */
+  async function countWhere(where: SQL | undefined, limit: number): Promise<number> {
+    if (def.count) return def.count(db, where, limit);
+    const capped = db
+      .select({ one: sql`1` })
       .from(def.table as PgTable)
-      .where(where);
+      .where(where)
+      .limit(limit)
+      .as('capped');
+    const [row] = await db.select({ value: count() }).from(capped);
     return row?.value ?? 0;
+  }
+
+  /** Exact up to the page plus COUNT_AHEAD rows; beyond, capped (the SPA says "oltre …"). */
+  async function pagedCount(where: SQL | undefined, page: number, pageSize: number) {
+    const limit = (page - 1) * pageSize + COUNT_AHEAD + 1;
+    const n = await countWhere(where, limit);
+    return n >= limit ? { totalCount: limit - 1, totalCountCapped: true as const } : { totalCount: n };
   }
 
   async function get(caller: Caller, id: number): Promise<TItem> {
@@ -66,9 +83,10 @@ export function createCrudRepository<TTable extends PgTable, TItem, TInputSchema
   }
 
   function listWhere(caller: Caller, query: ListQuery): SQL | undefined {
+    const term = query.searchTerm;
     return whereAll(
       scopeCondition(caller),
-      searchCondition(def.searchColumns, query.searchTerm),
+      term && def.search ? def.search(term) : searchCondition(def.searchColumns, term),
       ...filterConditions(def.filters, query.filters),
     );
   }
@@ -76,29 +94,33 @@ export function createCrudRepository<TTable extends PgTable, TItem, TInputSchema
   return {
     async list(caller, query) {
       const where = listWhere(caller, query);
-      const [items, totalCount] = await Promise.all([
+      const [items, counted] = await Promise.all([
         def.list(db, { where, limit: query.pageSize, offset: (query.page - 1) * query.pageSize }),
-        countWhere(where),
+        pagedCount(where, query.page, query.pageSize),
       ]);
-      return { items, totalCount };
+      return { items, ...counted };
     },
 
     async select(caller, query) {
       const where = listWhere(caller, query);
       const selectedIds = query.selectedIds ?? [];
-      const [page, totalCount] = await Promise.all([
-        def.list(db, { where, limit: query.pageSize, offset: (query.page - 1) * query.pageSize }),
-        countWhere(where),
+      const window = { where, limit: query.pageSize, offset: (query.page - 1) * query.pageSize };
+      const options = async (w: typeof window | { where: SQL | undefined }): Promise<SelectOption[]> =>
+        def.options
+          ? (await def.options(db, w)).map((o) => ({ value: o.id, label: o.label }))
+          : (await def.list(db, w)).map((item) => ({ value: idOf(item), label: def.label(item) }));
+      const [page, counted] = await Promise.all([
+        options(window),
+        pagedCount(where, query.page, query.pageSize),
       ]);
       // The current value of a form is always among the options, whatever the search or page;
       // selected rows outside the caller's scope stay invisible.
-      const onPage = new Set(page.map(idOf));
+      const onPage = new Set(page.map((o) => o.value));
       const missing = selectedIds.filter((id) => !onPage.has(id));
       const extra = missing.length
-        ? await def.list(db, { where: whereAll(scopeCondition(caller), idIn(def.id, missing)) })
+        ? await options({ where: whereAll(scopeCondition(caller), idIn(def.id, missing)) })
         : [];
-      const toOption = (item: TItem): SelectOption => ({ value: idOf(item), label: def.label(item) });
-      return { options: [...extra.map(toOption), ...page.map(toOption)], totalCount };
+      return { options: [...extra, ...page], ...counted };
     },
 
     get,

@@ -16,6 +16,7 @@ import { createCrudRepository } from './repository';
 const selectResultSchema = z.object({
   options: z.array(z.object({ value: z.number(), label: z.string() })),
   totalCount: z.number(),
+  totalCountCapped: z.literal(true).optional(),
 });
 
 /**
@@ -63,7 +64,15 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
       schema: {
         tags,
         querystring: listQuerySchema,
-        response: { 200: envelopeOf(z.object({ items: z.array(def.item), totalCount: z.number() })) },
+        response: {
+          200: envelopeOf(
+            z.object({
+              items: z.array(def.item),
+              totalCount: z.number(),
+              totalCountCapped: z.literal(true).optional(),
+            }),
+          ),
+        },
       },
     },
     async (request) => ok(await repo.list(caller(request), request.query)),

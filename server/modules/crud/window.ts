@@ -1,6 +1,7 @@
-import { asc, sql } from 'drizzle-orm';
+import { asc, count, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { PgColumn, PgSelect } from 'drizzle-orm/pg-core';
+import type { Database } from '../../db/client';
 import type { ListWindow } from './entity';
 
 /** Applies a list window to an entity's dynamic select (`db.select(...).from(...).$dynamic()`). */
@@ -14,4 +15,18 @@ export function windowed<T extends PgSelect>(query: T, window: ListWindow): T {
 /** Natural name order, stable across pages (ties broken by id); served by the name order index. */
 export function byName(name: PgColumn, id: PgColumn): SQL[] {
   return [asc(sql`lower(${name})`), asc(id)];
+}
+
+/**
+ * `count(*)` of a select's rows, stopping at `limit`: the select is the entity's joins and WHERE
+ * (`db.select({ one: sql\`1\` }).from(...).where(where).$dynamic()`), wrapped as
+ * `select count(*) from (… limit N)`, so a large tenant is never counted to the end.
+ */
+export async function countUpTo(db: Database, rows: PgSelect, limit: number): Promise<number> {
+  // The generic select's type cannot prove it has a selection; every caller selects `one`.
+  const counted = rows.limit(limit).as('counted') as unknown as Parameters<
+    ReturnType<Database['select']>['from']
+  >[0];
+  const [row] = await db.select({ value: count() }).from(counted);
+  return row?.value ?? 0;
 }

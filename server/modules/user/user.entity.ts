@@ -1,4 +1,4 @@
-import { count, eq } from 'drizzle-orm';
+import { eq, like, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { roleNameById } from '../../../contract/enums';
 import type { RoleId } from '../../../contract/enums';
@@ -7,7 +7,8 @@ import { userInputSchema } from '../../../contract/schemas/user';
 import { municipalities, provinces, regions, users, userTenants } from '../../db/schema';
 import type { EntityDefinition } from '../crud/entity';
 import { adminEntityRoles } from '../crud/roles';
-import { byName, windowed } from '../crud/window';
+import { containsPattern } from '../crud/list-query';
+import { byName, countUpTo, windowed } from '../crud/window';
 import { createUserWrites } from './user-writes';
 import type { UserWritesDeps } from './user-writes';
 
@@ -128,14 +129,30 @@ export function userEntity(
         };
       });
     },
-    count: async (db, where) => {
-      const [row] = await db
-        .select({ value: count() })
-        .from(userTenants)
-        .innerJoin(users, eq(users.id, userTenants.userId))
-        .where(where);
-      return row?.value ?? 0;
-    },
+    count: (db, where, limit) =>
+      countUpTo(
+        db,
+        db
+          .select({ one: sql`1` })
+          .from(userTenants)
+          .innerJoin(users, eq(users.id, userTenants.userId))
+          .where(where)
+          .$dynamic(),
+        limit,
+      ),
+    // One trigram-indexed column of the membership (name, e-mail, PEC, phone, SDI, VAT), kept by
+    // triggers (migration 0005): never an OR across the columns of two tables.
+    search: (term) => like(userTenants.searchText, containsPattern(term.toLowerCase())),
+    options: (db, window) =>
+      windowed(
+        db
+          .select({ id: userTenants.userId, name: userTenants.name, email: users.email })
+          .from(userTenants)
+          .innerJoin(users, eq(users.id, userTenants.userId))
+          .orderBy(...byName(userTenants.name, userTenants.userId))
+          .$dynamic(),
+        window,
+      ).then((rows) => rows.map((r) => ({ id: r.id, label: r.name ? `${r.name} (${r.email})` : r.email }))),
     writes: createUserWrites(deps),
     roles: adminEntityRoles,
   };

@@ -259,6 +259,19 @@ describe('ListPage', () => {
     await waitFor(() => expect(lastList(calls)).toEqual({ page: '8', pageSize: '5' }));
   });
 
+  it('says "oltre" for a capped count and keeps the next page reachable', async () => {
+    server.use(
+      apiGet('widget/getAll', ({ request }) => {
+        const page = Number(new URL(request.url).searchParams.get('page'));
+        return ok({ items: [widget(page * 10)], totalCount: (page - 1) * 5 + 1000, totalCountCapped: true });
+      }),
+    );
+    const { user } = renderList();
+    expect(await screen.findByText('1–5 di oltre 1.000')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: /Pagina successiva/ }));
+    expect(await screen.findByText('6–10 di oltre 1.005')).toBeInTheDocument();
+  });
+
   it('deletes a row after confirmation, then refetches', async () => {
     const { calls } = fakeEntityServer<Widget>('widget', [widget(1), widget(2)]);
     const { user } = renderList();

@@ -1,0 +1,72 @@
+/**
+ * Capped counts (issue 8): a list counts exactly up to its page plus 1,000 rows; past that it says
+ * so (`totalCountCapped`) instead of scanning the whole table, and the rows are the same.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Paged, SelectResult } from '../../contract/envelope';
+import { createTestContext, type ApiClient, type TestContext } from './helpers/test-app';
+
+let ctx: TestContext;
+let admin: ApiClient;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  admin = await ctx.as('admin', 'Demo Srl');
+});
+afterAll(() => ctx.close());
+
+const list = (query: Record<string, string | number>) =>
+  admin.get<Paged<{ id: number; name: string }>>('/api/municipality/getAll', { query });
+
+describe('capped counts', () => {
+  it('page 1 of ~7,900 comuni: 1,000 counted, capped', async () => {
+    const res = await list({ page: 1, pageSize: 5 });
+    expect(res.body.data).toMatchObject({ totalCount: 1000, totalCountCapped: true });
+    expect(res.body.data?.items).toHaveLength(5);
+  });
+
+  it('a deeper page counts 1,000 rows past itself', async () => {
+    const near = await list({ page: 300, pageSize: 20 });
+    expect(near.body.data).toMatchObject({ totalCount: 299 * 20 + 1000, totalCountCapped: true });
+  });
+
+  it('is exact (no flag) when the rows end within the window', async () => {
+    const last = await list({ page: 350, pageSize: 20 });
+    const exact = last.body.data!;
+    expect(exact.totalCountCapped).toBeUndefined();
+    expect(exact.totalCount).toBeGreaterThan(7800);
+    expect(exact.totalCount).toBeLessThan(8100);
+    const beyond = await list({ page: Math.ceil(exact.totalCount / 20), pageSize: 20 });
+    expect(beyond.body.data?.items.length).toBe(
+      exact.totalCount - (Math.ceil(exact.totalCount / 20) - 1) * 20,
+    );
+    const filtered = await list({ page: 1, pageSize: 5, 'filters[provinceId]': 28 });
+    expect(filtered.body.data?.totalCountCapped).toBeUndefined();
+    expect(filtered.body.data?.totalCount).toBeLessThan(1000);
+  });
+
+  it('selects are capped the same way, with the selected ids always among the options', async () => {
+    const res = await admin.get<SelectResult & { totalCountCapped?: boolean }>(
+      '/api/municipality/getAllForSelect',
+      {
+        query: { page: 1, pageSize: 20, selectedIds: '7000' },
+      },
+    );
+    expect(res.body.data).toMatchObject({ totalCount: 1000, totalCountCapped: true });
+    expect(res.body.data?.options.map((o) => o.value)).toContain(7000);
+  });
+
+  it('user search looks in one search column: name, e-mail, PEC, phone, SDI and Partita IVA', async () => {
+    const find = async (term: string) =>
+      (
+        await admin.get<Paged<{ id: number; email: string }>>('/api/user/getAll', {
+          query: { pageSize: 100, searchTerm: term },
+        })
+      ).body.data!.items.map((u) => u.email);
+    expect(await find('BIANCHI CONSULTING')).toContain('amministrazione@bianchi-consulting.example.com');
+    expect(await find('m5uxcr1')).toContain('amministrazione@bianchi-consulting.example.com'); // SDI
+    expect(await find('12345678903')).toContain('amministrazione@bianchi-consulting.example.com'); // P.IVA
+    expect(await find('333 1234567')).toContain('mario.rossi@example.com'); // phone
+    expect(await find('mario.rossi@')).toEqual(['mario.rossi@example.com']);
+    expect(await find('%')).toEqual([]); // a literal percent sign, not a wildcard
+  });
+});
