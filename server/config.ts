@@ -29,6 +29,8 @@ export interface Config {
   adminPassword: string | undefined;
   production: boolean;
   logLevel: string;
+  /** 'pretty' (readable lines, the default in development) or 'json' (the default in production). */
+  logFormat: 'pretty' | 'json';
   bodyLimitBytes: number;
   corsOrigins: string[];
   trustProxy: boolean;
@@ -185,6 +187,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminPassword,
     production,
     logLevel: str('LOG_LEVEL', 'info'),
+    logFormat: logFormat(str('LOG_FORMAT', production ? 'json' : 'pretty'), problems),
     bodyLimitBytes: int('BODY_LIMIT', 1_048_576, 1024, 100 * 1_048_576),
     corsOrigins: str('CORS_ORIGINS', '')
       .split(',')
@@ -206,4 +209,10 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+function logFormat(raw: string, problems: string[]): 'pretty' | 'json' {
+  if (raw === 'pretty' || raw === 'json') return raw;
+  problems.push(`LOG_FORMAT: pretty o json / pretty or json (got "${raw}")`);
+  return 'json';
 }

@@ -1,7 +1,6 @@
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { Role, roleNameById } from '../../../contract/enums';
-import type { RoleId } from '../../../contract/enums';
+import { Role } from '../../../contract/enums';
 import { serverMessages } from '../../../contract/messages';
 import type { UserInputParsed } from '../../../contract/schemas/user';
 import type { Database, Executor } from '../../db/client';
@@ -119,10 +118,8 @@ export function createUserWrites(deps: UserWritesDeps): EntityWrites<UserInputPa
             .from(userTenants)
             .where(and(eq(userTenants.userId, existing.id), eq(userTenants.tenantId, tenantId)));
           if (already) throw new HttpError(409, serverMessages.emailTaken);
-          if (existing.roleId !== input.roleId) {
-            const role = roleNameById[existing.roleId as RoleId] ?? String(existing.roleId);
-            throw new HttpError(409, `${serverMessages.emailOtherRole}: ${role}.`);
-          }
+          // The other account's role belongs to other tenants: the answer does not name it.
+          if (existing.roleId !== input.roleId) throw new HttpError(409, serverMessages.emailOtherRole);
           await tx.insert(userTenants).values({ userId: existing.id, tenantId, ...profile });
           return { userId: existing.id, invite: existing.passwordHash === null };
         }
