@@ -40,6 +40,7 @@ import { formBodyPlugin } from './plugins/form-body';
 import { notFoundPlugin } from './plugins/not-found';
 import { rateLimitPlugin } from './plugins/rate-limit';
 import { roleGuardPlugin } from './plugins/role-guard';
+import { securityHeadersPlugin } from './plugins/security-headers';
 import { tenantPlugin } from './plugins/tenant';
 import { createOutboxDispatcher } from './unit-of-work/outbox';
 import { createUnitOfWorkRunner } from './unit-of-work/unit-of-work';
@@ -103,8 +104,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(errorHandlerPlugin);
   await app.register(jsonBodyPlugin);
   await app.register(inputGuardPlugin);
+  await app.register(securityHeadersPlugin);
+  // Cross-origin callers only from the configured origins (CORS_ORIGINS); none by default: the
+  // SPA is served from this origin (and proxied by Vite in development).
   await app.register(fastifyCors, {
-    origin: config.corsOrigins.length > 0 ? config.corsOrigins : true,
+    origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
     methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['Content-Type', 'Authorization', 'x-api-key', 'X-Tenant-Id'],
     exposedHeaders: ['Retry-After'],
@@ -123,9 +127,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(rateLimitPlugin);
   await app.register(docsPlugin);
   await app.register(notFoundPlugin, { spaDir: options.spaDir });
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('x-content-type-options', 'nosniff');
-  });
 
   // Every write is a unit of work on the tenant's connection (one shared database today; a
   // dedicated database per tenant changes only `connectionFor`), with an outbox sent after commit.
