@@ -1,3 +1,4 @@
+import type { preValidationHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { serverMessages } from '../../contract/messages';
 import { HttpError } from '../lib/http-error';
@@ -27,22 +28,35 @@ export function findNulBytes(value: unknown, path = '', depth = 0, found: string
 /**
  * Values no column can store are refused before any route sees them: a NUL byte (U+0000) in the
  * path, the query string or the body (PostgreSQL text cannot hold it) is a 400 naming the field.
- * A global preValidation hook, so it covers every route, present and future.
+ * A preValidation hook on every route, present and future.
  */
 export const inputGuardPlugin = fp(
   (app, _opts, done) => {
-    app.addHook('preValidation', async (request) => {
+    const guard: preValidationHookHandler = (request, _reply, next) => {
       const fields = [
         ...findNulBytes(request.params),
         ...findNulBytes(request.query),
         ...findNulBytes(request.body),
       ];
-      if (fields.length === 0) return;
-      throw new HttpError(400, serverMessages.validation, {
-        errors: [...new Set(fields)].map((f) =>
-          f ? `${f}: ${serverMessages.invalidCharacters}` : serverMessages.invalidCharacters,
-        ),
-      });
+      if (fields.length === 0) {
+        next();
+        return;
+      }
+      next(
+        new HttpError(400, serverMessages.validation, {
+          errors: [...new Set(fields)].map((f) =>
+            f ? `${f}: ${serverMessages.invalidCharacters}` : serverMessages.invalidCharacters,
+          ),
+        }),
+      );
+    };
+    // Added to every route (onRoute), so routes registered later are covered; it runs after the
+    // case-insensitive key binding (which puts itself first), so fields are named as documented.
+    app.addHook('onRoute', (route) => {
+      const existing = route.preValidation;
+      route.preValidation = existing
+        ? [...(Array.isArray(existing) ? existing : [existing]), guard]
+        : [guard];
     });
     done();
   },

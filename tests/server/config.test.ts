@@ -108,9 +108,9 @@ describe('loadConfig', () => {
     })();
     expect(problems.find((p) => p.startsWith('API_KEYS'))).toContain("'rinnova-dev-key' non è ammessa");
     expect(problems.find((p) => p.startsWith('ENCRYPTION_KEY'))).toContain('obbligatoria in produzione');
-    expect(() => loadConfig({ ...production, API_KEYS: 'k1,rinnova-dev-key', ENCRYPTION_KEY: 'e'.repeat(32) })).toThrow(
-      /API_KEYS/,
-    );
+    expect(() =>
+      loadConfig({ ...production, API_KEYS: 'k1,rinnova-dev-key', ENCRYPTION_KEY: 'e'.repeat(32) }),
+    ).toThrow(/API_KEYS/);
     const ok = loadConfig({ ...production, API_KEYS: 'k-prod', ENCRYPTION_KEY: 'e'.repeat(32) });
     expect(ok.production).toBe(true);
     // Development keeps working with the documented defaults.

@@ -80,8 +80,7 @@ describe('failed sign-in throttling', () => {
     expect(Number(locked.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
     // Another account from that address is not locked.
     expect(
-      (await post(app, '/api/user/Login', { email: DEMO.admin, password: DEMO.password }, '10.1.0.1'))
-        .status,
+      (await post(app, '/api/user/Login', { email: DEMO.admin, password: DEMO.password }, '10.1.0.1')).status,
     ).toBe(200);
   });
 
@@ -89,7 +88,12 @@ describe('failed sign-in throttling', () => {
     const app = await appWith({ LOGIN_MAX_FAILURES: '3' });
     for (let ip = 1; ip <= 3; ip++) {
       for (let i = 0; i < 3; i++) {
-        const res = await post(app, '/api/user/Login', { email: DEMO.cliente, password: 'x' }, `10.9.${ip}.1`);
+        const res = await post(
+          app,
+          '/api/user/Login',
+          { email: DEMO.cliente, password: 'x' },
+          `10.9.${ip}.1`,
+        );
         expect(res.status).toBe(401);
       }
       expectLimited(
