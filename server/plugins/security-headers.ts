@@ -4,7 +4,11 @@ import fp from 'fastify-plugin';
 import { isApiPath, isDocsPath } from './request-context';
 
 /** PayPal's JavaScript SDK and checkout frames (the payment page only). */
-export const PAYPAL_SDK_HOSTS = ['https://www.paypal.com', 'https://*.paypal.com', 'https://www.paypalobjects.com'];
+export const PAYPAL_SDK_HOSTS = [
+  'https://www.paypal.com',
+  'https://*.paypal.com',
+  'https://www.paypalobjects.com',
+];
 /** Pages that load PayPal's SDK. */
 export const PAYMENT_PAGE_PATHS = ['/payment', '/payment/process'];
 /** The public plan widget, embedded by tenants in their own sites (`GET api/plan/iframe`). */
