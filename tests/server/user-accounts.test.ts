@@ -213,14 +213,21 @@ describe("a tenant's 'Utente Attivo' flag", () => {
       ...body('sospeso@example.com', { isActive: false }),
       id: user.id,
     });
-    expect((await asUser.get('/api/address/getAll')).status).toBe(403);
-    const tenantsSeen = await client(ctx.app, { authorization: `Bearer ${session.token}` }).get<
-      Paged<Tenant>
-    >('/api/tenant/getAll');
+    // The deactivation ended the existing session; a new one may not act in that tenant.
+    expect((await asUser.get('/api/address/getAll')).status).toBe(401);
+    const again = dataOf(await login('sospeso@example.com', 'sospeso1'));
+    expect(again.user.defaultTenantId).toBeNull();
+    const asUserAgain = client(ctx.app, {
+      authorization: `Bearer ${again.token}`,
+      'x-tenant-id': String(demoId),
+    });
+    expect((await asUserAgain.get('/api/address/getAll')).status).toBe(403);
+    const tenantsSeen = await client(ctx.app, { authorization: `Bearer ${again.token}` }).get<Paged<Tenant>>(
+      '/api/tenant/getAll',
+    );
     expect(dataOf(tenantsSeen).totalCount).toBe(0);
-    expect(dataOf(await login('sospeso@example.com', 'sospeso1')).user.defaultTenantId).toBeNull();
 
     await demoAdmin.put('/api/user/Update', { ...body('sospeso@example.com'), id: user.id });
-    expect((await asUser.get('/api/address/getAll')).status).toBe(200);
+    expect((await asUserAgain.get('/api/address/getAll')).status).toBe(200);
   });
 });
