@@ -10,6 +10,7 @@ export const apiPaths = {
   }),
   user: {
     login: 'user/Login',
+    logout: 'user/Logout',
     isEmailUnique: (email: string) => `user/isEmailUnique/${encodeURIComponent(email)}`,
     requestPasswordReset: 'user/request-password-reset',
     resetPassword: 'user/reset-password',

@@ -156,11 +156,16 @@ export const serverMessages = {
   pageSizeTooLarge: 'La dimensione della pagina deve essere compresa tra 1 e 100.',
   unknownReference: 'Riferimento a un elemento inesistente.',
   superAdminOnly: 'Solo un SuperAdmin può creare, modificare o eliminare un SuperAdmin.',
-  /** Followed by the existing account's role, e.g. '… con un altro ruolo: User.' */
-  emailOtherRole: 'Questa email appartiene già a un account con un altro ruolo',
+  /** The other account's role is never named: it belongs to other tenants. */
+  emailOtherRole: 'Questa email appartiene già a un account con un altro ruolo.',
   sharedAccount:
     'Questo account appartiene anche ad altri tenant: email e ruolo non si possono modificare da qui.',
   selfChange: 'Non puoi cambiare il tuo ruolo, disattivare o eliminare il tuo account.',
+  invalidCharacters: 'Il testo contiene caratteri non ammessi.',
+  badUrl: 'Indirizzo della richiesta non valido.',
+  urlTooLong: 'Indirizzo della richiesta troppo lungo.',
+  headersTooLarge: 'Intestazioni della richiesta troppo grandi.',
+  loggedOut: 'Disconnessione effettuata.',
 } as const;
 
 /** Messages of the billing calls (api-contract 'Billing calls'); the spec leaves them open. */

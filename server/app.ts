@@ -1,7 +1,7 @@
 import path from 'node:path';
 import fastifyCors from '@fastify/cors';
 import Fastify from 'fastify';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database } from './db/client';
@@ -32,11 +32,15 @@ import { apiKeyPlugin } from './plugins/api-key';
 import { authenticationPlugin } from './plugins/authentication';
 import { caseInsensitiveKeysPlugin } from './plugins/case-insensitive-keys';
 import { docsPlugin } from './plugins/docs';
-import { errorHandlerPlugin } from './plugins/error-handler';
+import { answerClientError, answerFrameworkError, errorHandlerPlugin } from './plugins/error-handler';
+import { inputGuardPlugin } from './plugins/input-guard';
+import { jsonBodyPlugin } from './plugins/json-body';
+import { loggerOptions } from './lib/logger';
 import { formBodyPlugin } from './plugins/form-body';
 import { notFoundPlugin } from './plugins/not-found';
 import { rateLimitPlugin } from './plugins/rate-limit';
 import { roleGuardPlugin } from './plugins/role-guard';
+import { securityHeadersPlugin } from './plugins/security-headers';
 import { tenantPlugin } from './plugins/tenant';
 import { createOutboxDispatcher } from './unit-of-work/outbox';
 import { createUnitOfWorkRunner } from './unit-of-work/unit-of-work';
@@ -61,8 +65,8 @@ export interface AppOptions {
   publicUrl?: () => string;
   /** The built SPA to serve (dist/); omit for an API-only app (tests). */
   spaDir?: string;
-  /** A logger to share (startServer's); otherwise one is made at config.logLevel. */
-  logger?: FastifyBaseLogger;
+  /** Where log lines go instead of stdout (tests read them); always JSON, with the safe serializers. */
+  logStream?: { write(line: string): unknown };
   /** The clock of token expiry and timestamps; tests move it. */
   now?: () => Date;
 }
@@ -75,18 +79,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   applyItalianZodMessages();
 
   const app = Fastify({
-    ...(options.logger
-      ? { loggerInstance: options.logger }
-      : {
-          logger: {
-            level: config.logLevel,
-            redact: ['req.headers.authorization', 'req.headers["x-api-key"]'],
-          },
-        }),
+    logger: loggerOptions(config, options.logStream),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     // The contract's routes match case-insensitively, as the original ASP.NET backend did.
     routerOptions: { caseSensitive: false, querystringParser: parseQueryString },
+    // Errors raised before routing (a malformed %-escape, a path parameter over 100 characters)
+    // and by the HTTP parser (a URL or headers over 16 KB) answer the envelope too.
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   });
   const mailer =
     options.mailer ??
@@ -101,8 +102,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(errorHandlerPlugin);
+  await app.register(jsonBodyPlugin);
+  await app.register(inputGuardPlugin);
+  await app.register(securityHeadersPlugin);
+  // Cross-origin callers only from the configured origins (CORS_ORIGINS); none by default: the
+  // SPA is served from this origin (and proxied by Vite in development).
   await app.register(fastifyCors, {
-    origin: config.corsOrigins.length > 0 ? config.corsOrigins : true,
+    origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
     methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['Content-Type', 'Authorization', 'x-api-key', 'X-Tenant-Id'],
     exposedHeaders: ['Retry-After'],
@@ -121,9 +127,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(rateLimitPlugin);
   await app.register(docsPlugin);
   await app.register(notFoundPlugin, { spaDir: options.spaDir });
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('x-content-type-options', 'nosniff');
-  });
 
   // Every write is a unit of work on the tenant's connection (one shared database today; a
   // dedicated database per tenant changes only `connectionFor`), with an outbox sent after commit.

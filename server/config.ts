@@ -29,6 +29,8 @@ export interface Config {
   adminPassword: string | undefined;
   production: boolean;
   logLevel: string;
+  /** 'pretty' (readable lines, the default in development) or 'json' (the default in production). */
+  logFormat: 'pretty' | 'json';
   bodyLimitBytes: number;
   corsOrigins: string[];
   trustProxy: boolean;
@@ -45,6 +47,8 @@ export interface Config {
 }
 
 export const MEMORY_DATA_DIR = ':memory:';
+/** The key every clone knows (README, .env.example): development only, refused in production. */
+export const DEV_API_KEY = 'rinnova-dev-key';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -143,11 +147,23 @@ export function loadConfig(env: Env = process.env): Config {
       'JWT_SECRET: obbligatorio con DATABASE_URL in produzione / required with DATABASE_URL when NODE_ENV=production',
     );
   }
-  const apiKeys = str('API_KEYS', 'rinnova-dev-key')
+  const apiKeys = str('API_KEYS', DEV_API_KEY)
     .split(',')
     .map((k) => k.trim())
     .filter(Boolean);
   if (apiKeys.length === 0) problems.push('API_KEYS: almeno una chiave / at least one key');
+  if (production && apiKeys.includes(DEV_API_KEY)) {
+    problems.push(
+      `API_KEYS: in produzione la chiave pubblica di sviluppo '${DEV_API_KEY}' non è ammessa, impostare chiavi proprie / ` +
+        `the public development key is refused when NODE_ENV=production, set your own keys`,
+    );
+  }
+  if (production && encryptionKey === undefined) {
+    problems.push(
+      'ENCRYPTION_KEY: obbligatoria in produzione (almeno 32 caratteri, da conservare: cifra i segreti dei provider di pagamento) / ' +
+        'required when NODE_ENV=production (at least 32 characters; keep it: it encrypts payment-provider secrets)',
+    );
+  }
 
   const adminEmail = email('ADMIN_EMAIL');
   const adminPassword = opt('ADMIN_PASSWORD');
@@ -179,12 +195,14 @@ export function loadConfig(env: Env = process.env): Config {
     supportEmail: email('SUPPORT_EMAIL', 'supporto@rinnova.it') ?? 'supporto@rinnova.it',
     whatsappPhone: str('WHATSAPP_PHONE', ''),
     demoPassword,
-    // Embedded mode is a demo on a fresh machine; with a real database demo rows are opt-in.
-    seedDemo: bool('SEED_DEMO', databaseUrl === undefined),
+    // Embedded mode outside production is a demo on a fresh machine; in production or with a
+    // real database demo rows (and their printed password) are opt-in with SEED_DEMO=true.
+    seedDemo: bool('SEED_DEMO', databaseUrl === undefined && !production),
     adminEmail: adminEmail?.toLowerCase(),
     adminPassword,
     production,
     logLevel: str('LOG_LEVEL', 'info'),
+    logFormat: logFormat(str('LOG_FORMAT', production ? 'json' : 'pretty'), problems),
     bodyLimitBytes: int('BODY_LIMIT', 1_048_576, 1024, 100 * 1_048_576),
     corsOrigins: str('CORS_ORIGINS', '')
       .split(',')
@@ -206,4 +224,10 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+function logFormat(raw: string, problems: string[]): 'pretty' | 'json' {
+  if (raw === 'pretty' || raw === 'json') return raw;
+  problems.push(`LOG_FORMAT: pretty o json / pretty or json (got "${raw}")`);
+  return 'json';
 }

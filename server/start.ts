@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import type { DatabaseHandle } from './db/client';
 import { DEMO_ACCOUNTS } from './db/seed/accounts';
 import { seedDatabase } from './db/seed/seed';
 import type { SeedStep } from './db/seed/seed';
+import { secureDataDir } from './lib/data-dir';
 import { createSecretBox } from './lib/secret-box';
 
 export interface StartServerOptions {
@@ -60,7 +61,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     dataDir: dataDir === MEMORY_DATA_DIR ? dataDir : path.resolve(dataDir),
   };
   const inMemory = config.dataDir === MEMORY_DATA_DIR;
-  if (!inMemory) await mkdir(config.dataDir, { recursive: true });
+  if (!inMemory) await secureDataDir(config.dataDir);
 
   const handle = await openDatabase(
     config.databaseUrl
@@ -92,8 +93,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       demoPassword: config.demoPassword,
       adminEmail: config.adminEmail,
       adminPassword: config.adminPassword,
+      // In production ENCRYPTION_KEY is required (config.ts); the JWT secret is a development fallback.
       secretBox: createSecretBox(config.encryptionKey ?? jwtSecret),
     });
+    // Files PGlite created before the umask took effect (a data directory of an earlier version).
+    if (!inMemory) await secureDataDir(config.dataDir);
     app.log.info({ ms: Date.now() - started, seeded, database: handle.kind }, 'database ready');
     if (spaDir && !existsSync(path.join(spaDir, 'index.html'))) {
       app.log.warn(

@@ -3,6 +3,7 @@
  * an empty number or select; both mean "absent" here.
  */
 import { z } from 'zod';
+import { idInput, idNumber } from './common';
 
 /** '' and whitespace become null; other strings are trimmed; anything else passes through. */
 export function blankToNull(value: unknown): unknown {
@@ -28,12 +29,12 @@ export function requiredText(max: number, message: string) {
   );
 }
 
-/** An optional reference id: '' / null / 0 / absent → null; a numeric string is read as a number. */
+/** An optional reference id: '' / null / 0 / absent → null; a string of digits is read as a number. */
 export const optionalRef = z.preprocess((v) => {
   const b = blankToNull(v);
   if (b === 0 || b === '0') return null;
-  return typeof b === 'string' ? Number(b) : b;
-}, z.number().int().positive().nullable().optional());
+  return idInput(b);
+}, idNumber(1).nullable().optional());
 
 /** A required reference id with its own message for "absent". */
 export function requiredRef(message: string) {
@@ -41,9 +42,9 @@ export function requiredRef(message: string) {
     (v) => {
       const b = blankToNull(v);
       if (b === 0 || b === '0') return undefined;
-      return typeof b === 'string' ? Number(b) : b;
+      return idInput(b);
     },
-    z.number({ error: message }).int({ message }).positive({ message }),
+    idNumber(1, message),
   );
 }
 

@@ -9,7 +9,7 @@ import {
   validationMessages,
 } from '../validation/italian';
 import { bindKeys, blankToNull, optionalRef, optionalText, requiredText } from './fields';
-import { optionalId } from './common';
+import { idInput, optionalId } from './common';
 
 /** The user's billing address as the server answers it (ids plus the names to show). */
 export interface UserBillingAddress {
@@ -77,13 +77,13 @@ export const userVatCodeField = z.preprocess(
 );
 /** Role id 1 (SuperAdmin), 2 (Admin) or 3 (User); a numeric string is read as a number. */
 export const roleIdField = z.preprocess(
-  (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
+  idInput,
   z.literal([1, 2, 3], { error: validationMessages.roleInvalid }),
 );
 /** The wizard's `Role: { Id, Name }` (keys in any case). Informative: `roleId` decides. */
 export const roleRefField = z.preprocess(
   bindKeys(['id', 'name']),
-  z.object({ id: z.coerce.number().int().optional(), name: z.string().max(50).optional().nullable() }),
+  z.object({ id: optionalId, name: z.string().max(50).optional().nullable() }),
 );
 const flag = (fallback: boolean) => z.boolean().optional().default(fallback);
 

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { NUMBER_MESSAGE } from '../../contract/schemas/common';
 
 export const REQUIRED_MESSAGE = 'Campo obbligatorio';
-/** Coerced numbers (ids) see NaN both when missing and when not numeric, so one message says both. */
-export const NUMBER_MESSAGE = 'Numero mancante o non valido';
+/** Coerced numbers see NaN both when missing and when not numeric, so one message says both. */
+export { NUMBER_MESSAGE } from '../../contract/schemas/common';
 
 /**
  * Validation messages in Italian (the API contract): zod's Italian locale, plus one plain

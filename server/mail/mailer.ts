@@ -54,12 +54,13 @@ function smtpMailer(smtpUrl: string, { from, log }: MailerOptions): Mailer {
 function outboxMailer({ outboxDir, from, log }: MailerOptions): Mailer {
   return {
     async send(message) {
-      await mkdir(outboxDir, { recursive: true });
+      // Messages hold live reset links: owner-only, like the rest of DATA_DIR.
+      await mkdir(outboxDir, { recursive: true, mode: 0o700 });
       const createdAt = new Date().toISOString();
       const name = `${createdAt.replaceAll(':', '-').replace('.', '-')}-${randomBytes(4).toString('hex')}.json`;
       const file = path.join(outboxDir, name);
       const entry: OutboxEntry = { ...message, from, createdAt };
-      await writeFile(`${file}.tmp`, JSON.stringify(entry, null, 2), 'utf8');
+      await writeFile(`${file}.tmp`, JSON.stringify(entry, null, 2), { encoding: 'utf8', mode: 0o600 });
       await rename(`${file}.tmp`, file);
       log.info({ to: message.to, subject: message.subject, file }, `e-mail scritta nell'outbox: ${file}`);
     },

@@ -15,9 +15,11 @@ export interface AuthenticationOptions {
 }
 
 /**
- * Bearer tokens (JWT, HS256) with expiry; claims `sub` (user id) and `roleId`. On every /api
- * route that is not public the token is verified and the user re-read, so a deactivated or
- * deleted account, or a changed role, takes effect at once rather than when the token expires.
+ * Bearer tokens (JWT, HS256) with expiry; claims `sub` (user id), `roleId` and `tv` (token
+ * version). On every /api route that is not public the token is verified and the user re-read,
+ * so a deactivated or deleted account takes effect at once rather than when the token expires,
+ * and a token whose `tv` is not the account's current `token_version` (moved on by a password
+ * reset, a role change, a deactivation, a removal, Logout) is refused: that session has ended.
  * 401 messages: 'Token scaduto' when expired (the SPA looks for 'scaduto'), otherwise
  * tokenMissing / tokenInvalid.
  */
@@ -37,7 +39,7 @@ export const authenticationPlugin = fp<AuthenticationOptions>(
       if ((request.routeOptions.config.access ?? 'user') === 'public') return;
 
       if (!request.headers.authorization) throw new HttpError(401, serverMessages.tokenMissing);
-      let claims: { sub: string; roleId: unknown };
+      let claims: { sub: string; roleId: unknown; tv?: unknown };
       try {
         claims = await request.jwtVerify();
       } catch (error) {
@@ -50,10 +52,18 @@ export const authenticationPlugin = fp<AuthenticationOptions>(
       const userId = Number(claims.sub);
       if (!Number.isSafeInteger(userId) || userId <= 0) throw new HttpError(401, serverMessages.tokenInvalid);
       const [user] = await db
-        .select({ id: users.id, email: users.email, roleId: users.roleId, isActive: users.isActive })
+        .select({
+          id: users.id,
+          email: users.email,
+          roleId: users.roleId,
+          isActive: users.isActive,
+          tokenVersion: users.tokenVersion,
+        })
         .from(users)
         .where(eq(users.id, userId));
-      if (!user || !user.isActive || !isRoleId(user.roleId))
+      // Tokens issued before versions existed carry no `tv`: they count as version 0.
+      const tokenVersion = claims.tv ?? 0;
+      if (!user || !user.isActive || !isRoleId(user.roleId) || tokenVersion !== user.tokenVersion)
         throw new HttpError(401, serverMessages.tokenInvalid);
       request.auth = { userId: user.id, roleId: user.roleId, email: user.email };
     });

@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -49,6 +50,10 @@ export function toErrorResponse(error: unknown, request: FastifyRequest): [Statu
       : [400, envelope(serverMessages.validation, { errors: [serverMessages.unknownReference] })];
   }
   if (dbCode === PgErrorCode.uniqueViolation) return [409, envelope(serverMessages.conflict)];
+  // Class 22 (data exception: a number out of range, a NUL byte, a malformed value) is a value
+  // the client sent that a schema let through: the input is wrong, not the server.
+  if (dbCode?.startsWith('22'))
+    return [400, envelope(serverMessages.validation, { errors: [serverMessages.validation] })];
 
   const fastifyError = error as Partial<FastifyError>;
   const status = fastifyError.statusCode ?? 500;
@@ -69,6 +74,7 @@ export const errorHandlerPlugin = fp(
     app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
       const [status, body] = toErrorResponse(error, request);
       if (error instanceof HttpError && error.options.headers) reply.headers(error.options.headers);
+      // The logger's serializers (lib/log-safe.ts) keep query parameters and values out of the line.
       if (status >= 500) request.log.error({ err: error }, 'request failed');
       else request.log.info({ status, message: body.message }, 'request refused');
       return reply.code(status).type('application/json; charset=utf-8').send(body);
@@ -77,3 +83,40 @@ export const errorHandlerPlugin = fp(
   },
   { name: 'error-handler' },
 );
+
+/**
+ * Fastify's `frameworkErrors`: errors met before a route is chosen (a malformed %-escape in the
+ * path, a path parameter longer than the router's limit). No hook has run; answer the envelope.
+ */
+export function answerFrameworkError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+  const message = tooLong ? serverMessages.urlTooLong : serverMessages.badUrl;
+  request.log.info({ code: error.code }, 'request refused');
+  void reply
+    .code(tooLong ? 414 : 400)
+    .type('application/json; charset=utf-8')
+    .send(envelope(serverMessages.validation, { errors: [message] }));
+}
+
+/**
+ * Fastify's `clientErrorHandler`: what the HTTP parser refuses (a request line or headers over
+ * Node's 16 KB, a malformed request) gets the envelope instead of Node's bare status line.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return;
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const [status, reason] = tooLarge ? [431, 'Request Header Fields Too Large'] : [400, 'Bad Request'];
+  const body = JSON.stringify(
+    envelope(serverMessages.validation, {
+      errors: [tooLarge ? serverMessages.headersTooLarge : serverMessages.badUrl],
+    }),
+  );
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}

@@ -13,6 +13,12 @@ export interface NotFoundOptions {
 export const SPA_MISSING_MESSAGE =
   "Interfaccia non compilata: esegui 'npm run build' (manca dist/index.html).";
 
+function looksLikeFile(url: string): boolean {
+  const pathname = url.split(/[?#]/)[0] ?? '';
+  const last = pathname.slice(pathname.lastIndexOf('/') + 1);
+  return /\.[a-z0-9]+$/i.test(last);
+}
+
 /**
  * Unknown /api routes answer a 404 envelope. With a built SPA, its files are served and any
  * other GET that accepts HTML gets dist/index.html (history fallback for client-side routes).
@@ -35,10 +41,12 @@ export const notFoundPlugin = fp<NotFoundOptions>(
     }
 
     app.setNotFoundHandler((request, reply) => {
+      // A page is any GET outside /api that is not a file: `curl /` (Accept: */*) gets the SPA
+      // too. A missing file (`/logo.png`) stays a 404 unless the browser asks for HTML.
       const wantsPage =
         (request.method === 'GET' || request.method === 'HEAD') &&
         !isApiPath(request.url) &&
-        (request.headers.accept ?? '').includes('text/html');
+        ((request.headers.accept ?? '').includes('text/html') || !looksLikeFile(request.url));
       if (wantsPage && spaDir !== undefined) {
         if (spaReady) return reply.sendFile('index.html');
         return reply.code(404).send({ success: false, message: SPA_MISSING_MESSAGE, data: null });

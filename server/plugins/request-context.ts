@@ -36,8 +36,9 @@ declare module 'fastify' {
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {
-    payload: { sub: string; roleId: RoleId };
-    user: { sub: string; roleId: RoleId; iat?: number; exp?: number };
+    /** `tv`: the account's token version when the token was issued (users.token_version). */
+    payload: { sub: string; roleId: RoleId; tv: number };
+    user: { sub: string; roleId: RoleId; tv?: number; iat?: number; exp?: number };
   }
 }
 
@@ -51,6 +52,12 @@ export function isApiPath(url: string): boolean {
 export function isDocsPath(url: string): boolean {
   const path = url.toLowerCase();
   return path === '/api/docs' || path.startsWith('/api/docs/') || path.startsWith('/api/docs?');
+}
+
+/** The probe of load balancers: no key, reveals only up or down. */
+export function isHealthPath(url: string): boolean {
+  const path = url.toLowerCase().split('?')[0];
+  return path === '/api/health' || path === '/api/health/';
 }
 
 /** The caller of a route that requires sign-in (the authentication plugin guarantees it). */

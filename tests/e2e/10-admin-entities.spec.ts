@@ -41,13 +41,22 @@ const USER_COLUMNS = [
 ];
 
 /**
- * Types a new value and leaves the field, as a keyboard user tabbing on would: the wizard
- * re-validates on blur. (Clicking 'Avanti' straight from a field that shows an error loses the
- * click; see the regression test below.)
+ * Types a new value, as a person would before reaching for 'Avanti': no blur, the message of a
+ * field clears while its value becomes valid.
  */
 async function retype(field: Locator, value: string): Promise<void> {
   await field.fill(value);
-  await field.blur();
+}
+
+/**
+ * Clicks with the mouse at the control's current position, as a person does after typing: the
+ * mousedown blurs the field first, so a message that vanished or appeared on blur would move the
+ * control away before mouseup and the click would land nowhere.
+ */
+async function mouseClick(page: Page, target: Locator): Promise<void> {
+  const box = await target.boundingBox();
+  if (!box) throw new Error('control not visible');
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
 }
 
 const heading1 = (page: Page, name: string) => page.getByRole('heading', { level: 1, name, exact: true });
@@ -173,7 +182,6 @@ test.describe('Admin of Demo Srl, desktop 1280 px', () => {
         await pick(page, province, 'Pado', 'Padova');
         await expect(comune).toBeEnabled();
         await pick(page, comune, 'Abano', 'Abano Terme');
-        await comune.blur();
         await expect(selectShown(page, 'Regione')).toHaveText('Veneto');
         await expect(selectShown(page, 'Provincia')).toHaveText('Padova');
         await expect(selectShown(page, 'Comune')).toHaveText('Abano Terme');
@@ -324,19 +332,48 @@ test.describe('Admin of Demo Srl, desktop 1280 px', () => {
     });
   });
 
-  test('wizard: after correcting an error, one click on “Avanti” is enough', async ({ page }) => {
-    // Regression: the wizard once validated only on blur, so pressing 'Avanti' after a fix made
-    // the error line vanish and the button move between mousedown and mouseup (click lost).
+  test('wizard: after correcting an error one mouse click on “Avanti” is enough (steps 1–3), and leaving a field never moves “Azienda”', async ({
+    page,
+  }) => {
+    // Regression: messages cleared only on blur, so the mousedown on 'Avanti' removed the
+    // message, the button moved up and the click was lost; in step 2 a message appearing on
+    // blur moved 'Azienda' the same way.
     await login(page, accounts.admin, { to: '/user-wizard' });
     await expect(heading1(page, 'Creazione Utente Wizard')).toBeVisible();
+    const next = page.getByRole('button', { name: 'Avanti' });
+    const current = page.getByText(/^Passo \d di 4$/);
+
     const email = page.getByRole('textbox', { name: 'Indirizzo email', exact: true });
     await email.fill('non-una-email');
-    await page.getByRole('button', { name: 'Avanti' }).click();
+    await mouseClick(page, next);
     await expect(page.getByText('Formato email non valido.')).toBeVisible();
+    await email.fill(`mouse.${uniqueTag()}@e2e.rinnova.it`);
+    await expect(page.getByText('Formato email non valido.')).toHaveCount(0);
+    await mouseClick(page, next);
+    await expect(current).toHaveText('Passo 2 di 4');
 
-    await email.fill(accounts.admin.email);
-    await page.getByRole('button', { name: 'Avanti' }).click();
-    await expect(page.getByText('L’email esiste già nel database.')).toBeVisible({ timeout: 3_000 });
+    const name = page.getByRole('textbox', { name: 'Nome completo', exact: true });
+    const company = page.getByLabel('Azienda');
+    await name.click();
+    await mouseClick(page, company);
+    await expect(company).toBeChecked();
+    await expect(page.getByText('Il nome è obbligatorio.')).toHaveCount(0);
+    await mouseClick(page, next);
+    await expect(page.getByText('Il nome è obbligatorio.')).toBeVisible();
+    await name.fill('Cliente Mouse');
+    await mouseClick(page, next);
+    await expect(current).toHaveText('Passo 3 di 4');
+
+    await mouseClick(page, next);
+    await expect(page.getByText('Il municipio è obbligatorio.')).toBeVisible();
+    await page.getByRole('textbox', { name: 'Via', exact: true }).fill('Via del Mouse 1');
+    await page.getByRole('textbox', { name: 'CAP', exact: true }).fill('35031');
+    await pick(page, page.getByRole('combobox', { name: 'Regione', exact: true }), 'Vene', 'Veneto');
+    await pick(page, page.getByRole('combobox', { name: 'Provincia', exact: true }), 'Pado', 'Padova');
+    await pick(page, page.getByRole('combobox', { name: 'Comune', exact: true }), 'Abano', 'Abano Terme');
+    await expect(page.getByText('Il municipio è obbligatorio.')).toHaveCount(0);
+    await mouseClick(page, next);
+    await expect(current).toHaveText('Passo 4 di 4');
   });
 
   test('plan: required fields, VAT 22, features only after the first save, add/remove, iframe code copied', async ({

@@ -90,8 +90,46 @@ describe('loadConfig', () => {
   it('requires JWT_SECRET with DATABASE_URL in production', () => {
     const env = { NODE_ENV: 'production', DATABASE_URL: 'postgres://localhost/rinnova' };
     expect(() => loadConfig(env)).toThrow(/JWT_SECRET/);
-    expect(() => loadConfig({ ...env, JWT_SECRET: 'x'.repeat(32) })).not.toThrow();
+    expect(() =>
+      loadConfig({ ...env, JWT_SECRET: 'x'.repeat(32), API_KEYS: 'k-prod', ENCRYPTION_KEY: 'e'.repeat(32) }),
+    ).not.toThrow();
     expect(() => loadConfig({ JWT_SECRET: 'corto' })).toThrow(/almeno 32/);
+  });
+
+  it('production refuses the public development API key and a missing ENCRYPTION_KEY, with a readable message', () => {
+    const production = { NODE_ENV: 'production' };
+    const problems = (() => {
+      try {
+        loadConfig(production);
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    })();
+    expect(problems.find((p) => p.startsWith('API_KEYS'))).toContain("'rinnova-dev-key' non è ammessa");
+    expect(problems.find((p) => p.startsWith('ENCRYPTION_KEY'))).toContain('obbligatoria in produzione');
+    expect(() =>
+      loadConfig({ ...production, API_KEYS: 'k1,rinnova-dev-key', ENCRYPTION_KEY: 'e'.repeat(32) }),
+    ).toThrow(/API_KEYS/);
+    const ok = loadConfig({ ...production, API_KEYS: 'k-prod', ENCRYPTION_KEY: 'e'.repeat(32) });
+    expect(ok.production).toBe(true);
+    // Development keeps working with the documented defaults.
+    expect(loadConfig({}).apiKeys).toEqual(['rinnova-dev-key']);
+  });
+
+  it('production never seeds demo data unless SEED_DEMO=true, even on the embedded database', () => {
+    const production = { NODE_ENV: 'production', API_KEYS: 'k-prod', ENCRYPTION_KEY: 'e'.repeat(32) };
+    expect(loadConfig(production).seedDemo).toBe(false);
+    expect(loadConfig({ ...production, SEED_DEMO: 'true' }).seedDemo).toBe(true);
+    expect(loadConfig({}).seedDemo).toBe(true);
+  });
+
+  it('logs are readable lines in development and JSON in production (LOG_FORMAT overrides)', () => {
+    const production = { NODE_ENV: 'production', API_KEYS: 'k-prod', ENCRYPTION_KEY: 'e'.repeat(32) };
+    expect(loadConfig({}).logFormat).toBe('pretty');
+    expect(loadConfig(production).logFormat).toBe('json');
+    expect(loadConfig({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
   });
 
   it('ENCRYPTION_KEY is optional, and at least 32 characters when set', () => {

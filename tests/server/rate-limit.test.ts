@@ -62,11 +62,11 @@ describe('per-IP request limits', () => {
 });
 
 describe('failed sign-in throttling', () => {
-  it('locks an e-mail after LOGIN_MAX_FAILURES failures, even from other IPs and with the right password', async () => {
+  it('locks an (e-mail, IP) after LOGIN_MAX_FAILURES failures, even with the right password', async () => {
     const app = await appWith({ LOGIN_MAX_FAILURES: '3' });
     for (let i = 0; i < 3; i++) {
       expect(
-        (await post(app, '/api/user/Login', { email: DEMO.cliente, password: 'sbagliata' }, `10.1.0.${i}`))
+        (await post(app, '/api/user/Login', { email: DEMO.cliente, password: 'sbagliata' }, '10.1.0.1'))
           .status,
       ).toBe(401);
     }
@@ -74,15 +74,39 @@ describe('failed sign-in throttling', () => {
       app,
       '/api/user/Login',
       { email: DEMO.cliente, password: DEMO.password },
-      '10.1.0.99',
+      '10.1.0.1',
     );
     expectLimited(locked);
     expect(Number(locked.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
-    // Another account is not locked.
+    // Another account from that address is not locked.
     expect(
-      (await post(app, '/api/user/Login', { email: DEMO.admin, password: DEMO.password }, '10.1.0.99'))
-        .status,
+      (await post(app, '/api/user/Login', { email: DEMO.admin, password: DEMO.password }, '10.1.0.1')).status,
     ).toBe(200);
+  });
+
+  it('a stranger cannot lock the owner out: wrong passwords from other addresses leave the owner’s own address free', async () => {
+    const app = await appWith({ LOGIN_MAX_FAILURES: '3' });
+    for (let ip = 1; ip <= 3; ip++) {
+      for (let i = 0; i < 3; i++) {
+        const res = await post(
+          app,
+          '/api/user/Login',
+          { email: DEMO.cliente, password: 'x' },
+          `10.9.${ip}.1`,
+        );
+        expect(res.status).toBe(401);
+      }
+      expectLimited(
+        await post(app, '/api/user/Login', { email: DEMO.cliente, password: 'x' }, `10.9.${ip}.1`),
+      );
+    }
+    const owner = await post(
+      app,
+      '/api/user/Login',
+      { email: DEMO.cliente, password: DEMO.password },
+      '192.168.1.20',
+    );
+    expect(owner.status).toBe(200);
   });
 
   it('locks an IP after 4× the failures across different e-mails', async () => {

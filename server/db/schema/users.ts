@@ -35,6 +35,12 @@ export const users = pgTable(
     /** Null until the owner sets one through the e-mailed link. */
     passwordHash: text('password_hash'),
     mustResetPassword: boolean('must_reset_password').notNull().default(false),
+    /**
+     * Sessions: every token carries the version it was issued with (claim `tv`) and is refused
+     * once this moves on. Bumped by a password reset, a role change, deactivation, removal from a
+     * tenant, and Logout, so those end the person's sessions at once.
+     */
+    tokenVersion: integer('token_version').notNull().default(0),
     defaultTenantId: integer('default_tenant_id').references(() => tenants.id),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -2,7 +2,7 @@ import { Role } from '../../../contract/enums';
 import type { RoleId } from '../../../contract/enums';
 import { hashPassword } from '../../lib/passwords';
 import type { SecretBox } from '../../lib/secret-box';
-import type { Database } from '../client';
+import type { Executor } from '../client';
 import { tenants, users, userTenants } from '../schema';
 import { seedDemoBilling } from './demo-billing';
 import { seedDemoCatalogue } from './demo-catalogue';
@@ -27,7 +27,7 @@ export const DEMO_ACCOUNTS: readonly {
  * be typed by whoever tries the demo, so they are not flagged for a forced reset.
  */
 export async function seedDemo(
-  db: Database,
+  db: Executor,
   demoPassword: string,
   secretBox?: SecretBox,
   now: Date = new Date(),
@@ -71,7 +71,7 @@ export async function seedDemo(
  * configuration must be replaced at first sign-in (must_reset_password). An existing account
  * with that e-mail is left alone.
  */
-export async function seedFirstAdmin(db: Database, email: string, password: string): Promise<boolean> {
+export async function seedFirstAdmin(db: Executor, email: string, password: string): Promise<boolean> {
   const inserted = await db
     .insert(users)
     .values({

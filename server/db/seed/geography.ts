@@ -1,11 +1,11 @@
-import type { Database } from '../client';
+import type { Executor } from '../client';
 import { municipalities, provinces, regions } from '../schema';
 import type { IstatGeography } from './istat';
 
 const BATCH = 2000;
 
 /** Inserts the whole list in one transaction with multi-row inserts (a few statements, not 8,000). */
-export async function seedGeography(db: Database, geography: IstatGeography): Promise<void> {
+export async function seedGeography(db: Executor, geography: IstatGeography): Promise<void> {
   await db.transaction(async (tx) => {
     const regionRows = await tx
       .insert(regions)

@@ -22,29 +22,48 @@ export type SeedStep = 'geography' | 'demo' | 'admin';
  * table: geography (whenever the regions table is empty), demo tenants, accounts, plans,
  * customers and a placeholder PayPal row (when asked),
  * the first SuperAdmin (when ADMIN_EMAIL is set). Returns the steps that ran now.
+ *
+ * All or nothing: every step and its `seed_runs` record commit in ONE transaction, so a crash
+ * (kill -9, power cut) at any moment of a first start leaves either everything or nothing, and
+ * the next start seeds again from where the database really is. `afterStep` runs inside that
+ * transaction after each step (tests use it to fail at a chosen moment).
  */
-export async function seedDatabase(db: Database, options: SeedOptions): Promise<SeedStep[]> {
+export async function seedDatabase(
+  db: Database,
+  options: SeedOptions,
+  afterStep?: (step: SeedStep) => void | Promise<void>,
+): Promise<SeedStep[]> {
   const done = new Set((await db.select({ name: seedRuns.name }).from(seedRuns)).map((r) => r.name));
-  const ran: SeedStep[] = [];
-  const mark = (step: SeedStep) => db.insert(seedRuns).values({ name: step }).onConflictDoNothing();
+  const wanted =
+    !done.has('geography') ||
+    (options.seedDemo && !done.has('demo')) ||
+    (options.adminEmail !== undefined && options.adminPassword !== undefined && !done.has('admin'));
+  if (!wanted) return [];
 
-  if (!done.has('geography')) {
-    const [existing] = await db.select({ n: count() }).from(regions);
-    // A database that already holds geography (loaded by other means) is left as it is.
-    if ((existing?.n ?? 0) === 0) {
-      await seedGeography(db, loadIstatGeography());
-      ran.push('geography');
+  return db.transaction(async (tx) => {
+    const ran: SeedStep[] = [];
+    const mark = async (step: SeedStep) => {
+      await tx.insert(seedRuns).values({ name: step }).onConflictDoNothing();
+      await afterStep?.(step);
+    };
+    if (!done.has('geography')) {
+      const [existing] = await tx.select({ n: count() }).from(regions);
+      // A database that already holds geography (loaded by other means) is left as it is.
+      if ((existing?.n ?? 0) === 0) {
+        await seedGeography(tx, loadIstatGeography());
+        ran.push('geography');
+      }
+      await mark('geography');
     }
-    await mark('geography');
-  }
-  if (options.seedDemo && !done.has('demo')) {
-    await seedDemo(db, options.demoPassword, options.secretBox);
-    await mark('demo');
-    ran.push('demo');
-  }
-  if (options.adminEmail && options.adminPassword && !done.has('admin')) {
-    if (await seedFirstAdmin(db, options.adminEmail, options.adminPassword)) ran.push('admin');
-    await mark('admin');
-  }
-  return ran;
+    if (options.seedDemo && !done.has('demo')) {
+      await seedDemo(tx, options.demoPassword, options.secretBox);
+      ran.push('demo');
+      await mark('demo');
+    }
+    if (options.adminEmail && options.adminPassword && !done.has('admin')) {
+      if (await seedFirstAdmin(tx, options.adminEmail, options.adminPassword)) ran.push('admin');
+      await mark('admin');
+    }
+    return ran;
+  });
 }

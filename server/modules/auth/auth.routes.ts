@@ -11,7 +11,7 @@ import {
 } from '../../../contract/schemas/auth';
 import { envelopeOf, ok } from '../../lib/envelope';
 import { perIp } from '../../plugins/rate-limit';
-import { tenantOf } from '../../plugins/request-context';
+import { callerOf, tenantOf } from '../../plugins/request-context';
 import type { AuthService } from './auth.service';
 
 export interface AuthRoutesOptions {
@@ -39,9 +39,26 @@ export function registerAuthRoutes(fastify: FastifyInstance, { auth, rateLimit }
       },
     },
     async (request) => {
-      const user = await auth.login(request.body.email, request.body.password, request.ip);
-      const token = app.jwt.sign({ sub: String(user.id), roleId: user.roleId });
+      const { user, tokenVersion } = await auth.login(request.body.email, request.body.password, request.ip);
+      const token = app.jwt.sign({ sub: String(user.id), roleId: user.roleId, tv: tokenVersion });
       return ok({ token, user }, serverMessages.ok);
+    },
+  );
+
+  app.post(
+    '/api/user/Logout',
+    {
+      config: { access: 'user' },
+      schema: {
+        tags,
+        summary: 'Esci: termina sul server le sessioni dell’account (i token emessi finora non valgono più)',
+        security: [{ apiKey: [], bearer: [] }],
+        response: { 200: envelopeOf(z.null()) },
+      },
+    },
+    async (request) => {
+      await auth.endSessions(callerOf(request).userId);
+      return ok(null, serverMessages.loggedOut);
     },
   );
 

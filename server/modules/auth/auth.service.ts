@@ -53,8 +53,15 @@ export function createAuthService(deps: AuthServiceDeps) {
      * Checks e-mail and password. One message for an unknown e-mail, a wrong password, an account
      * without a password yet and a deactivated account, so answers reveal no account.
      */
-    async login(email: string, password: string, ip: string): Promise<SessionUser> {
-      const keys = [`email:${email.trim().toLowerCase()}`, `ip:${ip}`];
+    async login(
+      email: string,
+      password: string,
+      ip: string,
+    ): Promise<{ user: SessionUser; tokenVersion: number }> {
+      // Failures count per (e-mail, IP) and per IP, never per e-mail alone: a stranger's wrong
+      // passwords from elsewhere cannot lock the owner out of their own address, while one
+      // address still gets only a few guesses per account and a few more across accounts.
+      const keys = [`email-ip:${email.trim().toLowerCase()}|${ip}`, `ip:${ip}`];
       const retryAfter = throttle.retryAfterSeconds(keys);
       if (retryAfter > 0) {
         throw new HttpError(429, serverMessages.rateLimited, {
@@ -77,14 +84,17 @@ export function createAuthService(deps: AuthServiceDeps) {
         });
       }
       return {
-        id: user.id,
-        email: user.email,
-        name: user.name,
-        roleId: user.roleId,
-        defaultTenantId:
-          user.roleId === Role.SuperAdmin
-            ? user.defaultTenantId
-            : await usableTenant(user.id, user.defaultTenantId),
+        user: {
+          id: user.id,
+          email: user.email,
+          name: user.name,
+          roleId: user.roleId,
+          defaultTenantId:
+            user.roleId === Role.SuperAdmin
+              ? user.defaultTenantId
+              : await usableTenant(user.id, user.defaultTenantId),
+        },
+        tokenVersion: user.tokenVersion,
       };
     },
 
@@ -102,6 +112,14 @@ export function createAuthService(deps: AuthServiceDeps) {
     },
 
     isResetTokenValid: (token: string) => tokens.isValid(token),
+
+    /** Logout: the account's token version moves on, so its tokens stop working everywhere. */
+    async endSessions(userId: number): Promise<void> {
+      await db
+        .update(users)
+        .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
+        .where(eq(users.id, userId));
+    },
 
     async resetPassword(token: string, newPassword: string): Promise<void> {
       const invalid = () =>

@@ -1,5 +1,5 @@
 /**
- * Counts failed sign-ins per e-mail and per IP; after `maxFailures` within the lock window the
+ * Counts failed sign-ins per key (the auth service uses (e-mail, IP) and IP); after `maxFailures` within the lock window the
  * key is locked until the window ends (429 with Retry-After). In memory: a restart forgets, which
  * is acceptable for one process; a cluster would move this to the database or Redis.
  */
@@ -35,7 +35,7 @@ export class LoginThrottle {
     }
   }
 
-  /** A successful sign-in clears its e-mail's count (not the IP's: one good account does not vouch for the rest). */
+  /** A successful sign-in clears its (e-mail, IP) count (not the IP's: one good account does not vouch for the rest). */
   clear(key: string): void {
     this.entries.delete(key);
   }

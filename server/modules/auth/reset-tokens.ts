@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { RESET_TOKEN_TTL_MS } from '../../../contract/enums';
 import type { Database, Executor } from '../../db/client';
 import { passwordResetTokens, users } from '../../db/schema';
@@ -62,7 +62,13 @@ export function createResetTokens(db: Database, now: () => Date) {
         if (!claimed) return null;
         await tx
           .update(users)
-          .set({ passwordHash, mustResetPassword: false, updatedAt: at })
+          // A new password ends every session of the account (token version moves on).
+          .set({
+            passwordHash,
+            mustResetPassword: false,
+            tokenVersion: sql`${users.tokenVersion} + 1`,
+            updatedAt: at,
+          })
           .where(eq(users.id, claimed.userId));
         await tx
           .update(passwordResetTokens)

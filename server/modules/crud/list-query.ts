@@ -4,6 +4,7 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../../contract/enums';
 import { serverMessages } from '../../../contract/messages';
+import { idInput, idNumber } from '../../../contract/schemas/common';
 import { HttpError } from '../../lib/http-error';
 import type { FilterSpec } from './entity';
 
@@ -35,7 +36,17 @@ const idList = z
       .map((s) => s.trim())
       .filter(Boolean),
   )
-  .pipe(z.array(z.coerce.number<string>().int().min(1).max(MAX_ID)).max(MAX_PAGE_SIZE));
+  .pipe(
+    z
+      .array(
+        z
+          .string()
+          .regex(/^\d{1,10}$/, serverMessages.invalidId)
+          .transform(Number)
+          .pipe(idNumber(1, serverMessages.invalidId)),
+      )
+      .max(MAX_PAGE_SIZE),
+  );
 
 export const selectQuerySchema = listQuerySchema.extend({
   pageSize: pageSize(20),
@@ -43,12 +54,9 @@ export const selectQuerySchema = listQuerySchema.extend({
 });
 export type SelectQuery = z.output<typeof selectQuerySchema>;
 
+/** A path id: digits only (no '0x10', '1e3', ' '), 1 … 2,147,483,647. */
 export const idParamsSchema = z.object({
-  id: z.coerce
-    .number({ error: serverMessages.invalidId })
-    .int(serverMessages.invalidId)
-    .min(1, serverMessages.invalidId)
-    .max(MAX_ID, serverMessages.invalidId),
+  id: z.preprocess(idInput, idNumber(1, serverMessages.invalidId)),
 });
 
 /** LIKE wildcards typed by the user are searched for literally. */
@@ -91,8 +99,9 @@ export function filterConditions(
       else if (normalized === 'false' || normalized === '0') conditions.push(eq(spec.column, false));
       else errors.push(`filters.${key}: atteso true o false`);
     } else {
-      const id = Number(value);
-      if (Number.isInteger(id) && id >= 1 && id <= MAX_ID) conditions.push(eq(spec.column, id));
+      const id = idInput(value);
+      if (typeof id === 'number' && Number.isInteger(id) && id >= 1 && id <= MAX_ID)
+        conditions.push(eq(spec.column, id));
       else errors.push(`filters.${key}: ${serverMessages.invalidId}`);
     }
   }

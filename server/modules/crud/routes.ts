@@ -2,8 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { messages } from '../../../contract/messages';
-import { requiredId } from '../../../contract/schemas/common';
+import { messages, serverMessages } from '../../../contract/messages';
+import { NUMBER_MESSAGE, optionalId, requiredId } from '../../../contract/schemas/common';
+import { HttpError } from '../../lib/http-error';
 import type { Database } from '../../db/client';
 import { envelopeOf, ok } from '../../lib/envelope';
 import { callerOf } from '../../plugins/request-context';
@@ -102,11 +103,18 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
       config: access(def.roles.create),
       schema: { tags, body: def.input, response: { 200: itemEnvelope } },
       // A Create never targets an existing row: an `id` in its body is dropped before validation,
-      // so rules that depend on "new vs existing" (e.g. the provider secret) see a new row.
+      // so rules that depend on "new vs existing" (e.g. the provider secret) see a new row. It must
+      // still be an id (absent, null, 0 or a positive integer in range): `true` or `[7]` is a 400.
       preValidation: (request, _reply, done) => {
         const body = request.body;
-        if (typeof body === 'object' && body !== null && !Array.isArray(body))
+        if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+          const sent = (body as { id?: unknown }).id;
+          if (!optionalId.safeParse(sent).success) {
+            done(new HttpError(400, serverMessages.validation, { errors: [`id: ${NUMBER_MESSAGE}`] }));
+            return;
+          }
           delete (body as { id?: unknown }).id;
+        }
         done();
       },
     },

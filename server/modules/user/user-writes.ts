@@ -1,7 +1,6 @@
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { Role, roleNameById } from '../../../contract/enums';
-import type { RoleId } from '../../../contract/enums';
+import { Role } from '../../../contract/enums';
 import { serverMessages } from '../../../contract/messages';
 import type { UserInputParsed } from '../../../contract/schemas/user';
 import type { Database, Executor } from '../../db/client';
@@ -73,7 +72,7 @@ export function createUserWrites(deps: UserWritesDeps): EntityWrites<UserInputPa
 
   async function member(db: Executor, userId: number, tenantId: number) {
     const [row] = await db
-      .select({ id: users.id, email: users.email, roleId: users.roleId })
+      .select({ id: users.id, email: users.email, roleId: users.roleId, isActive: userTenants.isActive })
       .from(userTenants)
       .innerJoin(users, eq(users.id, userTenants.userId))
       .where(and(eq(userTenants.userId, userId), eq(userTenants.tenantId, tenantId)));
@@ -119,10 +118,8 @@ export function createUserWrites(deps: UserWritesDeps): EntityWrites<UserInputPa
             .from(userTenants)
             .where(and(eq(userTenants.userId, existing.id), eq(userTenants.tenantId, tenantId)));
           if (already) throw new HttpError(409, serverMessages.emailTaken);
-          if (existing.roleId !== input.roleId) {
-            const role = roleNameById[existing.roleId as RoleId] ?? String(existing.roleId);
-            throw new HttpError(409, `${serverMessages.emailOtherRole}: ${role}.`);
-          }
+          // The other account's role belongs to other tenants: the answer does not name it.
+          if (existing.roleId !== input.roleId) throw new HttpError(409, serverMessages.emailOtherRole);
           await tx.insert(userTenants).values({ userId: existing.id, tenantId, ...profile });
           return { userId: existing.id, invite: existing.passwordHash === null };
         }
@@ -144,6 +141,7 @@ export function createUserWrites(deps: UserWritesDeps): EntityWrites<UserInputPa
       assertMayManage(caller, target);
       assertMayGrantRole(caller, input.roleId);
       const roleChanged = input.roleId !== target.roleId;
+      const deactivated = target.isActive && !input.isActive;
       assertNotSelf(caller, id, roleChanged || !input.isActive);
       const email = input.email.toLowerCase();
       const emailChanged = email !== target.email.toLowerCase();
@@ -163,6 +161,8 @@ export function createUserWrites(deps: UserWritesDeps): EntityWrites<UserInputPa
             roleId: input.roleId,
             // The display name follows the record of the account's only tenant.
             ...(shared ? {} : { name: input.name }),
+            // A new role or a deactivation ends the person's sessions (they sign in again).
+            ...(roleChanged || deactivated ? { tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
             updatedAt: w.now,
           })
           .where(eq(users.id, id));
@@ -194,6 +194,12 @@ export function createUserWrites(deps: UserWritesDeps): EntityWrites<UserInputPa
         .update(users)
         .set({ defaultTenantId: remaining[0]?.tenantId ?? null })
         .where(and(eq(users.id, id), eq(users.defaultTenantId, tenantId)));
+      // Removed from their last tenant (a SuperAdmin keeps the identity): their sessions end.
+      if (remaining.length === 0)
+        await tx
+          .update(users)
+          .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
+          .where(eq(users.id, id));
     },
   };
 }

@@ -1,7 +1,8 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { roleNameById } from '../../../contract/enums';
 import { messages } from '../../../contract/messages';
-import { endSession, type StoredUser } from '../../lib/session';
+import { logout } from '../../lib/logout';
+import { type StoredUser } from '../../lib/session';
 import { ChevronDownIcon, LogoutIcon } from '../icons';
 import { usePopover } from './use-popover';
 
@@ -80,7 +81,7 @@ export function UserMenu({ user }: { user: StoredUser }) {
               className="flex w-full items-center gap-2 rounded-lg px-3 py-2 text-left text-sm text-slate-700 hover:bg-slate-50 focus:bg-slate-50 focus:outline-none"
               onClick={() => {
                 setOpen(false);
-                endSession('logout');
+                void logout();
               }}
             >
               <LogoutIcon className="h-4 w-4 text-slate-400" />

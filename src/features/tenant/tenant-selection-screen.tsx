@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { messages } from '../../../contract/messages';
-import { endSession, useSession } from '../../lib/session';
+import { logout } from '../../lib/logout';
+import { useSession } from '../../lib/session';
 import { NoTenantsMessage } from './no-tenants-message';
 import TenantSelect from './tenant-select';
 import { useSwitchTenant } from './use-switch-tenant';
@@ -58,7 +59,7 @@ export default function TenantSelectionScreen() {
           </div>
 
           <div className="mt-8 flex justify-end border-t border-slate-100 pt-4">
-            <button type="button" className="btn-ghost" onClick={() => endSession('logout')}>
+            <button type="button" className="btn-ghost" onClick={() => void logout()}>
               {messages.layout.logout}
             </button>
           </div>

@@ -83,11 +83,21 @@ export default function UserWizardPage({ routeLabel }: ScreenProps) {
 
   const form = useForm<FormValues>({
     defaultValues: wizardDefaults,
-    // Validate on leaving a field, then on every keystroke: a corrected field clears its error
-    // while typing, so the 'Avanti' button doesn't move under the pointer mid-click.
-    mode: 'onTouched',
+    // Messages appear only when 'Avanti' (or confirm) is pressed, never on leaving a field: a
+    // message appearing on blur moves the controls below it while the pointer is on its way to
+    // one of them ('Azienda', 'Avanti'), and the click lands nowhere.
+    mode: 'onSubmit',
     resolver: zodResolver(wizardSchema) as unknown as Resolver<FormValues>,
   });
+
+  // A field showing a message is re-checked as its value changes, so the message goes away as
+  // soon as the value is valid (while typing, before the pointer reaches 'Avanti').
+  useEffect(() => {
+    const subscription = form.watch((_values, { name }) => {
+      if (name && form.getFieldState(name).error) void form.trigger(name);
+    });
+    return () => subscription.unsubscribe();
+  }, [form]);
 
   // Move focus to the new step's heading, so keyboard and screen-reader users start there.
   useEffect(() => {

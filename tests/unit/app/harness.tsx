@@ -33,7 +33,8 @@ export function renderApp(path: string, options: AppOptions = {}) {
   setSelectedTenantId(options.tenantId ?? null);
   const { queryClient } = bootstrap();
   const router = createMemoryRouter(createAppRoutes(), { initialEntries: [path] });
-  const user = userEvent.setup();
+  // No delay between keystrokes: tests stay fast and deterministic on a loaded machine.
+  const user = userEvent.setup({ delay: null });
   const view = render(
     <AppProviders queryClient={queryClient}>
       <RouterProvider router={router} />

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { Role, type RoleId } from '../../../contract/enums';
-import { apiGet, ok, server } from '../msw/server';
+import { apiGet, apiPost, ok, server } from '../msw/server';
 import { currentUrl, renderApp } from './harness';
 import { sidebarEntriesByRole } from './sidebar-entries';
 
@@ -136,7 +136,14 @@ describe('top bar', () => {
     expect(screen.queryByLabelText('Tenant attuale:')).not.toBeInTheDocument();
   });
 
-  it('user menu shows the e-mail; Logout clears the session and goes to /login', async () => {
+  it('user menu shows the e-mail; Logout ends the session on the server, clears it here and goes to /login', async () => {
+    const logoutCalls: (string | null)[] = [];
+    server.use(
+      apiPost('user/Logout', ({ request }) => {
+        logoutCalls.push(request.headers.get('authorization'));
+        return ok(null, 'Disconnessione effettuata.');
+      }),
+    );
     const { user, router, queryClient } = renderApp('/subscription', {
       role: Role.Admin,
       tenantId: 1,
@@ -156,6 +163,7 @@ describe('top bar', () => {
     expect(window.localStorage.getItem('user')).toBeNull();
     expect(window.localStorage.getItem('selectedTenantId')).toBeNull();
     expect(queryClient.getQueryCache().getAll()).toHaveLength(0);
+    await waitFor(() => expect(logoutCalls).toEqual(['Bearer test-token']));
   });
 
   it('user menu closes on Escape, focus back on its button', async () => {

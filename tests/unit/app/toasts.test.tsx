@@ -13,7 +13,7 @@ describe('toasts (spec §2, Notifications)', () => {
   });
 
   it('shows a toast at top-center in an Italian-labelled region; Alt+T focuses it', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     render(
       <AppProviders queryClient={createQueryClient()}>
         <p>app</p>

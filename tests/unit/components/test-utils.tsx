@@ -43,7 +43,8 @@ export function renderScreens({ entity, list, form, entries, role = 1 }: RenderS
   const client = new QueryClient({
     defaultOptions: { queries: { retry: false, gcTime: Infinity }, mutations: { retry: false } },
   });
-  const user = userEvent.setup();
+  // No delay between keystrokes: tests stay fast and deterministic on a loaded machine.
+  const user = userEvent.setup({ delay: null });
   const utils = render(
     <QueryClientProvider client={client}>
       <MemoryRouter initialEntries={entries} initialIndex={entries.length - 1}>

@@ -11,7 +11,7 @@ export function stubCanvas() {
 
 export function renderLanding() {
   stubCanvas();
-  const user = userEvent.setup();
+  const user = userEvent.setup({ delay: null });
   const view = render(
     <MemoryRouter initialEntries={['/']}>
       <LandingPage />

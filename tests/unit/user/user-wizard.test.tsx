@@ -89,6 +89,32 @@ describe('user wizard (spec §2, §5, §8)', () => {
     expect(screen.getByRole('heading', { level: 2, name: 'Email' })).toBeInTheDocument();
   });
 
+  it('messages clear as the value becomes valid, and none appears on leaving a field', async () => {
+    emailCheck(true);
+    const { user } = start();
+    await stepHeading('Email');
+    await next(user);
+    expect(await screen.findByText(messages.wizard.emailRequired)).toBeInTheDocument();
+    // Typing a valid e-mail clears the message at once, without leaving the field.
+    await user.type(emailInput(), 'nuovo@example.it');
+    expect(screen.queryByText(messages.wizard.emailRequired)).not.toBeInTheDocument();
+    expect(screen.queryByText(messages.wizard.emailInvalid)).not.toBeInTheDocument();
+    expect(emailInput()).toHaveFocus();
+    await next(user);
+    await stepHeading('Dati personali');
+    // Step 2: leaving the empty name shows nothing (the controls below stay where they are)…
+    const name = screen.getByRole('textbox', { name: 'Nome completo' });
+    await user.click(name);
+    await user.click(screen.getByRole('checkbox', { name: 'Azienda' }));
+    expect(screen.queryByText(messages.wizard.nameRequired)).not.toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: 'Azienda' })).toBeChecked();
+    // …'Avanti' does, and typing the name clears it.
+    await next(user);
+    expect(await screen.findByText(messages.wizard.nameRequired)).toBeInTheDocument();
+    await user.type(name, 'Mario Rossi');
+    expect(screen.queryByText(messages.wizard.nameRequired)).not.toBeInTheDocument();
+  });
+
   it('step 1: an e-mail already in the database stops the wizard', async () => {
     const asked = emailCheck(false);
     const { user } = start();

@@ -1,0 +1,87 @@
+import fastifyHelmet from '@fastify/helmet';
+import type { FastifyHelmetOptions } from '@fastify/helmet';
+import fp from 'fastify-plugin';
+import { isApiPath, isDocsPath } from './request-context';
+
+/** PayPal's JavaScript SDK and checkout frames (the payment page only). */
+export const PAYPAL_SDK_HOSTS = [
+  'https://www.paypal.com',
+  'https://*.paypal.com',
+  'https://www.paypalobjects.com',
+];
+/** Pages that load PayPal's SDK. */
+export const PAYMENT_PAGE_PATHS = ['/payment', '/payment/process'];
+/** The public plan widget, embedded by tenants in their own sites (`GET api/plan/iframe`). */
+export const FRAMEABLE_PAGE_PATHS = ['/widget/plan'];
+
+type Directives = Record<string, string[] | null>;
+
+const BASE_DIRECTIVES: Directives = {
+  'default-src': ["'self'"],
+  'script-src': ["'self'"],
+  'script-src-attr': ["'none'"],
+  // React Select, SweetAlert2 and toasts inject <style> elements.
+  'style-src': ["'self'", "'unsafe-inline'"],
+  'img-src': ["'self'", 'data:'],
+  'font-src': ["'self'", 'data:'],
+  'connect-src': ["'self'"],
+  'frame-src': ["'none'"],
+  'object-src': ["'none'"],
+  'base-uri': ["'self'"],
+  'form-action': ["'self'"],
+  'frame-ancestors': ["'none'"],
+  // Deployments terminate TLS in front; a plain-HTTP install (localhost, e2e) must keep working.
+  'upgrade-insecure-requests': null,
+};
+
+function pathOf(url: string): string {
+  const at = url.search(/[?#]/);
+  return (at < 0 ? url : url.slice(0, at)).replace(/\/+$/, '').toLowerCase() || '/';
+}
+
+/** Helmet's options for one request: the default, or the payment page's or the widget's. */
+export function securityOptionsFor(url: string): FastifyHelmetOptions {
+  const path = pathOf(url);
+  const directives: Directives = { ...BASE_DIRECTIVES };
+  const options: FastifyHelmetOptions = {
+    referrerPolicy: { policy: 'no-referrer' },
+    xFrameOptions: { action: 'deny' },
+  };
+  if (PAYMENT_PAGE_PATHS.includes(path)) {
+    const self = ["'self'"];
+    directives['script-src'] = [...self, ...PAYPAL_SDK_HOSTS];
+    directives['connect-src'] = [...self, ...PAYPAL_SDK_HOSTS];
+    directives['frame-src'] = [...PAYPAL_SDK_HOSTS];
+    directives['img-src'] = [...self, 'data:', ...PAYPAL_SDK_HOSTS];
+    // PayPal's checkout opens a popup that talks back to this window.
+    options.crossOriginOpenerPolicy = { policy: 'same-origin-allow-popups' };
+  }
+  if (FRAMEABLE_PAGE_PATHS.includes(path)) {
+    directives['frame-ancestors'] = ['*'];
+    options.xFrameOptions = false;
+    options.crossOriginResourcePolicy = { policy: 'cross-origin' };
+  }
+  options.contentSecurityPolicy = { useDefaults: false, directives };
+  return options;
+}
+
+/**
+ * Security headers on every answer, through @fastify/helmet: a Content-Security-Policy (scripts
+ * from this origin only; PayPal's SDK on the payment page), no framing except the plan widget,
+ * Referrer-Policy no-referrer (reset and payment URLs carry tokens), nosniff, and
+ * `Cache-Control: no-store` on API answers (they are per caller). One hook decides per path, so
+ * SPA pages served by the history fallback and routes added later get the same treatment.
+ */
+export const securityHeadersPlugin = fp(
+  async (app) => {
+    await app.register(fastifyHelmet, { global: false });
+    app.addHook('onRequest', async (request, reply) => {
+      await reply.helmet(securityOptionsFor(request.url));
+    });
+    app.addHook('onSend', async (request, reply) => {
+      if (!isApiPath(request.url) || isDocsPath(request.url)) return;
+      if (request.auth || !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    });
+  },
+  { name: 'security-headers' },
+);

@@ -1,0 +1,23 @@
+import { sql } from 'drizzle-orm';
+import type { Database } from '../../../server/db/client';
+
+/**
+ * A digest of every row of every table of the public schema (order-independent), so a test can
+ * prove that a batch of refused calls wrote nothing at all, in any table.
+ */
+export async function databaseFingerprint(db: Database): Promise<Record<string, string>> {
+  const tables = (await db.execute(
+    sql`select table_name as name from information_schema.tables
+        where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
+  )) as unknown as { rows: { name: string }[] };
+  const out: Record<string, string> = {};
+  for (const { name } of tables.rows) {
+    const result = (await db.execute(
+      sql.raw(
+        `select count(*)::text || ':' || coalesce(md5(string_agg(md5(t::text), '' order by md5(t::text))), '') as f from "${name}" t`,
+      ),
+    )) as unknown as { rows: { f: string }[] };
+    out[name] = result.rows[0]?.f ?? '';
+  }
+  return out;
+}

@@ -1,0 +1,214 @@
+/**
+ * Hostile input against every operation of the OpenAPI document, read from the app when the test
+ * runs (routes added later are covered without touching this file): NUL bytes in path, query and
+ * body values, ids out of range or of the wrong JSON type, malformed escapes, over-long path
+ * parameters, bodies of the wrong shape. Every answer is a 4xx or a harmless read: never a 5xx,
+ * always the envelope, and nothing is written anywhere (database digest and outbox unchanged).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_KEY, createTestContext, DEMO } from './helpers/test-app';
+import type { TestContext } from './helpers/test-app';
+import { databaseFingerprint } from './helpers/fingerprint';
+
+interface JsonSchema {
+  type?: string | string[];
+  format?: string;
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  minimum?: number;
+  maxLength?: number;
+}
+interface Parameter {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  schema?: JsonSchema;
+}
+interface Operation {
+  parameters?: Parameter[];
+  requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+}
+type OpenApi = { paths: Record<string, Record<string, Operation>> };
+
+interface Probe {
+  label: string;
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  url: string;
+  body?: unknown;
+}
+
+const MAX_ID_PLUS_ONE = 2_147_483_648;
+const NUL_TEXTS = ['x\u0000y', ['\u0000'], { a: '\u0000' }];
+const BAD_IDS = [MAX_ID_PLUS_ONE, 1e21, true, [7], '7\u0000', 1.5, '0x10', '1e3', -1, {}];
+const BAD_PATH_VALUES = ['%00', 'a%00b', '2147483648', 'true', '%ZZ', 'x'.repeat(150), '1e3', '0x10', '-1'];
+const BAD_QUERY_VALUES = ['%00', '2147483648', 'true', 'x'.repeat(300), '-1', '0x10', '%ZZ'];
+
+function firstType(schema: JsonSchema): JsonSchema {
+  const options = schema.anyOf ?? schema.oneOf;
+  if (options) return firstType(options.find((o) => o.type !== 'null') ?? options[0] ?? {});
+  return schema;
+}
+
+function typeOf(schema: JsonSchema): string | undefined {
+  const s = firstType(schema);
+  return Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
+}
+
+/** A plausible value for a schema, so a body reaches the field that carries the hostile value. */
+function sample(schema: JsonSchema, name = ''): unknown {
+  const s = firstType(schema);
+  if (s.const !== undefined) return s.const;
+  if (s.enum?.length) return s.enum[0];
+  switch (typeOf(s)) {
+    case 'string':
+      if (s.format === 'email' || /e?mail|pec/i.test(name)) return 'fuzz@example.com';
+      if (s.format === 'date' || /date/i.test(name)) return '2026-01-15';
+      return 'Prova'.slice(0, s.maxLength ?? 5);
+    case 'integer':
+    case 'number':
+      return Math.max(1, s.minimum ?? 1);
+    case 'boolean':
+      return true;
+    case 'array':
+      return [];
+    case 'object':
+      return Object.fromEntries(Object.entries(s.properties ?? {}).map(([k, v]) => [k, sample(v, k)]));
+    default:
+      return 'Prova';
+  }
+}
+
+function hostileValuesFor(name: string, schema: JsonSchema): unknown[] {
+  const type = typeOf(schema);
+  const values: unknown[] = [...NUL_TEXTS];
+  if ((/id$/i.test(name) && type !== 'string') || type === 'integer') values.push(...BAD_IDS);
+  else if (type === 'number') values.push(true, [7], '1\u0000');
+  return values;
+}
+
+function probesFor(path: string, method: string, op: Operation): Probe[] {
+  const verb = method.toUpperCase() as Probe['method'];
+  const params = op.parameters ?? [];
+  const pathParams = params.filter((p) => p.in === 'path');
+  const queryParams = params.filter((p) => p.in === 'query');
+  // Path parameters not under test get a plausible id.
+  const fill = (override?: [string, string]) =>
+    path.replace(/\{(\w+)\}/g, (_m, name: string) => (override?.[0] === name ? override[1] : '1'));
+  const probes: Probe[] = [];
+  const label = `${verb} ${path}`;
+
+  for (const p of pathParams)
+    for (const v of BAD_PATH_VALUES)
+      probes.push({
+        label: `${label} path ${p.name}=${v.slice(0, 12)}`,
+        method: verb,
+        url: fill([p.name, v]),
+      });
+
+  for (const q of queryParams) {
+    const isObject = typeOf(q.schema ?? {}) === 'object';
+    for (const v of BAD_QUERY_VALUES) {
+      const key = isObject ? `${q.name}[name]` : q.name;
+      probes.push({
+        label: `${label} query ${key}=${v.slice(0, 12)}`,
+        method: verb,
+        url: `${fill()}?${key}=${v}`,
+      });
+    }
+  }
+  probes.push({
+    label: `${label} query searchTerm=%00`,
+    method: verb,
+    url: `${fill()}?searchTerm=%00`,
+  });
+
+  const bodySchema = op.requestBody?.content?.['application/json']?.schema;
+  if (verb === 'POST' || verb === 'PUT') {
+    const whole: unknown[] = [{ id: '\u0000' }, ['\u0000'], 'x\u0000', { ['k\u0000']: 1 }];
+    for (const body of whole)
+      probes.push({ label: `${label} body ${JSON.stringify(body)}`, method: verb, url: fill(), body });
+    const s = bodySchema ? firstType(bodySchema) : undefined;
+    if (s && typeOf(s) === 'object' && s.properties) {
+      const base = sample(s) as Record<string, unknown>;
+      for (const [name, propSchema] of Object.entries(s.properties)) {
+        for (const v of hostileValuesFor(name, propSchema)) {
+          probes.push({
+            label: `${label} body.${name}=${JSON.stringify(v)}`,
+            method: verb,
+            url: fill(),
+            body: { ...base, [name]: v },
+          });
+        }
+      }
+    }
+    if (s && typeOf(s) === 'array') {
+      for (const v of [...NUL_TEXTS, ...BAD_IDS])
+        probes.push({ label: `${label} body [${JSON.stringify(v)}]`, method: verb, url: fill(), body: [v] });
+    }
+  }
+  return probes;
+}
+
+let ctx: TestContext;
+let doc: OpenApi;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  doc = ctx.app.swagger() as unknown as OpenApi;
+});
+afterAll(() => ctx.close());
+
+describe('hostile input against every operation of the OpenAPI document', () => {
+  it('never a 5xx, always the envelope, nothing written', async () => {
+    const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops)
+        .filter(([method]) => ['get', 'post', 'put', 'delete'].includes(method))
+        .map(([method, op]) => ({ path, method, op })),
+    );
+    expect(operations.length).toBeGreaterThan(60);
+    // Logout, if a hostile call ever got through, would end the session the other probes use.
+    operations.sort((a, b) => Number(/\/logout$/i.test(a.path)) - Number(/\/logout$/i.test(b.path)));
+    const probes = operations.flatMap(({ path, method, op }) => probesFor(path, method, op));
+
+    const headers = {
+      'x-api-key': API_KEY,
+      authorization: `Bearer ${await ctx.login(DEMO.superadmin, DEMO.password)}`,
+      'x-tenant-id': String(await ctx.tenantId('Demo Srl')),
+    };
+    const before = await databaseFingerprint(ctx.db);
+    const outboxBefore = (await ctx.outbox()).length;
+
+    const failures: string[] = [];
+    const covered = new Set<string>();
+    for (const probe of probes) {
+      const res = await ctx.app.inject({
+        method: probe.method,
+        url: probe.url,
+        headers: { ...headers, ...(probe.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        ...(probe.body !== undefined ? { payload: JSON.stringify(probe.body) } : {}),
+      });
+      covered.add(probe.label.split(' ').slice(0, 2).join(' '));
+      const type = String(res.headers['content-type'] ?? '');
+      let envelope = false;
+      if (type.includes('application/json')) {
+        const body = res.json<Record<string, unknown>>();
+        envelope = typeof body.success === 'boolean' && 'message' in body && 'data' in body;
+      }
+      if (res.statusCode >= 500) failures.push(`${probe.label}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+      // A 401 would mean the session was lost and later probes prove nothing (Login answers 401 by design).
+      else if (res.statusCode === 401 && !/\/login$/i.test(probe.url.split('?')[0] ?? ''))
+        failures.push(`${probe.label}: 401, session lost`);
+      else if (!envelope && res.statusCode >= 300)
+        failures.push(`${probe.label}: no envelope (${res.statusCode} ${type})`);
+      else if (probe.method !== 'GET' && res.statusCode < 300)
+        failures.push(`${probe.label}: accepted (${res.statusCode}) ${res.body.slice(0, 200)}`);
+    }
+    expect(failures).toEqual([]);
+    expect(covered.size).toBe(operations.length);
+    expect(await databaseFingerprint(ctx.db)).toEqual(before);
+    expect((await ctx.outbox()).length).toBe(outboxBefore);
+  });
+});
