@@ -2,17 +2,24 @@ import fp from 'fastify-plugin';
 import { serverMessages } from '../../contract/messages';
 import { HttpError } from '../lib/http-error';
 import { safeEqual } from '../lib/secrets';
-import { isApiPath, isDocsPath } from './request-context';
+import { isApiPath, isDocsPath, isWebhookPath } from './request-context';
 
 /**
  * Every call under /api carries `x-api-key` with one of the configured keys (API_KEYS), else 401.
- * Exempt: CORS preflights (browsers send no custom headers on them) and /api/docs, which people
- * open in a browser tab that cannot add a header.
+ * Exempt: CORS preflights (browsers send no custom headers on them), /api/docs, which people
+ * open in a browser tab that cannot add a header, and provider webhooks (PayPal sends no key; they
+ * are trusted only after the provider's signature check).
  */
 export const apiKeyPlugin = fp<{ apiKeys: readonly string[] }>(
   (app, { apiKeys }, done) => {
     app.addHook('onRequest', async (request) => {
-      if (request.method === 'OPTIONS' || !isApiPath(request.url) || isDocsPath(request.url)) return;
+      if (
+        request.method === 'OPTIONS' ||
+        !isApiPath(request.url) ||
+        isDocsPath(request.url) ||
+        isWebhookPath(request.url)
+      )
+        return;
       const sent = request.headers['x-api-key'];
       const key = Array.isArray(sent) ? sent[0] : sent;
       // Compare with every key (no early exit), so timing does not reveal a near match.
