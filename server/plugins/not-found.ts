@@ -10,6 +10,12 @@ export interface NotFoundOptions {
   spaDir?: string | undefined;
 }
 
+/** The embeddable plan widget (contract PLAN_WIDGET_PATH and below). */
+export function isWidgetPath(url: string): boolean {
+  const p = url.toLowerCase();
+  return p === '/widget' || p.startsWith('/widget/') || p.startsWith('/widget?');
+}
+
 export const SPA_MISSING_MESSAGE =
   "Interfaccia non compilata: esegui 'npm run build' (manca dist/index.html).";
 
@@ -40,7 +46,15 @@ export const notFoundPlugin = fp<NotFoundOptions>(
         !isApiPath(request.url) &&
         (request.headers.accept ?? '').includes('text/html');
       if (wantsPage && spaDir !== undefined) {
-        if (spaReady) return reply.sendFile('index.html');
+        if (spaReady) {
+          // Only the plan widget may be framed by other sites (its iframe code); every other
+          // page only by Rinnova itself.
+          reply.header(
+            'content-security-policy',
+            `frame-ancestors ${isWidgetPath(request.url) ? '*' : "'self'"}`,
+          );
+          return reply.sendFile('index.html');
+        }
         return reply.code(404).send({ success: false, message: SPA_MISSING_MESSAGE, data: null });
       }
       return reply.code(404).send({ success: false, message: serverMessages.routeNotFound, data: null });
