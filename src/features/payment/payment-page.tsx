@@ -99,7 +99,8 @@ function Problem({ text }: { text: string }) {
 function PaymentForm({ token, settings }: { token: PaymentTokenView; settings: PayPalPublicSettings }) {
   const [state, setState] = useState<'ready' | 'saving' | 'done'>('ready');
   const [error, setError] = useState<string | null>(null);
-  const vatAmount = Math.round((token.amount - token.costBeforeVAT) * 100) / 100;
+  // In cents, so the two lines always add up to the total.
+  const vatAmount = (Math.round(token.amount * 100) - Math.round(token.costBeforeVAT * 100)) / 100;
   const period = periodLabel(token.plan.recurrenceType);
 
   if (state === 'done') {
