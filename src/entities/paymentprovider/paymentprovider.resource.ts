@@ -16,6 +16,7 @@ export const paymentProviderResource = defineResource<PaymentProvider>({
   titles: { list: 'Configura PayPal' },
   columns: [
     { key: 'name', name: 'Nome' },
+    // Kind is PayPal for every row today (the server's default); Stripe will add the column.
     { key: 'mode', name: 'Modalità' },
     { key: 'isActive', name: 'Attivo', type: 'bool' },
     { key: 'apiUrl', name: 'URL API', truncate: true },
@@ -25,13 +26,6 @@ export const paymentProviderResource = defineResource<PaymentProvider>({
   filters: [{ kind: 'text', key: 'name', name: 'Nome' }],
   fields: [
     { kind: 'text', key: 'name', label: 'Nome', required: true, placeholder: 'PayPal' },
-    {
-      kind: 'choice',
-      key: 'kind',
-      label: 'Fornitore',
-      options: [{ value: 'paypal', label: 'PayPal' }],
-      defaultValue: 'paypal',
-    },
     {
       kind: 'choice',
       key: 'mode',
