@@ -16,12 +16,12 @@ export const paymentProviderResource = defineResource<PaymentProvider>({
   titles: { list: 'Configura PayPal' },
   columns: [
     { key: 'name', name: 'Nome' },
-    // Kind is PayPal for every row today (the server's default); Stripe will add the column.
-    { key: 'mode', name: 'Modalità' },
-    { key: 'isActive', name: 'Attivo', type: 'bool' },
     { key: 'apiUrl', name: 'URL API', truncate: true },
     { key: 'apiKey', name: 'Client ID (API key)', truncate: true },
     { key: 'apiSecret', name: 'Secret API' },
+    // Kind is PayPal for every row today (the server's default); Stripe will add the column.
+    { key: 'mode', name: 'Modalità' },
+    { key: 'isActive', name: 'Attivo', type: 'bool' },
   ],
   filters: [{ kind: 'text', key: 'name', name: 'Nome' }],
   fields: [
