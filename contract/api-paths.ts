@@ -21,6 +21,10 @@ export const apiPaths = {
     associateFeatures: (planId: number | string) => `plan/associateFeatures/${planId}`,
     /** GET ?planId=: text/plain embed code of the plan's public widget. */
     iframe: 'plan/iframe',
+    /** GET ?planId= (public): the plan widget's view of an active plan. */
+    widget: 'plan/widget',
+    /** POST: creates the PayPal product (once) and billing plan, stores their ids. */
+    syncPaypal: (planId: number | string) => `plan/syncPaypal/${planId}`,
   },
   paymentProvider: {
     /** GET (public): `data = { apiKey }`, the tenant's PayPal client id. */

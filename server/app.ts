@@ -13,6 +13,10 @@ import type { Mailer } from './mail/mailer';
 import { createAuthService } from './modules/auth/auth.service';
 import { addressEntity } from './modules/address/address.entity';
 import { registerBillingRoutes } from './modules/billing/billing.routes';
+import { cancelAtProvider } from './modules/payment/paypal-billing.service';
+import { registerPaymentRoutes } from './modules/payment/payment.routes';
+import { startFakePayPal, type FakePayPal } from './providers/fake-paypal';
+import { createProviderRegistry } from './providers/registry';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
 import { registerContactRoutes } from './modules/contact/contact.routes';
 import { registerCrudRoutes } from './modules/crud/routes';
@@ -166,9 +170,36 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerCrudRoutes(app, crud, planFeatureEntity);
   const secretBox = createSecretBox(config.encryptionKey ?? options.jwtSecret);
   registerCrudRoutes(app, crud, paymentProviderEntity(secretBox));
-  registerPaymentProviderRoutes(app, { db, rateLimit: config.rateLimit });
+  // PAYPAL_FAKE (development): a fake PayPal on loopback answers every PayPal call.
+  let fakePaypal: FakePayPal | undefined;
+  if (config.paypalFake) {
+    app.addHook('onReady', async () => {
+      fakePaypal = await startFakePayPal({ port: config.paypalFakePort });
+      app.log.warn({ url: fakePaypal.url }, 'PAYPAL_FAKE: le chiamate PayPal vanno al PayPal finto');
+    });
+    app.addHook('onClose', async () => fakePaypal?.close());
+  }
+  const providers = createProviderRegistry({
+    connectionFor,
+    secretBox,
+    timeoutMs: config.paypalTimeoutMs,
+    now,
+    apiUrlOverride: () => fakePaypal?.url,
+  });
+  registerPaymentProviderRoutes(app, {
+    db,
+    rateLimit: config.rateLimit,
+    sdkBaseUrl: () => (fakePaypal ? `${fakePaypal.url}/sdk/js` : undefined),
+  });
 
-  registerBillingRoutes(app, { connectionFor, uow });
+  const paypalDeps = { uow, providers, connectionFor, shared: db };
+  registerBillingRoutes(app, {
+    connectionFor,
+    uow,
+    // Cancelled at PayPal first, outside the transaction: if PayPal fails nothing changes.
+    beforeCancel: (tenantId, id) => cancelAtProvider(paypalDeps, tenantId, id),
+  });
+  registerPaymentRoutes(app, { ...paypalDeps, publicUrl, rateLimit: config.rateLimit });
   // What a crash left between commit and dispatch goes out at start.
   app.addHook('onReady', async () => {
     const sent = await dispatcher.dispatchPending();

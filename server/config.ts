@@ -34,13 +34,21 @@ export interface Config {
   bodyLimitBytes: number;
   corsOrigins: string[];
   trustProxy: boolean;
+  /** PAYPAL_FAKE: a fake PayPal on loopback answers every PayPal call (development only). */
+  paypalFake: boolean;
+  /** Port of that fake (0: any free port). */
+  paypalFakePort: number;
+  /** How long a PayPal call may take before it counts as failed. */
+  paypalTimeoutMs: number;
   rateLimit: {
     windowMs: number;
     login: number;
     passwordReset: number;
     contact: number;
-    /** Public look-ups without sign-in (the payment page's PayPal settings). */
+    /** Public look-ups without sign-in (the payment page's PayPal settings, token check, payment, widget). */
     publicLookup: number;
+    /** Provider webhook deliveries per IP. */
+    webhook: number;
     loginMaxFailures: number;
     loginLockMs: number;
   };
@@ -209,18 +217,25 @@ export function loadConfig(env: Env = process.env): Config {
       .map((o) => o.trim())
       .filter(Boolean),
     trustProxy: bool('TRUST_PROXY', false),
+    paypalFake: bool('PAYPAL_FAKE', false),
+    paypalFakePort: int('PAYPAL_FAKE_PORT', 8790, 0, 65535),
+    paypalTimeoutMs: duration('PAYPAL_TIMEOUT', '10s'),
     rateLimit: {
       windowMs: duration('RATE_LIMIT_WINDOW', '1m'),
       login: int('RATE_LIMIT_LOGIN', 20, 1, 1_000_000),
       passwordReset: int('RATE_LIMIT_PASSWORD_RESET', 5, 1, 1_000_000),
       contact: int('RATE_LIMIT_CONTACT', 5, 1, 1_000_000),
       publicLookup: int('RATE_LIMIT_PUBLIC', 60, 1, 1_000_000),
+      webhook: int('RATE_LIMIT_WEBHOOK', 600, 1, 1_000_000),
       loginMaxFailures: int('LOGIN_MAX_FAILURES', 5, 1, 1_000_000),
       loginLockMs: duration('LOGIN_LOCK', '15m'),
     },
   };
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {
     problems.push(`LOG_LEVEL: uno tra fatal error warn info debug trace silent (got "${config.logLevel}")`);
+  }
+  if (config.paypalFake && production) {
+    problems.push('PAYPAL_FAKE: non ammesso in produzione / not allowed when NODE_ENV=production');
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

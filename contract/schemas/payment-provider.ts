@@ -10,9 +10,26 @@ import { blankToNull, requiredText } from './fields';
 export const SECRET_MASK = '••••••••';
 
 /** A payment-provider configuration as the server answers it (tenant-scoped). */
+export const paymentProviderKinds = ['paypal', 'stripe'] as const;
+export type PaymentProviderKind = (typeof paymentProviderKinds)[number];
+export const paymentProviderModes = ['sandbox', 'live'] as const;
+export type PaymentProviderMode = (typeof paymentProviderModes)[number];
+/** PayPal's REST hosts of each mode. */
+export const PAYPAL_API_URLS: Record<PaymentProviderMode, string> = {
+  sandbox: 'https://api-m.sandbox.paypal.com',
+  live: 'https://api-m.paypal.com',
+};
+
 export interface PaymentProvider {
   id: number;
   name: string;
+  /** Which provider: PayPal now, Stripe later. */
+  kind: PaymentProviderKind;
+  mode: PaymentProviderMode;
+  /** PayPal's id of the webhook pointing at `/api/webhooks/paypal/{tenantId}` (its signature check needs it). */
+  webhookId: string | null;
+  /** At most one active provider of a kind per tenant: the one payments use. */
+  isActive: boolean;
   apiUrl: string;
   /** The provider's public client id (PayPal 'Client ID'). */
   apiKey: string;
@@ -32,6 +49,7 @@ const isHttpUrl = (v: string) => {
 /**
  * Body of `POST api/paymentprovider/Create` and `PUT api/paymentprovider/Update` (with `id`).
  * `apiSecret`: required on create; on update absent, null, '' or the mask keep the stored secret.
+ * `kind`, `mode`, `isActive`: absent on create → paypal, sandbox, active; absent on update → kept.
  */
 export const paymentProviderInputSchema = z
   .object({
@@ -41,6 +59,28 @@ export const paymentProviderInputSchema = z
       message: validationMessages.apiUrlInvalid,
     }),
     apiKey: requiredText(500, validationMessages.apiKeyRequired),
+    kind: z
+      .preprocess(
+        blankToNull,
+        z.enum(paymentProviderKinds, 'Tipo di fornitore non valido (paypal o stripe).').nullable().optional(),
+      )
+      .transform((v) => v ?? undefined),
+    mode: z
+      .preprocess(
+        blankToNull,
+        z.enum(paymentProviderModes, 'Modalità non valida (sandbox o live).').nullable().optional(),
+      )
+      .transform((v) => v ?? undefined),
+    webhookId: z.preprocess(blankToNull, z.string().trim().max(100).nullable().optional()),
+    isActive: z
+      .preprocess(
+        (v) => (v === '' ? null : v),
+        z
+          .union([z.boolean(), z.enum(['true', 'false']).transform((t) => t === 'true')])
+          .nullable()
+          .optional(),
+      )
+      .transform((v) => v ?? undefined),
     apiSecret: z.preprocess((v) => {
       const b = blankToNull(v);
       return b === SECRET_MASK ? null : b;

@@ -16,3 +16,13 @@ export function pgErrorCode(error: unknown): string | undefined {
   }
   return undefined;
 }
+
+/** The constraint a database error names (unique index, foreign key), whichever driver raised it. */
+export function pgConstraint(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const name = (e as { constraint?: unknown }).constraint;
+    if (typeof name === 'string' && name) return name;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

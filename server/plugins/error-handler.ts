@@ -5,7 +5,8 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { Envelope } from '../../contract/envelope';
 import { serverMessages } from '../../contract/messages';
 import { HttpError } from '../lib/http-error';
-import { PgErrorCode, pgErrorCode } from '../lib/pg-errors';
+import { PgErrorCode, pgConstraint, pgErrorCode } from '../lib/pg-errors';
+import { isProviderError } from '../providers/payment-provider';
 
 type Status = HttpError['statusCode'];
 
@@ -30,9 +31,17 @@ const FASTIFY_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Lunghezza del contenuto non valida.',
 };
 
+/** Unique constraints whose violation has a message of its own. */
+const UNIQUE_MESSAGES: Record<string, string> = {
+  payment_providers_one_active_per_kind:
+    'Questo tenant ha già un fornitore attivo di questo tipo: disattiva l’altro prima di attivare questo.',
+};
+
 /** Maps any error to [status, envelope]; nothing of a 5xx's internals reaches the response. */
 export function toErrorResponse(error: unknown, request: FastifyRequest): [Status, Envelope<unknown>] {
   if (error instanceof HttpError) return [error.statusCode, envelope(error.message, error.options)];
+  // A payment provider that failed or refused: its Italian message, as a bad gateway.
+  if (isProviderError(error)) return [502, envelope(error.message)];
 
   if (hasZodFastifySchemaValidationErrors(error)) {
     const errors = error.validation.map((v) => {
@@ -49,7 +58,11 @@ export function toErrorResponse(error: unknown, request: FastifyRequest): [Statu
       ? [409, envelope(serverMessages.inUse)]
       : [400, envelope(serverMessages.validation, { errors: [serverMessages.unknownReference] })];
   }
-  if (dbCode === PgErrorCode.uniqueViolation) return [409, envelope(serverMessages.conflict)];
+  if (dbCode === PgErrorCode.uniqueViolation) {
+    const constraint = pgConstraint(error);
+    const specific = constraint ? UNIQUE_MESSAGES[constraint] : undefined;
+    return [409, envelope(specific ?? serverMessages.conflict)];
+  }
   // Class 22 (data exception: a number out of range, a NUL byte, a malformed value) is a value
   // the client sent that a schema let through: the input is wrong, not the server.
   if (dbCode?.startsWith('22'))

@@ -48,6 +48,8 @@ export const notFoundPlugin = fp<NotFoundOptions>(
         !isApiPath(request.url) &&
         ((request.headers.accept ?? '').includes('text/html') || !looksLikeFile(request.url));
       if (wantsPage && spaDir !== undefined) {
+        // Framing (only the plan widget may be framed by other sites) and the rest of the
+        // Content-Security-Policy are set per path by plugins/security-headers.ts.
         if (spaReady) return reply.sendFile('index.html');
         return reply.code(404).send({ success: false, message: SPA_MISSING_MESSAGE, data: null });
       }

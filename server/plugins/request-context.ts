@@ -60,6 +60,11 @@ export function isHealthPath(url: string): boolean {
   return path === '/api/health' || path === '/api/health/';
 }
 
+/** Provider webhooks (`/api/webhooks/{provider}/{tenantId}`): the provider sends no x-api-key. */
+export function isWebhookPath(url: string): boolean {
+  return url.toLowerCase().startsWith('/api/webhooks/');
+}
+
 /** The caller of a route that requires sign-in (the authentication plugin guarantees it). */
 export function callerOf(request: FastifyRequest): AuthContext {
   if (!request.auth) throw new HttpError(401, serverMessages.tokenMissing);

@@ -169,6 +169,7 @@ export const publicPaths = [
   '/reset-password',
   '/payment',
   '/payment/process',
+  '/widget/plan',
 ] as const;
 
 export function canAccess(route: Pick<AppRoute, 'roles'>, role: RoleId | null | undefined): boolean {

@@ -10,6 +10,7 @@ const LoginPage = lazy(() => import('../features/auth/login-page'));
 const ResetPasswordPage = lazy(() => import('../features/auth/reset-password-page'));
 const RegisterPage = lazy(() => import('../features/auth/register-page'));
 const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page'));
+const PlanWidgetPage = lazy(() => import('../features/payment/plan-widget-page'));
 
 /** The route tree, built from the route table (used by the browser router and by tests). */
 export function createAppRoutes(): RouteObject[] {
@@ -37,6 +38,8 @@ export function createAppRoutes(): RouteObject[] {
         { path: 'reset-password', element: <ResetPasswordPage /> },
         { path: 'payment', element: <PaymentGate /> },
         { path: 'payment/process', element: <PaymentGate /> },
+        // The plan's embeddable widget (PLAN_WIDGET_PATH): public, no chrome, framed by other sites.
+        { path: 'widget/plan', element: <PlanWidgetPage /> },
         {
           path: '/',
           element: <AuthGate />,

@@ -532,6 +532,8 @@ test.describe('Admin of Demo Srl, desktop 1280 px', () => {
       'URL API',
       'Client ID (API key)',
       'Secret API',
+      'Modalità',
+      'Attivo',
       'Azioni',
     ]);
     const rows = bodyRows(page, 'Configura PayPal');

@@ -179,3 +179,19 @@ describe('the built SPA', () => {
     expect(res.json()).toMatchObject({ success: false, message: SPA_MISSING_MESSAGE });
   });
 });
+
+describe('framing', () => {
+  it('only the plan widget may be framed by another site; other pages only by Rinnova', async () => {
+    const widget = await ctx.app.inject({
+      method: 'GET',
+      url: '/widget/plan?planId=1',
+      headers: { accept: 'text/html' },
+    });
+    expect(widget.statusCode).toBe(200);
+    expect(widget.headers['content-security-policy']).toBe('frame-ancestors *');
+    for (const url of ['/payment?token=x', '/subscription', '/']) {
+      const page = await ctx.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect(page.headers['content-security-policy']).toBe("frame-ancestors 'self'");
+    }
+  });
+});

@@ -31,10 +31,12 @@ afterAll(() => ctx.close());
 const row = async (id: number) =>
   (await ctx.db.select().from(paymentProviders).where(eq(paymentProviders.id, id)))[0];
 const providerCount = async () => (await ctx.db.select({ n: count() }).from(paymentProviders))[0]?.n;
+// Inactive: the seeded sandbox row stays the tenant's one active PayPal (at most one per kind).
 const body = (overrides: Record<string, unknown> = {}) => ({
   name: 'PayPal',
   apiUrl: 'https://api-m.sandbox.paypal.com',
   apiKey: 'client-id-demo',
+  isActive: false,
   ...overrides,
 });
 const expectNoSecret = (res: ApiResponse, secret = SECRET) => {
@@ -52,6 +54,10 @@ describe('the API secret is write-only', () => {
     expect(provider).toEqual({
       id: expect.any(Number),
       name: 'PayPal',
+      kind: 'paypal',
+      mode: 'sandbox',
+      webhookId: null,
+      isActive: false,
       apiUrl: 'https://api-m.sandbox.paypal.com',
       apiKey: 'client-id-demo',
       apiSecret: SECRET_MASK,
@@ -209,4 +215,32 @@ it('a provider of another tenant is out of reach (404) and unchanged', async () 
     body({ name: 'Preso', apiSecret: 'rubato' }),
     () => row(foreign.id),
   );
+});
+
+describe('kind, mode, webhook id and one active provider of a kind per tenant', () => {
+  it('a second active PayPal in the tenant is a 409 with a clear message, and nothing is written', async () => {
+    const before = await providerCount();
+    const res = await admin.post('/api/paymentprovider/Create', body({ isActive: true, apiSecret: 'x' }));
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe(
+      'Questo tenant ha già un fornitore attivo di questo tipo: disattiva l’altro prima di attivare questo.',
+    );
+    expect(await providerCount()).toBe(before);
+    const live = dataOf(
+      await admin.post<PaymentProvider>(
+        '/api/paymentprovider/Create',
+        body({ mode: 'live', apiUrl: 'https://api-m.paypal.com', webhookId: 'WH-1', apiSecret: 'x' }),
+      ),
+    );
+    expect(live).toMatchObject({ kind: 'paypal', mode: 'live', webhookId: 'WH-1', isActive: false });
+    const bad = await admin.post(
+      '/api/paymentprovider/Create',
+      body({ mode: 'prod', kind: 'bitcoin', apiSecret: 'x' }),
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual([
+      'kind: Tipo di fornitore non valido (paypal o stripe).',
+      'mode: Modalità non valida (sandbox o live).',
+    ]);
+  });
 });

@@ -95,12 +95,15 @@ export const payments = pgTable(
     /** 'bankTransfer' | 'paypal' | 'stripe' once chosen. */
     method: text('method'),
     providerSubscriptionId: text('provider_subscription_id'),
+    /** The provider's id of the charge that paid this period (PayPal sale id): one charge, one payment. */
+    providerPaymentId: text('provider_payment_id'),
     paidAt: at('paid_at'),
     createdAt: createdAt(),
   },
   (t) => [
     unique('payments_id_tenant_id_unique').on(t.id, t.tenantId),
     unique('payments_tenant_causale_unique').on(t.tenantId, t.causale),
+    unique('payments_tenant_provider_payment_unique').on(t.tenantId, t.providerPaymentId),
     foreignKey({
       name: 'payments_subscription_fk',
       columns: [t.subscriptionId, t.tenantId],

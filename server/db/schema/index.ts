@@ -6,5 +6,6 @@ export * from './addresses';
 export * from './plans';
 export * from './payment-providers';
 export * from './billing';
+export * from './payments-provider';
 export * from './contact';
 export * from './meta';

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   check,
   foreignKey,
@@ -29,6 +30,10 @@ export const plans = pgTable(
     /** Months: 1, 2, 3, 4, 6 or 12. */
     recurrenceType: smallint('recurrence_type').notNull(),
     paypalPlanId: text('paypal_plan_id'),
+    /** The PayPal product the plan was synced under ('Sincronizza con PayPal'), reused by later syncs. */
+    paypalProductId: text('paypal_product_id'),
+    /** What the PayPal plan charges per period (cents, VAT included), recorded at sync. */
+    paypalPriceCents: bigint('paypal_price_cents', { mode: 'number' }),
     stripePlanId: text('stripe_plan_id'),
     isActive: boolean('is_active').notNull().default(true),
     createdAt: createdAt(),

@@ -56,6 +56,8 @@ export interface BillingRoutesOptions {
   /** The connection of a tenant's data (one shared database today). */
   connectionFor: (tenantId: number) => Database;
   uow: UnitOfWorkRunner;
+  /** Runs before the cancel's unit of work, outside it: the provider's cancel (payment module). */
+  beforeCancel?: (tenantId: number, subscriptionId: number) => Promise<void>;
 }
 
 const MAX_ID = 2_147_483_647;
@@ -166,7 +168,7 @@ function userActor(request: FastifyRequest): Actor {
 
 export function registerBillingRoutes(
   fastify: FastifyInstance,
-  { connectionFor, uow }: BillingRoutesOptions,
+  { connectionFor, uow, beforeCancel }: BillingRoutesOptions,
 ): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
@@ -319,12 +321,14 @@ export function registerBillingRoutes(
     summary: string,
     run: (w: UnitOfWork, id: number) => Promise<void>,
     message: string,
+    before?: (tenantId: number, id: number) => Promise<void>,
   ) =>
     app[method](
       path,
       { config: admins, schema: { tags, summary, params: idParams, response: { 200: itemEnvelope } } },
       async (request) => {
         const { id } = request.params;
+        if (before) await before(tenantOf(request), id);
         await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) => run(w, id));
         return ok(await readOne(request, id, true), message);
       },
@@ -350,6 +354,7 @@ export function registerBillingRoutes(
     'Active con ID sottoscrizione del fornitore → Canceled (cancellata prima presso il fornitore); 409 altrimenti',
     cancelSubscription,
     billingMessages.canceled,
+    beforeCancel,
   );
 
   app.get(

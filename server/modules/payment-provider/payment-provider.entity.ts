@@ -1,7 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { PaymentProvider } from '../../../contract/schemas/payment-provider';
-import { paymentProviderInputSchema, SECRET_MASK } from '../../../contract/schemas/payment-provider';
+import {
+  paymentProviderInputSchema,
+  paymentProviderKinds,
+  paymentProviderModes,
+  SECRET_MASK,
+} from '../../../contract/schemas/payment-provider';
 import { paymentProviders } from '../../db/schema';
 import type { SecretBox } from '../../lib/secret-box';
 import type { EntityDefinition } from '../crud/entity';
@@ -11,6 +16,10 @@ import { byName, windowed } from '../crud/window';
 const paymentProviderItem: z.ZodType<PaymentProvider> = z.object({
   id: z.number(),
   name: z.string(),
+  kind: z.enum(paymentProviderKinds),
+  mode: z.enum(paymentProviderModes),
+  webhookId: z.string().nullable(),
+  isActive: z.boolean(),
   apiUrl: z.string(),
   apiKey: z.string(),
   // The response schema itself allows only the mask: a secret cannot slip into an answer.
@@ -33,6 +42,7 @@ export function paymentProviderEntity(
     searchColumns: [paymentProviders.name, paymentProviders.apiUrl, paymentProviders.apiKey],
     filters: {
       name: { column: paymentProviders.name, kind: 'text' },
+      isActive: { column: paymentProviders.isActive, kind: 'bool' },
       apiUrl: { column: paymentProviders.apiUrl, kind: 'text' },
     },
     item: paymentProviderItem,
@@ -44,6 +54,10 @@ export function paymentProviderEntity(
           .select({
             id: paymentProviders.id,
             name: paymentProviders.name,
+            kind: paymentProviders.kind,
+            mode: paymentProviders.mode,
+            webhookId: paymentProviders.webhookId,
+            isActive: paymentProviders.isActive,
             apiUrl: paymentProviders.apiUrl,
             apiKey: paymentProviders.apiKey,
             hasSecret: sql<boolean>`${paymentProviders.apiSecretEncrypted} is not null`,
@@ -53,10 +67,19 @@ export function paymentProviderEntity(
           .$dynamic(),
         window,
       );
-      return rows.map(({ hasSecret, ...row }) => ({ ...row, apiSecret: hasSecret ? SECRET_MASK : null }));
+      return rows.map(({ hasSecret, ...row }) => ({
+        ...row,
+        kind: row.kind as PaymentProvider['kind'],
+        mode: row.mode as PaymentProvider['mode'],
+        apiSecret: hasSecret ? SECRET_MASK : null,
+      }));
     },
     toRow: (input) => ({
       name: input.name,
+      kind: input.kind,
+      mode: input.mode,
+      ...(input.webhookId !== undefined ? { webhookId: input.webhookId } : {}),
+      isActive: input.isActive,
       apiUrl: input.apiUrl,
       apiKey: input.apiKey,
       ...(input.apiSecret ? { apiSecretEncrypted: box.encrypt(input.apiSecret) } : {}),

@@ -17,7 +17,16 @@ import { idParamsSchema } from '../crud/list-query';
  */
 export function registerPaymentProviderRoutes(
   fastify: FastifyInstance,
-  { db, rateLimit }: { db: Database; rateLimit: { windowMs: number; publicLookup: number } },
+  {
+    db,
+    rateLimit,
+    sdkBaseUrl,
+  }: {
+    db: Database;
+    rateLimit: { windowMs: number; publicLookup: number };
+    /** PAYPAL_FAKE: where the payment page loads the fake PayPal SDK from. */
+    sdkBaseUrl?: () => string | undefined;
+  },
 ): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get(
@@ -30,7 +39,7 @@ export function registerPaymentProviderRoutes(
         summary: 'Pubblica: il Client ID PayPal del tenant (mai il secret); 404 se non configurato',
         security: [{ apiKey: [] }],
         params: z.object({ tenantId: idParamsSchema.shape.id }),
-        response: { 200: envelopeOf(z.object({ apiKey: z.string() })) },
+        response: { 200: envelopeOf(z.object({ apiKey: z.string(), sdkBaseUrl: z.string().optional() })) },
       },
     },
     async (request) => {
@@ -39,12 +48,17 @@ export function registerPaymentProviderRoutes(
         .from(paymentProviders)
         .where(eq(paymentProviders.tenantId, request.params.tenantId))
         .orderBy(
+          // The active PayPal of the tenant first; then the older rule (named like 'paypal').
+          asc(
+            sql`case when ${paymentProviders.kind} = 'paypal' and ${paymentProviders.isActive} then 0 else 1 end`,
+          ),
           asc(sql`case when ${paymentProviders.name} ilike '%paypal%' then 0 else 1 end`),
           asc(paymentProviders.id),
         )
         .limit(1);
       if (!provider) throw new HttpError(404, messages.payment.paypalNotConfigured);
-      return ok({ apiKey: provider.apiKey });
+      const fake = sdkBaseUrl?.();
+      return ok({ apiKey: provider.apiKey, ...(fake ? { sdkBaseUrl: fake } : {}) });
     },
   );
 }

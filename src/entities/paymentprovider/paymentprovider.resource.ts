@@ -19,10 +19,23 @@ export const paymentProviderResource = defineResource<PaymentProvider>({
     { key: 'apiUrl', name: 'URL API', truncate: true },
     { key: 'apiKey', name: 'Client ID (API key)', truncate: true },
     { key: 'apiSecret', name: 'Secret API' },
+    // Kind is PayPal for every row today (the server's default); Stripe will add the column.
+    { key: 'mode', name: 'Modalità' },
+    { key: 'isActive', name: 'Attivo', type: 'bool' },
   ],
   filters: [{ kind: 'text', key: 'name', name: 'Nome' }],
   fields: [
     { kind: 'text', key: 'name', label: 'Nome', required: true, placeholder: 'PayPal' },
+    {
+      kind: 'choice',
+      key: 'mode',
+      label: 'Modalità',
+      options: [
+        { value: 'sandbox', label: 'Sandbox (prove)' },
+        { value: 'live', label: 'Live (pagamenti reali)' },
+      ],
+      defaultValue: 'sandbox',
+    },
     {
       kind: 'text',
       key: 'apiUrl',
@@ -33,6 +46,8 @@ export const paymentProviderResource = defineResource<PaymentProvider>({
     },
     { kind: 'text', key: 'apiKey', label: 'Client ID (API key)', required: true },
     { kind: 'text', key: 'apiSecret', label: 'Secret API', inputType: 'password', writeOnly: true },
+    { kind: 'text', key: 'webhookId', label: 'ID webhook PayPal', placeholder: 'WH-…' },
+    { kind: 'checkbox', key: 'isActive', label: 'Fornitore attivo', defaultValue: true },
   ],
   roles: { create: admins, edit: admins, delete: admins },
   messages: { deleteFailed: messages.user.deleteError },

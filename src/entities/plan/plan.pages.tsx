@@ -3,6 +3,7 @@ import { FormPage } from '../../components/form-page';
 import { ListPage } from '../../components/list-page';
 import { PlanFeatures } from '../../features/plan/plan-features';
 import { PlanIframe } from '../../features/plan/plan-iframe';
+import { PlanPaypalSync } from '../../features/plan/plan-paypal-sync';
 import { parseEntityId } from '../../lib/use-form-controller';
 import { useRoleAllowed } from '../../lib/use-list-controller';
 import { planResource } from './plan.resource';
@@ -22,6 +23,7 @@ export function FormScreen() {
       after={
         <>
           <PlanFeatures planId={id} canEdit={canEdit} />
+          {id !== null && canEdit && <PlanPaypalSync planId={id} />}
           {id !== null && <PlanIframe planId={id} />}
         </>
       }

@@ -1,12 +1,29 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { CheckIcon, CopyIcon } from '../../components/icons';
 import { Modal } from '../../components/modal';
 import { subscriptionText as t } from './subscription-text';
 
-/** The payment link of a subscription (spec §4 'NotActive: generate a payment link'), with 'Copia'. */
+/** The link as an SVG QR code; the encoder is loaded only when a link is shown. */
+function useQrCode(link: string): string | null {
+  const [svg, setSvg] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    import('qrcode')
+      .then((qr) => (qr.default ?? qr).toString(link, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }))
+      .then((out) => live && setSvg(out))
+      .catch((error: unknown) => console.error('QR code non generato:', error));
+    return () => {
+      live = false;
+    };
+  }, [link]);
+  return svg;
+}
+
+/** The payment link of a subscription (spec §4 'NotActive: generate a payment link'), with 'Copia' and a QR code. */
 export function PaymentLinkModal({ link, onClose }: { link: string; onClose: () => void }) {
   const inputId = useId();
   const [copy, setCopy] = useState<'idle' | 'done' | 'failed'>('idle');
+  const qr = useQrCode(link);
 
   async function copyLink() {
     try {
@@ -48,6 +65,20 @@ export function PaymentLinkModal({ link, onClose }: { link: string; onClose: () 
         {copy === 'done' && <span className="text-emerald-700">{t.copied}</span>}
         {copy === 'failed' && <span className="text-red-600">{t.copyFailed}</span>}
       </p>
+      <div className="mt-2 flex flex-col items-center gap-2 rounded-lg border border-slate-200 bg-slate-50 p-4">
+        {qr ? (
+          <img
+            src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(qr)}`}
+            alt="QR code del link di pagamento"
+            className="h-44 w-44 rounded bg-white"
+          />
+        ) : (
+          <div className="h-44 w-44 animate-pulse rounded bg-slate-200" aria-hidden="true" />
+        )}
+        <p className="text-center text-xs text-slate-500">
+          Il cliente può inquadrarlo con il telefono. Il link vale 1 ora e funziona una sola volta.
+        </p>
+      </div>
     </Modal>
   );
 }

@@ -14,6 +14,7 @@ import type {
   Subscription,
 } from '../../../contract/schemas/subscription';
 import { subscriptionActions, type SubscriptionAction } from '../../../contract/subscription-status';
+import { paymentUrlOf } from '../../../contract/schemas/payment';
 import { failureEnvelope, unwrap } from '../../lib/entity-hooks';
 import { http } from '../../lib/http';
 import { queryKeys } from '../../lib/query-keys';
@@ -94,8 +95,11 @@ export const subscriptionCalls = {
       http.post<Envelope<{ token: string }>>(apiPaths.paymentToken.create, { paymentId }, { tenantId }),
     );
     if (!data?.token) throw new Error('token mancante nella risposta');
-    return `${window.location.origin}/payment?token=${encodeURIComponent(data.token)}&bypassTenant=true`;
+    return paymentUrlOf(window.location.origin, data.token);
   },
+  /** POST sync-paypal: `data` = how many subscriptions changed. */
+  syncPaypal: async (tenantId: number | null) =>
+    Number(await unwrap<number>(http.post(apiPaths.subscription.syncPaypal, {}, { tenantId }))),
   setPaymentWithBankTransfer: (id: number, tenantId: number | null) =>
     unwrap<Subscription>(http.put(apiPaths.subscription.setPaymentWithBankTransfer(id), {}, { tenantId })),
   setActiveNoRenewal: (id: number, tenantId: number | null) =>

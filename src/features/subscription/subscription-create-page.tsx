@@ -125,7 +125,8 @@ function CreateForm() {
       );
       notify.success(messages.http.created);
       await client.invalidateQueries({ queryKey: queryKeys.entity(tenantId, SUBSCRIPTION) });
-      if (created?.id) void navigate(`/subscription/${created.id}`);
+      // The detail page offers the payment link at once (spec §4 'then a payment link is offered').
+      if (created?.id) void navigate(`/subscription/${created.id}?offerLink=1`);
       else void navigate('/subscription');
     } catch (error) {
       console.error('Errore durante la creazione della sottoscrizione:', error);

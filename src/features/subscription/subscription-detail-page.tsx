@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { apiPaths } from '../../../contract/api-paths';
 import { Role, SubscriptionStatus } from '../../../contract/enums';
 import { fromCents } from '../../../contract/money';
@@ -52,6 +52,23 @@ export function SubscriptionDetailPage({ id }: { id: number }) {
   }, [detail.isError, detail.isSuccess, detail.data, detail.error, id]);
 
   const actions = sub ? actionsOf(sub, role) : [];
+
+  // Just created (`?offerLink=1`): the payment link is offered at once, once.
+  const [params, setParams] = useSearchParams();
+  const offerLink = params.get('offerLink') === '1';
+  const canOffer = Boolean(sub && actions.includes('paymentLink'));
+  useEffect(() => {
+    if (!offerLink || !sub) return;
+    setParams(
+      (p) => {
+        p.delete('offerLink');
+        return p;
+      },
+      { replace: true },
+    );
+    if (canOffer) void run('paymentLink', sub);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [offerLink, sub, canOffer]);
   const customer = sub ? sub.user?.name || sub.user?.email || NOT_AVAILABLE : '';
 
   return (

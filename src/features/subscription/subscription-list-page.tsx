@@ -1,9 +1,14 @@
+import { useState } from 'react';
 import { Role } from '../../../contract/enums';
+import { messages } from '../../../contract/messages';
 import type { Subscription } from '../../../contract/schemas/subscription';
 import { ListPage, type RowAction } from '../../components/list-page';
 import { useSession } from '../../lib/session';
 import { subscriptionResource } from '../../entities/subscription/subscription.resource';
-import { actionsOf } from './subscription-api';
+import { isHandledByInterceptor } from '../../lib/http-errors';
+import { notify } from '../../lib/notify';
+import { useSelectedTenantId } from '../../lib/tenant-store';
+import { actionsOf, subscriptionCalls, useInvalidateSubscriptions } from './subscription-api';
 import { actionDefs, useSubscriptionActions } from './use-subscription-actions';
 
 /**
@@ -25,8 +30,38 @@ export function SubscriptionListPage() {
   }));
   return (
     <>
-      <ListPage resource={subscriptionResource} rowActions={rowActions} allowDelete={false} />
+      <ListPage
+        resource={subscriptionResource}
+        rowActions={rowActions}
+        allowDelete={false}
+        toolbar={isAdmin ? <SyncPaypalButton /> : undefined}
+      />
       {dialogs}
     </>
+  );
+}
+
+/** 'Sincronizza con PayPal' (spec §2 'A sync action with the payment provider exists'). */
+function SyncPaypalButton() {
+  const tenantId = useSelectedTenantId();
+  const invalidate = useInvalidateSubscriptions();
+  const [busy, setBusy] = useState(false);
+  async function sync() {
+    setBusy(true);
+    try {
+      const n = await subscriptionCalls.syncPaypal(tenantId);
+      notify.success(messages.subscription.syncDone(n));
+    } catch (error) {
+      console.error('Sincronizzazione PayPal non riuscita:', error);
+      if (!isHandledByInterceptor(error)) notify.error(messages.subscription.syncError);
+    } finally {
+      setBusy(false);
+      void invalidate();
+    }
+  }
+  return (
+    <button type="button" className="btn-secondary" disabled={busy} onClick={() => void sync()}>
+      {busy ? 'Sincronizzazione…' : 'Sincronizza con PayPal'}
+    </button>
   );
 }

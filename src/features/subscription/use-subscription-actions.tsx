@@ -75,7 +75,8 @@ export function useSubscriptionActions() {
     try {
       switch (action) {
         case 'paymentLink': {
-          const payment = sub.payments?.[0];
+          // The payment to pay: the first one not yet paid (renewals add paid ones after it).
+          const payment = sub.payments?.find((p) => !p.paidAt) ?? sub.payments?.[0];
           try {
             if (!payment) throw new Error('nessun pagamento');
             const link = await subscriptionCalls.createPaymentToken(payment.id, tenantId);

@@ -5,7 +5,7 @@ import { useSession } from '../../lib/session';
 import { setSelectedTenantId } from '../../lib/tenant-store';
 import { useTenantList } from './use-tenant-list';
 
-const PaymentPage = lazy(() => import('../placeholder/payment-placeholder-page'));
+const PaymentPage = lazy(() => import('../payment/payment-page'));
 
 /**
  * /payment and /payment/process (spec §2, §4). With a session and bypassTenant=true, the first

@@ -72,6 +72,7 @@ export function testConfig(env: Record<string, string> = {}) {
     RATE_LIMIT_PASSWORD_RESET: '10000',
     RATE_LIMIT_CONTACT: '10000',
     RATE_LIMIT_PUBLIC: '10000',
+    RATE_LIMIT_WEBHOOK: '10000',
     LOGIN_MAX_FAILURES: '10000',
     ...env,
   });

@@ -14,6 +14,10 @@ const paypal = {
   apiUrl: 'https://api-m.sandbox.paypal.com',
   apiKey: 'AZ-client-id',
   apiSecret: SECRET_MASK,
+  kind: 'paypal',
+  mode: 'sandbox',
+  webhookId: 'WH-1',
+  isActive: true,
 };
 
 /** The password box of the secret (no textbox role: found by its label). */
@@ -43,7 +47,15 @@ describe('payment provider (spec §2 Configura PayPal, api-contract: apiSecret w
     await user.click(screen.getByRole('button', { name: 'Salva' }));
     expect(await screen.findByText(messages.http.updated)).toBeInTheDocument();
     expect(calls.updated).toEqual([
-      { id: 3, name: 'PayPal', apiUrl: 'https://api-m.sandbox.paypal.com', apiKey: 'AZ-client-id' },
+      {
+        id: 3,
+        name: 'PayPal',
+        apiUrl: 'https://api-m.sandbox.paypal.com',
+        apiKey: 'AZ-client-id',
+        mode: 'sandbox',
+        webhookId: 'WH-1',
+        isActive: true,
+      },
     ]);
     expect(calls.updated[0]).not.toHaveProperty('apiSecret');
   });
@@ -70,7 +82,15 @@ describe('payment provider (spec §2 Configura PayPal, api-contract: apiSecret w
     await user.click(screen.getByRole('button', { name: 'Crea' }));
     await waitFor(() =>
       expect(calls.created).toEqual([
-        { name: 'PayPal', apiUrl: 'https://api-m.paypal.com', apiKey: 'id', apiSecret: 's3cret' },
+        {
+          name: 'PayPal',
+          mode: 'sandbox',
+          apiUrl: 'https://api-m.paypal.com',
+          apiKey: 'id',
+          apiSecret: 's3cret',
+          webhookId: '',
+          isActive: true,
+        },
       ]),
     );
   });

@@ -179,10 +179,13 @@ describe('tenant bypass (spec §4, §5)', () => {
   });
 
   it('without a session the payment page is shown as is', async () => {
+    server.use(apiGet('PaymentToken/validate', () => fail(200, messages.payment.tokenInvalid)));
     const calls = recordRequests();
     renderApp('/payment?token=tok1&bypassTenant=true');
     expect(await screen.findByRole('heading', { name: 'Pagamento' })).toBeInTheDocument();
-    expect(calls).toHaveLength(0);
+    expect(await screen.findByRole('alert')).toHaveTextContent(messages.payment.tokenInvalid);
+    // Only the token check: no tenant list, no tenant selected.
+    expect(calls.map((c) => new URL(c.url).pathname)).toEqual(['/api/PaymentToken/validate']);
   });
 
   it('anywhere else bypassTenant=true shows its message', async () => {

@@ -1,0 +1,95 @@
+/**
+ * Payment tokens, the public payment page's calls and the plan widget's subscribe call
+ * (product spec §3 'Payment token', §7 'Payment token and payment'; api-contract 'Billing calls').
+ */
+import { z } from 'zod';
+import { requiredId } from './common';
+import type { RecurrenceTypeId } from './plan';
+
+/** Payment token status (spec §3): Active=0, Used=1, Expired=2. */
+export const PaymentTokenStatus = { Active: 0, Used: 1, Expired: 2 } as const;
+export type PaymentTokenStatusId = (typeof PaymentTokenStatus)[keyof typeof PaymentTokenStatus];
+
+/** A payment link lives 1 hour (spec §4, §9). */
+export const PAYMENT_TOKEN_LIFETIME_MS = 60 * 60 * 1000;
+
+/** The link of a token: `{origin}/payment?token=...&bypassTenant=true`. */
+export function paymentUrlOf(origin: string, token: string): string {
+  return `${origin.replace(/\/+$/, '')}/payment?token=${encodeURIComponent(token)}&bypassTenant=true`;
+}
+
+/** `GET api/PaymentToken/validate?token=` → data: the token object (spec §3) and what the page shows. */
+export interface PaymentTokenView {
+  id: number;
+  token: string;
+  expiryDate: string;
+  status: PaymentTokenStatusId;
+  userId: number;
+  planId: number;
+  /** EUR with VAT. */
+  amount: number;
+  currency: 'EUR';
+  paymentId: number;
+  selectedPaymentProviderId: number | null;
+  tenantID: number;
+  paymentProviderPlanId: string;
+  providerSubscriptionId: string | null;
+  /** Beyond the spec's fields: what the customer is shown. */
+  tenantName: string;
+  plan: {
+    name: string;
+    recurrenceType: RecurrenceTypeId;
+    recurrenceTypeName: string;
+    features: string[];
+  };
+  costBeforeVAT: number;
+  vatPercentage: number;
+}
+
+/** `POST api/PaymentToken/create` body. */
+export const createPaymentTokenSchema = z.object({ paymentId: requiredId });
+
+/** `POST api/PaymentToken/create` → data. */
+export interface CreatedPaymentToken {
+  token: string;
+  expiryDate: string;
+  paymentUrl: string;
+}
+
+const providerSubscriptionId = z
+  .string()
+  .trim()
+  .min(1, 'ID della sottoscrizione PayPal mancante.')
+  .max(100)
+  .regex(/^[A-Za-z0-9_-]+$/, 'ID della sottoscrizione PayPal non valido.');
+
+/** `PUT api/Payment/updatePayment` body: the token object with the provider's subscription id. */
+export const updatePaymentSchema = z.object({
+  token: z.string().trim().min(1, 'Token mancante nella richiesta.').max(200),
+  providerSubscriptionId,
+});
+
+/** `POST api/subscription/subscribe` body (the plan widget). */
+export const subscribeSchema = z.object({
+  planId: requiredId,
+  email: z.string().trim().toLowerCase().max(254).pipe(z.email('Formato email non valido.')),
+  name: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+    z.string().trim().max(200).nullable().optional(),
+  ),
+});
+
+/** `GET api/plan/widget?planId=` → data: the public face of a plan. */
+export interface PlanWidgetView {
+  id: number;
+  name: string;
+  recurringCostBeforeVAT: number;
+  vatPercentage: number;
+  /** EUR with VAT. */
+  amount: number;
+  currency: 'EUR';
+  recurrenceType: RecurrenceTypeId;
+  recurrenceTypeName: string;
+  features: { featureName: string; description: string | null }[];
+  tenantName: string;
+}

@@ -1,0 +1,254 @@
+/**
+ * Payment tokens: the public payment link of one unpaid payment (spec §3, §4). A token is 256
+ * random bits, shown once and stored only as its SHA-256; it lives one hour; a new link for the
+ * same payment retires the older ones.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { and, asc, eq, lte } from 'drizzle-orm';
+import { serverMessages } from '../../../contract/messages';
+import {
+  amountWithVat,
+  fromCents,
+  fromPercentHundredths,
+  toCents,
+  toPercentHundredths,
+} from '../../../contract/money';
+import {
+  PAYMENT_TOKEN_LIFETIME_MS,
+  PaymentTokenStatus,
+  type PaymentTokenStatusId,
+  type PaymentTokenView,
+} from '../../../contract/schemas/payment';
+import { recurrenceTypeNames, type RecurrenceTypeId } from '../../../contract/schemas/plan';
+import { SubscriptionStatus } from '../../../contract/subscription-status';
+import type { Database } from '../../db/client';
+import {
+  paymentProviders,
+  paymentTokens,
+  planFeatures,
+  plans,
+  subscriptions,
+  tenants,
+} from '../../db/schema';
+import { HttpError } from '../../lib/http-error';
+import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
+import { findPayment, findSubscription } from '../billing/billing.repository';
+import { formatEur } from '../billing/subscription.service';
+
+export const paymentMessages = {
+  linkOnlyNotActive: 'Il link di pagamento si crea solo per una sottoscrizione non attiva.',
+  alreadyPaid: 'Questo pagamento risulta già pagato.',
+  planNotOnPaypal: (plan: string) =>
+    `Il piano «${plan}» non è ancora su PayPal: aprilo in «Gestisci piani di abbonamento» e usa «Sincronizza con PayPal».`,
+  priceDiffers: (due: string, paypal: string) =>
+    `L’importo di questa sottoscrizione (${due}) è diverso dal prezzo del piano su PayPal (${paypal}): PayPal addebiterebbe ${paypal}. Usa il bonifico, oppure sincronizza il piano con questo prezzo.`,
+  paypalStatusInvalid: (status: string) =>
+    `La sottoscrizione PayPal non risulta approvata (stato: ${status}).`,
+  paypalOtherPlan: 'La sottoscrizione PayPal è di un altro piano.',
+  paypalIdTaken: 'Questa sottoscrizione PayPal è già collegata a un altro pagamento.',
+  paid: 'Pagamento registrato: la sottoscrizione è attiva.',
+  linkCreated: 'Link di pagamento creato.',
+} as const;
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+export interface CreatedLink {
+  tokenId: number;
+  /** The token itself: returned once, never stored. */
+  token: string;
+  expiresAt: Date;
+}
+
+/**
+ * A new payment link for `paymentId` (of the unit's tenant): its subscription must be NotActive,
+ * the payment unpaid, the plan on PayPal at the payment's amount. Older active links of the same
+ * payment are retired (Expired). 404 for a payment of another tenant.
+ */
+export async function createPaymentLink(uow: UnitOfWork, paymentId: number): Promise<CreatedLink> {
+  const payment = await findPayment(uow, paymentId, { lock: true });
+  if (!payment) throw new HttpError(404, serverMessages.notFound);
+  const sub = await findSubscription(uow, payment.subscriptionId, { lock: true });
+  if (!sub) throw new HttpError(404, serverMessages.notFound);
+  if (sub.status !== SubscriptionStatus.NotActive)
+    throw new HttpError(409, paymentMessages.linkOnlyNotActive);
+  if (payment.paidAt !== null) throw new HttpError(409, paymentMessages.alreadyPaid);
+  const [plan] = await uow.tx
+    .select({
+      name: plans.name,
+      paypalPlanId: plans.paypalPlanId,
+      paypalPriceCents: plans.paypalPriceCents,
+      cost: plans.recurringCostBeforeVat,
+      vat: plans.vatPercentage,
+    })
+    .from(plans)
+    .where(and(eq(plans.tenantId, uow.tenantId), eq(plans.id, sub.planId)));
+  if (!plan) throw new HttpError(404, serverMessages.notFound);
+  if (!plan.paypalPlanId) throw new HttpError(409, paymentMessages.planNotOnPaypal(plan.name));
+  // PayPal charges what its plan says: a link for another amount would charge the wrong sum.
+  const paypalPrice =
+    plan.paypalPriceCents ?? amountWithVat(toCents(plan.cost), toPercentHundredths(plan.vat));
+  if (paypalPrice !== payment.amountDueCents) {
+    throw new HttpError(
+      409,
+      paymentMessages.priceDiffers(formatEur(payment.amountDueCents), formatEur(paypalPrice)),
+    );
+  }
+  const [provider] = await uow.tx
+    .select({ id: paymentProviders.id })
+    .from(paymentProviders)
+    .where(
+      and(
+        eq(paymentProviders.tenantId, uow.tenantId),
+        eq(paymentProviders.kind, 'paypal'),
+        eq(paymentProviders.isActive, true),
+      ),
+    )
+    .orderBy(asc(paymentProviders.id))
+    .limit(1);
+
+  await uow.tx
+    .update(paymentTokens)
+    .set({ status: PaymentTokenStatus.Expired })
+    .where(
+      and(
+        eq(paymentTokens.tenantId, uow.tenantId),
+        eq(paymentTokens.paymentId, payment.id),
+        eq(paymentTokens.status, PaymentTokenStatus.Active),
+      ),
+    );
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(uow.now.getTime() + PAYMENT_TOKEN_LIFETIME_MS);
+  const [row] = await uow.tx
+    .insert(paymentTokens)
+    .values({
+      tenantId: uow.tenantId,
+      tokenHash: hashToken(token),
+      paymentId: payment.id,
+      subscriptionId: sub.id,
+      userId: sub.userId,
+      planId: sub.planId,
+      amountCents: payment.amountDueCents,
+      paymentProviderId: provider?.id ?? null,
+      providerPlanId: plan.paypalPlanId,
+      expiresAt,
+      createdAt: uow.now,
+    })
+    .returning({ id: paymentTokens.id });
+  if (!row) throw new Error('payment token insert returned no row');
+  return { tokenId: row.id, token, expiresAt };
+}
+
+export interface TokenRow {
+  id: number;
+  tenantId: number;
+  paymentId: number;
+  subscriptionId: number;
+  userId: number;
+  planId: number;
+  amountCents: number;
+  paymentProviderId: number | null;
+  providerPlanId: string;
+  status: PaymentTokenStatusId;
+  expiresAt: Date;
+  providerSubscriptionId: string | null;
+}
+
+/** The token row of `token` (any tenant: the hash is unique), or undefined. */
+export async function findToken(db: Database, token: string): Promise<TokenRow | undefined> {
+  const [row] = await db
+    .select({
+      id: paymentTokens.id,
+      tenantId: paymentTokens.tenantId,
+      paymentId: paymentTokens.paymentId,
+      subscriptionId: paymentTokens.subscriptionId,
+      userId: paymentTokens.userId,
+      planId: paymentTokens.planId,
+      amountCents: paymentTokens.amountCents,
+      paymentProviderId: paymentTokens.paymentProviderId,
+      providerPlanId: paymentTokens.providerPlanId,
+      status: paymentTokens.status,
+      expiresAt: paymentTokens.expiresAt,
+      providerSubscriptionId: paymentTokens.providerSubscriptionId,
+    })
+    .from(paymentTokens)
+    .where(eq(paymentTokens.tokenHash, hashToken(token)));
+  return row as TokenRow | undefined;
+}
+
+export function isUsable(row: Pick<TokenRow, 'status' | 'expiresAt'>, now: Date): boolean {
+  return row.status === PaymentTokenStatus.Active && row.expiresAt.getTime() > now.getTime();
+}
+
+/** The token object while Active and unexpired, else null (spec §7 'validate'). */
+export async function validatePaymentToken(
+  db: Database,
+  token: string,
+  now: Date,
+): Promise<PaymentTokenView | null> {
+  const row = await findToken(db, token);
+  if (!row || !isUsable(row, now)) return null;
+  const [extra] = await db
+    .select({
+      tenantName: tenants.name,
+      planName: plans.name,
+      recurrence: plans.recurrenceType,
+      cost: subscriptions.costBeforeVatCents,
+      vat: subscriptions.vatHundredths,
+    })
+    .from(subscriptions)
+    .innerJoin(tenants, eq(tenants.id, subscriptions.tenantId))
+    .innerJoin(plans, and(eq(plans.id, subscriptions.planId), eq(plans.tenantId, subscriptions.tenantId)))
+    .where(and(eq(subscriptions.tenantId, row.tenantId), eq(subscriptions.id, row.subscriptionId)));
+  if (!extra) return null;
+  const features = await db
+    .select({ name: planFeatures.featureName })
+    .from(planFeatures)
+    .where(and(eq(planFeatures.tenantId, row.tenantId), eq(planFeatures.planId, row.planId)))
+    .orderBy(asc(planFeatures.id));
+  const recurrence = extra.recurrence as RecurrenceTypeId;
+  return {
+    id: row.id,
+    token,
+    expiryDate: row.expiresAt.toISOString(),
+    status: row.status,
+    userId: row.userId,
+    planId: row.planId,
+    amount: fromCents(row.amountCents),
+    currency: 'EUR',
+    paymentId: row.paymentId,
+    selectedPaymentProviderId: row.paymentProviderId,
+    tenantID: row.tenantId,
+    paymentProviderPlanId: row.providerPlanId,
+    providerSubscriptionId: row.providerSubscriptionId,
+    tenantName: extra.tenantName,
+    plan: {
+      name: extra.planName,
+      recurrenceType: recurrence,
+      recurrenceTypeName: recurrenceTypeNames[recurrence],
+      features: features.map((f) => f.name),
+    },
+    costBeforeVAT: fromCents(extra.cost),
+    vatPercentage: fromPercentHundredths(extra.vat),
+  };
+}
+
+/**
+ * The job's call (issue 10): every Active token whose hour has passed becomes Expired. Answers how
+ * many. Runs in the caller's unit of work, for its tenant.
+ */
+export async function expirePaymentTokens(uow: UnitOfWork): Promise<number> {
+  const rows = await uow.tx
+    .update(paymentTokens)
+    .set({ status: PaymentTokenStatus.Expired })
+    .where(
+      and(
+        eq(paymentTokens.tenantId, uow.tenantId),
+        eq(paymentTokens.status, PaymentTokenStatus.Active),
+        lte(paymentTokens.expiresAt, uow.now),
+      ),
+    )
+    .returning({ id: paymentTokens.id });
+  return rows.length;
+}

@@ -1,0 +1,275 @@
+/**
+ * The calls of getting paid: payment links (Admin), the public payment page's token check and
+ * payment, PayPal sync, PayPal webhooks, the plan widget and 'Sincronizza con PayPal' on a plan.
+ * Public calls are limited per IP; webhooks need no x-api-key (PayPal cannot send one) and are
+ * trusted only after PayPal's signature check.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { messages } from '../../../contract/messages';
+import {
+  createPaymentTokenSchema,
+  paymentUrlOf,
+  subscribeSchema,
+  updatePaymentSchema,
+} from '../../../contract/schemas/payment';
+import type { Database } from '../../db/client';
+import { envelopeOf, ok } from '../../lib/envelope';
+import { HttpError } from '../../lib/http-error';
+import { callerOf, tenantOf } from '../../plugins/request-context';
+import { perIp } from '../../plugins/rate-limit';
+import type { ProviderRegistry } from '../../providers/registry';
+import type { Actor, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
+import { idParamsSchema } from '../crud/list-query';
+import { ADMINS } from '../crud/roles';
+import { applyWebhookEvent, parseWebhookEvent, payWithToken, syncPaypal } from './paypal-billing.service';
+import { createPaymentLink, paymentMessages, validatePaymentToken } from './payment-token.service';
+import {
+  planWidgetView,
+  subscribeFromWidget,
+  syncPlanWithPaypal,
+  widgetMessages,
+} from './widget-and-plans.service';
+
+export interface PaymentRoutesOptions {
+  uow: UnitOfWorkRunner;
+  providers: ProviderRegistry;
+  connectionFor: (tenantId: number) => Database;
+  shared: Database;
+  publicUrl: () => string;
+  rateLimit: { windowMs: number; publicLookup: number; webhook: number };
+}
+
+export const webhookMessages = {
+  unverified: 'Firma del webhook non valida: evento ignorato.',
+  notConfigured:
+    'Webhook PayPal non configurato per questo tenant (ID webhook mancante in Configura PayPal).',
+  malformed: 'Evento webhook non valido.',
+  received: 'Evento ricevuto.',
+  duplicate: 'Evento già ricevuto.',
+} as const;
+
+const admins = { access: 'user', roles: ADMINS, tenant: 'required' } as const;
+
+function userActor(request: FastifyRequest): Actor {
+  const auth = callerOf(request);
+  return { kind: 'user', userId: auth.userId, roleId: auth.roleId, email: auth.email };
+}
+
+const tokenViewSchema = z.object({
+  id: z.number(),
+  token: z.string(),
+  expiryDate: z.string(),
+  status: z.number(),
+  userId: z.number(),
+  planId: z.number(),
+  amount: z.number(),
+  currency: z.literal('EUR'),
+  paymentId: z.number(),
+  selectedPaymentProviderId: z.number().nullable(),
+  tenantID: z.number(),
+  paymentProviderPlanId: z.string(),
+  providerSubscriptionId: z.string().nullable(),
+  tenantName: z.string(),
+  plan: z.object({
+    name: z.string(),
+    recurrenceType: z.number(),
+    recurrenceTypeName: z.string(),
+    features: z.array(z.string()),
+  }),
+  costBeforeVAT: z.number(),
+  vatPercentage: z.number(),
+});
+
+export function registerPaymentRoutes(fastify: FastifyInstance, options: PaymentRoutesOptions): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { uow, providers, connectionFor, shared, publicUrl, rateLimit } = options;
+  const deps = { uow, providers, connectionFor, shared };
+  const publicLimit = perIp(rateLimit.publicLookup, rateLimit.windowMs);
+
+  app.post(
+    '/api/PaymentToken/create',
+    {
+      config: admins,
+      schema: {
+        tags: ['PaymentToken'],
+        summary:
+          'Link di pagamento (1 ora, EUR) del pagamento di una sottoscrizione NotActive; ritira i link precedenti dello stesso pagamento',
+        body: createPaymentTokenSchema,
+        response: {
+          200: envelopeOf(z.object({ token: z.string(), expiryDate: z.string(), paymentUrl: z.string() })),
+        },
+      },
+    },
+    async (request) => {
+      const link = await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) =>
+        createPaymentLink(w, request.body.paymentId),
+      );
+      return ok(
+        {
+          token: link.token,
+          expiryDate: link.expiresAt.toISOString(),
+          paymentUrl: paymentUrlOf(publicUrl(), link.token),
+        },
+        paymentMessages.linkCreated,
+      );
+    },
+  );
+
+  app.get(
+    '/api/PaymentToken/validate',
+    {
+      config: { access: 'public', rateLimit: publicLimit },
+      schema: {
+        tags: ['PaymentToken'],
+        summary:
+          'Pubblica: il token del link di pagamento finché è attivo e non scaduto, altrimenti success false',
+        security: [{ apiKey: [] }],
+        querystring: z.object({ token: z.string().trim().max(200).optional() }),
+        response: { 200: envelopeOf(tokenViewSchema.nullable()) },
+      },
+    },
+    async (request, reply) => {
+      const token = request.query.token;
+      if (!token) throw new HttpError(400, messages.payment.tokenMissing);
+      const view = await validatePaymentToken(shared, token, uow.clock());
+      if (!view) return reply.send({ success: false, message: messages.payment.tokenInvalid, data: null });
+      return ok(view);
+    },
+  );
+
+  app.put(
+    '/api/Payment/updatePayment',
+    {
+      config: { access: 'public', rateLimit: publicLimit },
+      schema: {
+        tags: ['Payment'],
+        summary:
+          'Pubblica (con il token): verifica la sottoscrizione con PayPal, poi token usato, pagamento pagato, sottoscrizione attiva. Ripetere con lo stesso token e ID non cambia nulla',
+        security: [{ apiKey: [] }],
+        body: updatePaymentSchema,
+        response: { 200: envelopeOf(z.object({ result: z.enum(['paid', 'replayed']) })) },
+      },
+    },
+    async (request) => {
+      const result = await payWithToken(deps, request.body);
+      return ok({ result }, paymentMessages.paid);
+    },
+  );
+
+  app.post(
+    '/api/subscription/sync-paypal',
+    {
+      config: admins,
+      schema: {
+        tags: ['subscription'],
+        summary:
+          'Legge da PayPal ogni sottoscrizione del tenant e applica ACTIVE → Active, SUSPENDED → NotActive, CANCELLED/EXPIRED → Canceled; data = quante sono cambiate',
+        response: { 200: envelopeOf(z.number()) },
+      },
+    },
+    async (request) => {
+      const result = await syncPaypal(deps, tenantOf(request), { by: callerOf(request).email });
+      return ok(result.changed, messages.subscription.syncDone(result.changed));
+    },
+  );
+
+  app.post(
+    '/api/webhooks/paypal/:tenantId',
+    {
+      config: { access: 'public', rateLimit: perIp(rateLimit.webhook, rateLimit.windowMs) },
+      schema: {
+        tags: ['webhooks'],
+        summary:
+          'Webhook PayPal del tenant (senza x-api-key): verificato con la firma PayPal (400 altrimenti), idempotente per ID evento',
+        params: z.object({ tenantId: idParamsSchema.shape.id }),
+        response: {
+          200: envelopeOf(z.object({ eventId: z.string(), outcome: z.string() })),
+        },
+      },
+    },
+    async (request) => {
+      const { tenantId } = request.params;
+      const event = parseWebhookEvent(request.body);
+      if (!event) throw new HttpError(400, webhookMessages.malformed);
+      const provider = await providers.findPaypal(tenantId);
+      if (!provider?.webhookId) throw new HttpError(400, webhookMessages.notConfigured);
+      const verified = await provider.adapter.verifyWebhook(
+        { headers: request.headers, event: request.body },
+        provider.webhookId,
+      );
+      if (!verified) throw new HttpError(400, webhookMessages.unverified);
+      const result = await applyWebhookEvent(deps, tenantId, event);
+      request.log.info(
+        { eventId: event.id, type: event.event_type, outcome: result.outcome },
+        'webhook PayPal',
+      );
+      return ok(
+        { eventId: event.id, outcome: result.outcome },
+        result.outcome === 'duplicate' ? webhookMessages.duplicate : webhookMessages.received,
+      );
+    },
+  );
+
+  app.get(
+    '/api/plan/widget',
+    {
+      config: { access: 'public', rateLimit: publicLimit },
+      schema: {
+        tags: ['plan'],
+        summary:
+          'Pubblica: nome, funzionalità, prezzo con IVA e periodo di un piano attivo (il widget incorporabile)',
+        security: [{ apiKey: [] }],
+        querystring: z.object({ planId: idParamsSchema.shape.id }),
+      },
+    },
+    async (request) => ok(await planWidgetView(shared, request.query.planId)),
+  );
+
+  app.post(
+    '/api/subscription/subscribe',
+    {
+      config: { access: 'public', rateLimit: publicLimit },
+      schema: {
+        tags: ['subscription'],
+        summary:
+          'Pubblica (widget del piano): trova o crea il cliente, crea la sottoscrizione NotActive e risponde data.paymentUrl; piano inattivo o sconosciuto → 404',
+        security: [{ apiKey: [] }],
+        body: subscribeSchema,
+        response: {
+          200: envelopeOf(
+            z.object({ subscriptionId: z.number(), paymentUrl: z.string(), token: z.string() }),
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const created = await subscribeFromWidget(deps, request.body);
+      return ok(
+        {
+          subscriptionId: created.subscriptionId,
+          token: created.token,
+          paymentUrl: paymentUrlOf(publicUrl(), created.token),
+        },
+        widgetMessages.subscribed,
+      );
+    },
+  );
+
+  app.post(
+    '/api/plan/syncPaypal/:planId',
+    {
+      config: admins,
+      schema: {
+        tags: ['plan'],
+        summary:
+          'Crea su PayPal il prodotto (una volta) e un piano di fatturazione (mesi × ricorrenza, prezzo con IVA, EUR) e ne salva gli ID',
+        params: z.object({ planId: idParamsSchema.shape.id }),
+        response: { 200: envelopeOf(z.object({ paypalPlanId: z.string(), paypalProductId: z.string() })) },
+      },
+    },
+    async (request) =>
+      ok(await syncPlanWithPaypal(deps, tenantOf(request), request.params.planId), widgetMessages.planSynced),
+  );
+}

@@ -1,0 +1,317 @@
+/**
+ * A fake PayPal REST server on loopback, for tests and for trying the whole flow without a PayPal
+ * account (`PAYPAL_FAKE=true npm run dev`). It serves the calls the adapter makes (OAuth2 token,
+ * subscriptions read and cancel, webhook signature check, products, plans), keeps subscriptions in
+ * memory with states tests can change, fails on demand (timeout, 401, 422, 500), delivers signed
+ * webhooks, and serves a stub of PayPal's browser SDK (`/sdk/js`) whose button "approves" a
+ * subscription here. It never talks to the internet.
+ */
+import { createHmac, createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type FakeFailure = 'timeout' | 401 | 404 | 422 | 500 | 503;
+
+export interface FakeSubscription {
+  id: string;
+  status: string;
+  plan_id: string;
+  custom_id?: string;
+  create_time: string;
+}
+
+export interface FakePayPal {
+  /** http://127.0.0.1:<port> */
+  readonly url: string;
+  readonly subscriptions: Map<string, FakeSubscription>;
+  readonly plans: Map<
+    string,
+    { id: string; product_id: string; name: string; price: string; interval: number }
+  >;
+  readonly products: Map<string, { id: string; name: string }>;
+  /** Calls received, in order ('POST /v1/oauth2/token', 'GET /v1/billing/subscriptions/I-…'). */
+  readonly calls: string[];
+  /** An APPROVED subscription of `planId` (what the customer's approval creates); returns its id. */
+  approve(planId: string, customId?: string): string;
+  setStatus(id: string, status: string): void;
+  /** The next `times` calls whose "METHOD path" starts with `prefix` fail that way. */
+  failNext(prefix: string, failure: FakeFailure, times?: number): void;
+  /** Forgets failures that were not used up. */
+  clearFailures(): void;
+  /** Headers and body of a delivery of `event` signed for `webhookId` (`tamper`: signed for another). */
+  signWebhook(
+    event: Record<string, unknown>,
+    webhookId: string,
+    options?: { tamper?: boolean },
+  ): { headers: Record<string, string>; body: string };
+  /** A signed delivery of `event` to `url` (signature valid for `webhookId`); answers its HTTP status. */
+  deliverWebhook(
+    url: string,
+    event: Record<string, unknown>,
+    webhookId: string,
+    options?: { tamper?: boolean; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: string }>;
+  /** A webhook event of `type` about `resource`, with a fresh id. */
+  event(type: string, resource: Record<string, unknown>, createTime?: string): Record<string, unknown>;
+  /** The browser SDK stub's source (what `/sdk/js` answers). */
+  sdkScript(): string;
+  close(): Promise<void>;
+}
+
+/** The signing secret of this fake's webhooks (what PayPal's certificate stands for). */
+const SIGNING_KEY = randomBytes(32);
+
+function signature(transmissionId: string, time: string, webhookId: string, body: string): string {
+  const digest = createHash('sha256').update(body).digest('hex');
+  return createHmac('sha256', SIGNING_KEY)
+    .update(`${transmissionId}|${time}|${webhookId}|${digest}`)
+    .digest('base64');
+}
+
+const newId = (prefix: string) => `${prefix}-${randomBytes(6).toString('hex').toUpperCase()}`;
+
+export async function startFakePayPal(options: { port?: number; host?: string } = {}): Promise<FakePayPal> {
+  const subscriptions = new Map<string, FakeSubscription>();
+  const plans: FakePayPal['plans'] = new Map();
+  const products: FakePayPal['products'] = new Map();
+  const calls: string[] = [];
+  const failures: { prefix: string; failure: FakeFailure; times: number }[] = [];
+  const hanging = new Set<http.ServerResponse>();
+  let url = '';
+
+  const send = (res: http.ServerResponse, status: number, body?: unknown) => {
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'access-control-allow-origin': '*',
+      'access-control-allow-headers': 'content-type',
+    });
+    res.end(body === undefined ? '' : JSON.stringify(body));
+  };
+
+  const readBody = (req: http.IncomingMessage) =>
+    new Promise<string>((resolve) => {
+      let data = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => (data += chunk));
+      req.on('end', () => resolve(data));
+    });
+
+  function sdkScript(): string {
+    // Just enough of window.paypal for @paypal/react-paypal-js's <PayPalButtons>.
+    return `(function () {
+  var base = ${JSON.stringify(url)};
+  function Buttons(opts) {
+    var closed = false;
+    return {
+      isEligible: function () { return true; },
+      render: function (container) {
+        var el = typeof container === 'string' ? document.querySelector(container) : container;
+        var button = document.createElement('button');
+        button.type = 'button';
+        button.textContent = 'Abbonati con PayPal';
+        button.setAttribute('data-fake-paypal', 'true');
+        button.style.cssText = 'width:100%;min-height:45px;border:0;border-radius:6px;background:#ffc439;color:#111;font:600 16px system-ui,sans-serif;cursor:pointer';
+        button.onclick = function () {
+          var actions = { subscription: { create: function (body) {
+            return fetch(base + '/fake/approve', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body || {}) })
+              .then(function (r) { if (!r.ok) throw new Error('approve ' + r.status); return r.json(); })
+              .then(function (j) { return j.id; });
+          } } };
+          Promise.resolve(opts.createSubscription ? opts.createSubscription({}, actions) : null)
+            .then(function (id) { return opts.onApprove && opts.onApprove({ subscriptionID: id, orderID: null }, {}); })
+            .catch(function (err) { if (opts.onError) opts.onError(err); });
+        };
+        if (el) el.appendChild(button);
+        if (opts.onInit) opts.onInit({}, { enable: function () { return Promise.resolve(); }, disable: function () { return Promise.resolve(); } });
+        return Promise.resolve();
+      },
+      close: function () { closed = true; return Promise.resolve(closed); },
+      updateProps: function () { return Promise.resolve(); },
+      hasReturned: function () { return false; }
+    };
+  }
+  window.paypal = { Buttons: Buttons, version: 'fake' };
+})();`;
+  }
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (method === 'OPTIONS') return send(res, 204);
+    if (method === 'GET' && path === '/sdk/js') {
+      res.writeHead(200, { 'content-type': 'application/javascript', 'access-control-allow-origin': '*' });
+      res.end(sdkScript());
+      return;
+    }
+    const raw = await readBody(req);
+    const body = (() => {
+      try {
+        return raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+      } catch {
+        return {};
+      }
+    })();
+    const line = `${method} ${path}`;
+    if (!path.startsWith('/fake/')) calls.push(line);
+
+    const failure = failures.find((f) => line.startsWith(f.prefix) && f.times > 0);
+    if (failure) {
+      failure.times--;
+      if (failure.failure === 'timeout') {
+        hanging.add(res);
+        res.on('close', () => hanging.delete(res));
+        return; // never answers: the adapter's timeout fires
+      }
+      return send(res, failure.failure, { name: `FAKE_${failure.failure}`, message: 'failure on demand' });
+    }
+
+    if (method === 'POST' && path === '/fake/approve') {
+      const planId = typeof body.plan_id === 'string' ? body.plan_id : '';
+      if (!plans.has(planId) && !planId.startsWith('P-')) return send(res, 422, { name: 'INVALID_PLAN' });
+      return send(res, 201, {
+        id: api.approve(planId, typeof body.custom_id === 'string' ? body.custom_id : undefined),
+      });
+    }
+    if (method === 'POST' && path === '/v1/oauth2/token') {
+      if (!String(req.headers.authorization ?? '').startsWith('Basic '))
+        return send(res, 401, { error: 'invalid_client' });
+      return send(res, 200, { access_token: newId('A21AA'), token_type: 'Bearer', expires_in: 32400 });
+    }
+    if (!String(req.headers.authorization ?? '').startsWith('Bearer '))
+      return send(res, 401, { name: 'AUTHENTICATION_FAILURE' });
+
+    const sub = /^\/v1\/billing\/subscriptions\/([^/]+)(\/cancel)?$/.exec(path);
+    if (sub) {
+      const found = subscriptions.get(decodeURIComponent(sub[1]!));
+      if (!found) return send(res, 404, { name: 'RESOURCE_NOT_FOUND' });
+      if (method === 'GET' && !sub[2]) return send(res, 200, found);
+      if (method === 'POST' && sub[2]) {
+        if (found.status === 'CANCELLED' || found.status === 'EXPIRED')
+          return send(res, 422, {
+            name: 'UNPROCESSABLE_ENTITY',
+            details: [{ issue: 'SUBSCRIPTION_STATUS_INVALID' }],
+          });
+        found.status = 'CANCELLED';
+        return send(res, 204);
+      }
+    }
+    if (method === 'POST' && path === '/v1/notifications/verify-webhook-signature') {
+      const id = String(body.transmission_id ?? '');
+      const time = String(body.transmission_time ?? '');
+      const webhookId = String(body.webhook_id ?? '');
+      const expected = signature(id, time, webhookId, JSON.stringify(body.webhook_event ?? null));
+      return send(res, 200, {
+        verification_status: body.transmission_sig === expected ? 'SUCCESS' : 'FAILURE',
+      });
+    }
+    if (method === 'POST' && path === '/v1/catalogs/products') {
+      const id = newId('PROD');
+      products.set(id, { id, name: String(body.name ?? '') });
+      return send(res, 201, { id, name: body.name });
+    }
+    if (method === 'POST' && path === '/v1/billing/plans') {
+      const productId = String(body.product_id ?? '');
+      if (!products.has(productId)) return send(res, 404, { name: 'RESOURCE_NOT_FOUND' });
+      const cycle = (
+        body.billing_cycles as
+          | {
+              frequency?: { interval_count?: number };
+              pricing_scheme?: { fixed_price?: { value?: string } };
+            }[]
+          | undefined
+      )?.[0];
+      const id = newId('P');
+      plans.set(id, {
+        id,
+        product_id: productId,
+        name: String(body.name ?? ''),
+        price: String(cycle?.pricing_scheme?.fixed_price?.value ?? ''),
+        interval: Number(cycle?.frequency?.interval_count ?? 0),
+      });
+      return send(res, 201, { id, status: 'ACTIVE' });
+    }
+    return send(res, 404, { name: 'NOT_FOUND' });
+  }
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch(() => send(res, 500, { name: 'INTERNAL_SERVER_ERROR' }));
+  });
+  await new Promise<void>((resolve) =>
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
+  );
+  const address = server.address() as AddressInfo;
+  url = `http://${options.host ?? '127.0.0.1'}:${address.port}`;
+
+  const api: FakePayPal = {
+    url,
+    subscriptions,
+    plans,
+    products,
+    calls,
+    approve(planId, customId) {
+      const id = newId('I');
+      subscriptions.set(id, {
+        id,
+        status: 'APPROVED',
+        plan_id: planId,
+        ...(customId ? { custom_id: customId } : {}),
+        create_time: new Date().toISOString(),
+      });
+      return id;
+    },
+    setStatus(id, status) {
+      const found = subscriptions.get(id);
+      if (!found) throw new Error(`fake PayPal: no subscription ${id}`);
+      found.status = status;
+    },
+    failNext(prefix, failure, times = 1) {
+      failures.push({ prefix, failure, times });
+    },
+    clearFailures() {
+      failures.length = 0;
+    },
+    event(type, resource, createTime = new Date().toISOString()) {
+      return {
+        id: newId('WH'),
+        event_version: '1.0',
+        create_time: createTime,
+        resource_type: type.startsWith('PAYMENT') ? 'sale' : 'subscription',
+        event_type: type,
+        summary: type,
+        resource,
+      };
+    },
+    signWebhook(event, webhookId, opts = {}) {
+      const body = JSON.stringify(event);
+      const transmissionId = randomBytes(8).toString('hex');
+      const time = new Date().toISOString();
+      const sig = signature(transmissionId, time, opts.tamper ? `${webhookId}-other` : webhookId, body);
+      return {
+        body,
+        headers: {
+          'content-type': 'application/json',
+          'paypal-auth-algo': 'SHA256withRSA',
+          'paypal-cert-url': `${url}/v1/notifications/certs/CERT-fake`,
+          'paypal-transmission-id': transmissionId,
+          'paypal-transmission-sig': sig,
+          'paypal-transmission-time': time,
+        },
+      };
+    },
+    async deliverWebhook(target, event, webhookId, opts = {}) {
+      const signed = api.signWebhook(event, webhookId, opts);
+      const res = await fetch(target, {
+        method: 'POST',
+        headers: { ...signed.headers, ...opts.headers },
+        body: signed.body,
+      });
+      return { status: res.status, body: await res.text() };
+    },
+    sdkScript,
+    async close() {
+      for (const res of hanging) res.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  return api;
+}

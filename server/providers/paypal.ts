@@ -1,0 +1,206 @@
+/**
+ * PayPal through its REST API with plain `fetch` against the provider row's `apiUrl`
+ * (https://api-m.sandbox.paypal.com or https://api-m.paypal.com; a loopback fake in tests).
+ * OAuth2 client credentials; the access token is cached until shortly before it expires.
+ */
+import { createHash } from 'node:crypto';
+import {
+  ProviderError,
+  type PaymentProviderAdapter,
+  type ProviderPlanInput,
+  type ProviderSubscription,
+  type WebhookDelivery,
+} from './payment-provider';
+
+export interface PayPalCredentials {
+  apiUrl: string;
+  clientId: string;
+  /** Decrypted here only, never logged or returned. */
+  secret: string;
+}
+
+export interface PayPalOptions {
+  timeoutMs: number;
+  /** The clock of the token cache. */
+  now: () => number;
+  fetch?: typeof fetch;
+}
+
+interface CachedToken {
+  token: string;
+  expiresAt: number;
+}
+
+/** Access tokens by (apiUrl, clientId, secret fingerprint); one process-wide cache. */
+const tokenCache = new Map<string, CachedToken>();
+
+export function clearPayPalTokenCache(): void {
+  tokenCache.clear();
+}
+
+function errorOfStatus(status: number, code: string | null): ProviderError {
+  if (status === 401 || status === 403) return new ProviderError('unauthorized', status, code);
+  if (status === 404) return new ProviderError('notFound', status, code);
+  if (status === 422 || status === 400) return new ProviderError('unprocessable', status, code);
+  if (status >= 500) return new ProviderError('server', status, code);
+  return new ProviderError('invalid', status, code);
+}
+
+export function createPayPalAdapter(
+  credentials: PayPalCredentials,
+  options: PayPalOptions,
+): PaymentProviderAdapter {
+  const base = credentials.apiUrl.replace(/\/+$/, '');
+  const doFetch = options.fetch ?? fetch;
+  // Keyed by a digest of the credentials: a changed secret never reuses the old token.
+  const cacheKey = createHash('sha256')
+    .update(`${base}\u0000${credentials.clientId}\u0000${credentials.secret}`)
+    .digest('hex');
+
+  async function send(path: string, init: RequestInit): Promise<Response> {
+    try {
+      return await doFetch(`${base}${path}`, { ...init, signal: AbortSignal.timeout(options.timeoutMs) });
+    } catch (error) {
+      const name = (error as { name?: string }).name;
+      if (name === 'TimeoutError' || name === 'AbortError') throw new ProviderError('timeout');
+      throw new ProviderError('network');
+    }
+  }
+
+  async function readJson(res: Response): Promise<unknown> {
+    const text = await res.text().catch(() => '');
+    if (!text) return null;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return null;
+    }
+  }
+
+  async function accessToken(forceNew = false): Promise<string> {
+    const cached = tokenCache.get(cacheKey);
+    if (!forceNew && cached && cached.expiresAt > options.now()) return cached.token;
+    const basic = Buffer.from(`${credentials.clientId}:${credentials.secret}`).toString('base64');
+    const res = await send('/v1/oauth2/token', {
+      method: 'POST',
+      headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+    });
+    const body = (await readJson(res)) as {
+      access_token?: unknown;
+      expires_in?: unknown;
+      error?: unknown;
+    } | null;
+    if (!res.ok) throw errorOfStatus(res.status, typeof body?.error === 'string' ? body.error : null);
+    if (typeof body?.access_token !== 'string') throw new ProviderError('invalid', res.status);
+    const seconds = typeof body.expires_in === 'number' ? body.expires_in : 300;
+    // Renewed a minute early, so a token never expires on its way to PayPal.
+    tokenCache.set(cacheKey, {
+      token: body.access_token,
+      expiresAt: options.now() + Math.max(0, seconds - 60) * 1000,
+    });
+    return body.access_token;
+  }
+
+  async function call(method: string, path: string, payload?: unknown): Promise<unknown> {
+    let retried = false;
+    for (;;) {
+      const token = await accessToken(retried);
+      const res = await send(path, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json',
+        },
+        ...(payload !== undefined ? { body: JSON.stringify(payload) } : {}),
+      });
+      // A token PayPal revoked before its time: fetch a new one once.
+      if (res.status === 401 && !retried) {
+        tokenCache.delete(cacheKey);
+        retried = true;
+        continue;
+      }
+      const body = await readJson(res);
+      if (!res.ok) {
+        const name = (body as { name?: unknown } | null)?.name;
+        throw errorOfStatus(res.status, typeof name === 'string' ? name : null);
+      }
+      return body;
+    }
+  }
+
+  return {
+    kind: 'paypal',
+    async getSubscription(id): Promise<ProviderSubscription> {
+      const body = (await call('GET', `/v1/billing/subscriptions/${encodeURIComponent(id)}`)) as {
+        id?: unknown;
+        status?: unknown;
+        plan_id?: unknown;
+      } | null;
+      if (typeof body?.id !== 'string' || typeof body.status !== 'string') throw new ProviderError('invalid');
+      return {
+        id: body.id,
+        status: body.status,
+        planId: typeof body.plan_id === 'string' ? body.plan_id : null,
+      };
+    },
+    async cancelSubscription(id, reason) {
+      await call('POST', `/v1/billing/subscriptions/${encodeURIComponent(id)}/cancel`, { reason });
+    },
+    async verifyWebhook(delivery: WebhookDelivery, webhookId: string) {
+      const h = (name: string) => {
+        const v = delivery.headers[name];
+        return Array.isArray(v) ? v[0] : v;
+      };
+      const fields = {
+        auth_algo: h('paypal-auth-algo'),
+        cert_url: h('paypal-cert-url'),
+        transmission_id: h('paypal-transmission-id'),
+        transmission_sig: h('paypal-transmission-sig'),
+        transmission_time: h('paypal-transmission-time'),
+      };
+      if (Object.values(fields).some((v) => !v)) return false;
+      const body = (await call('POST', '/v1/notifications/verify-webhook-signature', {
+        ...fields,
+        webhook_id: webhookId,
+        webhook_event: delivery.event,
+      })) as { verification_status?: unknown } | null;
+      return body?.verification_status === 'SUCCESS';
+    },
+    async createProduct({ name, description }) {
+      const body = (await call('POST', '/v1/catalogs/products', {
+        name: name.slice(0, 127),
+        ...(description ? { description: description.slice(0, 256) } : {}),
+        type: 'SERVICE',
+        category: 'SOFTWARE',
+      })) as { id?: unknown } | null;
+      if (typeof body?.id !== 'string') throw new ProviderError('invalid');
+      return body.id;
+    },
+    async createPlan(input: ProviderPlanInput) {
+      const value = (input.priceCents / 100).toFixed(2);
+      const body = (await call('POST', '/v1/billing/plans', {
+        product_id: input.productId,
+        name: input.name.slice(0, 127),
+        status: 'ACTIVE',
+        billing_cycles: [
+          {
+            frequency: { interval_unit: 'MONTH', interval_count: input.intervalMonths },
+            tenure_type: 'REGULAR',
+            sequence: 1,
+            total_cycles: 0,
+            pricing_scheme: { fixed_price: { value, currency_code: 'EUR' } },
+          },
+        ],
+        payment_preferences: {
+          auto_bill_outstanding: true,
+          setup_fee_failure_action: 'CANCEL',
+          payment_failure_threshold: 3,
+        },
+      })) as { id?: unknown } | null;
+      if (typeof body?.id !== 'string') throw new ProviderError('invalid');
+      return body.id;
+    },
+  };
+}

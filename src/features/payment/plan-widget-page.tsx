@@ -1,0 +1,173 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { Spinner } from '../../app/spinner';
+import { CheckIcon } from '../../components/icons';
+import { failureEnvelope } from '../../lib/entity-hooks';
+import { formatCurrency } from '../../lib/formatters';
+import { getPlanWidget, periodLabel, subscribe } from './payment-api';
+
+/**
+ * /widget/plan?planId= — the page a plan's iframe code embeds on another site: name, features,
+ * price with VAT and period, e-mail and name, 'Abbonati'. Subscribing creates the subscription
+ * and opens its payment page in the whole window (the payment page itself is not framed).
+ * No app chrome; readable from 320 px.
+ */
+export default function PlanWidgetPage() {
+  const [params] = useSearchParams();
+  const planId = Number(params.get('planId'));
+  const valid = Number.isInteger(planId) && planId > 0;
+  const plan = useQuery({
+    queryKey: ['public', 'planWidget', planId],
+    queryFn: () => getPlanWidget(planId),
+    enabled: valid,
+    retry: false,
+  });
+  const [email, setEmail] = useState('');
+  const [name, setName] = useState('');
+  const [sending, setSending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [paymentUrl, setPaymentUrl] = useState<string | null>(null);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim())) {
+      setError('Formato email non valido.');
+      return;
+    }
+    setError(null);
+    setSending(true);
+    try {
+      const created = await subscribe({
+        planId,
+        email: email.trim(),
+        ...(name.trim() ? { name: name.trim() } : {}),
+      });
+      if (!created?.paymentUrl) throw new Error('paymentUrl mancante');
+      setPaymentUrl(created.paymentUrl);
+      // Still within the click's user activation: the whole window goes to the payment page.
+      try {
+        window.open(created.paymentUrl, '_top');
+      } catch {
+        // The embedding page forbids it: the link below does the same on a click.
+      }
+    } catch (err) {
+      const env = failureEnvelope(err);
+      const first = Array.isArray(env?.errors) && env.errors.length > 0 ? String(env.errors[0]) : null;
+      setError(
+        first?.replace(/^\w+:\s*/, '') ??
+          env?.message ??
+          'Non è stato possibile completare l’iscrizione. Riprova.',
+      );
+    } finally {
+      setSending(false);
+    }
+  }
+
+  if (!valid || plan.isError || (plan.isSuccess && !plan.data)) {
+    return (
+      <WidgetFrame>
+        <p role="alert" className="text-center text-sm text-slate-600">
+          Questo piano non è disponibile.
+        </p>
+      </WidgetFrame>
+    );
+  }
+  if (plan.isPending) {
+    return (
+      <WidgetFrame>
+        <div className="flex justify-center py-8" role="status" aria-label="Caricamento">
+          <Spinner />
+        </div>
+      </WidgetFrame>
+    );
+  }
+  const p = plan.data!;
+  const period = periodLabel(p.recurrenceType);
+  return (
+    <WidgetFrame>
+      <p className="text-xs font-medium uppercase tracking-wide text-brand-blue">{p.tenantName}</p>
+      <h1 className="mt-1 text-xl font-semibold text-slate-900">{p.name}</h1>
+      <p className="mt-2">
+        <span className="text-3xl font-bold tracking-tight text-slate-900">{formatCurrency(p.amount)}</span>{' '}
+        <span className="text-sm text-slate-500">{period}, IVA inclusa</span>
+      </p>
+      <p className="text-xs text-slate-500">
+        {formatCurrency(p.recurringCostBeforeVAT)} + IVA {p.vatPercentage.toLocaleString('it-IT')}%
+      </p>
+      {p.features.length > 0 && (
+        <ul className="mt-4 space-y-1.5 text-sm text-slate-700">
+          {p.features.map((f, i) => (
+            <li key={`${f.featureName}-${i}`} className="flex items-start gap-2">
+              <CheckIcon className="mt-0.5 h-4 w-4 shrink-0 text-emerald-600" />
+              <span>
+                {f.featureName}
+                {f.description && <span className="text-slate-500"> — {f.description}</span>}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {paymentUrl ? (
+        <div
+          className="mt-5 rounded-lg border border-emerald-100 bg-emerald-50 p-3 text-sm text-emerald-900"
+          role="status"
+        >
+          <p className="font-medium">Sottoscrizione creata: completa il pagamento.</p>
+          <a href={paymentUrl} target="_top" className="btn-primary mt-3 w-full justify-center">
+            Vai al pagamento
+          </a>
+        </div>
+      ) : (
+        <form className="mt-5 space-y-3" onSubmit={(e) => void submit(e)} noValidate>
+          <div>
+            <label htmlFor="widget-email" className="label">
+              Email
+            </label>
+            <input
+              id="widget-email"
+              type="email"
+              autoComplete="email"
+              className="input"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              aria-invalid={error ? true : undefined}
+              required
+            />
+          </div>
+          <div>
+            <label htmlFor="widget-name" className="label">
+              Nome (facoltativo)
+            </label>
+            <input
+              id="widget-name"
+              autoComplete="name"
+              className="input"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+            />
+          </div>
+          {error && (
+            <p role="alert" className="text-sm text-red-700">
+              {error}
+            </p>
+          )}
+          <button type="submit" className="btn-primary w-full justify-center" disabled={sending}>
+            {sending ? 'Attendere…' : 'Abbonati'}
+          </button>
+          <p className="text-center text-xs text-slate-400">Pagamento sicuro con PayPal · Rinnova</p>
+        </form>
+      )}
+    </WidgetFrame>
+  );
+}
+
+function WidgetFrame({ children }: { children: React.ReactNode }) {
+  return (
+    <main className="min-h-screen bg-white p-4">
+      <section className="mx-auto w-full max-w-sm rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+        {children}
+      </section>
+    </main>
+  );
+}
