@@ -181,17 +181,21 @@ describe('the built SPA', () => {
 });
 
 describe('framing', () => {
-  it('only the plan widget may be framed by another site; other pages only by Rinnova', async () => {
+  it('only the plan widget may be framed by another site; no other page may be framed', async () => {
     const widget = await ctx.app.inject({
       method: 'GET',
       url: '/widget/plan?planId=1',
       headers: { accept: 'text/html' },
     });
     expect(widget.statusCode).toBe(200);
-    expect(widget.headers['content-security-policy']).toBe('frame-ancestors *');
+    expect(widget.headers['content-security-policy']).toContain('frame-ancestors *');
+    expect(widget.headers['x-frame-options']).toBeUndefined();
     for (const url of ['/payment?token=x', '/subscription', '/']) {
       const page = await ctx.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
-      expect(page.headers['content-security-policy']).toBe("frame-ancestors 'self'");
+      const csp = String(page.headers['content-security-policy']);
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("script-src 'self'");
+      expect(page.headers['x-frame-options']).toBe('DENY');
     }
   });
 });
