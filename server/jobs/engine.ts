@@ -338,6 +338,11 @@ export function createJobEngine(options: JobEngineOptions): JobEngine {
       }
       if (row.state !== 'failed') return 'notFailed';
       await boss.retry(row.name, id);
+      // pg-boss keeps the last back-off's start time; a retry asked by a person runs now.
+      await db.executeSql(
+        `UPDATE ${SCHEMA}.job SET start_after = now() WHERE name = $1 AND id = $2 AND state = 'retry'`,
+        [row.name, id],
+      );
       return 'retried';
     },
   };

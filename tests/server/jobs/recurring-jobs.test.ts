@@ -7,17 +7,12 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SubscriptionStatus } from '../../../contract/subscription-status';
-import {
-  subscriptionEvents,
-  subscriptionReminders,
-  subscriptions,
-  tenants,
-} from '../../../server/db/schema';
+import { subscriptionEvents, subscriptionReminders, subscriptions, tenants } from '../../../server/db/schema';
 import type { JobEngine } from '../../../server/jobs/engine';
 import type { PaymentHooks } from '../../../server/jobs/payment-hooks';
 import { JOB_NAMES } from '../../../server/jobs/recurring-jobs';
 import { movableClock } from '../billing/helpers';
-import { createTestContext, type TestContext } from '../helpers/test-app';
+import { client, createTestContext, type TestContext } from '../helpers/test-app';
 
 const DAY = 86_400_000;
 const clock = movableClock('2026-01-01T00:00:00.000Z');
@@ -93,14 +88,78 @@ const tenantOutputs = (processed: Awaited<ReturnType<JobEngine['runJobNow']>>) =
 describe('the engine at start', () => {
   it('has created every queue and a Europe/Rome schedule per recurring job', async () => {
     const superadmin = await ctx.as('superadmin');
-    const recurring = await superadmin.get<{ key: string; cron: string; timeZone: string }[]>(
-      '/api/hangfire/recurring',
-    );
+    const recurring =
+      await superadmin.get<{ key: string; cron: string; timeZone: string }[]>('/api/hangfire/recurring');
     expect(recurring.status).toBe(200);
     expect(recurring.body.data?.map((r) => r.key).sort()).toEqual(Object.values(JOB_NAMES).sort());
     expect(recurring.body.data?.every((r) => r.timeZone === 'Europe/Rome')).toBe(true);
     const stats = await superadmin.get<Record<string, number>>('/api/hangfire/stats');
     expect(stats.body.data).toMatchObject({ recurring: 4, queues: 4, failed: 0, processing: 0 });
+  });
+});
+
+describe('renewal-reminders: 7 days before the next billing date, once per period', () => {
+  it('e-mails each due customer once with a fresh link from its own tenant; a second run sends nothing', async () => {
+    const before = await noRenewal();
+    const rossiSub = before.find((s) => s.tenantId === rossi)!;
+    const t = new Date(rossiSub.next.getTime() - 3 * DAY);
+    clock.set(t.toISOString());
+    const due = before.filter(
+      (s) => s.next.getTime() > t.getTime() && s.next.getTime() <= t.getTime() + 7 * DAY,
+    );
+    expect(due.some((s) => s.tenantId === rossi)).toBe(true);
+    const mailsBefore = (await ctx.outbox()).length;
+
+    const first = tenantOutputs(await jobs.runJobNow(JOB_NAMES.renewalReminders));
+    expect(first.find((o) => o.tenantId === rossi)).toMatchObject({
+      outcome: 'succeeded',
+      sent: due.filter((s) => s.tenantId === rossi).length,
+    });
+    expect(first.find((o) => o.tenantId === demo)).toMatchObject({
+      outcome: 'succeeded',
+      sent: due.filter((s) => s.tenantId === demo).length,
+    });
+    expect(calls.links.map((l) => [l.tenantId, l.subscriptionId]).sort()).toEqual(
+      due.map((s) => [s.tenantId, s.id]).sort(),
+    );
+    for (const l of calls.links) {
+      expect(l.periodStart).toBe(due.find((s) => s.id === l.subscriptionId)!.next.toISOString());
+    }
+    const mails = (await ctx.outbox()).slice(mailsBefore);
+    expect(mails).toHaveLength(due.length);
+    const rossiMail = mails.find((m) => m.text.includes(`t-${rossi}-${rossiSub.id}`));
+    expect(rossiMail?.subject).toMatch(/^Studio Rossi: il tuo abbonamento «.+» scade il \d\d\/\d\d\/\d{4}$/);
+    expect(rossiMail?.text).toContain('non si rinnova automaticamente');
+    const reminders = await ctx.db.select().from(subscriptionReminders);
+    expect(reminders.map((r) => r.subscriptionId).sort()).toEqual(due.map((s) => s.id).sort());
+
+    // Again the same day, and a day later: nothing new for those periods.
+    await jobs.runJobNow(JOB_NAMES.renewalReminders);
+    clock.set(new Date(t.getTime() + DAY).toISOString());
+    const later = tenantOutputs(await jobs.runJobNow(JOB_NAMES.renewalReminders));
+    const newlyDue = before.filter(
+      (s) => s.next.getTime() > t.getTime() + 7 * DAY && s.next.getTime() <= t.getTime() + 8 * DAY,
+    );
+    expect(later.reduce((n, o) => n + Number(o.sent), 0)).toBe(newlyDue.length);
+    expect((await ctx.outbox()).length - mailsBefore).toBe(due.length + newlyDue.length);
+    expect(calls.links).toHaveLength(due.length + newlyDue.length);
+  });
+});
+
+describe('payment-tokens-expire', () => {
+  it('runs once per tenant, inside a unit of work of that tenant acted by the job', async () => {
+    calls.expireTokens.length = 0;
+    const processed = await jobs.runJobNow(JOB_NAMES.expireTokens);
+    const tenantIds = (await ctx.db.select({ id: tenants.id }).from(tenants))
+      .map((t) => t.id)
+      .sort((a, b) => a - b);
+    expect(calls.expireTokens.map((c) => c.tenantId).sort((a, b) => a - b)).toEqual(tenantIds);
+    expect(
+      calls.expireTokens.every(
+        (c) => JSON.stringify(c.actor) === JSON.stringify({ kind: 'system', job: JOB_NAMES.expireTokens }),
+      ),
+    ).toBe(true);
+    expect(processed.every((p) => p.outcome === 'succeeded')).toBe(true);
   });
 });
 
@@ -116,10 +175,13 @@ describe('subscriptions-expire: ActiveNoRenewal → NotActive once the next bill
     const due = before.filter((s) => s.next.getTime() <= t1.getTime());
     const notDue = before.filter((s) => s.next.getTime() > t1.getTime());
     expect(notDue.length).toBeGreaterThan(0);
-    const count = (tenantId: number, list: typeof before) => list.filter((s) => s.tenantId === tenantId).length;
+    const count = (tenantId: number, list: typeof before) =>
+      list.filter((s) => s.tenantId === tenantId).length;
 
     const first = await jobs.runJobNow(JOB_NAMES.expireSubscriptions);
-    const tenantIds = (await ctx.db.select({ id: tenants.id }).from(tenants)).map((t) => t.id).sort((a, b) => a - b);
+    const tenantIds = (await ctx.db.select({ id: tenants.id }).from(tenants))
+      .map((t) => t.id)
+      .sort((a, b) => a - b);
     expect(first[0]).toMatchObject({ outcome: 'succeeded', output: { tenants: tenantIds.length } });
     const outputs = tenantOutputs(first);
     expect(outputs).toEqual(
@@ -133,7 +195,12 @@ describe('subscriptions-expire: ActiveNoRenewal → NotActive once the next bill
     const after = await ctx.db
       .select({ id: subscriptions.id, status: subscriptions.status })
       .from(subscriptions)
-      .where(inArray(subscriptions.id, before.map((s) => s.id)));
+      .where(
+        inArray(
+          subscriptions.id,
+          before.map((s) => s.id),
+        ),
+      );
     const statusOf = new Map(after.map((s) => [s.id, s.status]));
     for (const s of due) expect(statusOf.get(s.id)).toBe(SubscriptionStatus.NotActive);
     for (const s of notDue) expect(statusOf.get(s.id)).toBe(SubscriptionStatus.ActiveNoRenewal);
@@ -167,5 +234,109 @@ describe('subscriptions-expire: ActiveNoRenewal → NotActive once the next bill
     const fourth = tenantOutputs(await jobs.runJobNow(JOB_NAMES.expireSubscriptions));
     expect(fourth.every((o) => o.expired === 0)).toBe(true);
     expect(await expireEvents(before.map((s) => s.id))).toHaveLength(before.length);
+  });
+});
+
+describe('a failing job: retries with back-off, failed, shown on /hangfire, retried by a SuperAdmin', () => {
+  it('runs the PayPal sync only for tenants with PayPal, fails it after its retries, and runs it again on retry', async () => {
+    calls.syncPaypal.length = 0;
+    paypalFails = true;
+    const superadmin = await ctx.as('superadmin');
+    const statsBefore = (await superadmin.get<Record<string, number>>('/api/hangfire/stats')).body.data!;
+
+    const first = await jobs.runJobNow(JOB_NAMES.paypalSync);
+    // Demo Srl has a PayPal configuration; Studio Rossi none.
+    expect(first[0]).toMatchObject({ outcome: 'succeeded', output: { tenants: 1 } });
+    expect(first[1]).toMatchObject({
+      outcome: 'failed',
+      data: { tenantId: demo },
+      error: 'PayPal non raggiungibile (test)',
+    });
+    expect(calls.syncPaypal).toEqual([demo]);
+
+    type Recent = {
+      id: string;
+      key: string;
+      args: { tenantId?: number };
+      state: string;
+      error: string | null;
+      retryCount: number;
+      startAfter: string;
+      enqueuedAt: string;
+    };
+    const recent = async () => (await superadmin.get<Recent[]>('/api/hangfire/recent')).body.data!;
+    let job = (await recent()).find((r) => r.key === JOB_NAMES.paypalSync && r.args.tenantId === demo)!;
+    expect(job).toMatchObject({ state: 'retrying', error: 'PayPal non raggiungibile (test)', retryCount: 0 });
+    // Back-off: the next attempt waits (at least a minute), so a drain now runs nothing.
+    expect(new Date(job.startAfter).getTime()).toBeGreaterThan(Date.now() + 30_000);
+    expect(await jobs.drain()).toEqual([]);
+    expect((await superadmin.get<Record<string, number>>('/api/hangfire/stats')).body.data).toMatchObject({
+      retrying: 1,
+      scheduled: statsBefore.scheduled + 1,
+    });
+
+    // Letting the back-off pass: three more attempts, then failed.
+    const retried = await jobs.drain({ ignoreStartAfter: true });
+    expect(retried.map((r) => r.outcome)).toEqual(['failed', 'failed', 'failed']);
+    expect(calls.syncPaypal).toEqual([demo, demo, demo, demo]);
+    job = (await recent()).find((r) => r.id === job.id)!;
+    expect(job).toMatchObject({ state: 'failed', error: 'PayPal non raggiungibile (test)', retryCount: 3 });
+    const list = await recent();
+    expect(list.map((r) => r.enqueuedAt)).toEqual([...list.map((r) => r.enqueuedAt)].sort().reverse());
+    expect((await superadmin.get<Record<string, number>>('/api/hangfire/stats')).body.data).toMatchObject({
+      failed: statsBefore.failed + 1,
+      retrying: 0,
+    });
+    expect(await jobs.drain({ ignoreStartAfter: true })).toEqual([]);
+
+    // Refused to others; nothing changes.
+    const admin = await ctx.as('admin', 'Demo Srl');
+    const cliente = await ctx.as('cliente', 'Demo Srl');
+    for (const who of [admin, cliente]) {
+      expect((await who.get('/api/hangfire/stats')).status).toBe(403);
+      expect((await who.get('/api/hangfire/recent')).status).toBe(403);
+      expect((await who.get('/api/hangfire/recurring')).status).toBe(403);
+      expect((await who.post(`/api/hangfire/retry/${job.id}`)).status).toBe(403);
+    }
+    expect((await ctx.api.get('/api/hangfire/stats')).status).toBe(401);
+    expect((await recent()).find((r) => r.id === job.id)?.state).toBe('failed');
+
+    // Only a failed job can be retried; unknown ids are 404.
+    const succeeded = (await recent()).find((r) => r.state === 'succeeded')!;
+    expect((await superadmin.post(`/api/hangfire/retry/${succeeded.id}`)).status).toBe(409);
+    expect((await superadmin.post('/api/hangfire/retry/00000000-0000-4000-8000-000000000000')).status).toBe(
+      404,
+    );
+    expect((await superadmin.post('/api/hangfire/retry/non-un-id')).status).toBe(404);
+
+    paypalFails = false;
+    const retry = await superadmin.post(`/api/hangfire/retry/${job.id}`);
+    expect(retry.status).toBe(200);
+    expect(retry.body.message).toBe('Job rimesso in coda.');
+    expect((await superadmin.post(`/api/hangfire/retry/${job.id}`)).status).toBe(409);
+    const again = await jobs.drain();
+    expect(again).toEqual([
+      expect.objectContaining({ id: job.id, outcome: 'succeeded', output: { tenantId: demo, updated: 0 } }),
+    ]);
+    expect(calls.syncPaypal).toHaveLength(5);
+    expect((await recent()).find((r) => r.id === job.id)).toMatchObject({ state: 'succeeded', error: null });
+    expect((await superadmin.get<Record<string, number>>('/api/hangfire/stats')).body.data).toMatchObject({
+      failed: statsBefore.failed,
+    });
+  });
+});
+
+describe('without the payment hooks', () => {
+  it('registers only the jobs it can run, and removes schedules left by an earlier start', async () => {
+    const other = await ctx.buildAnotherApp({}, { now: clock.now });
+    const token = await ctx.login('superadmin@demo.rinnova.it', 'demo1234');
+    const res = await client(other, { authorization: `Bearer ${token}` }).get<{ key: string }[]>(
+      '/api/hangfire/recurring',
+    );
+    const superadmin = await ctx.as('superadmin');
+    expect(res.body.data?.map((r) => r.key)).toEqual([JOB_NAMES.expireSubscriptions]);
+    expect(other.jobs?.definitions.map((d) => d.name)).toEqual([JOB_NAMES.expireSubscriptions]);
+    const stats = await superadmin.get<Record<string, number>>('/api/hangfire/stats');
+    expect(stats.body.data?.recurring).toBe(1);
   });
 });
