@@ -67,6 +67,8 @@ export const apiPaths = {
     recent: 'hangfire/recent',
     /** GET: the recurring jobs and their cron (SuperAdmin). */
     recurring: 'hangfire/recurring',
+    /** POST: enqueue a recurring job now (SuperAdmin). */
+    trigger: (key: string) => `hangfire/trigger/${encodeURIComponent(key)}`,
     /** POST: a failed job back to its queue (SuperAdmin). */
     retry: (id: string) => `hangfire/retry/${encodeURIComponent(id)}`,
   },

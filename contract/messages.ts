@@ -197,4 +197,6 @@ export const jobMessages = {
   notFound: 'Job non trovato.',
   notFailed: 'Si può rimettere in coda solo un job fallito.',
   retried: 'Job rimesso in coda.',
+  triggered: 'Job accodato: parte entro pochi secondi.',
+  notQueued: 'Il job non è stato accodato.',
 } as const;

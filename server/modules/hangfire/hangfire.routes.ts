@@ -102,6 +102,27 @@ export function registerHangfireRoutes(fastify: FastifyInstance, engine: JobEngi
   );
 
   app.post(
+    '/api/hangfire/trigger/:key',
+    {
+      config: superAdmin,
+      schema: {
+        tags,
+        summary: 'Accoda subito un job ricorrente (per tutti i tenant), oltre alla sua pianificazione',
+        params: z.object({ key: z.string().max(100) }),
+        response: { 200: envelopeOf(z.object({ id: z.string() })) },
+      },
+    },
+    async (request) => {
+      const engine = running();
+      const def = engine.definitions.find((d) => d.name === request.params.key && d.cron);
+      if (!def) throw new HttpError(404, jobMessages.notFound);
+      const id = await engine.enqueue(def.name, {});
+      if (!id) throw new HttpError(409, jobMessages.notQueued);
+      return ok({ id }, jobMessages.triggered);
+    },
+  );
+
+  app.post(
     '/api/hangfire/retry/:id',
     {
       config: superAdmin,

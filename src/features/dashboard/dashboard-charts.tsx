@@ -116,7 +116,8 @@ export default function DashboardCharts({ summary }: { summary: DashboardSummary
                 contentStyle={tooltipStyle}
                 formatter={(value, name) => [formatCount(Number(value)), name]}
               />
-              <Legend iconType="circle" wrapperStyle={{ fontSize: 13 }} />
+              {/* The plans' own order (so the spec's colours go to the first three), not A–Z. */}
+              <Legend iconType="circle" wrapperStyle={{ fontSize: 13 }} itemSorter={null} />
             </PieChart>
           </ResponsiveContainer>
         </div>

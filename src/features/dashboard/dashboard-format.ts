@@ -8,7 +8,7 @@ const eurRound = new Intl.NumberFormat('it-IT', {
 const integer = new Intl.NumberFormat('it-IT');
 const oneDecimal = new Intl.NumberFormat('it-IT', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 const twoDecimals = new Intl.NumberFormat('it-IT', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const thousands = new Intl.NumberFormat('it-IT', { maximumFractionDigits: 1 });
+const thousands = new Intl.NumberFormat('it-IT', { maximumFractionDigits: 2 });
 
 export const formatCents = (cents: number) => eur.format(cents / 100);
 export const formatCentsRounded = (cents: number) => eurRound.format(cents / 100);
@@ -18,7 +18,7 @@ export const formatRate = (rate: number | null) => (rate === null ? '—' : `${o
 /** 16.67 → '+16,67 %', -3 → '-3,00 %' (spec: two decimals). */
 export const formatChange = (change: number) =>
   `${change > 0 ? '+' : change < 0 ? '−' : ''}${twoDecimals.format(Math.abs(change))} %`;
-/** Euro axis ticks in thousands (spec: 'k'): 12500 € → '12,5k'. */
+/** Euro axis ticks in thousands (spec: 'k'): 12500 € → '12,5k', 350 € → '0,35k'. */
 export const formatThousands = (euros: number) => `${thousands.format(euros / 1000)}k`;
 
 /** Donut colours: the spec's three for the first plans, then further shades. */

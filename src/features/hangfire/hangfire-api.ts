@@ -64,3 +64,12 @@ export function useRetryJob() {
     onSettled: () => client.invalidateQueries({ queryKey: key }),
   });
 }
+
+export function useTriggerJob() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (jobKey: string) =>
+      (await http.post<Envelope<{ id: string }>>(apiPaths.hangfire.trigger(jobKey))).data,
+    onSettled: () => client.invalidateQueries({ queryKey: key }),
+  });
+}

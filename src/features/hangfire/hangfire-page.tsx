@@ -9,6 +9,7 @@ import {
   useRecentJobs,
   useRecurringJobs,
   useRetryJob,
+  useTriggerJob,
   type JobState,
   type RecentJob,
 } from './hangfire-api';
@@ -113,6 +114,26 @@ function JobRow({ job }: { job: RecentJob }) {
   );
 }
 
+function TriggerButton({ jobKey, label }: { jobKey: string; label: string }) {
+  const trigger = useTriggerJob();
+  return (
+    <button
+      type="button"
+      className="btn-ghost px-2 py-1 text-xs"
+      aria-label={`Esegui ora: ${label}`}
+      disabled={trigger.isPending}
+      onClick={() =>
+        trigger.mutate(jobKey, {
+          onSuccess: (env) => notify.success(env.message ?? jobMessages.triggered),
+          onError: (error) => notify.error(failureEnvelope(error)?.message ?? messages.http.saveError),
+        })
+      }
+    >
+      Esegui ora
+    </button>
+  );
+}
+
 /** /hangfire 'Status aggiornamento subscription' (SuperAdmin): the job engine's counters and recent jobs. */
 export default function HangfirePage({ routeLabel }: ScreenProps) {
   const stats = useJobStats();
@@ -183,7 +204,7 @@ export default function HangfirePage({ routeLabel }: ScreenProps) {
                   <th className="px-4 py-2">Accodato il</th>
                   <th className="px-4 py-2">Stato</th>
                   <th className="px-4 py-2">Errore</th>
-                  <th className="px-4 py-2 text-right">
+                  <th className="relative px-4 py-2 text-right">
                     <span className="sr-only">{messages.common.actions}</span>
                   </th>
                 </tr>
@@ -209,10 +230,13 @@ export default function HangfirePage({ routeLabel }: ScreenProps) {
                 key={r.key}
                 className="flex items-center justify-between gap-3 rounded-lg border border-slate-200 px-3 py-2"
               >
-                <span className="text-sm text-slate-700">{JOB_LABELS[r.key] ?? r.label}</span>
-                <code className="rounded bg-slate-100 px-2 py-0.5 text-xs text-slate-600">
-                  {r.cron} ({r.timeZone})
-                </code>
+                <span className="min-w-0">
+                  <span className="block text-sm text-slate-700">{JOB_LABELS[r.key] ?? r.label}</span>
+                  <code className="mt-0.5 inline-block rounded bg-slate-100 px-2 py-0.5 text-xs text-slate-600">
+                    {r.cron} ({r.timeZone})
+                  </code>
+                </span>
+                <TriggerButton jobKey={r.key} label={JOB_LABELS[r.key] ?? r.label} />
               </li>
             ))}
           </ul>

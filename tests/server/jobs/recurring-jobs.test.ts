@@ -326,6 +326,30 @@ describe('a failing job: retries with back-off, failed, shown on /hangfire, retr
   });
 });
 
+describe('trigger now', () => {
+  it('a SuperAdmin enqueues a recurring job now; unknown keys are 404, others 403', async () => {
+    const superadmin = await ctx.as('superadmin');
+    const res = await superadmin.post<{ id: string }>(
+      `/api/hangfire/trigger/${JOB_NAMES.expireSubscriptions}`,
+    );
+    expect(res.status).toBe(200);
+    const recent = (
+      await superadmin.get<{ id: string; state: string; args: object }[]>('/api/hangfire/recent')
+    ).body.data!;
+    expect(recent[0]).toMatchObject({ id: res.body.data!.id, state: 'enqueued', args: {} });
+    const processed = await jobs.drain({ names: [JOB_NAMES.expireSubscriptions] });
+    expect(processed[0]).toMatchObject({ id: res.body.data!.id, outcome: 'succeeded' });
+    expect((await superadmin.post('/api/hangfire/trigger/non-esiste')).status).toBe(404);
+    expect(
+      (
+        await (
+          await ctx.as('admin', 'Demo Srl')
+        ).post(`/api/hangfire/trigger/${JOB_NAMES.expireSubscriptions}`)
+      ).status,
+    ).toBe(403);
+  });
+});
+
 describe('without the payment hooks', () => {
   it('registers only the jobs it can run, and removes schedules left by an earlier start', async () => {
     const other = await ctx.buildAnotherApp({}, { now: clock.now });
