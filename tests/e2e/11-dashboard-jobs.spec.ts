@@ -62,6 +62,8 @@ test.describe('dashboard on the demo history', () => {
     await expect(kpi(page, 'Entrate ricorrenti mensili (MRR)')).toHaveText(mrr!);
     await page.waitForTimeout(0);
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Benvenuto');
+    // Typed greeting finished (the charts' animations are long over by then).
+    await expect(page.locator('h1 + p')).toHaveText('Cosa vuoi fare oggi con Rinnova?');
     await screenshot(page, 'dashboard-1280');
 
     // A phone opens the dashboard at its own width.
@@ -71,6 +73,7 @@ test.describe('dashboard on the demo history', () => {
       page.getByRole('region', { name: 'Fatturato ultimi 12 mesi' }).locator('svg.recharts-surface').first(),
     ).toBeVisible();
     await expectNoHorizontalOverflow(page);
+    await expect(page.locator('h1 + p')).toHaveText('Cosa vuoi fare oggi con Rinnova?');
     await screenshot(page, 'dashboard-390');
   });
 

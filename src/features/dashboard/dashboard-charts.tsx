@@ -1,6 +1,7 @@
 /**
  * The four charts (recharts, loaded only with this chunk: the dashboard route lazy-loads it).
- * Heights: 300 px (revenue, plans) and 350 px (count, new vs churn), as the spec sets.
+ * Heights: 300 px (revenue, plans) and 350 px (count, new vs churn), as the spec sets. No
+ * entrance animation: a resize (phone rotation, a full-page capture) would replay it from zero.
  */
 import {
   Bar,
@@ -62,7 +63,7 @@ export default function DashboardCharts({ summary }: { summary: DashboardSummary
       <ChartCard title={t.charts.revenue} hint={t.charts.revenueHint} className="lg:col-span-2">
         <div style={{ height: 300 }}>
           <ResponsiveContainer width="100%" height={300}>
-            <BarChart data={months} margin={{ top: 4, right: 8, left: -8, bottom: 0 }}>
+            <BarChart data={months} margin={{ top: 4, right: 8, left: 0, bottom: 0 }}>
               {grid}
               <XAxis
                 dataKey="label"
@@ -84,6 +85,7 @@ export default function DashboardCharts({ summary }: { summary: DashboardSummary
                 formatter={(value) => [formatCents(Math.round(Number(value) * 100)), t.charts.revenueSeries]}
               />
               <Bar
+                isAnimationActive={false}
                 dataKey="revenue"
                 name={t.charts.revenueSeries}
                 fill="#3b82f6"
@@ -100,6 +102,7 @@ export default function DashboardCharts({ summary }: { summary: DashboardSummary
           <ResponsiveContainer width="100%" height={300}>
             <PieChart>
               <Pie
+                isAnimationActive={false}
                 data={plans}
                 dataKey="value"
                 nameKey="name"
@@ -153,6 +156,7 @@ export default function DashboardCharts({ summary }: { summary: DashboardSummary
                 formatter={(value) => [formatCount(Number(value)), t.charts.activeSeries]}
               />
               <Line
+                isAnimationActive={false}
                 type="monotone"
                 dataKey="active"
                 name={t.charts.activeSeries}
@@ -180,8 +184,9 @@ export default function DashboardCharts({ summary }: { summary: DashboardSummary
               />
               <YAxis tick={axis} tickLine={false} axisLine={false} allowDecimals={false} width={48} />
               <Tooltip contentStyle={tooltipStyle} cursor={{ fill: '#f1f5f9' }} />
-              <Legend iconType="circle" wrapperStyle={{ fontSize: 13 }} />
+              <Legend iconType="circle" wrapperStyle={{ fontSize: 13 }} itemSorter={null} />
               <Bar
+                isAnimationActive={false}
                 dataKey="newSubscriptions"
                 name={t.charts.newSeries}
                 fill="#0ea5e9"
@@ -189,6 +194,7 @@ export default function DashboardCharts({ summary }: { summary: DashboardSummary
                 maxBarSize={24}
               />
               <Bar
+                isAnimationActive={false}
                 dataKey="churned"
                 name={t.charts.churnSeries}
                 fill="#f43f5e"
