@@ -70,7 +70,8 @@ export interface JobStats {
   queues: number;
 }
 
-export type RecentJobState = 'enqueued' | 'scheduled' | 'processing' | 'retrying' | 'succeeded' | 'failed' | 'cancelled';
+export type RecentJobState =
+  'enqueued' | 'scheduled' | 'processing' | 'retrying' | 'succeeded' | 'failed' | 'cancelled';
 
 export interface RecentJob {
   id: string;
@@ -101,7 +102,11 @@ export interface JobEngine {
    * `ignoreStartAfter` also takes jobs waiting for their retry back-off: the test's way of
    * letting the back-off pass without sleeping.
    */
-  drain(options?: { names?: readonly string[]; ignoreStartAfter?: boolean; maxJobs?: number }): Promise<ProcessedJob[]>;
+  drain(options?: {
+    names?: readonly string[];
+    ignoreStartAfter?: boolean;
+    maxJobs?: number;
+  }): Promise<ProcessedJob[]>;
   /** Enqueues a job and processes its queue now (what it enqueued too); manual mode. */
   runJobNow(name: string, data?: object): Promise<ProcessedJob[]>;
   stats(): Promise<JobStats>;
@@ -177,10 +182,7 @@ export function createJobEngine(options: JobEngineOptions): JobEngine {
       ctx.log.info({ job: def.name, data: job.data }, 'job completato');
       return output;
     } catch (error) {
-      ctx.log.warn(
-        { job: def.name, data: job.data, attempt: job.retryCount + 1, err: error },
-        'job fallito',
-      );
+      ctx.log.warn({ job: def.name, data: job.data, attempt: job.retryCount + 1, err: error }, 'job fallito');
       throw error;
     }
   }

@@ -28,5 +28,8 @@ export interface PaymentHooks {
    * `subscriptionId` that starts at `periodStart` (its next billing date): the payment of that
    * period and its token, written in the reminder's unit of work (no network call).
    */
-  createRenewalPaymentLink(uow: UnitOfWork, input: { subscriptionId: number; periodStart: Date }): Promise<string>;
+  createRenewalPaymentLink(
+    uow: UnitOfWork,
+    input: { subscriptionId: number; periodStart: Date },
+  ): Promise<string>;
 }

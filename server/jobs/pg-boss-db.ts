@@ -46,7 +46,9 @@ export function pgBossDb(db: Database): PgBoss.Db {
   }
   if (client && typeof (client as PoolLike).query === 'function') {
     const pool = client as PoolLike;
-    return { executeSql: (text, values) => pool.query(text, values && values.length > 0 ? values : undefined) };
+    return {
+      executeSql: (text, values) => pool.query(text, values && values.length > 0 ? values : undefined),
+    };
   }
   throw new Error('job engine: unknown database client (expected PGlite or a pg Pool)');
 }

@@ -76,7 +76,8 @@ function perTenant(
         return { tenants: ids.length };
       }
       const tenantId = Number(data.tenantId);
-      if (!Number.isInteger(tenantId) || tenantId < 1) throw new Error(`tenantId non valido: ${String(data.tenantId)}`);
+      if (!Number.isInteger(tenantId) || tenantId < 1)
+        throw new Error(`tenantId non valido: ${String(data.tenantId)}`);
       return work(tenantId, ctx);
     },
   };
@@ -179,9 +180,15 @@ export async function sendRenewalReminders(
           .innerJoin(users, eq(users.id, subscriptions.userId))
           .innerJoin(
             userTenants,
-            and(eq(userTenants.userId, subscriptions.userId), eq(userTenants.tenantId, subscriptions.tenantId)),
+            and(
+              eq(userTenants.userId, subscriptions.userId),
+              eq(userTenants.tenantId, subscriptions.tenantId),
+            ),
           )
-          .innerJoin(plans, and(eq(plans.id, subscriptions.planId), eq(plans.tenantId, subscriptions.tenantId)))
+          .innerJoin(
+            plans,
+            and(eq(plans.id, subscriptions.planId), eq(plans.tenantId, subscriptions.tenantId)),
+          )
           .innerJoin(tenants, eq(tenants.id, subscriptions.tenantId))
           .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, id)))
           .for('update', { of: subscriptions });
@@ -247,9 +254,8 @@ export function recurringJobs(deps: RecurringJobDeps): { definitions: JobDefinit
         () => allTenants(db),
         async (tenantId) => ({
           tenantId,
-          expired: await uow.run(
-            { tenantId, actor: { kind: 'system', job: JOB_NAMES.expireTokens } },
-            (w) => expireTokens(w),
+          expired: await uow.run({ tenantId, actor: { kind: 'system', job: JOB_NAMES.expireTokens } }, (w) =>
+            expireTokens(w),
           ),
         }),
       ),
@@ -269,7 +275,11 @@ export function recurringJobs(deps: RecurringJobDeps): { definitions: JobDefinit
   if (createRenewalPaymentLink) {
     definitions.push(
       perTenant(
-        { name: JOB_NAMES.renewalReminders, label: 'Promemoria di rinnovo (7 giorni prima)', cron: '0 9 * * *' },
+        {
+          name: JOB_NAMES.renewalReminders,
+          label: 'Promemoria di rinnovo (7 giorni prima)',
+          cron: '0 9 * * *',
+        },
         () => allTenants(db),
         async (tenantId) => {
           const result = await sendRenewalReminders({ uow, createLink: createRenewalPaymentLink }, tenantId);

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startServer } from '../../server/start';
+import { benchDashboardOnPostgres } from './dashboard-postgres';
 
 const API_KEY = 'bench-key';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 150);
@@ -99,6 +100,8 @@ async function main(): Promise<void> {
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }
+  // The dashboard on PostgreSQL with 100,000 subscriptions (BENCH_POSTGRES=off skips it).
+  if (process.env.BENCH_POSTGRES !== 'off') results.push(...(await benchDashboardOnPostgres(ROUNDS)));
 
   let failed = 0;
   for (const r of results) {

@@ -63,6 +63,11 @@ export const subscriptions = pgTable(
     index('subscriptions_tenant_status_idx').on(t.tenantId, t.status, t.id.desc()),
     index('subscriptions_tenant_plan_idx').on(t.tenantId, t.planId, t.id.desc()),
     index('subscriptions_tenant_user_idx').on(t.tenantId, t.userId, t.id.desc()),
+    // The dashboard: live subscriptions (Active, ActiveNoRenewal) by plan with their price, read
+    // by an index-only scan (MRR, subscriptions per plan).
+    index('subscriptions_tenant_live_plan_idx')
+      .on(t.tenantId, t.planId, t.costBeforeVatCents)
+      .where(sql`${t.status} in (1, 3)`),
     // Jobs: subscriptions of a status whose next billing date has passed.
     index('subscriptions_status_next_billing_idx').on(t.status, t.nextBillingDate),
     check('subscriptions_status_check', sql`${t.status} between 1 and 5`),

@@ -21,7 +21,11 @@ export interface DashboardScope {
 }
 
 const LIVE = sql.raw('(1, 3)');
-const monthLabel = new Intl.DateTimeFormat('it-IT', { month: 'short', year: '2-digit', timeZone: BILLING_TIME_ZONE });
+const monthLabel = new Intl.DateTimeFormat('it-IT', {
+  month: 'short',
+  year: '2-digit',
+  timeZone: BILLING_TIME_ZONE,
+});
 
 async function rows<T>(scope: DashboardScope, query: SQL): Promise<T[]> {
   const result = (await scope.tx.execute(query)) as unknown as { rows: T[] } | T[];
@@ -40,7 +44,12 @@ const monthKey = (d: Date) => {
   return `${t.getFullYear()}-${String(t.getMonth() + 1).padStart(2, '0')}`;
 };
 
-/** a ÷ b × 10^decimals... as a percentage rounded half away from zero to `decimals`. */
+/** Half-up to an integer, robust to binary noise (…4999999 from summing thirds). */
+function roundHalfUp(value: number): number {
+  return Math.floor(value + 0.5 + 1e-9);
+}
+
+/** numerator ÷ denominator × 100, rounded half away from zero to `decimals`; null for ÷ 0. */
 export function percent(numerator: number, denominator: number, decimals: 1 | 2): number | null {
   if (denominator === 0) return null;
   const scale = 100 * 10 ** decimals;
@@ -58,19 +67,14 @@ export async function dashboardSummary(scope: DashboardScope, now: Date): Promis
   const t = scope.tenantId;
   const tz = BILLING_TIME_ZONE;
 
-  const [live, byPlan, moves, revenue, newCustomers, presence] = await Promise.all([
-    rows<{ active: number; mrr: string | null }>(
+  const [byPlan, moves, revenue, newCustomers, presence] = await Promise.all([
+    // Live subscriptions per plan with their prices' sum (an index-only scan of the partial
+    // index subscriptions_tenant_live_plan_idx), and the plan's recurrence for the MRR.
+    rows<{ plan_id: number; name: string; value: number; mrr: string }>(
       scope,
-      sql`select count(*)::int as active,
-                 round(sum(s.cost_before_vat_cents::numeric / p.recurrence_type))::text as mrr
-          from subscriptions s
-          join plans p on p.id = s.plan_id and p.tenant_id = s.tenant_id
-          where s.tenant_id = ${t} and s.status in ${LIVE}`,
-    ),
-    rows<{ plan_id: number; name: string; value: number }>(
-      scope,
-      sql`select p.id as plan_id, p.name, c.value
-          from (select plan_id, count(*)::int as value from subscriptions
+      sql`select p.id as plan_id, p.name, c.value, (c.cost::numeric / p.recurrence_type)::text as mrr
+          from (select plan_id, count(*)::int as value, sum(cost_before_vat_cents) as cost
+                from subscriptions
                 where tenant_id = ${t} and status in ${LIVE} group by plan_id) c
           join plans p on p.id = c.plan_id and p.tenant_id = ${t}
           order by p.id`,
@@ -128,7 +132,10 @@ export async function dashboardSummary(scope: DashboardScope, now: Date): Promis
   }
   const revenueByMonth = new Map(revenue.map((r) => [r.month, Number(r.cents)]));
 
-  const activeNow = live[0]?.active ?? 0;
+  const activeNow = byPlan.reduce((sum, p) => sum + p.value, 0);
+  // Σ (cost ÷ months) exactly (numeric strings as integer ratios would be overkill: a per-plan
+  // sum divided by 1–12 months has at most a few decimals), rounded half-up to the cent once.
+  const mrrCents = roundHalfUp(byPlan.reduce((sum, p) => sum + Number(p.mrr), 0));
   const months: DashboardMonth[] = new Array(12);
   let active = activeNow;
   for (let i = 11; i >= 0; i--) {
@@ -146,15 +153,14 @@ export async function dashboardSummary(scope: DashboardScope, now: Date): Promis
   }
   const current = months[11] as DashboardMonth;
   const previous = months[10] as DashboardMonth;
-  const planTotal = byPlan.reduce((sum, p) => sum + p.value, 0);
 
   return {
     currency: 'EUR',
     timeZone: 'Europe/Rome',
     generatedAt: now.toISOString(),
-    mrrCents: Number(live[0]?.mrr ?? 0),
+    mrrCents,
     activeSubscriptions: activeNow,
-    churnRate: percent(current.churned, planTotal + current.churned, 1),
+    churnRate: percent(current.churned, activeNow + current.churned, 1),
     newCustomersThisMonth: newCustomers[0]?.n ?? 0,
     momChange: percent(current.active - previous.active, previous.active, 2),
     months,

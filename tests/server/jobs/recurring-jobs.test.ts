@@ -79,10 +79,17 @@ async function expireEvents(ids: number[]) {
     .where(and(inArray(subscriptionEvents.subscriptionId, ids), eq(subscriptionEvents.event, 'expire')));
 }
 
-const tenantOutputs = (processed: Awaited<ReturnType<JobEngine['runJobNow']>>) =>
+type TenantOutput = {
+  outcome: string;
+  tenantId?: number;
+  expired?: number;
+  sent?: number;
+  [k: string]: unknown;
+};
+const tenantOutputs = (processed: Awaited<ReturnType<JobEngine['runJobNow']>>): TenantOutput[] =>
   processed
     .filter((p) => p.data.tenantId !== undefined)
-    .map((p) => ({ outcome: p.outcome, ...(p.output as Record<string, unknown>) }))
+    .map((p) => ({ outcome: p.outcome, ...(p.output as Record<string, unknown>) }) as TenantOutput)
     .sort((a, b) => Number(a.tenantId) - Number(b.tenantId));
 
 describe('the engine at start', () => {
@@ -272,7 +279,7 @@ describe('a failing job: retries with back-off, failed, shown on /hangfire, retr
     expect(await jobs.drain()).toEqual([]);
     expect((await superadmin.get<Record<string, number>>('/api/hangfire/stats')).body.data).toMatchObject({
       retrying: 1,
-      scheduled: statsBefore.scheduled + 1,
+      scheduled: statsBefore.scheduled! + 1,
     });
 
     // Letting the back-off pass: three more attempts, then failed.
@@ -284,7 +291,7 @@ describe('a failing job: retries with back-off, failed, shown on /hangfire, retr
     const list = await recent();
     expect(list.map((r) => r.enqueuedAt)).toEqual([...list.map((r) => r.enqueuedAt)].sort().reverse());
     expect((await superadmin.get<Record<string, number>>('/api/hangfire/stats')).body.data).toMatchObject({
-      failed: statsBefore.failed + 1,
+      failed: statsBefore.failed! + 1,
       retrying: 0,
     });
     expect(await jobs.drain({ ignoreStartAfter: true })).toEqual([]);
