@@ -61,6 +61,22 @@ export const apiPaths = {
   payment: {
     updatePayment: 'Payment/updatePayment',
   },
+  dashboard: {
+    /** GET: `data` = DashboardSummary (contract/schemas/dashboard.ts); Admin, SuperAdmin. */
+    summary: 'dashboard/summary',
+  },
+  hangfire: {
+    /** GET: counters of the job engine (SuperAdmin). */
+    stats: 'hangfire/stats',
+    /** GET: recent jobs, newest first (SuperAdmin). */
+    recent: 'hangfire/recent',
+    /** GET: the recurring jobs and their cron (SuperAdmin). */
+    recurring: 'hangfire/recurring',
+    /** POST: enqueue a recurring job now (SuperAdmin). */
+    trigger: (key: string) => `hangfire/trigger/${encodeURIComponent(key)}`,
+    /** POST: a failed job back to its queue (SuperAdmin). */
+    retry: (id: string) => `hangfire/retry/${encodeURIComponent(id)}`,
+  },
   tenantList: 'tenant/getAll',
   health: 'health',
   contact: 'contact',

@@ -194,3 +194,14 @@ export const billingMessages = {
   created: 'Sottoscrizione creata.',
   updated: 'Sottoscrizione aggiornata.',
 } as const;
+
+/** The background-jobs page and its calls (/hangfire). */
+export const jobMessages = {
+  title: 'Status aggiornamento subscription',
+  engineOff: 'Il motore dei job non è attivo su questo server (JOBS=off).',
+  notFound: 'Job non trovato.',
+  notFailed: 'Si può rimettere in coda solo un job fallito.',
+  retried: 'Job rimesso in coda.',
+  triggered: 'Job accodato: parte entro pochi secondi.',
+  notQueued: 'Il job non è stato accodato.',
+} as const;

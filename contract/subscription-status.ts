@@ -75,6 +75,8 @@ export const transitions: readonly Transition[] = [
   { from: S.BankTransferPending, event: 'confirmBankTransfer', to: S.ActiveNoRenewal, actors: ['admin'] },
   // The customer pays on the public page; the provider confirms the subscription.
   { from: S.NotActive, event: 'pay', to: S.Active, actors: ['customer'] },
+  // A renewal reminder's link paid with PayPal: automatic renewal from then on.
+  { from: S.ActiveNoRenewal, event: 'pay', to: S.Active, actors: ['customer'] },
   // Cancelling in Rinnova (after the provider has cancelled).
   { from: S.Active, event: 'cancel', to: S.Canceled, actors: ['admin'] },
   // What the provider reports (webhooks, sync).

@@ -10,10 +10,20 @@ import { applyItalianZodMessages } from './lib/zod-italian';
 import { createSecretBox } from './lib/secret-box';
 import { createMailer } from './mail/mailer';
 import type { Mailer } from './mail/mailer';
+import { createJobEngine } from './jobs/engine';
+import type { JobEngine } from './jobs/engine';
+import type { PaymentHooks } from './jobs/payment-hooks';
+import { recurringJobs } from './jobs/recurring-jobs';
 import { createAuthService } from './modules/auth/auth.service';
 import { addressEntity } from './modules/address/address.entity';
 import { registerBillingRoutes } from './modules/billing/billing.routes';
-import { cancelAtProvider } from './modules/payment/paypal-billing.service';
+import { cancelAtProvider, syncPaypal } from './modules/payment/paypal-billing.service';
+import { paymentUrlOf } from '../contract/schemas/payment';
+import {
+  createRenewalPaymentLink,
+  expirePaymentTokens,
+  tenantsWithLivePaypal,
+} from './modules/payment/payment-token.service';
 import { registerPaymentRoutes } from './modules/payment/payment.routes';
 import { startFakePayPal, type FakePayPal } from './providers/fake-paypal';
 import { createProviderRegistry } from './providers/registry';
@@ -23,6 +33,8 @@ import { registerCrudRoutes } from './modules/crud/routes';
 import { municipalityEntity } from './modules/geography/municipality.entity';
 import { provinceEntity } from './modules/geography/province.entity';
 import { regionEntity } from './modules/geography/region.entity';
+import { registerDashboardRoutes } from './modules/dashboard/dashboard.routes';
+import { registerHangfireRoutes } from './modules/hangfire/hangfire.routes';
 import { registerHealthRoutes } from './modules/health/health.routes';
 import { paymentProviderEntity } from './modules/payment-provider/payment-provider.entity';
 import { registerPaymentProviderRoutes } from './modules/payment-provider/payment-provider.routes';
@@ -54,6 +66,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Runs units of work (server/unit-of-work): routes added from outside (tests, jobs) use it too. */
     unitOfWork: UnitOfWorkRunner;
+    /** The background-job engine (server/jobs), or null with JOBS=off. */
+    jobs: JobEngine | null;
   }
 }
 
@@ -73,6 +87,11 @@ export interface AppOptions {
   logStream?: { write(line: string): unknown };
   /** The clock of token expiry and timestamps; tests move it. */
   now?: () => Date;
+  /**
+   * What the recurring jobs need from the payment side (payment tokens, PayPal sync, renewal
+   * links): see jobs/payment-hooks.ts. A job whose hook is absent is not registered.
+   */
+  paymentHooks?: Partial<PaymentHooks>;
 }
 
 /** Builds the whole app: plugins first (order matters: hooks run in registration order), then routes. */
@@ -200,6 +219,32 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     beforeCancel: (tenantId, id) => cancelAtProvider(paypalDeps, tenantId, id),
   });
   registerPaymentRoutes(app, { ...paypalDeps, publicUrl, rateLimit: config.rateLimit });
+  registerDashboardRoutes(app, { connectionFor, clock: now });
+
+  // Background jobs: pg-boss on this database, started when the app is ready (after migrations:
+  // startServer migrates before listen) and stopped when it closes.
+  let jobs: JobEngine | null = null;
+  if (config.jobs !== 'off') {
+    // The payment side of the recurring jobs (issue 9's services); tests may replace them.
+    const paymentHooks: Partial<PaymentHooks> = options.paymentHooks ?? {
+      expireTokens: (w) => expirePaymentTokens(w),
+      syncPaypal: async (tenantId) => (await syncPaypal(paypalDeps, tenantId, { by: 'job' })).changed,
+      createRenewalPaymentLink: async (w, input) =>
+        paymentUrlOf(publicUrl(), (await createRenewalPaymentLink(w, input)).token),
+      paypalTenants: () => tenantsWithLivePaypal(db),
+    };
+    const { definitions, missing } = recurringJobs({ db, uow, hooks: paymentHooks });
+    jobs = createJobEngine({ db, mode: config.jobs, definitions, log: app.log });
+    const engine = jobs;
+    app.addHook('onReady', async () => {
+      await engine.start();
+      if (missing.length > 0)
+        app.log.info({ missing }, 'job engine: job non registrati, manca la dipendenza dei pagamenti');
+    });
+    app.addHook('onClose', async () => engine.stop());
+  }
+  app.decorate('jobs', jobs);
+  registerHangfireRoutes(app, jobs);
   // What a crash left between commit and dispatch goes out at start.
   app.addHook('onReady', async () => {
     const sent = await dispatcher.dispatchPending();

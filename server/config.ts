@@ -40,6 +40,11 @@ export interface Config {
   paypalFakePort: number;
   /** How long a PayPal call may take before it counts as failed. */
   paypalTimeoutMs: number;
+  /**
+   * The background-job engine (pg-boss): 'auto' runs workers and cron schedules; 'manual' creates
+   * queues and schedules but runs a job only when asked (tests); 'off' starts no engine.
+   */
+  jobs: 'auto' | 'manual' | 'off';
   rateLimit: {
     windowMs: number;
     login: number;
@@ -187,6 +192,10 @@ export function loadConfig(env: Env = process.env): Config {
       problems.push(`${key}: almeno 6 caratteri / at least 6 characters`);
   }
   const publicUrl = url('PUBLIC_URL', ['http:', 'https:'])?.replace(/\/+$/, '');
+  const jobs = str('JOBS', 'auto').toLowerCase();
+  if (jobs !== 'auto' && jobs !== 'manual' && jobs !== 'off') {
+    problems.push(`JOBS: auto, manual o off / auto, manual or off (got "${jobs}")`);
+  }
 
   const config: Config = {
     port,
@@ -220,6 +229,7 @@ export function loadConfig(env: Env = process.env): Config {
     paypalFake: bool('PAYPAL_FAKE', false),
     paypalFakePort: int('PAYPAL_FAKE_PORT', 8790, 0, 65535),
     paypalTimeoutMs: duration('PAYPAL_TIMEOUT', '10s'),
+    jobs: jobs === 'manual' || jobs === 'off' ? jobs : 'auto',
     rateLimit: {
       windowMs: duration('RATE_LIMIT_WINDOW', '1m'),
       login: int('RATE_LIMIT_LOGIN', 20, 1, 1_000_000),

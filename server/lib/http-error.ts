@@ -4,7 +4,7 @@
  */
 export class HttpError extends Error {
   constructor(
-    readonly statusCode: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 502,
+    readonly statusCode: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 502 | 503,
     message: string,
     readonly options: { errors?: string[]; data?: unknown; headers?: Record<string, string> } = {},
   ) {

@@ -119,3 +119,33 @@ export function bankTransferInstructionsMail(
     ),
   };
 }
+
+/**
+ * Renewal reminder (the renewal-reminders job): 7 days before the next billing date of a
+ * subscription without automatic renewal, with a fresh payment link for the next period.
+ */
+export function renewalReminderMail(
+  to: string,
+  name: string | null,
+  details: { tenantName: string; planName: string; endsOn: string; amount: string; link: string },
+): MailMessage {
+  const greeting = name ? `Ciao ${name},` : 'Ciao,';
+  const intro =
+    `il tuo abbonamento «${details.planName}» con ${details.tenantName} scade il ${details.endsOn} ` +
+    'e non si rinnova automaticamente.';
+  return {
+    to,
+    subject: `${details.tenantName}: il tuo abbonamento «${details.planName}» scade il ${details.endsOn}`,
+    text:
+      `${greeting}\n\n${intro}\n` +
+      `Per continuare senza interruzioni rinnovalo da questo link (importo ${details.amount}):\n\n${details.link}\n\n` +
+      'Il link è personale e vale per un tempo limitato: se è scaduto, contatta chi ti ha inviato questa email.\n',
+    html: layout(
+      'Il tuo abbonamento sta per scadere',
+      `<p>${escapeHtml(greeting)}</p><p>${escapeHtml(intro)}</p>` +
+        `<p><a href="${escapeHtml(details.link)}">Rinnova l’abbonamento</a> (importo ${escapeHtml(details.amount)})</p>` +
+        `<p>Se il pulsante non funziona, copia questo indirizzo nel browser:<br>${escapeHtml(details.link)}</p>` +
+        '<p>Il link è personale e vale per un tempo limitato: se è scaduto, contatta chi ti ha inviato questa email.</p>',
+    ),
+  };
+}

@@ -26,9 +26,6 @@ export interface AppRoute {
 const adminOnly = [Role.Admin, Role.SuperAdmin] as const;
 const superAdminOnly = [Role.SuperAdmin] as const;
 
-/** Screens built in later issues show this placeholder until then. */
-const comingSoon = lazy(() => import('../features/placeholder/coming-soon-page'));
-
 const regionList = lazy(() =>
   import('../entities/region/region.pages').then((m) => ({ default: m.ListScreen })),
 );
@@ -65,6 +62,7 @@ const planFeature = entityScreens(() => import('../entities/planfeature/planfeat
 const feature = entityScreens(() => import('../entities/feature/feature.pages'));
 const subscription = entityScreens(() => import('../entities/subscription/subscription.pages'));
 const userWizard = lazy(() => import('../features/user-wizard/user-wizard-page'));
+const hangfire = lazy(() => import('../features/hangfire/hangfire-page'));
 
 export const appRoutes: readonly AppRoute[] = [
   { path: '/tenant', label: 'Lista Tenants', inSidebar: true, roles: adminOnly, screen: tenant.list },
@@ -158,7 +156,7 @@ export const appRoutes: readonly AppRoute[] = [
     label: 'Status aggiornamento subscription',
     inSidebar: true,
     roles: superAdminOnly,
-    screen: comingSoon,
+    screen: hangfire,
   },
 ];
 

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startServer } from '../../server/start';
 import { benchBillingLists } from './billing-lists';
+import { benchDashboardOnPostgres } from './dashboard-postgres';
 
 const API_KEY = 'bench-key';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 150);
@@ -100,6 +101,8 @@ async function main(): Promise<void> {
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }
+  // The dashboard on PostgreSQL with 100,000 subscriptions (BENCH_POSTGRES=off skips it).
+  if (process.env.BENCH_POSTGRES !== 'off') results.push(...(await benchDashboardOnPostgres(ROUNDS)));
 
   console.log('\nBilling lists on PostgreSQL:');
   const billing = await benchBillingLists();

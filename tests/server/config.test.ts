@@ -22,6 +22,7 @@ describe('loadConfig', () => {
       adminEmail: undefined,
       adminPassword: undefined,
       bodyLimitBytes: 1_048_576,
+      jobs: 'auto',
       rateLimit: {
         windowMs: 60_000,
         login: 20,

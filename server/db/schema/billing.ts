@@ -70,6 +70,11 @@ export const subscriptions = pgTable(
     index('subscriptions_tenant_status_idx').on(t.tenantId, t.status, t.id.desc()),
     index('subscriptions_tenant_plan_idx').on(t.tenantId, t.planId, t.id.desc()),
     index('subscriptions_tenant_user_idx').on(t.tenantId, t.userId, t.id.desc()),
+    // The dashboard: live subscriptions (Active, ActiveNoRenewal) by plan with their price, read
+    // by an index-only scan (MRR, subscriptions per plan).
+    index('subscriptions_tenant_live_plan_idx')
+      .on(t.tenantId, t.planId, t.costBeforeVatCents)
+      .where(sql`${t.status} in (1, 3)`),
     // Jobs: subscriptions of a status whose next billing date has passed.
     index('subscriptions_status_next_billing_idx').on(t.status, t.nextBillingDate),
     check('subscriptions_status_check', sql`${t.status} between 1 and 5`),
@@ -168,6 +173,38 @@ export const subscriptionEvents = pgTable(
     }),
     index('subscription_events_subscription_idx').on(t.subscriptionId, t.id),
     index('subscription_events_tenant_at_idx').on(t.tenantId, t.at),
+    // The dashboard: only the moves into or out of the live statuses (Active, ActiveNoRenewal),
+    // by tenant and time, with what the monthly new/churn counts read (an index-only scan).
+    index('subscription_events_tenant_live_moves_idx')
+      .on(t.tenantId, t.at, t.fromStatus, t.toStatus, t.subscriptionId)
+      .where(sql`(${t.toStatus} in (1, 3)) <> (coalesce(${t.fromStatus}, 0) in (1, 3))`),
+  ],
+);
+
+/**
+ * Reminders sent for a subscription's period (the renewal-reminders job): one row per
+ * subscription, kind and period end, so a job that runs twice sends once.
+ */
+export const subscriptionReminders = pgTable(
+  'subscription_reminders',
+  {
+    id: id(),
+    tenantId: tenantColumn(),
+    subscriptionId: integer('subscription_id').notNull(),
+    /** 'renewal': 7 days before the next billing date of an ActiveNoRenewal subscription. */
+    kind: text('kind').notNull(),
+    /** The next billing date the reminder is about (the end of the period). */
+    periodEnd: at('period_end').notNull(),
+    sentAt: at('sent_at').notNull(),
+  },
+  (t) => [
+    foreignKey({
+      name: 'subscription_reminders_subscription_fk',
+      columns: [t.subscriptionId, t.tenantId],
+      foreignColumns: [subscriptions.id, subscriptions.tenantId],
+    }),
+    unique('subscription_reminders_once_unique').on(t.subscriptionId, t.kind, t.periodEnd),
+    index('subscription_reminders_tenant_idx').on(t.tenantId, t.sentAt),
   ],
 );
 

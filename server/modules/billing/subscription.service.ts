@@ -146,6 +146,25 @@ async function nextPaymentId(uow: UnitOfWork): Promise<number> {
   return Number(rows[0]?.id);
 }
 
+/** A new unpaid payment of a subscription, with its causale; answers its id. */
+export async function insertPayment(
+  uow: UnitOfWork,
+  input: { subscriptionId: number; amountDueCents: Cents; periodStart: Date; periodEnd: Date },
+): Promise<number> {
+  const paymentId = await nextPaymentId(uow);
+  await uow.tx.insert(payments).values({
+    id: paymentId,
+    tenantId: uow.tenantId,
+    subscriptionId: input.subscriptionId,
+    amountDueCents: input.amountDueCents,
+    causale: causaleOf(uow.tenantId, paymentId),
+    periodStart: input.periodStart,
+    periodEnd: input.periodEnd,
+    createdAt: uow.now,
+  });
+  return paymentId;
+}
+
 export function causaleOf(tenantId: number, paymentId: number): string {
   return `RNV-${tenantId}-${String(paymentId).padStart(6, '0')}`;
 }
@@ -184,16 +203,11 @@ export async function createSubscription(
     })
     .returning({ id: subscriptions.id });
   if (!sub) throw new Error('subscription insert returned no row');
-  const paymentId = await nextPaymentId(uow);
-  await uow.tx.insert(payments).values({
-    id: paymentId,
-    tenantId: uow.tenantId,
+  await insertPayment(uow, {
     subscriptionId: sub.id,
     amountDueCents: due,
-    causale: causaleOf(uow.tenantId, paymentId),
     periodStart: startDate,
     periodEnd: next,
-    createdAt: uow.now,
   });
   await recordEvent(uow, sub.id, 'create', null, status, null);
   return sub.id;

@@ -4,7 +4,7 @@
  * same payment retires the older ones.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { and, asc, eq, lte } from 'drizzle-orm';
+import { and, asc, eq, lte, notLike } from 'drizzle-orm';
 import { serverMessages } from '../../../contract/messages';
 import {
   amountWithVat,
@@ -24,6 +24,7 @@ import { SubscriptionStatus } from '../../../contract/subscription-status';
 import type { Database } from '../../db/client';
 import {
   paymentProviders,
+  payments,
   paymentTokens,
   planFeatures,
   plans,
@@ -32,8 +33,9 @@ import {
 } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
+import { nextBillingDate } from '../../../contract/billing-dates';
 import { findPayment, findSubscription } from '../billing/billing.repository';
-import { formatEur } from '../billing/subscription.service';
+import { formatEur, insertPayment } from '../billing/subscription.service';
 
 export const paymentMessages = {
   linkOnlyNotActive: 'Il link di pagamento si crea solo per una sottoscrizione non attiva.',
@@ -71,7 +73,9 @@ export async function createPaymentLink(uow: UnitOfWork, paymentId: number): Pro
   if (!payment) throw new HttpError(404, serverMessages.notFound);
   const sub = await findSubscription(uow, payment.subscriptionId, { lock: true });
   if (!sub) throw new HttpError(404, serverMessages.notFound);
-  if (sub.status !== SubscriptionStatus.NotActive)
+  // NotActive (the first payment), or ActiveNoRenewal (the next period's payment of a renewal
+  // reminder: paying it with PayPal turns on automatic renewal).
+  if (sub.status !== SubscriptionStatus.NotActive && sub.status !== SubscriptionStatus.ActiveNoRenewal)
     throw new HttpError(409, paymentMessages.linkOnlyNotActive);
   if (payment.paidAt !== null) throw new HttpError(409, paymentMessages.alreadyPaid);
   const [plan] = await uow.tx
@@ -138,6 +142,46 @@ export async function createPaymentLink(uow: UnitOfWork, paymentId: number): Pro
     .returning({ id: paymentTokens.id });
   if (!row) throw new Error('payment token insert returned no row');
   return { tokenId: row.id, token, expiresAt };
+}
+
+/**
+ * The renewal reminder's link (issue 10): the payment of the period of `subscriptionId` that starts
+ * at `periodStart` (its next billing date), made now if it does not exist yet (same amount due, a
+ * new causale, period to periodStart + the plan's recurrence), and a fresh link for it. Written in
+ * the reminder's unit of work; no network call.
+ */
+export async function createRenewalPaymentLink(
+  uow: UnitOfWork,
+  input: { subscriptionId: number; periodStart: Date },
+): Promise<CreatedLink> {
+  const sub = await findSubscription(uow, input.subscriptionId, { lock: true });
+  if (!sub) throw new HttpError(404, serverMessages.notFound);
+  const [existing] = await uow.tx
+    .select({ id: payments.id })
+    .from(payments)
+    .where(
+      and(
+        eq(payments.tenantId, uow.tenantId),
+        eq(payments.subscriptionId, sub.id),
+        eq(payments.periodStart, input.periodStart),
+      ),
+    )
+    .limit(1);
+  let paymentId = existing?.id;
+  if (paymentId === undefined) {
+    const [plan] = await uow.tx
+      .select({ recurrence: plans.recurrenceType })
+      .from(plans)
+      .where(and(eq(plans.tenantId, uow.tenantId), eq(plans.id, sub.planId)));
+    if (!plan) throw new HttpError(404, serverMessages.notFound);
+    paymentId = await insertPayment(uow, {
+      subscriptionId: sub.id,
+      amountDueCents: sub.amountDueCents,
+      periodStart: input.periodStart,
+      periodEnd: nextBillingDate(input.periodStart, plan.recurrence),
+    });
+  }
+  return createPaymentLink(uow, paymentId);
 }
 
 export interface TokenRow {
@@ -251,4 +295,23 @@ export async function expirePaymentTokens(uow: UnitOfWork): Promise<number> {
     )
     .returning({ id: paymentTokens.id });
   return rows.length;
+}
+
+/**
+ * Tenants whose PayPal the sync job may call: an active PayPal provider with real credentials (the
+ * demo's placeholder row, `SEGNAPOSTO-…`, would only fail every night).
+ */
+export async function tenantsWithLivePaypal(db: Database): Promise<number[]> {
+  const rows = await db
+    .selectDistinct({ id: paymentProviders.tenantId })
+    .from(paymentProviders)
+    .where(
+      and(
+        eq(paymentProviders.kind, 'paypal'),
+        eq(paymentProviders.isActive, true),
+        notLike(paymentProviders.apiKey, 'SEGNAPOSTO%'),
+      ),
+    )
+    .orderBy(asc(paymentProviders.tenantId));
+  return rows.map((r) => r.id);
 }

@@ -99,10 +99,19 @@ export async function payWithToken(
       const sub = await findSubscription(w, row.subscriptionId, { lock: true });
       if (!sub) throw tokenInvalid();
       await changeStatus(w, sub, 'pay', `PayPal ${input.providerSubscriptionId}`);
-      await w.tx
+      const [paid] = await w.tx
         .update(payments)
         .set({ providerSubscriptionId: input.providerSubscriptionId, paidAt: w.now, method: 'paypal' })
-        .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, row.paymentId)));
+        .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, row.paymentId)))
+        .returning({ periodEnd: payments.periodEnd });
+      // A renewal's payment (a reminder's link) covers the next period: the subscription's next
+      // billing date moves to its end; the first payment's end is the next billing date already.
+      if (paid && paid.periodEnd.getTime() > sub.nextBillingDate.getTime()) {
+        await w.tx
+          .update(subscriptions)
+          .set({ nextBillingDate: paid.periodEnd, updatedAt: w.now })
+          .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, sub.id)));
+      }
       await w.tx
         .update(paymentTokens)
         .set({

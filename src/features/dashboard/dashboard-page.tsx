@@ -1,8 +1,108 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { roleNameById } from '../../../contract/enums';
+import { Role } from '../../../contract/enums';
+import { messages } from '../../../contract/messages';
+import type { DashboardSummary } from '../../../contract/schemas/dashboard';
 import { ArrowRightIcon, BuildingIcon, MapIcon, PinIcon } from '../../app/icons';
+import { PageSpinner } from '../../app/spinner';
 import { useSession } from '../../lib/session';
+import { useDashboardSummary } from './dashboard-api';
+import { dashboardText as t } from './dashboard-text';
+import { KpiCards } from './kpi-cards';
+import { useTypedGreeting } from './use-typed-greeting';
+
+/** recharts lives in this chunk only, fetched when the dashboard has data to draw. */
+const DashboardCharts = lazy(() => import('./dashboard-charts'));
+
+function Greeting({ name }: { name: string }) {
+  const first = t.greeting(name);
+  const [a, b, done] = useTypedGreeting(first, t.question);
+  return (
+    <section className="card relative overflow-hidden">
+      <div
+        aria-hidden="true"
+        className="absolute inset-y-0 right-0 w-2/3 bg-linear-to-l from-brand-indigo/10 via-brand-blue/5 to-transparent"
+      />
+      <div className="relative px-6 py-7 sm:px-8">
+        <p className="text-sm font-medium text-brand-blue">Dashboard</p>
+        <h1 className="page-title mt-1 min-h-8" aria-label={`${first} ${t.question}`}>
+          <span aria-hidden="true">
+            {a}
+            {!done && b === '' && <span className="typing-caret" />}
+          </span>
+        </h1>
+        <p className="mt-1 min-h-6 text-base text-slate-600" aria-hidden="true">
+          {b}
+          {!done && b !== '' && <span className="typing-caret" />}
+        </p>
+      </div>
+    </section>
+  );
+}
+
+function EmptyState({ summary }: { summary: DashboardSummary }) {
+  return (
+    <section
+      className="card flex flex-col items-center px-6 py-12 text-center"
+      aria-labelledby="dashboard-empty"
+    >
+      <span className="inline-flex h-12 w-12 items-center justify-center rounded-full bg-linear-to-br from-brand-sky to-brand-indigo text-xl text-white shadow-sm">
+        ✦
+      </span>
+      <h2 id="dashboard-empty" className="mt-4 text-lg font-semibold text-slate-900">
+        {t.empty.title}
+      </h2>
+      <p className="mt-1 max-w-lg text-sm text-slate-600">{t.empty.text}</p>
+      <ol className="mt-6 flex w-full max-w-md flex-col gap-3 text-left">
+        <li className="flex items-center gap-3 rounded-lg border border-slate-200 px-4 py-3">
+          <span
+            className={`inline-flex h-7 w-7 shrink-0 items-center justify-center rounded-full text-sm font-semibold ${
+              summary.hasPlans ? 'bg-emerald-100 text-emerald-700' : 'bg-blue-100 text-brand-blue'
+            }`}
+          >
+            {summary.hasPlans ? '✓' : '1'}
+          </span>
+          {summary.hasPlans ? (
+            <span className="text-sm text-slate-500 line-through">{t.empty.planDone}</span>
+          ) : (
+            <Link to="/plan/new" className="link text-sm">
+              {t.empty.planStep}
+            </Link>
+          )}
+        </li>
+        <li className="flex items-center gap-3 rounded-lg border border-slate-200 px-4 py-3">
+          <span className="inline-flex h-7 w-7 shrink-0 items-center justify-center rounded-full bg-blue-100 text-sm font-semibold text-brand-blue">
+            2
+          </span>
+          <Link to="/subscription/new" className="link text-sm">
+            {t.empty.subscriptionStep}
+          </Link>
+        </li>
+      </ol>
+    </section>
+  );
+}
+
+function AdminDashboard() {
+  const query = useDashboardSummary(true);
+  if (query.isPending) return <PageSpinner />;
+  if (query.isError || !query.data)
+    return (
+      <p role="alert" className="card px-6 py-5 text-sm text-red-700">
+        {messages.http.loadError}
+      </p>
+    );
+  const summary = query.data;
+  if (!summary.hasSubscriptions) return <EmptyState summary={summary} />;
+  return (
+    <div className="space-y-6">
+      <KpiCards summary={summary} />
+      <Suspense fallback={<PageSpinner />}>
+        <DashboardCharts summary={summary} />
+      </Suspense>
+    </div>
+  );
+}
 
 const geography: { to: string; title: string; text: string; icon: ReactNode }[] = [
   { to: '/region', title: 'Regioni', text: 'Le 20 regioni italiane con il loro codice.', icon: <MapIcon /> },
@@ -20,59 +120,49 @@ const geography: { to: string; title: string; text: string; icon: ReactNode }[] 
   },
 ];
 
-/** The index page until the real dashboard (KPIs and charts) arrives in a later issue. */
+/** The reference screens that are not in the sidebar (spec §2: region, province, municipality). */
+function GeographyLinks() {
+  return (
+    <section aria-labelledby="geo-title">
+      <h2 id="geo-title" className="text-base font-semibold text-slate-900">
+        Dati geografici
+      </h2>
+      <ul className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+        {geography.map((g) => (
+          <li key={g.to}>
+            <Link
+              to={g.to}
+              className="card group flex h-full items-start gap-4 p-5 transition-shadow hover:shadow-md focus-visible:shadow-md"
+            >
+              <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-lg bg-linear-to-br from-brand-sky to-brand-indigo text-white">
+                {g.icon}
+              </span>
+              <span className="min-w-0 flex-1">
+                <span className="flex items-center justify-between font-medium text-slate-900">
+                  {g.title}
+                  <ArrowRightIcon className="h-4 w-4 text-slate-400 transition-transform group-hover:translate-x-0.5 group-hover:text-brand-blue" />
+                </span>
+                <span className="mt-1 block text-sm text-slate-500">{g.text}</span>
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** The home page (spec §2 'Dashboard home'): the tenant's KPIs and charts from GET api/dashboard/summary. */
 export default function DashboardPage() {
   const session = useSession();
+  const role = session?.user.role ?? null;
+  const name = session?.user.name?.trim() || t.greetingFallbackName;
+  const isAdmin = role === Role.Admin || role === Role.SuperAdmin;
   return (
-    <div className="space-y-8">
-      <section className="card relative overflow-hidden">
-        <div
-          aria-hidden="true"
-          className="absolute inset-y-0 right-0 w-2/3 bg-linear-to-l from-brand-indigo/10 via-brand-blue/5 to-transparent"
-        />
-        <div className="relative px-6 py-8 sm:px-8">
-          <p className="text-sm font-medium text-brand-blue">Dashboard</p>
-          <h1 className="page-title mt-1">Benvenuto in Rinnova</h1>
-          {session && (
-            <p className="mt-2 text-sm text-slate-600">
-              Hai effettuato l’accesso come{' '}
-              <span className="font-medium text-slate-900">{session.user.email}</span>{' '}
-              <span className="badge ml-1 bg-blue-50 text-brand-blue">{roleNameById[session.user.role]}</span>
-            </p>
-          )}
-          <p className="mt-4 max-w-2xl text-sm text-slate-600">
-            Gli indicatori e i grafici dell’andamento degli abbonamenti arriveranno presto. Nel frattempo puoi
-            consultare i dati geografici di riferimento o aprire il menu principale per le altre sezioni.
-          </p>
-        </div>
-      </section>
-
-      <section aria-labelledby="geo-title">
-        <h2 id="geo-title" className="text-base font-semibold text-slate-900">
-          Dati geografici
-        </h2>
-        <ul className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-          {geography.map((g) => (
-            <li key={g.to}>
-              <Link
-                to={g.to}
-                className="card group flex h-full items-start gap-4 p-5 transition-shadow hover:shadow-md focus-visible:shadow-md"
-              >
-                <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-lg bg-linear-to-br from-brand-sky to-brand-indigo text-white">
-                  {g.icon}
-                </span>
-                <span className="min-w-0 flex-1">
-                  <span className="flex items-center justify-between font-medium text-slate-900">
-                    {g.title}
-                    <ArrowRightIcon className="h-4 w-4 text-slate-400 transition-transform group-hover:translate-x-0.5 group-hover:text-brand-blue" />
-                  </span>
-                  <span className="mt-1 block text-sm text-slate-500">{g.text}</span>
-                </span>
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </section>
+    <div className="space-y-6">
+      <Greeting name={name} />
+      {isAdmin ? <AdminDashboard /> : <p className="card px-6 py-5 text-sm text-slate-600">{t.userIntro}</p>}
+      <GeographyLinks />
     </div>
   );
 }

@@ -132,7 +132,7 @@ describe('top bar', () => {
   it('only a SuperAdmin gets the compact tenant selector', async () => {
     withTenantList();
     renderApp('/', { role: Role.Admin, tenantId: 1 });
-    await screen.findByRole('heading', { name: 'Benvenuto in Rinnova' });
+    await screen.findByRole('heading', { name: /^Benvenuto, .+\. Cosa vuoi fare oggi con Rinnova\?$/ });
     expect(screen.queryByLabelText('Tenant attuale:')).not.toBeInTheDocument();
   });
 
@@ -176,11 +176,11 @@ describe('top bar', () => {
     expect(button).toHaveFocus();
   });
 
-  it('the dashboard placeholder greets the user and links the geography screens', async () => {
+  it('the home page greets a User (no business figures) and links the geography screens', async () => {
     renderApp('/', { role: Role.User, tenantId: 1, email: 'luca@rinnova.test' });
-    await screen.findByRole('heading', { name: 'Benvenuto in Rinnova' });
+    await screen.findByRole('heading', { name: 'Benvenuto, utente. Cosa vuoi fare oggi con Rinnova?' });
     const main = within(screen.getByRole('main'));
-    expect(main.getByText('luca@rinnova.test')).toBeInTheDocument();
+    expect(main.queryByText('Abbonamenti attivi')).not.toBeInTheDocument();
     expect(main.getByRole('link', { name: /Regioni/ })).toHaveAttribute('href', '/region');
     expect(main.getByRole('link', { name: /Province/ })).toHaveAttribute('href', '/province');
     expect(main.getByRole('link', { name: /Comuni/ })).toHaveAttribute('href', '/municipality');

@@ -41,7 +41,9 @@ describe('login page', () => {
     await fillAndSubmit(user);
 
     await waitFor(() => expect(currentUrl(router)).toBe('/'));
-    expect(await screen.findByRole('heading', { name: 'Benvenuto in Rinnova' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'Benvenuto, Anna. Cosa vuoi fare oggi con Rinnova?' }),
+    ).toBeInTheDocument();
     expect(window.localStorage.getItem('token')).toBe('jwt-1');
     expect(JSON.parse(window.localStorage.getItem('user')!)).toMatchObject({
       email: 'anna@rinnova.test',
@@ -76,7 +78,7 @@ describe('login page', () => {
     const busy = await screen.findByRole('button', { name: /Accesso in corso/ });
     expect(busy).toBeDisabled();
     gate.resolve();
-    await screen.findByRole('heading', { name: 'Benvenuto in Rinnova' });
+    await screen.findByRole('heading', { name: /^Benvenuto, .+\. Cosa vuoi fare oggi con Rinnova\?$/ });
   });
 
   it('wrong credentials: the server message, no logout routine, no session', async () => {

@@ -21,7 +21,36 @@ export function api(path: string): string {
  * many layout and session tests open as "a signed-in screen", answers empty unless a test says
  * otherwise with `server.use(...)`.
  */
+export const emptyDashboardSummary = {
+  currency: 'EUR',
+  timeZone: 'Europe/Rome',
+  generatedAt: '2026-03-15T10:00:00.000Z',
+  mrrCents: 0,
+  activeSubscriptions: 0,
+  churnRate: null,
+  newCustomersThisMonth: 0,
+  momChange: null,
+  months: [],
+  plans: [],
+  hasPlans: false,
+  hasSubscriptions: false,
+};
+
 export const baselineHandlers = [
+  // The /hangfire page: an engine with nothing run yet.
+  http.get(api('hangfire/stats'), () =>
+    HttpResponse.json({
+      success: true,
+      message: null,
+      data: { enqueued: 0, scheduled: 0, processing: 0, succeeded: 0, failed: 0, retrying: 0, recurring: 0 },
+    }),
+  ),
+  http.get(api('hangfire/recent'), () => HttpResponse.json({ success: true, message: null, data: [] })),
+  http.get(api('hangfire/recurring'), () => HttpResponse.json({ success: true, message: null, data: [] })),
+  // The home page of an Admin (the dashboard) asks for its summary: an empty tenant by default.
+  http.get(api('dashboard/summary'), () =>
+    HttpResponse.json({ success: true, message: null, data: emptyDashboardSummary }),
+  ),
   http.get(api('subscription/getAll'), () =>
     HttpResponse.json({ success: true, message: null, data: { items: [], totalCount: 0 } }),
   ),

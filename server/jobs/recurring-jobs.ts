@@ -1,0 +1,299 @@
+/**
+ * The recurring jobs (api-contract 'Background jobs', product spec §3). Each is a pg-boss cron
+ * schedule in Europe/Rome whose run fans out one job per tenant ({ tenantId }) on the same queue;
+ * each tenant's job does its work once: running it twice in a period changes nothing more.
+ * Every change goes through a unit of work whose actor is the job ({ kind: 'system', job }).
+ */
+import { and, asc, eq, gt, lte, notExists, sql } from 'drizzle-orm';
+import { SubscriptionStatus } from '../../contract/subscription-status';
+import type { Database } from '../db/client';
+import {
+  paymentProviders,
+  plans,
+  subscriptionReminders,
+  subscriptions,
+  tenants,
+  users,
+  userTenants,
+} from '../db/schema';
+import { renewalReminderMail } from '../mail/templates';
+import { changeStatus, formatEur } from '../modules/billing/subscription.service';
+import type { UnitOfWorkRunner } from '../unit-of-work/unit-of-work';
+import type { JobContext, JobDefinition } from './engine';
+import type { PaymentHooks } from './payment-hooks';
+
+export const JOB_NAMES = {
+  expireSubscriptions: 'subscriptions-expire',
+  expireTokens: 'payment-tokens-expire',
+  paypalSync: 'paypal-sync',
+  renewalReminders: 'renewal-reminders',
+} as const;
+
+/** Days before the next billing date when the renewal reminder goes out. */
+export const REMINDER_DAYS_BEFORE = 7;
+const DAY_MS = 86_400_000;
+
+const retries = { retryLimit: 3, retryDelaySeconds: 60, retryBackoff: true } as const;
+
+export interface RecurringJobDeps {
+  db: Database;
+  uow: UnitOfWorkRunner;
+  /** Absent (or partly absent) until the payments issue provides them: see payment-hooks.ts. */
+  hooks: Partial<PaymentHooks>;
+}
+
+async function allTenants(db: Database): Promise<number[]> {
+  const rows = await db.select({ id: tenants.id }).from(tenants).orderBy(asc(tenants.id));
+  return rows.map((r) => r.id);
+}
+
+/** Tenants with a payment provider named like 'paypal' (GetPayPalSettingsByTenant's rule). */
+export async function tenantsWithPaypal(db: Database): Promise<number[]> {
+  const rows = await db
+    .selectDistinct({ id: paymentProviders.tenantId })
+    .from(paymentProviders)
+    .where(sql`lower(${paymentProviders.name}) like '%paypal%'`)
+    .orderBy(asc(paymentProviders.tenantId));
+  return rows.map((r) => r.id);
+}
+
+/**
+ * A job run without `tenantId` (the cron's) enqueues one job per tenant; with `tenantId` it does
+ * that tenant's work. The per-tenant jobs retry independently of each other.
+ */
+function perTenant(
+  base: Omit<JobDefinition, 'run' | 'retryLimit' | 'retryDelaySeconds' | 'retryBackoff'>,
+  tenantsOf: () => Promise<number[]>,
+  work: (tenantId: number, ctx: JobContext) => Promise<Record<string, unknown>>,
+): JobDefinition {
+  return {
+    ...base,
+    ...retries,
+    async run(data, ctx) {
+      if (data.tenantId === undefined || data.tenantId === null) {
+        const ids = await tenantsOf();
+        for (const tenantId of ids) await ctx.enqueue(base.name, { tenantId });
+        return { tenants: ids.length };
+      }
+      const tenantId = Number(data.tenantId);
+      if (!Number.isInteger(tenantId) || tenantId < 1)
+        throw new Error(`tenantId non valido: ${String(data.tenantId)}`);
+      return work(tenantId, ctx);
+    },
+  };
+}
+
+/** ActiveNoRenewal → NotActive once the next billing date has passed (event 'expire', in the history). */
+export async function expireSubscriptions(
+  uow: UnitOfWorkRunner,
+  tenantId: number,
+  jobName: string = JOB_NAMES.expireSubscriptions,
+): Promise<number> {
+  return uow.run({ tenantId, actor: { kind: 'system', job: jobName } }, async (w) => {
+    const due = await w.tx
+      .select({ id: subscriptions.id, status: subscriptions.status })
+      .from(subscriptions)
+      .where(
+        and(
+          eq(subscriptions.tenantId, w.tenantId),
+          eq(subscriptions.status, SubscriptionStatus.ActiveNoRenewal),
+          lte(subscriptions.nextBillingDate, w.now),
+        ),
+      )
+      .orderBy(asc(subscriptions.id))
+      .for('update');
+    for (const sub of due) {
+      await changeStatus(
+        w,
+        { id: sub.id, status: sub.status as typeof SubscriptionStatus.ActiveNoRenewal },
+        'expire',
+        'Data del prossimo rinnovo superata senza rinnovo',
+      );
+    }
+    return due.length;
+  });
+}
+
+const romeDate = new Intl.DateTimeFormat('it-IT', {
+  timeZone: 'Europe/Rome',
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+});
+
+/**
+ * Renewal reminders: each ActiveNoRenewal subscription whose next billing date falls within the
+ * next 7 days gets one e-mail per period with a fresh payment link. The reminder row (unique per
+ * subscription and period) is written in the same unit as the link and the e-mail's outbox row,
+ * so a second run sends nothing and a failed link leaves nothing half-done.
+ */
+export async function sendRenewalReminders(
+  deps: { uow: UnitOfWorkRunner; createLink: PaymentHooks['createRenewalPaymentLink'] },
+  tenantId: number,
+  jobName: string = JOB_NAMES.renewalReminders,
+): Promise<{ sent: number; failed: string[] }> {
+  const actor = { kind: 'system', job: jobName } as const;
+  const now = deps.uow.clock();
+  const candidates = await deps.uow.run({ tenantId, actor }, (w) =>
+    w.tx
+      .select({ id: subscriptions.id })
+      .from(subscriptions)
+      .where(
+        and(
+          eq(subscriptions.tenantId, w.tenantId),
+          eq(subscriptions.status, SubscriptionStatus.ActiveNoRenewal),
+          gt(subscriptions.nextBillingDate, now),
+          lte(subscriptions.nextBillingDate, new Date(now.getTime() + REMINDER_DAYS_BEFORE * DAY_MS)),
+          notExists(
+            w.tx
+              .select({ one: sql`1` })
+              .from(subscriptionReminders)
+              .where(
+                and(
+                  eq(subscriptionReminders.subscriptionId, subscriptions.id),
+                  eq(subscriptionReminders.kind, 'renewal'),
+                  eq(subscriptionReminders.periodEnd, subscriptions.nextBillingDate),
+                ),
+              ),
+          ),
+        ),
+      )
+      .orderBy(asc(subscriptions.id)),
+  );
+  let sent = 0;
+  const failed: string[] = [];
+  for (const { id } of candidates) {
+    try {
+      const done = await deps.uow.run({ tenantId, actor }, async (w) => {
+        const [sub] = await w.tx
+          .select({
+            id: subscriptions.id,
+            status: subscriptions.status,
+            nextBillingDate: subscriptions.nextBillingDate,
+            amountDueCents: subscriptions.amountDueCents,
+            email: users.email,
+            name: userTenants.name,
+            planName: plans.name,
+            tenantName: tenants.name,
+          })
+          .from(subscriptions)
+          .innerJoin(users, eq(users.id, subscriptions.userId))
+          .innerJoin(
+            userTenants,
+            and(
+              eq(userTenants.userId, subscriptions.userId),
+              eq(userTenants.tenantId, subscriptions.tenantId),
+            ),
+          )
+          .innerJoin(
+            plans,
+            and(eq(plans.id, subscriptions.planId), eq(plans.tenantId, subscriptions.tenantId)),
+          )
+          .innerJoin(tenants, eq(tenants.id, subscriptions.tenantId))
+          .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, id)))
+          .for('update', { of: subscriptions });
+        if (!sub || sub.status !== SubscriptionStatus.ActiveNoRenewal) return false;
+        const [claimed] = await w.tx
+          .insert(subscriptionReminders)
+          .values({
+            tenantId: w.tenantId,
+            subscriptionId: sub.id,
+            kind: 'renewal',
+            periodEnd: sub.nextBillingDate,
+            sentAt: w.now,
+          })
+          .onConflictDoNothing()
+          .returning({ id: subscriptionReminders.id });
+        if (!claimed) return false;
+        const link = await deps.createLink(w, { subscriptionId: sub.id, periodStart: sub.nextBillingDate });
+        await w.outbox.email(
+          renewalReminderMail(sub.email, sub.name, {
+            tenantName: sub.tenantName,
+            planName: sub.planName,
+            endsOn: romeDate.format(sub.nextBillingDate),
+            amount: formatEur(sub.amountDueCents),
+            link,
+          }),
+        );
+        return true;
+      });
+      if (done) sent++;
+    } catch (error) {
+      failed.push(`sottoscrizione ${id}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return { sent, failed };
+}
+
+/**
+ * The recurring jobs that can run with what is injected: a job whose payment dependency is
+ * missing is left out (and named in `missing`), never faked.
+ */
+export function recurringJobs(deps: RecurringJobDeps): { definitions: JobDefinition[]; missing: string[] } {
+  const { db, uow, hooks } = deps;
+  const definitions: JobDefinition[] = [];
+  const missing: string[] = [];
+
+  definitions.push(
+    perTenant(
+      {
+        name: JOB_NAMES.expireSubscriptions,
+        label: 'Sottoscrizioni senza rinnovo scadute → non attive',
+        cron: '5 * * * *',
+      },
+      () => allTenants(db),
+      async (tenantId) => ({ tenantId, expired: await expireSubscriptions(uow, tenantId) }),
+    ),
+  );
+
+  const { expireTokens, paypalTenants, syncPaypal, createRenewalPaymentLink } = hooks;
+  if (expireTokens) {
+    definitions.push(
+      perTenant(
+        { name: JOB_NAMES.expireTokens, label: 'Link di pagamento scaduti', cron: '*/15 * * * *' },
+        () => allTenants(db),
+        async (tenantId) => ({
+          tenantId,
+          expired: await uow.run({ tenantId, actor: { kind: 'system', job: JOB_NAMES.expireTokens } }, (w) =>
+            expireTokens(w),
+          ),
+        }),
+      ),
+    );
+  } else missing.push(`${JOB_NAMES.expireTokens} (PaymentHooks.expireTokens)`);
+
+  if (syncPaypal) {
+    definitions.push(
+      perTenant(
+        { name: JOB_NAMES.paypalSync, label: 'Sincronizzazione PayPal', cron: '30 2 * * *' },
+        () => (paypalTenants ? paypalTenants() : tenantsWithPaypal(db)),
+        async (tenantId) => ({ tenantId, updated: await syncPaypal(tenantId) }),
+      ),
+    );
+  } else missing.push(`${JOB_NAMES.paypalSync} (PaymentHooks.syncPaypal)`);
+
+  if (createRenewalPaymentLink) {
+    definitions.push(
+      perTenant(
+        {
+          name: JOB_NAMES.renewalReminders,
+          label: 'Promemoria di rinnovo (7 giorni prima)',
+          cron: '0 9 * * *',
+        },
+        () => allTenants(db),
+        async (tenantId) => {
+          const result = await sendRenewalReminders({ uow, createLink: createRenewalPaymentLink }, tenantId);
+          if (result.failed.length > 0) {
+            // The sent ones are recorded; a retry sends only the missing ones.
+            throw new Error(
+              `${result.failed.length} promemoria non inviati (${result.sent} inviati): ${result.failed[0]}`,
+            );
+          }
+          return { tenantId, sent: result.sent };
+        },
+      ),
+    );
+  } else missing.push(`${JOB_NAMES.renewalReminders} (PaymentHooks.createRenewalPaymentLink)`);
+
+  return { definitions, missing };
+}
