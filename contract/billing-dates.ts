@@ -63,3 +63,16 @@ export function parseBillingDateTime(value: string): Date | null {
   const date = new Date(text);
   return Number.isNaN(date.getTime()) ? null : date;
 }
+
+/**
+ * The end of the billing period that starts at `periodStart`: the first anchor date after it,
+ * counted from the subscription's start (start + k × recurrence months, k = 1, 2, …), so the day
+ * of the month never drifts (31 Jan → 28 Feb → 31 Mar, not 28 Mar).
+ */
+export function periodEndAfter(startDate: Date, recurrenceMonths: number, periodStart: Date): Date {
+  for (let k = 1; k < 10_000; k++) {
+    const end = addMonthsClamped(startDate, k * recurrenceMonths);
+    if (end.getTime() > periodStart.getTime()) return end;
+  }
+  throw new RangeError('periodStart too far from startDate');
+}

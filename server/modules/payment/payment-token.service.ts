@@ -33,7 +33,7 @@ import {
 } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
-import { nextBillingDate } from '../../../contract/billing-dates';
+import { periodEndAfter } from '../../../contract/billing-dates';
 import { findPayment, findSubscription } from '../billing/billing.repository';
 import { formatEur, insertPayment } from '../billing/subscription.service';
 
@@ -147,7 +147,7 @@ export async function createPaymentLink(uow: UnitOfWork, paymentId: number): Pro
 /**
  * The renewal reminder's link (issue 10): the payment of the period of `subscriptionId` that starts
  * at `periodStart` (its next billing date), made now if it does not exist yet (same amount due, a
- * new causale, period to periodStart + the plan's recurrence), and a fresh link for it. Written in
+ * new causale, period to the next anchor date counted from the start), and a fresh link for it. Written in
  * the reminder's unit of work; no network call.
  */
 export async function createRenewalPaymentLink(
@@ -178,7 +178,7 @@ export async function createRenewalPaymentLink(
       subscriptionId: sub.id,
       amountDueCents: sub.amountDueCents,
       periodStart: input.periodStart,
-      periodEnd: nextBillingDate(input.periodStart, plan.recurrence),
+      periodEnd: periodEndAfter(sub.startDate, plan.recurrence, input.periodStart),
     });
   }
   return createPaymentLink(uow, paymentId);

@@ -19,7 +19,8 @@ import {
 } from '../../../server/db/schema';
 import { startFakePayPal, type FakePayPal } from '../../../server/providers/fake-paypal';
 import { client, createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
-import { createSubscription, movableClock, planId, userId } from './helpers';
+import { createRenewalPaymentLink } from '../../../server/modules/payment/payment-token.service';
+import { createSubscription, giveIban, movableClock, planId, userId } from './helpers';
 
 const clock = movableClock('2026-01-31T10:00:00.000Z');
 const WEBHOOK_ID = 'WH-DEMO-0001';
@@ -572,5 +573,49 @@ describe('the plan widget (POST api/subscription/subscribe)', () => {
           .status,
       );
     expect(codes).toEqual([200, 200, 429]);
+  });
+});
+
+describe('a renewal reminder’s link (the job engine’s hook, the real services)', () => {
+  it('makes the next period’s payment once, and paying it with PayPal turns on automatic renewal', async () => {
+    await giveIban(ctx, 'Demo Srl');
+    const sub = await newSubscription('laura.verdi@example.com');
+    expect((await admin.put(`/api/subscription/setPaymentWithBankTransfer/${sub.id}`)).status).toBe(200);
+    await admin.post('/api/BankTransfer/create', {
+      paymentId: sub.payments[0]!.id,
+      amount: sub.amountDue,
+      approvalDate: '2026-01-31T09:00:00Z',
+    });
+    const active = await admin.put<Subscription>(`/api/subscription/setActiveNoRenewal/${sub.id}`);
+    expect(active.body.data?.subscriptionStatus).toBe(3);
+    const periodStart = new Date(active.body.data!.nextBillingDate);
+    const tenantId = await ctx.tenantId('Demo Srl');
+    const run = () =>
+      ctx.app.unitOfWork.run({ tenantId, actor: { kind: 'system', job: 'renewal-reminders' } }, (w) =>
+        createRenewalPaymentLink(w, { subscriptionId: sub.id, periodStart }),
+      );
+    const first = await run();
+    const second = await run(); // a second reminder for the same period reuses its payment
+    const renewal = (await getSub(sub.id)).payments;
+    expect(renewal).toHaveLength(2);
+    expect(renewal[1]).toMatchObject({
+      amountDue: sub.amountDue,
+      periodStart: periodStart.toISOString(),
+      periodEnd: '2026-03-31T09:00:00.000Z', // counted from 31 Jan: 31 Mar, not 28 Mar
+      paidAt: null,
+    });
+    // The older link of the same payment is retired.
+    expect(
+      (await ctx.api.get('/api/PaymentToken/validate', { query: { token: first.token } })).body.success,
+    ).toBe(false);
+    const paypalId = fake.approve(basicPaypalPlan);
+    fake.setStatus(paypalId, 'ACTIVE');
+    const paid = await pay(second.token, paypalId);
+    expect(paid.status, paid.raw).toBe(200);
+    const after = await getSub(sub.id);
+    expect(after.subscriptionStatus).toBe(1);
+    expect(after.nextBillingDate).toBe('2026-03-31T09:00:00.000Z');
+    expect(after.payments[1]).toMatchObject({ method: 'paypal', providerSubscriptionId: paypalId });
+    expect(after.history?.at(-1)).toMatchObject({ event: 'pay', fromStatus: 3, toStatus: 1 });
   });
 });

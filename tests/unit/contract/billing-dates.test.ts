@@ -10,6 +10,7 @@ import {
   nextBillingDate,
   parseBillingDateTime,
   romeCalendarDay,
+  periodEndAfter,
 } from '../../../contract/billing-dates';
 
 const SEED = 20_240_229;
@@ -269,5 +270,20 @@ describe('parseBillingDateTime', () => {
   });
   it('refuses minutes ≥ 60 in a local time (10:75 is read as 11:15)', () => {
     expect(parseBillingDateTime('2026-11-22T10:75')).toBeNull();
+  });
+});
+
+describe('periodEndAfter', () => {
+  it('counts periods from the start, so the day of the month never drifts', () => {
+    const start = new Date('2026-01-31T09:00:00Z');
+    expect(periodEndAfter(start, 1, new Date('2026-01-31T09:00:00Z')).toISOString()).toBe(
+      '2026-02-28T09:00:00.000Z',
+    );
+    expect(periodEndAfter(start, 1, new Date('2026-02-28T09:00:00Z')).toISOString()).toBe(
+      '2026-03-31T08:00:00.000Z',
+    );
+    expect(periodEndAfter(start, 3, new Date('2026-05-01T00:00:00Z')).toISOString()).toBe(
+      '2026-07-31T08:00:00.000Z',
+    );
   });
 });
