@@ -25,6 +25,9 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'jsdom',
+          // The table-driven screen flows (list → create → edit → delete through react-select)
+          // take 1–3 s alone and up to 5 s on a loaded 2-core machine: a margin, not a target.
+          testTimeout: 15_000,
           include: ['tests/unit/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/unit/setup.ts'],
         },
