@@ -127,7 +127,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(errorHandlerPlugin);
   await app.register(jsonBodyPlugin);
   await app.register(inputGuardPlugin);
-  await app.register(securityHeadersPlugin);
+  let fakePaypalOrigin: string | undefined;
+  await app.register(securityHeadersPlugin, {
+    paymentScriptSources: () => (fakePaypalOrigin ? [fakePaypalOrigin] : []),
+  });
   // Cross-origin callers only from the configured origins (CORS_ORIGINS); none by default: the
   // SPA is served from this origin (and proxied by Vite in development).
   await app.register(fastifyCors, {
@@ -194,6 +197,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (config.paypalFake) {
     app.addHook('onReady', async () => {
       fakePaypal = await startFakePayPal({ port: config.paypalFakePort });
+      fakePaypalOrigin = new URL(fakePaypal.url).origin;
       app.log.warn({ url: fakePaypal.url }, 'PAYPAL_FAKE: le chiamate PayPal vanno al PayPal finto');
     });
     app.addHook('onClose', async () => fakePaypal?.close());

@@ -40,7 +40,10 @@ function pathOf(url: string): string {
 }
 
 /** Helmet's options for one request: the default, or the payment page's or the widget's. */
-export function securityOptionsFor(url: string): FastifyHelmetOptions {
+export function securityOptionsFor(
+  url: string,
+  extraPaymentSources: readonly string[] = [],
+): FastifyHelmetOptions {
   const path = pathOf(url);
   const directives: Directives = { ...BASE_DIRECTIVES };
   const options: FastifyHelmetOptions = {
@@ -49,8 +52,8 @@ export function securityOptionsFor(url: string): FastifyHelmetOptions {
   };
   if (PAYMENT_PAGE_PATHS.includes(path)) {
     const self = ["'self'"];
-    directives['script-src'] = [...self, ...PAYPAL_SDK_HOSTS];
-    directives['connect-src'] = [...self, ...PAYPAL_SDK_HOSTS];
+    directives['script-src'] = [...self, ...PAYPAL_SDK_HOSTS, ...extraPaymentSources];
+    directives['connect-src'] = [...self, ...PAYPAL_SDK_HOSTS, ...extraPaymentSources];
     directives['frame-src'] = [...PAYPAL_SDK_HOSTS];
     directives['img-src'] = [...self, 'data:', ...PAYPAL_SDK_HOSTS];
     // PayPal's checkout opens a popup that talks back to this window.
@@ -72,11 +75,12 @@ export function securityOptionsFor(url: string): FastifyHelmetOptions {
  * `Cache-Control: no-store` on API answers (they are per caller). One hook decides per path, so
  * SPA pages served by the history fallback and routes added later get the same treatment.
  */
-export const securityHeadersPlugin = fp(
-  async (app) => {
+export const securityHeadersPlugin = fp<{ paymentScriptSources?: () => readonly string[] }>(
+  async (app, options) => {
     await app.register(fastifyHelmet, { global: false });
     app.addHook('onRequest', async (request, reply) => {
-      await reply.helmet(securityOptionsFor(request.url));
+      // PAYPAL_FAKE (development only): the fake PayPal's SDK stub on loopback, on the payment page.
+      await reply.helmet(securityOptionsFor(request.url, options.paymentScriptSources?.() ?? []));
     });
     app.addHook('onSend', async (request, reply) => {
       if (!isApiPath(request.url) || isDocsPath(request.url)) return;

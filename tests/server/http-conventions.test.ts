@@ -198,4 +198,17 @@ describe('framing', () => {
       expect(page.headers['x-frame-options']).toBe('DENY');
     }
   });
+
+  it('with PAYPAL_FAKE the payment page may load the fake’s SDK stub, and no other page may', async () => {
+    const dev = await ctx.buildAnotherApp({ PAYPAL_FAKE: 'true', PAYPAL_FAKE_PORT: '0' });
+    const page = await dev.inject({
+      method: 'GET',
+      url: '/payment?token=x',
+      headers: { accept: 'text/html' },
+    });
+    const script = /script-src ([^;]*)/.exec(String(page.headers['content-security-policy']))?.[1] ?? '';
+    expect(script).toMatch(/http:\/\/127\.0\.0\.1:\d+/);
+    const other = await dev.inject({ method: 'GET', url: '/subscription', headers: { accept: 'text/html' } });
+    expect(/script-src ([^;]*)/.exec(String(other.headers['content-security-policy']))?.[1]).toBe("'self'");
+  });
 });
