@@ -50,7 +50,8 @@ test.describe('Sign-in through the login form', () => {
       await uiLogin(page, account.email, passwordOf(account));
 
       await expectDashboard(page);
-      await expect(page.getByText(`Hai effettuato l’accesso come ${account.email}`)).toBeVisible();
+      // Signed in as this account: its e-mail on the user menu.
+      await expect(page.getByRole('button', { name: `Menu utente (${account.email})` })).toBeVisible();
       await expect(page.getByRole('heading', { name: 'Scegli il tenant' })).toHaveCount(0);
       // Only a SuperAdmin has the tenant selector.
       await expect(page.getByText('Tenant attuale:')).toHaveCount(0);

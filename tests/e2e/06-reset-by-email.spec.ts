@@ -47,7 +47,8 @@ test('password reset through the e-mailed link, which works only once', async ({
 
   await submitLoginForm(page, account.email, newPassword);
   await expectDashboard(page);
-  await expect(page.getByText(`Hai effettuato l’accesso come ${account.email}`)).toBeVisible();
+  // Signed in as this account: its e-mail on the user menu.
+  await expect(page.getByRole('button', { name: `Menu utente (${account.email})` })).toBeVisible();
 
   // The same link a second time.
   await page.goto(`${link.pathname}${link.search}`);

@@ -26,12 +26,26 @@ let shop: Server;
 let SHOP = '';
 
 /** PayPal's SDK script (any host) answered by the fake's stub; anything else of PayPal refused. */
+/**
+ * PayPal's SDK answered by the fake's stub, as if served from www.paypal.com: the page's CSP admits
+ * only PayPal's hosts, so the stub's calls go to paypal.com too and are forwarded here to the fake
+ * on loopback (the browser never reaches the internet).
+ */
 async function stubPayPal(context: BrowserContext | Page) {
-  await context.route(/paypal\.com\//, (route) =>
-    /\/sdk\/js/.test(route.request().url())
-      ? route.fulfill({ contentType: 'application/javascript', body: fake.sdkScript() })
-      : route.abort(),
-  );
+  const paypal = 'https://www.paypal.com';
+  await context.route(/paypal\.com\//, async (route) => {
+    const url = new URL(route.request().url());
+    if (url.pathname.startsWith('/sdk/js'))
+      return route.fulfill({
+        contentType: 'application/javascript',
+        body: fake.sdkScript().split(fake.url).join(paypal),
+      });
+    if (url.pathname.startsWith('/fake/')) {
+      const response = await route.fetch({ url: `${fake.url}${url.pathname}${url.search}` });
+      return route.fulfill({ response });
+    }
+    return route.abort();
+  });
 }
 
 test.beforeAll(async () => {
