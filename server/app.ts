@@ -20,6 +20,7 @@ import { municipalityEntity } from './modules/geography/municipality.entity';
 import { provinceEntity } from './modules/geography/province.entity';
 import { regionEntity } from './modules/geography/region.entity';
 import { registerHealthRoutes } from './modules/health/health.routes';
+import { registerInvoiceRoutes } from './modules/invoice/invoice.routes';
 import { paymentProviderEntity } from './modules/payment-provider/payment-provider.entity';
 import { registerPaymentProviderRoutes } from './modules/payment-provider/payment-provider.routes';
 import { featureEntity } from './modules/plan/feature.entity';
@@ -166,6 +167,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerPaymentProviderRoutes(app, { db, rateLimit: config.rateLimit });
 
   registerBillingRoutes(app, { connectionFor, uow });
+  registerInvoiceRoutes(app, { connectionFor, uow });
   // What a crash left between commit and dispatch goes out at start.
   app.addHook('onReady', async () => {
     const sent = await dispatcher.dispatchPending();

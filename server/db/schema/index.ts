@@ -8,3 +8,4 @@ export * from './payment-providers';
 export * from './billing';
 export * from './contact';
 export * from './meta';
+export * from './invoices';

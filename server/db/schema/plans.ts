@@ -28,6 +28,8 @@ export const plans = pgTable(
     vatPercentage: numeric('vat_percentage', { precision: 5, scale: 2 }).notNull().default('22'),
     /** Months: 1, 2, 3, 4, 6 or 12. */
     recurrenceType: smallint('recurrence_type').notNull(),
+    /** FatturaPA Natura (N1–N7 with sub-codes) of a 0 % plan; null when VAT applies. */
+    natura: text('natura'),
     paypalPlanId: text('paypal_plan_id'),
     stripePlanId: text('stripe_plan_id'),
     isActive: boolean('is_active').notNull().default(true),

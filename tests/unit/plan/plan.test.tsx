@@ -18,6 +18,7 @@ const pro: Plan = {
   vatPercentage: 22,
   recurrenceType: 1,
   recurrenceTypeName: 'Mensile',
+  natura: null,
   paypalPlanId: 'P-123',
   stripePlanId: null,
   isActive: true,
