@@ -114,6 +114,7 @@ export function sdiArithmeticErrors(doc: SdiDocumentFigures): string[] {
   const errors: string[] = [];
   const rate = (text: string) => Math.round(Number(text) * 100);
   const sums = new Map<string, number>();
+  const labels = new Map<string, string>();
   doc.lines.forEach((l, i) => {
     const qty = Number(l.quantity);
     const price = parseDecimal2(l.unitPrice);
@@ -126,6 +127,7 @@ export function sdiArithmeticErrors(doc: SdiDocumentFigures): string[] {
     if (rate(l.vatRate) !== 0 && l.natura) errors.push(`Linea ${i + 1}: Natura con aliquota diversa da 0.`);
     const key = `${rate(l.vatRate)}|${l.natura ?? ''}`;
     sums.set(key, (sums.get(key) ?? 0) + total);
+    labels.set(key, l.natura ? `${l.vatRate} ${l.natura}` : l.vatRate);
   });
   let grand = 0;
   const seen = new Set<string>();
@@ -146,7 +148,7 @@ export function sdiArithmeticErrors(doc: SdiDocumentFigures): string[] {
     grand += taxable + tax;
   }
   for (const key of sums.keys())
-    if (!seen.has(key)) errors.push(`Manca il riepilogo IVA per ${key.replace('|', ' ')}.`);
+    if (!seen.has(key)) errors.push(`Manca il riepilogo IVA dell’aliquota ${labels.get(key) ?? key}.`);
   if (doc.documentTotal !== null && parseDecimal2(doc.documentTotal) !== grand)
     errors.push('ImportoTotaleDocumento diverso da imponibile più imposta.');
   return errors;
