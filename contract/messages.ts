@@ -222,5 +222,6 @@ export const invoiceMessages = {
   naturaOnlyAtZero: 'La Natura si indica solo con IVA 0 %.',
   naturaInvalid: 'Natura non valida: scegli un codice da N1 a N7.',
   countryInvalid: 'Paese non valido: 2 lettere (es. IT, DE, FR).',
-  paOfficeCodeInvalid: 'Il codice univoco ufficio della PA deve contenere esattamente 6 caratteri alfanumerici.',
+  paOfficeCodeInvalid:
+    'Il codice univoco ufficio della PA deve contenere esattamente 6 caratteri alfanumerici.',
 } as const;

@@ -170,6 +170,7 @@ export function toLatin1(text: string): string {
     .replace(/[\u2010-\u2015\u2212]/g, '-')
     .replace(/\u2026/g, '...')
     .replace(/[\u00A0\u2000-\u200B\u202F]/g, ' ')
+    // eslint-disable-next-line no-control-regex -- control characters are what this removes
     .replace(/[\u0000-\u001F\u007F]/g, ' ')
     .replace(/[^\u0020-\u007E\u00A0-\u00FF]/gu, '?');
 }

@@ -89,10 +89,7 @@ export const planInputSchema = z.object({
   ),
   natura: z.preprocess(
     (v) => (v === '' || v === undefined ? null : v),
-    z
-      .string()
-      .refine(isNatura, { message: invoiceMessages.naturaInvalid })
-      .nullable(),
+    z.string().refine(isNatura, { message: invoiceMessages.naturaInvalid }).nullable(),
   ),
   paypalPlanId: optionalText(100),
   stripePlanId: optionalText(100),

@@ -109,10 +109,14 @@ function party(parent: ReturnType<typeof create>, p: InvoiceParty, regime?: stri
 
 /** The FatturaPA file of a document (UTF-8, pretty-printed). */
 export function buildFatturaXml(doc: InvoiceDocument): string {
-  const root = create({ version: '1.0', encoding: 'UTF-8' }).ele(FATTURAPA_NAMESPACE, 'p:FatturaElettronica', {
-    versione: doc.format,
-    'xmlns:ds': DSIG_NAMESPACE,
-  });
+  const root = create({ version: '1.0', encoding: 'UTF-8' }).ele(
+    FATTURAPA_NAMESPACE,
+    'p:FatturaElettronica',
+    {
+      versione: doc.format,
+      'xmlns:ds': DSIG_NAMESPACE,
+    },
+  );
   const header = root.ele('FatturaElettronicaHeader');
   const dt = header.ele('DatiTrasmissione');
   const idt = dt.ele('IdTrasmittente');

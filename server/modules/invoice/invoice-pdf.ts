@@ -35,7 +35,10 @@ export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
   const pdf = new PDFDocument({
     size: 'A4',
     margin: 48,
-    info: { Title: `${doc.documentType === 'TD04' ? 'Nota di credito' : 'Fattura'} ${doc.number}`, Author: nameOf(doc.seller) },
+    info: {
+      Title: `${doc.documentType === 'TD04' ? 'Nota di credito' : 'Fattura'} ${doc.number}`,
+      Author: nameOf(doc.seller),
+    },
   });
   const chunks: Buffer[] = [];
   pdf.on('data', (c: Buffer) => chunks.push(c));
@@ -48,7 +51,11 @@ export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
   const width = right - left;
 
   // Header: seller on the left, document title on the right.
-  pdf.fillColor(INK).font('Helvetica-Bold').fontSize(16).text(nameOf(doc.seller), left, 48, { width: width * 0.6 });
+  pdf
+    .fillColor(INK)
+    .font('Helvetica-Bold')
+    .fontSize(16)
+    .text(nameOf(doc.seller), left, 48, { width: width * 0.6 });
   pdf.font('Helvetica').fontSize(9).fillColor(MUTED);
   for (const l of partyLines(doc.seller)) pdf.text(l, { width: width * 0.6 });
   pdf.text(`Regime fiscale ${doc.seller.taxRegime}`, { width: width * 0.6 });
@@ -56,14 +63,21 @@ export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
   const headerBottom = pdf.y;
 
   const title = doc.documentType === 'TD04' ? 'NOTA DI CREDITO' : 'FATTURA';
-  pdf.font('Helvetica-Bold').fontSize(18).fillColor(ACCENT).text(title, left + width * 0.55, 48, {
-    width: width * 0.45,
-    align: 'right',
-  });
+  pdf
+    .font('Helvetica-Bold')
+    .fontSize(18)
+    .fillColor(ACCENT)
+    .text(title, left + width * 0.55, 48, {
+      width: width * 0.45,
+      align: 'right',
+    });
   pdf.font('Helvetica').fontSize(10).fillColor(INK);
   pdf.text(`N. ${doc.number}`, { width: width * 0.45, align: 'right' });
   pdf.text(`del ${itDate(doc.date)}`, { width: width * 0.45, align: 'right' });
-  pdf.fontSize(8).fillColor(MUTED).text(`${doc.documentType} - ${doc.format}`, { width: width * 0.45, align: 'right' });
+  pdf
+    .fontSize(8)
+    .fillColor(MUTED)
+    .text(`${doc.documentType} - ${doc.format}`, { width: width * 0.45, align: 'right' });
   if (doc.related)
     pdf.text(`Storno della fattura ${doc.related.number} del ${itDate(doc.related.date)}`, {
       width: width * 0.45,
@@ -73,18 +87,35 @@ export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
   // Buyer and routing boxes.
   let y = Math.max(headerBottom, pdf.y) + 20;
   const boxH = 92;
-  pdf.roundedRect(left, y, width * 0.58, boxH, 6).strokeColor(LINE).stroke();
+  pdf
+    .roundedRect(left, y, width * 0.58, boxH, 6)
+    .strokeColor(LINE)
+    .stroke();
   pdf.roundedRect(left + width * 0.62, y, width * 0.38, boxH, 6).stroke();
-  pdf.font('Helvetica-Bold').fontSize(8).fillColor(MUTED).text('CLIENTE', left + 12, y + 10);
-  pdf.font('Helvetica-Bold').fontSize(11).fillColor(INK).text(nameOf(doc.buyer), left + 12, y + 22, {
-    width: width * 0.58 - 24,
-  });
+  pdf
+    .font('Helvetica-Bold')
+    .fontSize(8)
+    .fillColor(MUTED)
+    .text('CLIENTE', left + 12, y + 10);
+  pdf
+    .font('Helvetica-Bold')
+    .fontSize(11)
+    .fillColor(INK)
+    .text(nameOf(doc.buyer), left + 12, y + 22, {
+      width: width * 0.58 - 24,
+    });
   pdf.font('Helvetica').fontSize(9).fillColor(INK);
   for (const l of partyLines(doc.buyer)) pdf.text(l, { width: width * 0.58 - 24 });
   const rx = left + width * 0.62 + 12;
-  pdf.font('Helvetica-Bold').fontSize(8).fillColor(MUTED).text('RECAPITO SDI', rx, y + 10);
+  pdf
+    .font('Helvetica-Bold')
+    .fontSize(8)
+    .fillColor(MUTED)
+    .text('RECAPITO SDI', rx, y + 10);
   pdf.font('Helvetica').fontSize(9).fillColor(INK);
-  pdf.text(routingLabel(doc.format, doc.recipientCode, doc.recipientPec), rx, y + 22, { width: width * 0.38 - 24 });
+  pdf.text(routingLabel(doc.format, doc.recipientCode, doc.recipientPec), rx, y + 22, {
+    width: width * 0.38 - 24,
+  });
   pdf.fillColor(MUTED).text(`Codice destinatario ${doc.recipientCode}`, { width: width * 0.38 - 24 });
   pdf.text(`File ${doc.fileName}`, { width: width * 0.38 - 24 });
 
@@ -111,9 +142,15 @@ export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
       money(line.totalCents),
     ];
     const h = Math.max(...cells.map((t, i) => pdf.heightOfString(t, { width: cols[i]!.w - 12 })));
-    cells.forEach((t, i) => pdf.text(t, cols[i]!.x + 6, y, { width: cols[i]!.w - 12, align: cols[i]!.align }));
+    cells.forEach((t, i) =>
+      pdf.text(t, cols[i]!.x + 6, y, { width: cols[i]!.w - 12, align: cols[i]!.align }),
+    );
     y += h + 10;
-    pdf.moveTo(left, y - 5).lineTo(right, y - 5).strokeColor(LINE).stroke();
+    pdf
+      .moveTo(left, y - 5)
+      .lineTo(right, y - 5)
+      .strokeColor(LINE)
+      .stroke();
   }
 
   // VAT summary (left) and totals (right).
@@ -139,7 +176,10 @@ export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
   const tw = width * 0.4;
   let ty = sy;
   const total = (label: string, value: string, bold = false) => {
-    pdf.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(bold ? 12 : 9).fillColor(INK);
+    pdf
+      .font(bold ? 'Helvetica-Bold' : 'Helvetica')
+      .fontSize(bold ? 12 : 9)
+      .fillColor(INK);
     pdf.text(label, tx, ty, { width: tw * 0.55 });
     pdf.text(value, tx + tw * 0.45, ty, { width: tw * 0.55, align: 'right' });
     ty += bold ? 20 : 15;
@@ -154,8 +194,14 @@ export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
   y = Math.max(y, ty) + 20;
   pdf.font('Helvetica-Bold').fontSize(8).fillColor(MUTED).text('PAGAMENTO', left, y);
   pdf.font('Helvetica').fontSize(9).fillColor(INK);
-  const method = doc.payment.method === 'MP05' ? 'Bonifico bancario (MP05)' : 'Carta di pagamento / PayPal (MP08)';
-  pdf.text(`${method}: ${money(doc.payment.amountCents)}${doc.payment.paidOn ? `, pagato il ${itDate(doc.payment.paidOn)}` : ''}`, left, y + 12, { width });
+  const method =
+    doc.payment.method === 'MP05' ? 'Bonifico bancario (MP05)' : 'Carta di pagamento / PayPal (MP08)';
+  pdf.text(
+    `${method}: ${money(doc.payment.amountCents)}${doc.payment.paidOn ? `, pagato il ${itDate(doc.payment.paidOn)}` : ''}`,
+    left,
+    y + 12,
+    { width },
+  );
   if (doc.payment.iban) pdf.text(`IBAN ${doc.payment.iban}`, { width });
   if (doc.causale) pdf.fillColor(MUTED).text(doc.causale, { width });
 

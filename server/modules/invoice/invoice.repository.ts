@@ -100,7 +100,8 @@ export function invoiceFilter(query: ListQuery): InvoiceListFilter {
         break;
       }
       case 'documenttype':
-        if (value !== 'TD01' && value !== 'TD04') errors.push(`filters.${rawKey}: tipo documento non valido (TD01 o TD04)`);
+        if (value !== 'TD01' && value !== 'TD04')
+          errors.push(`filters.${rawKey}: tipo documento non valido (TD01 o TD04)`);
         else filter.documentType = value;
         break;
       case 'status':
@@ -204,8 +205,10 @@ function toItem(r: Row): Invoice {
     status,
     statusName: invoiceStatusNames[status],
     fileName: r.fileName,
-    relatedInvoice: r.relatedId !== null && r.relatedNumber !== null ? { id: r.relatedId, number: r.relatedNumber } : null,
-    creditNote: r.creditId !== null && r.creditNumber !== null ? { id: r.creditId, number: r.creditNumber } : null,
+    relatedInvoice:
+      r.relatedId !== null && r.relatedNumber !== null ? { id: r.relatedId, number: r.relatedNumber } : null,
+    creditNote:
+      r.creditId !== null && r.creditNumber !== null ? { id: r.creditId, number: r.creditNumber } : null,
     createdAt: r.createdAt.toISOString(),
   };
 }
@@ -258,7 +261,11 @@ export async function invoiceFiles(scope: TenantScope, month: string) {
     .select({ fileName: invoices.fileName, xml: invoices.xml, createdAt: invoices.createdAt })
     .from(invoices)
     .where(
-      and(eq(invoices.tenantId, scope.tenantId), gte(invoices.issueDate, `${month}-01`), lt(invoices.issueDate, next)),
+      and(
+        eq(invoices.tenantId, scope.tenantId),
+        gte(invoices.issueDate, `${month}-01`),
+        lt(invoices.issueDate, next),
+      ),
     )
     .orderBy(invoices.year, invoices.number);
 }

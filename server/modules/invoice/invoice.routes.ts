@@ -55,7 +55,10 @@ function download(reply: FastifyReply, type: string, fileName: string, body: Buf
     .send(body);
 }
 
-export function registerInvoiceRoutes(fastify: FastifyInstance, { connectionFor, uow }: InvoiceRoutesOptions) {
+export function registerInvoiceRoutes(
+  fastify: FastifyInstance,
+  { connectionFor, uow }: InvoiceRoutesOptions,
+) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const readScope = (request: FastifyRequest): TenantScope => {
     const tenantId = tenantOf(request);
@@ -112,7 +115,10 @@ export function registerInvoiceRoutes(fastify: FastifyInstance, { connectionFor,
 
   app.get(
     '/api/invoice/xml/:id',
-    { config: anyone, schema: { tags, summary: 'Il file FatturaPA (XML) della fattura', params: idParamsSchema } },
+    {
+      config: anyone,
+      schema: { tags, summary: 'Il file FatturaPA (XML) della fattura', params: idParamsSchema },
+    },
     async (request, reply) => {
       const { item, xml } = await readOne(request, request.params.id);
       return download(reply, 'application/xml; charset=utf-8', item.fileName, xml);
@@ -121,7 +127,10 @@ export function registerInvoiceRoutes(fastify: FastifyInstance, { connectionFor,
 
   app.get(
     '/api/invoice/pdf/:id',
-    { config: anyone, schema: { tags, summary: 'La copia di cortesia (PDF) della fattura', params: idParamsSchema } },
+    {
+      config: anyone,
+      schema: { tags, summary: 'La copia di cortesia (PDF) della fattura', params: idParamsSchema },
+    },
     async (request, reply) => {
       const { item, document } = await readOne(request, request.params.id);
       const pdf = await renderInvoicePdf(document as InvoiceDocument);
@@ -136,14 +145,18 @@ export function registerInvoiceRoutes(fastify: FastifyInstance, { connectionFor,
       config: admins,
       schema: {
         tags,
-        summary: 'I file XML delle fatture e note di credito di un mese (month=AAAA-MM), in uno ZIP per il commercialista',
+        summary:
+          'I file XML delle fatture e note di credito di un mese (month=AAAA-MM), in uno ZIP per il commercialista',
         querystring: z.object({ month: z.string().optional() }),
       },
     },
     async (request, reply) => {
       const month = request.query.month?.trim() ?? '';
       const m = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(month);
-      if (!m) throw new HttpError(400, serverMessages.validation, { errors: [`month: ${invoiceMessages.monthInvalid}`] });
+      if (!m)
+        throw new HttpError(400, serverMessages.validation, {
+          errors: [`month: ${invoiceMessages.monthInvalid}`],
+        });
       const files = await invoiceFiles(readScope(request), month);
       const zip = new yazl.ZipFile();
       for (const f of files) {
@@ -163,7 +176,9 @@ export function registerInvoiceRoutes(fastify: FastifyInstance, { connectionFor,
       schema: {
         tags,
         summary: 'Pagamenti pagati senza fattura, con il motivo (dati mancanti, file rifiutato)',
-        response: { 200: envelopeOf(z.object({ items: z.array(invoiceIssueSchema), totalCount: z.number() })) },
+        response: {
+          200: envelopeOf(z.object({ items: z.array(invoiceIssueSchema), totalCount: z.number() })),
+        },
       },
     },
     async (request) => {
@@ -178,7 +193,8 @@ export function registerInvoiceRoutes(fastify: FastifyInstance, { connectionFor,
       config: admins,
       schema: {
         tags,
-        summary: 'Emette la fattura di un pagamento pagato (id del pagamento) rimasto senza: 409 con i dati ancora mancanti',
+        summary:
+          'Emette la fattura di un pagamento pagato (id del pagamento) rimasto senza: 409 con i dati ancora mancanti',
         params: idParamsSchema,
         response: { 200: itemEnvelope },
       },
@@ -200,7 +216,8 @@ export function registerInvoiceRoutes(fastify: FastifyInstance, { connectionFor,
       config: admins,
       schema: {
         tags,
-        summary: 'Nota di credito (TD04) che storna per intero la fattura, per un pagamento rimborsato o contestato',
+        summary:
+          'Nota di credito (TD04) che storna per intero la fattura, per un pagamento rimborsato o contestato',
         params: idParamsSchema,
         body: z.object({
           reason: z

@@ -29,8 +29,7 @@ import type { TenantScope } from '../billing/billing.repository';
 import { buildFatturaXml, fatturaErrors, type InvoiceDocument, type InvoiceParty } from './fatturapa';
 
 export type IssueOutcome =
-  | { kind: 'issued' | 'exists'; invoiceId: number; number: string }
-  | { kind: 'blocked'; messages: string[] };
+  { kind: 'issued' | 'exists'; invoiceId: number; number: string } | { kind: 'blocked'; messages: string[] };
 
 const eur = new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' });
 
@@ -239,7 +238,13 @@ async function recordIssue(w: UnitOfWork, paymentId: number, userId: number, mes
 async function storeDocument(
   w: UnitOfWork,
   draft: Omit<InvoiceDocument, 'number' | 'date' | 'progressive' | 'fileName'>,
-  row: { paymentId: number; userId: number; customerName: string; relatedInvoiceId: number | null; reason: string | null },
+  row: {
+    paymentId: number;
+    userId: number;
+    customerName: string;
+    relatedInvoiceId: number | null;
+    reason: string | null;
+  },
 ): Promise<{ id: number; number: string }> {
   const issueDate = romeDate(w.now);
   const year = Number(issueDate.slice(0, 4));
@@ -296,7 +301,11 @@ export async function issueInvoiceForPayment(w: UnitOfWork, paymentId: number): 
     .select({ id: invoices.id, number: invoices.numberText })
     .from(invoices)
     .where(
-      and(eq(invoices.tenantId, w.tenantId), eq(invoices.paymentId, paymentId), eq(invoices.documentType, 'TD01')),
+      and(
+        eq(invoices.tenantId, w.tenantId),
+        eq(invoices.paymentId, paymentId),
+        eq(invoices.documentType, 'TD01'),
+      ),
     );
   if (existing) return { kind: 'exists', invoiceId: existing.id, number: existing.number };
 
@@ -345,7 +354,10 @@ export async function issueInvoiceForPayment(w: UnitOfWork, paymentId: number): 
   const totals = computeTotals([{ unitPriceCents: p.cost, quantity: 1, vat: p.vat, natura }]);
   const from = romeDate(p.periodStart);
   const to = dayBefore(romeDate(p.periodEnd));
-  const [sellerIban] = await w.tx.select({ iban: tenants.iban }).from(tenants).where(eq(tenants.id, w.tenantId));
+  const [sellerIban] = await w.tx
+    .select({ iban: tenants.iban })
+    .from(tenants)
+    .where(eq(tenants.id, w.tenantId));
   const bankTransfer = p.method === 'bankTransfer' || p.method === null;
   const draft: Omit<InvoiceDocument, 'number' | 'date' | 'progressive' | 'fileName'> = {
     documentType: 'TD01',

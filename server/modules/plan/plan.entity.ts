@@ -2,7 +2,12 @@ import { asc, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { DEFAULT_VAT_PERCENTAGE } from '../../../contract/enums';
 import type { Plan, PlanFeatureItem, RecurrenceTypeId } from '../../../contract/schemas/plan';
-import { naturaRule, planInputSchema, recurrenceTypeIds, recurrenceTypeNames } from '../../../contract/schemas/plan';
+import {
+  naturaRule,
+  planInputSchema,
+  recurrenceTypeIds,
+  recurrenceTypeNames,
+} from '../../../contract/schemas/plan';
 import { isNatura, naturaIds } from '../../../contract/invoice/fatturapa';
 import type { Database } from '../../db/client';
 import { planFeatures, plans } from '../../db/schema';
@@ -32,12 +37,14 @@ const planItem: z.ZodType<Plan> = z.object({
 });
 
 /** The contract's input, except that an absent VAT means the default 22 (an emptied field is still a 400). */
-export const planInput = planInputSchema.extend({
-  vatPercentage: z.preprocess(
-    (v) => (v === undefined ? DEFAULT_VAT_PERCENTAGE : v),
-    planInputSchema.shape.vatPercentage,
-  ),
-}).superRefine(naturaRule);
+export const planInput = planInputSchema
+  .extend({
+    vatPercentage: z.preprocess(
+      (v) => (v === undefined ? DEFAULT_VAT_PERCENTAGE : v),
+      planInputSchema.shape.vatPercentage,
+    ),
+  })
+  .superRefine(naturaRule);
 
 /** A plan's features in the order they were given (associateFeatures inserts them in order). */
 export async function featuresOfPlans(

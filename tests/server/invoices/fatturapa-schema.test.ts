@@ -29,7 +29,9 @@ function sample(lines: InvoiceDocument['lines'] = []): InvoiceDocument {
             periodEnd: '2026-04-09',
           },
         ];
-  const totals = computeTotals(l.map((x) => ({ unitPriceCents: x.unitPriceCents, quantity: x.quantity, vat: x.vat, natura: x.natura })));
+  const totals = computeTotals(
+    l.map((x) => ({ unitPriceCents: x.unitPriceCents, quantity: x.quantity, vat: x.vat, natura: x.natura })),
+  );
   return {
     documentType: 'TD01',
     format: 'FPR12',
@@ -53,7 +55,13 @@ function sample(lines: InvoiceDocument['lines'] = []): InvoiceDocument {
       fiscalCode: null,
       name: { company: 'Bianchi Consulting Srl' },
       email: null,
-      address: { street: 'Corso Buenos Aires 45', zip: '20124', city: 'Milano', province: 'MI', country: 'IT' },
+      address: {
+        street: 'Corso Buenos Aires 45',
+        zip: '20124',
+        city: 'Milano',
+        province: 'MI',
+        country: 'IT',
+      },
     },
     lines: l,
     summaries: totals.summaries,
@@ -68,11 +76,16 @@ function sample(lines: InvoiceDocument['lines'] = []): InvoiceDocument {
 
 describe('the official FatturaPA schema, copied into the repository', () => {
   it('is byte for byte the published one (sha256 as in its README)', () => {
-    const sha = (name: string) => createHash('sha256').update(readFileSync(xsd(name))).digest('hex');
+    const sha = (name: string) =>
+      createHash('sha256')
+        .update(readFileSync(xsd(name)))
+        .digest('hex');
     expect(sha('Schema_del_file_xml_FatturaPA_v1.2.2.xsd')).toBe(
       '818ae9a63c778bcad35001a10298ac7e7ff317444c687c1d433c9eae5ab6aaf6',
     );
-    expect(sha('xmldsig-core-schema.xsd')).toBe('76e4a6d9c876e11c2d9230e084fa28220968c7361d1ac671f17d321e8fc7de87');
+    expect(sha('xmldsig-core-schema.xsd')).toBe(
+      '76e4a6d9c876e11c2d9230e084fa28220968c7361d1ac671f17d321e8fc7de87',
+    );
   });
 
   it('accepts the builder’s file, offline', async () => {
@@ -88,14 +101,20 @@ describe('the official FatturaPA schema, copied into the repository', () => {
   });
 
   it('refuses 22 instead of 22.00', async () => {
-    const xml = buildFatturaXml(sample()).replace(/<AliquotaIVA>22\.00<\/AliquotaIVA>/g, '<AliquotaIVA>22</AliquotaIVA>');
+    const xml = buildFatturaXml(sample()).replace(
+      /<AliquotaIVA>22\.00<\/AliquotaIVA>/g,
+      '<AliquotaIVA>22</AliquotaIVA>',
+    );
     const errors = await xsdErrors(xml);
     expect(errors[0]).toContain("Element 'AliquotaIVA': [facet 'pattern'] The value '22' is not accepted");
   });
 
   it('refuses a € in a description (Latin-1 only); the builder writes EUR instead', async () => {
     const good = buildFatturaXml(sample());
-    const broken = good.replace(/<Descrizione>[^<]*<\/Descrizione>/, '<Descrizione>Canone 9,90 € – marzo</Descrizione>');
+    const broken = good.replace(
+      /<Descrizione>[^<]*<\/Descrizione>/,
+      '<Descrizione>Canone 9,90 € – marzo</Descrizione>',
+    );
     const errors = await xsdErrors(broken);
     expect(errors[0]).toContain("Element 'Descrizione'");
     expect(errors[0]).toContain('is not accepted by the pattern');

@@ -60,7 +60,9 @@ describe('invoice numbers under parallel payments', () => {
     const first = await readyToConfirm(6);
     const second = await readyToConfirm(5);
 
-    const round1 = await Promise.all(first.map((s) => admin.put(`/api/subscription/setActiveNoRenewal/${s.id}`)));
+    const round1 = await Promise.all(
+      first.map((s) => admin.put(`/api/subscription/setActiveNoRenewal/${s.id}`)),
+    );
     expect(round1.map((r) => r.status)).toEqual(first.map(() => 200));
     expect(await numbersOfTenant()).toEqual([1, 2, 3, 4, 5, 6]);
 

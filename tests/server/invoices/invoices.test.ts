@@ -139,7 +139,9 @@ describe('an approved bank transfer issues the invoice in the same transaction',
     expect(file).toContain('<DatiFattureCollegate>');
     const original = await admin.get<Invoice>(`/api/invoice/GetById/${invoice.id}`);
     expect(original.body.data?.creditNote).toEqual({ id: note.id, number: note.number });
-    expect((await admin.post(`/api/invoice/creditNote/${invoice.id}`, { reason: 'ancora' })).status).toBe(409);
+    expect((await admin.post(`/api/invoice/creditNote/${invoice.id}`, { reason: 'ancora' })).status).toBe(
+      409,
+    );
     expect((await admin.post(`/api/invoice/creditNote/${note.id}`, { reason: 'storno' })).status).toBe(409);
   });
 });
@@ -260,7 +262,10 @@ describe('routing to the SdI', () => {
     const inv = (await invoiceOfPayment(admin, sub.payments[0]!.id))!;
     expect(inv).toMatchObject({ recipientCode: 'XXXXXXX', routing: 'Estero (XXXXXXX)', format: 'FPR12' });
     const file = (await xmlOf(admin, inv.id)).raw;
-    const buyer = file.slice(file.indexOf('<CessionarioCommittente>'), file.indexOf('</CessionarioCommittente>'));
+    const buyer = file.slice(
+      file.indexOf('<CessionarioCommittente>'),
+      file.indexOf('</CessionarioCommittente>'),
+    );
     expect(buyer).toContain('<IdPaese>DE</IdPaese>');
     expect(buyer).toContain('<IdCodice>123456789</IdCodice>');
     expect(buyer).toContain('<CAP>00000</CAP>');
@@ -286,7 +291,11 @@ describe('routing to the SdI', () => {
       '2026-03-10T08:00:00Z',
     );
     const inv = (await invoiceOfPayment(admin, sub.payments[0]!.id))!;
-    expect(inv).toMatchObject({ format: 'FPA12', recipientCode: 'UFABCD', routing: 'PA, codice ufficio UFABCD' });
+    expect(inv).toMatchObject({
+      format: 'FPA12',
+      recipientCode: 'UFABCD',
+      routing: 'PA, codice ufficio UFABCD',
+    });
     const file = (await xmlOf(admin, inv.id)).raw;
     expect(file).toContain('versione="FPA12"');
     expect(tagText(file, 'FormatoTrasmissione')).toBe('FPA12');
@@ -298,7 +307,12 @@ describe('routing to the SdI', () => {
 
 describe('0 % VAT and data the SdI needs', () => {
   it('a 0 % plan needs its Natura, and the invoice carries it', async () => {
-    const base = { name: 'Formazione esente', recurringCostBeforeVAT: 100, vatPercentage: 0, recurrenceType: 1 };
+    const base = {
+      name: 'Formazione esente',
+      recurringCostBeforeVAT: 100,
+      vatPercentage: 0,
+      recurrenceType: 1,
+    };
     const missing = await admin.post('/api/plan/Create', base);
     expect(missing.status).toBe(400);
     expect(missing.body.errors).toEqual([`natura: ${invoiceMessages.naturaRequired}`]);
@@ -306,7 +320,10 @@ describe('0 % VAT and data the SdI needs', () => {
     expect(wrongRate.body.errors).toEqual([`natura: ${invoiceMessages.naturaOnlyAtZero}`]);
     const unknown = await admin.post('/api/plan/Create', { ...base, natura: 'N9' });
     expect(unknown.body.errors).toEqual([`natura: ${invoiceMessages.naturaInvalid}`]);
-    const created = await admin.post<{ id: number; natura: string }>('/api/plan/Create', { ...base, natura: 'N4' });
+    const created = await admin.post<{ id: number; natura: string }>('/api/plan/Create', {
+      ...base,
+      natura: 'N4',
+    });
     expect(created.status).toBe(200);
     expect(created.body.data?.natura).toBe('N4');
 
@@ -394,7 +411,9 @@ describe('lists, downloads and who sees what', () => {
       query: { 'filters[month]': '2026-04' },
     });
     expect(april.body.data?.totalCount).toBe(0);
-    const search = await admin.get<{ items: Invoice[] }>('/api/invoice/getAll', { query: { searchTerm: 'müller' } });
+    const search = await admin.get<{ items: Invoice[] }>('/api/invoice/getAll', {
+      query: { searchTerm: 'müller' },
+    });
     expect(search.body.data?.items.map((i) => i.customer.name)).toEqual(['Müller GmbH']);
     const bad = await admin.get('/api/invoice/getAll', {
       query: { 'filters[from]': '10/03/2026', 'filters[color]': 'x' },

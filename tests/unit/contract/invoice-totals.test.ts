@@ -53,7 +53,8 @@ describe('invoice totals and VAT summary (cents, one half-up rounding per summar
       // One summary per (rate, natura); taxables add up to the lines; tax is within half a cent of exact.
       expect(new Set(t.summaries.map((s) => `${s.vat}|${s.natura}`)).size).toBe(t.summaries.length);
       expect(t.taxableCents).toBe(lines.reduce((a, l) => a + l.unitPriceCents * l.quantity, 0));
-      for (const s of t.summaries) expect(Math.abs(s.taxCents * 10_000 - s.taxableCents * s.vat)).toBeLessThanOrEqual(5_000);
+      for (const s of t.summaries)
+        expect(Math.abs(s.taxCents * 10_000 - s.taxableCents * s.vat)).toBeLessThanOrEqual(5_000);
       expect(t.totalCents).toBe(t.taxableCents + t.taxCents);
     },
   );
@@ -65,14 +66,19 @@ describe('invoice totals and VAT summary (cents, one half-up rounding per summar
     );
     // per line 0,005 → 0,01 each would give 0,03; per summary 0,015 → 0,02.
     expect(three.summaries).toEqual([{ vat: 1000, natura: null, taxableCents: 15, taxCents: 2 }]);
-    expect(computeTotals([{ unitPriceCents: 2500, quantity: 1, vat: 2200, natura: null }]).totalCents).toBe(3050);
+    expect(computeTotals([{ unitPriceCents: 2500, quantity: 1, vat: 2200, natura: null }]).totalCents).toBe(
+      3050,
+    );
   });
 
-  test.prop([fc.integer({ min: -1_000_000_000, max: 1_000_000_000 })])('decimal2 writes two decimals and reads back', (c) => {
-    const text = decimal2(c);
-    expect(text).toMatch(/^-?\d+\.\d{2}$/);
-    expect(parseDecimal2(text)).toBe(c);
-  });
+  test.prop([fc.integer({ min: -1_000_000_000, max: 1_000_000_000 })])(
+    'decimal2 writes two decimals and reads back',
+    (c) => {
+      const text = decimal2(c);
+      expect(text).toMatch(/^-?\d+\.\d{2}$/);
+      expect(parseDecimal2(text)).toBe(c);
+    },
+  );
 
   it('catches what the SdI would refuse', () => {
     const { doc } = figures([{ unitPriceCents: 990, quantity: 2, vat: 2200, natura: null }]);
