@@ -163,14 +163,16 @@ export { divideHalfUp };
  * characters become spaces.
  */
 export function toLatin1(text: string): string {
-  return text
-    .replace(/€/g, 'EUR')
-    .replace(/[\u2018\u2019\u201A\u2032]/g, "'")
-    .replace(/[\u201C\u201D\u201E\u2033]/g, '"')
-    .replace(/[\u2010-\u2015\u2212]/g, '-')
-    .replace(/\u2026/g, '...')
-    .replace(/[\u00A0\u2000-\u200B\u202F]/g, ' ')
-    // eslint-disable-next-line no-control-regex -- control characters are what this removes
-    .replace(/[\u0000-\u001F\u007F]/g, ' ')
-    .replace(/[^\u0020-\u007E\u00A0-\u00FF]/gu, '?');
+  return (
+    text
+      .replace(/€/g, 'EUR')
+      .replace(/[\u2018\u2019\u201A\u2032]/g, "'")
+      .replace(/[\u201C\u201D\u201E\u2033]/g, '"')
+      .replace(/[\u2010-\u2015\u2212]/g, '-')
+      .replace(/\u2026/g, '...')
+      .replace(/[\u00A0\u2000-\u200B\u202F]/g, ' ')
+      // eslint-disable-next-line no-control-regex -- control characters are what this removes
+      .replace(/[\u0000-\u001F\u007F]/g, ' ')
+      .replace(/[^\u0020-\u007E\u00A0-\u00FF]/gu, '?')
+  );
 }
