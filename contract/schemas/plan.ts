@@ -98,7 +98,8 @@ export const planInputSchema = z.object({
 
 /**
  * A 0 % plan needs its Natura (the SdI refuses a 0 % line without one) and a Natura goes only
- * with 0 %. Applied last (a refined object cannot be extended).
+ * with 0 %. The server applies it last (a refined object cannot be extended); the plan form shows
+ * the server's answer.
  */
 export function naturaRule(
   value: { vatPercentage: number; natura?: string | null },
@@ -109,7 +110,6 @@ export function naturaRule(
   if (value.vatPercentage !== 0 && value.natura)
     ctx.addIssue({ code: 'custom', path: ['natura'], message: invoiceMessages.naturaOnlyAtZero });
 }
-export const planFormSchema = planInputSchema.superRefine(naturaRule);
 export type PlanInput = z.input<typeof planInputSchema>;
 export { DEFAULT_VAT_PERCENTAGE };
 

@@ -1,5 +1,5 @@
 import type { Plan } from '../../../contract/schemas/plan';
-import { planFormSchema, recurrenceTypeIds, recurrenceTypeNames } from '../../../contract/schemas/plan';
+import { planInputSchema, recurrenceTypeIds, recurrenceTypeNames } from '../../../contract/schemas/plan';
 import { naturaCodes, naturaIds } from '../../../contract/invoice/fatturapa';
 import { DEFAULT_VAT_PERCENTAGE, Role } from '../../../contract/enums';
 import { messages } from '../../../contract/messages';
@@ -73,7 +73,8 @@ export const planResource = defineResource<Plan>({
     { kind: 'text', key: 'stripePlanId', label: 'ID piano Stripe' },
     { kind: 'checkbox', key: 'isActive', label: 'Piano attivo', defaultValue: true },
   ],
-  schema: planFormSchema,
+  // The rule pairing VAT 0 % and Natura is the server's (its 400 names the field, shown by saveFailed).
+  schema: planInputSchema,
   roles: { create: admins, edit: admins, delete: admins },
   messages: {
     saveFailed: (errors) => errors[0] ?? messages.http.saveError,

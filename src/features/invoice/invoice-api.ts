@@ -33,8 +33,10 @@ export async function download(
   fileName: string,
   params?: Record<string, string>,
 ): Promise<void> {
-  const res = await http.get<Blob>(path, { responseType: 'blob', params });
-  saveBlob(res.data, fileName);
+  // Bytes, then a Blob of the answer's type (a 'blob' response type is not portable to every XHR).
+  const res = await http.get<ArrayBuffer>(path, { responseType: 'arraybuffer', params });
+  const type = String(res.headers['content-type'] ?? 'application/octet-stream');
+  saveBlob(new Blob([res.data], { type }), fileName);
 }
 
 export async function fetchIssues(): Promise<InvoiceIssue[]> {

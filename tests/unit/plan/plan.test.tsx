@@ -127,6 +127,7 @@ describe('plan form (spec §2, §5, §8)', () => {
         recurrenceType: 3,
         recurringCostBeforeVAT: 9.9,
         vatPercentage: 22,
+        natura: null,
         // Generic forms send an empty text box as '' (the contract reads it as absent).
         paypalPlanId: '',
         stripePlanId: '',
