@@ -205,3 +205,39 @@ export const jobMessages = {
   triggered: 'Job accodato: parte entro pochi secondi.',
   notQueued: 'Il job non è stato accodato.',
 } as const;
+
+/** Messages of invoices (issue 12): why one is not issued names the field to complete. */
+export const invoiceMessages = {
+  missing: (what: string) => `Fattura non emessa: manca ${what}.`,
+  sellerLegalName: 'la ragione sociale del venditore (Lista Tenants → Dati di fatturazione)',
+  sellerVat: 'la Partita IVA del venditore (Lista Tenants → Dati di fatturazione)',
+  sellerStreet: 'l’indirizzo del venditore (Lista Tenants → Dati di fatturazione)',
+  sellerZip: 'il CAP del venditore (Lista Tenants → Dati di fatturazione)',
+  sellerMunicipality: 'il comune del venditore (Lista Tenants → Dati di fatturazione)',
+  buyerName: 'il nome del cliente (Lista Utenti)',
+  buyerIdentity: 'la Partita IVA o il codice fiscale del cliente (Lista Utenti → Codice fiscale)',
+  buyerForeignVat: 'il numero IVA del cliente estero (Lista Utenti → Partita IVA, con il prefisso del paese)',
+  buyerStreet: 'l’indirizzo di fatturazione del cliente (Lista Utenti → Indirizzo)',
+  buyerZip: 'il CAP del cliente (Lista Utenti → Indirizzo)',
+  buyerMunicipality: 'il comune del cliente (Lista Utenti → Indirizzo)',
+  buyerCity: 'la città del cliente estero (Lista Utenti → Città estera)',
+  planNatura: 'la Natura IVA del piano con IVA 0 % (Gestisci piani → Natura IVA)',
+  amountMismatch: (paid: string, agreed: string) =>
+    `Fattura non emessa: l’importo del pagamento (${paid}) non corrisponde al prezzo concordato con IVA (${agreed}).`,
+  fileRefused: (errors: string) => `Fattura non emessa: il file FatturaPA non supera i controlli. ${errors}`,
+  notPaid: 'Il pagamento non risulta ancora pagato: nessuna fattura da emettere.',
+  alreadyCredited: 'Questa fattura ha già una nota di credito.',
+  creditNoteOfCreditNote: 'Una nota di credito non si può stornare con un’altra nota di credito.',
+  reasonRequired: 'Il motivo della nota di credito è obbligatorio.',
+  monthInvalid: 'Mese non valido: usa il formato AAAA-MM.',
+  dateInvalid: 'Data non valida: usa il formato AAAA-MM-GG.',
+  issued: (number: string) => `Fattura ${number} emessa.`,
+  creditNoteIssued: (number: string) => `Nota di credito ${number} emessa.`,
+  stillBlocked: 'La fattura non è stata emessa: completa i dati indicati e riprova.',
+  naturaRequired: 'Con IVA 0 % serve la Natura (da N1 a N7).',
+  naturaOnlyAtZero: 'La Natura si indica solo con IVA 0 %.',
+  naturaInvalid: 'Natura non valida: scegli un codice da N1 a N7.',
+  countryInvalid: 'Paese non valido: 2 lettere (es. IT, DE, FR).',
+  paOfficeCodeInvalid:
+    'Il codice univoco ufficio della PA deve contenere esattamente 6 caratteri alfanumerici.',
+} as const;

@@ -36,6 +36,7 @@ import { regionEntity } from './modules/geography/region.entity';
 import { registerDashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { registerHangfireRoutes } from './modules/hangfire/hangfire.routes';
 import { registerHealthRoutes } from './modules/health/health.routes';
+import { registerInvoiceRoutes } from './modules/invoice/invoice.routes';
 import { paymentProviderEntity } from './modules/payment-provider/payment-provider.entity';
 import { registerPaymentProviderRoutes } from './modules/payment-provider/payment-provider.routes';
 import { featureEntity } from './modules/plan/feature.entity';
@@ -249,6 +250,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
   app.decorate('jobs', jobs);
   registerHangfireRoutes(app, jobs);
+  registerInvoiceRoutes(app, { connectionFor, uow });
   // What a crash left between commit and dispatch goes out at start.
   app.addHook('onReady', async () => {
     const sent = await dispatcher.dispatchPending();

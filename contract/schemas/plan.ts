@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_VAT_PERCENTAGE, type RecurrenceType } from '../enums';
+import { isNatura, type Natura } from '../invoice/fatturapa';
+import { invoiceMessages } from '../messages';
 import { validationMessages } from '../validation/italian';
 import { optionalId } from './common';
 import {
@@ -52,6 +54,8 @@ export interface Plan {
   recurrenceType: RecurrenceTypeId;
   /** From `recurrenceTypeNames`. */
   recurrenceTypeName: string;
+  /** FatturaPA Natura of a 0 % plan (N1–N7 with sub-codes); null when VAT applies. */
+  natura: Natura | null;
   paypalPlanId: string | null;
   stripePlanId: string | null;
   isActive: boolean;
@@ -83,10 +87,29 @@ export const planInputSchema = z.object({
           : validationMessages.recurrenceInvalid,
     }),
   ),
+  natura: z.preprocess(
+    (v) => (v === '' || v === undefined ? null : v),
+    z.string().refine(isNatura, { message: invoiceMessages.naturaInvalid }).nullable(),
+  ),
   paypalPlanId: optionalText(100),
   stripePlanId: optionalText(100),
   isActive: z.boolean().optional().default(true),
 });
+
+/**
+ * A 0 % plan needs its Natura (the SdI refuses a 0 % line without one) and a Natura goes only
+ * with 0 %. The server applies it last (a refined object cannot be extended); the plan form shows
+ * the server's answer.
+ */
+export function naturaRule(
+  value: { vatPercentage: number; natura?: string | null },
+  ctx: z.RefinementCtx,
+): void {
+  if (value.vatPercentage === 0 && !value.natura)
+    ctx.addIssue({ code: 'custom', path: ['natura'], message: invoiceMessages.naturaRequired });
+  if (value.vatPercentage !== 0 && value.natura)
+    ctx.addIssue({ code: 'custom', path: ['natura'], message: invoiceMessages.naturaOnlyAtZero });
+}
 export type PlanInput = z.input<typeof planInputSchema>;
 export { DEFAULT_VAT_PERCENTAGE };
 

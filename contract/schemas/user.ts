@@ -1,8 +1,12 @@
 import { z } from 'zod';
 import type { RoleId, RoleName } from '../enums';
 import { messages } from '../messages';
+import { invoiceMessages } from '../messages';
 import {
+  billingValidationMessages,
+  isValidCodiceFiscale,
   isValidEmail,
+  isValidEuVatNumber,
   isValidPartitaIva,
   isValidPhone,
   isValidSdiCode,
@@ -35,6 +39,14 @@ export interface User {
   phone: string | null;
   sdi: string | null;
   vatCode: string | null;
+  /** Codice fiscale: what a consumer's invoice identifies them by. */
+  fiscalCode: string | null;
+  /** ISO country of the billing address, 'IT' unless abroad (invoices then go to XXXXXXX). */
+  countryCode: string;
+  /** City of a billing address abroad. */
+  billingCity: string | null;
+  /** Codice univoco ufficio (6 characters) of a public administration: FPA12 invoices. */
+  paOfficeCode: string | null;
   isCompany: boolean;
   isActive: boolean;
   roleId: RoleId;
@@ -67,13 +79,47 @@ export const userSdiField = z.preprocess(
   },
   z.string().refine(isValidSdiCode, { message: validationMessages.sdiInvalid }).nullable().optional(),
 );
-/** Partita IVA: 11 digits with the right check digit (spaces are ignored). */
+/**
+ * Partita IVA: 11 digits with the right check digit (spaces are ignored), or, for a customer
+ * abroad, an EU VAT number with its country prefix (DE123456789), stored upper-case.
+ */
 export const userVatCodeField = z.preprocess(
   (v) => {
     const b = blankToNull(v);
-    return typeof b === 'string' ? b.replace(/\s+/g, '') : b;
+    return typeof b === 'string' ? b.replace(/\s+/g, '').toUpperCase() : b;
   },
-  z.string().refine(isValidPartitaIva, { message: validationMessages.vatInvalid }).nullable().optional(),
+  z
+    .string()
+    .refine((v) => isValidPartitaIva(v) || isValidEuVatNumber(v), { message: validationMessages.vatInvalid })
+    .nullable()
+    .optional(),
+);
+const upperNoSpaces = (v: unknown) => {
+  const b = blankToNull(v);
+  return typeof b === 'string' ? b.replace(/\s+/g, '').toUpperCase() : b;
+};
+/** Codice fiscale of a person (16 characters) or a company (11 digits), stored upper-case. */
+export const userFiscalCodeField = z.preprocess(
+  upperNoSpaces,
+  z
+    .string()
+    .refine(isValidCodiceFiscale, { message: billingValidationMessages.fiscalCodeInvalid })
+    .nullable()
+    .optional(),
+);
+/** Country of the billing address: two letters, 'IT' when absent. */
+export const userCountryField = z.preprocess(
+  (v) => upperNoSpaces(v) ?? 'IT',
+  z.string().regex(/^[A-Z]{2}$/, { message: invoiceMessages.countryInvalid }),
+);
+/** Codice univoco ufficio IPA of a public administration: 6 letters or digits. */
+export const userPaOfficeCodeField = z.preprocess(
+  upperNoSpaces,
+  z
+    .string()
+    .regex(/^[A-Z0-9]{6}$/, { message: invoiceMessages.paOfficeCodeInvalid })
+    .nullable()
+    .optional(),
 );
 /** Role id 1 (SuperAdmin), 2 (Admin) or 3 (User); a numeric string is read as a number. */
 export const roleIdField = z.preprocess(
@@ -104,6 +150,10 @@ export const userInputSchema = z.object({
   phone: userPhoneField,
   sdi: userSdiField,
   vatCode: userVatCodeField,
+  fiscalCode: userFiscalCodeField,
+  countryCode: userCountryField,
+  billingCity: optionalText(100),
+  paOfficeCode: userPaOfficeCodeField,
   isCompany: flag(false),
   isActive: flag(true),
   roleId: roleIdField,

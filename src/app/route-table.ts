@@ -61,6 +61,7 @@ const plan = entityScreens(() => import('../entities/plan/plan.pages'));
 const planFeature = entityScreens(() => import('../entities/planfeature/planfeature.pages'));
 const feature = entityScreens(() => import('../entities/feature/feature.pages'));
 const subscription = entityScreens(() => import('../entities/subscription/subscription.pages'));
+const invoiceList = lazy(() => import('../features/invoice/invoice-list-page'));
 const userWizard = lazy(() => import('../features/user-wizard/user-wizard-page'));
 const hangfire = lazy(() => import('../features/hangfire/hangfire-page'));
 
@@ -97,6 +98,9 @@ export const appRoutes: readonly AppRoute[] = [
     inSidebar: false,
     screen: subscription.form,
   },
+
+  // Admins see the tenant's invoices, a User their own (the server decides which rows).
+  { path: '/invoice', label: 'Fatture', inSidebar: true, screen: invoiceList },
 
   {
     path: '/paymentprovider',

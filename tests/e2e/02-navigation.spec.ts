@@ -8,6 +8,7 @@ const sidebarFor = {
     'Lista Utenti',
     'Gestisci Sottoscrizioni',
     'Crea Sottoscrizione',
+    'Fatture',
     'Configura PayPal',
     'Gestisci piani di abbonamento',
     'Status aggiornamento subscription',
@@ -17,10 +18,11 @@ const sidebarFor = {
     'Lista Utenti',
     'Gestisci Sottoscrizioni',
     'Crea Sottoscrizione',
+    'Fatture',
     'Configura PayPal',
     'Gestisci piani di abbonamento',
   ],
-  cliente: ['Gestisci Sottoscrizioni', 'Crea Sottoscrizione'],
+  cliente: ['Gestisci Sottoscrizioni', 'Crea Sottoscrizione', 'Fatture'],
 } as const;
 
 async function openSidebar(page: Page) {

@@ -57,6 +57,7 @@ describe('plan CRUD', () => {
       vatPercentage: 22,
       recurrenceType: 12,
       recurrenceTypeName: 'Annuale',
+      natura: null,
       paypalPlanId: 'P-123',
       stripePlanId: null,
       isActive: true,

@@ -9,3 +9,4 @@ export * from './billing';
 export * from './payments-provider';
 export * from './contact';
 export * from './meta';
+export * from './invoices';

@@ -29,6 +29,8 @@ export const plans = pgTable(
     vatPercentage: numeric('vat_percentage', { precision: 5, scale: 2 }).notNull().default('22'),
     /** Months: 1, 2, 3, 4, 6 or 12. */
     recurrenceType: smallint('recurrence_type').notNull(),
+    /** FatturaPA Natura (N1–N7 with sub-codes) of a 0 % plan; null when VAT applies. */
+    natura: text('natura'),
     paypalPlanId: text('paypal_plan_id'),
     /** The PayPal product the plan was synced under ('Sincronizza con PayPal'), reused by later syncs. */
     paypalProductId: text('paypal_product_id'),

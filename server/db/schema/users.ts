@@ -75,6 +75,14 @@ export const userTenants = pgTable(
     sdi: text('sdi'),
     vatCode: text('vat_code'),
     isCompany: boolean('is_company').notNull().default(false),
+    /** Codice fiscale (16 characters, or 11 digits for a company): a consumer's invoice needs it. */
+    fiscalCode: text('fiscal_code'),
+    /** ISO 3166 country of the billing address ('IT' unless abroad: then invoices go to XXXXXXX). */
+    countryCode: text('country_code').notNull().default('IT'),
+    /** City of a billing address abroad (no ISTAT municipality there). */
+    billingCity: text('billing_city'),
+    /** Codice univoco ufficio (IPA, 6 characters) of a public administration: FPA12 invoices. */
+    paOfficeCode: text('pa_office_code'),
     /** False: the user may not act in this tenant (403) and does not see it. */
     isActive: boolean('is_active').notNull().default(true),
     billingStreet: text('billing_street'),

@@ -26,6 +26,7 @@ import {
 } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import { bankTransferInstructionsMail } from '../../mail/templates';
+import { issueInvoiceForPayment } from '../invoice/invoice.service';
 import { describeActor, machineActorOf, type UnitOfWork } from '../../unit-of-work/unit-of-work';
 import {
   findSubscription,
@@ -352,6 +353,8 @@ export async function confirmBankTransfer(uow: UnitOfWork, id: number): Promise<
     .update(payments)
     .set({ paidAt: (await latestApprovalDate(uow, payment.id)) ?? uow.now, method: 'bankTransfer' })
     .where(and(eq(payments.tenantId, uow.tenantId), eq(payments.id, payment.id)));
+  // The invoice in the same transaction (or, with data the SdI needs missing, the reason why).
+  await issueInvoiceForPayment(uow, payment.id);
 }
 
 /**

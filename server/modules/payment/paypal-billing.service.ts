@@ -5,7 +5,8 @@
  * `changeStatus`, with the actor that caused it.
  */
 import { and, asc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
-import { addMonthsClamped } from '../../../contract/billing-dates';
+import { periodEndAfter } from '../../../contract/billing-dates';
+import { issueInvoiceForPayment } from '../invoice/invoice.service';
 import { messages } from '../../../contract/messages';
 import { PaymentTokenStatus } from '../../../contract/schemas/payment';
 import {
@@ -112,6 +113,8 @@ export async function payWithToken(
           .set({ nextBillingDate: paid.periodEnd, updatedAt: w.now })
           .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, sub.id)));
       }
+      // The payment's invoice, in the same unit of work (issue 12).
+      await issueInvoiceForPayment(w, row.paymentId);
       await w.tx
         .update(paymentTokens)
         .set({
@@ -422,9 +425,8 @@ async function recordSale(
     .where(and(eq(plans.tenantId, w.tenantId), eq(plans.id, sub.planId)));
   if (!plan) return { outcome: 'ignored', detail: null };
   // Periods count from the start date (not from the previous end), so 31 Jan stays the 31st/last day.
-  const periods = list.length;
   const periodStart = sub.nextBillingDate;
-  const periodEnd = addMonthsClamped(sub.startDate, plan.recurrence * (periods + 1));
+  const periodEnd = periodEndAfter(sub.startDate, plan.recurrence, periodStart);
   const id = await nextPaymentId(w);
   await w.tx.insert(payments).values({
     id,
@@ -444,6 +446,8 @@ async function recordSale(
     .update(subscriptions)
     .set({ nextBillingDate: periodEnd, updatedAt: w.now })
     .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, sub.id)));
+  // The renewal's invoice, in the same unit of work (issue 12); missing data blocks only the invoice.
+  await issueInvoiceForPayment(w, id);
   const charged = (resource.amount as { total?: unknown } | undefined)?.total;
   return {
     outcome: 'applied',

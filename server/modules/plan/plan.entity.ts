@@ -2,7 +2,13 @@ import { asc, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { DEFAULT_VAT_PERCENTAGE } from '../../../contract/enums';
 import type { Plan, PlanFeatureItem, RecurrenceTypeId } from '../../../contract/schemas/plan';
-import { planInputSchema, recurrenceTypeIds, recurrenceTypeNames } from '../../../contract/schemas/plan';
+import {
+  naturaRule,
+  planInputSchema,
+  recurrenceTypeIds,
+  recurrenceTypeNames,
+} from '../../../contract/schemas/plan';
+import { isNatura, naturaIds } from '../../../contract/invoice/fatturapa';
 import type { Database } from '../../db/client';
 import { planFeatures, plans } from '../../db/schema';
 import { fromDecimalString, toDecimalString } from '../../lib/money';
@@ -23,6 +29,7 @@ const planItem: z.ZodType<Plan> = z.object({
   vatPercentage: z.number(),
   recurrenceType: z.literal(recurrenceTypeIds),
   recurrenceTypeName: z.string(),
+  natura: z.enum(naturaIds as [string, ...string[]]).nullable() as z.ZodType<Plan['natura']>,
   paypalPlanId: z.string().nullable(),
   stripePlanId: z.string().nullable(),
   isActive: z.boolean(),
@@ -30,12 +37,14 @@ const planItem: z.ZodType<Plan> = z.object({
 });
 
 /** The contract's input, except that an absent VAT means the default 22 (an emptied field is still a 400). */
-export const planInput = planInputSchema.extend({
-  vatPercentage: z.preprocess(
-    (v) => (v === undefined ? DEFAULT_VAT_PERCENTAGE : v),
-    planInputSchema.shape.vatPercentage,
-  ),
-});
+export const planInput = planInputSchema
+  .extend({
+    vatPercentage: z.preprocess(
+      (v) => (v === undefined ? DEFAULT_VAT_PERCENTAGE : v),
+      planInputSchema.shape.vatPercentage,
+    ),
+  })
+  .superRefine(naturaRule);
 
 /** A plan's features in the order they were given (associateFeatures inserts them in order). */
 export async function featuresOfPlans(
@@ -82,6 +91,7 @@ export const planEntity: EntityDefinition<typeof plans, Plan, typeof planInput> 
           cost: plans.recurringCostBeforeVat,
           vat: plans.vatPercentage,
           recurrenceType: plans.recurrenceType,
+          natura: plans.natura,
           paypalPlanId: plans.paypalPlanId,
           stripePlanId: plans.stripePlanId,
           isActive: plans.isActive,
@@ -95,7 +105,7 @@ export const planEntity: EntityDefinition<typeof plans, Plan, typeof planInput> 
       db,
       rows.map((r) => r.id),
     );
-    return rows.map(({ cost, vat, ...row }) => {
+    return rows.map(({ cost, vat, natura, ...row }) => {
       const recurrenceType = row.recurrenceType as RecurrenceTypeId;
       return {
         ...row,
@@ -103,6 +113,7 @@ export const planEntity: EntityDefinition<typeof plans, Plan, typeof planInput> 
         vatPercentage: fromDecimalString(vat),
         recurrenceType,
         recurrenceTypeName: recurrenceTypeNames[recurrenceType],
+        natura: isNatura(natura) ? natura : null,
         planFeatures: features.get(row.id) ?? [],
       };
     });
@@ -112,6 +123,7 @@ export const planEntity: EntityDefinition<typeof plans, Plan, typeof planInput> 
     recurringCostBeforeVat: toDecimalString(input.recurringCostBeforeVAT),
     vatPercentage: toDecimalString(input.vatPercentage),
     recurrenceType: input.recurrenceType,
+    natura: input.natura ?? null,
     paypalPlanId: input.paypalPlanId ?? null,
     stripePlanId: input.stripePlanId ?? null,
     isActive: input.isActive,

@@ -1,5 +1,6 @@
 import type { Plan } from '../../../contract/schemas/plan';
 import { planInputSchema, recurrenceTypeIds, recurrenceTypeNames } from '../../../contract/schemas/plan';
+import { naturaCodes, naturaIds } from '../../../contract/invoice/fatturapa';
 import { DEFAULT_VAT_PERCENTAGE, Role } from '../../../contract/enums';
 import { messages } from '../../../contract/messages';
 import { defineResource } from '../../lib/resource';
@@ -10,6 +11,9 @@ export const recurrenceOptions = recurrenceTypeIds.map((value) => ({
   value,
   label: `${recurrenceTypeNames[value]} (${value === 1 ? '1 mese' : `${value} mesi`})`,
 }));
+
+/** FatturaPA Natura codes a 0 % plan needs (the invoice's line and VAT summary carry it). */
+export const naturaOptions = naturaIds.map((value) => ({ value, label: `${value} - ${naturaCodes[value]}` }));
 
 /**
  * Subscription plans. Spec §5: name, cost, VAT and recurrence required, cost and VAT with step
@@ -58,10 +62,18 @@ export const planResource = defineResource<Plan>({
       max: 100,
       defaultValue: DEFAULT_VAT_PERCENTAGE,
     },
+    {
+      kind: 'choice',
+      key: 'natura',
+      label: 'Natura IVA (solo con IVA 0 %)',
+      options: naturaOptions,
+      placeholder: 'Nessuna (IVA applicata)',
+    },
     { kind: 'text', key: 'paypalPlanId', label: 'ID piano PayPal' },
     { kind: 'text', key: 'stripePlanId', label: 'ID piano Stripe' },
     { kind: 'checkbox', key: 'isActive', label: 'Piano attivo', defaultValue: true },
   ],
+  // The rule pairing VAT 0 % and Natura is the server's (its 400 names the field, shown by saveFailed).
   schema: planInputSchema,
   roles: { create: admins, edit: admins, delete: admins },
   messages: {

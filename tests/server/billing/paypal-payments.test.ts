@@ -619,3 +619,19 @@ describe('a renewal reminder’s link (the job engine’s hook, the real service
     expect(after.history?.at(-1)).toMatchObject({ event: 'pay', fromStatus: 3, toStatus: 1 });
   });
 });
+
+describe('invoices of PayPal payments (issue 12)', () => {
+  it('a payment verified with PayPal issues its invoice in the same unit of work, paid by MP08', async () => {
+    const { sub } = await paidSubscription('amministrazione@bianchi-consulting.example.com');
+    const paymentId = sub.payments[0]!.id;
+    const list = await admin.get<{
+      items: { paymentId: number; paymentMethod: string; total: number; routing: string }[];
+    }>('/api/invoice/getAll', { query: { pageSize: 100 } });
+    const invoice = list.body.data!.items.find((i) => i.paymentId === paymentId);
+    expect(invoice, list.raw).toMatchObject({
+      paymentMethod: 'MP08',
+      total: sub.amountDue,
+      routing: 'Codice SDI M5UXCR1',
+    });
+  });
+});

@@ -94,9 +94,10 @@ describe('sidebar (spec §2, Layout)', () => {
     expect(within(dialog).getByRole('link', { name: 'Gestisci Sottoscrizioni' })).toHaveFocus();
     await user.tab();
     await user.tab();
+    await user.tab();
     expect(close).toHaveFocus(); // wrapped around, still inside
     await user.tab({ shift: true });
-    expect(within(dialog).getByRole('link', { name: 'Crea Sottoscrizione' })).toHaveFocus();
+    expect(within(dialog).getByRole('link', { name: 'Fatture' })).toHaveFocus();
 
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog', { name: 'Menu principale' })).not.toBeInTheDocument();

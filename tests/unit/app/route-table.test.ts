@@ -25,6 +25,7 @@ describe('route table (spec §2)', () => {
       '/subscription',
       '/subscription/:id',
       '/subscription/new',
+      '/invoice',
       '/paymentprovider',
       '/paymentprovider/new',
       '/paymentprovider/:id',

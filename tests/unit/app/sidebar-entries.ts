@@ -2,7 +2,7 @@ import { Role, type RoleId } from '../../../contract/enums';
 
 /** The sidebar of each role, as the spec's route table (§2) lists it, in order. */
 export const sidebarEntriesByRole: [RoleId, string[]][] = [
-  [Role.User, ['Gestisci Sottoscrizioni', 'Crea Sottoscrizione']],
+  [Role.User, ['Gestisci Sottoscrizioni', 'Crea Sottoscrizione', 'Fatture']],
   [
     Role.Admin,
     [
@@ -10,6 +10,7 @@ export const sidebarEntriesByRole: [RoleId, string[]][] = [
       'Lista Utenti',
       'Gestisci Sottoscrizioni',
       'Crea Sottoscrizione',
+      'Fatture',
       'Configura PayPal',
       'Gestisci piani di abbonamento',
     ],
@@ -21,6 +22,7 @@ export const sidebarEntriesByRole: [RoleId, string[]][] = [
       'Lista Utenti',
       'Gestisci Sottoscrizioni',
       'Crea Sottoscrizione',
+      'Fatture',
       'Configura PayPal',
       'Gestisci piani di abbonamento',
       'Status aggiornamento subscription',

@@ -43,9 +43,9 @@ function isResource(value: unknown): value is ResourceDef<Row> {
 
 /**
  * Declarations whose create and detail are custom screens (no generic form, no delete): they have
- * their own suites (tests/unit/subscription).
+ * their own suites (tests/unit/subscription, tests/unit/invoice: invoices are read-only).
  */
-const customScreens = new Set(['subscription']);
+const customScreens = new Set(['subscription', 'invoice']);
 
 const cases = Object.entries(resourceModules).flatMap(([path, mod]) => {
   const resources = Object.values(mod)

@@ -18,6 +18,7 @@ const pro: Plan = {
   vatPercentage: 22,
   recurrenceType: 1,
   recurrenceTypeName: 'Mensile',
+  natura: null,
   paypalPlanId: 'P-123',
   stripePlanId: null,
   isActive: true,
@@ -126,6 +127,7 @@ describe('plan form (spec §2, §5, §8)', () => {
         recurrenceType: 3,
         recurringCostBeforeVAT: 9.9,
         vatPercentage: 22,
+        natura: null,
         // Generic forms send an empty text box as '' (the contract reads it as absent).
         paypalPlanId: '',
         stripePlanId: '',

@@ -16,6 +16,7 @@ const pro: Plan = {
   vatPercentage: 22,
   recurrenceType: 1,
   recurrenceTypeName: 'Mensile',
+  natura: null,
   paypalPlanId: null,
   stripePlanId: null,
   isActive: true,

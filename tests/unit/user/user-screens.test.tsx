@@ -15,6 +15,10 @@ const mario: User = {
   phone: '+39 333 1234567',
   sdi: 'M5UXCR1',
   vatCode: '01234567897',
+  fiscalCode: null,
+  countryCode: 'IT',
+  billingCity: null,
+  paOfficeCode: null,
   isCompany: true,
   isActive: false,
   roleId: 2,
@@ -163,6 +167,8 @@ describe('user detail /user/{id} (spec §2, §4)', () => {
         phone: '+39 333 1234567',
         sdi: 'M5UXCR1',
         vatCode: '01234567897',
+        fiscalCode: '',
+        paOfficeCode: '',
         roleId: 2,
         isCompany: true,
         isActive: false,
@@ -171,6 +177,8 @@ describe('user detail /user/{id} (spec §2, §4)', () => {
         region: 1,
         province: 1,
         municipality: 100,
+        countryCode: 'IT',
+        billingCity: '',
       },
     ]);
   });

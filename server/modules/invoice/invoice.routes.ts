@@ -1,0 +1,240 @@
+/**
+ * Invoice calls: `GET api/invoice/getAll`, `GetById/{id}`, `xml/{id}`, `pdf/{id}`, `zip?month=`
+ * (tenant-scoped; a User reaches only their own invoices, the month's ZIP is for Admins), plus
+ * `issues` (paid payments without an invoice, and why), `retry/{paymentId}` and
+ * `creditNote/{id}` (Admin, SuperAdmin).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import yazl from 'yazl';
+import { Role } from '../../../contract/enums';
+import { invoiceMessages, serverMessages } from '../../../contract/messages';
+import type { Database } from '../../db/client';
+import { envelopeOf, ok } from '../../lib/envelope';
+import { HttpError } from '../../lib/http-error';
+import { callerOf, tenantOf } from '../../plugins/request-context';
+import type { Actor, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
+import type { TenantScope } from '../billing/billing.repository';
+import { idParamsSchema, listQuerySchema } from '../crud/list-query';
+import { ADMINS } from '../crud/roles';
+import type { InvoiceDocument } from './fatturapa';
+import { renderInvoicePdf } from './invoice-pdf';
+import {
+  countInvoices,
+  invoiceFiles,
+  invoiceFilter,
+  listInvoiceIssues,
+  loadInvoice,
+  pageOfInvoices,
+  invoiceItemSchema,
+  invoiceIssueSchema,
+} from './invoice.repository';
+import { issueCreditNote, issueInvoiceForPayment } from './invoice.service';
+
+export interface InvoiceRoutesOptions {
+  connectionFor: (tenantId: number) => Database;
+  uow: UnitOfWorkRunner;
+}
+
+const anyone = { access: 'user', tenant: 'required' } as const;
+const admins = { access: 'user', roles: ADMINS, tenant: 'required' } as const;
+const tags = ['invoice'];
+
+function userActor(request: FastifyRequest): Actor {
+  const auth = callerOf(request);
+  return { kind: 'user', userId: auth.userId, roleId: auth.roleId, email: auth.email };
+}
+
+/** A file download; the name is ASCII already (numbers and the FatturaPA file name). */
+function download(reply: FastifyReply, type: string, fileName: string, body: Buffer | string) {
+  return reply
+    .header('content-type', type)
+    .header('content-disposition', `attachment; filename="${fileName}"`)
+    .header('cache-control', 'private, no-store')
+    .send(body);
+}
+
+export function registerInvoiceRoutes(
+  fastify: FastifyInstance,
+  { connectionFor, uow }: InvoiceRoutesOptions,
+) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const readScope = (request: FastifyRequest): TenantScope => {
+    const tenantId = tenantOf(request);
+    return { tenantId, tx: connectionFor(tenantId) };
+  };
+  /** A User (role 3) reaches only their own invoices. */
+  const ownOnly = (request: FastifyRequest): number | undefined => {
+    const auth = callerOf(request);
+    return auth.roleId === Role.User ? auth.userId : undefined;
+  };
+  const readOne = async (request: FastifyRequest, id: number) => {
+    const found = await loadInvoice(readScope(request), id, ownOnly(request));
+    if (!found) throw new HttpError(404, serverMessages.notFound);
+    return found;
+  };
+  const itemEnvelope = envelopeOf(invoiceItemSchema);
+
+  app.get(
+    '/api/invoice/getAll',
+    {
+      config: anyone,
+      schema: {
+        tags,
+        summary:
+          'Fatture e note di credito del tenant, dalla più recente; filtri from e to (AAAA-MM-GG), month (AAAA-MM), userId, documentType; searchTerm su numero e cliente',
+        querystring: listQuerySchema,
+        response: {
+          200: envelopeOf(z.object({ items: z.array(invoiceItemSchema), totalCount: z.number() })),
+        },
+      },
+    },
+    async (request) => {
+      const scope = readScope(request);
+      const filter = invoiceFilter(request.query);
+      const own = ownOnly(request);
+      if (own !== undefined) {
+        if (filter.userId !== undefined && filter.userId !== own) return ok({ items: [], totalCount: 0 });
+        filter.userId = own;
+      }
+      const { page, pageSize } = request.query;
+      const [items, totalCount] = await Promise.all([
+        pageOfInvoices(scope, filter, pageSize, (page - 1) * pageSize),
+        countInvoices(scope, filter),
+      ]);
+      return ok({ items, totalCount });
+    },
+  );
+
+  app.get(
+    '/api/invoice/GetById/:id',
+    { config: anyone, schema: { tags, params: idParamsSchema, response: { 200: itemEnvelope } } },
+    async (request) => ok((await readOne(request, request.params.id)).item),
+  );
+
+  app.get(
+    '/api/invoice/xml/:id',
+    {
+      config: anyone,
+      schema: { tags, summary: 'Il file FatturaPA (XML) della fattura', params: idParamsSchema },
+    },
+    async (request, reply) => {
+      const { item, xml } = await readOne(request, request.params.id);
+      return download(reply, 'application/xml; charset=utf-8', item.fileName, xml);
+    },
+  );
+
+  app.get(
+    '/api/invoice/pdf/:id',
+    {
+      config: anyone,
+      schema: { tags, summary: 'La copia di cortesia (PDF) della fattura', params: idParamsSchema },
+    },
+    async (request, reply) => {
+      const { item, document } = await readOne(request, request.params.id);
+      const pdf = await renderInvoicePdf(document as InvoiceDocument);
+      const kind = item.documentType === 'TD04' ? 'Nota_di_credito' : 'Fattura';
+      return download(reply, 'application/pdf', `${kind}_${item.number.replace('/', '-')}.pdf`, pdf);
+    },
+  );
+
+  app.get(
+    '/api/invoice/zip',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary:
+          'I file XML delle fatture e note di credito di un mese (month=AAAA-MM), in uno ZIP per il commercialista',
+        querystring: z.object({ month: z.string().optional() }),
+      },
+    },
+    async (request, reply) => {
+      const month = request.query.month?.trim() ?? '';
+      const m = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(month);
+      if (!m)
+        throw new HttpError(400, serverMessages.validation, {
+          errors: [`month: ${invoiceMessages.monthInvalid}`],
+        });
+      const files = await invoiceFiles(readScope(request), month);
+      const zip = new yazl.ZipFile();
+      for (const f of files) {
+        zip.addBuffer(Buffer.from(f.xml, 'utf8'), f.fileName, { mtime: f.createdAt });
+      }
+      zip.end();
+      const chunks: Buffer[] = [];
+      for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+      return download(reply, 'application/zip', `fatture_${month}.zip`, Buffer.concat(chunks));
+    },
+  );
+
+  app.get(
+    '/api/invoice/issues',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary: 'Pagamenti pagati senza fattura, con il motivo (dati mancanti, file rifiutato)',
+        response: {
+          200: envelopeOf(z.object({ items: z.array(invoiceIssueSchema), totalCount: z.number() })),
+        },
+      },
+    },
+    async (request) => {
+      const items = await listInvoiceIssues(readScope(request));
+      return ok({ items, totalCount: items.length });
+    },
+  );
+
+  app.post(
+    '/api/invoice/retry/:id',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary:
+          'Emette la fattura di un pagamento pagato (id del pagamento) rimasto senza: 409 con i dati ancora mancanti',
+        params: idParamsSchema,
+        response: { 200: itemEnvelope },
+      },
+    },
+    async (request) => {
+      const outcome = await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) =>
+        issueInvoiceForPayment(w, request.params.id),
+      );
+      if (outcome.kind === 'blocked')
+        throw new HttpError(409, invoiceMessages.stillBlocked, { errors: outcome.messages });
+      const { item } = await readOne(request, outcome.invoiceId);
+      return ok(item, invoiceMessages.issued(outcome.number));
+    },
+  );
+
+  app.post(
+    '/api/invoice/creditNote/:id',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary:
+          'Nota di credito (TD04) che storna per intero la fattura, per un pagamento rimborsato o contestato',
+        params: idParamsSchema,
+        body: z.object({
+          reason: z
+            .string({ error: invoiceMessages.reasonRequired })
+            .trim()
+            .min(1, invoiceMessages.reasonRequired)
+            .max(180),
+        }),
+        response: { 200: itemEnvelope },
+      },
+    },
+    async (request) => {
+      const note = await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) =>
+        issueCreditNote(w, request.params.id, request.body.reason),
+      );
+      const { item } = await readOne(request, note.id);
+      return ok(item, invoiceMessages.creditNoteIssued(note.number));
+    },
+  );
+}

@@ -1,0 +1,459 @@
+/**
+ * Invoices of paid payments (issue 12). `issueInvoiceForPayment(w, paymentId)` runs inside the
+ * unit of work that records the payment as paid: it issues the FatturaPA invoice with the next
+ * gap-free number of the tenant's year, or, when data the SdI needs are missing, records why
+ * (invoice_issues) and lets the payment stand. Called by confirmBankTransfer; the PayPal payment
+ * and webhook renewals call it the same way.
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import { romeCalendarDay } from '../../../contract/billing-dates';
+import { computeTotals, isNatura, type Natura } from '../../../contract/invoice/fatturapa';
+import { invoiceMessages, serverMessages } from '../../../contract/messages';
+import { amountWithVat, fromCents } from '../../../contract/money';
+import {
+  invoiceCounters,
+  invoiceIssues,
+  invoices,
+  municipalities,
+  payments,
+  plans,
+  provinces,
+  subscriptions,
+  tenants,
+  users,
+  userTenants,
+} from '../../db/schema';
+import { HttpError } from '../../lib/http-error';
+import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
+import type { TenantScope } from '../billing/billing.repository';
+import { buildFatturaXml, fatturaErrors, type InvoiceDocument, type InvoiceParty } from './fatturapa';
+
+export type IssueOutcome =
+  { kind: 'issued' | 'exists'; invoiceId: number; number: string } | { kind: 'blocked'; messages: string[] };
+
+const eur = new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' });
+
+/** YYYY-MM-DD of an instant on Rome's calendar. */
+export function romeDate(date: Date): string {
+  const { year, month, day } = romeCalendarDay(date);
+  return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+/** The calendar day before a YYYY-MM-DD. */
+function dayBefore(isoDate: string): string {
+  const d = new Date(`${isoDate}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() - 1);
+  return d.toISOString().slice(0, 10);
+}
+const italianDate = (iso: string) => iso.split('-').reverse().join('/');
+
+/** 'DE123456789' → { DE, 123456789 }, '09876540155' → { IT, … }; Greece's VAT prefix EL is IdPaese GR. */
+export function vatIdOf(vatCode: string, fallbackCountry = 'IT'): { country: string; code: string } {
+  const v = vatCode.replace(/\s+/g, '').toUpperCase();
+  const m = /^([A-Z]{2})(.+)$/.exec(v);
+  if (!m) return { country: fallbackCountry, code: v };
+  return { country: m[1] === 'EL' ? 'GR' : m[1]!, code: m[2]! };
+}
+
+/** ProgressivoInvio and file-name suffix: base 36 of (year mod 100, number), 5 characters. */
+export function progressiveOf(year: number, number: number): string {
+  return ((year % 100) * 1_000_000 + number).toString(36).toUpperCase().padStart(5, '0');
+}
+
+function personName(name: string, isCompany: boolean): InvoiceParty['name'] {
+  const parts = name.trim().split(/\s+/);
+  if (isCompany || parts.length < 2) return { company: name.trim() };
+  return { first: parts[0]!, last: parts.slice(1).join(' ') };
+}
+
+async function sellerOf(scope: TenantScope) {
+  const [row] = await scope.tx
+    .select({
+      name: tenants.name,
+      legalName: tenants.legalName,
+      vatCode: tenants.vatCode,
+      fiscalCode: tenants.fiscalCode,
+      taxRegime: tenants.taxRegime,
+      street: tenants.street,
+      zip: tenants.zip,
+      pec: tenants.pec,
+      iban: tenants.iban,
+      province: provinces.abbreviation,
+      municipality: municipalities.name,
+    })
+    .from(tenants)
+    .leftJoin(provinces, eq(provinces.id, tenants.provinceId))
+    .leftJoin(municipalities, eq(municipalities.id, tenants.municipalityId))
+    .where(eq(tenants.id, scope.tenantId));
+  if (!row) throw new HttpError(404, serverMessages.notFound);
+  return row;
+}
+
+async function customerOf(scope: TenantScope, userId: number) {
+  const [row] = await scope.tx
+    .select({
+      name: userTenants.name,
+      email: users.email,
+      pec: userTenants.pec,
+      sdi: userTenants.sdi,
+      vatCode: userTenants.vatCode,
+      fiscalCode: userTenants.fiscalCode,
+      isCompany: userTenants.isCompany,
+      countryCode: userTenants.countryCode,
+      city: userTenants.billingCity,
+      paOfficeCode: userTenants.paOfficeCode,
+      street: userTenants.billingStreet,
+      zip: userTenants.billingZip,
+      province: provinces.abbreviation,
+      municipality: municipalities.name,
+    })
+    .from(userTenants)
+    .innerJoin(users, eq(users.id, userTenants.userId))
+    .leftJoin(provinces, eq(provinces.id, userTenants.billingProvinceId))
+    .leftJoin(municipalities, eq(municipalities.id, userTenants.billingMunicipalityId))
+    .where(and(eq(userTenants.tenantId, scope.tenantId), eq(userTenants.userId, userId)));
+  if (!row) throw new HttpError(404, serverMessages.notFound);
+  return row;
+}
+
+type Seller = Awaited<ReturnType<typeof sellerOf>>;
+type Customer = Awaited<ReturnType<typeof customerOf>>;
+
+/** The seller block, or the missing fields named in Italian. */
+export function sellerParty(s: Seller): { party?: InvoiceDocument['seller']; missing: string[] } {
+  const m = invoiceMessages;
+  const missing: string[] = [];
+  if (!s.legalName) missing.push(m.sellerLegalName);
+  if (!s.vatCode) missing.push(m.sellerVat);
+  if (!s.street) missing.push(m.sellerStreet);
+  if (!s.zip) missing.push(m.sellerZip);
+  if (!s.municipality) missing.push(m.sellerMunicipality);
+  if (missing.length > 0 || !s.legalName || !s.vatCode || !s.street || !s.zip || !s.municipality)
+    return { missing };
+  const vat = vatIdOf(s.vatCode);
+  return {
+    missing,
+    party: {
+      vat,
+      fiscalCode: s.fiscalCode,
+      name: { company: s.legalName },
+      taxRegime: s.taxRegime,
+      pec: s.pec,
+      address: {
+        street: s.street,
+        zip: s.zip,
+        city: s.municipality,
+        province: vat.country === 'IT' ? (s.province ?? null) : null,
+        country: vat.country,
+      },
+    },
+  };
+}
+
+/**
+ * The buyer block and the SdI routing: a PA office code → FPA12 to that code; an SDI code → that
+ * code; a PEC → 0000000 with PECDestinatario; otherwise 0000000 (consumer, or a company that
+ * reads its invoices in the cassetto fiscale). Abroad: XXXXXXX with the country's VAT id.
+ */
+export function buyerParty(c: Customer): {
+  party?: InvoiceDocument['buyer'];
+  routing?: Pick<InvoiceDocument, 'format' | 'recipientCode' | 'recipientPec'>;
+  missing: string[];
+} {
+  const m = invoiceMessages;
+  const missing: string[] = [];
+  const name = c.name?.trim();
+  if (!name) missing.push(m.buyerName);
+  const country = (c.countryCode || 'IT').toUpperCase();
+  const foreign = country !== 'IT';
+  if (foreign) {
+    if (!c.vatCode) missing.push(m.buyerForeignVat);
+    if (!c.street) missing.push(m.buyerStreet);
+    if (!c.city) missing.push(m.buyerCity);
+  } else {
+    if (!c.vatCode && !c.fiscalCode) missing.push(m.buyerIdentity);
+    if (!c.street) missing.push(m.buyerStreet);
+    if (!c.zip || !/^\d{5}$/.test(c.zip)) missing.push(m.buyerZip);
+    if (!c.municipality) missing.push(m.buyerMunicipality);
+  }
+  if (missing.length > 0 || !name) return { missing };
+  const party: InvoiceDocument['buyer'] = {
+    vat: c.vatCode ? vatIdOf(c.vatCode, country) : null,
+    fiscalCode: foreign ? null : (c.fiscalCode ?? null),
+    name: personName(name, c.isCompany || Boolean(c.vatCode) || Boolean(c.paOfficeCode)),
+    email: c.email,
+    address: foreign
+      ? { street: c.street!, zip: '00000', city: c.city!, province: null, country }
+      : {
+          street: c.street!,
+          zip: c.zip!,
+          city: c.municipality!,
+          province: c.province ?? null,
+          country: 'IT',
+        },
+  };
+  const routing: Pick<InvoiceDocument, 'format' | 'recipientCode' | 'recipientPec'> = foreign
+    ? { format: 'FPR12', recipientCode: 'XXXXXXX', recipientPec: null }
+    : c.paOfficeCode
+      ? { format: 'FPA12', recipientCode: c.paOfficeCode.toUpperCase(), recipientPec: null }
+      : c.sdi && c.sdi !== '0000000'
+        ? { format: 'FPR12', recipientCode: c.sdi.toUpperCase(), recipientPec: null }
+        : { format: 'FPR12', recipientCode: '0000000', recipientPec: c.pec ?? null };
+  return { party, routing, missing };
+}
+
+/** Next number of the tenant's year: the counter row is created or incremented and stays locked. */
+async function nextNumber(tx: UnitOfWork['tx'], tenantId: number, year: number): Promise<number> {
+  const [row] = await tx
+    .insert(invoiceCounters)
+    .values({ tenantId, year, lastNumber: 1 })
+    .onConflictDoUpdate({
+      target: [invoiceCounters.tenantId, invoiceCounters.year],
+      set: { lastNumber: sql`${invoiceCounters.lastNumber} + 1` },
+    })
+    .returning({ n: invoiceCounters.lastNumber });
+  if (!row) throw new Error('invoice counter returned no row');
+  return row.n;
+}
+
+class FileRefused extends Error {
+  constructor(readonly errors: string[]) {
+    super('FatturaPA refused');
+  }
+}
+
+async function recordIssue(w: UnitOfWork, paymentId: number, userId: number, messages: string[]) {
+  await w.tx
+    .insert(invoiceIssues)
+    .values({ tenantId: w.tenantId, paymentId, userId, messages, at: w.now })
+    .onConflictDoUpdate({
+      target: [invoiceIssues.tenantId, invoiceIssues.paymentId],
+      set: { messages, at: w.now },
+    });
+}
+
+/**
+ * Numbers, builds, checks (official XSD, then the SdI's arithmetic) and stores one document in a
+ * savepoint: a refused file rolls the savepoint back, so its number is not used (no gap).
+ */
+async function storeDocument(
+  w: UnitOfWork,
+  draft: Omit<InvoiceDocument, 'number' | 'date' | 'progressive' | 'fileName'>,
+  row: {
+    paymentId: number;
+    userId: number;
+    customerName: string;
+    relatedInvoiceId: number | null;
+    reason: string | null;
+  },
+): Promise<{ id: number; number: string }> {
+  const issueDate = romeDate(w.now);
+  const year = Number(issueDate.slice(0, 4));
+  return w.tx.transaction(async (sp) => {
+    const n = await nextNumber(sp, w.tenantId, year);
+    const number = `${year}/${String(n).padStart(6, '0')}`;
+    const progressive = progressiveOf(year, n);
+    const fileName = `${draft.transmitter.country}${draft.transmitter.code}_${progressive}.xml`;
+    const doc: InvoiceDocument = { ...draft, number, date: issueDate, progressive, fileName };
+    const xml = buildFatturaXml(doc);
+    const errors = await fatturaErrors(xml);
+    if (errors.length > 0) throw new FileRefused(errors);
+    const [inserted] = await sp
+      .insert(invoices)
+      .values({
+        tenantId: w.tenantId,
+        documentType: doc.documentType,
+        year,
+        number: n,
+        numberText: number,
+        issueDate,
+        paymentId: row.paymentId,
+        userId: row.userId,
+        relatedInvoiceId: row.relatedInvoiceId,
+        customerName: row.customerName,
+        taxableCents: doc.taxableCents,
+        vatCents: doc.taxCents,
+        totalCents: doc.totalCents,
+        format: doc.format,
+        recipientCode: doc.recipientCode,
+        recipientPec: doc.recipientPec,
+        paymentMethod: doc.payment.method,
+        fileName,
+        xml,
+        document: doc,
+        status: 'issued',
+        reason: row.reason,
+        createdAt: w.now,
+        statusAt: w.now,
+      })
+      .returning({ id: invoices.id });
+    if (!inserted) throw new Error('invoice insert returned no row');
+    return { id: inserted.id, number };
+  });
+}
+
+/**
+ * Issues the invoice of a paid payment, in the caller's unit of work. Idempotent: a payment that
+ * already has its invoice answers it ('exists'). Missing data → 'blocked', recorded in
+ * invoice_issues with Italian messages naming the fields; the caller's payment still commits.
+ */
+export async function issueInvoiceForPayment(w: UnitOfWork, paymentId: number): Promise<IssueOutcome> {
+  const [existing] = await w.tx
+    .select({ id: invoices.id, number: invoices.numberText })
+    .from(invoices)
+    .where(
+      and(
+        eq(invoices.tenantId, w.tenantId),
+        eq(invoices.paymentId, paymentId),
+        eq(invoices.documentType, 'TD01'),
+      ),
+    );
+  if (existing) return { kind: 'exists', invoiceId: existing.id, number: existing.number };
+
+  const [p] = await w.tx
+    .select({
+      id: payments.id,
+      amountDueCents: payments.amountDueCents,
+      periodStart: payments.periodStart,
+      periodEnd: payments.periodEnd,
+      method: payments.method,
+      paidAt: payments.paidAt,
+      causale: payments.causale,
+      userId: subscriptions.userId,
+      cost: subscriptions.costBeforeVatCents,
+      vat: subscriptions.vatHundredths,
+      planName: plans.name,
+      natura: plans.natura,
+    })
+    .from(payments)
+    .innerJoin(
+      subscriptions,
+      and(eq(subscriptions.id, payments.subscriptionId), eq(subscriptions.tenantId, payments.tenantId)),
+    )
+    .innerJoin(plans, and(eq(plans.id, subscriptions.planId), eq(plans.tenantId, subscriptions.tenantId)))
+    .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, paymentId)));
+  if (!p) throw new HttpError(404, serverMessages.notFound);
+  if (!p.paidAt) throw new HttpError(409, invoiceMessages.notPaid);
+
+  const seller = sellerParty(await sellerOf(w));
+  const customer = await customerOf(w, p.userId);
+  const buyer = buyerParty(customer);
+  const missing = [...seller.missing, ...buyer.missing];
+  const natura: Natura | null = p.vat === 0 ? (isNatura(p.natura) ? p.natura : null) : null;
+  if (p.vat === 0 && !natura) missing.push(invoiceMessages.planNatura);
+  const messages = missing.map(invoiceMessages.missing);
+  const agreed = amountWithVat(p.cost, p.vat);
+  if (agreed !== p.amountDueCents)
+    messages.push(
+      invoiceMessages.amountMismatch(eur.format(fromCents(p.amountDueCents)), eur.format(fromCents(agreed))),
+    );
+  if (messages.length > 0 || !seller.party || !buyer.party || !buyer.routing) {
+    await recordIssue(w, paymentId, p.userId, messages);
+    return { kind: 'blocked', messages };
+  }
+
+  const totals = computeTotals([{ unitPriceCents: p.cost, quantity: 1, vat: p.vat, natura }]);
+  const from = romeDate(p.periodStart);
+  const to = dayBefore(romeDate(p.periodEnd));
+  const [sellerIban] = await w.tx
+    .select({ iban: tenants.iban })
+    .from(tenants)
+    .where(eq(tenants.id, w.tenantId));
+  const bankTransfer = p.method === 'bankTransfer' || p.method === null;
+  const draft: Omit<InvoiceDocument, 'number' | 'date' | 'progressive' | 'fileName'> = {
+    documentType: 'TD01',
+    ...buyer.routing,
+    transmitter: seller.party.vat!,
+    seller: seller.party,
+    buyer: buyer.party,
+    lines: [
+      {
+        description: `Abbonamento «${p.planName}» dal ${italianDate(from)} al ${italianDate(to)}`,
+        quantity: 1,
+        unitPriceCents: p.cost,
+        totalCents: totals.lines[0]!.totalCents,
+        vat: p.vat,
+        natura,
+        periodStart: from,
+        periodEnd: to,
+      },
+    ],
+    summaries: totals.summaries,
+    taxableCents: totals.taxableCents,
+    taxCents: totals.taxCents,
+    totalCents: totals.totalCents,
+    payment: {
+      method: bankTransfer ? 'MP05' : 'MP08',
+      amountCents: totals.totalCents,
+      iban: bankTransfer ? (sellerIban?.iban ?? null) : null,
+      paidOn: romeDate(p.paidAt),
+    },
+    related: null,
+    causale: bankTransfer ? `Pagamento ricevuto con causale ${p.causale}` : null,
+  };
+  try {
+    const stored = await storeDocument(w, draft, {
+      paymentId,
+      userId: p.userId,
+      customerName: customer.name ?? customer.email,
+      relatedInvoiceId: null,
+      reason: null,
+    });
+    await w.tx
+      .delete(invoiceIssues)
+      .where(and(eq(invoiceIssues.tenantId, w.tenantId), eq(invoiceIssues.paymentId, paymentId)));
+    return { kind: 'issued', invoiceId: stored.id, number: stored.number };
+  } catch (error) {
+    if (!(error instanceof FileRefused)) throw error;
+    const refused = [invoiceMessages.fileRefused(error.errors.join(' '))];
+    await recordIssue(w, paymentId, p.userId, refused);
+    return { kind: 'blocked', messages: refused };
+  }
+}
+
+/**
+ * A credit note (TD04) reversing an invoice in full, for a refunded or disputed payment: same
+ * buyer, routing and lines, `DatiFattureCollegate` naming the invoice, the next number of the
+ * year. One per invoice. Answers the credit note's id and number.
+ */
+export async function issueCreditNote(
+  w: UnitOfWork,
+  invoiceId: number,
+  reason: string,
+): Promise<{ id: number; number: string }> {
+  const [inv] = await w.tx
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.tenantId, w.tenantId), eq(invoices.id, invoiceId)))
+    .for('update');
+  if (!inv) throw new HttpError(404, serverMessages.notFound);
+  if (inv.documentType !== 'TD01') throw new HttpError(409, invoiceMessages.creditNoteOfCreditNote);
+  const [credited] = await w.tx
+    .select({ id: invoices.id })
+    .from(invoices)
+    .where(and(eq(invoices.tenantId, w.tenantId), eq(invoices.relatedInvoiceId, inv.id)));
+  if (credited) throw new HttpError(409, invoiceMessages.alreadyCredited);
+  const original = inv.document as InvoiceDocument;
+  const { number: _n, date: _d, progressive: _p, fileName: _f, ...rest } = original;
+  try {
+    return await storeDocument(
+      w,
+      {
+        ...rest,
+        documentType: 'TD04',
+        related: { number: original.number, date: original.date },
+        causale: `Storno della fattura ${original.number} del ${italianDate(original.date)}: ${reason}`,
+      },
+      {
+        paymentId: inv.paymentId,
+        userId: inv.userId,
+        customerName: inv.customerName,
+        relatedInvoiceId: inv.id,
+        reason,
+      },
+    );
+  } catch (error) {
+    if (error instanceof FileRefused)
+      throw new HttpError(409, invoiceMessages.fileRefused(error.errors.join(' ')));
+    throw error;
+  }
+}

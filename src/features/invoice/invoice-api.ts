@@ -1,0 +1,55 @@
+import type { Envelope } from '../../../contract/envelope';
+import type { Invoice, InvoiceIssue } from '../../../contract/schemas/invoice';
+import { http } from '../../lib/http';
+
+/** Invoice calls beyond the generic list (contract: `api/invoice/*`). */
+export const invoicePaths = {
+  xml: (id: number) => `invoice/xml/${id}`,
+  pdf: (id: number) => `invoice/pdf/${id}`,
+  zip: 'invoice/zip',
+  issues: 'invoice/issues',
+  retry: (paymentId: number) => `invoice/retry/${paymentId}`,
+  creditNote: (id: number) => `invoice/creditNote/${id}`,
+} as const;
+
+/** The courtesy PDF's name, as the server names it. */
+export const pdfFileName = (i: Pick<Invoice, 'documentType' | 'number'>) =>
+  `${i.documentType === 'TD04' ? 'Nota_di_credito' : 'Fattura'}_${i.number.replace('/', '-')}.pdf`;
+
+/** Saves a blob under a name (an invisible link, revoked afterwards). */
+export function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export async function download(
+  path: string,
+  fileName: string,
+  params?: Record<string, string>,
+): Promise<void> {
+  // Bytes, then a Blob of the answer's type (a 'blob' response type is not portable to every XHR).
+  const res = await http.get<ArrayBuffer>(path, { responseType: 'arraybuffer', params });
+  const type = String(res.headers['content-type'] ?? 'application/octet-stream');
+  saveBlob(new Blob([res.data], { type }), fileName);
+}
+
+export async function fetchIssues(): Promise<InvoiceIssue[]> {
+  const res = await http.get<Envelope<{ items: InvoiceIssue[] }>>(invoicePaths.issues);
+  return res.data.data?.items ?? [];
+}
+
+export async function retryInvoice(paymentId: number): Promise<Envelope<Invoice>> {
+  const res = await http.post<Envelope<Invoice>>(invoicePaths.retry(paymentId));
+  return res.data;
+}
+
+export async function issueCreditNote(id: number, reason: string): Promise<Envelope<Invoice>> {
+  const res = await http.post<Envelope<Invoice>>(invoicePaths.creditNote(id), { reason });
+  return res.data;
+}

@@ -1,0 +1,56 @@
+import { and, eq } from 'drizzle-orm';
+import type { Subscription } from '../../../contract/schemas/subscription';
+import { invoices, userTenants } from '../../../server/db/schema';
+import { xsdErrors } from '../../../server/modules/invoice/fatturapa';
+import type { ApiClient, TestContext } from '../helpers/test-app';
+import { createSubscription } from '../billing/helpers';
+
+/** Sets what a tenant records of a customer (test arrangement; the user API is tested elsewhere). */
+export async function setCustomer(
+  ctx: TestContext,
+  tenantName: string,
+  userId: number,
+  values: Partial<typeof userTenants.$inferInsert>,
+) {
+  const tenantId = await ctx.tenantId(tenantName);
+  await ctx.db
+    .update(userTenants)
+    .set(values)
+    .where(and(eq(userTenants.userId, userId), eq(userTenants.tenantId, tenantId)));
+}
+
+/** Create → bank transfer → an approved transfer of the whole amount → setActiveNoRenewal. */
+export async function payByBankTransfer(
+  admin: ApiClient,
+  body: { userId: number; planId: number } & Record<string, unknown>,
+  approvalDate: string,
+): Promise<{ sub: Subscription; confirm: Awaited<ReturnType<ApiClient['put']>> }> {
+  const sub = await createSubscription(admin, body);
+  const pending = await admin.put(`/api/subscription/setPaymentWithBankTransfer/${sub.id}`);
+  if (pending.status !== 200) throw new Error(`setPaymentWithBankTransfer ${pending.status} ${pending.raw}`);
+  const payment = sub.payments[0]!;
+  const t = await admin.post('/api/BankTransfer/create', {
+    paymentId: payment.id,
+    amount: payment.amountDue,
+    approvalDate,
+  });
+  if (t.status !== 200) throw new Error(`transfer ${t.status} ${t.raw}`);
+  const confirm = await admin.put(`/api/subscription/setActiveNoRenewal/${sub.id}`);
+  return { sub, confirm };
+}
+
+/** Every invoice stored in the database passes the official XSD (run after a file's tests). */
+export async function everyStoredInvoiceValidates(ctx: TestContext): Promise<number> {
+  const rows = await ctx.db.select({ number: invoices.numberText, xml: invoices.xml }).from(invoices);
+  for (const r of rows) {
+    const errors = await xsdErrors(r.xml);
+    if (errors.length > 0) throw new Error(`${r.number}: ${errors.join(' | ')}`);
+  }
+  return rows.length;
+}
+
+/** The text of the first element named `tag` in a FatturaPA file (null when absent). */
+export function tagText(xml: string, tag: string): string | null {
+  const m = new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(xml);
+  return m ? m[1]! : null;
+}
