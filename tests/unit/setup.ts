@@ -3,8 +3,9 @@ import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { server } from './msw/server';
 
-// Lazy routes and retries take a moment on a busy machine; 1 s (the default) flakes.
-configure({ asyncUtilTimeout: 3000 });
+// Lazy routes and retries take a moment on a busy machine; 1 s (the default) flakes, and 3 s
+// did under a load of 7 on 2 cores.
+configure({ asyncUtilTimeout: 5000 });
 
 // A request no test mocked is a failure, not a silent pass-through (architecture guide).
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));

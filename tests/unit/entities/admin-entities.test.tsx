@@ -158,8 +158,9 @@ describe('tenant billing profile (tab Dati di fatturazione)', () => {
     ]) {
       expect(screen.getByRole('textbox', { name: label })).toBeInTheDocument();
     }
+    // The searchable selects load lazily (a disabled placeholder until their chunk is in).
     for (const label of ['Regione', 'Provincia', 'Comune'])
-      expect(screen.getByRole('combobox', { name: label })).toBeInTheDocument();
+      expect(await screen.findByRole('combobox', { name: label })).toBeInTheDocument();
     expect(screen.getByRole('combobox', { name: 'Provincia' })).toBeDisabled();
     const regime = screen.getByRole('combobox', { name: 'Regime fiscale' });
     await waitFor(() => expect(regime).toHaveValue('RF01'));
