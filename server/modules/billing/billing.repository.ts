@@ -104,6 +104,20 @@ export interface SubscriptionRow {
   createdAt: Date;
 }
 
+/** The columns of a subscription row (SubscriptionRow). */
+const subscriptionColumns = {
+  id: subscriptions.id,
+  userId: subscriptions.userId,
+  planId: subscriptions.planId,
+  status: subscriptions.status,
+  startDate: subscriptions.startDate,
+  nextBillingDate: subscriptions.nextBillingDate,
+  costBeforeVatCents: subscriptions.costBeforeVatCents,
+  vatHundredths: subscriptions.vatHundredths,
+  amountDueCents: subscriptions.amountDueCents,
+  createdAt: subscriptions.createdAt,
+};
+
 /** The subscription row itself, locked for update inside a unit of work when `lock` is set. */
 export async function findSubscription(
   scope: TenantScope,
@@ -111,18 +125,7 @@ export async function findSubscription(
   options: { lock?: boolean } = {},
 ): Promise<SubscriptionRow | undefined> {
   const q = scope.tx
-    .select({
-      id: subscriptions.id,
-      userId: subscriptions.userId,
-      planId: subscriptions.planId,
-      status: subscriptions.status,
-      startDate: subscriptions.startDate,
-      nextBillingDate: subscriptions.nextBillingDate,
-      costBeforeVatCents: subscriptions.costBeforeVatCents,
-      vatHundredths: subscriptions.vatHundredths,
-      amountDueCents: subscriptions.amountDueCents,
-      createdAt: subscriptions.createdAt,
-    })
+    .select(subscriptionColumns)
     .from(subscriptions)
     .where(and(eq(subscriptions.tenantId, scope.tenantId), eq(subscriptions.id, id)));
   const [row] = options.lock ? await q.for('update') : await q;
@@ -137,16 +140,7 @@ export async function loadSubscriptions(
   if (ids.length === 0) return [];
   const rows = await scope.tx
     .select({
-      id: subscriptions.id,
-      userId: subscriptions.userId,
-      planId: subscriptions.planId,
-      status: subscriptions.status,
-      startDate: subscriptions.startDate,
-      nextBillingDate: subscriptions.nextBillingDate,
-      costBeforeVatCents: subscriptions.costBeforeVatCents,
-      vatHundredths: subscriptions.vatHundredths,
-      amountDueCents: subscriptions.amountDueCents,
-      createdAt: subscriptions.createdAt,
+      ...subscriptionColumns,
       userName: userTenants.name,
       userEmail: users.email,
       planName: plans.name,
