@@ -3,7 +3,7 @@ import type { RoleId, RoleName } from '../enums';
 import { messages } from '../messages';
 import {
   isValidEmail,
-  isValidPartitaIva,
+  isValidVatNumber,
   isValidPhone,
   isValidSdiCode,
   validationMessages,
@@ -67,13 +67,17 @@ export const userSdiField = z.preprocess(
   },
   z.string().refine(isValidSdiCode, { message: validationMessages.sdiInvalid }).nullable().optional(),
 );
-/** Partita IVA: 11 digits with the right check digit (spaces are ignored). */
+/**
+ * Partita IVA: an Italian number (11 digits with the right check digit, an `IT` prefix allowed),
+ * or, for a foreign customer, an EU VAT number with its country prefix (`DE123456789`). Spaces are
+ * ignored; stored upper-case.
+ */
 export const userVatCodeField = z.preprocess(
   (v) => {
     const b = blankToNull(v);
-    return typeof b === 'string' ? b.replace(/\s+/g, '') : b;
+    return typeof b === 'string' ? b.replace(/\s+/g, '').toUpperCase() : b;
   },
-  z.string().refine(isValidPartitaIva, { message: validationMessages.vatInvalid }).nullable().optional(),
+  z.string().refine(isValidVatNumber, { message: validationMessages.vatInvalid }).nullable().optional(),
 );
 /** Role id 1 (SuperAdmin), 2 (Admin) or 3 (User); a numeric string is read as a number. */
 export const roleIdField = z.preprocess(

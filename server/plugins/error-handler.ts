@@ -2,18 +2,25 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { Envelope } from '../../contract/envelope';
+import { fieldErrorsOf } from '../../contract/field-errors';
 import { serverMessages } from '../../contract/messages';
 import { HttpError } from '../lib/http-error';
-import { PgErrorCode, pgErrorCode } from '../lib/pg-errors';
+import { PgErrorCode, pgConstraint, pgErrorCode, uniqueFieldErrors } from '../lib/pg-errors';
 
 type Status = HttpError['statusCode'];
 
+/**
+ * A failure envelope. Beside `errors` ('field: message' strings, as the contract has them) it
+ * carries `fieldErrors`, the same split by field, when any entry names a field.
+ */
 function envelope(message: string, extra: { errors?: string[]; data?: unknown } = {}): Envelope<unknown> {
+  const fieldErrors = extra.errors ? fieldErrorsOf(extra.errors) : {};
   return {
     success: false,
     message,
     data: extra.data ?? null,
     ...(extra.errors ? { errors: extra.errors } : {}),
+    ...(Object.keys(fieldErrors).length > 0 ? { fieldErrors } : {}),
   };
 }
 
@@ -48,7 +55,13 @@ export function toErrorResponse(error: unknown, request: FastifyRequest): [Statu
       ? [409, envelope(serverMessages.inUse)]
       : [400, envelope(serverMessages.validation, { errors: [serverMessages.unknownReference] })];
   }
-  if (dbCode === PgErrorCode.uniqueViolation) return [409, envelope(serverMessages.conflict)];
+  if (dbCode === PgErrorCode.uniqueViolation) {
+    // A value taken by another row (a region code, a plan name in the tenant): said on its field.
+    const taken = uniqueFieldErrors[pgConstraint(error) ?? ''];
+    return taken
+      ? [409, envelope(taken.message, { errors: [`${taken.field}: ${taken.message}`] })]
+      : [409, envelope(serverMessages.conflict)];
+  }
 
   const fastifyError = error as Partial<FastifyError>;
   const status = fastifyError.statusCode ?? 500;

@@ -50,7 +50,9 @@ async function emailConflictAs409<T>(write: () => Promise<T>): Promise<T> {
     return await write();
   } catch (error) {
     if (pgErrorCode(error) === PgErrorCode.uniqueViolation)
-      throw new HttpError(409, serverMessages.emailTaken);
+      throw new HttpError(409, serverMessages.emailTaken, {
+        errors: [`email: ${serverMessages.emailTaken}`],
+      });
     throw error;
   }
 }
@@ -118,10 +120,14 @@ export function createUserWrites(deps: UserWritesDeps): EntityWrites<UserInputPa
             .select({ userId: userTenants.userId })
             .from(userTenants)
             .where(and(eq(userTenants.userId, existing.id), eq(userTenants.tenantId, tenantId)));
-          if (already) throw new HttpError(409, serverMessages.emailTaken);
+          if (already)
+            throw new HttpError(409, serverMessages.emailTaken, {
+              errors: [`email: ${serverMessages.emailTaken}`],
+            });
           if (existing.roleId !== input.roleId) {
             const role = roleNameById[existing.roleId as RoleId] ?? String(existing.roleId);
-            throw new HttpError(409, `${serverMessages.emailOtherRole}: ${role}.`);
+            const message = `${serverMessages.emailOtherRole}: ${role}.`;
+            throw new HttpError(409, message, { errors: [`email: ${message}`] });
           }
           await tx.insert(userTenants).values({ userId: existing.id, tenantId, ...profile });
           return { userId: existing.id, invite: existing.passwordHash === null };
