@@ -27,6 +27,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['tests/unit/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/unit/setup.ts'],
+          // Whole screens driven by user-event take seconds on a loaded 2-core machine.
+          testTimeout: 20_000,
         },
       },
       {

@@ -120,3 +120,8 @@ export const BanIcon = (p: SVGProps<SVGSVGElement>) => (
     <path d="m6 6 12 12" />
   </Icon>
 );
+export const DownloadIcon = (p: SVGProps<SVGSVGElement>) => (
+  <Icon {...p}>
+    <path d="M12 4v11m0 0-4-4m4 4 4-4M5 19h14" />
+  </Icon>
+);
