@@ -6,7 +6,7 @@ import { apiGet, apiPost, deferred, fail, ok, server } from '../msw/server';
 import { fakeEntityServer, widget, widgetResource, type Widget } from './fixtures';
 import { currentLocation, renderScreens } from './test-utils';
 
-function renderForm(entries: string[], role: 1 | 3 = 1) {
+function renderForm(entries: Parameters<typeof renderScreens>[0]['entries'], role: 1 | 3 = 1) {
   return renderScreens({
     entity: 'widget',
     list: <p>Elenco</p>,
