@@ -15,6 +15,8 @@ export default {
       },
       fontFamily: {
         sans: [
+          // Only for ツ (unicode-range U+30C4, see index.css); first, or a generic family's box wins.
+          'Rinnova Kana',
           'Inter',
           'ui-sans-serif',
           'system-ui',
@@ -22,8 +24,6 @@ export default {
           'Segoe UI',
           'Roboto',
           'sans-serif',
-          // Only for ツ (unicode-range U+30C4, see index.css).
-          'Rinnova Kana',
         ],
       },
     },

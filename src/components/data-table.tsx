@@ -83,13 +83,13 @@ function PhoneSort({ columns, sorting }: { columns: readonly ColumnDef[]; sortin
   if (sortable.length === 0) return null;
   const value = sorting.sort ? `${sorting.sort.desc ? '-' : ''}${sorting.sort.key}` : '';
   return (
-    <div className="flex items-center justify-end gap-2 border-b border-slate-100 px-4 py-2.5">
-      <label htmlFor="phone-sort" className="text-xs font-medium text-slate-500">
+    <div className="flex items-center gap-3 border-b border-slate-100 px-4 py-2.5">
+      <label htmlFor="phone-sort" className="shrink-0 text-xs font-medium whitespace-nowrap text-slate-500">
         {uiText.sortBy}
       </label>
       <select
         id="phone-sort"
-        className="input w-auto py-1 pr-8 text-sm"
+        className="input min-w-0 flex-1 py-1.5 text-sm"
         value={value}
         onChange={(e) => {
           const v = e.target.value;
@@ -279,16 +279,26 @@ function Table({
                   key={c.key}
                   scope="col"
                   aria-sort={key !== null ? state : undefined}
-                  className={`${th} ${right ? 'text-right' : 'text-left'} ${c.grow ? 'w-1/4' : ''}`}
+                  className={`${th} ${right ? 'text-right' : 'text-left'}`}
                 >
                   {key !== null && sorting ? (
                     <button
                       type="button"
-                      className={`-mx-1 inline-flex items-center gap-1 rounded px-1 uppercase tracking-wide hover:text-slate-900 ${right ? 'flex-row-reverse' : ''} ${state !== 'none' ? 'text-slate-900' : ''}`}
+                      className={`group/sort relative -mx-1 inline-flex items-center gap-1 rounded px-1 text-inherit uppercase tracking-wide hover:text-slate-900 ${right ? 'flex-row-reverse' : ''} ${state !== 'none' ? 'text-slate-900' : ''}`}
                       onClick={() => sorting.onToggle(key)}
                     >
                       {c.name}
-                      <SortIcon state={state} />
+                      {state !== 'none' ? (
+                        <SortIcon state={state} />
+                      ) : (
+                        // Unsorted: the arrows appear on hover or focus, in the gap beside the
+                        // header, so nine columns still fit (the user list at 1280 px).
+                        <span
+                          className={`absolute top-1/2 -translate-y-1/2 opacity-0 transition-opacity group-hover/sort:opacity-100 group-focus-visible/sort:opacity-100 ${right ? '-left-3.5' : '-right-3.5'}`}
+                        >
+                          <SortIcon state={state} />
+                        </span>
+                      )}
                     </button>
                   ) : (
                     c.name
@@ -343,7 +353,7 @@ function Table({
                   {columns.map((c, i) => (
                     <td
                       key={c.key}
-                      className={`${td} ${i === 0 ? 'font-medium text-slate-900' : ''} ${c.truncate ? (c.grow ? 'max-w-64 truncate' : 'max-w-40 truncate') : ''} ${alignOf(c) === 'right' ? 'text-right tabular-nums' : ''}`}
+                      className={`${td} ${i === 0 ? 'font-medium text-slate-900' : ''} ${c.truncate ? (c.grow ? 'max-w-44 truncate' : 'max-w-32 truncate') : ''} ${alignOf(c) === 'right' ? 'text-right tabular-nums' : ''}`}
                       title={c.truncate ? cellTitle(row, c.key) : undefined}
                     >
                       <CellValue column={c} row={row} />

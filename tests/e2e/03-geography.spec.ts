@@ -118,7 +118,8 @@ test.describe('Regions (Admin, real ISTAT data)', () => {
       const dialog = page.getByRole('dialog');
       await expect(dialog.getByRole('heading', { name: 'Sei sicuro?' })).toBeVisible();
       await dialog.getByRole('button', { name: 'Sì, elimina!' }).click();
-      await expect(page.getByText('Ancora niente qui ¯\\_(ツ)_/¯')).toBeVisible();
+      // The list is filtered: its empty state says nothing matches and offers 'Resetta'.
+      await expect(page.getByText('Nessun risultato con questi filtri.')).toBeVisible();
       await expect(page.getByText(renamed)).toHaveCount(0);
 
       await (await openFilters(page)).getByRole('button', { name: 'Resetta', exact: true }).click();
@@ -152,7 +153,8 @@ test('municipality search finds Abano Terme with CAP 35031 in Padova', async ({ 
 
   const rows = bodyRows(page, 'Lista di Municipality');
   await expect(rows).toHaveCount(1);
-  await expect(rows.first().getByRole('cell')).toHaveText(['', 'Abano Terme', '35031', 'Padova']);
+  // A User can do nothing with a selection: no checkbox column.
+  await expect(rows.first().getByRole('cell')).toHaveText(['Abano Terme', '35031', 'Padova']);
   // A User reads reference data but may not change it.
   await expect(page.getByRole('link', { name: /Crea Nuovo/ })).toHaveCount(0);
   await expect(rows.first().getByRole('button', { name: 'Elimina' })).toHaveCount(0);
