@@ -4,6 +4,11 @@ export interface Envelope<T> {
   message: string | null;
   data: T | null;
   errors?: string[];
+  /**
+   * The same failures keyed by field ({ vatCode: 'Partita IVA non valida…' }, first message per
+   * field), beside `errors` (kept as it is for compatibility). See contract/field-errors.ts.
+   */
+  fieldErrors?: Record<string, string>;
 }
 
 export interface Paged<T> {
@@ -36,6 +41,8 @@ export interface ListQuery {
   pageSize: number;
   searchTerm?: string;
   filters?: Record<string, string | boolean | number | undefined>;
+  /** An allow-listed column, `-` in front for descending (`sort=-name`). */
+  sort?: string;
 }
 
 export interface SelectQuery extends ListQuery {

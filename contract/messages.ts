@@ -105,6 +105,7 @@ export const messages = {
     sidebarTitle: 'Menu principale',
     logout: 'Logout',
     home: 'Home',
+    pageNotFound: 'Pagina non trovata',
   },
   contact: {
     required: 'Questo campo non può essere lasciato vuoto.',

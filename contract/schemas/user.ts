@@ -6,8 +6,7 @@ import {
   billingValidationMessages,
   isValidCodiceFiscale,
   isValidEmail,
-  isValidEuVatNumber,
-  isValidPartitaIva,
+  isValidVatNumber,
   isValidPhone,
   isValidSdiCode,
   validationMessages,
@@ -80,19 +79,16 @@ export const userSdiField = z.preprocess(
   z.string().refine(isValidSdiCode, { message: validationMessages.sdiInvalid }).nullable().optional(),
 );
 /**
- * Partita IVA: 11 digits with the right check digit (spaces are ignored), or, for a customer
- * abroad, an EU VAT number with its country prefix (DE123456789), stored upper-case.
+ * Partita IVA: an Italian number (11 digits with the right check digit, an `IT` prefix allowed),
+ * or, for a foreign customer, an EU VAT number with its country prefix (`DE123456789`). Spaces are
+ * ignored; stored upper-case.
  */
 export const userVatCodeField = z.preprocess(
   (v) => {
     const b = blankToNull(v);
     return typeof b === 'string' ? b.replace(/\s+/g, '').toUpperCase() : b;
   },
-  z
-    .string()
-    .refine((v) => isValidPartitaIva(v) || isValidEuVatNumber(v), { message: validationMessages.vatInvalid })
-    .nullable()
-    .optional(),
+  z.string().refine(isValidVatNumber, { message: validationMessages.vatInvalid }).nullable().optional(),
 );
 const upperNoSpaces = (v: unknown) => {
   const b = blankToNull(v);

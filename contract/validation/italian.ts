@@ -8,7 +8,8 @@ export const validationMessages = {
   pecInvalid: 'Formato PEC non valido.',
   phoneInvalid: 'Numero di telefono non valido: solo cifre, spazi e un + iniziale (da 6 a 20 caratteri).',
   sdiInvalid: 'Il codice SDI deve contenere esattamente 7 caratteri alfanumerici.',
-  vatInvalid: 'Partita IVA non valida: servono 11 cifre con la cifra di controllo corretta.',
+  vatInvalid:
+    'Partita IVA non valida: 11 cifre con la cifra di controllo corretta, oppure, per un cliente estero, il numero IVA UE con il prefisso del paese (es. DE123456789).',
   roleInvalid: 'Ruolo non valido.',
   zipRequired: 'Il CAP è obbligatorio.',
   planNameRequired: 'Il nome del piano è obbligatorio.',
@@ -28,6 +29,9 @@ export const validationMessages = {
   tenantNameRequired: 'Il nome del tenant è obbligatorio.',
   provinceNotInRegion: 'La provincia scelta non appartiene alla regione indicata.',
   municipalityNotInProvince: 'Il comune scelto non appartiene alla provincia indicata.',
+  regionCodeTaken: 'Esiste già una regione con questo codice.',
+  planNameTaken: 'Esiste già un piano con questo nome.',
+  sortUnsupported: 'Ordinamento non supportato.',
 } as const;
 
 /**

@@ -17,4 +17,5 @@ export const errorEnvelopeSchema = z.object({
   message: z.string(),
   data: z.unknown().nullable(),
   errors: z.array(z.string()).optional(),
+  fieldErrors: z.record(z.string(), z.string()).optional(),
 });

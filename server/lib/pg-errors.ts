@@ -1,3 +1,5 @@
+import { validationMessages } from '../../contract/validation/italian';
+
 /** PostgreSQL error codes the API answers to (https://www.postgresql.org/docs/current/errcodes-appendix.html). */
 export const PgErrorCode = {
   foreignKeyViolation: '23503',
@@ -26,3 +28,12 @@ export function pgConstraint(error: unknown): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * Unique constraints that stand for "this value is taken" on one field of a form: a duplicate is
+ * answered 409 with that field's message ('code: Esiste già…'), so the form shows it in the field.
+ */
+export const uniqueFieldErrors: Readonly<Record<string, { field: string; message: string }>> = {
+  regions_code_idx: { field: 'code', message: validationMessages.regionCodeTaken },
+  plans_tenant_name_unique_idx: { field: 'name', message: validationMessages.planNameTaken },
+};

@@ -3,19 +3,26 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { Envelope } from '../../contract/envelope';
+import { fieldErrorsOf } from '../../contract/field-errors';
 import { serverMessages } from '../../contract/messages';
 import { HttpError } from '../lib/http-error';
-import { PgErrorCode, pgConstraint, pgErrorCode } from '../lib/pg-errors';
+import { PgErrorCode, pgConstraint, pgErrorCode, uniqueFieldErrors } from '../lib/pg-errors';
 import { isProviderError } from '../providers/payment-provider';
 
 type Status = HttpError['statusCode'];
 
+/**
+ * A failure envelope. Beside `errors` ('field: message' strings, as the contract has them) it
+ * carries `fieldErrors`, the same split by field, when any entry names a field.
+ */
 function envelope(message: string, extra: { errors?: string[]; data?: unknown } = {}): Envelope<unknown> {
+  const fieldErrors = extra.errors ? fieldErrorsOf(extra.errors) : {};
   return {
     success: false,
     message,
     data: extra.data ?? null,
     ...(extra.errors ? { errors: extra.errors } : {}),
+    ...(Object.keys(fieldErrors).length > 0 ? { fieldErrors } : {}),
   };
 }
 
@@ -59,8 +66,11 @@ export function toErrorResponse(error: unknown, request: FastifyRequest): [Statu
       : [400, envelope(serverMessages.validation, { errors: [serverMessages.unknownReference] })];
   }
   if (dbCode === PgErrorCode.uniqueViolation) {
-    const constraint = pgConstraint(error);
-    const specific = constraint ? UNIQUE_MESSAGES[constraint] : undefined;
+    // A value taken by another row (a region code, a plan name in the tenant): said on its field.
+    const constraint = pgConstraint(error) ?? '';
+    const taken = uniqueFieldErrors[constraint];
+    if (taken) return [409, envelope(taken.message, { errors: [`${taken.field}: ${taken.message}`] })];
+    const specific = UNIQUE_MESSAGES[constraint];
     return [409, envelope(specific ?? serverMessages.conflict)];
   }
   // Class 22 (data exception: a number out of range, a NUL byte, a malformed value) is a value

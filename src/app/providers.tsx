@@ -1,6 +1,10 @@
-import type { ReactNode } from 'react';
+import { useEffect, useSyncExternalStore, type CSSProperties, type ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { ToastContainer, type CloseButtonProps } from 'react-toastify';
+import { ToastContainer, type CloseButtonProps, type ToastPosition } from 'react-toastify';
+import { useMediaQuery } from '../lib/use-media-query';
+
+/** Below md the top bar wraps (breadcrumb on its own line) and titles span the width. */
+const NARROW_QUERY = '(max-width: 767.98px)';
 
 /** Alt+T focuses the notifications (spec §2, 'Notifications'). */
 export const toastHotKeys = (e: KeyboardEvent) => e.altKey && e.code === 'KeyT';
@@ -24,11 +28,52 @@ function ToastCloseButton({ closeToast }: CloseButtonProps) {
   );
 }
 
-/** The toast area as the spec describes it: top-center, 5 s, click/hover/focus/drag behaviour. */
+// Whether the signed-in shell (top bar, breadcrumb, page titles) is on screen.
+let shellCount = 0;
+const shellListeners = new Set<() => void>();
+const subscribeShell = (listener: () => void) => {
+  shellListeners.add(listener);
+  return () => shellListeners.delete(listener);
+};
+
+/** Called by the signed-in shell: its toasts keep clear of the breadcrumb and the page title. */
+export function useShellToasts(): void {
+  useEffect(() => {
+    shellCount += 1;
+    shellListeners.forEach((l) => l());
+    return () => {
+      shellCount -= 1;
+      shellListeners.forEach((l) => l());
+    };
+  }, []);
+}
+
+/**
+ * Where toasts appear. Public pages: top-center (spec §2). In the signed-in shell a toast must
+ * never cover the breadcrumb or the page title (issue 13): on wider screens top-right under the
+ * top bar (the spec's other area), on a phone, where the title spans the width, bottom-center
+ * above the SuperAdmin's tenant bar.
+ */
+export function useToastPlacement(): { position: ToastPosition; style?: CSSProperties } {
+  const inShell = useSyncExternalStore(
+    subscribeShell,
+    () => shellCount > 0,
+    () => false,
+  );
+  const phone = useMediaQuery(NARROW_QUERY);
+  if (!inShell) return { position: 'top-center' };
+  if (phone)
+    return { position: 'bottom-center', style: { bottom: 'calc(var(--tenant-bar-height, 0px) + 1rem)' } };
+  return { position: 'top-right', style: { top: '4.5rem' } };
+}
+
+/** The toast area as the spec describes it: 5 s, click/hover/focus/drag behaviour; placed as above. */
 export function Toasts() {
+  const { position, style } = useToastPlacement();
   return (
     <ToastContainer
-      position="top-center"
+      position={position}
+      style={style}
       autoClose={5000}
       closeOnClick
       pauseOnHover

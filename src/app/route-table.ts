@@ -199,21 +199,20 @@ export interface Crumb {
   to?: string;
 }
 
-function fallbackLabel(segment: string): string {
-  if (segment === 'new') return 'Nuovo';
-  if (/^\d+$/.test(segment)) return 'Dettaglio';
-  const text = decodeURIComponent(segment).replace(/[-_]+/g, ' ');
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-/** 'Home' plus one crumb per path segment, labelled from the table (spec §2, 'Top bar'). */
+/**
+ * 'Home' plus one crumb per path segment that has a screen, labelled from the table (spec §2,
+ * 'Top bar'). A raw path segment is never shown: a path no screen answers reads 'Pagina non
+ * trovata', and a prefix without a screen of its own is left out.
+ */
 export function breadcrumbFor(pathname: string): Crumb[] {
   const crumbs: Crumb[] = [{ label: messages.layout.home, to: '/' }];
   const segments = pathname.split('/').filter(Boolean);
-  segments.forEach((segment, i) => {
+  if (segments.length === 0) return crumbs;
+  if (!findRoute(pathname)) return [...crumbs, { label: messages.layout.pageNotFound }];
+  segments.forEach((_, i) => {
     const to = `/${segments.slice(0, i + 1).join('/')}`;
     const route = findRoute(to);
-    crumbs.push(route ? { label: route.label, to } : { label: fallbackLabel(segment) });
+    if (route) crumbs.push({ label: route.label, to });
   });
   return crumbs;
 }

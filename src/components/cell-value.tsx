@@ -3,6 +3,7 @@ import {
   formatBool,
   formatCurrency,
   formatDate,
+  formatPercent,
   formatText,
   getPath,
   isMissing,
@@ -42,6 +43,10 @@ export function CellValue({ column, row }: { column: ColumnDef; row: Record<stri
     }
     case 'currency': {
       const text = formatCurrency(value);
+      return text === NOT_AVAILABLE ? <Missing /> : <span className="tabular-nums">{text}</span>;
+    }
+    case 'percent': {
+      const text = formatPercent(value);
       return text === NOT_AVAILABLE ? <Missing /> : <span className="tabular-nums">{text}</span>;
     }
     case 'dateTime': {

@@ -1,16 +1,68 @@
+import type { SweetAlertOptions } from 'sweetalert2';
 import { messages } from '../../contract/messages';
+import { uiText } from './ui-text';
+
+/*
+ * Every SweetAlert2 dialog of the SPA goes through here (spec §5 'Sei sicuro?', §2 'Tenant
+ * Selezionata!', the bank-transfer confirmation): the library is loaded on first use (never in the
+ * first load), styled with the app's own tokens (the `swal-rinnova` rules in index.css: font,
+ * colours, radius, the btn-* classes) and Italian down to the accessible names of its buttons.
+ */
+
+/** Options every dialog shares. */
+const base: SweetAlertOptions = {
+  buttonsStyling: false,
+  reverseButtons: true,
+  closeButtonAriaLabel: uiText.dialogClose,
+  showClass: { popup: 'swal2-show' },
+  customClass: {
+    container: 'swal-rinnova',
+    popup: 'swal-rinnova-popup',
+    title: 'swal-rinnova-title',
+    htmlContainer: 'swal-rinnova-text',
+    actions: 'swal-rinnova-actions',
+    confirmButton: 'btn-danger',
+    cancelButton: 'btn-secondary',
+    closeButton: 'swal-rinnova-close',
+    timerProgressBar: 'swal-rinnova-progress',
+  },
+};
+
+async function fire(options: SweetAlertOptions) {
+  const { default: Swal } = await import('sweetalert2');
+  const customClass = { ...(base.customClass as object), ...(options.customClass as object) };
+  return Swal.fire({ ...base, ...options, customClass } as SweetAlertOptions);
+}
+
+/** The dialog's body: what it acts on (bold, when given), then the text. Built as nodes, never as HTML. */
+function body(text: string, subject?: string): HTMLElement {
+  const wrap = document.createElement('div');
+  if (subject) {
+    const what = document.createElement('p');
+    what.className = 'swal-rinnova-subject';
+    what.append(`${uiText.deleteSubject} `);
+    const strong = document.createElement('strong');
+    strong.textContent = subject;
+    what.append(strong);
+    wrap.append(what);
+  }
+  const p = document.createElement('p');
+  p.textContent = text;
+  wrap.append(p);
+  return wrap;
+}
 
 /**
  * The delete confirmation (spec §5): 'Sei sicuro?' / 'Non potrai annullare questa operazione!' /
- * 'Sì, elimina!' / 'Annulla'. The only place sweetalert2 is called; it is loaded on first use so
- * it stays out of the main bundle. The dialog traps focus and returns it on close.
+ * 'Sì, elimina!' / 'Annulla', naming what will be deleted when known ('Regione «Lazio»').
  */
-export async function confirmDelete(): Promise<boolean> {
+export async function confirmDelete(subject?: string): Promise<boolean> {
   return confirmAction({
     title: messages.deleteDialog.title,
     text: messages.deleteDialog.text,
     confirmText: messages.deleteDialog.confirm,
     cancelText: messages.deleteDialog.cancel,
+    subject,
   });
 }
 
@@ -21,27 +73,38 @@ export interface ConfirmOptions {
   cancelText: string;
   /** 'danger' (red confirm, the default) or 'primary'. */
   tone?: 'danger' | 'primary';
+  /** What the action acts on, shown in bold above the text. */
+  subject?: string;
 }
 
 /** A confirmation with the delete dialog's look (e.g. 'Imposta pagamento con bonifico', irreversible). */
 export async function confirmAction(options: ConfirmOptions): Promise<boolean> {
-  const { default: Swal } = await import('sweetalert2');
-  const result = await Swal.fire({
+  const result = await fire({
     title: options.title,
-    text: options.text,
+    html: body(options.text, options.subject),
     icon: 'warning',
+    iconColor: options.tone === 'primary' ? '#3b82f6' : '#dc2626',
     showCancelButton: true,
+    showCloseButton: true,
     confirmButtonText: options.confirmText,
     cancelButtonText: options.cancelText,
     focusCancel: true,
-    reverseButtons: true,
-    buttonsStyling: false,
-    customClass: {
-      popup: 'rounded-xl',
-      actions: 'gap-3',
-      confirmButton: options.tone === 'primary' ? 'btn-primary' : 'btn-danger',
-      cancelButton: 'btn-secondary',
-    },
+    customClass: { confirmButton: options.tone === 'primary' ? 'btn-primary' : 'btn-danger' },
   });
   return result.isConfirmed;
+}
+
+/** A short success alert that closes by itself (e.g. 'Tenant Selezionata!'). */
+export async function showSuccess(title: string, text?: string, timerMs = 1800): Promise<void> {
+  await fire({
+    icon: 'success',
+    iconColor: '#10b981',
+    title,
+    text,
+    timer: timerMs,
+    timerProgressBar: true,
+    showCloseButton: true,
+    confirmButtonText: 'OK',
+    customClass: { confirmButton: 'btn-primary' },
+  });
 }

@@ -1,7 +1,7 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { messages } from '../../contract/messages';
 import type { Row } from '../lib/entity-hooks';
-import type { ColumnDef } from '../lib/resource';
+import { alignOf, sortKeyOf, type ColumnDef } from '../lib/resource';
 import { getPath } from '../lib/formatters';
 import { PHONE_QUERY, useMediaQuery } from '../lib/use-media-query';
 import { CellValue } from './cell-value';
@@ -30,6 +30,87 @@ export interface DataTableProps {
   renderActions?: (row: Row) => ReactNode;
   /** Accessible name of the table. */
   label: string;
+  /** Server-side sorting: the current order and what a header click does. */
+  sorting?: TableSorting;
+  /**
+   * Criteria are applied: an empty answer says "nothing matches" and offers 'Resetta' (instead of
+   * the empty-list text of spec §2).
+   */
+  filtered?: { onReset: () => void };
+}
+
+export interface TableSorting {
+  sort: { key: string; desc: boolean } | null;
+  onToggle: (key: string) => void;
+  /** The phone's 'Ordina per' select (no headers to click there). */
+  onSet: (sort: { key: string; desc: boolean } | null) => void;
+}
+
+/** The empty state: the spec's text for an empty list; after a filter, "no matches" with 'Resetta'. */
+function EmptyState({ filtered }: { filtered?: DataTableProps['filtered'] }) {
+  if (!filtered) return <>{messages.common.emptyTable}</>;
+  return (
+    <div className="flex flex-col items-center gap-3" role="status">
+      <p className="font-medium text-slate-700">{uiText.noMatches}</p>
+      <p className="text-slate-500">{uiText.noMatchesHint}</p>
+      <button type="button" className="btn-secondary" onClick={filtered.onReset}>
+        {messages.common.reset}
+      </button>
+    </div>
+  );
+}
+
+function SortIcon({ state }: { state: 'ascending' | 'descending' | 'none' }) {
+  return (
+    <svg viewBox="0 0 20 20" aria-hidden="true" className="h-3.5 w-3.5 shrink-0" fill="currentColor">
+      <path
+        d="M10 3.5 6.5 8h7L10 3.5Z"
+        className={state === 'ascending' ? 'text-slate-900' : 'text-slate-300'}
+        opacity={state === 'descending' ? 0.35 : 1}
+      />
+      <path
+        d="M10 16.5 13.5 12h-7l3.5 4.5Z"
+        className={state === 'descending' ? 'text-slate-900' : 'text-slate-300'}
+        opacity={state === 'ascending' ? 0.35 : 1}
+      />
+    </svg>
+  );
+}
+
+/** The phone's sort control: one select with each sortable column both ways. */
+function PhoneSort({ columns, sorting }: { columns: readonly ColumnDef[]; sorting: TableSorting }) {
+  const sortable = columns.filter((c) => sortKeyOf(c) !== null);
+  if (sortable.length === 0) return null;
+  const value = sorting.sort ? `${sorting.sort.desc ? '-' : ''}${sorting.sort.key}` : '';
+  return (
+    <div className="flex items-center gap-3 border-b border-slate-100 px-4 py-2.5">
+      <label htmlFor="phone-sort" className="shrink-0 text-xs font-medium whitespace-nowrap text-slate-500">
+        {uiText.sortBy}
+      </label>
+      <select
+        id="phone-sort"
+        className="input min-w-0 flex-1 py-1.5 text-sm"
+        value={value}
+        onChange={(e) => {
+          const v = e.target.value;
+          sorting.onSet(v ? { key: v.replace(/^-/, ''), desc: v.startsWith('-') } : null);
+        }}
+      >
+        <option value="">{uiText.sortNatural}</option>
+        {sortable.map((c) => {
+          const key = sortKeyOf(c) as string;
+          return [
+            <option key={key} value={key}>
+              {uiText.sortAscending(c.name)}
+            </option>,
+            <option key={`-${key}`} value={`-${key}`}>
+              {uiText.sortDescending(c.name)}
+            </option>,
+          ];
+        })}
+      </select>
+    </div>
+  );
 }
 
 function SelectAll({ selection, disabled }: { selection: TableSelection; disabled: boolean }) {
@@ -65,75 +146,90 @@ function cellTitle(row: Row, key: string): string | undefined {
  * On a phone the rows are stacked cards (issue 13): the first column as the title, the others as
  * labelled rows, the actions in reach at the bottom; nothing scrolls sideways.
  */
-function CardList({ columns, rows, isLoading, isFetching, selection, renderActions, label }: DataTableProps) {
+function CardList({
+  columns,
+  rows,
+  isLoading,
+  isFetching,
+  selection,
+  renderActions,
+  label,
+  sorting,
+  filtered,
+}: DataTableProps) {
   const [title, ...rest] = columns;
   return (
-    <ul
-      aria-label={label}
-      aria-busy={isLoading || isFetching ? true : undefined}
-      className={`divide-y divide-slate-100 transition-opacity ${isFetching && !isLoading ? 'opacity-60' : ''}`}
-    >
-      {isLoading ? (
-        Array.from({ length: SKELETON_ROWS }, (_, i) => (
-          <li key={`skeleton-${i}`} data-testid="skeleton-row" className="space-y-2 p-4">
-            <Skeleton className="h-4 w-1/2" />
-            <Skeleton className="h-3 w-3/4" />
-            <Skeleton className="h-3 w-2/3" />
-          </li>
-        ))
-      ) : rows.length === 0 ? (
-        <li className="px-4 py-14 text-center text-sm text-slate-500">{messages.common.emptyTable}</li>
-      ) : (
-        rows.map((row) => {
-          const isSelected = selection?.selected.has(row.id) ?? false;
-          return (
-            <li
-              key={row.id}
-              aria-selected={selection ? isSelected : undefined}
-              className={`flex gap-3 p-4 ${isSelected ? 'bg-blue-50/60' : ''}`}
-            >
-              {selection && (
-                <input
-                  type="checkbox"
-                  className="mt-0.5 h-4 w-4 shrink-0 rounded border-slate-300 accent-brand-blue"
-                  aria-label={uiText.selectRow(row.id)}
-                  checked={isSelected}
-                  onChange={() => selection.toggleRow(row.id)}
-                />
-              )}
-              <div className="min-w-0 flex-1">
-                {title && (
-                  <p className="truncate text-sm font-semibold text-slate-900">
-                    <CellValue column={title} row={row} />
-                  </p>
-                )}
-                {rest.length > 0 && (
-                  <dl className="mt-2 grid grid-cols-[minmax(0,auto)_minmax(0,1fr)] gap-x-4 gap-y-1.5 text-sm">
-                    {rest.map((c) => (
-                      <div key={c.key} className="contents">
-                        <dt className="text-slate-500">{c.name}</dt>
-                        <dd className="min-w-0 text-right text-slate-700 tabular-nums [overflow-wrap:anywhere]">
-                          <CellValue column={c} row={row} />
-                        </dd>
-                      </div>
-                    ))}
-                  </dl>
-                )}
-                {renderActions && (
-                  <div
-                    className="-mr-2 mt-2 flex flex-wrap justify-end gap-0.5"
-                    role="group"
-                    aria-label={uiText.actionsFor(row.id)}
-                  >
-                    {renderActions(row)}
-                  </div>
-                )}
-              </div>
+    <>
+      {sorting && <PhoneSort columns={columns} sorting={sorting} />}
+      <ul
+        aria-label={label}
+        aria-busy={isLoading || isFetching ? true : undefined}
+        className={`divide-y divide-slate-100 transition-opacity ${isFetching && !isLoading ? 'opacity-60' : ''}`}
+      >
+        {isLoading ? (
+          Array.from({ length: SKELETON_ROWS }, (_, i) => (
+            <li key={`skeleton-${i}`} data-testid="skeleton-row" className="space-y-2 p-4">
+              <Skeleton className="h-4 w-1/2" />
+              <Skeleton className="h-3 w-3/4" />
+              <Skeleton className="h-3 w-2/3" />
             </li>
-          );
-        })
-      )}
-    </ul>
+          ))
+        ) : rows.length === 0 ? (
+          <li className="px-4 py-14 text-center text-sm text-slate-500">
+            <EmptyState filtered={filtered} />
+          </li>
+        ) : (
+          rows.map((row) => {
+            const isSelected = selection?.selected.has(row.id) ?? false;
+            return (
+              <li
+                key={row.id}
+                aria-selected={selection ? isSelected : undefined}
+                className={`flex gap-3 p-4 ${isSelected ? 'bg-blue-50/60' : ''}`}
+              >
+                {selection && (
+                  <input
+                    type="checkbox"
+                    className="mt-0.5 h-4 w-4 shrink-0 rounded border-slate-300 accent-brand-blue"
+                    aria-label={uiText.selectRow(row.id)}
+                    checked={isSelected}
+                    onChange={() => selection.toggleRow(row.id)}
+                  />
+                )}
+                <div className="min-w-0 flex-1">
+                  {title && (
+                    <p className="truncate text-sm font-semibold text-slate-900">
+                      <CellValue column={title} row={row} />
+                    </p>
+                  )}
+                  {rest.length > 0 && (
+                    <dl className="mt-2 grid grid-cols-[minmax(0,auto)_minmax(0,1fr)] gap-x-4 gap-y-1.5 text-sm">
+                      {rest.map((c) => (
+                        <div key={c.key} className="contents">
+                          <dt className="text-slate-500">{c.name}</dt>
+                          <dd className="min-w-0 text-right text-slate-700 tabular-nums [overflow-wrap:anywhere]">
+                            <CellValue column={c} row={row} />
+                          </dd>
+                        </div>
+                      ))}
+                    </dl>
+                  )}
+                  {renderActions && (
+                    <div
+                      className="-mr-2 mt-2 flex flex-wrap justify-end gap-0.5"
+                      role="group"
+                      aria-label={uiText.actionsFor(row.id)}
+                    >
+                      {renderActions(row)}
+                    </div>
+                  )}
+                </div>
+              </li>
+            );
+          })
+        )}
+      </ul>
+    </>
   );
 }
 
@@ -143,7 +239,17 @@ export function DataTable(props: DataTableProps) {
   return phone ? <CardList {...props} /> : <Table {...props} />;
 }
 
-function Table({ columns, rows, isLoading, isFetching, selection, renderActions, label }: DataTableProps) {
+function Table({
+  columns,
+  rows,
+  isLoading,
+  isFetching,
+  selection,
+  renderActions,
+  label,
+  sorting,
+  filtered,
+}: DataTableProps) {
   const span = columns.length + (selection ? 1 : 0) + (renderActions ? 1 : 0);
   return (
     <div className="overflow-x-auto">
@@ -159,15 +265,47 @@ function Table({ columns, rows, isLoading, isFetching, selection, renderActions,
                 <SelectAll selection={selection} disabled={isLoading || rows.length === 0} />
               </th>
             )}
-            {columns.map((c) => (
-              <th
-                key={c.key}
-                scope="col"
-                className={`${th} ${c.align === 'right' ? 'text-right' : 'text-left'}`}
-              >
-                {c.name}
-              </th>
-            ))}
+            {columns.map((c) => {
+              const key = sorting ? sortKeyOf(c) : null;
+              const right = alignOf(c) === 'right';
+              const state =
+                key !== null && sorting?.sort?.key === key
+                  ? sorting.sort.desc
+                    ? ('descending' as const)
+                    : ('ascending' as const)
+                  : ('none' as const);
+              return (
+                <th
+                  key={c.key}
+                  scope="col"
+                  aria-sort={key !== null ? state : undefined}
+                  className={`${th} ${right ? 'text-right' : 'text-left'}`}
+                >
+                  {key !== null && sorting ? (
+                    <button
+                      type="button"
+                      className={`group/sort relative -mx-1 inline-flex items-center gap-1 rounded px-1 text-inherit uppercase tracking-wide hover:text-slate-900 ${right ? 'flex-row-reverse' : ''} ${state !== 'none' ? 'text-slate-900' : ''}`}
+                      onClick={() => sorting.onToggle(key)}
+                    >
+                      {c.name}
+                      {state !== 'none' ? (
+                        <SortIcon state={state} />
+                      ) : (
+                        // Unsorted: the arrows appear on hover or focus, in the gap beside the
+                        // header, so nine columns still fit (the user list at 1280 px).
+                        <span
+                          className={`absolute top-1/2 -translate-y-1/2 opacity-0 transition-opacity group-hover/sort:opacity-100 group-focus-visible/sort:opacity-100 ${right ? '-left-3.5' : '-right-3.5'}`}
+                        >
+                          <SortIcon state={state} />
+                        </span>
+                      )}
+                    </button>
+                  ) : (
+                    c.name
+                  )}
+                </th>
+              );
+            })}
             {renderActions && (
               <th scope="col" className={`${th} sticky right-0 bg-slate-50 text-right`}>
                 {messages.common.actions}
@@ -189,7 +327,7 @@ function Table({ columns, rows, isLoading, isFetching, selection, renderActions,
           ) : rows.length === 0 ? (
             <tr>
               <td colSpan={span} className="px-4 py-14 text-center text-sm text-slate-500">
-                {messages.common.emptyTable}
+                <EmptyState filtered={filtered} />
               </td>
             </tr>
           ) : (
@@ -215,7 +353,7 @@ function Table({ columns, rows, isLoading, isFetching, selection, renderActions,
                   {columns.map((c, i) => (
                     <td
                       key={c.key}
-                      className={`${td} ${i === 0 ? 'font-medium text-slate-900' : ''} ${c.truncate ? 'max-w-40 truncate' : ''} ${c.align === 'right' ? 'text-right tabular-nums' : ''}`}
+                      className={`${td} ${i === 0 ? 'font-medium text-slate-900' : ''} ${c.truncate ? (c.grow ? 'max-w-44 truncate' : 'max-w-32 truncate') : ''} ${alignOf(c) === 'right' ? 'text-right tabular-nums' : ''}`}
                       title={c.truncate ? cellTitle(row, c.key) : undefined}
                     >
                       <CellValue column={c} row={row} />

@@ -52,6 +52,7 @@ function FieldGrid({
           form={c.form}
           fields={all}
           readOnly={readOnly || (c.isEdit && f.createOnly === true)}
+          isEdit={c.isEdit}
           hint={c.isEdit && f.writeOnly ? uiText.writeOnlyHint : undefined}
         />
       ))}
@@ -69,6 +70,16 @@ export function FormPage<T extends { id: number }>({ resource, children, after }
   const groups = groupFields(resource.fields);
   const [tab, setTab] = useState(groups[0]?.name ?? '');
   const errorKeys = Object.keys(c.form.formState.errors);
+  // New errors on a hidden tab (e.g. the server's 'zip' on the address tab): show that tab.
+  const errorSignature = errorKeys.join(',');
+  const [seenErrors, setSeenErrors] = useState('');
+  if (errorSignature !== seenErrors) {
+    setSeenErrors(errorSignature);
+    const inTab = (name: string) =>
+      groups.find((g) => g.name === name)?.fields.some((f) => errorKeys.includes(f.key)) ?? false;
+    const first = groups.find((g) => inTab(g.name));
+    if (first && !inTab(tab)) setTab(first.name);
+  }
 
   return (
     <div
@@ -77,7 +88,7 @@ export function FormPage<T extends { id: number }>({ resource, children, after }
     >
       <div className="mb-6">
         <Link
-          to={`/${resource.name}`}
+          to={c.listPath}
           className="mb-2 inline-flex items-center gap-1.5 text-sm text-slate-500 hover:text-slate-900"
         >
           <ArrowLeftIcon />

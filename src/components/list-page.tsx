@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
 import type { Row } from '../lib/entity-hooks';
 import { createButtonLabel, listTitle, type ResourceDef } from '../lib/resource';
 import { useListController } from '../lib/use-list-controller';
 import { DataTable } from './data-table';
 import { FilterPanel } from './filter-panel';
-import { PencilIcon, PlusIcon, TrashIcon } from './icons';
+import { DownloadIcon, PencilIcon, PlusIcon, TrashIcon } from './icons';
 import { PageSizeSelect } from './page-size-select';
 import { Paginator } from './paginator';
 import { uiText } from './ui-text';
@@ -40,6 +40,9 @@ export function ListPage<T extends { id: number }>({
   allowDelete = true,
 }: ListPageProps<T>) {
   const c = useListController(resource);
+  const location = useLocation();
+  // Forms opened from here come back to this very list (page, filters, order) after a save.
+  const fromHere = { from: `${location.pathname}${location.search}` };
   const canEdit = allowEdit && c.canEdit;
   const canDelete = allowDelete && c.canDelete;
   const hasActions = rowActions.length > 0 || canEdit || canDelete;
@@ -65,6 +68,7 @@ export function ListPage<T extends { id: number }>({
       {canEdit && (
         <Link
           to={`/${resource.name}/${row.id}`}
+          state={fromHere}
           className="icon-btn"
           aria-label={uiText.edit}
           title={uiText.edit}
@@ -99,7 +103,11 @@ export function ListPage<T extends { id: number }>({
         <div className="flex flex-wrap items-center gap-2">
           {toolbar}
           {c.canCreate && (
-            <Link to={resource.createPath ?? `/${resource.name}/new`} className="btn-primary">
+            <Link
+              to={resource.createPath ?? `/${resource.name}/new`}
+              state={fromHere}
+              className="btn-primary"
+            >
               <PlusIcon />
               {createButtonLabel(resource)}
             </Link>
@@ -141,6 +149,8 @@ export function ListPage<T extends { id: number }>({
               : undefined
           }
           renderActions={hasActions ? renderActions : undefined}
+          sorting={{ sort: c.sort, onToggle: c.toggleSort, onSet: c.setSort }}
+          filtered={c.isFiltered ? { onReset: c.resetFilters } : undefined}
         />
         <footer className="flex flex-col gap-3 border-t border-slate-200 bg-slate-50/60 px-4 py-3 sm:flex-row sm:items-center sm:justify-between">
           <div className="flex flex-wrap items-center gap-4">
@@ -161,6 +171,10 @@ export function ListPage<T extends { id: number }>({
                 >
                   <TrashIcon />
                   {uiText.bulkDelete}
+                </button>
+                <button type="button" className="btn-secondary px-3 py-1.5" onClick={c.exportSelected}>
+                  <DownloadIcon />
+                  {uiText.exportSelected}
                 </button>
                 <button type="button" className="btn-ghost px-3 py-1.5" onClick={c.clearSelection}>
                   {uiText.clearSelection}

@@ -7,6 +7,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { isAxiosError, type AxiosResponse } from 'axios';
 import { apiPaths } from '../../contract/api-paths';
 import type { Envelope, Paged, SelectQuery, SelectResult } from '../../contract/envelope';
+import { plainMessages, splitFieldError } from '../../contract/field-errors';
 import { http } from './http';
 import { queryKeys } from './query-keys';
 import type { FormValues, ResourceDef } from './resource';
@@ -22,6 +23,8 @@ export interface LooseQuery {
   searchTerm?: string;
   filters?: Record<string, FilterValue>;
   selectedIds?: number[];
+  /** `sort=key` / `sort=-key` (lists only). */
+  sort?: string;
 }
 
 /** An answer whose envelope says `success: false` although the status was 2xx. */
@@ -51,18 +54,54 @@ export function failureEnvelope(error: unknown): Partial<Envelope<unknown>> | nu
   return null;
 }
 
-/** The server's validation messages (`errors`), or its `message`, for showing under a form. */
+/**
+ * The server's validation messages (`errors`, without their field keys), or its `message`: what a
+ * person may read in a toast or under a form. A key such as `vatCode:` is never part of it.
+ */
 export function serverErrors(error: unknown): string[] {
   const env = failureEnvelope(error);
   if (!env) return [];
-  if (Array.isArray(env.errors) && env.errors.length > 0) return env.errors.map(String);
+  if (Array.isArray(env.errors) && env.errors.length > 0) return plainMessages(env.errors.map(String));
   return typeof env.message === 'string' && env.message ? [env.message] : [];
 }
 
-/** A short human description of a failure (server message first). */
+export interface ServerFieldErrors {
+  /** First message per field key, as the server named the field ('vatCode', 'billingAddress.zip'). */
+  fields: Record<string, string>;
+  /** Messages that name no field (or the envelope's message when there are no `errors`). */
+  general: string[];
+  /** Every message without its key, in order (a plan form toasts the first, spec §8). */
+  all: string[];
+}
+
+/**
+ * A failed save split by field: the envelope's `fieldErrors` when the server sends them, else its
+ * 'field: message' `errors` parsed here (any backend that honours the contract).
+ */
+export function serverFieldErrors(error: unknown): ServerFieldErrors {
+  const env = failureEnvelope(error);
+  const fields: Record<string, string> = {};
+  const general: string[] = [];
+  const entries = Array.isArray(env?.errors) ? env.errors.map(String) : [];
+  for (const entry of entries) {
+    const { field, message } = splitFieldError(entry);
+    if (field === null) general.push(message);
+    else if (!(field in fields)) fields[field] = message;
+  }
+  if (env?.fieldErrors && typeof env.fieldErrors === 'object') {
+    for (const [field, message] of Object.entries(env.fieldErrors)) {
+      if (typeof message === 'string' && !(field in fields)) fields[field] = message;
+    }
+  }
+  const all = serverErrors(error);
+  if (entries.length === 0 && Object.keys(fields).length === 0) general.push(...all);
+  return { fields, general: [...new Set(general)], all };
+}
+
+/** A short human description of a failure (server message first, never a field key). */
 export function errorText(error: unknown): string {
   const env = failureEnvelope(error);
-  if (env && typeof env.message === 'string' && env.message) return env.message;
+  if (env && typeof env.message === 'string' && env.message) return splitFieldError(env.message).message;
   return error instanceof Error ? error.message : String(error);
 }
 
@@ -83,6 +122,7 @@ export function normalizeQuery(query: LooseQuery): SelectQuery {
   const term = query.searchTerm?.trim();
   if (term) out.searchTerm = term;
   if (query.selectedIds && query.selectedIds.length > 0) out.selectedIds = [...query.selectedIds];
+  if (query.sort) out.sort = query.sort;
   return out;
 }
 
@@ -96,6 +136,7 @@ export function toParams(query: LooseQuery): Record<string, string | number> {
   const params: Record<string, string | number> = { page: q.page, pageSize: q.pageSize };
   if (q.searchTerm) params.searchTerm = q.searchTerm;
   if (q.selectedIds && q.selectedIds.length > 0) params.selectedIds = q.selectedIds.join(',');
+  if (q.sort) params.sort = q.sort;
   for (const [key, value] of Object.entries(q.filters ?? {})) {
     if (hasValue(value)) params[`filters[${key}]`] = typeof value === 'boolean' ? 'true' : value;
   }

@@ -67,3 +67,44 @@ export function formatText(value: unknown): string {
   if (typeof value === 'object') return NOT_AVAILABLE;
   return String(value);
 }
+
+/**
+ * A number typed the Italian way or the other: '49,50', '49.50', '1.234,50', '1,234.50', ' 22 '
+ * all read; the last of ',' and '.' is the decimal separator when both appear, the other one
+ * groups thousands. Anything else (letters, two decimal marks, empty) is null.
+ */
+export function parseDecimal(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value !== 'string') return null;
+  let s = value.trim().replace(/\s+/g, '').replace(/€|%/g, '');
+  if (s === '') return null;
+  const lastComma = s.lastIndexOf(',');
+  const lastDot = s.lastIndexOf('.');
+  if (lastComma >= 0 && lastDot >= 0) {
+    const decimal = lastComma > lastDot ? ',' : '.';
+    const group = decimal === ',' ? '.' : ',';
+    s = s.split(group).join('');
+    if (decimal === ',') s = s.replace(',', '.');
+  } else if (lastComma >= 0) {
+    if (s.indexOf(',') !== lastComma) return null;
+    s = s.replace(',', '.');
+  } else if (lastDot >= 0 && s.indexOf('.') !== lastDot) {
+    return null;
+  }
+  if (!/^[-+]?(\d+\.?\d*|\.\d+)$/.test(s)) return null;
+  const n = Number(s);
+  return Number.isFinite(n) ? n : null;
+}
+
+/** 49.5 → '49,50' (Italian decimal comma, `places` decimals, no grouping: what an input shows). */
+export function formatDecimalInput(value: number, places: number): string {
+  return value.toFixed(places).replace('.', ',');
+}
+
+const percent = new Intl.NumberFormat('it-IT', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** 22 → '22,00 %' (VAT and other percentages, two decimals, Italian locale). */
+export function formatPercent(value: unknown): string {
+  const n = toNumber(value);
+  return n === null ? NOT_AVAILABLE : `${percent.format(n)} %`;
+}

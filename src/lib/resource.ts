@@ -8,7 +8,7 @@ import type { RoleId } from '../../contract/enums';
 import { messages } from '../../contract/messages';
 
 /** How a list cell is drawn (spec §2 'Shared list screens'); absent means plain text. */
-export type ColumnType = 'text' | 'bool' | 'currency' | 'dateTime' | 'subscriptionstatusenum';
+export type ColumnType = 'text' | 'bool' | 'currency' | 'percent' | 'dateTime' | 'subscriptionstatusenum';
 
 export interface ColumnDef {
   /** Property of the row; a dotted path reads nested objects (`region.name`). */
@@ -20,8 +20,26 @@ export interface ColumnDef {
   truncate?: boolean;
   /** Where to read the value when `key` is missing (a dotted path), e.g. the e-mail of a nameless customer. */
   fallback?: string;
-  /** Amounts read best right-aligned (with tabular figures). */
+  /** Amounts read best right-aligned (with tabular figures); currency and percent columns are by default. */
   align?: 'left' | 'right';
+  /**
+   * The header sorts the list on the server (`sort=key`, `sort=-key`, kept in the URL): true uses
+   * the column's key, a string names the server's sort key (e.g. 'region' for `region.name`).
+   */
+  sortable?: boolean | string;
+  /** A column that holds the row's main text (name, e-mail): it gets the room on desktop. */
+  grow?: boolean;
+}
+
+/** The server sort key of a column, or null when it does not sort. */
+export function sortKeyOf(column: ColumnDef): string | null {
+  if (!column.sortable) return null;
+  return typeof column.sortable === 'string' ? column.sortable : column.key;
+}
+
+/** Right for money and percentages (tabular figures), else as declared. */
+export function alignOf(column: ColumnDef): 'left' | 'right' {
+  return column.align ?? (column.type === 'currency' || column.type === 'percent' ? 'right' : 'left');
 }
 
 /** Where a searchable select takes its options: `GET api/{entity}/getAllForSelect`. */
@@ -53,8 +71,11 @@ interface FieldBase {
   key: string;
   /** Visible label, Italian. */
   label: string;
-  /** Shows the required marker; the server still decides (generic forms validate server-side). */
-  required?: boolean;
+  /**
+   * Shows the required marker; the server still decides (generic forms validate server-side).
+   * 'create': required on a new item only (e.g. a secret that an edit may leave as stored).
+   */
+  required?: boolean | 'create';
   /** Shown in create mode only: read-only (disabled) when editing. */
   createOnly?: boolean;
   /** Where the loaded row holds the value, as a dotted path (`billingAddress.street`); default `key`. */
@@ -86,7 +107,11 @@ export type FieldDef =
       validate?: (value: string) => string | undefined;
     })
   | (FieldBase & { kind: 'textarea'; rows?: number; placeholder?: string })
-  | (FieldBase & { kind: 'number'; step?: number; min?: number; max?: number })
+  /**
+   * A decimal typed the Italian way ('49,50'; a dot is accepted too), shown with the places its
+   * step asks for. `suffix` is drawn inside the box ('€', '%').
+   */
+  | (FieldBase & { kind: 'number'; step?: number; min?: number; max?: number; suffix?: string })
   | (FieldBase & { kind: 'checkbox' })
   | (FieldBase & { kind: 'select'; source: SelectSource; dependsOn?: DependsOn; placeholder?: string })
   | (FieldBase & { kind: 'choice'; options: readonly ChoiceOption[]; placeholder?: string });
@@ -117,8 +142,17 @@ export interface ResourceDef<T extends { id: number } = { id: number }> {
    * courtesy only: the server enforces roles.
    */
   roles?: { create?: readonly RoleId[]; edit?: readonly RoleId[]; delete?: readonly RoleId[] };
-  /** Client-side validation. Absent for the generic forms (spec §5: the server validates). */
+  /**
+   * Client-side validation, run on the body the server will get (numbers parsed, `id` added when
+   * editing, so create-only rules such as a required secret apply to new items only). Absent for
+   * the generic forms (spec §5: the server validates).
+   */
   schema?: ZodType;
+  /**
+   * Where a successful create leads: 'list' (default, back to the list the person came from) or
+   * 'edit' (stay on the new item, e.g. a plan whose features can only be added once it exists).
+   */
+  afterCreate?: 'list' | 'edit';
   /** Messages that replace the generic ones (e.g. the user screens, spec §8). */
   messages?: {
     created?: string;

@@ -5,12 +5,12 @@
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useForm, type Resolver } from 'react-hook-form';
-import { useNavigate, useParams } from 'react-router-dom';
+import { useForm, type FieldPath, type Resolver } from 'react-hook-form';
+import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import type { z } from 'zod';
 import { messages } from '../../contract/messages';
-import { entityHooks, serverErrors } from './entity-hooks';
-import { getPath } from './formatters';
+import { entityHooks, serverFieldErrors } from './entity-hooks';
+import { formatDecimalInput, getPath, parseDecimal } from './formatters';
 import { notify } from './notify';
 import { createTitle, editTitle, type FieldDef, type FormValues, type ResourceDef } from './resource';
 import { useRoleAllowed } from './use-list-controller';
@@ -31,6 +31,7 @@ function emptyValue(field: FieldDef): unknown {
     case 'checkbox':
       return false;
     case 'number':
+      return '';
     case 'select':
     case 'choice':
       return null;
@@ -39,10 +40,25 @@ function emptyValue(field: FieldDef): unknown {
   }
 }
 
-/** A new form: each field's declared default, else its empty value. */
+/** Decimal places a number field shows: those of its step (0.01 → 2), else as many as needed. */
+export function placesOf(field: FieldDef): number | null {
+  if (field.kind !== 'number' || field.step === undefined || field.step >= 1) return null;
+  return Math.max(0, -Math.floor(Math.log10(field.step)));
+}
+
+/** A number as its field shows it, the Italian way: 49.5 → '49,50' (step 0.01), 22 → '22,00'. */
+export function numberText(field: FieldDef, value: number): string {
+  const places = placesOf(field);
+  return places === null ? String(value).replace('.', ',') : formatDecimalInput(value, places);
+}
+
+/** A new form: each field's declared default, else its empty value (numbers as Italian text). */
 export function emptyFormValues(fields: readonly FieldDef[]): FormValues {
   return Object.fromEntries(
-    fields.map((f) => [f.key, f.defaultValue !== undefined ? f.defaultValue : emptyValue(f)]),
+    fields.map((f) => {
+      const v = f.defaultValue !== undefined ? f.defaultValue : emptyValue(f);
+      return [f.key, f.kind === 'number' && typeof v === 'number' ? numberText(f, v) : v];
+    }),
   );
 }
 
@@ -52,10 +68,8 @@ export function toFormValues(fields: readonly FieldDef[], row: Record<string, un
   for (const f of fields) {
     const v = f.writeOnly ? undefined : getPath(row, f.from ?? f.key);
     values[f.key] = v === null || v === undefined ? emptyValue(f) : v;
-    // Amounts keep the places their step asks for (29.9 shows as 29.90 with step 0.01).
-    if (f.kind === 'number' && typeof v === 'number' && f.step !== undefined && f.step < 1) {
-      values[f.key] = v.toFixed(Math.max(0, -Math.floor(Math.log10(f.step))));
-    }
+    // Amounts read the Italian way, with the places their step asks for (29.9 → '29,90').
+    if (f.kind === 'number' && typeof v === 'number') values[f.key] = numberText(f, v);
   }
   return values;
 }
@@ -64,16 +78,20 @@ const isBlank = (v: unknown) => v === null || v === undefined || (typeof v === '
 
 /**
  * Body of Create / Update: the form object (numbers and ids as numbers, empty as null). An empty
- * write-only field is left out, so the server keeps the stored secret.
+ * write-only field is left out, so the server keeps the stored secret. With `keepUnreadable`, a
+ * number that does not read stays as typed (so client validation says 'invalid', not 'required').
  */
-export function toBody(fields: readonly FieldDef[], values: FormValues): FormValues {
+export function toBody(fields: readonly FieldDef[], values: FormValues, keepUnreadable = false): FormValues {
   const body: FormValues = {};
   for (const f of fields) {
     const v = values[f.key];
     if (f.writeOnly && isBlank(v)) continue;
     const option = f.kind === 'choice' ? f.options.find((o) => String(o.value) === String(v)) : undefined;
     if (option && typeof option.value === 'string') body[f.key] = option.value;
-    else if (f.kind === 'number' || f.kind === 'select' || f.kind === 'choice') {
+    else if (f.kind === 'number') {
+      const n = parseDecimal(v);
+      body[f.key] = n !== null ? n : keepUnreadable && !isBlank(v) ? v : null;
+    } else if (f.kind === 'select' || f.kind === 'choice') {
       const n = v === '' || v === null || v === undefined ? NaN : Number(v);
       body[f.key] = Number.isFinite(n) ? n : null;
     } else if (f.kind === 'checkbox') body[f.key] = v === true;
@@ -82,12 +100,32 @@ export function toBody(fields: readonly FieldDef[], values: FormValues): FormVal
   return body;
 }
 
+/** The field a server error key names: its key, its `from` path or the path's last part, any case. */
+export function fieldForKey(fields: readonly FieldDef[], key: string): FieldDef | undefined {
+  const k = key.toLowerCase();
+  const last = k.split('.').pop() ?? k;
+  return (
+    fields.find((f) => f.key.toLowerCase() === k || f.from?.toLowerCase() === k) ??
+    fields.find((f) => f.key.toLowerCase() === last)
+  );
+}
+
+/** Where the form was opened from (set by the list's links), so a save goes back to that list. */
+export interface FormLocationState {
+  from?: string;
+}
+
 export function useFormController<T extends { id: number }>(resource: ResourceDef<T>) {
   const hooks = entityHooks(resource);
   const navigate = useNavigate();
+  const location = useLocation();
   const { id: idParam } = useParams();
   const id = parseEntityId(idParam);
   const isEdit = id !== null;
+  const locationState = (location.state ?? null) as FormLocationState | null;
+  const from =
+    typeof locationState?.from === 'string' && locationState.from.startsWith('/') ? locationState.from : null;
+  const listPath = from ?? `/${resource.name}`;
 
   const detail = hooks.useDetail(id);
   const create = hooks.useCreate();
@@ -100,6 +138,16 @@ export function useFormController<T extends { id: number }>(resource: ResourceDe
   );
 
   const schema = resource.schema as z.ZodType<FormValues, FormValues> | undefined;
+  // The schema checks the body the server would get: numbers read the Italian way, `id` when
+  // editing (create-only rules such as the provider's secret apply to new items only).
+  const resolver = useMemo<Resolver<FormValues> | undefined>(() => {
+    if (!schema) return undefined;
+    const check = zodResolver(schema) as Resolver<FormValues>;
+    return (values, context, options) => {
+      const body = toBody(resource.fields, values, true);
+      return check(isEdit ? { ...body, id } : body, context, options);
+    };
+  }, [schema, resource.fields, isEdit, id]);
   const form = useForm<FormValues>({
     defaultValues: defaults,
     // Async data: react-hook-form resets to `values` whenever they (re)arrive.
@@ -107,7 +155,7 @@ export function useFormController<T extends { id: number }>(resource: ResourceDe
     // A refetch of the row (e.g. after its plan features change) must not wipe what the user typed.
     resetOptions: { keepDirtyValues: true },
     mode: 'onBlur',
-    resolver: schema ? (zodResolver(schema) as Resolver<FormValues>) : undefined,
+    resolver,
   });
 
   // Load failure / empty data toasts (spec §8), once per failure.
@@ -134,28 +182,74 @@ export function useFormController<T extends { id: number }>(resource: ResourceDe
   const [errors, setErrors] = useState<string[]>([]);
   const [leaving, setLeaving] = useState(false);
 
+  // The router's first entry has the key 'default': the form was opened directly (typed URL, reload).
+  const openedDirectly = location.key === 'default';
+
+  /** 'Indietro' (spec: back one page); opened directly (no page before it in the app), the list. */
   const goBack = useCallback(() => {
-    void navigate(-1);
-  }, [navigate]);
+    if (openedDirectly) void navigate(listPath);
+    else void navigate(-1);
+  }, [navigate, listPath, openedDirectly]);
+
+  /**
+   * After a save: back to the list the person came from (the list's own page and filters), never
+   * to an unrelated page that happened to be open before; a create with `afterCreate: 'edit'`
+   * stays on the new item.
+   */
+  const leaveTo = useCallback(
+    (createdId: number | null) => {
+      if (createdId !== null) {
+        void navigate(`/${resource.name}/${createdId}`, { replace: true, state: location.state });
+        return;
+      }
+      // Opened from a list's link, that list is the entry before this one: step back to it (no
+      // duplicate entry in history). Otherwise the entity's own list, never whatever came before.
+      if (from && !openedDirectly) void navigate(-1);
+      else void navigate(listPath);
+    },
+    [navigate, resource.name, location.state, from, listPath, openedDirectly],
+  );
 
   const submit = form.handleSubmit(async (values) => {
     setErrors([]);
     const body = toBody(resource.fields, values);
     try {
+      let stayOn: number | null = null;
       if (isEdit) {
         await updateMutation.mutateAsync({ ...body, id });
         notify.success(resource.messages?.updated ?? messages.http.updated);
       } else {
-        await create.mutateAsync(body);
+        const created = (await create.mutateAsync(body)) as { id?: unknown } | null;
         notify.success(resource.messages?.created ?? messages.http.created);
+        if (resource.afterCreate === 'edit' && typeof created?.id === 'number') stayOn = created.id;
+      }
+      if (stayOn !== null) {
+        leaveTo(stayOn);
+        return;
       }
       setLeaving(true);
-      leaveTimer.current = window.setTimeout(goBack, FADE_OUT_MS);
+      leaveTimer.current = window.setTimeout(() => leaveTo(null), FADE_OUT_MS);
     } catch (error) {
       console.error(`Errore durante il salvataggio di ${resource.name}:`, error);
-      const found = serverErrors(error);
-      notify.error(resource.messages?.saveFailed?.(found) ?? messages.http.saveError);
-      setErrors(found);
+      const found = serverFieldErrors(error);
+      // Each message on its field; what names no field of this form is listed under the form.
+      const general = [...found.general];
+      let first = true;
+      for (const [key, message] of Object.entries(found.fields)) {
+        const field = fieldForKey(resource.fields, key);
+        if (!field) {
+          general.push(message);
+          continue;
+        }
+        form.setError(
+          field.key as FieldPath<FormValues>,
+          { type: 'server', message },
+          { shouldFocus: first },
+        );
+        first = false;
+      }
+      notify.error(resource.messages?.saveFailed?.(found.all) ?? messages.http.saveError);
+      setErrors([...new Set(general)]);
     }
   });
 
@@ -174,9 +268,12 @@ export function useFormController<T extends { id: number }>(resource: ResourceDe
     canSave,
     form,
     submit,
+    /** Server messages that belong to no field of the form (keys never shown). */
     serverErrors: errors,
     visible: entered && !leaving,
     goBack,
+    /** The list this form returns to (the one it was opened from, with its page and filters). */
+    listPath,
   };
 }
 

@@ -14,7 +14,9 @@ import { uiText } from '../components/ui-text';
 import { messages } from '../../contract/messages';
 import { entityHooks, errorText, hasValue, type FilterValue, type Row } from './entity-hooks';
 import { notify } from './notify';
-import type { FilterDef, ResourceDef } from './resource';
+import { getPath, formatText } from './formatters';
+import { exportRowsCsv } from './export-csv';
+import { sortKeyOf, type FilterDef, type ResourceDef } from './resource';
 import { useSession } from './session';
 
 export type FilterValues = Record<string, FilterValue>;
@@ -71,6 +73,31 @@ function writeCriteria(params: URLSearchParams, defs: readonly FilterDef[], crit
   }
 }
 
+/** The URL's `sort` when it names a sortable column of the resource ('name' or '-name'), else null. */
+export function readSort(resource: Pick<ResourceDef, 'columns'>, raw: string | null): SortState | null {
+  if (!raw) return null;
+  const desc = raw.startsWith('-');
+  const key = desc ? raw.slice(1) : raw;
+  return resource.columns.some((c) => sortKeyOf(c) === key) ? { key, desc } : null;
+}
+
+export interface SortState {
+  key: string;
+  desc: boolean;
+}
+
+/** The text a row is known by: its first column's value ('Lazio', a user's name or e-mail). */
+export function rowLabel(
+  resource: Pick<ResourceDef, 'columns'>,
+  row: Record<string, unknown>,
+): string | null {
+  const first = resource.columns[0];
+  if (!first) return null;
+  const v = getPath(row, first.key) ?? (first.fallback ? getPath(row, first.fallback) : undefined);
+  const text = formatText(v);
+  return text === messages.common.notAvailable ? null : text;
+}
+
 function positiveInt(raw: string | null, fallback: number): number {
   const n = raw === null ? NaN : Number(raw);
   return Number.isInteger(n) && n > 0 ? n : fallback;
@@ -87,9 +114,11 @@ export function useListController<T extends { id: number }>(resource: ResourceDe
   const applied = useMemo(() => readCriteria(defs, params), [defs, params]);
   const appliedKey = JSON.stringify(applied);
 
+  const sort = useMemo(() => readSort(resource, params.get('sort')), [resource, params]);
+  const sortParam = sort ? `${sort.desc ? '-' : ''}${sort.key}` : undefined;
   const query = useMemo(
-    () => ({ page, pageSize, searchTerm: applied.searchTerm, filters: applied.filters }),
-    [page, pageSize, applied],
+    () => ({ page, pageSize, searchTerm: applied.searchTerm, filters: applied.filters, sort: sortParam }),
+    [page, pageSize, applied, sortParam],
   );
   const list = hooks.useList(query);
   const { refetch } = list;
@@ -133,6 +162,31 @@ export function useListController<T extends { id: number }>(resource: ResourceDe
       update((next) => {
         if (size === DEFAULT_PAGE_SIZE) next.delete('pageSize');
         else next.set('pageSize', String(size));
+        next.delete('page');
+      }),
+    [update],
+  );
+
+  /**
+   * A header click: ascending, then descending, then the natural order again; back to page 1.
+   * Kept in the URL (`sort=name`, `sort=-name`), so 'Indietro' from a form finds it.
+   */
+  const toggleSort = useCallback(
+    (key: string) =>
+      update((next) => {
+        if (!sort || sort.key !== key) next.set('sort', key);
+        else if (!sort.desc) next.set('sort', `-${key}`);
+        else next.delete('sort');
+        next.delete('page');
+      }),
+    [update, sort],
+  );
+  /** Sets the order directly (the phone's 'Ordina per' select); null = natural order. */
+  const setSort = useCallback(
+    (value: SortState | null) =>
+      update((next) => {
+        if (value) next.set('sort', `${value.desc ? '-' : ''}${value.key}`);
+        else next.delete('sort');
         next.delete('page');
       }),
     [update],
@@ -202,7 +256,8 @@ export function useListController<T extends { id: number }>(resource: ResourceDe
 
   const deletion = hooks.useDelete();
   const remove = async (row: Row) => {
-    if (!(await confirmDelete())) return;
+    const label = rowLabel(resource, row);
+    if (!(await confirmDelete(label ? `${resource.label} «${label}»` : undefined))) return;
     try {
       await deletion.mutateAsync(row.id);
       if (selected.has(row.id)) {
@@ -244,6 +299,12 @@ export function useListController<T extends { id: number }>(resource: ResourceDe
   };
   const clearSelection = () => setSelectionState({ key: selectionKey, ids: new Set() });
 
+  /** 'Esporta selezionati': the selected rows on screen as CSV, with the list's columns. */
+  const exportSelected = () => {
+    const chosen = rows.filter((r) => selected.has(r.id));
+    if (chosen.length > 0) exportRowsCsv(resource.name, resource.columns, chosen);
+  };
+
   return {
     resource,
     rows,
@@ -277,6 +338,12 @@ export function useListController<T extends { id: number }>(resource: ResourceDe
     remove,
     removeSelected,
     clearSelection,
+    exportSelected,
+    sort,
+    toggleSort,
+    setSort,
+    /** Criteria are applied: an empty answer means "nothing matches", not "nothing yet". */
+    isFiltered: activeCount > 0,
     deletingId: deletion.isPending ? deletion.variables : undefined,
   };
 }

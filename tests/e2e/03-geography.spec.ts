@@ -118,7 +118,8 @@ test.describe('Regions (Admin, real ISTAT data)', () => {
       const dialog = page.getByRole('dialog');
       await expect(dialog.getByRole('heading', { name: 'Sei sicuro?' })).toBeVisible();
       await dialog.getByRole('button', { name: 'Sì, elimina!' }).click();
-      await expect(page.getByText('Ancora niente qui ¯\\_(ツ)_/¯')).toBeVisible();
+      // The list is filtered: its empty state says nothing matches and offers 'Resetta'.
+      await expect(page.getByText('Nessun risultato con questi filtri.')).toBeVisible();
       await expect(page.getByText(renamed)).toHaveCount(0);
 
       await (await openFilters(page)).getByRole('button', { name: 'Resetta', exact: true }).click();

@@ -399,8 +399,9 @@ test.describe('Admin of Demo Srl, desktop 1280 px', () => {
       await expect(heading1(page, 'Crea Nuovo Piano')).toBeVisible();
       await expectOpaque(page.locator('[data-visible]'));
 
-      const vat = page.getByRole('spinbutton', { name: 'IVA (%)' });
-      await expect(vat).toHaveValue('22');
+      // Amounts read and type the Italian way: a text box with a decimal keyboard, '22,00'.
+      const vat = page.getByRole('textbox', { name: 'IVA (%)' });
+      await expect(vat).toHaveValue('22,00');
       const features = page.getByRole('region', { name: 'Funzionalità del piano' });
       await expect(features).toContainText(
         'Le funzionalità si possono aggiungere solo dopo il primo salvataggio del piano',
@@ -426,11 +427,16 @@ test.describe('Admin of Demo Srl, desktop 1280 px', () => {
       expect(creates, 'nothing is sent while required fields are empty').toBe(0);
 
       await page.getByRole('textbox', { name: 'Nome', exact: true }).fill(name);
-      await page.getByRole('spinbutton', { name: 'Costo ricorrente (IVA esclusa, €)' }).fill('19.99');
+      await page.getByRole('textbox', { name: 'Costo ricorrente (IVA esclusa)' }).fill('19,99');
       await vat.fill('22');
       await page.getByRole('combobox', { name: 'Ricorrenza' }).selectOption({ label: 'Mensile (1 mese)' });
       await create.click();
       await expect(toast(page, 'Nuovo elemento creato!')).toBeVisible();
+      // The person stays on the new plan: its features can be added now.
+      await expect(page).toHaveURL(/\/plan\/\d+$/);
+      await expect(heading1(page, 'Modifica Piano')).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Aggiungi funzionalità' })).toBeVisible();
+      await page.getByRole('main').getByRole('link', { name: 'Gestisci piani di abbonamento' }).click();
       await expect(page).toHaveURL(/\/plan$/);
     });
 
@@ -440,7 +446,7 @@ test.describe('Admin of Demo Srl, desktop 1280 px', () => {
       '',
       name,
       /^19,99\s€$/,
-      '22',
+      /^22,00\s%$/,
       'Mensile',
       'Sì',
       '',
@@ -451,10 +457,8 @@ test.describe('Admin of Demo Srl, desktop 1280 px', () => {
     await expect(heading1(page, 'Modifica Piano')).toBeVisible();
     await expectOpaque(page.locator('[data-visible]'));
     await expect(page.getByRole('textbox', { name: 'Nome', exact: true })).toHaveValue(name);
-    await expect(page.getByRole('spinbutton', { name: 'Costo ricorrente (IVA esclusa, €)' })).toHaveValue(
-      '19.99',
-    );
-    await expect(page.getByRole('spinbutton', { name: 'IVA (%)' })).toHaveValue('22.00');
+    await expect(page.getByRole('textbox', { name: 'Costo ricorrente (IVA esclusa)' })).toHaveValue('19,99');
+    await expect(page.getByRole('textbox', { name: 'IVA (%)' })).toHaveValue('22,00');
 
     const features = page.getByRole('region', { name: 'Funzionalità del piano' });
     const featureRows = features

@@ -26,8 +26,10 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
+// Plan names are unique in a tenant (409 on a duplicate): each body gets its own.
+let planSeq = 0;
 const planBody = (overrides: Record<string, unknown> = {}) => ({
-  name: 'Piano di prova',
+  name: `Piano di prova ${++planSeq}`,
   recurringCostBeforeVAT: 19.99,
   vatPercentage: 22,
   recurrenceType: 1,

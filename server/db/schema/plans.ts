@@ -11,6 +11,7 @@ import {
   smallint,
   text,
   unique,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { createdAt, id, tenantSearchIndexes, updatedAt } from './columns';
 import { tenantColumn } from './tenants';
@@ -45,6 +46,8 @@ export const plans = pgTable(
     // Target of the (plan_id, tenant_id) references: a child row stays in its plan's tenant.
     unique('plans_id_tenant_id_unique').on(t.id, t.tenantId),
     ...tenantSearchIndexes('plans', 'name', t.tenantId, t.name, t.id),
+    // One plan per name in a tenant, whatever the case: a duplicate is a 409 on the name field.
+    uniqueIndex('plans_tenant_name_unique_idx').on(t.tenantId, sql`lower(${t.name})`),
     check('plans_recurrence_type_check', sql`${t.recurrenceType} in (1, 2, 3, 4, 6, 12)`),
     check('plans_cost_check', sql`${t.recurringCostBeforeVat} >= 0`),
     check('plans_vat_check', sql`${t.vatPercentage} between 0 and 100`),

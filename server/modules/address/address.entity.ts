@@ -7,6 +7,7 @@ import { addresses, municipalities, provinces } from '../../db/schema';
 import type { EntityDefinition } from '../crud/entity';
 import { ADMINS } from '../crud/roles';
 import { byName, countUpTo, windowed } from '../crud/window';
+import { textSort } from '../crud/sort';
 
 const addressItem: z.ZodType<Address> = z.object({
   id: z.number(),
@@ -43,6 +44,11 @@ export const addressEntity: EntityDefinition<typeof addresses, Address, typeof a
     zip: { column: addresses.zip, kind: 'text' },
     municipalityId: { column: addresses.municipalityId, kind: 'id' },
     userId: { column: addresses.userId, kind: 'id' },
+  },
+  sortable: {
+    street: textSort(addresses.street),
+    zip: textSort(addresses.zip),
+    municipality: textSort(municipalities.name),
   },
   item: addressItem,
   input: addressInputSchema,

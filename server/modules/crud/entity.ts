@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { RoleId } from '../../../contract/enums';
 import type { Database } from '../../db/client';
 import type { GlobalUnitOfWork } from '../../unit-of-work/unit-of-work';
+import type { SortSpec } from './sort';
 
 /** How a query-string filter matches: text inside (case-insensitive), boolean exact, id exact. */
 export type FilterKind = 'text' | 'bool' | 'id';
@@ -56,6 +57,8 @@ export interface ListWindow {
   where: SQL | undefined;
   limit?: number;
   offset?: number;
+  /** The ORDER BY asked with `sort` (replaces the entity's natural order); see sort.ts. */
+  orderBy?: SQL[];
 }
 
 export interface EntityRoles {
@@ -77,6 +80,8 @@ export interface EntityDefinition<TTable extends PgTable, TItem, TInputSchema ex
   searchColumns: readonly PgColumn[];
   /** `filters[key]=` the list and select calls accept. */
   filters: Readonly<Record<string, FilterSpec>>;
+  /** `sort=key` / `sort=-key` the list call accepts (the columns where sorting makes sense). */
+  sortable?: Readonly<Record<string, SortSpec>>;
   /** Response shape of one item (serialization strips anything else, e.g. secrets). */
   item: z.ZodType<TItem>;
   /** Body of Create and (with `id`) Update, from contract/schemas. */

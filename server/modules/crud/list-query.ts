@@ -24,6 +24,8 @@ export const listQuerySchema = z.object({
   pageSize: pageSize(DEFAULT_PAGE_SIZE),
   searchTerm: z.string().trim().max(200).optional(),
   filters: filtersSchema,
+  /** An allow-listed column, `-` for descending (checked against the entity in sort.ts). */
+  sort: z.string().trim().max(64).optional(),
 });
 export type ListQuery = z.output<typeof listQuerySchema>;
 

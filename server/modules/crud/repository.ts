@@ -10,6 +10,7 @@ import type { GlobalUnitOfWork } from '../../unit-of-work/unit-of-work';
 import type { Caller, EntityDefinition } from './entity';
 import { filterConditions, idIn, searchCondition, whereAll } from './list-query';
 import type { ListQuery, SelectQuery } from './list-query';
+import { sortOrder } from './sort';
 
 export interface CrudRepository<TItem, TInput> {
   list(
@@ -94,8 +95,9 @@ export function createCrudRepository<TTable extends PgTable, TItem, TInputSchema
   return {
     async list(caller, query) {
       const where = listWhere(caller, query);
+      const orderBy = sortOrder(def.sortable, query.sort, def.id);
       const [items, counted] = await Promise.all([
-        def.list(db, { where, limit: query.pageSize, offset: (query.page - 1) * query.pageSize }),
+        def.list(db, { where, limit: query.pageSize, offset: (query.page - 1) * query.pageSize, orderBy }),
         pagedCount(where, query.page, query.pageSize),
       ]);
       return { items, ...counted };

@@ -6,6 +6,7 @@ import { municipalities, provinces } from '../../db/schema';
 import type { EntityDefinition } from '../crud/entity';
 import { byName, windowed } from '../crud/window';
 import { geographyRoles } from './region.entity';
+import { textSort } from '../crud/sort';
 
 const municipalityItem: z.ZodType<Municipality> = z.object({
   id: z.number(),
@@ -29,6 +30,11 @@ export const municipalityEntity: EntityDefinition<
     name: { column: municipalities.name, kind: 'text' },
     zip: { column: municipalities.zip, kind: 'text' },
     provinceId: { column: municipalities.provinceId, kind: 'id' },
+  },
+  sortable: {
+    name: textSort(municipalities.name),
+    zip: textSort(municipalities.zip),
+    province: textSort(provinces.name),
   },
   item: municipalityItem,
   input: municipalityInputSchema,

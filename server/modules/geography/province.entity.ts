@@ -6,6 +6,7 @@ import { provinces, regions } from '../../db/schema';
 import type { EntityDefinition } from '../crud/entity';
 import { byName, windowed } from '../crud/window';
 import { geographyRoles } from './region.entity';
+import { textSort } from '../crud/sort';
 
 const provinceItem: z.ZodType<Province> = z.object({
   id: z.number(),
@@ -25,6 +26,11 @@ export const provinceEntity: EntityDefinition<typeof provinces, Province, typeof
     name: { column: provinces.name, kind: 'text' },
     abbreviation: { column: provinces.abbreviation, kind: 'text' },
     regionId: { column: provinces.regionId, kind: 'id' },
+  },
+  sortable: {
+    name: textSort(provinces.name),
+    abbreviation: textSort(provinces.abbreviation),
+    region: textSort(regions.name),
   },
   item: provinceItem,
   input: provinceInputSchema,

@@ -5,6 +5,7 @@ import { regionInputSchema } from '../../../contract/schemas/geography';
 import { regions } from '../../db/schema';
 import type { EntityDefinition } from '../crud/entity';
 import { byName, windowed } from '../crud/window';
+import { textSort } from '../crud/sort';
 
 const regionItem: z.ZodType<Region> = z.object({ id: z.number(), name: z.string(), code: z.string() });
 
@@ -22,6 +23,7 @@ export const regionEntity: EntityDefinition<typeof regions, Region, typeof regio
   scope: { kind: 'global' },
   searchColumns: [regions.name, regions.code],
   filters: { name: { column: regions.name, kind: 'text' }, code: { column: regions.code, kind: 'text' } },
+  sortable: { name: textSort(regions.name), code: textSort(regions.code) },
   item: regionItem,
   input: regionInputSchema,
   label: (r) => r.name,

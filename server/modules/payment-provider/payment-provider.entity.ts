@@ -12,6 +12,7 @@ import type { SecretBox } from '../../lib/secret-box';
 import type { EntityDefinition } from '../crud/entity';
 import { adminEntityRoles } from '../crud/roles';
 import { byName, windowed } from '../crud/window';
+import { textSort } from '../crud/sort';
 
 const paymentProviderItem: z.ZodType<PaymentProvider> = z.object({
   id: z.number(),
@@ -45,6 +46,7 @@ export function paymentProviderEntity(
       isActive: { column: paymentProviders.isActive, kind: 'bool' },
       apiUrl: { column: paymentProviders.apiUrl, kind: 'text' },
     },
+    sortable: { name: textSort(paymentProviders.name), apiUrl: textSort(paymentProviders.apiUrl) },
     item: paymentProviderItem,
     input: paymentProviderInputSchema,
     label: (p) => p.name,

@@ -5,6 +5,7 @@ import { features } from '../../db/schema';
 import type { EntityDefinition } from '../crud/entity';
 import { adminEntityRoles } from '../crud/roles';
 import { byName, windowed } from '../crud/window';
+import { textSort } from '../crud/sort';
 
 const featureItem: z.ZodType<Feature> = z.object({
   id: z.number(),
@@ -23,6 +24,7 @@ export const featureEntity: EntityDefinition<typeof features, Feature, typeof fe
     featureName: { column: features.featureName, kind: 'text' },
     description: { column: features.description, kind: 'text' },
   },
+  sortable: { featureName: textSort(features.featureName) },
   item: featureItem,
   input: featureInputSchema,
   label: (f) => f.featureName,

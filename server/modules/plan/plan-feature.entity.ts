@@ -6,6 +6,7 @@ import { planFeatures, plans } from '../../db/schema';
 import type { EntityDefinition } from '../crud/entity';
 import { adminEntityRoles } from '../crud/roles';
 import { byName, windowed } from '../crud/window';
+import { textSort } from '../crud/sort';
 
 const planFeatureItem: z.ZodType<PlanFeature> = z.object({
   id: z.number(),
@@ -34,6 +35,7 @@ export const planFeatureEntity: EntityDefinition<
     description: { column: planFeatures.description, kind: 'text' },
     planId: { column: planFeatures.planId, kind: 'id' },
   },
+  sortable: { featureName: textSort(planFeatures.featureName), plan: textSort(plans.name) },
   item: planFeatureItem,
   input: planFeatureInputSchema,
   label: (f) => f.featureName,

@@ -15,6 +15,7 @@ import { fromDecimalString, toDecimalString } from '../../lib/money';
 import type { EntityDefinition } from '../crud/entity';
 import { adminEntityRoles } from '../crud/roles';
 import { byName, windowed } from '../crud/window';
+import { textSort } from '../crud/sort';
 
 export const planFeatureItem: z.ZodType<PlanFeatureItem> = z.object({
   id: z.number(),
@@ -78,6 +79,13 @@ export const planEntity: EntityDefinition<typeof plans, Plan, typeof planInput> 
     name: { column: plans.name, kind: 'text' },
     isActive: { column: plans.isActive, kind: 'bool' },
     recurrenceType: { column: plans.recurrenceType, kind: 'id' },
+  },
+  sortable: {
+    name: textSort(plans.name),
+    recurringCostBeforeVAT: { column: plans.recurringCostBeforeVat },
+    vatPercentage: { column: plans.vatPercentage },
+    recurrenceType: { column: plans.recurrenceType },
+    isActive: { column: plans.isActive },
   },
   item: planItem,
   input: planInput,

@@ -7,6 +7,7 @@ import { taxRegimes } from '../../../contract/validation/italian';
 import { tenants, userTenants } from '../../db/schema';
 import type { EntityDefinition } from '../crud/entity';
 import { byName, windowed } from '../crud/window';
+import { textSort } from '../crud/sort';
 
 const tenantItem: z.ZodType<Tenant> = z.object({
   id: z.number(),
@@ -68,6 +69,7 @@ export const tenantEntity: EntityDefinition<typeof tenants, Tenant, typeof tenan
   },
   searchColumns: [tenants.name],
   filters: { name: { column: tenants.name, kind: 'text' } },
+  sortable: { name: textSort(tenants.name) },
   item: tenantItem,
   input: tenantInputSchema,
   label: (t) => t.name,

@@ -53,7 +53,9 @@ async function emailConflictAs409<T>(write: () => Promise<T>): Promise<T> {
     return await write();
   } catch (error) {
     if (pgErrorCode(error) === PgErrorCode.uniqueViolation)
-      throw new HttpError(409, serverMessages.emailTaken);
+      throw new HttpError(409, serverMessages.emailTaken, {
+        errors: [`email: ${serverMessages.emailTaken}`],
+      });
     throw error;
   }
 }
@@ -121,9 +123,15 @@ export function createUserWrites(deps: UserWritesDeps): EntityWrites<UserInputPa
             .select({ userId: userTenants.userId })
             .from(userTenants)
             .where(and(eq(userTenants.userId, existing.id), eq(userTenants.tenantId, tenantId)));
-          if (already) throw new HttpError(409, serverMessages.emailTaken);
+          if (already)
+            throw new HttpError(409, serverMessages.emailTaken, {
+              errors: [`email: ${serverMessages.emailTaken}`],
+            });
           // The other account's role belongs to other tenants: the answer does not name it.
-          if (existing.roleId !== input.roleId) throw new HttpError(409, serverMessages.emailOtherRole);
+          if (existing.roleId !== input.roleId)
+            throw new HttpError(409, serverMessages.emailOtherRole, {
+              errors: [`email: ${serverMessages.emailOtherRole}`],
+            });
           await tx.insert(userTenants).values({ userId: existing.id, tenantId, ...profile });
           return { userId: existing.id, invite: existing.passwordHash === null };
         }

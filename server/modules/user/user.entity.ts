@@ -11,6 +11,7 @@ import { containsPattern } from '../crud/list-query';
 import { byName, countUpTo, windowed } from '../crud/window';
 import { createUserWrites } from './user-writes';
 import type { UserWritesDeps } from './user-writes';
+import { textSort } from '../crud/sort';
 
 const ref = z.object({ id: z.number(), name: z.string() });
 
@@ -76,6 +77,13 @@ export function userEntity(
       isCompany: { column: userTenants.isCompany, kind: 'bool' },
       isActive: { column: userTenants.isActive, kind: 'bool' },
       roleId: { column: users.roleId, kind: 'id' },
+    },
+    sortable: {
+      name: textSort(userTenants.name),
+      email: textSort(users.email),
+      isCompany: { column: userTenants.isCompany },
+      roleName: { column: users.roleId },
+      isActive: { column: userTenants.isActive },
     },
     item: userItem,
     input: userInputSchema,

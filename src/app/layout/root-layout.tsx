@@ -3,6 +3,7 @@ import { Outlet, useLocation } from 'react-router-dom';
 import { Role } from '../../../contract/enums';
 import { useSession } from '../../lib/session';
 import { findRoute } from '../route-table';
+import { useShellToasts } from '../providers';
 import { PageSpinner } from '../spinner';
 import { Sidebar } from './sidebar';
 import { TopBar } from './top-bar';
@@ -17,6 +18,7 @@ export default function RootLayout() {
   const toggleRef = useRef<HTMLButtonElement>(null);
   const closeSidebar = useCallback(() => setSidebarOpen(false), []);
   const isSuperAdmin = session?.user.role === Role.SuperAdmin;
+  useShellToasts();
 
   useEffect(() => {
     const label = pathname === '/' ? 'Dashboard' : findRoute(pathname)?.label;

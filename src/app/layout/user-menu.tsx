@@ -57,7 +57,10 @@ export function UserMenu({ user }: { user: StoredUser }) {
         >
           {initial}
         </span>
-        <span className="hidden max-w-[12rem] truncate lg:inline">{user.email}</span>
+        {/* The whole e-mail where there is room; cut with an ellipsis (whole on hover) only when not. */}
+        <span className="hidden max-w-[16rem] truncate md:inline xl:max-w-none" title={user.email}>
+          {user.email}
+        </span>
         <ChevronDownIcon className="hidden h-4 w-4 text-slate-400 sm:block" />
       </button>
       {open && (

@@ -1,5 +1,7 @@
 import { Controller, useWatch, type UseFormReturn } from 'react-hook-form';
+import { parseDecimal } from '../../lib/formatters';
 import type { FieldDef, FormValues } from '../../lib/resource';
+import { numberText } from '../../lib/use-form-controller';
 import { uiText } from '../ui-text';
 import { FieldError, FieldShell, inputClass, RequiredMark, useFieldControl } from './field-shell';
 import type { FieldControlProps } from './field-shell';
@@ -13,6 +15,8 @@ export interface FormFieldProps {
   readOnly?: boolean;
   /** A line of help under the field (e.g. how an empty secret behaves). */
   hint?: string;
+  /** Edit mode: a field required on create only shows no required mark. */
+  isEdit?: boolean;
 }
 
 /** Clears (recursively) every select whose `dependsOn.field` is `key` (spec §4 'Address selects'). */
@@ -25,8 +29,13 @@ export function clearDependents(form: UseFormReturn<FormValues>, fields: readonl
   }
 }
 
+/** Whether the field shows the required mark in this mode ('create': on new items only). */
+export function isRequired(field: FieldDef, isEdit: boolean): boolean {
+  return field.required === true || (field.required === 'create' && !isEdit);
+}
+
 /** One labelled input of a generic form, by kind: text, textarea, number, checkbox, searchable select. */
-export function FormField({ field, form, fields, readOnly = false, hint }: FormFieldProps) {
+export function FormField({ field, form, fields, readOnly = false, hint, isEdit = false }: FormFieldProps) {
   const error = form.formState.errors[field.key]?.message;
   const message = typeof error === 'string' ? error : undefined;
   const parentKey = field.kind === 'select' ? field.dependsOn?.field : undefined;
@@ -37,9 +46,6 @@ export function FormField({ field, form, fields, readOnly = false, hint }: FormF
     return <CheckboxField field={field} form={form} readOnly={readOnly} message={message} />;
   }
 
-  const numberValue = {
-    setValueAs: (v: unknown) => (v === '' || v === null || v === undefined ? null : Number(v)),
-  };
   const renderControl = (control: FieldControlProps) => {
     const className = inputClass(message);
     switch (field.kind) {
@@ -54,20 +60,38 @@ export function FormField({ field, form, fields, readOnly = false, hint }: FormF
             {...form.register(field.key)}
           />
         );
-      case 'number':
-        return (
+      case 'number': {
+        // Typed the Italian way ('49,50'; a dot works too), tidied to the step's places on blur.
+        const registered = form.register(field.key);
+        const input = (
           <input
             {...control}
-            type="number"
+            type="text"
             inputMode="decimal"
-            step={field.step ?? 'any'}
-            min={field.min}
-            max={field.max}
-            className={className}
+            autoComplete="off"
+            className={`${className} text-right tabular-nums ${field.suffix ? 'pr-8' : ''}`}
             readOnly={readOnly}
-            {...form.register(field.key, numberValue)}
+            {...registered}
+            onBlur={(e) => {
+              const n = parseDecimal(e.target.value);
+              if (n !== null) form.setValue(field.key, numberText(field, n), { shouldDirty: true });
+              void registered.onBlur(e);
+            }}
           />
         );
+        if (!field.suffix) return input;
+        return (
+          <div className="relative">
+            {input}
+            <span
+              aria-hidden="true"
+              className="pointer-events-none absolute inset-y-0 right-3 flex items-center text-sm text-slate-400"
+            >
+              {field.suffix}
+            </span>
+          </div>
+        );
+      }
       case 'choice':
         return (
           <select
@@ -143,7 +167,7 @@ export function FormField({ field, form, fields, readOnly = false, hint }: FormF
   };
 
   return (
-    <FieldShell label={field.label} required={field.required} error={message} hint={hint}>
+    <FieldShell label={field.label} required={isRequired(field, isEdit)} error={message} hint={hint}>
       {renderControl}
     </FieldShell>
   );
@@ -172,7 +196,7 @@ function CheckboxField({
       />
       <label htmlFor={control.id} className="text-sm font-medium text-slate-700">
         {field.label}
-        {field.required && <RequiredMark />}
+        {field.required === true && <RequiredMark />}
       </label>
       <FieldError id={errorId} message={message} />
     </div>

@@ -13,9 +13,9 @@ export const addressResource = defineResource<Address>({
   label: 'Indirizzo',
   titles: { list: 'Lista Indirizzi' },
   columns: [
-    { key: 'street', name: 'Via' },
-    { key: 'zip', name: 'CAP' },
-    { key: 'municipality.name', name: 'Comune' },
+    { key: 'street', name: 'Via', sortable: true, grow: true },
+    { key: 'zip', name: 'CAP', sortable: true },
+    { key: 'municipality.name', name: 'Comune', sortable: 'municipality' },
     { key: 'municipality.province.abbreviation', name: 'Provincia' },
   ],
   filters: [

@@ -12,7 +12,7 @@ export const featureResource = defineResource<Feature>({
     createButton: 'Crea Nuova Funzionalità',
   },
   columns: [
-    { key: 'featureName', name: 'Funzionalità' },
+    { key: 'featureName', name: 'Funzionalità', sortable: true, grow: true },
     { key: 'description', name: 'Descrizione', truncate: true },
   ],
   filters: [{ kind: 'text', key: 'featureName', name: 'Funzionalità' }],

@@ -12,9 +12,9 @@ export const municipalityResource = defineResource<Municipality>({
   name: 'municipality',
   label: 'Municipality',
   columns: [
-    { key: 'name', name: 'Nome' },
-    { key: 'zip', name: 'Cap' },
-    { key: 'province.name', name: 'Provincia' },
+    { key: 'name', name: 'Nome', sortable: true, grow: true },
+    { key: 'zip', name: 'Cap', sortable: true },
+    { key: 'province.name', name: 'Provincia', sortable: 'province' },
   ],
   filters: [
     { kind: 'text', key: 'name', name: 'Nome' },

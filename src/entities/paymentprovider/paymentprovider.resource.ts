@@ -1,4 +1,5 @@
 import type { PaymentProvider } from '../../../contract/schemas/payment-provider';
+import { paymentProviderInputSchema } from '../../../contract/schemas/payment-provider';
 import { Role } from '../../../contract/enums';
 import { messages } from '../../../contract/messages';
 import { defineResource } from '../../lib/resource';
@@ -15,8 +16,8 @@ export const paymentProviderResource = defineResource<PaymentProvider>({
   label: 'Provider di pagamento',
   titles: { list: 'Configura PayPal' },
   columns: [
-    { key: 'name', name: 'Nome' },
-    { key: 'apiUrl', name: 'URL API', truncate: true },
+    { key: 'name', name: 'Nome', sortable: true, grow: true },
+    { key: 'apiUrl', name: 'URL API', truncate: true, sortable: true },
     { key: 'apiKey', name: 'Client ID (API key)', truncate: true },
     { key: 'apiSecret', name: 'Secret API' },
     // Kind is PayPal for every row today (the server's default); Stripe will add the column.
@@ -45,10 +46,19 @@ export const paymentProviderResource = defineResource<PaymentProvider>({
       placeholder: 'https://api-m.sandbox.paypal.com',
     },
     { kind: 'text', key: 'apiKey', label: 'Client ID (API key)', required: true },
-    { kind: 'text', key: 'apiSecret', label: 'Secret API', inputType: 'password', writeOnly: true },
+    {
+      kind: 'text',
+      key: 'apiSecret',
+      label: 'Secret API',
+      inputType: 'password',
+      writeOnly: true,
+      required: 'create',
+    },
     { kind: 'text', key: 'webhookId', label: 'ID webhook PayPal', placeholder: 'WH-…' },
     { kind: 'checkbox', key: 'isActive', label: 'Fornitore attivo', defaultValue: true },
   ],
+  // The same checks as the server, one message per field; the secret is required on create only.
+  schema: paymentProviderInputSchema,
   roles: { create: admins, edit: admins, delete: admins },
   messages: { deleteFailed: messages.user.deleteError },
 });

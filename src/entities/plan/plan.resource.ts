@@ -25,11 +25,11 @@ export const planResource = defineResource<Plan>({
   label: 'Piano',
   titles: { list: 'Gestisci piani di abbonamento' },
   columns: [
-    { key: 'name', name: 'Nome' },
-    { key: 'recurringCostBeforeVAT', name: 'Costo (IVA esclusa)', type: 'currency' },
-    { key: 'vatPercentage', name: 'IVA %' },
-    { key: 'recurrenceTypeName', name: 'Ricorrenza' },
-    { key: 'isActive', name: 'Attivo', type: 'bool' },
+    { key: 'name', name: 'Nome', sortable: true, grow: true },
+    { key: 'recurringCostBeforeVAT', name: 'Costo (IVA esclusa)', type: 'currency', sortable: true },
+    { key: 'vatPercentage', name: 'IVA', type: 'percent', sortable: true },
+    { key: 'recurrenceTypeName', name: 'Ricorrenza', sortable: 'recurrenceType' },
+    { key: 'isActive', name: 'Attivo', type: 'bool', sortable: true },
   ],
   filters: [
     { kind: 'text', key: 'name', name: 'Nome' },
@@ -47,10 +47,11 @@ export const planResource = defineResource<Plan>({
     {
       kind: 'number',
       key: 'recurringCostBeforeVAT',
-      label: 'Costo ricorrente (IVA esclusa, €)',
+      label: 'Costo ricorrente (IVA esclusa)',
       required: true,
       step: 0.01,
       min: 0,
+      suffix: '€',
     },
     {
       kind: 'number',
@@ -60,6 +61,7 @@ export const planResource = defineResource<Plan>({
       step: 0.01,
       min: 0,
       max: 100,
+      suffix: '%',
       defaultValue: DEFAULT_VAT_PERCENTAGE,
     },
     {
@@ -75,6 +77,8 @@ export const planResource = defineResource<Plan>({
   ],
   // The rule pairing VAT 0 % and Natura is the server's (its 400 names the field, shown by saveFailed).
   schema: planInputSchema,
+  // Its features can only be added once the plan exists: a new plan stays open after 'Crea'.
+  afterCreate: 'edit',
   roles: { create: admins, edit: admins, delete: admins },
   messages: {
     saveFailed: (errors) => errors[0] ?? messages.http.saveError,

@@ -12,9 +12,9 @@ export const planFeatureResource = defineResource<PlanFeature>({
     createButton: 'Crea Nuova Funzionalità del piano',
   },
   columns: [
-    { key: 'featureName', name: 'Funzionalità' },
+    { key: 'featureName', name: 'Funzionalità', sortable: true, grow: true },
     { key: 'description', name: 'Descrizione', truncate: true },
-    { key: 'plan.name', name: 'Piano' },
+    { key: 'plan.name', name: 'Piano', sortable: 'plan' },
   ],
   filters: [
     { kind: 'text', key: 'featureName', name: 'Funzionalità' },

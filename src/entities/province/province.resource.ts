@@ -9,9 +9,9 @@ export const provinceResource = defineResource<Province>({
   name: 'province',
   label: 'Province',
   columns: [
-    { key: 'name', name: 'Nome' },
-    { key: 'abbreviation', name: 'Sigla' },
-    { key: 'region.name', name: 'Regione' },
+    { key: 'name', name: 'Nome', sortable: true, grow: true },
+    { key: 'abbreviation', name: 'Sigla', sortable: true },
+    { key: 'region.name', name: 'Regione', sortable: 'region' },
   ],
   filters: [
     { kind: 'text', key: 'name', name: 'Nome' },

@@ -9,8 +9,8 @@ export const regionResource = defineResource<Region>({
   name: 'region',
   label: 'Region',
   columns: [
-    { key: 'name', name: 'Nome' },
-    { key: 'code', name: 'Codice' },
+    { key: 'name', name: 'Nome', sortable: true, grow: true },
+    { key: 'code', name: 'Codice', sortable: true },
   ],
   filters: [
     { kind: 'text', key: 'name', name: 'Nome' },

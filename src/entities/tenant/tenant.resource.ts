@@ -91,7 +91,7 @@ export const tenantResource = defineResource<Tenant>({
   label: 'Tenant',
   titles: { list: 'Lista Tenants', create: 'Dettaglio Tenant', edit: 'Dettaglio Tenant' },
   columns: [
-    { key: 'name', name: 'Nome' },
+    { key: 'name', name: 'Nome', sortable: true, grow: true },
     { key: 'configuration', name: 'Configurazione', truncate: true },
   ],
   filters: [{ kind: 'text', key: 'name', name: 'Nome' }],

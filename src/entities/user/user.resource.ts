@@ -63,15 +63,15 @@ export const userResource = defineResource<User>({
   createPath: '/user-wizard',
   // Spec §2: the user list's nine columns, in this order ('sDI' and 'vATCode' are sdi and vatCode on the wire).
   columns: [
-    { key: 'name', name: 'Nome completo', truncate: true },
-    { key: 'email', name: 'Indirizzo email', truncate: true },
+    { key: 'name', name: 'Nome completo', truncate: true, sortable: true, grow: true },
+    { key: 'email', name: 'Indirizzo email', truncate: true, sortable: true, grow: true },
     { key: 'pec', name: 'Indirizzo PEC', truncate: true },
-    { key: 'isCompany', name: 'Azienda', type: 'bool' },
+    { key: 'isCompany', name: 'Azienda', type: 'bool', sortable: true },
     { key: 'sdi', name: 'Codice SDI' },
     { key: 'vatCode', name: 'Partita IVA' },
     { key: 'phone', name: 'Numero di telefono' },
-    { key: 'roleName', name: 'Ruolo utente' },
-    { key: 'isActive', name: 'Utente Attivo', type: 'bool' },
+    { key: 'roleName', name: 'Ruolo utente', sortable: true },
+    { key: 'isActive', name: 'Utente Attivo', type: 'bool', sortable: true },
   ],
   filters: [
     { kind: 'text', key: 'name', name: 'Nome completo' },
@@ -85,7 +85,14 @@ export const userResource = defineResource<User>({
     { kind: 'text', key: 'pec', label: 'Indirizzo PEC', inputType: 'email', group: userTabs.data },
     { kind: 'text', key: 'phone', label: 'Numero di telefono', inputType: 'tel', group: userTabs.data },
     { kind: 'text', key: 'sdi', label: 'Codice SDI', group: userTabs.data },
-    { kind: 'text', key: 'vatCode', label: 'Partita IVA', group: userTabs.data },
+    {
+      kind: 'text',
+      key: 'vatCode',
+      label: 'Partita IVA',
+      group: userTabs.data,
+      // Italian 11 digits, or a foreign EU number with its country prefix.
+      placeholder: '01234567897 oppure DE123456789',
+    },
     { kind: 'text', key: 'fiscalCode', label: 'Codice fiscale', group: userTabs.data },
     {
       kind: 'text',

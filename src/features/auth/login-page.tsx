@@ -73,10 +73,9 @@ function LoginFormView({ onForgot }: { onForgot: () => void }) {
     defaultValues: { email: '', password: '' },
   });
 
+  /** One error, in the form where the person looks (not a toast as well). */
   function fail(message: string | null) {
-    const text = message ?? messages.login.defaultError;
-    setError(text);
-    notify.error(text, { toastId: 'login-error' });
+    setError(message ?? messages.login.defaultError);
   }
 
   async function onSubmit(values: LoginForm) {
@@ -113,6 +112,7 @@ function LoginFormView({ onForgot }: { onForgot: () => void }) {
     <form noValidate onSubmit={(e) => void handleSubmit(onSubmit)(e)} className="space-y-5">
       {error && (
         <p
+          role="alert"
           className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700"
           data-testid="login-error"
         >

@@ -4,7 +4,7 @@ export const planText = {
   featuresIntro:
     'Le funzionalità elencate qui compaiono nel widget del piano e abilitano le funzioni premium via API.',
   featuresAfterSave:
-    'Le funzionalità si possono aggiungere solo dopo il primo salvataggio del piano: crea il piano, poi riaprilo dalla lista con «Modifica».',
+    'Le funzionalità si possono aggiungere solo dopo il primo salvataggio del piano: dopo «Crea» il piano resta aperto e potrai aggiungerle qui.',
   featuresEmpty: 'Nessuna funzionalità associata a questo piano.',
   featureName: 'Nome funzionalità',
   featureDescription: 'Descrizione',

@@ -1,15 +1,7 @@
 import { messages } from '../../../contract/messages';
+import { showSuccess } from '../../components/confirm-delete';
 
-/** 'Tenant Selezionata!' (spec §2). sweetalert2 is imported on demand: never in the first load. */
+/** 'Tenant Selezionata!' (spec §2), in the app's dialog style; sweetalert2 loads on demand. */
 export async function showTenantSelectedAlert(tenantName?: string): Promise<void> {
-  const { default: Swal } = await import('sweetalert2');
-  await Swal.fire({
-    icon: 'success',
-    title: messages.tenant.selected,
-    text: tenantName,
-    timer: 1800,
-    timerProgressBar: true,
-    confirmButtonText: 'OK',
-    confirmButtonColor: '#3b82f6',
-  });
+  await showSuccess(messages.tenant.selected, tenantName);
 }

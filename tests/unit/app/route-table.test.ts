@@ -69,7 +69,7 @@ describe('route table (spec §2)', () => {
     expect(findRoute('/region/')?.label).toBe('Regioni');
   });
 
-  it('builds breadcrumbs from the table, with sensible fallbacks', () => {
+  it('builds breadcrumbs from the table; never a raw path segment', () => {
     expect(breadcrumbFor('/')).toEqual([{ label: 'Home', to: '/' }]);
     expect(breadcrumbFor('/tenant/5')).toEqual([
       { label: 'Home', to: '/' },
@@ -77,11 +77,13 @@ describe('route table (spec §2)', () => {
       { label: 'Dettaglio Tenant', to: '/tenant/5' },
     ]);
     expect(breadcrumbFor('/region/new').map((c) => c.label)).toEqual(['Home', 'Regioni', 'Nuova regione']);
-    expect(breadcrumbFor('/sconosciuto/new/42').map((c) => c.label)).toEqual([
-      'Home',
-      'Sconosciuto',
-      'Nuovo',
-      'Dettaglio',
+    // A path no screen answers reads 'Pagina non trovata', not its segments.
+    expect(breadcrumbFor('/sconosciuto/new/42').map((c) => c.label)).toEqual(['Home', 'Pagina non trovata']);
+    expect(breadcrumbFor('/region/abc/def').map((c) => c.label)).toEqual(['Home', 'Pagina non trovata']);
+    expect(breadcrumbFor('/region/12/')).toEqual([
+      { label: 'Home', to: '/' },
+      { label: 'Regioni', to: '/region' },
+      { label: 'Dettaglio regione', to: '/region/12' },
     ]);
   });
 });

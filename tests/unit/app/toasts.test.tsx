@@ -1,6 +1,9 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Role } from '../../../contract/enums';
+import { fakeEntityServer } from '../components/fixtures';
+import { renderApp } from './harness';
 import { createQueryClient } from '../../../src/app/query-client';
 import { AppProviders, toastHotKeys } from '../../../src/app/providers';
 import { notify } from '../../../src/lib/notify';
@@ -30,5 +33,35 @@ describe('toasts (spec §2, Notifications)', () => {
 
     await user.keyboard('{Alt>}t{/Alt}');
     expect(toast).toHaveFocus();
+  });
+});
+
+describe('toasts in the signed-in shell never cover the breadcrumb or the page title', () => {
+  function screenWidth(narrow: boolean) {
+    vi.spyOn(window, 'matchMedia').mockImplementation(
+      (query: string) =>
+        ({
+          matches: narrow && query.includes('max-width'),
+          media: query,
+          addEventListener: () => {},
+          removeEventListener: () => {},
+        }) as unknown as MediaQueryList,
+    );
+  }
+  afterEach(() => vi.restoreAllMocks());
+
+  it.each([
+    [false, 'top-right'],
+    [true, 'bottom-center'],
+  ])('narrow screen %s → %s', async (narrow, area) => {
+    screenWidth(narrow);
+    fakeEntityServer('region', []);
+    renderApp('/region', { role: Role.Admin, tenantId: 1 });
+    expect(await screen.findByRole('heading', { level: 1 })).toBeInTheDocument();
+    act(() => {
+      notify.success('Elemento aggiornato!', { toastId: `shell-${area}` });
+    });
+    const toast = await screen.findByText('Elemento aggiornato!');
+    expect(toast.closest(`.Toastify__toast-container--${area}`)).not.toBeNull();
   });
 });

@@ -109,6 +109,10 @@ describe('login page', () => {
     await waitFor(() => expect(screen.queryByTestId('login-error')).not.toBeInTheDocument());
     gate.resolve();
     expect(await screen.findByTestId('login-error')).toHaveTextContent('Email o password non corretti.');
+    // One error, where the person looks: the form's alert, not a toast as well.
+    expect(screen.getAllByText('Email o password non corretti.')).toHaveLength(1);
+    expect(screen.getByTestId('login-error')).toHaveAttribute('role', 'alert');
+    expect(document.querySelector('.Toastify__toast')).toBeNull();
   });
 
   it('409 with data.resetUrl: forced reset, goes to its path and query', async () => {

@@ -6,7 +6,7 @@ import { apiGet, apiPost, deferred, fail, ok, server } from '../msw/server';
 import { fakeEntityServer, widget, widgetResource, type Widget } from './fixtures';
 import { currentLocation, renderScreens } from './test-utils';
 
-function renderForm(entries: string[], role: 1 | 3 = 1) {
+function renderForm(entries: Parameters<typeof renderScreens>[0]['entries'], role: 1 | 3 = 1) {
   return renderScreens({
     entity: 'widget',
     list: <p>Elenco</p>,
@@ -41,7 +41,7 @@ describe('FormPage', () => {
     expect(screen.getByRole('button', { name: 'Crea' })).toBeEnabled();
     expect(screen.queryByRole('button', { name: 'Salva' })).not.toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Nome' })).toHaveValue('');
-    expect(screen.getByRole('spinbutton', { name: 'Prezzo' })).toHaveValue(null);
+    expect(screen.getByRole('textbox', { name: 'Prezzo' })).toHaveValue('');
     expect(screen.getByRole('checkbox', { name: 'Attivo' })).not.toBeChecked();
   });
 
@@ -76,7 +76,8 @@ describe('FormPage', () => {
     expect(screen.getByRole('button', { name: 'Salva' })).toBeDisabled();
     hold.resolve();
     expect(await screen.findByRole('textbox', { name: 'Nome' })).toHaveValue('Ingranaggio');
-    expect(screen.getByRole('spinbutton', { name: 'Prezzo' })).toHaveValue(12.5);
+    // Amounts read the Italian way.
+    expect(screen.getByRole('textbox', { name: 'Prezzo' })).toHaveValue('12,5');
     expect(screen.getByRole('checkbox', { name: 'Attivo' })).toBeChecked();
     expect(screen.getByRole('button', { name: 'Salva' })).toBeEnabled();
   });
@@ -85,7 +86,7 @@ describe('FormPage', () => {
     const { calls } = fakeEntityServer<Widget>('widget', []);
     const { user } = renderForm(['/widget', '/widget/new']);
     await user.type(screen.getByRole('textbox', { name: 'Nome' }), 'Nuovo');
-    await user.type(screen.getByRole('spinbutton', { name: 'Prezzo' }), '9.9');
+    await user.type(screen.getByRole('textbox', { name: 'Prezzo' }), '9,9');
     await user.click(screen.getByRole('checkbox', { name: 'Attivo' }));
     await user.click(screen.getByRole('button', { name: 'Crea' }));
 
@@ -98,14 +99,17 @@ describe('FormPage', () => {
     expect(screen.getByText('Elenco')).toBeInTheDocument();
   });
 
-  it('updates: PUTs the form object with its id and toasts, then goes back', async () => {
+  it('updates: PUTs the form object with its id and toasts, then goes back to the list it came from', async () => {
     const { calls } = fakeEntityServer<Widget>('widget', [widget(3, { name: 'Vecchio', price: 1 })]);
-    const { user } = renderForm(['/widget?page=2', '/widget/3']);
+    const { user } = renderForm([
+      '/widget?page=2',
+      { pathname: '/widget/3', state: { from: '/widget?page=2' } },
+    ]);
     const name = await screen.findByRole('textbox', { name: 'Nome' });
     await waitFor(() => expect(name).toHaveValue('Vecchio'));
     await user.clear(name);
     await user.type(name, 'Rinnovato');
-    await user.clear(screen.getByRole('spinbutton', { name: 'Prezzo' }));
+    await user.clear(screen.getByRole('textbox', { name: 'Prezzo' }));
     await user.click(screen.getByRole('button', { name: 'Salva' }));
 
     expect(await screen.findByText('Elemento aggiornato!')).toBeInTheDocument();
@@ -113,7 +117,7 @@ describe('FormPage', () => {
     await waitFor(() => expect(currentLocation()).toBe('/widget?page=2'));
   });
 
-  it('on a failed save: error toast, console detail, server errors under the form, stays', async () => {
+  it('on a failed save: error toast, console detail, each server error on its field (no key shown), stays', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     server.use(
       apiPost('widget/Create', () =>
@@ -131,8 +135,13 @@ describe('FormPage', () => {
       ),
     ).toBeInTheDocument();
     expect(error).toHaveBeenCalled();
-    expect(screen.getByText('name: obbligatorio')).toBeInTheDocument();
-    expect(screen.getByText('price: deve essere positivo')).toBeInTheDocument();
+    const name = screen.getByRole('textbox', { name: 'Nome' });
+    const price = screen.getByRole('textbox', { name: 'Prezzo' });
+    await waitFor(() => expect(name).toHaveAccessibleDescription('obbligatorio'));
+    expect(name).toHaveAttribute('aria-invalid', 'true');
+    expect(price).toHaveAccessibleDescription('deve essere positivo');
+    expect(name).toHaveFocus();
+    expect(document.body.textContent).not.toMatch(/name:|price:/);
     expect(screen.queryByText('Nuovo elemento creato!')).not.toBeInTheDocument();
     expect(currentLocation()).toBe('/widget/new');
     expect(screen.getByRole('button', { name: 'Crea' })).toBeEnabled();

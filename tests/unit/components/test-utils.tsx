@@ -32,7 +32,7 @@ export interface RenderScreensOptions {
   list: ReactElement;
   form: ReactElement;
   /** History entries; the last one is shown. */
-  entries: string[];
+  entries: (string | { pathname: string; search?: string; state?: unknown })[];
   role?: RoleId | null;
 }
 

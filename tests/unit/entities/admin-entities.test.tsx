@@ -21,7 +21,7 @@ const paypal = {
 };
 
 /** The password box of the secret (no textbox role: found by its label). */
-const secretInput = () => screen.getByLabelText('Secret API');
+const secretInput = () => screen.getByLabelText(/^Secret API/);
 
 describe('payment provider (spec §2 Configura PayPal, api-contract: apiSecret write-only)', () => {
   it('lists name, URL, client id and the secret as the server sends it (masked)', async () => {

@@ -149,12 +149,18 @@ async function fillForm(user: UserEvent, fields: readonly FieldDef[]) {
       body[f.key] = option.value;
     } else if (f.kind === 'text' || f.kind === 'textarea') {
       const input = screen.getByLabelText(labelled(f.label));
-      const value = f.kind === 'text' && f.inputType === 'email' ? 'nuovo@example.it' : `Nuovo ${f.label}`;
+      const value =
+        f.kind === 'text' && f.inputType === 'email'
+          ? 'nuovo@example.it'
+          : f.kind === 'text' && f.inputType === 'url'
+            ? 'https://nuovo.example.it'
+            : `Nuovo ${f.label}`;
       await user.clear(input);
       await user.type(input, value);
       body[f.key] = value;
     } else if (f.kind === 'number') {
-      const input = screen.getByRole('spinbutton', { name: f.label });
+      // Decimals are typed the Italian way (a text box with a decimal keyboard).
+      const input = screen.getByRole('textbox', { name: labelled(f.label) });
       await user.clear(input);
       await user.type(input, '7');
       body[f.key] = 7;
@@ -247,6 +253,14 @@ describe('every entity declaration: list → create → edit → delete', () => 
             await screen.findByText(resource.messages?.created ?? 'Nuovo elemento creato!'),
           ).toBeInTheDocument();
           expect(calls.created).toEqual([created]);
+          if (resource.afterCreate === 'edit') {
+            // Stays on the new item (a plan's features need it saved), then back to the list.
+            await waitFor(() => expect(currentLocation()).toMatch(new RegExp(`^/${resource.name}/\\d+$`)));
+            expect(
+              await screen.findByRole('heading', { level: 1, name: editTitle(resource) }),
+            ).toBeInTheDocument();
+            await user.click(screen.getByRole('link', { name: listTitle(resource) }));
+          }
           await waitFor(() => expect(currentLocation()).toBe(`/${resource.name}`));
         }
 

@@ -72,8 +72,20 @@ export function ok<T>(data: T, message: string | null = null) {
 }
 
 /** An error status with a failure envelope (optionally with data and errors[]). */
-export function fail(status: number, message: string | null, data: unknown = null, errors?: string[]) {
-  const body: Envelope<unknown> = { success: false, message, data, ...(errors ? { errors } : {}) };
+export function fail(
+  status: number,
+  message: string | null,
+  data: unknown = null,
+  errors?: string[],
+  fieldErrors?: Record<string, string>,
+) {
+  const body: Envelope<unknown> = {
+    success: false,
+    message,
+    data,
+    ...(errors ? { errors } : {}),
+    ...(fieldErrors ? { fieldErrors } : {}),
+  };
   return HttpResponse.json(body, { status });
 }
 

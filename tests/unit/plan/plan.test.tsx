@@ -52,17 +52,20 @@ function planServer(options: { associateStatus?: number; iframe?: 'ok' | 'fail' 
   return { rows, calls, associated };
 }
 
-const field = (name: string) => screen.getByRole('spinbutton', { name });
+const field = (name: string) => screen.getByRole('textbox', { name });
+const COST = 'Costo ricorrente (IVA esclusa)';
+const VAT = 'IVA (%)';
 
 describe('plan form (spec §2, §5, §8)', () => {
-  it('new plan: VAT 22 by default, steps of 0.01, six recurrences; required fields in Italian, nothing sent', async () => {
+  it('new plan: VAT 22,00 by default, six recurrences; required fields in Italian, nothing sent', async () => {
     const { calls } = planServer();
     const requests = recordRequests();
     const { user } = renderApp('/plan/new', { role: Role.Admin, tenantId: 1 });
     expect(await screen.findByRole('heading', { level: 1, name: 'Crea Nuovo Piano' })).toBeInTheDocument();
-    expect(field('IVA (%)')).toHaveValue(22);
-    expect(field('IVA (%)')).toHaveAttribute('step', '0.01');
-    expect(field('Costo ricorrente (IVA esclusa, €)')).toHaveAttribute('step', '0.01');
+    // Amounts read and type the Italian way: decimal keyboard, comma, two places.
+    expect(field(VAT)).toHaveValue('22,00');
+    expect(field(VAT)).toHaveAttribute('inputmode', 'decimal');
+    expect(field(COST)).toHaveAttribute('inputmode', 'decimal');
     const recurrence = screen.getByRole('combobox', { name: 'Ricorrenza' });
     expect(
       within(recurrence)
@@ -70,7 +73,7 @@ describe('plan form (spec §2, §5, §8)', () => {
         .map((o) => o.getAttribute('value')),
     ).toEqual(['', '1', '2', '3', '4', '6', '12']);
 
-    await user.clear(field('IVA (%)'));
+    await user.clear(field(VAT));
     await user.click(screen.getByRole('button', { name: 'Crea' }));
     expect(await screen.findByText(validationMessages.planNameRequired)).toBeInTheDocument();
     expect(screen.getByText(validationMessages.costRequired)).toBeInTheDocument();
@@ -78,29 +81,70 @@ describe('plan form (spec §2, §5, §8)', () => {
     expect(screen.getByText(validationMessages.recurrenceRequired)).toBeInTheDocument();
     expect(calls.created).toEqual([]);
 
-    await user.type(field('IVA (%)'), '120');
+    await user.type(field(VAT), '120');
     await user.click(screen.getByRole('button', { name: 'Crea' }));
     expect(await screen.findByText(validationMessages.vatPercentageInvalid)).toBeInTheDocument();
+    // Words are not a number: 'invalid', not 'required'.
+    await user.type(field(COST), 'tanti');
+    await user.click(screen.getByRole('button', { name: 'Crea' }));
+    expect(await screen.findByText(validationMessages.costInvalid)).toBeInTheDocument();
+    expect(calls.created).toEqual([]);
     expect(requests.some((r) => r.url.includes('plan/iframe'))).toBe(false);
   });
 
-  it('features can be added only after the first save: a note instead of the editor', async () => {
-    planServer();
-    renderApp('/plan/new', { role: Role.Admin, tenantId: 1 });
-    const section = await screen.findByRole('region', { name: 'Funzionalità del piano' });
-    expect(within(section).getByText(/solo dopo il primo salvataggio/)).toBeInTheDocument();
-    expect(within(section).queryByRole('button', { name: 'Aggiungi funzionalità' })).not.toBeInTheDocument();
-    expect(within(section).queryByRole('textbox')).not.toBeInTheDocument();
-    expect(screen.queryByRole('region', { name: 'Codice iframe del piano' })).not.toBeInTheDocument();
-  });
-
-  it('a valid new plan is created with numbers; a refused one toasts errors[0]', async () => {
+  it.each([
+    ['49,5', '49,50', 49.5],
+    ['49.5', '49,50', 49.5],
+    ['1.234,56', '1234,56', 1234.56],
+    ['0,1', '0,10', 0.1],
+  ])('Italian number entry: %s reads as %s and is sent as %s', async (typed, shown, sent) => {
     const { calls } = planServer();
     const { user } = renderApp('/plan/new', { role: Role.Admin, tenantId: 1 });
     await screen.findByRole('heading', { level: 1, name: 'Crea Nuovo Piano' });
+    await user.type(screen.getByRole('textbox', { name: 'Nome' }), `Piano ${typed}`);
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Ricorrenza' }), '1');
+    await user.type(field(COST), typed);
+    await user.tab();
+    expect(field(COST)).toHaveValue(shown);
+    await user.clear(field(VAT));
+    await user.type(field(VAT), '10.5');
+    await user.tab();
+    expect(field(VAT)).toHaveValue('10,50');
+    await user.click(screen.getByRole('button', { name: 'Crea' }));
+    await waitFor(() => expect(calls.created).toHaveLength(1));
+    expect(calls.created[0]).toMatchObject({ recurringCostBeforeVAT: sent, vatPercentage: 10.5 });
+  });
+
+  it('a duplicate name from the server lands on the Nome field; the toast shows the message without its key', async () => {
+    planServer();
+    const { user } = renderApp('/plan/new', { role: Role.Admin, tenantId: 1 });
+    await screen.findByRole('heading', { level: 1, name: 'Crea Nuovo Piano' });
+    await user.type(screen.getByRole('textbox', { name: 'Nome' }), 'Pro');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Ricorrenza' }), '1');
+    await user.type(field(COST), '9,90');
+    server.use(
+      apiPost('plan/Create', () =>
+        fail(409, validationMessages.planNameTaken, null, [`name: ${validationMessages.planNameTaken}`]),
+      ),
+    );
+    await user.click(screen.getByRole('button', { name: 'Crea' }));
+    const name = screen.getByRole('textbox', { name: 'Nome' });
+    await waitFor(() => expect(name).toHaveAccessibleDescription(validationMessages.planNameTaken));
+    expect(name).toHaveAttribute('aria-invalid', 'true');
+    await waitFor(() => {
+      const toasts = screen.getAllByRole('alert').filter((a) => a.closest('.Toastify'));
+      expect(toasts.map((t) => t.textContent)).toEqual([validationMessages.planNameTaken]);
+    });
+    expect(document.body.textContent).not.toContain('name:');
+  });
+
+  it('a valid new plan is created with numbers and stays open on the new plan; a refused one toasts errors[0]', async () => {
+    const { calls } = planServer();
+    const { user, router } = renderApp('/plan/new', { role: Role.Admin, tenantId: 1 });
+    await screen.findByRole('heading', { level: 1, name: 'Crea Nuovo Piano' });
     await user.type(screen.getByRole('textbox', { name: 'Nome' }), 'Base');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Ricorrenza' }), '3');
-    await user.type(field('Costo ricorrente (IVA esclusa, €)'), '9.90');
+    await user.type(field(COST), '9,90');
     server.use(
       apiPost('plan/Create', () =>
         fail(400, 'I dati inviati non sono validi.', null, [
@@ -135,6 +179,20 @@ describe('plan form (spec §2, §5, §8)', () => {
       },
     ]);
     expect(calls.created).toEqual([]);
+    // Its features can only be added now: the person stays on the new plan, in edit mode.
+    await waitFor(() => expect(router.state.location.pathname).toMatch(/^\/plan\/\d+$/));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Modifica Piano' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Aggiungi funzionalità' })).toBeInTheDocument();
+  });
+
+  it('features can be added only after the first save: a note instead of the editor', async () => {
+    planServer();
+    renderApp('/plan/new', { role: Role.Admin, tenantId: 1 });
+    const section = await screen.findByRole('region', { name: 'Funzionalità del piano' });
+    expect(within(section).getByText(/solo dopo il primo salvataggio/)).toBeInTheDocument();
+    expect(within(section).queryByRole('button', { name: 'Aggiungi funzionalità' })).not.toBeInTheDocument();
+    expect(within(section).queryByRole('textbox')).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Codice iframe del piano' })).not.toBeInTheDocument();
   });
 });
 

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "plans_tenant_name_unique_idx" ON "plans" USING btree ("tenant_id",lower("name"));
