@@ -48,6 +48,7 @@ describe('NUL bytes', () => {
       message: serverMessages.validation,
       data: null,
       errors: [`email: ${serverMessages.invalidCharacters}`],
+      fieldErrors: { email: serverMessages.invalidCharacters },
     });
   });
 
@@ -79,7 +80,7 @@ describe('ids', () => {
     ] as const) {
       const res = await superadmin[url.endsWith('Update') ? 'put' : 'post'](url, body);
       expect(res.status, url).toBe(400);
-      expect(envelopeKeys(res.body)).toEqual(['data', 'errors', 'message', 'success']);
+      expect(envelopeKeys(res.body)).toEqual(['data', 'errors', 'fieldErrors', 'message', 'success']);
     }
   });
 
