@@ -13,6 +13,7 @@ import {
   apiLogin,
   DEMO_TENANT,
   expectNoHorizontalOverflow,
+  expectOpaque,
   login,
   screenshot,
   submitLoginForm,
@@ -307,6 +308,8 @@ for (const width of [390, 1280] as const) {
       const name = `Piano UX ${uniqueTag()}`;
       await login(page, accounts.admin, { to: '/plan' });
       await page.getByRole('link', { name: 'Crea Nuovo Piano' }).click();
+      // As a person does: type once the form has faded in.
+      await expectOpaque(page.locator('[data-visible]'));
       await page.getByRole('textbox', { name: 'Nome', exact: true }).fill(name);
       await page.getByRole('combobox', { name: 'Ricorrenza' }).selectOption('1');
       const cost = page.getByRole('textbox', { name: 'Costo ricorrente (IVA esclusa)' });
@@ -323,6 +326,7 @@ for (const width of [390, 1280] as const) {
       await shot(page, 'plan-created-stays');
 
       await page.goto('/plan/new');
+      await expectOpaque(page.locator('[data-visible]'));
       await page.getByRole('textbox', { name: 'Nome', exact: true }).fill(name.toUpperCase());
       await page.getByRole('combobox', { name: 'Ricorrenza' }).selectOption('1');
       await page.getByRole('textbox', { name: 'Costo ricorrente (IVA esclusa)' }).fill('10');
