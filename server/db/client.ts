@@ -37,6 +37,10 @@ export const migrationsFolder = fileURLToPath(new URL('./migrations', import.met
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    // An idle connection the server ends (a restart, an administrator, a dropped test database)
+    // is reported here and removed from the pool; without a listener it would crash the process.
+    // The next query opens a new connection.
+    pool.on('error', () => {});
     const db = drizzlePg({ client: pool, schema });
     return {
       db,
