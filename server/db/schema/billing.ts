@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigint,
   check,
   foreignKey,
   index,
@@ -9,10 +8,9 @@ import {
   pgTable,
   smallint,
   text,
-  timestamp,
   unique,
 } from 'drizzle-orm/pg-core';
-import { createdAt, id, updatedAt } from './columns';
+import { at, cents, createdAt, id, updatedAt } from './columns';
 import { plans } from './plans';
 import { tenantColumn, tenants } from './tenants';
 import { userTenants } from './users';
@@ -23,8 +21,6 @@ import { userTenants } from './users';
  * child references its parent together with the tenant, `(parent_id, tenant_id)`, so no row can
  * point into another tenant.
  */
-const cents = (name: string) => bigint(name, { mode: 'number' });
-const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 export const subscriptions = pgTable(
   'subscriptions',

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, timestamp } from 'drizzle-orm/pg-core';
 import type { ExtraConfigColumn } from 'drizzle-orm/pg-core';
 
 /** Shared column and index builders, so every table added later gets the same conventions. */
@@ -39,3 +39,9 @@ export const tenantSearchIndexes = (
   index(`${table}_${label}_trgm_idx`).using('gin', column.op('gin_trgm_ops')),
   index(`${table}_tenant_${label}_order_idx`).on(tenantColumn, sql`lower(${column})`, idColumn),
 ];
+
+/** Money in integer euro cents (bigint read as a JS number: exact far beyond any amount accepted). */
+export const cents = (name: string) => bigint(name, { mode: 'number' });
+
+/** A moment in time (timestamptz), read as a Date. */
+export const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });

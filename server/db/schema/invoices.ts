@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigint,
   check,
   date,
   foreignKey,
@@ -11,17 +10,13 @@ import {
   primaryKey,
   smallint,
   text,
-  timestamp,
   unique,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { createdAt, id } from './columns';
+import { at, cents, createdAt, id } from './columns';
 import { payments } from './billing';
 import { tenantColumn } from './tenants';
 import { userTenants } from './users';
-
-const cents = (name: string) => bigint(name, { mode: 'number' });
-const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /**
  * The gap-free numbering of a tenant's invoices per year: one row per (tenant, year), taken with

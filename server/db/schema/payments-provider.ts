@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigint,
   check,
   foreignKey,
   index,
@@ -9,14 +8,11 @@ import {
   pgTable,
   smallint,
   text,
-  timestamp,
   unique,
 } from 'drizzle-orm/pg-core';
-import { createdAt, id } from './columns';
+import { at, cents, createdAt, id } from './columns';
 import { payments } from './billing';
 import { tenantColumn } from './tenants';
-
-const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /**
  * Payment tokens (spec §3): the public payment link of one payment. The token itself (256 random
@@ -33,7 +29,7 @@ export const paymentTokens = pgTable(
     subscriptionId: integer('subscription_id').notNull(),
     userId: integer('user_id').notNull(),
     planId: integer('plan_id').notNull(),
-    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    amountCents: cents('amount_cents').notNull(),
     currency: text('currency').notNull().default('EUR'),
     paymentProviderId: integer('payment_provider_id'),
     providerPlanId: text('provider_plan_id').notNull(),
