@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { Logger } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -34,14 +35,23 @@ export interface DatabaseHandle {
 
 export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
-export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
+export interface DatabaseOptions {
+  /** Sees every query with its parameters (tests: the EXPLAIN check of the list queries). */
+  logger?: Logger;
+}
+
+export async function openDatabase(
+  target: DatabaseTarget,
+  options: DatabaseOptions = {},
+): Promise<DatabaseHandle> {
+  const logger = options.logger ? { logger: options.logger } : {};
   if (target.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
     // An idle connection the server ends (a restart, an administrator, a dropped test database)
     // is reported here and removed from the pool; without a listener it would crash the process.
     // The next query opens a new connection.
     pool.on('error', () => {});
-    const db = drizzlePg({ client: pool, schema });
+    const db = drizzlePg({ client: pool, schema, ...logger });
     return {
       db,
       kind: 'postgres',
@@ -54,7 +64,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     ...(target.loadDataDir ? { loadDataDir: target.loadDataDir } : {}),
     extensions: { pg_trgm },
   });
-  const db = drizzlePglite({ client, schema });
+  const db = drizzlePglite({ client, schema, ...logger });
   return {
     db,
     kind: 'pglite',

@@ -1,12 +1,13 @@
 import fastifyJwt from '@fastify/jwt';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import fp from 'fastify-plugin';
-import { isRoleId } from '../../contract/enums';
+import { isRoleId, Role } from '../../contract/enums';
 import { serverMessages } from '../../contract/messages';
 import type { Database } from '../db/client';
-import { users } from '../db/schema';
+import { tenants, users, userTenants } from '../db/schema';
 import { HttpError } from '../lib/http-error';
 import { isApiPath, isDocsPath } from './request-context';
+import { tenantHeader, tenantHeaderId } from './tenant';
 
 export interface AuthenticationOptions {
   db: Database;
@@ -20,6 +21,10 @@ export interface AuthenticationOptions {
  * so a deactivated or deleted account takes effect at once rather than when the token expires,
  * and a token whose `tv` is not the account's current `token_version` (moved on by a password
  * reset, a role change, a deactivation, a removal, Logout) is refused: that session has ended.
+ * The account and, when a well-formed `X-Tenant-Id` is sent, whether it may act in that tenant
+ * are read in one prepared query (one round trip per call; the tenant plugin decides with it).
+ * No cache: a session ended or a membership removed takes effect on the very next call, in every
+ * server process.
  * 401 messages: 'Token scaduto' when expired (the SPA looks for 'scaduto'), otherwise
  * tokenMissing / tokenInvalid.
  */
@@ -32,6 +37,28 @@ export const authenticationPlugin = fp<AuthenticationOptions>(
       verify: { algorithms: ['HS256'] },
     });
     app.decorateRequest('auth', null);
+
+    const tenantParam = sql`${sql.placeholder('tenantId')}::int`;
+    const identity = db
+      .select({
+        id: users.id,
+        email: users.email,
+        roleId: users.roleId,
+        isActive: users.isActive,
+        tokenVersion: users.tokenVersion,
+        tenantAllowed: sql<boolean | null>`case
+          when ${tenantParam} is null then null
+          when ${users.roleId} = ${Role.SuperAdmin} then exists (
+            select 1 from ${tenants} where ${tenants.id} = ${tenantParam})
+          else exists (
+            select 1 from ${userTenants}
+            where ${userTenants.userId} = ${users.id} and ${userTenants.tenantId} = ${tenantParam}
+              and ${userTenants.isActive})
+          end`,
+      })
+      .from(users)
+      .where(eq(users.id, sql.placeholder('userId')))
+      .prepare('auth_identity');
 
     app.addHook('onRequest', async (request) => {
       if (request.method === 'OPTIONS' || !isApiPath(request.url) || isDocsPath(request.url) || request.is404)
@@ -51,21 +78,18 @@ export const authenticationPlugin = fp<AuthenticationOptions>(
       }
       const userId = Number(claims.sub);
       if (!Number.isSafeInteger(userId) || userId <= 0) throw new HttpError(401, serverMessages.tokenInvalid);
-      const [user] = await db
-        .select({
-          id: users.id,
-          email: users.email,
-          roleId: users.roleId,
-          isActive: users.isActive,
-          tokenVersion: users.tokenVersion,
-        })
-        .from(users)
-        .where(eq(users.id, userId));
+      const tenantId = tenantHeaderId(tenantHeader(request.headers));
+      const [user] = await identity.execute({ userId, tenantId });
       // Tokens issued before versions existed carry no `tv`: they count as version 0.
       const tokenVersion = claims.tv ?? 0;
       if (!user || !user.isActive || !isRoleId(user.roleId) || tokenVersion !== user.tokenVersion)
         throw new HttpError(401, serverMessages.tokenInvalid);
-      request.auth = { userId: user.id, roleId: user.roleId, email: user.email };
+      request.auth = {
+        userId: user.id,
+        roleId: user.roleId,
+        email: user.email,
+        ...(tenantId !== null ? { tenantAccess: { tenantId, allowed: user.tenantAllowed === true } } : {}),
+      };
     });
   },
   { name: 'authentication' },

@@ -8,6 +8,11 @@ export interface AuthContext {
   userId: number;
   roleId: RoleId;
   email: string;
+  /**
+   * Whether the caller may act in the tenant of a well-formed `X-Tenant-Id`, read in the same
+   * query as the account (one round trip per call); the tenant plugin decides with it.
+   */
+  tenantAccess?: { tenantId: number; allowed: boolean };
 }
 
 /**

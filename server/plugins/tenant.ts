@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { and, eq } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import { Role } from '../../contract/enums';
@@ -5,6 +6,19 @@ import { serverMessages } from '../../contract/messages';
 import type { Database } from '../db/client';
 import { tenants, userTenants } from '../db/schema';
 import { HttpError } from '../lib/http-error';
+
+/** The tenant id of an `X-Tenant-Id` value, or null when it is not a positive int4. */
+export function tenantHeaderId(raw: string | undefined): number | null {
+  if (!raw || !/^\d{1,10}$/.test(raw)) return null;
+  const id = Number(raw);
+  return id > 0 && id <= 2_147_483_647 ? id : null;
+}
+
+/** The `X-Tenant-Id` header's trimmed value, if any. */
+export function tenantHeader(headers: IncomingHttpHeaders): string | undefined {
+  const header = headers['x-tenant-id'];
+  return (Array.isArray(header) ? header[0] : header)?.trim();
+}
 
 /**
  * Resolves `X-Tenant-Id` into `request.tenantId` for signed-in calls, after checking the caller
@@ -18,18 +32,22 @@ export const tenantPlugin = fp<{ db: Database }>(
     app.addHook('onRequest', async (request) => {
       const auth = request.auth;
       if (!auth) return;
-      const header = request.headers['x-tenant-id'];
-      const raw = (Array.isArray(header) ? header[0] : header)?.trim();
+      const raw = tenantHeader(request.headers);
       if (!raw) {
         if (request.routeOptions.config.tenant === 'required')
           throw new HttpError(400, serverMessages.tenantRequired);
         return;
       }
-      const tenantId = Number(raw);
-      if (!/^\d{1,10}$/.test(raw) || tenantId <= 0 || tenantId > 2_147_483_647) {
+      const tenantId = tenantHeaderId(raw);
+      if (tenantId === null) {
         throw new HttpError(400, serverMessages.invalidId, {
           errors: [`X-Tenant-Id: ${serverMessages.invalidId}`],
         });
+      }
+      if (auth.tenantAccess?.tenantId === tenantId) {
+        if (!auth.tenantAccess.allowed) throw new HttpError(403, serverMessages.tenantForbidden);
+        request.tenantId = tenantId;
+        return;
       }
       const allowed =
         auth.roleId === Role.SuperAdmin

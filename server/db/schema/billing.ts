@@ -66,11 +66,6 @@ export const subscriptions = pgTable(
     index('subscriptions_tenant_status_idx').on(t.tenantId, t.status, t.id.desc()),
     index('subscriptions_tenant_plan_idx').on(t.tenantId, t.planId, t.id.desc()),
     index('subscriptions_tenant_user_idx').on(t.tenantId, t.userId, t.id.desc()),
-    // The dashboard: live subscriptions (Active, ActiveNoRenewal) by plan with their price, read
-    // by an index-only scan (MRR, subscriptions per plan).
-    index('subscriptions_tenant_live_plan_idx')
-      .on(t.tenantId, t.planId, t.costBeforeVatCents)
-      .where(sql`${t.status} in (1, 3)`),
     // Jobs: subscriptions of a status whose next billing date has passed.
     index('subscriptions_status_next_billing_idx').on(t.status, t.nextBillingDate),
     check('subscriptions_status_check', sql`${t.status} between 1 and 5`),
@@ -88,6 +83,12 @@ export const payments = pgTable(
     tenantId: tenantColumn(),
     subscriptionId: integer('subscription_id').notNull(),
     amountDueCents: cents('amount_due_cents').notNull(),
+    /**
+     * The amount before VAT (half-up from the amount due and the subscription's VAT at the time),
+     * set by a database trigger (migration 0011) whenever the amount is written: what the
+     * dashboard's revenue counts, fixed even if the subscription's price changes later.
+     */
+    netCents: cents('net_cents').notNull().default(0),
     currency: text('currency').notNull().default('EUR'),
     /** Bank-transfer causale that identifies the payment (unique in the tenant). */
     causale: text('causale').notNull(),
@@ -169,11 +170,6 @@ export const subscriptionEvents = pgTable(
     }),
     index('subscription_events_subscription_idx').on(t.subscriptionId, t.id),
     index('subscription_events_tenant_at_idx').on(t.tenantId, t.at),
-    // The dashboard: only the moves into or out of the live statuses (Active, ActiveNoRenewal),
-    // by tenant and time, with what the monthly new/churn counts read (an index-only scan).
-    index('subscription_events_tenant_live_moves_idx')
-      .on(t.tenantId, t.at, t.fromStatus, t.toStatus, t.subscriptionId)
-      .where(sql`(${t.toStatus} in (1, 3)) <> (coalesce(${t.fromStatus}, 0) in (1, 3))`),
   ],
 );
 

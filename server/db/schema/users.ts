@@ -95,11 +95,18 @@ export const userTenants = pgTable(
      * IVA, lower-cased; kept by triggers (migration 0005), trigram-indexed.
      */
     searchText: text('search_text').notNull().default(''),
+    /**
+     * When one of the customer's subscriptions in this tenant first became live (Active or
+     * ActiveNoRenewal), kept by a trigger on subscription_events (migration 0011): the dashboard's
+     * new customers of a month.
+     */
+    firstLiveAt: timestamp('first_live_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.tenantId] }),
+    index('user_tenants_tenant_first_live_idx').on(t.tenantId, t.firstLiveAt),
     index('user_tenants_tenant_id_idx').on(t.tenantId),
     index('user_tenants_tenant_name_order_idx').on(t.tenantId, sql`lower(${t.name})`, t.userId),
     index('user_tenants_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),

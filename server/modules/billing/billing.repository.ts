@@ -64,10 +64,12 @@ export async function countSubscriptions(
   filter: SubscriptionListFilter,
   limit: number,
 ): Promise<number> {
+  // In the list's own order, so the count walks the index the page walks (never the whole table).
   const capped = scope.tx
     .select({ one: sql`1` })
     .from(subscriptions)
     .where(listWhere(scope, filter))
+    .orderBy(desc(subscriptions.id))
     .limit(limit)
     .as('capped');
   const [row] = await scope.tx.select({ n: sql<number>`count(*)::int` }).from(capped);

@@ -1,12 +1,14 @@
 /**
- * The dashboard's numbers (contract/schemas/dashboard.ts has the definitions), from the tenant's
- * own rows: a handful of aggregate queries, each on an index:
- * - live subscriptions now (status index), by plan, and their MRR;
- * - moves into / out of a live status per Rome month since the window's start (the partial index
- *   `subscription_events_tenant_live_moves_idx`); the active count at each month's end is the
- *   count now walked back month by month through those moves, so no query reads older history;
- * - payments paid per Rome month (payments_tenant_paid_at_idx);
- * - customers whose first move into a live status is this month.
+ * The dashboard's numbers (contract/schemas/dashboard.ts has the definitions), read from running
+ * totals that database triggers keep in the same transaction as the rows they summarise
+ * (server/db/schema/dashboard.ts, migration 0011), so the cost does not grow with the history:
+ * - live subscriptions now per plan with their prices' sum (dashboard_live_plans): counts and MRR;
+ * - per Rome month, revenue before VAT of the payments paid and the moves into / out of a live
+ *   status (dashboard_months); the active count at each month's end is the count now walked back
+ *   month by month through those moves;
+ * - customers whose first move into a live status is this month (user_tenants.first_live_at).
+ * tests/server/dashboard/dashboard-rollup.test.ts checks the totals against a recomputation from
+ * the raw rows after a varied history.
  */
 import { TZDate } from '@date-fns/tz';
 import { addMonths, startOfMonth } from 'date-fns';
@@ -20,7 +22,6 @@ export interface DashboardScope {
   tx: Database | Transaction;
 }
 
-const LIVE = sql.raw('(1, 3)');
 const monthLabel = new Intl.DateTimeFormat('it-IT', {
   month: 'short',
   year: '2-digit',
@@ -61,57 +62,31 @@ export function percent(numerator: number, denominator: number, decimals: 1 | 2)
 }
 
 export async function dashboardSummary(scope: DashboardScope, now: Date): Promise<DashboardSummary> {
-  const { starts, end } = monthWindow(now);
+  const { starts } = monthWindow(now);
   const windowStart = starts[0] as Date;
   const currentStart = starts[11] as Date;
   const t = scope.tenantId;
-  const tz = BILLING_TIME_ZONE;
 
-  const [byPlan, moves, revenue, newCustomers, presence] = await Promise.all([
-    // Live subscriptions per plan with their prices' sum (an index-only scan of the partial
-    // index subscriptions_tenant_live_plan_idx), and the plan's recurrence for the MRR.
+  const [byPlan, monthRows, newCustomers, presence] = await Promise.all([
     rows<{ plan_id: number; name: string; value: number; mrr: string }>(
       scope,
-      sql`select p.id as plan_id, p.name, c.value, (c.cost::numeric / p.recurrence_type)::text as mrr
-          from (select plan_id, count(*)::int as value, sum(cost_before_vat_cents) as cost
-                from subscriptions
-                where tenant_id = ${t} and status in ${LIVE} group by plan_id) c
-          join plans p on p.id = c.plan_id and p.tenant_id = ${t}
+      sql`select p.id as plan_id, p.name, l.subscriptions as value,
+                 (l.cost_cents::numeric / p.recurrence_type)::text as mrr
+          from dashboard_live_plans l
+          join plans p on p.id = l.plan_id and p.tenant_id = ${t}
+          where l.tenant_id = ${t} and l.subscriptions > 0
           order by p.id`,
     ),
-    rows<{ month: string; entered: number; left: number }>(
+    rows<{ month: string; entered: number; left: number; cents: string }>(
       scope,
-      sql`select to_char(timezone(${tz}, at), 'YYYY-MM') as month,
-                 count(*) filter (where to_status in ${LIVE})::int as entered,
-                 count(*) filter (where coalesce(from_status, 0) in ${LIVE})::int as left
-          from subscription_events
-          where tenant_id = ${t} and at >= ${windowStart}
-            and (to_status in ${LIVE}) <> (coalesce(from_status, 0) in ${LIVE})
-          group by 1`,
-    ),
-    rows<{ month: string; cents: string }>(
-      scope,
-      sql`select to_char(timezone(${tz}, pay.paid_at), 'YYYY-MM') as month,
-                 sum((pay.amount_due_cents * 20000 + 10000 + s.vat_hundredths)
-                     / (2 * (10000 + s.vat_hundredths)))::text as cents
-          from payments pay
-          join subscriptions s on s.id = pay.subscription_id and s.tenant_id = pay.tenant_id
-          where pay.tenant_id = ${t} and pay.paid_at >= ${windowStart} and pay.paid_at < ${end}
-          group by 1`,
+      sql`select month, entered, exited as left, revenue_cents::text as cents
+          from dashboard_months
+          where tenant_id = ${t} and month >= ${monthKey(windowStart)}`,
     ),
     rows<{ n: number }>(
       scope,
-      sql`select count(distinct s.user_id)::int as n
-          from subscription_events e
-          join subscriptions s on s.id = e.subscription_id and s.tenant_id = e.tenant_id
-          where e.tenant_id = ${t} and e.at >= ${currentStart}
-            and e.to_status in ${LIVE} and coalesce(e.from_status, 0) not in ${LIVE}
-            and not exists (
-              select 1 from subscriptions s2
-              join subscription_events e2 on e2.subscription_id = s2.id and e2.tenant_id = s2.tenant_id
-              where s2.tenant_id = ${t} and s2.user_id = s.user_id
-                and e2.at < ${currentStart}
-                and e2.to_status in ${LIVE} and coalesce(e2.from_status, 0) not in ${LIVE})`,
+      sql`select count(*)::int as n from user_tenants
+          where tenant_id = ${t} and first_live_at >= ${currentStart}`,
     ),
     rows<{ has_plans: boolean; has_subscriptions: boolean }>(
       scope,
@@ -119,18 +94,18 @@ export async function dashboardSummary(scope: DashboardScope, now: Date): Promis
                  exists(select 1 from subscriptions where tenant_id = ${t}) as has_subscriptions`,
     ),
   ]);
-
   const keys = starts.map(monthKey);
   const lastKey = keys[11] as string;
   const movesByMonth = new Map<string, { entered: number; left: number }>();
-  for (const m of moves) {
+  for (const m of monthRows) {
     // A move stamped after the current month (a clock set back) counts in the current month, so
     // walking back from the count now stays consistent.
     const key = m.month > lastKey ? lastKey : m.month;
     const prev = movesByMonth.get(key) ?? { entered: 0, left: 0 };
     movesByMonth.set(key, { entered: prev.entered + m.entered, left: prev.left + m.left });
   }
-  const revenueByMonth = new Map(revenue.map((r) => [r.month, Number(r.cents)]));
+  // Payments stamped after the current month (a clock set back) are not this window's revenue.
+  const revenueByMonth = new Map(monthRows.map((r) => [r.month, Number(r.cents)]));
 
   const activeNow = byPlan.reduce((sum, p) => sum + p.value, 0);
   // Σ (cost ÷ months) exactly (numeric strings as integer ratios would be overkill: a per-plan

@@ -1,4 +1,4 @@
-import { eq, like, sql } from 'drizzle-orm';
+import { and, eq, inArray, like, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { roleNameById } from '../../../contract/enums';
 import type { RoleId } from '../../../contract/enums';
@@ -88,42 +88,53 @@ export function userEntity(
     item: userItem,
     input: userInputSchema,
     label: (u) => (u.name ? `${u.name} (${u.email})` : u.email),
+    // Ids first (the memberships' own indexes: a deep page never joins the rows it skips), then
+    // the page's rows with their joins, in the page's order.
     list: async (db, window) => {
-      const rows = await windowed(
+      const page = await windowed(
         db
-          .select({
-            id: userTenants.userId,
-            name: userTenants.name,
-            email: users.email,
-            pec: userTenants.pec,
-            phone: userTenants.phone,
-            sdi: userTenants.sdi,
-            vatCode: userTenants.vatCode,
-            fiscalCode: userTenants.fiscalCode,
-            countryCode: userTenants.countryCode,
-            billingCity: userTenants.billingCity,
-            paOfficeCode: userTenants.paOfficeCode,
-            isCompany: userTenants.isCompany,
-            isActive: userTenants.isActive,
-            roleId: users.roleId,
-            street: userTenants.billingStreet,
-            zip: userTenants.billingZip,
-            regionId: userTenants.billingRegionId,
-            region: { id: regions.id, name: regions.name },
-            provinceId: userTenants.billingProvinceId,
-            province: { id: provinces.id, name: provinces.name, abbreviation: provinces.abbreviation },
-            municipalityId: userTenants.billingMunicipalityId,
-            municipality: { id: municipalities.id, name: municipalities.name },
-          })
+          .select({ id: userTenants.userId })
           .from(userTenants)
-          .innerJoin(users, eq(users.id, userTenants.userId))
-          .leftJoin(regions, eq(regions.id, userTenants.billingRegionId))
-          .leftJoin(provinces, eq(provinces.id, userTenants.billingProvinceId))
-          .leftJoin(municipalities, eq(municipalities.id, userTenants.billingMunicipalityId))
+          .leftJoin(users, eq(users.id, userTenants.userId))
           .orderBy(...byName(userTenants.name, userTenants.userId))
           .$dynamic(),
         window,
       );
+      if (page.length === 0) return [];
+      const ids = page.map((p) => p.id);
+      const loaded = await db
+        .select({
+          id: userTenants.userId,
+          name: userTenants.name,
+          email: users.email,
+          pec: userTenants.pec,
+          phone: userTenants.phone,
+          sdi: userTenants.sdi,
+          vatCode: userTenants.vatCode,
+          fiscalCode: userTenants.fiscalCode,
+          countryCode: userTenants.countryCode,
+          billingCity: userTenants.billingCity,
+          paOfficeCode: userTenants.paOfficeCode,
+          isCompany: userTenants.isCompany,
+          isActive: userTenants.isActive,
+          roleId: users.roleId,
+          street: userTenants.billingStreet,
+          zip: userTenants.billingZip,
+          regionId: userTenants.billingRegionId,
+          region: { id: regions.id, name: regions.name },
+          provinceId: userTenants.billingProvinceId,
+          province: { id: provinces.id, name: provinces.name, abbreviation: provinces.abbreviation },
+          municipalityId: userTenants.billingMunicipalityId,
+          municipality: { id: municipalities.id, name: municipalities.name },
+        })
+        .from(userTenants)
+        .innerJoin(users, eq(users.id, userTenants.userId))
+        .leftJoin(regions, eq(regions.id, userTenants.billingRegionId))
+        .leftJoin(provinces, eq(provinces.id, userTenants.billingProvinceId))
+        .leftJoin(municipalities, eq(municipalities.id, userTenants.billingMunicipalityId))
+        .where(and(window.where, inArray(userTenants.userId, ids)));
+      const byId = new Map(loaded.map((r) => [r.id, r]));
+      const rows = ids.flatMap((id) => byId.get(id) ?? []);
       return rows.map((r) => {
         const { street, zip, regionId, region, provinceId, province, municipalityId, municipality } = r;
         const roleId = r.roleId as RoleId;
@@ -150,13 +161,15 @@ export function userEntity(
         };
       });
     },
+    // A left join (the same rows: every membership has its user) that PostgreSQL removes when no
+    // filter reads the users table, so counting reads only the tenant's memberships.
     count: (db, where, limit) =>
       countUpTo(
         db,
         db
           .select({ one: sql`1` })
           .from(userTenants)
-          .innerJoin(users, eq(users.id, userTenants.userId))
+          .leftJoin(users, eq(users.id, userTenants.userId))
           .where(where)
           .$dynamic(),
         limit,

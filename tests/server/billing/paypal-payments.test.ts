@@ -35,7 +35,9 @@ let basicPaypalPlan: string;
 
 beforeAll(async () => {
   fake = await startFakePayPal();
-  ctx = await createTestContext({ app: { now: clock.now }, env: { PAYPAL_TIMEOUT: '300ms' } });
+  // The timeout scenarios wait this long for a fake that never answers; an answering fake must
+  // stay well inside it on a loaded 2-core machine (300 ms was exceeded there).
+  ctx = await createTestContext({ app: { now: clock.now }, env: { PAYPAL_TIMEOUT: '2s' } });
   admin = await ctx.as('admin', 'Demo Srl');
   cliente = await ctx.as('cliente', 'Demo Srl');
   demoId = await ctx.tenantId('Demo Srl');

@@ -7,7 +7,7 @@ import type { Envelope } from '../../../contract/envelope';
 import { buildApp } from '../../../server/app';
 import type { AppOptions } from '../../../server/app';
 import { loadConfig } from '../../../server/config';
-import type { Database } from '../../../server/db/client';
+import type { Database, DatabaseOptions } from '../../../server/db/client';
 import { tenants } from '../../../server/db/schema';
 import type { Mailer, OutboxEntry } from '../../../server/mail/mailer';
 import { openTestDatabase, TEST_DEMO_PASSWORD, TEST_JWT_SECRET } from './test-database';
@@ -86,9 +86,10 @@ export async function createTestContext(
     env?: Record<string, string>;
     app?: Partial<AppOptions>;
     beforeReady?: (app: FastifyInstance, db: Database) => void;
+    database?: DatabaseOptions;
   } = {},
 ): Promise<TestContext> {
-  const database = await openTestDatabase();
+  const database = await openTestDatabase(options.database);
   const db = database.handle.db;
   const outboxDir = await mkdtemp(path.join(os.tmpdir(), 'rinnova-outbox-test-'));
   const extraApps: FastifyInstance[] = [];

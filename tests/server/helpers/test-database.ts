@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { openDatabase } from '../../../server/db/client';
-import type { DatabaseHandle } from '../../../server/db/client';
+import type { DatabaseHandle, DatabaseOptions } from '../../../server/db/client';
 import { seedDatabase } from '../../../server/db/seed/seed';
 import { createSecretBox } from '../../../server/lib/secret-box';
 
@@ -33,9 +33,9 @@ const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
  * and cached in the OS temp dir: a cold PGlite with migrations and seed takes several seconds,
  * loading the dump well under one.
  */
-export async function openTestDatabase(): Promise<TestDatabase> {
+export async function openTestDatabase(options: DatabaseOptions = {}): Promise<TestDatabase> {
   const url = process.env.DATABASE_URL;
-  return url ? openPostgres(url) : openPglite();
+  return url ? openPostgres(url, options) : openPglite(options);
 }
 
 /**
@@ -49,14 +49,14 @@ export async function openEmptyDatabase(): Promise<TestDatabase> {
   return { handle, dispose: () => handle.close() };
 }
 
-async function openPostgres(adminUrl: string): Promise<TestDatabase> {
-  const database = await createPostgres(adminUrl);
+async function openPostgres(adminUrl: string, options: DatabaseOptions): Promise<TestDatabase> {
+  const database = await createPostgres(adminUrl, options);
   await database.handle.migrate();
   await seedDatabase(database.handle.db, seedOptions);
   return database;
 }
 
-async function createPostgres(adminUrl: string): Promise<TestDatabase> {
+async function createPostgres(adminUrl: string, options: DatabaseOptions = {}): Promise<TestDatabase> {
   const name = `rinnova_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -64,7 +64,7 @@ async function createPostgres(adminUrl: string): Promise<TestDatabase> {
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const handle = await openDatabase({ kind: 'postgres', url: url.toString() });
+  const handle = await openDatabase({ kind: 'postgres', url: url.toString() }, options);
   return {
     handle,
     async dispose() {
@@ -77,9 +77,9 @@ async function createPostgres(adminUrl: string): Promise<TestDatabase> {
   };
 }
 
-async function openPglite(): Promise<TestDatabase> {
+async function openPglite(options: DatabaseOptions): Promise<TestDatabase> {
   const dump = await templateDump();
-  const handle = await openDatabase({ kind: 'pglite', loadDataDir: new Blob([dump]) });
+  const handle = await openDatabase({ kind: 'pglite', loadDataDir: new Blob([dump]) }, options);
   return { handle, dispose: () => handle.close() };
 }
 
