@@ -1,12 +1,16 @@
 /**
  * Billing lists at 100,000 rows on PostgreSQL: 100,000 customers and 100,000 subscriptions (with
  * their first payments) in one tenant, then p50/p95 of every list shape through the real server,
- * each with EXPLAIN's plan of its page query printed, so a sequential scan shows.
+ * each with EXPLAIN's plan of its page query printed, so a sequential scan shows. Each shape is
+ * measured beside an anchor in the same run, interleaved call by call: a bare Fastify route on a
+ * pg pool that runs the same page, capped count and row queries as raw SQL (no sign-in, tenant
+ * check, validation or envelope), so the ratio says what the product adds to its SQL.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import Fastify from 'fastify';
 import pg from 'pg';
 import { startServer } from '../../server/start';
 import { startPostgres } from './postgres';
@@ -243,33 +247,77 @@ export async function benchBillingLists(): Promise<BenchResult[] | string> {
           )
         ).rows[0]?.user_id ?? 1;
       await client.end();
-      for (const [name, rawQuery, rawWhere, target] of shapes) {
-        const query = rawQuery.replace('PLAN', String(plan)).replace('USER', String(user));
-        const where = rawWhere.replace('PLAN', String(plan)).replace('USER', String(user));
-        const url = `subscription/getAll?${query}`;
-        for (let i = 0; i < 10; i++) await call(url, token, tenantId);
-        const samples: number[] = [];
-        let total = 0;
-        for (let i = 0; i < ROUNDS; i++) {
-          const start = performance.now();
-          total = (await call(url, token, tenantId)).data.totalCount;
-          samples.push(performance.now() - start);
-        }
-        samples.sort((a, b) => a - b);
-        const offset = /page=(\d+)/.exec(query)?.[1];
-        const pageSql = `select s.id from subscriptions s where s.tenant_id = $1 and ${where} order by s.id desc limit 20 offset ${(Number(offset ?? 1) - 1) * 20}`;
-        const countSql = `select count(*) from subscriptions s where s.tenant_id = $1 and ${where}`;
-        console.log(
-          `  ${name}: p50 ${percentile(samples, 50).toFixed(1)} ms, p95 ${percentile(samples, 95).toFixed(1)} ms, totalCount ${total}`,
+      // The anchor: the same SQL through a pg pool in a bare Fastify route.
+      const pool = new pg.Pool({ connectionString: cluster.url, max: 10 });
+      const anchor = Fastify();
+      const anchorSql = new Map<string, { page: string; count: string }>();
+      anchor.get<{ Querystring: { shape: string } }>('/anchor', async (request) => {
+        const q = anchorSql.get(request.query.shape)!;
+        const [ids, counted] = await Promise.all([
+          pool.query<{ id: number }>(q.page, [tenantId]),
+          pool.query<{ n: number }>(q.count, [tenantId]),
+        ]);
+        const rows = await pool.query(
+          `select s.*, u.email, ut.name as customer, p.name as plan
+           from subscriptions s join users u on u.id = s.user_id
+           join user_tenants ut on ut.user_id = s.user_id and ut.tenant_id = s.tenant_id
+           join plans p on p.id = s.plan_id where s.tenant_id = $1 and s.id = any($2) order by s.id desc`,
+          [tenantId, ids.rows.map((r) => r.id)],
         );
-        console.log(`        page:  ${await explain(cluster.url, pageSql, [tenantId])}`);
-        console.log(`        count: ${await explain(cluster.url, countSql, [tenantId])}`);
-        results.push({
-          name: `subscription list, ${name}: p95 (PostgreSQL, ${ROWS / 1000}k)`,
-          value: percentile(samples, 95),
-          unit: 'ms',
-          target,
-        });
+        return { items: rows.rows, totalCount: counted.rows[0]?.n ?? 0 };
+      });
+      const anchorUrl = await anchor.listen({ port: 0, host: '127.0.0.1' });
+      try {
+        for (const [name, rawQuery, rawWhere, target] of shapes) {
+          const query = rawQuery.replace('PLAN', String(plan)).replace('USER', String(user));
+          const where = rawWhere.replace('PLAN', String(plan)).replace('USER', String(user));
+          const url = `subscription/getAll?${query}`;
+          const offset = /page=(\d+)/.exec(query)?.[1];
+          const pageSql = `select s.id from subscriptions s where s.tenant_id = $1 and ${where} order by s.id desc limit 20 offset ${(Number(offset ?? 1) - 1) * 20}`;
+          const countSql = `select count(*) from subscriptions s where s.tenant_id = $1 and ${where}`;
+          anchorSql.set(name, {
+            page: pageSql,
+            count: `select count(*)::int as n from (select 1 from subscriptions s where s.tenant_id = $1 and ${where} order by s.id desc limit ${(Number(offset ?? 1) - 1) * 20 + 1001}) c`,
+          });
+          const anchorCall = async () => {
+            const res = await fetch(`${anchorUrl}/anchor?shape=${encodeURIComponent(name)}`);
+            if (!res.ok) throw new Error(`anchor ${name} → ${res.status}`);
+            await res.json();
+          };
+          for (let i = 0; i < 10; i++) {
+            await call(url, token, tenantId);
+            await anchorCall();
+          }
+          const samples: number[] = [];
+          const anchorSamples: number[] = [];
+          let total = 0;
+          for (let i = 0; i < ROUNDS; i++) {
+            let start = performance.now();
+            total = (await call(url, token, tenantId)).data.totalCount;
+            samples.push(performance.now() - start);
+            start = performance.now();
+            await anchorCall();
+            anchorSamples.push(performance.now() - start);
+          }
+          samples.sort((a, b) => a - b);
+          anchorSamples.sort((a, b) => a - b);
+          console.log(
+            `  ${name}: p50 ${percentile(samples, 50).toFixed(1)} ms, p95 ${percentile(samples, 95).toFixed(1)} ms, totalCount ${total}` +
+              ` | raw-SQL anchor p50 ${percentile(anchorSamples, 50).toFixed(1)} ms, p95 ${percentile(anchorSamples, 95).toFixed(1)} ms` +
+              ` (×${(percentile(samples, 50) / percentile(anchorSamples, 50)).toFixed(2)} at p50)`,
+          );
+          console.log(`        page:  ${await explain(cluster.url, pageSql, [tenantId])}`);
+          console.log(`        count: ${await explain(cluster.url, countSql, [tenantId])}`);
+          results.push({
+            name: `subscription list, ${name}: p95 (PostgreSQL, ${ROWS / 1000}k)`,
+            value: percentile(samples, 95),
+            unit: 'ms',
+            target,
+          });
+        }
+      } finally {
+        await anchor.close();
+        await pool.end();
       }
     } finally {
       await server.close();
