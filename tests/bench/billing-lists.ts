@@ -315,6 +315,37 @@ export async function benchBillingLists(): Promise<BenchResult[] | string> {
             target,
           });
         }
+        // The customers of the same tenant (the shapes issue 8 measured at 115–1,327 ms).
+        const userShapes: Array<[string, string, number]> = [
+          ['customers, page 1', 'user/getAll?page=1&pageSize=20', 20],
+          ['customers, page 500', 'user/getAll?page=500&pageSize=20', 20],
+          ['customers, search "rossi"', 'user/getAll?page=1&pageSize=20&searchTerm=rossi', 50],
+          [
+            'customers, search "quarantotto" (rare)',
+            'user/getAll?page=1&pageSize=20&searchTerm=quarantotto',
+            50,
+          ],
+          ['customers, select "mario"', 'user/getAllForSelect?searchTerm=mario', 20],
+        ];
+        for (const [name, url, target] of userShapes) {
+          for (let i = 0; i < 10; i++) await call(url, token, tenantId);
+          const samples: number[] = [];
+          for (let i = 0; i < ROUNDS; i++) {
+            const start = performance.now();
+            await call(url, token, tenantId);
+            samples.push(performance.now() - start);
+          }
+          samples.sort((a, b) => a - b);
+          console.log(
+            `  ${name}: p50 ${percentile(samples, 50).toFixed(1)} ms, p95 ${percentile(samples, 95).toFixed(1)} ms`,
+          );
+          results.push({
+            name: `${name}: p95 (PostgreSQL, ${ROWS / 1000}k)`,
+            value: percentile(samples, 95),
+            unit: 'ms',
+            target,
+          });
+        }
       } finally {
         await anchor.close();
         await pool.end();
