@@ -10,6 +10,7 @@ export default tseslint.config(
   {
     ignores: [
       'dist',
+      'dist-server',
       'data',
       'node_modules',
       'coverage',
@@ -51,7 +52,7 @@ export default tseslint.config(
   {
     files: [
       'server/**/*.ts',
-      'scripts/**/*.ts',
+      'scripts/**/*.{ts,mjs}',
       'tests/server/**/*.ts',
       'tests/e2e/**/*.ts',
       '*.config.{ts,js}',

@@ -55,7 +55,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'npx tsx scripts/start.ts',
+    command: 'node scripts/start.mjs',
     url: `${process.env.E2E_BASE_URL}/api/health`,
     timeout: 180_000,
     reuseExistingServer: false,

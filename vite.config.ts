@@ -1,15 +1,83 @@
 import os from 'node:os';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import type { HtmlTagDescriptor, Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { compressDir, embeddedPrefixes, writeSpaStamp } from './scripts/build-lib.mjs';
 
 const serverPort = Number(process.env.PORT ?? 3000);
 
+/** The screens whose chunks the HTML preloads: a signed-out visit to any page lands on /login. */
+const PRELOADED_SCREENS = ['src/features/auth/login-page.tsx'];
+
+/**
+ * `<link rel="modulepreload">` for the preloaded screens' chunks and every chunk they import
+ * (the form library, zod, the auth card), so the browser fetches them beside the entry instead
+ * of discovering them only once the entry has run and the router asked for the lazy screen.
+ */
+function preloadScreens(): Plugin {
+  return {
+    name: 'rinnova:preload-screens',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        if (!ctx.bundle) return html;
+        const chunks = Object.values(ctx.bundle).filter((c) => c.type === 'chunk');
+        const byName = new Map(chunks.map((c) => [c.fileName, c]));
+        const files = new Set<string>();
+        const visit = (fileName: string) => {
+          if (files.has(fileName)) return;
+          files.add(fileName);
+          for (const imported of byName.get(fileName)?.imports ?? []) visit(imported);
+        };
+        for (const screen of PRELOADED_SCREENS) {
+          const chunk = chunks.find((c) => c.facadeModuleId === path.resolve(import.meta.dirname, screen));
+          if (!chunk) throw new Error(`preloadScreens: no chunk for ${screen}`);
+          visit(chunk.fileName);
+        }
+        const tags: HtmlTagDescriptor[] = [...files]
+          .filter((file) => !html.includes(`/${file}"`))
+          .map((file) => ({
+            tag: 'link',
+            attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` },
+            injectTo: 'head',
+          }));
+        return tags;
+      },
+    },
+  };
+}
+
+/**
+ * After every build (`npm run build` and the one `npm start` runs when sources changed): file.br
+ * and file.gz beside each compressible file of dist/ (served with content negotiation), and the
+ * stamp of the embedded settings `npm start` compares (scripts/build-lib.mjs).
+ */
+function precompressAndStamp(): Plugin {
+  let outDir = 'dist';
+  let write = true;
+  return {
+    name: 'rinnova:precompress-and-stamp',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+      write = config.build.write;
+    },
+    async closeBundle() {
+      if (!write) return;
+      await compressDir(outDir);
+      if (outDir === path.resolve(import.meta.dirname, 'dist')) writeSpaStamp();
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), preloadScreens(), precompressAndStamp()],
   // WHATSAPP_PHONE and SUPPORT_EMAIL are shared with the server (.env.example), so the landing page
   // reads the same settings instead of duplicated VITE_ copies.
-  envPrefix: ['VITE_', 'WHATSAPP_', 'SUPPORT_'],
+  envPrefix: embeddedPrefixes,
   // react-paginate ships CommonJS whose default export Vite 8 otherwise leaves wrapped (stack notes).
   legacy: { inconsistentCjsInterop: true },
   server: {

@@ -2,19 +2,25 @@
  * Start-up smoke test (CI runs it on each tested Node version): starts the real server on a
  * fresh data directory as `npm start` would (migrations, first-start seed), checks health, the
  * SPA at `/` (when built), a sign-in and one signed-in call over real HTTP, then stops it.
- * Exits non-zero on any failure.
+ * Exits non-zero on any failure. SMOKE_SERVER=bundle runs the bundle `npm start` runs
+ * (dist-server/main.mjs, `node scripts/build-lib.mjs server`) instead of the sources.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { startServer } from '../server/start';
+import type { startServer as StartServer } from '../server/start';
+
+const bundled = process.env.SMOKE_SERVER === 'bundle';
+const { startServer } = (
+  bundled ? await import('../dist-server/main.mjs' as string) : await import('../server/start')
+) as { startServer: typeof StartServer };
 
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rinnova-smoke-'));
 const apiKey = 'smoke-key';
 const fail = (message: string): never => {
   throw new Error(`smoke test: ${message}`);
 };
-let server: Awaited<ReturnType<typeof startServer>> | undefined;
+let server: Awaited<ReturnType<typeof StartServer>> | undefined;
 try {
   server = await startServer({
     port: 0,
@@ -42,7 +48,9 @@ try {
     },
   });
   if (plans.status !== 200) fail(`plan/getAll ${plans.status}`);
-  console.log(`smoke test ok on Node ${process.version}: ${server.url} (seeded ${server.seeded.join(', ')})`);
+  console.log(
+    `smoke test ok on Node ${process.version}${bundled ? ' (server bundle)' : ''}: ${server.url} (seeded ${server.seeded.join(', ')})`,
+  );
 } finally {
   await server?.close();
   await rm(dataDir, { recursive: true, force: true });

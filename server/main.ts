@@ -10,7 +10,7 @@ export type { RunningServer, StartServerOptions } from './start';
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
 /**
- * `tsx server/main.ts` and `npm start` (scripts/start.ts): reads .env if present, starts, and
+ * `tsx server/main.ts` and `npm start` (scripts/start.mjs, through the bundle dist-server/main.mjs): reads .env if present, starts, and
  * stops cleanly on SIGTERM / SIGINT. Exits the process on invalid settings.
  */
 export async function main(): Promise<void> {

@@ -13,6 +13,16 @@ export interface NotFoundOptions {
 export const SPA_MISSING_MESSAGE =
   "Interfaccia non compilata: esegui 'npm run build' (manca dist/index.html).";
 
+/**
+ * Cache-Control of a file of the built SPA. Vite fingerprints everything under assets/ (a new
+ * build, a new name): cached for a year. index.html and the unhashed files (logo, fonts) are
+ * revalidated on each use, so a new build is picked up at once.
+ */
+export function staticCacheControl(spaDir: string, filePath: string): string {
+  const [top] = path.relative(spaDir, filePath).split(path.sep);
+  return top === 'assets' ? 'public, max-age=31536000, immutable' : 'no-cache';
+}
+
 function looksLikeFile(url: string): boolean {
   const pathname = url.split(/[?#]/)[0] ?? '';
   const last = pathname.slice(pathname.lastIndexOf('/') + 1);
@@ -32,11 +42,10 @@ export const notFoundPlugin = fp<NotFoundOptions>(
         // Routes only for files present at start: unknown paths fall through to the handler below.
         wildcard: false,
         index: false,
-        setHeaders: (reply, filePath) => {
-          // Vite fingerprints assets; index.html must be revalidated so a new build is picked up.
-          const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
-          reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
-        },
+        // The build writes file.br and file.gz beside each file (scripts/build-lib.mjs): sent as
+        // the client's Accept-Encoding allows (brotli first), with `Vary: accept-encoding`.
+        preCompressed: true,
+        setHeaders: (reply, filePath) => reply.header('cache-control', staticCacheControl(spaDir, filePath)),
       });
     }
 

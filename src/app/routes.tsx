@@ -1,6 +1,5 @@
 import { lazy } from 'react';
 import type { RouteObject } from 'react-router-dom';
-import { PaymentGate } from '../features/tenant/payment-gate';
 import { AppRoot } from './app-root';
 import { AuthGate, PublicOnly, RouteScreen } from './guards';
 import { appRoutes } from './route-table';
@@ -11,6 +10,9 @@ const ResetPasswordPage = lazy(() => import('../features/auth/reset-password-pag
 const RegisterPage = lazy(() => import('../features/auth/register-page'));
 const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page'));
 const PlanWidgetPage = lazy(() => import('../features/payment/plan-widget-page'));
+const PaymentGate = lazy(() =>
+  import('../features/tenant/payment-gate').then((m) => ({ default: m.PaymentGate })),
+);
 
 /** The route tree, built from the route table (used by the browser router and by tests). */
 export function createAppRoutes(): RouteObject[] {

@@ -1,5 +1,6 @@
 import axios, { AxiosHeaders } from 'axios';
 import { config } from './config';
+import { installHttpErrorHandling } from './http-errors';
 import { readStorage, storageKeys } from './storage';
 import { getSelectedTenantId } from './tenant-store';
 
@@ -27,8 +28,9 @@ export function buildHeaders({ token, apiKey, tenantId }: HeaderInputs): Record<
   return headers;
 }
 
-/** The one axios instance of the SPA. The error catalogue is attached by lib/http-errors.ts. */
+/** The one axios instance of the SPA, with the error catalogue of lib/http-errors.ts. */
 export const http = axios.create({ baseURL: config.apiBaseUrl.replace(/\/?$/, '/') });
+installHttpErrorHandling(http);
 
 http.interceptors.request.use((request) => {
   const headers = buildHeaders({

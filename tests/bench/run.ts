@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { startServer } from '../../server/start';
 import { benchBillingLists } from './billing-lists';
 import { benchDashboardOnPostgres } from './dashboard-postgres';
+import { benchFrontEnd } from './front-end';
 
 const API_KEY = 'bench-key';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 150);
@@ -110,6 +111,12 @@ async function main(): Promise<void> {
     console.log(`MISS  billing lists on PostgreSQL not measured: ${billing}`);
     results.push({ name: 'billing lists on PostgreSQL (not measured)', value: 1, unit: '', target: 0 });
   } else results.push(...billing);
+
+  // /login against a bare React page, and npm start cold and warm (BENCH_FRONTEND=off skips it).
+  if (process.env.BENCH_FRONTEND !== 'off') {
+    console.log('\nFront end and start-up (issue 8):');
+    results.push(...(await benchFrontEnd()));
+  }
 
   let failed = 0;
   for (const r of results) {

@@ -1,7 +1,5 @@
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { z } from 'zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { apiPaths } from '../../../contract/api-paths';
@@ -9,7 +7,6 @@ import type { Envelope } from '../../../contract/envelope';
 import { messages } from '../../../contract/messages';
 import type { ForcedResetData, LoginResponse } from '../../../contract/schemas/auth';
 import { FieldShell, inputClass } from '../../components/fields/field-shell';
-import { http } from '../../lib/http';
 import { errorData, serverMessage, sessionToastIds } from '../../lib/http-errors';
 import { notify } from '../../lib/notify';
 import { startSession } from '../../lib/session';
@@ -17,16 +14,23 @@ import { AuthCard, ButtonSpinner } from './auth-card';
 
 const passwordRequired = 'La password è obbligatoria.';
 
-const loginFormSchema = z.object({
-  email: z.string().trim().min(1, messages.wizard.emailRequired),
-  password: z.string().min(1, passwordRequired),
-});
-type LoginForm = z.infer<typeof loginFormSchema>;
+// Two required fields: the form library's own rules, so the sign-in page (the first load of a
+// signed-out visit) carries no schema library (issue 8). The e-mail is sent trimmed.
+interface LoginForm {
+  email: string;
+  password: string;
+}
+type ResetRequestForm = Pick<LoginForm, 'email'>;
+const emailRules = {
+  validate: (value: string) => value.trim() !== '' || messages.wizard.emailRequired,
+};
+const passwordRules = { validate: (value: string) => value !== '' || passwordRequired };
 
-const resetRequestFormSchema = z.object({
-  email: z.string().trim().min(1, messages.wizard.emailRequired),
-});
-type ResetRequestForm = z.infer<typeof resetRequestFormSchema>;
+/**
+ * The HTTP client (axios) is loaded when the person starts filling the form, not with the page:
+ * the sign-in page's first load carries only what it shows (issue 8).
+ */
+const loadHttp = () => import('../../lib/http').then((m) => m.http);
 
 /** Path and query of a reset URL, absolute or relative (the forced reset's `resetUrl`). */
 export function pathAndQuery(url: string): string {
@@ -68,10 +72,7 @@ function LoginFormView({ onForgot }: { onForgot: () => void }) {
     register,
     handleSubmit,
     formState: { errors },
-  } = useForm<LoginForm>({
-    resolver: zodResolver(loginFormSchema),
-    defaultValues: { email: '', password: '' },
-  });
+  } = useForm<LoginForm>({ defaultValues: { email: '', password: '' } });
 
   /** One error, in the form where the person looks (not a toast as well). */
   function fail(message: string | null) {
@@ -82,9 +83,10 @@ function LoginFormView({ onForgot }: { onForgot: () => void }) {
     setLoading(true);
     setError(null);
     try {
+      const http = await loadHttp();
       const res = await http.post<Envelope<LoginResponse | ForcedResetData>>(
         apiPaths.user.login,
-        { Email: values.email, Password: values.password },
+        { Email: values.email.trim(), Password: values.password },
         // Wrong credentials answer 401: this page reports it, the logout routine must not run.
         { skipSessionRedirect: true },
       );
@@ -109,7 +111,12 @@ function LoginFormView({ onForgot }: { onForgot: () => void }) {
   }
 
   return (
-    <form noValidate onSubmit={(e) => void handleSubmit(onSubmit)(e)} className="space-y-5">
+    <form
+      noValidate
+      onFocus={() => void loadHttp()}
+      onSubmit={(e) => void handleSubmit(onSubmit)(e)}
+      className="space-y-5"
+    >
       {error && (
         <p
           role="alert"
@@ -127,7 +134,7 @@ function LoginFormView({ onForgot }: { onForgot: () => void }) {
             autoComplete="username"
             className={inputClass(errors.email?.message)}
             placeholder="nome@azienda.it"
-            {...register('email')}
+            {...register('email', emailRules)}
           />
         )}
       </FieldShell>
@@ -146,7 +153,7 @@ function LoginFormView({ onForgot }: { onForgot: () => void }) {
             type="password"
             autoComplete="current-password"
             className={inputClass(errors.password?.message)}
-            {...register('password')}
+            {...register('password', passwordRules)}
           />
         )}
       </FieldShell>
@@ -165,17 +172,15 @@ function ResetRequestView({ onBack }: { onBack: () => void }) {
     register,
     handleSubmit,
     formState: { errors },
-  } = useForm<ResetRequestForm>({
-    resolver: zodResolver(resetRequestFormSchema),
-    defaultValues: { email: '' },
-  });
+  } = useForm<ResetRequestForm>({ defaultValues: { email: '' } });
 
   async function onSubmit(values: ResetRequestForm) {
     setLoading(true);
     try {
+      const http = await loadHttp();
       const res = await http.post<Envelope<unknown>>(
         apiPaths.user.requestPasswordReset,
-        { Email: values.email },
+        { Email: values.email.trim() },
         { skipSessionRedirect: true },
       );
       if (!res.data.success) throw new Error(res.data.message ?? 'reset request failed');
@@ -190,7 +195,12 @@ function ResetRequestView({ onBack }: { onBack: () => void }) {
   }
 
   return (
-    <form noValidate onSubmit={(e) => void handleSubmit(onSubmit)(e)} className="space-y-5">
+    <form
+      noValidate
+      onFocus={() => void loadHttp()}
+      onSubmit={(e) => void handleSubmit(onSubmit)(e)}
+      className="space-y-5"
+    >
       {sent && (
         <p className="rounded-lg border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-800">
           Se l’indirizzo è registrato riceverai a breve un’email con il link per reimpostare la password.
@@ -204,7 +214,7 @@ function ResetRequestView({ onBack }: { onBack: () => void }) {
             autoComplete="email"
             className={inputClass(errors.email?.message)}
             placeholder="nome@azienda.it"
-            {...register('email')}
+            {...register('email', emailRules)}
           />
         )}
       </FieldShell>
