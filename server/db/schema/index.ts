@@ -10,3 +10,4 @@ export * from './payments-provider';
 export * from './contact';
 export * from './meta';
 export * from './invoices';
+export * from './integrations';
