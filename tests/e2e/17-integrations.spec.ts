@@ -20,7 +20,7 @@ import {
   DEMO_TENANT,
 } from './support';
 
-const heading1 = (page: Page, name: string) => page.getByRole('heading', { level: 1, name });
+const heading1 = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 
 interface Delivery {
   headers: http.IncomingHttpHeaders;

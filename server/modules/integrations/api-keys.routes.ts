@@ -338,6 +338,7 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
       config: { access: 'apiKey', apiKeyScope: 'entitlements' },
       schema: {
         tags: v1Tags,
+        security: [{ tenantKey: [] }],
         summary: 'Le funzionalità che il cliente può usare ora (ambito entitlements)',
         description: [
           'Dalle sottoscrizioni vive del cliente: Active, o ActiveNoRenewal fino alla prossima data di fatturazione. Ogni voce ha la chiave della funzionalità, il piano e la data fino a cui dura almeno (`until`). 404 se il cliente non è del tenant.',
@@ -379,6 +380,7 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
       config: { access: 'apiKey', apiKeyScope: 'entitlements' },
       schema: {
         tags: v1Tags,
+        security: [{ tenantKey: [] }],
         summary: 'Il cliente può usare ora questa funzionalità? allowed true/false (ambito entitlements)',
         description: [
           'Un cliente sconosciuto o una funzionalità che nessuna sua sottoscrizione viva comprende: `allowed: false`.',
@@ -430,6 +432,7 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
       config: { access: 'apiKey', apiKeyScope: 'read' },
       schema: {
         tags: v1Tags,
+        security: [{ tenantKey: [] }],
         summary: 'Le sottoscrizioni del cliente, dalla più recente (ambito read)',
         querystring: customerQuery,
         response: {
