@@ -242,3 +242,38 @@ export const invoiceMessages = {
   paOfficeCodeInvalid:
     'Il codice univoco ufficio della PA deve contenere esattamente 6 caratteri alfanumerici.',
 } as const;
+
+/** Integrations (issue 15): tenant API keys, entitlement API, outbound webhooks. */
+export const integrationMessages = {
+  apiKeysTitle: 'Chiavi API',
+  webhooksTitle: 'Webhook',
+  keyInvalid: 'Chiave API non valida, revocata o scaduta.',
+  keyScopeMissing: (scope: string) => `Questa chiave API non ha l’ambito «${scope}».`,
+  keyOnlyV1: 'Le chiavi API dei tenant accedono solo alle API /api/v1.',
+  rateLimited: 'Troppe richieste per questa chiave API: riprova tra poco.',
+  keyCreated: 'Chiave API creata: copiala ora, non verrà più mostrata.',
+  keyRevoked: 'Chiave API revocata.',
+  keyRotated:
+    'Chiave API ruotata: copia la nuova chiave, la vecchia resta valida per il periodo di transizione.',
+  keyAlreadyRevoked: 'La chiave API è già revocata.',
+  keyNameRequired: 'Il nome della chiave è obbligatorio.',
+  scopesRequired: 'Scegli almeno un ambito.',
+  expiryInPast: 'La scadenza deve essere nel futuro.',
+  customerRequired: 'Indica customerEmail oppure customerId.',
+  featureRequired: 'Indica la funzionalità (feature).',
+  featureKeyInvalid: 'Chiave non valida: lettere minuscole, cifre, _ . - (al massimo 60 caratteri).',
+  featureKeyTaken: 'Esiste già una funzionalità con questa chiave.',
+  settingsSaved: 'Limiti salvati.',
+  endpointCreated: 'Endpoint creato: copia ora il segreto di firma, non verrà più mostrato.',
+  endpointSaved: 'Endpoint salvato.',
+  endpointDeleted: 'Endpoint eliminato.',
+  urlInvalid: 'Indirizzo non valido: usa un URL http:// o https:// completo.',
+  urlHttpsRequired: 'In produzione l’indirizzo deve usare https://.',
+  urlPrivate: 'Indirizzo non ammesso: punta a una rete privata o locale.',
+  eventsRequired: 'Scegli almeno un evento.',
+  deliveryResent: 'Consegna reinviata.',
+  deliveryResendFailed: 'Reinvio non riuscito: vedi il tentativo registrato.',
+  endpointDisabledSubject: 'Webhook disattivato: l’endpoint non risponde',
+  endpointDisabled: (url: string) =>
+    `L’endpoint ${url} non ha accettato le consegne per 24 ore ed è stato disattivato. Controllalo e riattivalo dalla pagina Webhook.`,
+} as const;

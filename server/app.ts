@@ -59,6 +59,19 @@ import { rateLimitPlugin } from './plugins/rate-limit';
 import { roleGuardPlugin } from './plugins/role-guard';
 import { securityHeadersPlugin } from './plugins/security-headers';
 import { tenantPlugin } from './plugins/tenant';
+import { tenantKeyPlugin } from './plugins/tenant-key';
+import { registerApiKeyRoutes } from './modules/integrations/api-keys.routes';
+import { createApiRateLimiter } from './modules/integrations/rate-limits';
+import { createRequestLogWriter } from './modules/integrations/request-log';
+import { integrationJobs } from './modules/integrations/jobs';
+import { registerWebhookRoutes } from './modules/integrations/webhooks.routes';
+import {
+  WEBHOOK_JOB,
+  WEBHOOK_SIGNAL,
+  createWebhookSender,
+  type WebhookSender,
+} from './modules/integrations/webhooks.service';
+import type { RequestLogWriter } from './modules/integrations/request-log';
 import { createOutboxDispatcher } from './unit-of-work/outbox';
 import { createUnitOfWorkRunner } from './unit-of-work/unit-of-work';
 import type { UnitOfWorkRunner } from './unit-of-work/unit-of-work';
@@ -69,6 +82,8 @@ declare module 'fastify' {
     unitOfWork: UnitOfWorkRunner;
     /** The background-job engine (server/jobs), or null with JOBS=off. */
     jobs: JobEngine | null;
+    /** Tenant API keys' request log and outbound webhooks (issue 15). */
+    integrations: { requestLog: RequestLogWriter; webhooks: WebhookSender };
   }
 }
 
@@ -138,7 +153,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
     methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['Content-Type', 'Authorization', 'x-api-key', 'X-Tenant-Id'],
-    exposedHeaders: ['Retry-After'],
+    exposedHeaders: ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
     maxAge: 600,
   });
   await app.register(formBodyPlugin);
@@ -151,6 +166,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(roleGuardPlugin);
   await app.register(tenantPlugin, { db });
+  // Tenant API keys (issue 15): /api/v1 calls authenticated by a tenant's key, rate-limited, logged.
+  const apiLimiter = await createApiRateLimiter(db, {
+    perKeyPerMinute: config.integrations.apiPerKeyPerMinute,
+    perTenantPerMinute: config.integrations.apiPerTenantPerMinute,
+  });
+  const requestLog = createRequestLogWriter(db, app.log);
+  app.addHook('onClose', async () => requestLog.flush());
+  await app.register(tenantKeyPlugin, { db, limiter: apiLimiter, requestLog, now });
   await app.register(rateLimitPlugin);
   await app.register(docsPlugin);
   await app.register(notFoundPlugin, { spaDir: options.spaDir });
@@ -159,7 +182,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // dedicated database per tenant changes only `connectionFor`), with an outbox sent after commit.
   const connectionFor = () => db;
   const dispatcher = createOutboxDispatcher({ db, mailer, log: app.log, clock: now });
-  const uow = createUnitOfWorkRunner({ connectionFor, shared: db, clock: now, dispatcher });
+  // What a unit signals runs after its commit: webhook deliveries it wrote go to the job engine.
+  let jobs: JobEngine | null = null;
+  const afterCommit = async (signals: ReadonlySet<string>) => {
+    if (signals.has(WEBHOOK_SIGNAL) && jobs) await jobs.enqueue(WEBHOOK_JOB, {});
+  };
+  const uow = createUnitOfWorkRunner({ connectionFor, shared: db, clock: now, dispatcher, afterCommit });
   const crud = { db, uow };
   app.decorate('unitOfWork', uow);
 
@@ -217,6 +245,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   const paypalDeps = { uow, providers, connectionFor, shared: db };
+  const webhookSender = createWebhookSender({
+    db,
+    uow,
+    secretBox,
+    timeoutMs: config.integrations.webhookTimeoutMs,
+    allowPrivate: config.integrations.webhookAllowPrivate,
+    log: app.log,
+  });
   registerBillingRoutes(app, {
     connectionFor,
     uow,
@@ -228,7 +264,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Background jobs: pg-boss on this database, started when the app is ready (after migrations:
   // startServer migrates before listen) and stopped when it closes.
-  let jobs: JobEngine | null = null;
   if (config.jobs !== 'off') {
     // The payment side of the recurring jobs (issue 9's services); tests may replace them.
     const paymentHooks: Partial<PaymentHooks> = options.paymentHooks ?? {
@@ -239,7 +274,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       paypalTenants: () => tenantsWithLivePaypal(db),
     };
     const { definitions, missing } = recurringJobs({ db, uow, hooks: paymentHooks });
-    jobs = createJobEngine({ db, mode: config.jobs, definitions, log: app.log });
+    jobs = createJobEngine({
+      db,
+      mode: config.jobs,
+      definitions: [...definitions, ...integrationJobs({ db, sender: webhookSender, now })],
+      log: app.log,
+    });
     const engine = jobs;
     app.addHook('onReady', async () => {
       await engine.start();
@@ -251,6 +291,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('jobs', jobs);
   registerHangfireRoutes(app, jobs);
   registerInvoiceRoutes(app, { connectionFor, uow });
+  registerApiKeyRoutes(app, { db, uow, limiter: apiLimiter, requestLog, now });
+  app.decorate('integrations', { requestLog, webhooks: webhookSender });
+  registerWebhookRoutes(app, {
+    db,
+    uow,
+    secretBox,
+    sender: webhookSender,
+    allowPrivate: config.integrations.webhookAllowPrivate,
+  });
   // What a crash left between commit and dispatch goes out at start.
   app.addHook('onReady', async () => {
     const sent = await dispatcher.dispatchPending();

@@ -45,6 +45,16 @@ export interface Config {
    * queues and schedules but runs a job only when asked (tests); 'off' starts no engine.
    */
   jobs: 'auto' | 'manual' | 'off';
+  /** Tenant API keys and outbound webhooks (issue 15). */
+  integrations: {
+    /** Default calls per minute per tenant API key, and for all of a tenant's keys. */
+    apiPerKeyPerMinute: number;
+    apiPerTenantPerMinute: number;
+    /** How long a webhook endpoint may take to answer. */
+    webhookTimeoutMs: number;
+    /** Webhook URLs on private, loopback or link-local addresses (false in production). */
+    webhookAllowPrivate: boolean;
+  };
   rateLimit: {
     windowMs: number;
     login: number;
@@ -230,6 +240,12 @@ export function loadConfig(env: Env = process.env): Config {
     paypalFakePort: int('PAYPAL_FAKE_PORT', 8790, 0, 65535),
     paypalTimeoutMs: duration('PAYPAL_TIMEOUT', '10s'),
     jobs: jobs === 'manual' || jobs === 'off' ? jobs : 'auto',
+    integrations: {
+      apiPerKeyPerMinute: int('API_RATE_PER_KEY', 600, 1, 100_000),
+      apiPerTenantPerMinute: int('API_RATE_PER_TENANT', 1200, 1, 1_000_000),
+      webhookTimeoutMs: duration('WEBHOOK_TIMEOUT', '5s'),
+      webhookAllowPrivate: !production && bool('WEBHOOK_ALLOW_PRIVATE', true),
+    },
     rateLimit: {
       windowMs: duration('RATE_LIMIT_WINDOW', '1m'),
       login: int('RATE_LIMIT_LOGIN', 20, 1, 1_000_000),

@@ -1,3 +1,4 @@
+import { featureKeySchema } from '../integrations';
 import { z } from 'zod';
 import { DEFAULT_VAT_PERCENTAGE, type RecurrenceType } from '../enums';
 import { isNatura, type Natura } from '../invoice/fatturapa';
@@ -117,11 +118,15 @@ export { DEFAULT_VAT_PERCENTAGE };
 export interface Feature {
   id: number;
   featureName: string;
+  /** Stable machine key for the entitlement API (issue 15); from the name when created without one. */
+  key: string;
   description: string | null;
 }
 export const featureInputSchema = z.object({
   id: optionalId,
   featureName: requiredText(150, validationMessages.featureNameRequired),
+  /** Absent on Create: the name's slug; absent on Update: unchanged. */
+  key: z.preprocess((v) => (v === '' || v === null ? undefined : v), featureKeySchema.optional()),
   description: optionalText(1000),
 });
 export type FeatureInput = z.input<typeof featureInputSchema>;

@@ -1,4 +1,5 @@
 import { validationMessages } from '../../contract/validation/italian';
+import { integrationMessages } from '../../contract/messages';
 
 /** PostgreSQL error codes the API answers to (https://www.postgresql.org/docs/current/errcodes-appendix.html). */
 export const PgErrorCode = {
@@ -36,4 +37,5 @@ export function pgConstraint(error: unknown): string | undefined {
 export const uniqueFieldErrors: Readonly<Record<string, { field: string; message: string }>> = {
   regions_code_idx: { field: 'code', message: validationMessages.regionCodeTaken },
   plans_tenant_name_unique_idx: { field: 'name', message: validationMessages.planNameTaken },
+  features_tenant_key_unique_idx: { field: 'key', message: integrationMessages.featureKeyTaken },
 };

@@ -1,5 +1,6 @@
 import { escapeHtml } from '../lib/html';
 import type { MailMessage } from './mailer';
+import { integrationMessages } from '../../contract/messages';
 
 function layout(title: string, body: string): string {
   return (
@@ -147,5 +148,16 @@ export function renewalReminderMail(
         `<p>Se il pulsante non funziona, copia questo indirizzo nel browser:<br>${escapeHtml(details.link)}</p>` +
         '<p>Il link è personale e vale per un tempo limitato: se è scaduto, contatta chi ti ha inviato questa email.</p>',
     ),
+  };
+}
+
+/** To a tenant's Admins: an outbound webhook endpoint was disabled after 24 hours of failures. */
+export function webhookDisabledMail(to: string, details: { tenantName: string; url: string }): MailMessage {
+  const body = integrationMessages.endpointDisabled(details.url);
+  return {
+    to,
+    subject: `${details.tenantName}: ${integrationMessages.endpointDisabledSubject}`,
+    text: `Ciao,\n\n${body}\n`,
+    html: layout(integrationMessages.endpointDisabledSubject, `<p>Ciao,</p><p>${escapeHtml(body)}</p>`),
   };
 }

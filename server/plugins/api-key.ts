@@ -22,6 +22,8 @@ export const apiKeyPlugin = fp<{ apiKeys: readonly string[] }>(
       )
         return;
       if (isHealthPath(request.url)) return;
+      // Tenant-key routes (/api/v1) take a tenant's own key instead (plugins/tenant-key.ts).
+      if (request.routeOptions.config.access === 'apiKey') return;
       const sent = request.headers['x-api-key'];
       const key = Array.isArray(sent) ? sent[0] : sent;
       // Compare with every key (no early exit), so timing does not reveal a near match.

@@ -63,7 +63,9 @@ export const authenticationPlugin = fp<AuthenticationOptions>(
     app.addHook('onRequest', async (request) => {
       if (request.method === 'OPTIONS' || !isApiPath(request.url) || isDocsPath(request.url) || request.is404)
         return;
-      if ((request.routeOptions.config.access ?? 'user') === 'public') return;
+      const access = request.routeOptions.config.access ?? 'user';
+      // Public routes need no sign-in; tenant-key routes are authenticated by plugins/tenant-key.ts.
+      if (access === 'public' || access === 'apiKey') return;
 
       if (!request.headers.authorization) throw new HttpError(401, serverMessages.tokenMissing);
       let claims: { sub: string; roleId: unknown; tv?: unknown };

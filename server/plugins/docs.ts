@@ -25,6 +25,12 @@ export const docsPlugin = fp(
             apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
             bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
             tenant: { type: 'apiKey', in: 'header', name: 'X-Tenant-Id' },
+            // The /api/v1 calls (issue 15): a tenant's own key, instead of x-api-key and a session.
+            tenantKey: {
+              type: 'http',
+              scheme: 'bearer',
+              description: 'Chiave API del tenant (rnv_live_… / rnv_test_…), anche come x-api-key',
+            },
           },
         },
         security: [{ apiKey: [], bearer: [] }],

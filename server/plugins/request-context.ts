@@ -20,7 +20,8 @@ export interface AuthContext {
  * Every /api route needs a signed-in user unless it says `access: 'public'` (deny by default).
  */
 export interface RouteAccess {
-  access?: 'public' | 'user';
+  /** 'apiKey': a tenant API key (rnv_live_/rnv_test_) only, acting in its tenant (plugins/tenant-key.ts). */
+  access?: 'public' | 'user' | 'apiKey';
   /** Roles allowed; absent means any signed-in user. */
   roles?: readonly RoleId[];
   /** 'required': the call acts inside the X-Tenant-Id tenant and answers 400 without it. */
@@ -36,6 +37,8 @@ declare module 'fastify' {
     access?: RouteAccess['access'];
     roles?: RouteAccess['roles'];
     tenant?: RouteAccess['tenant'];
+    /** The scope a tenant API key needs on an `access: 'apiKey'` route. */
+    apiKeyScope?: 'read' | 'write' | 'entitlements';
   }
 }
 

@@ -75,6 +75,11 @@ export interface GlobalUnitOfWork {
   readonly now: Date;
   readonly tx: Transaction;
   readonly outbox: OutboxWriter;
+  /**
+   * Names work to start after commit (e.g. 'webhooks': deliveries written in this unit); the
+   * runner's `afterCommit` receives the names once the transaction committed, never on rollback.
+   */
+  signal(name: string): void;
 }
 
 /** A write inside one tenant: billing repositories require this one. */
@@ -102,6 +107,8 @@ export interface UnitOfWorkOptions {
   shared: Database;
   clock: () => Date;
   dispatcher: OutboxDispatcher;
+  /** Called after commit with the names the unit signalled (a failure never undoes the unit). */
+  afterCommit?: (signals: ReadonlySet<string>) => Promise<void>;
 }
 
 export function createUnitOfWorkRunner({
@@ -109,6 +116,7 @@ export function createUnitOfWorkRunner({
   shared,
   clock,
   dispatcher,
+  afterCommit,
 }: UnitOfWorkOptions): UnitOfWorkRunner {
   async function execute<T, W extends GlobalUnitOfWork>(
     database: Database,
@@ -117,6 +125,7 @@ export function createUnitOfWorkRunner({
     work: (uow: W) => Promise<T>,
   ): Promise<T> {
     const written: number[] = [];
+    const signals = new Set<string>();
     const now = clock();
     const result = await database.transaction(async (tx) => {
       const outbox: OutboxWriter = {
@@ -128,11 +137,13 @@ export function createUnitOfWorkRunner({
           if (row) written.push(row.id);
         },
       };
-      return work({ tenantId, actor, now, tx, outbox } as W);
+      const signal = (name: string) => void signals.add(name);
+      return work({ tenantId, actor, now, tx, outbox, signal } as W);
     });
     // After commit: dispatch what this unit wrote. A failure is recorded on the row and
     // retried later; it never undoes the committed work.
     if (written.length > 0) await dispatcher.dispatch(written);
+    if (signals.size > 0 && afterCommit) await afterCommit(signals).catch(() => undefined);
     return result;
   }
   return {

@@ -64,6 +64,9 @@ const subscription = entityScreens(() => import('../entities/subscription/subscr
 const invoiceList = lazy(() => import('../features/invoice/invoice-list-page'));
 const userWizard = lazy(() => import('../features/user-wizard/user-wizard-page'));
 const hangfire = lazy(() => import('../features/hangfire/hangfire-page'));
+const apiKeys = lazy(() => import('../features/integrations/api-keys-page'));
+const apiKeyLog = lazy(() => import('../features/integrations/api-key-log-page'));
+const webhooks = lazy(() => import('../features/integrations/webhooks-page'));
 
 export const appRoutes: readonly AppRoute[] = [
   { path: '/tenant', label: 'Lista Tenants', inSidebar: true, roles: adminOnly, screen: tenant.list },
@@ -154,6 +157,11 @@ export const appRoutes: readonly AppRoute[] = [
   { path: '/feature', label: 'Funzionalità', inSidebar: false, screen: feature.list },
   { path: '/feature/new', label: 'Nuova funzionalità', inSidebar: false, screen: feature.form },
   { path: '/feature/:id', label: 'Dettaglio funzionalità', inSidebar: false, screen: feature.form },
+
+  // Integrations (issue 15).
+  { path: '/apikey', label: 'Chiavi API', inSidebar: true, roles: adminOnly, screen: apiKeys },
+  { path: '/apikey/:id', label: 'Registro chiamate', inSidebar: false, roles: adminOnly, screen: apiKeyLog },
+  { path: '/webhook', label: 'Webhook', inSidebar: true, roles: adminOnly, screen: webhooks },
 
   {
     path: '/hangfire',

@@ -11,6 +11,7 @@ import { startServer } from '../../server/start';
 import { benchBillingLists } from './billing-lists';
 import { benchDashboardOnPostgres } from './dashboard-postgres';
 import { benchFrontEnd } from './front-end';
+import { BENCH_RATE_ENV, benchEntitlementsOnPostgres, measureEntitlementCheck } from './entitlements';
 
 const API_KEY = 'bench-key';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 150);
@@ -35,7 +36,13 @@ async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
 
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rinnova-bench-'));
-  const env = { ...process.env, API_KEYS: API_KEY, LOG_LEVEL: 'silent', DEMO_PASSWORD: 'bench-pass' };
+  const env = {
+    ...process.env,
+    ...BENCH_RATE_ENV,
+    API_KEYS: API_KEY,
+    LOG_LEVEL: 'silent',
+    DEMO_PASSWORD: 'bench-pass',
+  };
   try {
     const [first, coldMs] = await timed(() =>
       startServer({ port: 0, host: '127.0.0.1', dataDir, env, spaDir: null, quiet: true }),
@@ -96,6 +103,17 @@ async function main(): Promise<void> {
       });
     }
 
+    results.push(
+      await measureEntitlementCheck({
+        baseUrl: server.url,
+        appKey: API_KEY,
+        token,
+        tenantId,
+        rounds: ROUNDS,
+        label: 'embedded database',
+      }),
+    );
+
     const rssMb = process.memoryUsage().rss / 1024 / 1024;
     results.push({ name: 'server process RSS (PGlite in-process)', value: rssMb, unit: 'MB', target: 1_200 });
     await server.close();
@@ -104,6 +122,12 @@ async function main(): Promise<void> {
   }
   // The dashboard on PostgreSQL with 100,000 subscriptions (BENCH_POSTGRES=off skips it).
   if (process.env.BENCH_POSTGRES !== 'off') results.push(...(await benchDashboardOnPostgres(ROUNDS)));
+
+  const entitlements = await benchEntitlementsOnPostgres(ROUNDS);
+  if (typeof entitlements === 'string') {
+    console.log(`MISS  entitlement check on PostgreSQL not measured: ${entitlements}`);
+    results.push({ name: 'entitlement check on PostgreSQL (not measured)', value: 1, unit: '', target: 0 });
+  } else results.push(...entitlements);
 
   console.log('\nBilling lists on PostgreSQL:');
   const billing = await benchBillingLists();

@@ -39,6 +39,7 @@ describe('feature (the catalogue)', () => {
     expect(created).toEqual({
       id: expect.any(Number),
       featureName: 'Download illimitati',
+      key: 'download_illimitati',
       description: null,
     });
     expect(dataOf(await admin.get<Feature>(`/api/feature/GetById/${created.id}`))).toEqual(created);
@@ -49,7 +50,13 @@ describe('feature (the catalogue)', () => {
         description: 'Senza limiti',
       }),
     );
-    expect(updated).toEqual({ id: created.id, featureName: 'Download', description: 'Senza limiti' });
+    // The machine key is stable: renaming the feature keeps it (issue 15).
+    expect(updated).toEqual({
+      id: created.id,
+      featureName: 'Download',
+      key: 'download_illimitati',
+      description: 'Senza limiti',
+    });
 
     const before = await count$(features);
     const bad = await admin.post('/api/feature/Create', { featureName: '' });

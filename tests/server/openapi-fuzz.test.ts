@@ -162,7 +162,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 describe('hostile input against every operation of the OpenAPI document', () => {
-  it('never a 5xx, always the envelope, nothing written', async () => {
+  it('never a 5xx, always the envelope, nothing written', { timeout: 120_000 }, async () => {
     const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
       Object.entries(ops)
         .filter(([method]) => ['get', 'post', 'put', 'delete'].includes(method))
@@ -178,7 +178,20 @@ describe('hostile input against every operation of the OpenAPI document', () => 
       authorization: `Bearer ${await ctx.login(DEMO.superadmin, DEMO.password)}`,
       'x-tenant-id': String(await ctx.tenantId('Demo Srl')),
     };
-    const before = await databaseFingerprint(ctx.db);
+    // The /api/v1 operations take a tenant API key (issue 15) instead of the session.
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/apikey/create',
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'fuzz', scopes: ['read', 'write', 'entitlements'] }),
+    });
+    const tenantKey = created.json<{ data: { secret: string } }>().data.secret;
+    // Tenant-key calls are logged by design (and mark the key's last use): not a write of the probe.
+    const fingerprint = async () => {
+      const { api_request_logs: _log, api_keys: _keys, ...rest } = await databaseFingerprint(ctx.db);
+      return rest;
+    };
+    const before = await fingerprint();
     const outboxBefore = (await ctx.outbox()).length;
 
     const failures: string[] = [];
@@ -187,7 +200,11 @@ describe('hostile input against every operation of the OpenAPI document', () => 
       const res = await ctx.app.inject({
         method: probe.method,
         url: probe.url,
-        headers: { ...headers, ...(probe.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          ...headers,
+          ...(/^\/api\/v1\//i.test(probe.url) ? { authorization: `Bearer ${tenantKey}` } : {}),
+          ...(probe.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
         ...(probe.body !== undefined ? { payload: JSON.stringify(probe.body) } : {}),
       });
       covered.add(probe.label.split(' ').slice(0, 2).join(' '));
@@ -208,7 +225,7 @@ describe('hostile input against every operation of the OpenAPI document', () => 
     }
     expect(failures).toEqual([]);
     expect(covered.size).toBe(operations.length);
-    expect(await databaseFingerprint(ctx.db)).toEqual(before);
+    expect(await fingerprint()).toEqual(before);
     expect((await ctx.outbox()).length).toBe(outboxBefore);
   });
 });

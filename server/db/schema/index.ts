@@ -11,3 +11,4 @@ export * from './contact';
 export * from './meta';
 export * from './invoices';
 export * from './dashboard';
+export * from './integrations';

@@ -61,10 +61,15 @@ export const features = pgTable(
     id: id(),
     tenantId: tenantColumn(),
     featureName: text('feature_name').notNull(),
+    /** Stable machine key (`advanced_reports`) the entitlement API answers with; unique in the tenant. */
+    key: text('key').notNull(),
     description: text('description'),
     createdAt: createdAt(),
   },
-  (t) => [...tenantSearchIndexes('features', 'feature_name', t.tenantId, t.featureName, t.id)],
+  (t) => [
+    ...tenantSearchIndexes('features', 'feature_name', t.tenantId, t.featureName, t.id),
+    uniqueIndex('features_tenant_key_unique_idx').on(t.tenantId, t.key),
+  ],
 );
 
 /**

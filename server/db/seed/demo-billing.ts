@@ -12,6 +12,7 @@
  *   the tables' sequences up front (one statement per table), so causali can be computed, ids
  *   grow with time (histories are ordered by id) and every table is one multi-row insert.
  */
+import { featureKeyOf } from '../../../contract/integrations';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { addMonthsClamped, nextBillingDate } from '../../../contract/billing-dates';
 import { Role } from '../../../contract/enums';
@@ -813,13 +814,16 @@ export async function seedDemoBilling(
       })),
     ),
   );
-  await tx
-    .insert(features)
-    .values(
-      ROSSI_PLANS.flatMap((p) =>
-        p.features.map(([featureName, description]) => ({ tenantId: rossiId, featureName, description })),
-      ),
-    );
+  await tx.insert(features).values(
+    ROSSI_PLANS.flatMap((p) =>
+      p.features.map(([featureName, description]) => ({
+        tenantId: rossiId,
+        featureName,
+        key: featureKeyOf(featureName),
+        description,
+      })),
+    ),
+  );
   const demoPlanRows = await tx
     .select({
       id: plans.id,

@@ -1,3 +1,4 @@
+import { featureKeyOf } from '../../../contract/integrations';
 import { and, eq } from 'drizzle-orm';
 import { Role } from '../../../contract/enums';
 import type { SecretBox } from '../../lib/secret-box';
@@ -121,9 +122,14 @@ export async function seedDemoCatalogue(
     );
   }
   const catalogue = new Map(DEMO_PLANS.flatMap((p) => p.features.map(([name, d]) => [name, d] as const)));
-  await tx
-    .insert(features)
-    .values([...catalogue].map(([featureName, description]) => ({ tenantId, featureName, description })));
+  await tx.insert(features).values(
+    [...catalogue].map(([featureName, description]) => ({
+      tenantId,
+      featureName,
+      key: featureKeyOf(featureName),
+      description,
+    })),
+  );
 
   await tx.insert(paymentProviders).values({
     tenantId,

@@ -4,6 +4,7 @@
  * future. The payment and its subscription are locked, so two Admins recording at once cannot
  * both pass the total check.
  */
+import { emitBankTransferApproved } from '../integrations/webhooks.service';
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import { billingMessages, serverMessages } from '../../../contract/messages';
 import { fromCents } from '../../../contract/money';
@@ -127,6 +128,7 @@ export async function createBankTransfer(uow: UnitOfWork, input: BankTransferWri
     })
     .returning(columns);
   if (!row) throw new Error('bank transfer insert returned no row');
+  if (row.approvalDate) await emitBankTransferApproved(uow, row.id);
   return toItem(row);
 }
 
@@ -156,6 +158,7 @@ export async function updateBankTransfer(
     .where(and(eq(bankTransfers.tenantId, uow.tenantId), eq(bankTransfers.id, id)))
     .returning(columns);
   if (!row) throw new HttpError(404, serverMessages.notFound);
+  if (row.approvalDate && !current.approvalDate) await emitBankTransferApproved(uow, row.id);
   return toItem(row);
 }
 

@@ -6,6 +6,7 @@
  */
 import { and, asc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import { periodEndAfter } from '../../../contract/billing-dates';
+import { emitPaymentSucceeded } from '../integrations/webhooks.service';
 import { issueInvoiceForPayment } from '../invoice/invoice.service';
 import { messages } from '../../../contract/messages';
 import { PaymentTokenStatus } from '../../../contract/schemas/payment';
@@ -105,6 +106,7 @@ export async function payWithToken(
         .set({ providerSubscriptionId: input.providerSubscriptionId, paidAt: w.now, method: 'paypal' })
         .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, row.paymentId)))
         .returning({ periodEnd: payments.periodEnd });
+      await emitPaymentSucceeded(w, row.paymentId);
       // A renewal's payment (a reminder's link) covers the next period: the subscription's next
       // billing date moves to its end; the first payment's end is the next billing date already.
       if (paid && paid.periodEnd.getTime() > sub.nextBillingDate.getTime()) {
@@ -446,6 +448,7 @@ async function recordSale(
     .update(subscriptions)
     .set({ nextBillingDate: periodEnd, updatedAt: w.now })
     .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, sub.id)));
+  await emitPaymentSucceeded(w, id);
   // The renewal's invoice, in the same unit of work (issue 12); missing data blocks only the invoice.
   await issueInvoiceForPayment(w, id);
   const charged = (resource.amount as { total?: unknown } | undefined)?.total;

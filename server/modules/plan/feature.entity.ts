@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Feature } from '../../../contract/schemas/plan';
 import { featureInputSchema } from '../../../contract/schemas/plan';
+import { featureKeyOf } from '../../../contract/integrations';
 import { features } from '../../db/schema';
 import type { EntityDefinition } from '../crud/entity';
 import { adminEntityRoles } from '../crud/roles';
@@ -10,6 +11,7 @@ import { textSort } from '../crud/sort';
 const featureItem: z.ZodType<Feature> = z.object({
   id: z.number(),
   featureName: z.string(),
+  key: z.string(),
   description: z.string().nullable(),
 });
 
@@ -31,12 +33,22 @@ export const featureEntity: EntityDefinition<typeof features, Feature, typeof fe
   list: (db, window) =>
     windowed(
       db
-        .select({ id: features.id, featureName: features.featureName, description: features.description })
+        .select({
+          id: features.id,
+          featureName: features.featureName,
+          key: features.key,
+          description: features.description,
+        })
         .from(features)
         .orderBy(...byName(features.featureName, features.id))
         .$dynamic(),
       window,
     ),
-  toRow: (input) => ({ featureName: input.featureName, description: input.description ?? null }),
+  // The key is stable: Create takes the one sent or the name's slug; Update without one keeps it.
+  toRow: (input) => ({
+    featureName: input.featureName,
+    key: (input.key ?? (input.id ? undefined : featureKeyOf(input.featureName))) as string,
+    description: input.description ?? null,
+  }),
   roles: adminEntityRoles,
 };

@@ -11,6 +11,7 @@ import { subscriptionEvents, subscriptionReminders, subscriptions, tenants } fro
 import type { JobEngine } from '../../../server/jobs/engine';
 import type { PaymentHooks } from '../../../server/jobs/payment-hooks';
 import { JOB_NAMES } from '../../../server/jobs/recurring-jobs';
+import { INTEGRATION_JOB_NAMES } from '../../../server/modules/integrations/jobs';
 import { movableClock } from '../billing/helpers';
 import { client, createTestContext, type TestContext } from '../helpers/test-app';
 
@@ -98,10 +99,12 @@ describe('the engine at start', () => {
     const recurring =
       await superadmin.get<{ key: string; cron: string; timeZone: string }[]>('/api/hangfire/recurring');
     expect(recurring.status).toBe(200);
-    expect(recurring.body.data?.map((r) => r.key).sort()).toEqual(Object.values(JOB_NAMES).sort());
+    expect(recurring.body.data?.map((r) => r.key).sort()).toEqual(
+      [...Object.values(JOB_NAMES), ...Object.values(INTEGRATION_JOB_NAMES)].sort(),
+    );
     expect(recurring.body.data?.every((r) => r.timeZone === 'Europe/Rome')).toBe(true);
     const stats = await superadmin.get<Record<string, number>>('/api/hangfire/stats');
-    expect(stats.body.data).toMatchObject({ recurring: 4, queues: 4, failed: 0, processing: 0 });
+    expect(stats.body.data).toMatchObject({ recurring: 6, queues: 6, failed: 0, processing: 0 });
   });
 });
 
@@ -365,10 +368,12 @@ describe('without the payment hooks', () => {
       '/api/hangfire/recurring',
     );
     const superadmin = await ctx.as('superadmin');
-    expect(res.body.data?.map((r) => r.key)).toEqual([JOB_NAMES.expireSubscriptions]);
-    expect(other.jobs?.definitions.map((d) => d.name)).toEqual([JOB_NAMES.expireSubscriptions]);
+    // The integrations' jobs (issue 15) need no payment hook.
+    const expected = [JOB_NAMES.expireSubscriptions, ...Object.values(INTEGRATION_JOB_NAMES)];
+    expect(res.body.data?.map((r) => r.key)).toEqual(expected);
+    expect(other.jobs?.definitions.map((d) => d.name)).toEqual(expected);
     const stats = await superadmin.get<Record<string, number>>('/api/hangfire/stats');
-    expect(stats.body.data?.recurring).toBe(1);
+    expect(stats.body.data?.recurring).toBe(expected.length);
   });
 
   it('an app built without stand-ins registers all four, wired to the payment services', async () => {
@@ -379,6 +384,7 @@ describe('without the payment hooks', () => {
         JOB_NAMES.expireTokens,
         JOB_NAMES.paypalSync,
         JOB_NAMES.renewalReminders,
+        ...Object.values(INTEGRATION_JOB_NAMES),
       ].sort(),
     );
   });

@@ -42,6 +42,10 @@ describe('route table (spec §2)', () => {
       '/feature/new',
       '/feature/:id',
       '/hangfire',
+      // Issue 15.
+      '/apikey',
+      '/apikey/:id',
+      '/webhook',
     ];
     expect([...paths].sort()).toEqual([...expected].sort());
   });
@@ -51,6 +55,9 @@ describe('route table (spec §2)', () => {
     expect(roles('/tenant')).toEqual([Role.Admin, Role.SuperAdmin]);
     expect(roles('/user-wizard')).toEqual([Role.Admin, Role.SuperAdmin]);
     expect(roles('/hangfire')).toEqual([Role.SuperAdmin]);
+    expect(roles('/apikey')).toEqual([Role.Admin, Role.SuperAdmin]);
+    expect(roles('/apikey/3')).toEqual([Role.Admin, Role.SuperAdmin]);
+    expect(roles('/webhook')).toEqual([Role.Admin, Role.SuperAdmin]);
     expect(roles('/subscription')).toBeUndefined();
     expect(roles('/region/4')).toBeUndefined();
   });

@@ -13,6 +13,8 @@ export const sidebarEntriesByRole: [RoleId, string[]][] = [
       'Fatture',
       'Configura PayPal',
       'Gestisci piani di abbonamento',
+      'Chiavi API',
+      'Webhook',
     ],
   ],
   [
@@ -25,6 +27,8 @@ export const sidebarEntriesByRole: [RoleId, string[]][] = [
       'Fatture',
       'Configura PayPal',
       'Gestisci piani di abbonamento',
+      'Chiavi API',
+      'Webhook',
       'Status aggiornamento subscription',
     ],
   ],

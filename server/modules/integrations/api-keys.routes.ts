@@ -1,0 +1,460 @@
+/**
+ * 'Chiavi API' (Admin, SuperAdmin): a tenant's API keys, their request log and rate limits; and the
+ * public API /api/v1 that those keys call (entitlements, subscriptions).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { Role } from '../../../contract/enums';
+import { API_KEY_SCOPES } from '../../../contract/integrations';
+import { integrationMessages as m, serverMessages } from '../../../contract/messages';
+import { requiredId } from '../../../contract/schemas/common';
+import type { Database } from '../../db/client';
+import { apiSettings } from '../../db/schema';
+import { envelopeOf, ok } from '../../lib/envelope';
+import { HttpError } from '../../lib/http-error';
+import { callerOf, tenantOf } from '../../plugins/request-context';
+import { ADMINS } from '../crud/roles';
+import type { Actor, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
+import {
+  createKey,
+  getKey,
+  listKeys,
+  listRequestLog,
+  revokeKey,
+  rotateKey,
+  type LogFilter,
+} from './api-keys.service';
+import { entitlementsOf, findCustomer, subscriptionsOf } from './entitlements.service';
+import type { ApiRateLimiter } from './rate-limits';
+import type { RequestLogWriter } from './request-log';
+
+export interface IntegrationRoutesOptions {
+  db: Database;
+  uow: UnitOfWorkRunner;
+  limiter: ApiRateLimiter;
+  requestLog: RequestLogWriter;
+  now: () => Date;
+}
+
+const admins = { access: 'user', roles: ADMINS, tenant: 'required' } as const;
+const tags = ['apikey'];
+
+const keyItem = z.object({
+  id: z.number(),
+  name: z.string(),
+  mode: z.enum(['live', 'test']),
+  hint: z.string(),
+  scopes: z.array(z.enum(API_KEY_SCOPES)),
+  expiresAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+  lastUsedAt: z.string().nullable(),
+  createdAt: z.string(),
+  state: z.enum(['active', 'expired', 'revoked']),
+  rotatedFromId: z.number().nullable(),
+});
+const keyCreated = keyItem.extend({ secret: z.string() });
+const logItem = z.object({
+  id: z.number(),
+  at: z.string(),
+  method: z.string(),
+  path: z.string(),
+  status: z.number(),
+  durationMs: z.number(),
+  ip: z.string().nullable(),
+});
+const settingsSchema = z.object({
+  perKeyPerMinute: z.number().int().min(1).max(100_000),
+  perTenantPerMinute: z.number().int().min(1).max(1_000_000),
+});
+
+const createBody = z.object({
+  name: z.string().trim().min(1, { message: m.keyNameRequired }).max(100),
+  mode: z.enum(['live', 'test']).default('live'),
+  scopes: z.array(z.enum(API_KEY_SCOPES)).min(1, { message: m.scopesRequired }).max(3),
+  expiresAt: z.iso.datetime({ offset: true }).nullable().optional(),
+});
+
+const logQuery = z.object({
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+  method: z.enum(['GET', 'POST', 'PUT', 'DELETE', 'get', 'post', 'put', 'delete']).optional(),
+  status: z.union([z.enum(['success', 'error']), z.coerce.number().int().min(100).max(599)]).optional(),
+  path: z.string().max(200).optional(),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+function userActor(request: FastifyRequest): Actor {
+  const auth = callerOf(request);
+  return { kind: 'user', userId: auth.userId, roleId: auth.roleId, email: auth.email };
+}
+
+function filterOf(q: z.output<typeof logQuery>): LogFilter {
+  return {
+    from: q.from ? new Date(q.from) : undefined,
+    to: q.to ? new Date(q.to) : undefined,
+    method: q.method,
+    status: q.status,
+    path: q.path,
+  };
+}
+
+const csvCell = (v: string | number | null) => {
+  const s = v === null ? '' : String(v);
+  return /[",\n;]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+export function registerApiKeyRoutes(fastify: FastifyInstance, options: IntegrationRoutesOptions): void {
+  const { db, uow, limiter, requestLog, now } = options;
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const idParams = z.object({ id: requiredId });
+
+  app.get(
+    '/api/apikey/list',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary: 'Le chiavi API del tenant (mai il segreto), con l’ultimo uso',
+        response: { 200: envelopeOf(z.array(keyItem)) },
+      },
+    },
+    async (request) => ok(await listKeys(db, tenantOf(request), now())),
+  );
+
+  app.post(
+    '/api/apikey/create',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary: 'Crea una chiave API: il segreto (rnv_live_… / rnv_test_…) è nella risposta, solo qui',
+        body: createBody,
+        response: { 200: envelopeOf(keyCreated) },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const created = await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) =>
+        createKey(
+          w,
+          {
+            name: body.name,
+            mode: body.mode,
+            scopes: body.scopes,
+            expiresAt: body.expiresAt ? new Date(body.expiresAt) : null,
+          },
+          callerOf(request).userId,
+        ),
+      );
+      return ok(created, m.keyCreated);
+    },
+  );
+
+  app.get(
+    '/api/apikey/settings',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary: 'Limiti di chiamate al minuto del tenant (per chiave e per tenant)',
+        response: { 200: envelopeOf(settingsSchema) },
+      },
+    },
+    async (request) => ok(await limiter.settings(tenantOf(request))),
+  );
+
+  app.put(
+    '/api/apikey/settings',
+    {
+      config: { ...admins, roles: [Role.SuperAdmin] },
+      schema: {
+        tags,
+        summary: 'Imposta i limiti del tenant (SuperAdmin)',
+        body: settingsSchema,
+        response: { 200: envelopeOf(settingsSchema) },
+      },
+    },
+    async (request) => {
+      const tenantId = tenantOf(request);
+      const values = request.body;
+      await uow.run({ tenantId, actor: userActor(request) }, (w) =>
+        w.tx
+          .insert(apiSettings)
+          .values({ tenantId, ...values, updatedAt: w.now })
+          .onConflictDoUpdate({ target: apiSettings.tenantId, set: { ...values, updatedAt: w.now } }),
+      );
+      limiter.invalidate(tenantId);
+      return ok(await limiter.settings(tenantId), m.settingsSaved);
+    },
+  );
+
+  app.get(
+    '/api/apikey/:id',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary: 'Una chiave API del tenant',
+        params: idParams,
+        response: { 200: envelopeOf(keyItem) },
+      },
+    },
+    async (request) => ok(await getKey(db, tenantOf(request), request.params.id, now())),
+  );
+
+  app.post(
+    '/api/apikey/:id/revoke',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary: 'Revoca la chiave: da subito ogni chiamata con essa è 401',
+        params: idParams,
+        response: { 200: envelopeOf(keyItem) },
+      },
+    },
+    async (request) => {
+      const item = await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) =>
+        revokeKey(w, request.params.id),
+      );
+      return ok(item, m.keyRevoked);
+    },
+  );
+
+  app.post(
+    '/api/apikey/:id/rotate',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary:
+          'Ruota la chiave: una nuova chiave (segreto nella risposta) e la vecchia valida ancora graceHours ore (0–168, 24 se assente)',
+        params: idParams,
+        body: z
+          .object({ graceHours: z.number().int().min(0).max(168).default(24) })
+          .default({ graceHours: 24 }),
+        response: { 200: envelopeOf(z.object({ created: keyCreated, previous: keyItem })) },
+      },
+    },
+    async (request) => {
+      const result = await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) =>
+        rotateKey(w, request.params.id, request.body.graceHours, callerOf(request).userId),
+      );
+      return ok(result, m.keyRotated);
+    },
+  );
+
+  app.get(
+    '/api/apikey/:id/logs',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary:
+          'Registro delle chiamate della chiave (30 giorni), dal più recente; filtri from, to, method, status (success | error | codice), path',
+        params: idParams,
+        querystring: logQuery,
+        response: { 200: envelopeOf(z.object({ items: z.array(logItem), hasMore: z.boolean() })) },
+      },
+    },
+    async (request) => {
+      const tenantId = tenantOf(request);
+      await getKey(db, tenantId, request.params.id, now());
+      await requestLog.flush();
+      const q = request.query;
+      return ok(
+        await listRequestLog(db, tenantId, request.params.id, filterOf(q), {
+          limit: q.pageSize,
+          offset: (q.page - 1) * q.pageSize,
+        }),
+      );
+    },
+  );
+
+  app.get(
+    '/api/apikey/:id/logs/export',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary: 'Il registro filtrato in CSV (al massimo 10.000 righe)',
+        params: idParams,
+        querystring: logQuery.omit({ page: true, pageSize: true }),
+      },
+    },
+    async (request, reply) => {
+      const tenantId = tenantOf(request);
+      await getKey(db, tenantId, request.params.id, now());
+      await requestLog.flush();
+      const { items } = await listRequestLog(
+        db,
+        tenantId,
+        request.params.id,
+        filterOf({ ...request.query, page: 1, pageSize: 50 }),
+        {
+          limit: 10_000,
+          offset: 0,
+        },
+      );
+      const lines = [
+        'at,method,path,status,durationMs,ip',
+        ...items.map((i) => [i.at, i.method, i.path, i.status, i.durationMs, i.ip].map(csvCell).join(',')),
+      ];
+      return reply
+        .header('Content-Type', 'text/csv; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="chiave-${request.params.id}-registro.csv"`)
+        .send(lines.join('\n') + '\n');
+    },
+  );
+
+  // ---- The public API of tenant keys (/api/v1) ----
+  const v1Tags = ['v1'];
+  const customerQuery = z.object({
+    customerEmail: z.string().trim().max(320).optional(),
+    customerId: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
+  });
+  const entitlement = z.object({
+    key: z.string(),
+    name: z.string(),
+    planId: z.number(),
+    planName: z.string(),
+    subscriptionId: z.number(),
+    until: z.string(),
+  });
+
+  async function customerOf(request: FastifyRequest, q: z.output<typeof customerQuery>) {
+    if (!q.customerEmail && q.customerId === undefined)
+      throw new HttpError(400, serverMessages.validation, {
+        errors: [`customerEmail: ${m.customerRequired}`],
+      });
+    return findCustomer(db, tenantOf(request), q);
+  }
+
+  app.get(
+    '/api/v1/entitlements',
+    {
+      config: { access: 'apiKey', apiKeyScope: 'entitlements' },
+      schema: {
+        tags: v1Tags,
+        security: [{ tenantKey: [] }],
+        summary: 'Le funzionalità che il cliente può usare ora (ambito entitlements)',
+        description: [
+          'Dalle sottoscrizioni vive del cliente: Active, o ActiveNoRenewal fino alla prossima data di fatturazione. Ogni voce ha la chiave della funzionalità, il piano e la data fino a cui dura almeno (`until`). 404 se il cliente non è del tenant.',
+          '',
+          'Autenticazione: `Authorization: Bearer rnv_live_…` (oppure `x-api-key: rnv_live_…`). Ogni risposta porta `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (secondi); oltre il limite 429 con `Retry-After`.',
+          '',
+          '```sh',
+          "curl -H 'Authorization: Bearer rnv_live_…' 'https://rinnova.example/api/v1/entitlements?customerEmail=mario.rossi@example.it'",
+          '```',
+          '',
+          '```js',
+          "const res = await fetch('https://rinnova.example/api/v1/entitlements?customerEmail=' + encodeURIComponent(email), {",
+          '  headers: { Authorization: `Bearer ${process.env.RINNOVA_API_KEY}` },',
+          '});',
+          'const { data } = await res.json(); // data.features: [{ key, name, planName, until }]',
+          '```',
+        ].join('\n'),
+        querystring: customerQuery,
+        response: {
+          200: envelopeOf(
+            z.object({
+              customer: z.object({ id: z.number(), email: z.string() }),
+              features: z.array(entitlement),
+            }),
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const customer = await customerOf(request, request.query);
+      if (!customer) throw new HttpError(404, serverMessages.notFound);
+      return ok({ customer, features: await entitlementsOf(db, tenantOf(request), customer.id, now()) });
+    },
+  );
+
+  app.get(
+    '/api/v1/entitlements/check',
+    {
+      config: { access: 'apiKey', apiKeyScope: 'entitlements' },
+      schema: {
+        tags: v1Tags,
+        security: [{ tenantKey: [] }],
+        summary: 'Il cliente può usare ora questa funzionalità? allowed true/false (ambito entitlements)',
+        description: [
+          'Un cliente sconosciuto o una funzionalità che nessuna sua sottoscrizione viva comprende: `allowed: false`.',
+          '',
+          '```sh',
+          "curl -H 'x-api-key: rnv_live_…' 'https://rinnova.example/api/v1/entitlements/check?customerEmail=mario.rossi@example.it&feature=report_avanzati'",
+          '```',
+          '',
+          '```js',
+          "const url = new URL('https://rinnova.example/api/v1/entitlements/check');",
+          "url.searchParams.set('customerEmail', email);",
+          "url.searchParams.set('feature', 'report_avanzati');",
+          "const { data } = await (await fetch(url, { headers: { 'x-api-key': process.env.RINNOVA_API_KEY } })).json();",
+          'if (data.allowed) showPremium();',
+          '```',
+        ].join('\n'),
+        querystring: customerQuery.extend({ feature: z.string().trim().max(100).optional() }),
+        response: {
+          200: envelopeOf(
+            z.object({
+              allowed: z.boolean(),
+              feature: z.string(),
+              until: z.string().nullable(),
+              planName: z.string().nullable(),
+            }),
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const feature = request.query.feature?.toLowerCase();
+      if (!feature)
+        throw new HttpError(400, serverMessages.validation, { errors: [`feature: ${m.featureRequired}`] });
+      const customer = await customerOf(request, request.query);
+      const list = customer ? await entitlementsOf(db, tenantOf(request), customer.id, now()) : [];
+      const hit = list.find((e) => e.key === feature);
+      return ok({
+        allowed: hit !== undefined,
+        feature,
+        until: hit?.until ?? null,
+        planName: hit?.planName ?? null,
+      });
+    },
+  );
+
+  app.get(
+    '/api/v1/subscriptions',
+    {
+      config: { access: 'apiKey', apiKeyScope: 'read' },
+      schema: {
+        tags: v1Tags,
+        security: [{ tenantKey: [] }],
+        summary: 'Le sottoscrizioni del cliente, dalla più recente (ambito read)',
+        querystring: customerQuery,
+        response: {
+          200: envelopeOf(
+            z.array(
+              z.object({
+                id: z.number(),
+                status: z.string(),
+                planId: z.number(),
+                planName: z.string(),
+                startDate: z.string(),
+                nextBillingDate: z.string(),
+              }),
+            ),
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const customer = await customerOf(request, request.query);
+      if (!customer) throw new HttpError(404, serverMessages.notFound);
+      return ok(await subscriptionsOf(db, tenantOf(request), customer.id));
+    },
+  );
+}

@@ -1,0 +1,134 @@
+/**
+ * The entitlement API: what a customer of the tenant may use now. A subscription is live when
+ * Active, or ActiveNoRenewal until its next billing date (exclusive), at the unit-of-work clock;
+ * its plan's features (plan_features rows) are the entitlements, each with the machine key of
+ * the catalogue feature of the same name (features.key), or the slug of its name when the
+ * catalogue has none.
+ */
+import { and, eq, gt, or, sql } from 'drizzle-orm';
+import { featureKeyOf, type Entitlement } from '../../../contract/integrations';
+import { SubscriptionStatus, subscriptionStatusNames } from '../../../contract/subscription-status';
+import type { Database } from '../../db/client';
+import { features, planFeatures, plans, subscriptions, users, userTenants } from '../../db/schema';
+
+export interface CustomerRef {
+  customerEmail?: string;
+  customerId?: number;
+}
+
+/** The tenant's customer by e-mail (case-insensitive) or id; undefined when not a member. */
+export async function findCustomer(
+  db: Database,
+  tenantId: number,
+  ref: CustomerRef,
+): Promise<{ id: number; email: string } | undefined> {
+  const where =
+    ref.customerId !== undefined
+      ? eq(users.id, ref.customerId)
+      : sql`lower(${users.email}) = ${(ref.customerEmail ?? '').trim().toLowerCase()}`;
+  const [row] = await db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .innerJoin(userTenants, and(eq(userTenants.userId, users.id), eq(userTenants.tenantId, tenantId)))
+    .where(where)
+    .limit(1);
+  return row;
+}
+
+export async function entitlementsOf(
+  db: Database,
+  tenantId: number,
+  customerId: number,
+  now: Date,
+): Promise<Entitlement[]> {
+  const rows = await db
+    .select({
+      subscriptionId: subscriptions.id,
+      planId: plans.id,
+      planName: plans.name,
+      until: subscriptions.nextBillingDate,
+      name: planFeatures.featureName,
+      key: features.key,
+    })
+    .from(subscriptions)
+    .innerJoin(plans, and(eq(plans.id, subscriptions.planId), eq(plans.tenantId, subscriptions.tenantId)))
+    .innerJoin(
+      planFeatures,
+      and(eq(planFeatures.planId, subscriptions.planId), eq(planFeatures.tenantId, subscriptions.tenantId)),
+    )
+    .leftJoin(
+      features,
+      and(
+        eq(features.tenantId, subscriptions.tenantId),
+        sql`lower(${features.featureName}) = lower(${planFeatures.featureName})`,
+      ),
+    )
+    .where(
+      and(
+        eq(subscriptions.tenantId, tenantId),
+        eq(subscriptions.userId, customerId),
+        or(
+          eq(subscriptions.status, SubscriptionStatus.Active),
+          and(
+            eq(subscriptions.status, SubscriptionStatus.ActiveNoRenewal),
+            gt(subscriptions.nextBillingDate, now),
+          ),
+        ),
+      ),
+    );
+  // One entry per key: the subscription that lasts longest.
+  const byKey = new Map<string, Entitlement>();
+  for (const r of rows) {
+    const key = r.key ?? featureKeyOf(r.name);
+    const item: Entitlement = {
+      key,
+      name: r.name,
+      planId: r.planId,
+      planName: r.planName,
+      subscriptionId: r.subscriptionId,
+      until: r.until.toISOString(),
+    };
+    const seen = byKey.get(key);
+    if (!seen || seen.until < item.until) byKey.set(key, item);
+  }
+  return [...byKey.values()].sort((a, b) => a.key.localeCompare(b.key));
+}
+
+export interface ApiSubscription {
+  id: number;
+  status: string;
+  planId: number;
+  planName: string;
+  startDate: string;
+  nextBillingDate: string;
+}
+
+/** The customer's subscriptions, newest first (the `read` scope). */
+export async function subscriptionsOf(
+  db: Database,
+  tenantId: number,
+  customerId: number,
+): Promise<ApiSubscription[]> {
+  const rows = await db
+    .select({
+      id: subscriptions.id,
+      status: subscriptions.status,
+      planId: plans.id,
+      planName: plans.name,
+      startDate: subscriptions.startDate,
+      nextBillingDate: subscriptions.nextBillingDate,
+    })
+    .from(subscriptions)
+    .innerJoin(plans, and(eq(plans.id, subscriptions.planId), eq(plans.tenantId, subscriptions.tenantId)))
+    .where(and(eq(subscriptions.tenantId, tenantId), eq(subscriptions.userId, customerId)))
+    .orderBy(sql`${subscriptions.id} desc`)
+    .limit(100);
+  return rows.map((r) => ({
+    id: r.id,
+    status: subscriptionStatusNames[r.status as keyof typeof subscriptionStatusNames] ?? String(r.status),
+    planId: r.planId,
+    planName: r.planName,
+    startDate: r.startDate.toISOString(),
+    nextBillingDate: r.nextBillingDate.toISOString(),
+  }));
+}

@@ -1,0 +1,113 @@
+/**
+ * Rate limits of tenant API keys: calls per minute per key and per tenant (all its keys), from
+ * the tenant's `api_settings` or the server's defaults. Counters live in PostgreSQL when the app
+ * runs on it (rate-limiter-flexible's Postgres store: every server process shares them) and in
+ * memory on the embedded database (one process).
+ */
+import pg from 'pg';
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+import { eq } from 'drizzle-orm';
+import type { ApiSettings } from '../../../contract/integrations';
+import type { Database } from '../../db/client';
+import { apiSettings } from '../../db/schema';
+
+export const WINDOW_SECONDS = 60;
+/** Counters never refuse by themselves: the limit is compared here, so it can differ per tenant. */
+const UNBOUNDED = 1_000_000_000;
+
+export interface RateDecision {
+  limit: number;
+  remaining: number;
+  /** Seconds until the binding window resets. */
+  resetSeconds: number;
+  allowed: boolean;
+}
+
+export interface ApiRateLimiter {
+  readonly store: 'postgres' | 'memory';
+  consume(tenantId: number, keyId: number): Promise<RateDecision>;
+  settings(tenantId: number): Promise<ApiSettings>;
+  /** Forget the cached settings of a tenant (after a change). */
+  invalidate(tenantId: number): void;
+}
+
+const SETTINGS_TTL_MS = 10_000;
+
+export async function createApiRateLimiter(db: Database, defaults: ApiSettings): Promise<ApiRateLimiter> {
+  const client = (db as unknown as { $client?: unknown }).$client;
+  let limiter: RateLimiterAbstract;
+  let store: ApiRateLimiter['store'];
+  if (client instanceof pg.Pool) {
+    store = 'postgres';
+    limiter = await new Promise<RateLimiterAbstract>((resolve, reject) => {
+      const created: RateLimiterPostgres = new RateLimiterPostgres(
+        {
+          storeClient: client,
+          storeType: 'pool',
+          tableName: 'api_rate_limits',
+          keyPrefix: 'rnv',
+          points: UNBOUNDED,
+          duration: WINDOW_SECONDS,
+          clearExpiredByTimeout: false,
+        },
+        (error?: unknown) =>
+          error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(created),
+      );
+    });
+  } else {
+    store = 'memory';
+    limiter = new RateLimiterMemory({ points: UNBOUNDED, duration: WINDOW_SECONDS });
+  }
+  const cache = new Map<number, { at: number; value: ApiSettings }>();
+
+  async function settings(tenantId: number): Promise<ApiSettings> {
+    const hit = cache.get(tenantId);
+    if (hit && Date.now() - hit.at < SETTINGS_TTL_MS) return hit.value;
+    const [row] = await db
+      .select({
+        perKeyPerMinute: apiSettings.perKeyPerMinute,
+        perTenantPerMinute: apiSettings.perTenantPerMinute,
+      })
+      .from(apiSettings)
+      .where(eq(apiSettings.tenantId, tenantId));
+    const value = row ?? defaults;
+    cache.set(tenantId, { at: Date.now(), value });
+    return value;
+  }
+
+  async function take(key: string): Promise<RateLimiterRes> {
+    try {
+      return await limiter.consume(key, 1);
+    } catch (error) {
+      if (error instanceof RateLimiterRes) return error;
+      throw error;
+    }
+  }
+
+  return {
+    store,
+    settings,
+    invalidate: (tenantId) => void cache.delete(tenantId),
+    async consume(tenantId, keyId) {
+      const limits = await settings(tenantId);
+      const [perKey, perTenant] = await Promise.all([take(`k:${keyId}`), take(`t:${tenantId}`)]);
+      const keyLeft = limits.perKeyPerMinute - perKey.consumedPoints;
+      const tenantLeft = limits.perTenantPerMinute - perTenant.consumedPoints;
+      // The binding limit is the one with fewer calls left.
+      const byKey = keyLeft <= tenantLeft;
+      const res = byKey ? perKey : perTenant;
+      const left = byKey ? keyLeft : tenantLeft;
+      return {
+        limit: byKey ? limits.perKeyPerMinute : limits.perTenantPerMinute,
+        remaining: Math.max(0, left),
+        resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+        allowed: left >= 0,
+      };
+    },
+  };
+}
