@@ -140,3 +140,32 @@ export const invoiceIssues = pgTable(
     index('invoice_issues_tenant_idx').on(t.tenantId, t.id.desc()),
   ],
 );
+
+/**
+ * Every attempt to send an invoice to the SdI through the tenant's PEC mailbox: 'sending' while
+ * the message is out (the claim that keeps two jobs from sending it twice), then 'sent' with the
+ * SMTP message id or 'failed' with the Italian error. Shown on the invoice.
+ */
+export const invoiceSends = pgTable(
+  'invoice_sends',
+  {
+    id: id(),
+    tenantId: tenantColumn(),
+    invoiceId: integer('invoice_id').notNull(),
+    at: at('at').notNull(),
+    to: text('to').notNull(),
+    status: text('status').notNull(),
+    messageId: text('message_id'),
+    error: text('error'),
+    finishedAt: at('finished_at'),
+  },
+  (t) => [
+    foreignKey({
+      name: 'invoice_sends_invoice_fk',
+      columns: [t.invoiceId, t.tenantId],
+      foreignColumns: [invoices.id, invoices.tenantId],
+    }),
+    index('invoice_sends_invoice_idx').on(t.tenantId, t.invoiceId, t.id.desc()),
+    check('invoice_sends_status_check', sql`${t.status} in ('sending', 'sent', 'failed')`),
+  ],
+);
