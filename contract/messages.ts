@@ -269,3 +269,18 @@ export const pecMessages = {
   errorOther: (detail: string) => `Invio non riuscito: ${detail}`,
   sendStatus: { sending: 'In invio', sent: 'Inviata', failed: 'Non riuscito' },
 } as const;
+
+/** The SdI's receipts loaded on an invoice (issue 12). */
+export const receiptMessages = {
+  unreadable:
+    'File non riconosciuto: carica la ricevuta di consegna, la notifica di scarto o di mancata consegna dello SdI (XML).',
+  xmlRequired: 'Il file XML della ricevuta è obbligatorio.',
+  unknownFile: (fileName: string) => `Nessuna fattura di questo tenant con il file ${fileName}.`,
+  delivered: (number: string) => `Fattura ${number} consegnata al cliente dallo SdI.`,
+  rejected: (number: string) =>
+    `Fattura ${number} scartata dallo SdI: correggi e inviala di nuovo entro 5 giorni.`,
+  notDelivered: (number: string) =>
+    `Mancata consegna della fattura ${number}: è comunque emessa ed è a disposizione del cliente nella sua area riservata. Lo stato non cambia.`,
+  already: (number: string) => `La ricevuta della fattura ${number} era già registrata.`,
+  alreadyDelivered: (number: string) => `La fattura ${number} risulta già consegnata.`,
+} as const;

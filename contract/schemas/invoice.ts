@@ -44,6 +44,8 @@ export interface Invoice {
   fileName: string;
   relatedInvoice: { id: number; number: string } | null;
   creditNote: { id: number; number: string } | null;
+  /** What the SdI's last receipt said (a rejection's errors), if anything. */
+  sdiNote: string | null;
   /** The last attempt to send it to the SdI through the tenant's PEC, if any. */
   lastSend: InvoiceSend | null;
   createdAt: string;

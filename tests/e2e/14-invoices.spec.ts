@@ -223,14 +223,26 @@ test.describe('Admin: sending to the SdI by PEC, then a credit note', () => {
       expect(pec.received).toHaveLength(1);
       expect(pec.received[0]!.to).toEqual(['sdi01@pec.fatturapa.it']);
       expect(pec.received[0]!.raw).toMatch(/filename="?IT09876540155_[0-9A-Z]{5}\.xml/);
+      // The SdI's delivery receipt, arrived in the PEC mailbox, loaded on the invoice.
+      const fileName = /filename="?(IT09876540155_[0-9A-Z]{5}\.xml)/.exec(pec.received[0]!.raw)![1]!;
+      await dialog.getByLabel('Carica ricevuta SdI (XML)').setInputFiles({
+        name: `IT09876540155_RC_001.xml`,
+        mimeType: 'application/xml',
+        buffer: Buffer.from(
+          `<?xml version="1.0" encoding="UTF-8"?><ns3:RicevutaConsegna xmlns:ns3="http://www.fatturapa.gov.it/sdi/messaggi/v1.0" versione="1.0"><IdentificativoSdI>5001</IdentificativoSdI><NomeFile>${fileName}</NomeFile><MessageId>1</MessageId></ns3:RicevutaConsegna>`,
+        ),
+      });
+      await expect(toast(page, /consegnata al cliente dallo SdI/)).toBeVisible();
+      await expect(dialog).toContainText('Consegnata al cliente dallo SdI.');
       await dialog.getByRole('button', { name: 'Chiudi', exact: true }).last().click();
-      await expect(row).toContainText('Inviata');
+      await expect(row).toContainText('Consegnata');
 
       // At 390 px: the card's send dialog.
       await page.setViewportSize({ width: 390, height: 844 });
       const card = page.getByRole('list', { name: 'Fatture' }).locator('> li').filter({ hasText: name });
       await card.getByRole('button', { name: 'Invio allo SdI (PEC)' }).click();
       await expect(dialog.getByText('Inviata', { exact: true })).toBeVisible();
+      await expect(dialog).toContainText('Consegnata al cliente dallo SdI.');
       await expectNoHorizontalOverflow(page);
       await screenshot(page, 'invoice-send-dialog-390');
       await dialog.getByRole('button', { name: 'Chiudi', exact: true }).last().click();

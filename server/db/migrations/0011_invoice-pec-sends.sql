@@ -18,6 +18,8 @@ ALTER TABLE "tenants" ADD COLUMN "pec_smtp_user" text;--> statement-breakpoint
 ALTER TABLE "tenants" ADD COLUMN "pec_smtp_password_encrypted" text;--> statement-breakpoint
 ALTER TABLE "tenants" ADD COLUMN "sdi_pec" text DEFAULT 'sdi01@pec.fatturapa.it' NOT NULL;--> statement-breakpoint
 ALTER TABLE "tenants" ADD COLUMN "pec_auto_send" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "invoices" ADD COLUMN "sdi_id" text;--> statement-breakpoint
+ALTER TABLE "invoices" ADD COLUMN "sdi_note" text;--> statement-breakpoint
 ALTER TABLE "invoice_sends" ADD CONSTRAINT "invoice_sends_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "invoice_sends" ADD CONSTRAINT "invoice_sends_invoice_fk" FOREIGN KEY ("invoice_id","tenant_id") REFERENCES "public"."invoices"("id","tenant_id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "invoice_sends_invoice_idx" ON "invoice_sends" USING btree ("tenant_id","invoice_id","id" DESC NULLS LAST);

@@ -76,6 +76,10 @@ export const invoices = pgTable(
     /** 'issued' | 'sent' | 'delivered' | 'rejected' (the last three once an SdI answer is known). */
     status: text('status').notNull().default('issued'),
     reason: text('reason'),
+    /** The SdI's IdentificativoSdI, from its receipt. */
+    sdiId: text('sdi_id'),
+    /** What the SdI's last receipt said (a rejection's errors), in its words. */
+    sdiNote: text('sdi_note'),
     createdAt: createdAt(),
     statusAt: at('status_at'),
   },

@@ -15,7 +15,7 @@
  *    'Invia allo SdI' again is the manual retry).
  * Without PEC settings the invoices are downloaded and sent by the seller's intermediary.
  */
-import { and, desc, eq, gte, notExists, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, notExists, sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import { pecMessages, serverMessages } from '../../../contract/messages';
 import type { Database } from '../../db/client';
@@ -132,7 +132,7 @@ export async function checkSendable(deps: PecDeps, tenantId: number, invoiceId: 
     .from(invoices)
     .where(and(eq(invoices.tenantId, tenantId), eq(invoices.id, invoiceId)));
   if (!inv) throw new HttpError(404, pecMessages.notFound);
-  if (inv.status !== 'issued') throw new HttpError(409, pecMessages.alreadySent);
+  if (inv.status !== 'issued' && inv.status !== 'rejected') throw new HttpError(409, pecMessages.alreadySent);
   const { settings, missing } = await pecSettingsOf(db, deps.box, tenantId);
   if (!settings) throw new HttpError(409, pecMessages.notConfigured, { errors: missing });
 }
@@ -167,7 +167,8 @@ export async function sendInvoiceByPec(
       .where(and(eq(invoices.tenantId, w.tenantId), eq(invoices.id, invoiceId)))
       .for('update');
     if (!inv) return { skip: pecMessages.notFound };
-    if (inv.status !== 'issued') return { skip: pecMessages.alreadySent };
+    // Issued, or rejected by the SdI and corrected: sent (again).
+    if (inv.status !== 'issued' && inv.status !== 'rejected') return { skip: pecMessages.alreadySent };
     const [busy] = await w.tx
       .select({ id: invoiceSends.id })
       .from(invoiceSends)
@@ -232,7 +233,11 @@ export async function sendInvoiceByPec(
       .update(invoices)
       .set({ status: 'sent', statusAt: w.now })
       .where(
-        and(eq(invoices.tenantId, w.tenantId), eq(invoices.id, invoiceId), eq(invoices.status, 'issued')),
+        and(
+          eq(invoices.tenantId, w.tenantId),
+          eq(invoices.id, invoiceId),
+          inArray(invoices.status, ['issued', 'rejected']),
+        ),
       );
     return { outcome: 'sent' as const, sendId: claim.sendId, messageId: result.messageId };
   });

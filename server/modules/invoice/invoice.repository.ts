@@ -60,6 +60,7 @@ export const invoiceItemSchema = z.object({
   fileName: z.string(),
   relatedInvoice: z.object({ id: z.number(), number: z.string() }).nullable(),
   creditNote: z.object({ id: z.number(), number: z.string() }).nullable(),
+  sdiNote: z.string().nullable(),
   lastSend: invoiceSendSchema.nullable(),
   createdAt: z.string(),
 }) satisfies z.ZodType<Invoice>;
@@ -171,6 +172,7 @@ const selection = {
   relatedNumber: related.numberText,
   creditId: creditNote.id,
   creditNumber: creditNote.numberText,
+  sdiNote: invoices.sdiNote,
   // The last PEC attempt, one correlated row (json: one subquery, not one per column).
   lastSend: sql<RawSend | null>`(select json_build_object('id', s.id, 'at', s.at, 'to', s."to", 'status', s.status, 'messageId', s.message_id, 'error', s.error) from ${invoiceSends} s where s.tenant_id = ${invoices.tenantId} and s.invoice_id = ${invoices.id} order by s.id desc limit 1)`,
 };
@@ -251,6 +253,7 @@ function toItem(r: Row): Invoice {
       r.relatedId !== null && r.relatedNumber !== null ? { id: r.relatedId, number: r.relatedNumber } : null,
     creditNote:
       r.creditId !== null && r.creditNumber !== null ? { id: r.creditId, number: r.creditNumber } : null,
+    sdiNote: r.sdiNote,
     lastSend: r.lastSend
       ? toSend(typeof r.lastSend === 'string' ? (JSON.parse(r.lastSend) as RawSend) : r.lastSend)
       : null,

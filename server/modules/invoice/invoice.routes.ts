@@ -9,7 +9,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import yazl from 'yazl';
 import { Role } from '../../../contract/enums';
-import { invoiceMessages, pecMessages, serverMessages } from '../../../contract/messages';
+import { invoiceMessages, pecMessages, receiptMessages, serverMessages } from '../../../contract/messages';
 import type { JobEngine } from '../../jobs/engine';
 import type { Database } from '../../db/client';
 import { envelopeOf, ok } from '../../lib/envelope';
@@ -32,6 +32,7 @@ import {
   invoiceIssueSchema,
   invoiceSendSchema,
 } from './invoice.repository';
+import { applySdiReceipt } from './sdi-receipt';
 import { checkSendable, PEC_JOBS, pecSettingsOf, sendsOf, type PecDeps } from './invoice-pec';
 import { issueCreditNote, issueInvoiceForPayment } from './invoice.service';
 
@@ -320,6 +321,32 @@ export function registerInvoiceRoutes(
       const tenantId = tenantOf(request);
       const items = await sendsOf(connectionFor(tenantId), tenantId, request.params.id);
       return ok({ items, totalCount: items.length });
+    },
+  );
+
+  app.post(
+    '/api/invoice/sdiReceipt',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary:
+          'Registra una ricevuta dello SdI (consegna → Consegnata, scarto → Scartata con gli errori, mancata consegna: stato invariato); la fattura è quella del NomeFile',
+        body: z.object({
+          xml: z
+            .string({ error: receiptMessages.xmlRequired })
+            .min(1, receiptMessages.xmlRequired)
+            .max(200_000),
+        }),
+        response: { 200: itemEnvelope },
+      },
+    },
+    async (request) => {
+      const outcome = await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) =>
+        applySdiReceipt(w, request.body.xml),
+      );
+      const { item } = await readOne(request, outcome.invoiceId);
+      return ok(item, outcome.message);
     },
   );
 }

@@ -13,6 +13,8 @@ export const invoicePaths = {
   send: (id: number) => `invoice/send/${id}`,
   sends: (id: number) => `invoice/sends/${id}`,
   pecStatus: 'invoice/pecStatus',
+  byId: (id: number) => `invoice/GetById/${id}`,
+  sdiReceipt: 'invoice/sdiReceipt',
 } as const;
 
 /** The courtesy PDF's name, as the server names it. */
@@ -70,5 +72,16 @@ export async function fetchSends(id: number): Promise<InvoiceSend[]> {
 /** 'Invia allo SdI': the server enqueues the send; the outcome shows in the invoice's log. */
 export async function sendInvoice(id: number): Promise<Envelope<Invoice>> {
   const res = await http.post<Envelope<Invoice>>(invoicePaths.send(id));
+  return res.data;
+}
+
+export async function fetchInvoice(id: number): Promise<Invoice | null> {
+  const res = await http.get<Envelope<Invoice>>(invoicePaths.byId(id));
+  return res.data.data ?? null;
+}
+
+/** An SdI receipt (XML file) for one of the tenant's invoices. */
+export async function uploadSdiReceipt(xml: string): Promise<Envelope<Invoice>> {
+  const res = await http.post<Envelope<Invoice>>(invoicePaths.sdiReceipt, { xml });
   return res.data;
 }

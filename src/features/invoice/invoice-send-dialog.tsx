@@ -7,7 +7,7 @@ import { errorText, serverErrors } from '../../lib/entity-hooks';
 import { notify } from '../../lib/notify';
 import { queryKeys } from '../../lib/query-keys';
 import { useSelectedTenantId } from '../../lib/tenant-store';
-import { fetchPecStatus, fetchSends, sendInvoice } from './invoice-api';
+import { fetchInvoice, fetchPecStatus, fetchSends, sendInvoice, uploadSdiReceipt } from './invoice-api';
 
 const text = {
   title: (n: string) => `Invio allo SdI · ${n}`,
@@ -23,6 +23,11 @@ const text = {
   empty: 'Nessun invio finora.',
   waiting: 'Invio in coda: l’esito compare qui.',
   alreadySent: 'Fattura già inviata allo SdI.',
+  delivered: 'Consegnata al cliente dallo SdI.',
+  rejected: 'Scartata dallo SdI: correggi i dati e inviala di nuovo entro 5 giorni.',
+  resend: 'Invia di nuovo',
+  receipt: 'Carica ricevuta SdI (XML)',
+  receiptHint: 'La ricevuta di consegna o la notifica di scarto arrivata nella casella PEC.',
   headers: { at: 'Data e ora', to: 'Destinatario', status: 'Esito', detail: 'Message-ID / errore' },
 };
 
@@ -41,9 +46,14 @@ const tone: Record<InvoiceSend['status'], string> = {
 };
 
 /** The invoice's PEC sends and the 'Invia allo SdI' action (Admin). */
-export function InvoiceSendDialog({ invoice, onClose }: { invoice: Invoice; onClose: () => void }) {
+export function InvoiceSendDialog({ invoice: initial, onClose }: { invoice: Invoice; onClose: () => void }) {
   const tenantId = useSelectedTenantId();
   const client = useQueryClient();
+  const current = useQuery({
+    queryKey: [...queryKeys.entity(tenantId, 'invoice'), 'one', initial.id],
+    queryFn: () => fetchInvoice(initial.id),
+  });
+  const invoice = current.data ?? initial;
   const [queuedAt, setQueuedAt] = useState<number | null>(null);
   const status = useQuery({
     queryKey: [...queryKeys.entity(tenantId, 'invoice'), 'pecStatus'],
@@ -72,11 +82,22 @@ export function InvoiceSendDialog({ invoice, onClose }: { invoice: Invoice; onCl
     onError: (error) => notify.error([errorText(error), ...serverErrors(error)].filter(Boolean).join(' ')),
   });
 
+  const receipt = useMutation({
+    mutationFn: async (file: File) => uploadSdiReceipt(await file.text()),
+    onSuccess: (env) => {
+      notify.success(env.message ?? '');
+      void client.invalidateQueries({ queryKey: queryKeys.entity(tenantId, 'invoice') });
+    },
+    onError: (error) => notify.error([errorText(error), ...serverErrors(error)].filter(Boolean).join(' ')),
+  });
+
   const items = sends.data ?? [];
   const latest = items[0];
-  const sent = invoice.status !== 'issued' || latest?.status === 'sent';
+  const rejected = invoice.status === 'rejected';
+  const sent = (invoice.status !== 'issued' && !rejected) || (!rejected && latest?.status === 'sent');
   const configured = status.data?.configured ?? false;
   const canSend = configured && !sent && latest?.status !== 'sending';
+  const sendLabel = rejected ? text.resend : latest?.status === 'failed' ? text.retry : text.send;
 
   return (
     <Modal
@@ -97,7 +118,7 @@ export function InvoiceSendDialog({ invoice, onClose }: { invoice: Invoice; onCl
               onClick={() => send.mutate()}
             >
               <SendIcon className="h-4 w-4" />
-              {latest?.status === 'failed' ? text.retry : text.send}
+              {sendLabel}
             </button>
           )}
         </>
@@ -115,7 +136,17 @@ export function InvoiceSendDialog({ invoice, onClose }: { invoice: Invoice; onCl
             {status.data.autoSend && <> {text.auto}</>}
           </p>
         )}
-        {sent && <p className="font-medium text-emerald-700">{text.alreadySent}</p>}
+        {invoice.status === 'delivered' ? (
+          <p className="font-medium text-emerald-700">{text.delivered}</p>
+        ) : (
+          sent && <p className="font-medium text-emerald-700">{text.alreadySent}</p>
+        )}
+        {rejected && (
+          <div className="rounded-lg bg-rose-50 p-3 text-rose-800 ring-1 ring-rose-200" role="alert">
+            <p className="font-medium">{text.rejected}</p>
+            {invoice.sdiNote && <p className="mt-1 break-words">{invoice.sdiNote}</p>}
+          </div>
+        )}
         {queuedAt !== null && !sent && (!latest || latest.status === 'sending') && (
           <p className="text-amber-800">{text.waiting}</p>
         )}
@@ -155,6 +186,26 @@ export function InvoiceSendDialog({ invoice, onClose }: { invoice: Invoice; onCl
             </ul>
           )}
         </section>
+        {invoice.status !== 'issued' && invoice.status !== 'delivered' && (
+          <div>
+            <label htmlFor="sdi-receipt" className="mb-1 block font-medium text-slate-900">
+              {text.receipt}
+            </label>
+            <input
+              id="sdi-receipt"
+              type="file"
+              accept=".xml,application/xml,text/xml"
+              disabled={receipt.isPending}
+              className="block w-full text-sm text-slate-600 file:mr-3 file:rounded-md file:border-0 file:bg-slate-100 file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-slate-700 hover:file:bg-slate-200"
+              onChange={(e) => {
+                const file = e.target.files?.[0];
+                if (file) receipt.mutate(file);
+                e.target.value = '';
+              }}
+            />
+            <p className="mt-1 text-xs text-slate-500">{text.receiptHint}</p>
+          </div>
+        )}
       </div>
     </Modal>
   );

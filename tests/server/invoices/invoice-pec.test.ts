@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { and, asc, eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pecMessages } from '../../../contract/messages';
+import { pecMessages, receiptMessages } from '../../../contract/messages';
 import type { Invoice, InvoiceSend, PecStatus } from '../../../contract/schemas/invoice';
 import { SECRET_MASK } from '../../../contract/schemas/payment-provider';
 import type { Tenant } from '../../../contract/schemas/tenant';
@@ -311,5 +311,66 @@ describe('sending an invoice to the SdI by PEC', () => {
     const second = await jobs().runJobNow(PEC_JOBS.auto);
     expect(second.filter((r) => r.name === PEC_JOBS.auto)[0]?.output).toEqual({ queued: 0 });
     expect(received).toHaveLength(3);
+  });
+
+  it('the SdI’s receipts: scarto → Scartata with its errors and sent again, consegna → Consegnata', async () => {
+    const receipt = (root: string, fileName: string, extra = '') =>
+      `<?xml version="1.0" encoding="UTF-8"?><ns3:${root} xmlns:ns3="http://www.fatturapa.gov.it/sdi/messaggi/v1.0" versione="1.0"><IdentificativoSdI>4242</IdentificativoSdI><NomeFile>${fileName}</NomeFile>${extra}<MessageId>99</MessageId></ns3:${root}>`;
+    const scarto = receipt(
+      'NotificaScarto',
+      invoice.fileName,
+      '<ListaErrori><Errore><Codice>00305</Codice><Descrizione>1.4.1.1.2 IdCodice non valido</Descrizione></Errore></ListaErrori>',
+    );
+    const cliente = await ctx.as('cliente', 'Demo Srl');
+    expect((await cliente.post('/api/invoice/sdiReceipt', { xml: scarto })).status).toBe(403);
+    const rossi = await ctx.as('superadmin', 'Studio Rossi');
+    const foreign = await rossi.post('/api/invoice/sdiReceipt', { xml: scarto });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.message).toBe(receiptMessages.unknownFile(invoice.fileName));
+    const junk = await admin.post('/api/invoice/sdiReceipt', { xml: '<FatturaElettronica/>' });
+    expect(junk.status).toBe(400);
+    expect(junk.body.message).toBe(receiptMessages.unreadable);
+    expect((await admin.post('/api/invoice/sdiReceipt', {})).status).toBe(400);
+
+    const rejected = await admin.post<Invoice>('/api/invoice/sdiReceipt', { xml: scarto });
+    expect(rejected.status, rejected.raw).toBe(200);
+    expect(rejected.body.message).toBe(receiptMessages.rejected(invoice.number));
+    expect(rejected.body.data).toMatchObject({
+      status: 'rejected',
+      statusName: 'Scartata',
+      sdiNote: '00305 – 1.4.1.1.2 IdCodice non valido',
+    });
+    // Corrected and sent again: one more message, the invoice is sent again.
+    expect((await admin.post(`/api/invoice/send/${invoice.id}`)).status).toBe(200);
+    await jobs().drain({ names: [PEC_JOBS.send] });
+    expect(received).toHaveLength(4);
+    expect((await admin.get<Invoice>(`/api/invoice/GetById/${invoice.id}`)).body.data?.status).toBe('sent');
+
+    const mc = await admin.post('/api/invoice/sdiReceipt', {
+      xml: receipt('NotificaMancataConsegna', invoice.fileName),
+    });
+    expect(mc.status).toBe(200);
+    expect(mc.body.message).toBe(receiptMessages.notDelivered(invoice.number));
+    expect((await admin.get<Invoice>(`/api/invoice/GetById/${invoice.id}`)).body.data?.status).toBe('sent');
+
+    const consegna = receipt(
+      'RicevutaConsegna',
+      invoice.fileName,
+      '<DataOraRicezione>2026-06-10T10:00:00</DataOraRicezione>',
+    );
+    const delivered = await admin.post<Invoice>('/api/invoice/sdiReceipt', { xml: consegna });
+    expect(delivered.body.data).toMatchObject({
+      status: 'delivered',
+      statusName: 'Consegnata',
+      sdiNote: null,
+    });
+    const [row] = await ctx.db.select().from(invoices).where(eq(invoices.id, invoice.id));
+    expect(row).toMatchObject({ sdiId: '4242', status: 'delivered' });
+    expect((await admin.post('/api/invoice/sdiReceipt', { xml: consegna })).body.message).toBe(
+      receiptMessages.already(invoice.number),
+    );
+    const late = await admin.post('/api/invoice/sdiReceipt', { xml: scarto });
+    expect(late.status).toBe(409);
+    expect((await admin.post(`/api/invoice/send/${invoice.id}`)).status).toBe(409);
   });
 });

@@ -31,6 +31,7 @@ const invoice: Invoice = {
   fileName: 'IT09876540155_0QGLQ.xml',
   relatedInvoice: null,
   creditNote: null,
+  sdiNote: null,
   lastSend: null,
   createdAt: '2026-03-10T09:00:00.000Z',
 };
