@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Invoice, InvoiceSend } from '../../../contract/schemas/invoice';
 import { Modal } from '../../components/modal';
 import { SendIcon } from '../../components/icons';
@@ -93,6 +93,14 @@ export function InvoiceSendDialog({ invoice: initial, onClose }: { invoice: Invo
 
   const items = sends.data ?? [];
   const latest = items[0];
+  // A send finished while the dialog is open: the invoice and the list show its new status.
+  const finished = latest && latest.status !== 'sending' ? `${latest.id}:${latest.status}` : null;
+  const seen = useRef(finished);
+  useEffect(() => {
+    if (finished === seen.current) return;
+    seen.current = finished;
+    void client.invalidateQueries({ queryKey: queryKeys.entity(tenantId, 'invoice') });
+  }, [finished, client, tenantId]);
   const rejected = invoice.status === 'rejected';
   const sent = (invoice.status !== 'issued' && !rejected) || (!rejected && latest?.status === 'sent');
   const configured = status.data?.configured ?? false;
@@ -186,7 +194,7 @@ export function InvoiceSendDialog({ invoice: initial, onClose }: { invoice: Invo
             </ul>
           )}
         </section>
-        {invoice.status !== 'issued' && invoice.status !== 'delivered' && (
+        {invoice.status !== 'delivered' && (
           <div>
             <label htmlFor="sdi-receipt" className="mb-1 block font-medium text-slate-900">
               {text.receipt}

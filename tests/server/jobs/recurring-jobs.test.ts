@@ -11,6 +11,7 @@ import { subscriptionEvents, subscriptionReminders, subscriptions, tenants } fro
 import type { JobEngine } from '../../../server/jobs/engine';
 import type { PaymentHooks } from '../../../server/jobs/payment-hooks';
 import { JOB_NAMES } from '../../../server/jobs/recurring-jobs';
+import { PEC_JOBS } from '../../../server/modules/invoice/invoice-pec';
 import { movableClock } from '../billing/helpers';
 import { client, createTestContext, type TestContext } from '../helpers/test-app';
 
@@ -98,10 +99,13 @@ describe('the engine at start', () => {
     const recurring =
       await superadmin.get<{ key: string; cron: string; timeZone: string }[]>('/api/hangfire/recurring');
     expect(recurring.status).toBe(200);
-    expect(recurring.body.data?.map((r) => r.key).sort()).toEqual(Object.values(JOB_NAMES).sort());
+    // The billing jobs, and the invoices' automatic PEC sending (issue 12; its send queue has no schedule).
+    expect(recurring.body.data?.map((r) => r.key).sort()).toEqual(
+      [...Object.values(JOB_NAMES), PEC_JOBS.auto].sort(),
+    );
     expect(recurring.body.data?.every((r) => r.timeZone === 'Europe/Rome')).toBe(true);
     const stats = await superadmin.get<Record<string, number>>('/api/hangfire/stats');
-    expect(stats.body.data).toMatchObject({ recurring: 4, queues: 4, failed: 0, processing: 0 });
+    expect(stats.body.data).toMatchObject({ recurring: 5, queues: 6, failed: 0, processing: 0 });
   });
 });
 
@@ -365,10 +369,17 @@ describe('without the payment hooks', () => {
       '/api/hangfire/recurring',
     );
     const superadmin = await ctx.as('superadmin');
-    expect(res.body.data?.map((r) => r.key)).toEqual([JOB_NAMES.expireSubscriptions]);
-    expect(other.jobs?.definitions.map((d) => d.name)).toEqual([JOB_NAMES.expireSubscriptions]);
+    // The invoices' PEC jobs need no payment hook: always there.
+    expect(res.body.data?.map((r) => r.key).sort()).toEqual(
+      [JOB_NAMES.expireSubscriptions, PEC_JOBS.auto].sort(),
+    );
+    expect(other.jobs?.definitions.map((d) => d.name)).toEqual([
+      JOB_NAMES.expireSubscriptions,
+      PEC_JOBS.send,
+      PEC_JOBS.auto,
+    ]);
     const stats = await superadmin.get<Record<string, number>>('/api/hangfire/stats');
-    expect(stats.body.data?.recurring).toBe(1);
+    expect(stats.body.data?.recurring).toBe(2);
   });
 
   it('an app built without stand-ins registers all four, wired to the payment services', async () => {
@@ -379,6 +390,8 @@ describe('without the payment hooks', () => {
         JOB_NAMES.expireTokens,
         JOB_NAMES.paypalSync,
         JOB_NAMES.renewalReminders,
+        PEC_JOBS.send,
+        PEC_JOBS.auto,
       ].sort(),
     );
   });
