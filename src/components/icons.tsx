@@ -149,3 +149,8 @@ export const SendIcon = (p: SVGProps<SVGSVGElement>) => (
     <path d="m21 3-7 18-4-7-7-4 18-7Z" />
   </Icon>
 );
+export const UploadIcon = (p: SVGProps<SVGSVGElement>) => (
+  <Icon {...p}>
+    <path d="M12 16V5m0 0-4 4m4-4 4 4M5 19h14" />
+  </Icon>
+);

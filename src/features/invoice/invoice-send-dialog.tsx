@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { Invoice, InvoiceSend } from '../../../contract/schemas/invoice';
 import { Modal } from '../../components/modal';
-import { SendIcon } from '../../components/icons';
+import { SendIcon, UploadIcon } from '../../components/icons';
 import { errorText, serverErrors } from '../../lib/entity-hooks';
 import { notify } from '../../lib/notify';
 import { queryKeys } from '../../lib/query-keys';
@@ -196,21 +196,26 @@ export function InvoiceSendDialog({ invoice: initial, onClose }: { invoice: Invo
         </section>
         {invoice.status !== 'delivered' && (
           <div>
-            <label htmlFor="sdi-receipt" className="mb-1 block font-medium text-slate-900">
-              {text.receipt}
-            </label>
+            {/* The native file box says 'Choose File' in the browser's language: a button in ours. */}
             <input
               id="sdi-receipt"
               type="file"
               accept=".xml,application/xml,text/xml"
               disabled={receipt.isPending}
-              className="block w-full text-sm text-slate-600 file:mr-3 file:rounded-md file:border-0 file:bg-slate-100 file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-slate-700 hover:file:bg-slate-200"
+              className="peer sr-only"
               onChange={(e) => {
                 const file = e.target.files?.[0];
                 if (file) receipt.mutate(file);
                 e.target.value = '';
               }}
             />
+            <label
+              htmlFor="sdi-receipt"
+              className="btn-secondary cursor-pointer peer-focus-visible:ring-2 peer-focus-visible:ring-blue-500"
+            >
+              <UploadIcon className="h-4 w-4" />
+              {text.receipt}
+            </label>
             <p className="mt-1 text-xs text-slate-500">{text.receiptHint}</p>
           </div>
         )}
