@@ -277,3 +277,45 @@ export const integrationMessages = {
   endpointDisabled: (url: string) =>
     `L’endpoint ${url} non ha accettato le consegne per 24 ore ed è stato disattivato. Controllalo e riattivalo dalla pagina Webhook.`,
 } as const;
+
+/** Sending invoices to the SdI through the tenant's PEC mailbox (issue 12). */
+export const pecMessages = {
+  notConfigured:
+    'Invio PEC non configurato: scarica l’XML e fallo inviare allo SdI dal tuo intermediario, oppure configura la casella PEC in Lista Tenants → Invio PEC.',
+  fieldHost: 'Manca il server SMTP della PEC.',
+  fieldUser: 'Manca l’utente SMTP della PEC.',
+  fieldPassword: 'Manca la password SMTP della PEC.',
+  fieldSender: 'Manca l’indirizzo PEC del mittente (Dati di fatturazione → PEC).',
+  fieldPasswordUnreadable:
+    'La password SMTP della PEC non è più leggibile (chiave del server cambiata): inseriscila di nuovo.',
+  notFound: 'Fattura non trovata.',
+  alreadySent: 'Questa fattura è già stata inviata allo SdI.',
+  inProgress: 'Un invio di questa fattura è già in corso.',
+  queued: (number: string) =>
+    `Invio della fattura ${number} allo SdI avviato: l’esito compare nella fattura.`,
+  jobsOff: 'Invio non disponibile: il motore dei job è spento (JOBS=off).',
+  errorAuth: 'Invio non riuscito: la casella PEC ha rifiutato l’accesso, controlla utente e password SMTP.',
+  errorConnection: (server: string) =>
+    `Invio non riuscito: il server SMTP della PEC (${server}) non risponde, controlla server e porta.`,
+  errorTls: (server: string) =>
+    `Invio non riuscito: connessione sicura con il server SMTP della PEC (${server}) non riuscita.`,
+  errorRefused: (response: string) =>
+    `Invio non riuscito: il server PEC ha rifiutato il messaggio (${response}).`,
+  errorOther: (detail: string) => `Invio non riuscito: ${detail}`,
+  sendStatus: { sending: 'In invio', sent: 'Inviata', failed: 'Non riuscito' },
+} as const;
+
+/** The SdI's receipts loaded on an invoice (issue 12). */
+export const receiptMessages = {
+  unreadable:
+    'File non riconosciuto: carica la ricevuta di consegna, la notifica di scarto o di mancata consegna dello SdI (XML).',
+  xmlRequired: 'Il file XML della ricevuta è obbligatorio.',
+  unknownFile: (fileName: string) => `Nessuna fattura di questo tenant con il file ${fileName}.`,
+  delivered: (number: string) => `Fattura ${number} consegnata al cliente dallo SdI.`,
+  rejected: (number: string) =>
+    `Fattura ${number} scartata dallo SdI: correggi e inviala di nuovo entro 5 giorni.`,
+  notDelivered: (number: string) =>
+    `Mancata consegna della fattura ${number}: è comunque emessa ed è a disposizione del cliente nella sua area riservata. Lo stato non cambia.`,
+  already: (number: string) => `La ricevuta della fattura ${number} era già registrata.`,
+  alreadyDelivered: (number: string) => `La fattura ${number} risulta già consegnata.`,
+} as const;

@@ -37,6 +37,7 @@ import { registerDashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { registerHangfireRoutes } from './modules/hangfire/hangfire.routes';
 import { registerHealthRoutes } from './modules/health/health.routes';
 import { registerInvoiceRoutes } from './modules/invoice/invoice.routes';
+import { invoicePecJobs } from './modules/invoice/invoice-pec';
 import { paymentProviderEntity } from './modules/payment-provider/payment-provider.entity';
 import { registerPaymentProviderRoutes } from './modules/payment-provider/payment-provider.routes';
 import { featureEntity } from './modules/plan/feature.entity';
@@ -108,6 +109,8 @@ export interface AppOptions {
    * links): see jobs/payment-hooks.ts. A job whose hook is absent is not registered.
    */
   paymentHooks?: Partial<PaymentHooks>;
+  /** Extra nodemailer options of the PEC sending (tests: a loopback server's self-signed TLS). */
+  pecTransportOptions?: Record<string, unknown>;
 }
 
 /** Builds the whole app: plugins first (order matters: hooks run in registration order), then routes. */
@@ -212,7 +215,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerCrudRoutes(app, crud, regionEntity);
   registerCrudRoutes(app, crud, provinceEntity);
   registerCrudRoutes(app, crud, municipalityEntity);
-  registerCrudRoutes(app, crud, tenantEntity);
   registerCrudRoutes(app, crud, userEntity({ db, mailer, log: app.log, publicUrl, now }));
   registerCrudRoutes(app, crud, addressEntity);
   registerCrudRoutes(app, crud, planEntity);
@@ -220,6 +222,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerCrudRoutes(app, crud, featureEntity);
   registerCrudRoutes(app, crud, planFeatureEntity);
   const secretBox = createSecretBox(config.encryptionKey ?? options.jwtSecret);
+  registerCrudRoutes(app, crud, tenantEntity(secretBox));
   registerCrudRoutes(app, crud, paymentProviderEntity(secretBox));
   // PAYPAL_FAKE (development): a fake PayPal on loopback answers every PayPal call.
   let fakePaypal: FakePayPal | undefined;
@@ -262,6 +265,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerPaymentRoutes(app, { ...paypalDeps, publicUrl, rateLimit: config.rateLimit });
   registerDashboardRoutes(app, { connectionFor, clock: now });
 
+  // Invoices sent to the SdI through the tenant's PEC (issue 12): its SMTP password in the box.
+  const pecDeps = {
+    connectionFor,
+    shared: db,
+    uow,
+    box: secretBox,
+    ...(options.pecTransportOptions ? { transportOptions: options.pecTransportOptions } : {}),
+  };
   // Background jobs: pg-boss on this database, started when the app is ready (after migrations:
   // startServer migrates before listen) and stopped when it closes.
   if (config.jobs !== 'off') {
@@ -274,6 +285,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       paypalTenants: () => tenantsWithLivePaypal(db),
     };
     const { definitions, missing } = recurringJobs({ db, uow, hooks: paymentHooks });
+    definitions.push(...invoicePecJobs({ ...pecDeps, clock: now }));
     jobs = createJobEngine({
       db,
       mode: config.jobs,
@@ -290,7 +302,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
   app.decorate('jobs', jobs);
   registerHangfireRoutes(app, jobs);
-  registerInvoiceRoutes(app, { connectionFor, uow });
+  registerInvoiceRoutes(app, { connectionFor, uow, pec: pecDeps, jobs });
   registerApiKeyRoutes(app, { db, uow, limiter: apiLimiter, requestLog, now });
   app.decorate('integrations', { requestLog, webhooks: webhookSender });
   registerWebhookRoutes(app, {

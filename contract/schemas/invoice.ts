@@ -44,7 +44,38 @@ export interface Invoice {
   fileName: string;
   relatedInvoice: { id: number; number: string } | null;
   creditNote: { id: number; number: string } | null;
+  /** What the SdI's last receipt said (a rejection's errors), if anything. */
+  sdiNote: string | null;
+  /** The last attempt to send it to the SdI through the tenant's PEC, if any. */
+  lastSend: InvoiceSend | null;
   createdAt: string;
+}
+
+export const invoiceSendStatusIds = ['sending', 'sent', 'failed'] as const;
+export type InvoiceSendStatus = (typeof invoiceSendStatusIds)[number];
+
+/** One attempt to send an invoice to the SdI by PEC (`GET api/invoice/sends/{id}`). */
+export interface InvoiceSend {
+  id: number;
+  at: string;
+  /** The SdI's PEC address it went to. */
+  to: string;
+  status: InvoiceSendStatus;
+  statusName: string;
+  /** The SMTP Message-ID, once sent. */
+  messageId: string | null;
+  /** Why it failed, in Italian. */
+  error: string | null;
+}
+
+/** Whether the tenant sends by PEC (`GET api/invoice/pecStatus`). */
+export interface PecStatus {
+  configured: boolean;
+  /** What is missing, in Italian, when not configured. */
+  missing: string[];
+  sender: string | null;
+  sdiPec: string;
+  autoSend: boolean;
 }
 
 /** A paid payment without an invoice, and why (`GET api/invoice/issues`). */

@@ -10,6 +10,7 @@ import {
   type TaxRegime,
 } from '../validation/italian';
 import { optionalId } from './common';
+import { SECRET_MASK } from './payment-provider';
 import { blankToNull, optionalRef, optionalText, requiredText } from './fields';
 
 /**
@@ -34,11 +35,40 @@ export interface TenantBillingProfile {
   accountHolder: string | null;
 }
 
-export interface Tenant extends TenantBillingProfile {
+/** The SdI's PEC address for the first message (its answer may assign another, sdiNN@…). */
+export const SDI_PEC_DEFAULT = 'sdi01@pec.fatturapa.it';
+
+/**
+ * Sending invoices to the SdI through the tenant's own PEC mailbox (optional). The sender is the
+ * billing profile's `pec`. `pecSmtpPassword` is write-only: answers show SECRET_MASK when one is
+ * stored; an update without it (absent, '', the mask) keeps it.
+ */
+export interface TenantPecSettings {
+  pecSmtpHost: string | null;
+  pecSmtpPort: number | null;
+  pecSmtpSecure: boolean;
+  pecSmtpUser: string | null;
+  pecSmtpPassword: string | null;
+  sdiPec: string;
+  pecAutoSend: boolean;
+}
+
+export interface Tenant extends TenantBillingProfile, TenantPecSettings {
   id: number;
   name: string;
   configuration: string | null;
 }
+
+/** true / false / 'true' / 'false'; absent, '' or null keep the stored value. */
+const optionalBool = z
+  .preprocess(
+    (v) => (v === '' ? null : v),
+    z
+      .union([z.boolean(), z.enum(['true', 'false']).transform((t) => t === 'true')])
+      .nullable()
+      .optional(),
+  )
+  .transform((v) => v ?? undefined);
 
 const upperNoSpaces = (v: unknown) => {
   const b = blankToNull(v);
@@ -66,5 +96,27 @@ export const tenantInputSchema = z.object({
   pec: optionalText(254, { test: isValidEmail, message: validationMessages.pecInvalid }),
   iban: checked(isValidIban, bm.ibanInvalid),
   accountHolder: optionalText(200),
+  pecSmtpHost: optionalText(253, { test: (v) => /^[A-Za-z0-9.-]+$/.test(v), message: bm.smtpHostInvalid }),
+  pecSmtpPort: z.preprocess(
+    (v) => {
+      const b = blankToNull(v);
+      return typeof b === 'string' && /^\d+$/.test(b) ? Number(b) : b;
+    },
+    z
+      .number({ error: bm.smtpPortInvalid })
+      .int(bm.smtpPortInvalid)
+      .min(1, bm.smtpPortInvalid)
+      .max(65535, bm.smtpPortInvalid)
+      .nullable()
+      .optional(),
+  ),
+  pecSmtpSecure: optionalBool,
+  pecSmtpUser: optionalText(254),
+  pecSmtpPassword: z.preprocess((v) => {
+    const b = blankToNull(v);
+    return b === SECRET_MASK ? null : b;
+  }, z.string().max(500).nullable().optional()),
+  sdiPec: optionalText(254, { test: isValidEmail, message: validationMessages.pecInvalid }),
+  pecAutoSend: optionalBool,
 });
 export type TenantInput = z.input<typeof tenantInputSchema>;

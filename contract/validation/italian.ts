@@ -89,6 +89,8 @@ export const billingValidationMessages = {
   amountInvalid: 'L’importo deve essere maggiore di 0, con al massimo 2 decimali.',
   approvalDateInvalid: 'Data di approvazione non valida.',
   paymentRequired: 'Il pagamento è obbligatorio.',
+  smtpHostInvalid: 'Server SMTP non valido: solo il nome del server (es. smtps.pec.aruba.it).',
+  smtpPortInvalid: 'Porta SMTP non valida: un numero da 1 a 65535 (di solito 465).',
 } as const;
 
 /** IBAN: country, two check digits and the account (ISO 13616), the mod-97 check equal to 1. */

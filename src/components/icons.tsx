@@ -143,3 +143,14 @@ export const UndoIcon = (p: SVGProps<SVGSVGElement>) => (
     <path d="M4 9h10.5a5.5 5.5 0 0 1 0 11H11" />
   </Icon>
 );
+export const SendIcon = (p: SVGProps<SVGSVGElement>) => (
+  <Icon {...p}>
+    <path d="M21 3 10 14" />
+    <path d="m21 3-7 18-4-7-7-4 18-7Z" />
+  </Icon>
+);
+export const UploadIcon = (p: SVGProps<SVGSVGElement>) => (
+  <Icon {...p}>
+    <path d="M12 16V5m0 0-4 4m4-4 4 4M5 19h14" />
+  </Icon>
+);

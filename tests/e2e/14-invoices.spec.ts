@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { SMTPServer } from 'smtp-server';
 import { xsdErrors } from '../../server/modules/invoice/fatturapa';
 import {
   accounts,
@@ -13,6 +15,7 @@ import {
   screenshotDir,
   searchList,
   tenantIdByName,
+  toast,
   DEMO_TENANT,
 } from './support';
 
@@ -145,6 +148,129 @@ test.describe('Admin: approving a bank transfer issues the invoice', () => {
     await expectNoHorizontalOverflow(page);
     await screenshot(page, 'invoice-list-390');
     await context.close();
+  });
+});
+
+/** A PEC provider's SMTP server on loopback: what it received (envelope and raw message). */
+async function loopbackPec() {
+  const received: { to: string[]; raw: string }[] = [];
+  const server = new SMTPServer({
+    secure: false,
+    disabledCommands: ['STARTTLS'],
+    allowInsecureAuth: true,
+    logger: false,
+    onAuth: (auth, _s, done) =>
+      auth.password === 'e2e-pec-password' ? done(null, { user: auth.username }) : done(new Error('no')),
+    onData(stream, session, done) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        received.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString(),
+        });
+        done();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as AddressInfo).port;
+  return { received, port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+test.describe('Admin: sending to the SdI by PEC, then a credit note', () => {
+  test('PEC settings on the tenant, Invia allo SdI, the log shows it sent; Emetti nota di credito', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    const pec = await loopbackPec();
+    const session = await apiLogin(accounts.admin);
+    const tenantId = await tenantIdByName(session.token, DEMO_TENANT);
+    try {
+      const { id, name } = await subscriptionReadyToConfirm();
+      const confirmed = await api('PUT', `/api/subscription/setActiveNoRenewal/${id}`, {
+        token: session.token,
+        tenantId,
+      });
+      expect(confirmed.status).toBe(200);
+
+      // The billing profile's 'Invio PEC' tab.
+      await login(page, accounts.admin, { to: `/tenant/${tenantId}` });
+      await page.getByRole('tab', { name: 'Invio PEC' }).click();
+      await page.getByLabel('Server SMTP della PEC').fill('127.0.0.1');
+      await page.getByLabel('Porta SMTP').fill(String(pec.port));
+      await page.getByLabel('Connessione SSL/TLS').uncheck();
+      await page.getByLabel('Utente SMTP').fill('fatture@pec.demo.it');
+      await page.getByLabel('Password SMTP').fill('e2e-pec-password');
+      await expect(page.getByLabel('PEC dello SdI')).toHaveValue('sdi01@pec.fatturapa.it');
+      await screenshot(page, 'tenant-pec-settings');
+      await page.getByRole('button', { name: 'Salva', exact: true }).click();
+      await expect(page).toHaveURL(/\/tenant$/);
+
+      await page.goto('/invoice');
+      await searchList(page, name);
+      const row = page.getByRole('table', { name: 'Fatture' }).locator('tbody tr').filter({ hasText: name });
+      await expect(row).toContainText('Emessa');
+      await row.getByRole('button', { name: 'Invio allo SdI (PEC)' }).click();
+      const dialog = page.getByRole('dialog', { name: /^Invio allo SdI/ });
+      await expect(dialog).toContainText('alla PEC dello SdI sdi01@pec.fatturapa.it');
+      await dialog.getByRole('button', { name: 'Invia allo SdI' }).click();
+      await expect(toast(page, /allo SdI avviato/)).toBeVisible();
+      // The job engine sends it within its polling interval; the dialog looks again meanwhile.
+      await expect(dialog.getByText('Inviata', { exact: true })).toBeVisible({ timeout: 30_000 });
+      await expect(dialog).toContainText('Message-ID');
+      await screenshot(page, 'invoice-send-dialog');
+      expect(pec.received).toHaveLength(1);
+      expect(pec.received[0]!.to).toEqual(['sdi01@pec.fatturapa.it']);
+      expect(pec.received[0]!.raw).toMatch(/filename="?IT09876540155_[0-9A-Z]{5}\.xml/);
+      // The SdI's delivery receipt, arrived in the PEC mailbox, loaded on the invoice.
+      const fileName = /filename="?(IT09876540155_[0-9A-Z]{5}\.xml)/.exec(pec.received[0]!.raw)![1]!;
+      await dialog.getByLabel('Carica ricevuta SdI (XML)').setInputFiles({
+        name: `IT09876540155_RC_001.xml`,
+        mimeType: 'application/xml',
+        buffer: Buffer.from(
+          `<?xml version="1.0" encoding="UTF-8"?><ns3:RicevutaConsegna xmlns:ns3="http://www.fatturapa.gov.it/sdi/messaggi/v1.0" versione="1.0"><IdentificativoSdI>5001</IdentificativoSdI><NomeFile>${fileName}</NomeFile><MessageId>1</MessageId></ns3:RicevutaConsegna>`,
+        ),
+      });
+      await expect(toast(page, /consegnata al cliente dallo SdI/)).toBeVisible();
+      await expect(dialog).toContainText('Consegnata al cliente dallo SdI.');
+      await dialog.getByRole('button', { name: 'Chiudi', exact: true }).last().click();
+      await expect(row).toContainText('Consegnata');
+
+      // At 390 px: the card's send dialog.
+      await page.setViewportSize({ width: 390, height: 844 });
+      const card = page.getByRole('list', { name: 'Fatture' }).locator('> li').filter({ hasText: name });
+      await card.getByRole('button', { name: 'Invio allo SdI (PEC)' }).click();
+      await expect(dialog.getByText('Inviata', { exact: true })).toBeVisible();
+      await expect(dialog).toContainText('Consegnata al cliente dallo SdI.');
+      await expectNoHorizontalOverflow(page);
+      await screenshot(page, 'invoice-send-dialog-390');
+      await dialog.getByRole('button', { name: 'Chiudi', exact: true }).last().click();
+      await page.setViewportSize({ width: 1280, height: 800 });
+
+      // The credit note for a refunded payment, from the invoice's row.
+      await row.getByRole('button', { name: 'Emetti nota di credito' }).click();
+      await page.getByRole('textbox', { name: 'Motivo' }).fill('Pagamento rimborsato al cliente');
+      await page.getByRole('button', { name: 'Emetti', exact: true }).click();
+      await expect(toast(page, /^Nota di credito \d{4}\/\d{6} emessa\.$/)).toBeVisible();
+      const notes = page
+        .getByRole('table', { name: 'Fatture' })
+        .locator('tbody tr')
+        .filter({ hasText: name });
+      await expect(notes.filter({ hasText: 'Nota di credito' })).toHaveCount(1);
+      await expect(row.getByRole('button', { name: 'Emetti nota di credito' })).toHaveCount(0);
+      await screenshot(page, 'invoice-credit-note');
+    } finally {
+      // Demo Srl back to sending through its intermediary.
+      const current = await api<Record<string, unknown>>('GET', `/api/tenant/GetById/${tenantId}`, {
+        token: session.token,
+      });
+      await api('PUT', '/api/tenant/Update', {
+        token: session.token,
+        body: { ...current.body.data, pecSmtpHost: '', pecSmtpUser: '' },
+      });
+      await pec.close();
+    }
   });
 });
 

@@ -76,6 +76,10 @@ export const invoices = pgTable(
     /** 'issued' | 'sent' | 'delivered' | 'rejected' (the last three once an SdI answer is known). */
     status: text('status').notNull().default('issued'),
     reason: text('reason'),
+    /** The SdI's IdentificativoSdI, from its receipt. */
+    sdiId: text('sdi_id'),
+    /** What the SdI's last receipt said (a rejection's errors), in its words. */
+    sdiNote: text('sdi_note'),
     createdAt: createdAt(),
     statusAt: at('status_at'),
   },
@@ -138,5 +142,34 @@ export const invoiceIssues = pgTable(
       foreignColumns: [payments.id, payments.tenantId],
     }),
     index('invoice_issues_tenant_idx').on(t.tenantId, t.id.desc()),
+  ],
+);
+
+/**
+ * Every attempt to send an invoice to the SdI through the tenant's PEC mailbox: 'sending' while
+ * the message is out (the claim that keeps two jobs from sending it twice), then 'sent' with the
+ * SMTP message id or 'failed' with the Italian error. Shown on the invoice.
+ */
+export const invoiceSends = pgTable(
+  'invoice_sends',
+  {
+    id: id(),
+    tenantId: tenantColumn(),
+    invoiceId: integer('invoice_id').notNull(),
+    at: at('at').notNull(),
+    to: text('to').notNull(),
+    status: text('status').notNull(),
+    messageId: text('message_id'),
+    error: text('error'),
+    finishedAt: at('finished_at'),
+  },
+  (t) => [
+    foreignKey({
+      name: 'invoice_sends_invoice_fk',
+      columns: [t.invoiceId, t.tenantId],
+      foreignColumns: [invoices.id, invoices.tenantId],
+    }),
+    index('invoice_sends_invoice_idx').on(t.tenantId, t.invoiceId, t.id.desc()),
+    check('invoice_sends_status_check', sql`${t.status} in ('sending', 'sent', 'failed')`),
   ],
 );

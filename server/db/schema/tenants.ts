@@ -1,4 +1,4 @@
-import { integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { boolean, integer, pgTable, text } from 'drizzle-orm/pg-core';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { createdAt, id, searchableNameIndexes } from './columns';
 import { municipalities, provinces, regions } from './geography';
@@ -23,6 +23,17 @@ export const tenants = pgTable(
     pec: text('pec'),
     iban: text('iban'),
     accountHolder: text('account_holder'),
+    // Sending invoices to the SdI through the tenant's own PEC mailbox (optional): its SMTP
+    // server; the sender is `pec`. The password is write-only, AES-GCM encrypted (secret-box).
+    pecSmtpHost: text('pec_smtp_host'),
+    pecSmtpPort: integer('pec_smtp_port'),
+    pecSmtpSecure: boolean('pec_smtp_secure').notNull().default(true),
+    pecSmtpUser: text('pec_smtp_user'),
+    pecSmtpPasswordEncrypted: text('pec_smtp_password_encrypted'),
+    /** The SdI's PEC address: sdi01 for the first message; the SdI's answer may assign another. */
+    sdiPec: text('sdi_pec').notNull().default('sdi01@pec.fatturapa.it'),
+    /** Send each invoice to the SdI as soon as it is issued (the send job picks it up). */
+    pecAutoSend: boolean('pec_auto_send').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [...searchableNameIndexes('tenants', t.name, t.id)],

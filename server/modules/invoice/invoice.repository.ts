@@ -3,10 +3,11 @@ import { and, desc, eq, gte, ilike, lt, lte, or, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
-import { invoiceMessages, serverMessages } from '../../../contract/messages';
+import { invoiceMessages, pecMessages, serverMessages } from '../../../contract/messages';
 import { fromCents } from '../../../contract/money';
 import {
   documentTypeNames,
+  invoiceSendStatusIds,
   invoiceStatusIds,
   invoiceStatusNames,
   paymentMethodNames,
@@ -14,15 +15,27 @@ import {
   type DocumentType,
   type Invoice,
   type InvoiceIssue,
+  type InvoiceSend,
+  type InvoiceSendStatus,
   type InvoicePaymentMethod,
   type InvoiceStatus,
 } from '../../../contract/schemas/invoice';
-import { invoiceIssues, invoices, userTenants, users } from '../../db/schema';
+import { invoiceIssues, invoices, invoiceSends, userTenants, users } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import type { TenantScope } from '../billing/billing.repository';
 import type { ListQuery } from '../crud/list-query';
 
 const MAX_ID = 2_147_483_647;
+
+export const invoiceSendSchema = z.object({
+  id: z.number(),
+  at: z.string(),
+  to: z.string(),
+  status: z.enum(invoiceSendStatusIds),
+  statusName: z.string(),
+  messageId: z.string().nullable(),
+  error: z.string().nullable(),
+}) satisfies z.ZodType<InvoiceSend>;
 
 export const invoiceItemSchema = z.object({
   id: z.number(),
@@ -47,6 +60,8 @@ export const invoiceItemSchema = z.object({
   fileName: z.string(),
   relatedInvoice: z.object({ id: z.number(), number: z.string() }).nullable(),
   creditNote: z.object({ id: z.number(), number: z.string() }).nullable(),
+  sdiNote: z.string().nullable(),
+  lastSend: invoiceSendSchema.nullable(),
   createdAt: z.string(),
 }) satisfies z.ZodType<Invoice>;
 
@@ -157,7 +172,36 @@ const selection = {
   relatedNumber: related.numberText,
   creditId: creditNote.id,
   creditNumber: creditNote.numberText,
+  sdiNote: invoices.sdiNote,
+  // The last PEC attempt, one correlated row (json: one subquery, not one per column).
+  lastSend: sql<RawSend | null>`(select json_build_object('id', s.id, 'at', s.at, 'to', s."to", 'status', s.status, 'messageId', s.message_id, 'error', s.error) from ${invoiceSends} s where s.tenant_id = ${invoices.tenantId} and s.invoice_id = ${invoices.id} order by s.id desc limit 1)`,
 };
+
+interface RawSend {
+  id: number;
+  at: string;
+  to: string;
+  status: string;
+  messageId: string | null;
+  error: string | null;
+}
+
+export function toSend(
+  r:
+    | RawSend
+    | { id: number; at: Date; to: string; status: string; messageId: string | null; error: string | null },
+): InvoiceSend {
+  const status = r.status as InvoiceSendStatus;
+  return {
+    id: r.id,
+    at: new Date(r.at).toISOString(),
+    to: r.to,
+    status,
+    statusName: pecMessages.sendStatus[status],
+    messageId: r.messageId,
+    error: r.error,
+  };
+}
 
 function baseQuery(scope: TenantScope) {
   return scope.tx
@@ -209,6 +253,10 @@ function toItem(r: Row): Invoice {
       r.relatedId !== null && r.relatedNumber !== null ? { id: r.relatedId, number: r.relatedNumber } : null,
     creditNote:
       r.creditId !== null && r.creditNumber !== null ? { id: r.creditId, number: r.creditNumber } : null,
+    sdiNote: r.sdiNote,
+    lastSend: r.lastSend
+      ? toSend(typeof r.lastSend === 'string' ? (JSON.parse(r.lastSend) as RawSend) : r.lastSend)
+      : null,
     createdAt: r.createdAt.toISOString(),
   };
 }

@@ -9,7 +9,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import yazl from 'yazl';
 import { Role } from '../../../contract/enums';
-import { invoiceMessages, serverMessages } from '../../../contract/messages';
+import { invoiceMessages, pecMessages, receiptMessages, serverMessages } from '../../../contract/messages';
+import type { JobEngine } from '../../jobs/engine';
 import type { Database } from '../../db/client';
 import { envelopeOf, ok } from '../../lib/envelope';
 import { HttpError } from '../../lib/http-error';
@@ -29,12 +30,18 @@ import {
   pageOfInvoices,
   invoiceItemSchema,
   invoiceIssueSchema,
+  invoiceSendSchema,
 } from './invoice.repository';
+import { applySdiReceipt } from './sdi-receipt';
+import { checkSendable, PEC_JOBS, pecSettingsOf, sendsOf, type PecDeps } from './invoice-pec';
 import { issueCreditNote, issueInvoiceForPayment } from './invoice.service';
 
 export interface InvoiceRoutesOptions {
   connectionFor: (tenantId: number) => Database;
   uow: UnitOfWorkRunner;
+  /** Sending by PEC: its settings' secret box and the job engine (null: JOBS=off). */
+  pec: PecDeps;
+  jobs: JobEngine | null;
 }
 
 const anyone = { access: 'user', tenant: 'required' } as const;
@@ -57,7 +64,7 @@ function download(reply: FastifyReply, type: string, fileName: string, body: Buf
 
 export function registerInvoiceRoutes(
   fastify: FastifyInstance,
-  { connectionFor, uow }: InvoiceRoutesOptions,
+  { connectionFor, uow, pec, jobs }: InvoiceRoutesOptions,
 ) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const readScope = (request: FastifyRequest): TenantScope => {
@@ -235,6 +242,111 @@ export function registerInvoiceRoutes(
       );
       const { item } = await readOne(request, note.id);
       return ok(item, invoiceMessages.creditNoteIssued(note.number));
+    },
+  );
+
+  app.get(
+    '/api/invoice/pecStatus',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary:
+          'Se il tenant invia le fatture allo SdI con la propria PEC (impostazioni in Lista Tenants → Invio PEC), o cosa manca',
+        response: {
+          200: envelopeOf(
+            z.object({
+              configured: z.boolean(),
+              missing: z.array(z.string()),
+              sender: z.string().nullable(),
+              sdiPec: z.string(),
+              autoSend: z.boolean(),
+            }),
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const tenantId = tenantOf(request);
+      const found = await pecSettingsOf(connectionFor(tenantId), pec.box, tenantId);
+      return ok({
+        configured: found.settings !== null,
+        missing: found.missing,
+        sender: found.settings?.from ?? null,
+        sdiPec: found.sdiPec,
+        autoSend: found.autoSend,
+      });
+    },
+  );
+
+  app.post(
+    '/api/invoice/send/:id',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary:
+          'Invia la fattura allo SdI con la PEC del tenant (un messaggio, il file XML allegato), da un job dopo la risposta; 409 senza impostazioni PEC o se già inviata',
+        params: idParamsSchema,
+        response: { 200: itemEnvelope },
+      },
+    },
+    async (request) => {
+      const tenantId = tenantOf(request);
+      await checkSendable(pec, tenantId, request.params.id);
+      if (!jobs) throw new HttpError(503, pecMessages.jobsOff);
+      // No transaction is open here: the job is enqueued, the message goes out from it.
+      await jobs.enqueue(PEC_JOBS.send, { tenantId, invoiceId: request.params.id });
+      const { item } = await readOne(request, request.params.id);
+      return ok(item, pecMessages.queued(item.number));
+    },
+  );
+
+  app.get(
+    '/api/invoice/sends/:id',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary:
+          'Gli invii della fattura allo SdI via PEC, dal più recente (ora, destinatario, Message-ID, esito, errore)',
+        params: idParamsSchema,
+        response: {
+          200: envelopeOf(z.object({ items: z.array(invoiceSendSchema), totalCount: z.number() })),
+        },
+      },
+    },
+    async (request) => {
+      await readOne(request, request.params.id);
+      const tenantId = tenantOf(request);
+      const items = await sendsOf(connectionFor(tenantId), tenantId, request.params.id);
+      return ok({ items, totalCount: items.length });
+    },
+  );
+
+  app.post(
+    '/api/invoice/sdiReceipt',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary:
+          'Registra una ricevuta dello SdI (consegna → Consegnata, scarto → Scartata con gli errori, mancata consegna: stato invariato); la fattura è quella del NomeFile',
+        body: z.object({
+          xml: z
+            .string({ error: receiptMessages.xmlRequired })
+            .min(1, receiptMessages.xmlRequired)
+            .max(200_000),
+        }),
+        response: { 200: itemEnvelope },
+      },
+    },
+    async (request) => {
+      const outcome = await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) =>
+        applySdiReceipt(w, request.body.xml),
+      );
+      const { item } = await readOne(request, outcome.invoiceId);
+      return ok(item, outcome.message);
     },
   );
 }

@@ -457,3 +457,45 @@ export async function issueCreditNote(
     throw error;
   }
 }
+
+/**
+ * A provider reported a refund or a reversal (chargeback) of the sale `saleId`: the credit note of
+ * its payment's invoice, in the webhook's unit of work. A full refund only: a partial one is left
+ * to a person (the detail says so), as is a payment whose invoice is missing or already credited.
+ */
+export async function creditNoteForRefund(
+  w: UnitOfWork,
+  input: { saleId: string; refundedCents: number | null; what: string },
+): Promise<{ outcome: 'applied' | 'unchanged' | 'ignored'; detail: string }> {
+  const [p] = await w.tx
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.tenantId, w.tenantId), eq(payments.providerPaymentId, input.saleId)));
+  if (!p)
+    return { outcome: 'ignored', detail: `vendita ${input.saleId} sconosciuta: nessuna nota di credito` };
+  const [inv] = await w.tx
+    .select({ id: invoices.id, number: invoices.numberText, totalCents: invoices.totalCents })
+    .from(invoices)
+    .where(
+      and(eq(invoices.tenantId, w.tenantId), eq(invoices.paymentId, p.id), eq(invoices.documentType, 'TD01')),
+    );
+  if (!inv) return { outcome: 'ignored', detail: `pagamento ${p.id} senza fattura: nessuna nota di credito` };
+  const [credited] = await w.tx
+    .select({ number: invoices.numberText })
+    .from(invoices)
+    .where(and(eq(invoices.tenantId, w.tenantId), eq(invoices.relatedInvoiceId, inv.id)));
+  if (credited)
+    return { outcome: 'unchanged', detail: `fattura ${inv.number} già stornata (${credited.number})` };
+  if (input.refundedCents !== null && input.refundedCents < inv.totalCents)
+    return {
+      outcome: 'ignored',
+      detail: `rimborso parziale (${eur.format(fromCents(input.refundedCents))} su ${eur.format(fromCents(inv.totalCents))}) della fattura ${inv.number}: nota di credito da emettere a mano`,
+    };
+  try {
+    const note = await issueCreditNote(w, inv.id, input.what);
+    return { outcome: 'applied', detail: `nota di credito ${note.number} della fattura ${inv.number}` };
+  } catch (error) {
+    if (error instanceof HttpError) return { outcome: 'ignored', detail: error.message };
+    throw error;
+  }
+}

@@ -7,7 +7,8 @@
 import { and, asc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import { periodEndAfter } from '../../../contract/billing-dates';
 import { emitPaymentSucceeded } from '../integrations/webhooks.service';
-import { issueInvoiceForPayment } from '../invoice/invoice.service';
+import { creditNoteForRefund, issueInvoiceForPayment } from '../invoice/invoice.service';
+import { toCents } from '../../../contract/money';
 import { messages } from '../../../contract/messages';
 import { PaymentTokenStatus } from '../../../contract/schemas/payment';
 import {
@@ -296,6 +297,12 @@ const STATUS_EVENTS: Record<string, string> = {
   'BILLING.SUBSCRIPTION.EXPIRED': 'EXPIRED',
 };
 
+/** Refunds and reversals: the credit note of the sale's invoice (issue 12); the reason it carries. */
+const REFUND_EVENTS: Record<string, string> = {
+  'PAYMENT.SALE.REFUNDED': 'pagamento rimborsato',
+  'PAYMENT.SALE.REVERSED': 'pagamento stornato o contestato',
+};
+
 export type WebhookOutcome =
   'applied' | 'unchanged' | 'ignored' | 'unknownSubscription' | 'unsupported' | 'duplicate';
 
@@ -361,6 +368,25 @@ async function handleEvent(
   event: WebhookEvent,
   providerId: string | null,
 ): Promise<{ outcome: WebhookOutcome; detail: string | null }> {
+  const refund = REFUND_EVENTS[event.event_type];
+  if (refund) {
+    // A refund names its sale (sale_id); a reversal is the sale itself.
+    const resource = event.resource ?? {};
+    const saleId =
+      typeof resource.sale_id === 'string'
+        ? resource.sale_id
+        : typeof resource.id === 'string'
+          ? resource.id
+          : null;
+    if (!saleId) return { outcome: 'ignored', detail: 'rimborso senza ID della vendita' };
+    const total = Number((resource.amount as { total?: unknown } | undefined)?.total);
+    const refundedCents = Number.isFinite(total) && total !== 0 ? toCents(Math.abs(total)) : null;
+    return creditNoteForRefund(w, {
+      saleId: saleId.slice(0, 200),
+      refundedCents,
+      what: `${refund} (PayPal)`,
+    });
+  }
   const status = STATUS_EVENTS[event.event_type];
   if (!status && event.event_type !== 'PAYMENT.SALE.COMPLETED')
     return { outcome: 'unsupported', detail: null };

@@ -1,8 +1,10 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { Role } from '../../../contract/enums';
 import type { Tenant } from '../../../contract/schemas/tenant';
-import { tenantInputSchema } from '../../../contract/schemas/tenant';
+import { SDI_PEC_DEFAULT, tenantInputSchema } from '../../../contract/schemas/tenant';
+import { SECRET_MASK } from '../../../contract/schemas/payment-provider';
+import type { SecretBox } from '../../lib/secret-box';
 import { taxRegimes } from '../../../contract/validation/italian';
 import { tenants, userTenants } from '../../db/schema';
 import type { EntityDefinition } from '../crud/entity';
@@ -25,6 +27,14 @@ const tenantItem: z.ZodType<Tenant> = z.object({
   pec: z.string().nullable(),
   iban: z.string().nullable(),
   accountHolder: z.string().nullable(),
+  pecSmtpHost: z.string().nullable(),
+  pecSmtpPort: z.number().nullable(),
+  pecSmtpSecure: z.boolean(),
+  pecSmtpUser: z.string().nullable(),
+  // Only the mask may leave the server: the password itself cannot slip into an answer.
+  pecSmtpPassword: z.literal(SECRET_MASK).nullable(),
+  sdiPec: z.string(),
+  pecAutoSend: z.boolean(),
 });
 
 const tenantColumns = {
@@ -43,6 +53,13 @@ const tenantColumns = {
   pec: tenants.pec,
   iban: tenants.iban,
   accountHolder: tenants.accountHolder,
+  pecSmtpHost: tenants.pecSmtpHost,
+  pecSmtpPort: tenants.pecSmtpPort,
+  pecSmtpSecure: tenants.pecSmtpSecure,
+  pecSmtpUser: tenants.pecSmtpUser,
+  hasPecPassword: sql<boolean>`${tenants.pecSmtpPasswordEncrypted} is not null`,
+  sdiPec: tenants.sdiPec,
+  pecAutoSend: tenants.pecAutoSend,
 };
 
 /**
@@ -50,58 +67,76 @@ const tenantColumns = {
  * belong to (active memberships), and an Admin may update those. Needs no X-Tenant-Id: the tenant selector reads it
  * before a tenant is chosen.
  */
-export const tenantEntity: EntityDefinition<typeof tenants, Tenant, typeof tenantInputSchema> = {
-  name: 'tenant',
-  table: tenants,
-  id: tenants.id,
-  scope: {
-    kind: 'rows',
-    filter: (caller, db) =>
-      caller.roleId === Role.SuperAdmin
-        ? undefined
-        : inArray(
-            tenants.id,
-            db
-              .select({ id: userTenants.tenantId })
-              .from(userTenants)
-              .where(and(eq(userTenants.userId, caller.userId), eq(userTenants.isActive, true))),
-          ),
-  },
-  searchColumns: [tenants.name],
-  filters: { name: { column: tenants.name, kind: 'text' } },
-  sortable: { name: textSort(tenants.name) },
-  item: tenantItem,
-  input: tenantInputSchema,
-  label: (t) => t.name,
-  list: (db, window) =>
-    windowed(
-      db
-        .select(tenantColumns)
-        .from(tenants)
-        .orderBy(...byName(tenants.name, tenants.id))
-        .$dynamic(),
-      window,
-    ) as Promise<Tenant[]>,
-  // Billing-profile keys left out of a body keep their stored value (undefined is not written).
-  toRow: (input) => ({
-    name: input.name,
-    configuration: input.configuration ?? null,
-    legalName: input.legalName,
-    vatCode: input.vatCode,
-    fiscalCode: input.fiscalCode,
-    taxRegime: input.taxRegime,
-    street: input.street,
-    zip: input.zip,
-    regionId: input.regionId,
-    provinceId: input.provinceId,
-    municipalityId: input.municipalityId,
-    pec: input.pec,
-    iban: input.iban,
-    accountHolder: input.accountHolder,
-  }),
-  roles: {
-    create: [Role.SuperAdmin],
-    update: [Role.SuperAdmin, Role.Admin],
-    remove: [Role.SuperAdmin],
-  },
-};
+export function tenantEntity(
+  box: SecretBox,
+): EntityDefinition<typeof tenants, Tenant, typeof tenantInputSchema> {
+  return {
+    name: 'tenant',
+    table: tenants,
+    id: tenants.id,
+    scope: {
+      kind: 'rows',
+      filter: (caller, db) =>
+        caller.roleId === Role.SuperAdmin
+          ? undefined
+          : inArray(
+              tenants.id,
+              db
+                .select({ id: userTenants.tenantId })
+                .from(userTenants)
+                .where(and(eq(userTenants.userId, caller.userId), eq(userTenants.isActive, true))),
+            ),
+    },
+    searchColumns: [tenants.name],
+    filters: { name: { column: tenants.name, kind: 'text' } },
+    sortable: { name: textSort(tenants.name) },
+    item: tenantItem,
+    input: tenantInputSchema,
+    label: (t) => t.name,
+    list: async (db, window) => {
+      const rows = await windowed(
+        db
+          .select(tenantColumns)
+          .from(tenants)
+          .orderBy(...byName(tenants.name, tenants.id))
+          .$dynamic(),
+        window,
+      );
+      return rows.map(({ hasPecPassword, ...row }) => ({
+        ...row,
+        taxRegime: row.taxRegime as Tenant['taxRegime'],
+        pecSmtpPassword: hasPecPassword ? SECRET_MASK : null,
+      }));
+    },
+    // Billing-profile keys left out of a body keep their stored value (undefined is not written).
+    toRow: (input) => ({
+      name: input.name,
+      configuration: input.configuration ?? null,
+      legalName: input.legalName,
+      vatCode: input.vatCode,
+      fiscalCode: input.fiscalCode,
+      taxRegime: input.taxRegime,
+      street: input.street,
+      zip: input.zip,
+      regionId: input.regionId,
+      provinceId: input.provinceId,
+      municipalityId: input.municipalityId,
+      pec: input.pec,
+      iban: input.iban,
+      accountHolder: input.accountHolder,
+      pecSmtpHost: input.pecSmtpHost,
+      pecSmtpPort: input.pecSmtpPort,
+      pecSmtpSecure: input.pecSmtpSecure,
+      pecSmtpUser: input.pecSmtpUser,
+      ...(input.pecSmtpPassword ? { pecSmtpPasswordEncrypted: box.encrypt(input.pecSmtpPassword) } : {}),
+      // Blank puts back the SdI's default address; absent keeps the stored one.
+      sdiPec: input.sdiPec === null ? SDI_PEC_DEFAULT : input.sdiPec,
+      pecAutoSend: input.pecAutoSend,
+    }),
+    roles: {
+      create: [Role.SuperAdmin],
+      update: [Role.SuperAdmin, Role.Admin],
+      remove: [Role.SuperAdmin],
+    },
+  };
+}

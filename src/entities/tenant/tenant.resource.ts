@@ -1,10 +1,14 @@
-import type { Tenant } from '../../../contract/schemas/tenant';
+import { SDI_PEC_DEFAULT, type Tenant } from '../../../contract/schemas/tenant';
 import { Role } from '../../../contract/enums';
 import { messages } from '../../../contract/messages';
 import { taxRegimes, type TaxRegime } from '../../../contract/validation/italian';
 import { defineResource, type ChoiceOption, type FieldDef } from '../../lib/resource';
 
-export const tenantTabs = { data: 'Dati del tenant', billing: 'Dati di fatturazione' } as const;
+export const tenantTabs = {
+  data: 'Dati del tenant',
+  billing: 'Dati di fatturazione',
+  pec: 'Invio PEC',
+} as const;
 
 /** FatturaPA RegimeFiscale names (RF01 … RF19), shown as 'RF01 – Ordinario'. */
 const taxRegimeNames: Record<TaxRegime, string> = {
@@ -81,6 +85,49 @@ export const tenantBillingFields: FieldDef[] = [
   { kind: 'text', key: 'accountHolder', label: 'Intestatario del conto', group: billing },
 ];
 
+const pec = tenantTabs.pec;
+
+/**
+ * Sending invoices to the SdI through the tenant's own PEC mailbox (optional; without it the
+ * invoices are downloaded and sent by the intermediary). The sender is the billing tab's PEC; the
+ * password is write-only.
+ */
+export const tenantPecFields: FieldDef[] = [
+  {
+    kind: 'text',
+    key: 'pecSmtpHost',
+    label: 'Server SMTP della PEC',
+    placeholder: 'smtps.pec.aruba.it',
+    group: pec,
+  },
+  { kind: 'number', key: 'pecSmtpPort', label: 'Porta SMTP', step: 1, min: 1, max: 65535, group: pec },
+  { kind: 'checkbox', key: 'pecSmtpSecure', label: 'Connessione SSL/TLS', defaultValue: true, group: pec },
+  { kind: 'text', key: 'pecSmtpUser', label: 'Utente SMTP', group: pec },
+  {
+    kind: 'text',
+    key: 'pecSmtpPassword',
+    label: 'Password SMTP',
+    inputType: 'password',
+    writeOnly: true,
+    group: pec,
+  },
+  {
+    kind: 'text',
+    key: 'sdiPec',
+    label: 'PEC dello SdI',
+    inputType: 'email',
+    defaultValue: SDI_PEC_DEFAULT,
+    placeholder: SDI_PEC_DEFAULT,
+    group: pec,
+  },
+  {
+    kind: 'checkbox',
+    key: 'pecAutoSend',
+    label: 'Invia automaticamente allo SdI ogni fattura emessa',
+    group: pec,
+  },
+];
+
 /**
  * Tenants (api-contract: a SuperAdmin creates and deletes; an Admin reads and updates the tenants
  * it belongs to). Titles as the route table names them: 'Lista Tenants', 'Dettaglio Tenant'.
@@ -99,6 +146,7 @@ export const tenantResource = defineResource<Tenant>({
     { kind: 'text', key: 'name', label: 'Nome', required: true, group: tenantTabs.data },
     { kind: 'textarea', key: 'configuration', label: 'Configurazione', rows: 6, group: tenantTabs.data },
     ...tenantBillingFields,
+    ...tenantPecFields,
   ],
   roles: {
     create: [Role.SuperAdmin],

@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Role } from '../../../contract/enums';
 import type { Invoice } from '../../../contract/schemas/invoice';
 import { ListPage, type RowAction } from '../../components/list-page';
-import { DownloadIcon, FileCodeIcon, FilePdfIcon, UndoIcon } from '../../components/icons';
+import { DownloadIcon, FileCodeIcon, FilePdfIcon, SendIcon, UndoIcon } from '../../components/icons';
 import { errorText, serverErrors } from '../../lib/entity-hooks';
 import { notify } from '../../lib/notify';
 import { queryKeys } from '../../lib/query-keys';
@@ -18,11 +18,13 @@ import {
   pdfFileName,
   retryInvoice,
 } from './invoice-api';
+import { InvoiceSendDialog } from './invoice-send-dialog';
 
 const text = {
   xml: 'Scarica XML (FatturaPA)',
   pdf: 'Scarica PDF di cortesia',
   creditNote: 'Emetti nota di credito',
+  sendToSdi: 'Invio allo SdI (PEC)',
   downloadFailed: 'Download non riuscito. Riprova.',
   zipLabel: 'ZIP del mese',
   zipButton: 'Scarica ZIP',
@@ -149,6 +151,7 @@ export default function InvoiceListPage() {
   const tenantId = useSelectedTenantId();
   const client = useQueryClient();
   const asInvoice = (row: unknown) => row as Invoice;
+  const [sending, setSending] = useState<Invoice | null>(null);
 
   const creditNote = async (invoice: Invoice) => {
     const { default: Swal } = await import('sweetalert2');
@@ -181,6 +184,8 @@ export default function InvoiceListPage() {
     }
   };
 
+  const closeSending = useCallback(() => setSending(null), []);
+
   const rowActions: RowAction[] = [
     {
       label: text.xml,
@@ -200,6 +205,11 @@ export default function InvoiceListPage() {
     },
     ...(isAdmin
       ? [
+          {
+            label: text.sendToSdi,
+            icon: <SendIcon className="h-4 w-4" />,
+            onClick: (row: unknown) => setSending(asInvoice(row)),
+          },
           {
             label: text.creditNote,
             icon: <UndoIcon className="h-4 w-4" />,
@@ -221,6 +231,7 @@ export default function InvoiceListPage() {
         allowEdit={false}
         allowDelete={false}
       />
+      {sending && <InvoiceSendDialog invoice={sending} onClose={closeSending} />}
     </>
   );
 }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Subscription } from '../../../contract/schemas/subscription';
 import type { PaymentTokenView } from '../../../contract/schemas/payment';
 import {
+  invoices,
   paymentProviders,
   paymentTokens,
   payments,
@@ -498,6 +499,69 @@ describe('PayPal webhooks (POST api/webhooks/paypal/{tenantId})', () => {
       .from(payments)
       .where(and(eq(payments.tenantId, demoId), eq(payments.subscriptionId, sub.id)));
     expect(rows).toHaveLength(2);
+  });
+
+  it('PAYMENT.SALE.REFUNDED / REVERSED: the credit note (TD04) of the sale’s invoice, in the webhook’s unit, once', async () => {
+    const { sub, paypalId } = await paidSubscription('amministrazione@bianchi-consulting.example.com');
+    const charge = fake.event('PAYMENT.SALE.COMPLETED', {
+      id: 'SALE-R1',
+      billing_agreement_id: paypalId,
+      amount: { total: '12.08', currency: 'EUR' },
+    });
+    await deliver(charge);
+    const paymentId = sub.payments[0]!.id;
+    const invoiceOf = async (type: 'TD01' | 'TD04') =>
+      (
+        await ctx.db
+          .select()
+          .from(invoices)
+          .where(
+            and(
+              eq(invoices.tenantId, demoId),
+              eq(invoices.paymentId, paymentId),
+              eq(invoices.documentType, type),
+            ),
+          )
+      )[0];
+    const invoice = await invoiceOf('TD01');
+    expect(invoice).toMatchObject({ paymentMethod: 'MP08', totalCents: 1208 });
+    expect(await invoiceOf('TD04')).toBeUndefined();
+
+    // A partial refund: left to a person, said so.
+    const partial = fake.event('PAYMENT.SALE.REFUNDED', {
+      id: 'REFUND-P1',
+      sale_id: 'SALE-R1',
+      amount: { total: '-5.00', currency: 'EUR' },
+    });
+    expect(JSON.parse((await deliver(partial)).body).data).toMatchObject({ outcome: 'ignored' });
+    expect(await invoiceOf('TD04')).toBeUndefined();
+
+    const refund = fake.event('PAYMENT.SALE.REFUNDED', {
+      id: 'REFUND-1',
+      sale_id: 'SALE-R1',
+      amount: { total: '12.08', currency: 'EUR' },
+    });
+    expect(JSON.parse((await deliver(refund)).body).data).toMatchObject({ outcome: 'applied' });
+    const note = await invoiceOf('TD04');
+    expect(note).toMatchObject({
+      relatedInvoiceId: invoice!.id,
+      totalCents: 1208,
+      reason: 'pagamento rimborsato (PayPal)',
+    });
+    expect(note!.xml).toContain(`<IdDocumento>${invoice!.numberText}</IdDocumento>`);
+    expect(note!.xml).toContain('<TipoDocumento>TD04</TipoDocumento>');
+    // Delivered again, and a reversal of the same sale: still one credit note.
+    await deliver(refund);
+    const reversal = fake.event('PAYMENT.SALE.REVERSED', { id: 'SALE-R1', amount: { total: '-12.08' } });
+    expect(JSON.parse((await deliver(reversal)).body).data).toMatchObject({ outcome: 'unchanged' });
+    const notes = await ctx.db
+      .select({ id: invoices.id })
+      .from(invoices)
+      .where(and(eq(invoices.tenantId, demoId), eq(invoices.relatedInvoiceId, invoice!.id)));
+    expect(notes).toHaveLength(1);
+    // A sale nobody knows: recorded as ignored, nothing written.
+    const stranger = fake.event('PAYMENT.SALE.REFUNDED', { id: 'REFUND-X', sale_id: 'SALE-NOBODY' });
+    expect(JSON.parse((await deliver(stranger)).body).data).toMatchObject({ outcome: 'ignored' });
   });
 });
 

@@ -12,6 +12,7 @@ import type { JobEngine } from '../../../server/jobs/engine';
 import type { PaymentHooks } from '../../../server/jobs/payment-hooks';
 import { JOB_NAMES } from '../../../server/jobs/recurring-jobs';
 import { INTEGRATION_JOB_NAMES } from '../../../server/modules/integrations/jobs';
+import { PEC_JOBS } from '../../../server/modules/invoice/invoice-pec';
 import { movableClock } from '../billing/helpers';
 import { client, createTestContext, type TestContext } from '../helpers/test-app';
 
@@ -99,12 +100,14 @@ describe('the engine at start', () => {
     const recurring =
       await superadmin.get<{ key: string; cron: string; timeZone: string }[]>('/api/hangfire/recurring');
     expect(recurring.status).toBe(200);
+    // The billing jobs, the integrations' (issue 15) and the invoices' automatic PEC sending
+    // (issue 12; its send queue has no schedule).
     expect(recurring.body.data?.map((r) => r.key).sort()).toEqual(
-      [...Object.values(JOB_NAMES), ...Object.values(INTEGRATION_JOB_NAMES)].sort(),
+      [...Object.values(JOB_NAMES), ...Object.values(INTEGRATION_JOB_NAMES), PEC_JOBS.auto].sort(),
     );
     expect(recurring.body.data?.every((r) => r.timeZone === 'Europe/Rome')).toBe(true);
     const stats = await superadmin.get<Record<string, number>>('/api/hangfire/stats');
-    expect(stats.body.data).toMatchObject({ recurring: 6, queues: 6, failed: 0, processing: 0 });
+    expect(stats.body.data).toMatchObject({ recurring: 7, queues: 8, failed: 0, processing: 0 });
   });
 });
 
@@ -368,10 +371,15 @@ describe('without the payment hooks', () => {
       '/api/hangfire/recurring',
     );
     const superadmin = await ctx.as('superadmin');
-    // The integrations' jobs (issue 15) need no payment hook.
-    const expected = [JOB_NAMES.expireSubscriptions, ...Object.values(INTEGRATION_JOB_NAMES)];
-    expect(res.body.data?.map((r) => r.key)).toEqual(expected);
-    expect(other.jobs?.definitions.map((d) => d.name)).toEqual(expected);
+    // The integrations' jobs (issue 15) and the invoices' PEC jobs need no payment hook.
+    const expected = [JOB_NAMES.expireSubscriptions, PEC_JOBS.auto, ...Object.values(INTEGRATION_JOB_NAMES)];
+    expect(res.body.data?.map((r) => r.key).sort()).toEqual([...expected].sort());
+    expect(other.jobs?.definitions.map((d) => d.name)).toEqual([
+      JOB_NAMES.expireSubscriptions,
+      PEC_JOBS.send,
+      PEC_JOBS.auto,
+      ...Object.values(INTEGRATION_JOB_NAMES),
+    ]);
     const stats = await superadmin.get<Record<string, number>>('/api/hangfire/stats');
     expect(stats.body.data?.recurring).toBe(expected.length);
   });
@@ -385,6 +393,8 @@ describe('without the payment hooks', () => {
         JOB_NAMES.paypalSync,
         JOB_NAMES.renewalReminders,
         ...Object.values(INTEGRATION_JOB_NAMES),
+        PEC_JOBS.send,
+        PEC_JOBS.auto,
       ].sort(),
     );
   });

@@ -2,8 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Role } from '../../../contract/enums';
-import { invoiceMessages } from '../../../contract/messages';
-import type { Invoice, InvoiceIssue } from '../../../contract/schemas/invoice';
+import { invoiceMessages, pecMessages } from '../../../contract/messages';
+import type { Invoice, InvoiceIssue, InvoiceSend, PecStatus } from '../../../contract/schemas/invoice';
 import { renderApp } from '../app/harness';
 import { fakeEntityServer } from '../components/fixtures';
 import { apiGet, apiPost, fail, ok, server } from '../msw/server';
@@ -31,6 +31,8 @@ const invoice: Invoice = {
   fileName: 'IT09876540155_0QGLQ.xml',
   relatedInvoice: null,
   creditNote: null,
+  sdiNote: null,
+  lastSend: null,
   createdAt: '2026-03-10T09:00:00.000Z',
 };
 const missingCf = invoiceMessages.missing(invoiceMessages.buyerIdentity);
@@ -113,5 +115,79 @@ describe('Fatture (/invoice)', { timeout: 20_000 }, () => {
     expect(within(table).queryByRole('button', { name: 'Emetti nota di credito' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Scarica ZIP' })).not.toBeInTheDocument();
     expect(screen.queryByText(missingCf)).not.toBeInTheDocument();
+  });
+
+  it('Admin: Invio allo SdI without PEC settings explains the intermediary and offers no send', async () => {
+    invoiceServer([]);
+    const notConfigured: PecStatus = {
+      configured: false,
+      missing: [pecMessages.fieldHost],
+      sender: null,
+      sdiPec: 'sdi01@pec.fatturapa.it',
+      autoSend: false,
+    };
+    server.use(
+      apiGet('invoice/pecStatus', () => ok(notConfigured)),
+      apiGet('invoice/sends/:id', () => ok({ items: [], totalCount: 0 })),
+    );
+    const { user } = renderApp('/invoice', { role: Role.Admin, tenantId: 1 });
+    const table = await screen.findByRole('table', { name: 'Fatture' });
+    const row = (await within(table).findByText('2026/000003')).closest('tr')!;
+    await user.click(within(row).getByRole('button', { name: 'Invio allo SdI (PEC)' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Invio allo SdI · 2026/000003' });
+    expect(await within(dialog).findByRole('note')).toHaveTextContent('consegnalo al tuo intermediario');
+    expect(within(dialog).getByText('Nessun invio finora.')).toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: 'Invia allo SdI' })).not.toBeInTheDocument();
+  });
+
+  it('Admin: the log of sends with the Italian error, and Riprova l’invio enqueues the send', async () => {
+    invoiceServer([]);
+    const failed: InvoiceSend = {
+      id: 7,
+      at: '2026-03-10T09:05:00.000Z',
+      to: 'sdi01@pec.fatturapa.it',
+      status: 'failed',
+      statusName: 'Non riuscito',
+      messageId: null,
+      error: pecMessages.errorAuth,
+    };
+    const sent: string[] = [];
+    server.use(
+      apiGet('invoice/pecStatus', () =>
+        ok({
+          configured: true,
+          missing: [],
+          sender: 'demosrl@pec.example.it',
+          sdiPec: 'sdi01@pec.fatturapa.it',
+          autoSend: false,
+        }),
+      ),
+      apiGet('invoice/sends/:id', () => ok({ items: [failed], totalCount: 1 })),
+      apiPost('invoice/send/:id', ({ params }) => {
+        sent.push(String(params.id));
+        return ok(invoice, pecMessages.queued(invoice.number));
+      }),
+    );
+    const { user } = renderApp('/invoice', { role: Role.Admin, tenantId: 1 });
+    const table = await screen.findByRole('table', { name: 'Fatture' });
+    const row = (await within(table).findByText('2026/000003')).closest('tr')!;
+    await user.click(within(row).getByRole('button', { name: 'Invio allo SdI (PEC)' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Invio allo SdI · 2026/000003' });
+    expect(await within(dialog).findByText(pecMessages.errorAuth)).toBeInTheDocument();
+    expect(within(dialog).getByText('Non riuscito')).toBeInTheDocument();
+    expect(dialog).toHaveTextContent(
+      'Dalla PEC demosrl@pec.example.it alla PEC dello SdI sdi01@pec.fatturapa.it.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Riprova l’invio' }));
+    expect(await screen.findByText(pecMessages.queued('2026/000003'))).toBeInTheDocument();
+    expect(sent).toEqual(['3']);
+  });
+
+  it('a User has no Invio allo SdI', async () => {
+    invoiceServer([]);
+    renderApp('/invoice', { role: Role.User, tenantId: 1 });
+    const table = await screen.findByRole('table', { name: 'Fatture' });
+    expect(await within(table).findByRole('button', { name: 'Scarica PDF di cortesia' })).toBeInTheDocument();
+    expect(within(table).queryByRole('button', { name: 'Invio allo SdI (PEC)' })).not.toBeInTheDocument();
   });
 });
