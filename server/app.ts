@@ -249,7 +249,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.addHook('onClose', async () => engine.stop());
   }
   app.decorate('jobs', jobs);
-  registerHangfireRoutes(app, jobs);
+  registerHangfireRoutes(app, jobs, now);
   registerInvoiceRoutes(app, { connectionFor, uow });
   // What a crash left between commit and dispatch goes out at start.
   app.addHook('onReady', async () => {

@@ -3,7 +3,7 @@
  * and filters by its tenant: there is no way to call them without one. Routes never import
  * db/schema; they go through the services, which go through here.
  */
-import { and, asc, desc, eq, inArray, isNotNull, like, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, like, lt, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { recurrenceTypeNames, type RecurrenceTypeId } from '../../../contract/schemas/plan';
 import type {
@@ -40,6 +40,8 @@ export interface SubscriptionListFilter {
   planId?: number;
   userId?: number;
   searchTerm?: string;
+  /** Keyset paging (exports): only ids below this one. */
+  beforeId?: number;
 }
 
 /**
@@ -51,6 +53,7 @@ function listWhere(scope: TenantScope, f: SubscriptionListFilter): SQL {
   if (f.status !== undefined) conditions.push(eq(subscriptions.status, f.status));
   if (f.planId !== undefined) conditions.push(eq(subscriptions.planId, f.planId));
   if (f.userId !== undefined) conditions.push(eq(subscriptions.userId, f.userId));
+  if (f.beforeId !== undefined) conditions.push(lt(subscriptions.id, f.beforeId));
   if (f.searchTerm) {
     // One trigram-indexed column kept by triggers (customer name, e-mail, plan name, lower-cased).
     conditions.push(like(subscriptions.searchText, containsPattern(f.searchTerm.toLowerCase())));

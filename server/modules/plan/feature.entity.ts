@@ -38,5 +38,12 @@ export const featureEntity: EntityDefinition<typeof features, Feature, typeof fe
       window,
     ),
   toRow: (input) => ({ featureName: input.featureName, description: input.description ?? null }),
+  export: {
+    fileName: 'funzionalita',
+    columns: [
+      { header: 'Funzionalità', value: (f) => f.featureName },
+      { header: 'Descrizione', value: (f) => f.description },
+    ],
+  },
   roles: adminEntityRoles,
 };

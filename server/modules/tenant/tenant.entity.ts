@@ -99,6 +99,13 @@ export const tenantEntity: EntityDefinition<typeof tenants, Tenant, typeof tenan
     iban: input.iban,
     accountHolder: input.accountHolder,
   }),
+  export: {
+    fileName: 'tenant',
+    columns: [
+      { header: 'Nome', value: (t) => t.name },
+      { header: 'Configurazione', value: (t) => t.configuration },
+    ],
+  },
   roles: {
     create: [Role.SuperAdmin],
     update: [Role.SuperAdmin, Role.Admin],
