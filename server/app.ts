@@ -30,6 +30,8 @@ import { createProviderRegistry } from './providers/registry';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
 import { registerContactRoutes } from './modules/contact/contact.routes';
 import { registerCrudRoutes } from './modules/crud/routes';
+import { registerReportRoutes } from './modules/report/report.routes';
+import { reportJob } from './jobs/report-job';
 import { municipalityEntity } from './modules/geography/municipality.entity';
 import { provinceEntity } from './modules/geography/province.entity';
 import { regionEntity } from './modules/geography/region.entity';
@@ -239,7 +241,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       paypalTenants: () => tenantsWithLivePaypal(db),
     };
     const { definitions, missing } = recurringJobs({ db, uow, hooks: paymentHooks });
-    jobs = createJobEngine({ db, mode: config.jobs, definitions, log: app.log });
+    jobs = createJobEngine({
+      db,
+      mode: config.jobs,
+      definitions: [...definitions, reportJob({ db, uow })],
+      log: app.log,
+    });
     const engine = jobs;
     app.addHook('onReady', async () => {
       await engine.start();
@@ -251,6 +258,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('jobs', jobs);
   registerHangfireRoutes(app, jobs, now);
   registerInvoiceRoutes(app, { connectionFor, uow });
+  registerReportRoutes(app, { connectionFor, clock: now, jobs });
   // What a crash left between commit and dispatch goes out at start.
   app.addHook('onReady', async () => {
     const sent = await dispatcher.dispatchPending();

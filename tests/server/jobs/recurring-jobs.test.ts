@@ -101,7 +101,8 @@ describe('the engine at start', () => {
     expect(recurring.body.data?.map((r) => r.key).sort()).toEqual(Object.values(JOB_NAMES).sort());
     expect(recurring.body.data?.every((r) => r.timeZone === 'Europe/Rome')).toBe(true);
     const stats = await superadmin.get<Record<string, number>>('/api/hangfire/stats');
-    expect(stats.body.data).toMatchObject({ recurring: 4, queues: 4, failed: 0, processing: 0 });
+    // Four recurring queues and the report-send queue (issue 14).
+    expect(stats.body.data).toMatchObject({ recurring: 4, queues: 5, failed: 0, processing: 0 });
   });
 });
 
