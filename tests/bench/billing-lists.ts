@@ -9,6 +9,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { startServer } from '../../server/start';
+import { benchExports } from './exports';
 import { startPostgres } from './postgres';
 
 export interface BenchResult {
@@ -271,6 +272,14 @@ export async function benchBillingLists(): Promise<BenchResult[] | string> {
           target,
         });
       }
+      console.log('\nExports and the PDF report on PostgreSQL:');
+      results.push(
+        ...(await benchExports(
+          server.url,
+          { 'x-api-key': API_KEY, authorization: `Bearer ${token}`, 'x-tenant-id': String(tenantId) },
+          ROWS,
+        )),
+      );
     } finally {
       await server.close();
     }

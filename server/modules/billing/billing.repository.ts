@@ -94,6 +94,51 @@ export async function pageOfSubscriptionIds(
   return rows.map((r) => r.id);
 }
 
+/** One row of the subscription export: what the list screen shows, nothing more. */
+export interface SubscriptionExportRow {
+  id: number;
+  customerName: string | null;
+  customerEmail: string;
+  planName: string;
+  amountDueCents: number;
+  startDate: Date;
+  nextBillingDate: Date;
+  status: SubscriptionStatusId;
+}
+
+/**
+ * A keyset batch of the list's rows for exports, newest first: the list's WHERE and `id <
+ * beforeId`, one query with its joins (no payments), served by the same indexes as the page.
+ */
+export async function subscriptionExportBatch(
+  scope: TenantScope,
+  filter: SubscriptionListFilter,
+  limit: number,
+): Promise<SubscriptionExportRow[]> {
+  const rows = await scope.tx
+    .select({
+      id: subscriptions.id,
+      customerName: userTenants.name,
+      customerEmail: users.email,
+      planName: plans.name,
+      amountDueCents: subscriptions.amountDueCents,
+      startDate: subscriptions.startDate,
+      nextBillingDate: subscriptions.nextBillingDate,
+      status: subscriptions.status,
+    })
+    .from(subscriptions)
+    .innerJoin(
+      userTenants,
+      and(eq(userTenants.userId, subscriptions.userId), eq(userTenants.tenantId, subscriptions.tenantId)),
+    )
+    .innerJoin(users, eq(users.id, subscriptions.userId))
+    .innerJoin(plans, and(eq(plans.id, subscriptions.planId), eq(plans.tenantId, subscriptions.tenantId)))
+    .where(listWhere(scope, filter))
+    .orderBy(desc(subscriptions.id))
+    .limit(limit);
+  return rows.map((r) => ({ ...r, status: r.status as SubscriptionStatusId }));
+}
+
 export interface SubscriptionRow {
   id: number;
   userId: number;

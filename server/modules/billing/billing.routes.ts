@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { COUNT_AHEAD } from '../../../contract/envelope';
+import { fromCents } from '../../../contract/money';
 import { Role, type RoleId } from '../../../contract/enums';
 import { billingMessages, messages, serverMessages } from '../../../contract/messages';
 import {
@@ -44,6 +45,8 @@ import {
   historyOf,
   loadSubscriptions,
   pageOfSubscriptionIds,
+  subscriptionExportBatch,
+  type SubscriptionExportRow,
   type SubscriptionListFilter,
   type TenantScope,
 } from './billing.repository';
@@ -144,20 +147,34 @@ const instructionsSchema = z.object({
 const anyone = { access: 'user', tenant: 'required' } as const;
 const admins = { access: 'user', roles: ADMINS, tenant: 'required' } as const;
 
-type SubscriptionExportRow = Omit<Subscription, 'allowedActions'>;
 /** The list screen's columns (src/entities/subscription), plus the customer's e-mail. */
 export const subscriptionExport: ExportSpec<SubscriptionExportRow> = {
   fileName: 'sottoscrizioni',
   columns: [
-    { header: 'Cliente', value: (s) => s.user.name ?? s.user.email },
-    { header: 'Email cliente', value: (s) => s.user.email },
-    { header: 'Piano', value: (s) => s.plan.name },
-    { header: 'Importo', type: 'money', value: (s) => s.amountDue },
+    { header: 'Cliente', value: (s) => s.customerName ?? s.customerEmail },
+    { header: 'Email cliente', value: (s) => s.customerEmail },
+    { header: 'Piano', value: (s) => s.planName },
+    { header: 'Importo', type: 'money', value: (s) => fromCents(s.amountDueCents) },
     { header: 'Data di inizio', type: 'date', value: (s) => s.startDate },
     { header: 'Prossima fatturazione', type: 'date', value: (s) => s.nextBillingDate },
-    { header: 'Stato', value: (s) => subscriptionStatusLabels[s.subscriptionStatus] },
+    { header: 'Stato', value: (s) => subscriptionStatusLabels[s.status] },
   ],
 };
+
+/** The list's rows, newest first, in keyset batches (ids below the last one sent). */
+export async function* subscriptionBatches(
+  scope: TenantScope,
+  filter: SubscriptionListFilter,
+  size = EXPORT_BATCH_SIZE,
+): AsyncGenerator<SubscriptionExportRow[]> {
+  let beforeId: number | undefined;
+  for (;;) {
+    const rows = await subscriptionExportBatch(scope, { ...filter, beforeId }, size);
+    if (rows.length > 0) yield rows;
+    if (rows.length < size) return;
+    beforeId = rows[rows.length - 1]?.id;
+  }
+}
 
 const bankTransferExport: ExportSpec<z.output<typeof bankTransferItemSchema>> = {
   fileName: 'bonifici',
@@ -168,21 +185,6 @@ const bankTransferExport: ExportSpec<z.output<typeof bankTransferItemSchema>> = 
     { header: 'Registrato il', type: 'datetime', value: (b) => b.createdAt },
   ],
 };
-
-/** The list's rows, newest first, in keyset batches (id below the last one sent). */
-export async function* subscriptionBatches(
-  scope: TenantScope,
-  filter: SubscriptionListFilter,
-  size = EXPORT_BATCH_SIZE,
-): AsyncGenerator<SubscriptionExportRow[]> {
-  let beforeId: number | undefined;
-  for (;;) {
-    const ids = await pageOfSubscriptionIds(scope, { ...filter, beforeId }, size, 0);
-    if (ids.length > 0) yield await loadSubscriptions(scope, ids);
-    if (ids.length < size) return;
-    beforeId = ids[ids.length - 1];
-  }
-}
 
 /** `filters[status]`, `filters[planId]`, `filters[userId]` (keys case-insensitive; unknown → 400). */
 function subscriptionFilter(
