@@ -115,6 +115,10 @@ export async function subscriptionExportBatch(
   filter: SubscriptionListFilter,
   limit: number,
 ): Promise<SubscriptionExportRow[]> {
+  // The batch's ids first (the page query's index scan), then their rows by primary key: the
+  // joins never run over the whole tenant.
+  const ids = await pageOfSubscriptionIds(scope, filter, limit, 0);
+  if (ids.length === 0) return [];
   const rows = await scope.tx
     .select({
       id: subscriptions.id,
@@ -133,9 +137,8 @@ export async function subscriptionExportBatch(
     )
     .innerJoin(users, eq(users.id, subscriptions.userId))
     .innerJoin(plans, and(eq(plans.id, subscriptions.planId), eq(plans.tenantId, subscriptions.tenantId)))
-    .where(listWhere(scope, filter))
-    .orderBy(desc(subscriptions.id))
-    .limit(limit);
+    .where(and(eq(subscriptions.tenantId, scope.tenantId), inArray(subscriptions.id, ids)))
+    .orderBy(desc(subscriptions.id));
   return rows.map((r) => ({ ...r, status: r.status as SubscriptionStatusId }));
 }
 
