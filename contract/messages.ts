@@ -207,6 +207,18 @@ export const jobMessages = {
   notQueued: 'Il job non è stato accodato.',
 } as const;
 
+/** Exports and the monthly PDF report (issue 14). */
+export const reportMessages = {
+  monthInvalid: 'Mese non valido: usa il formato AAAA-MM.',
+  monthFuture: 'Il report di un mese futuro non è ancora disponibile.',
+  emailInvalid: 'Indirizzo email non valido.',
+  queued: (email: string) => `Report in preparazione: arriverà a ${email} entro pochi minuti.`,
+  exportFailed: 'Esportazione non riuscita. Riprova tra qualche istante.',
+  reportFailed: 'Report PDF non scaricato. Riprova tra qualche istante.',
+  sendFailed: 'Invio del report non riuscito. Riprova tra qualche istante.',
+  mailSubject: (tenant: string, period: string) => `Rinnova: report di ${period} - ${tenant}`,
+} as const;
+
 /** Messages of invoices (issue 12): why one is not issued names the field to complete. */
 export const invoiceMessages = {
   missing: (what: string) => `Fattura non emessa: manca ${what}.`,

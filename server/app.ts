@@ -30,6 +30,8 @@ import { createProviderRegistry } from './providers/registry';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
 import { registerContactRoutes } from './modules/contact/contact.routes';
 import { registerCrudRoutes } from './modules/crud/routes';
+import { registerReportRoutes } from './modules/report/report.routes';
+import { reportJob } from './jobs/report-job';
 import { municipalityEntity } from './modules/geography/municipality.entity';
 import { provinceEntity } from './modules/geography/province.entity';
 import { regionEntity } from './modules/geography/region.entity';
@@ -289,7 +291,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     jobs = createJobEngine({
       db,
       mode: config.jobs,
-      definitions: [...definitions, ...integrationJobs({ db, sender: webhookSender, now })],
+      definitions: [
+        ...definitions,
+        ...integrationJobs({ db, sender: webhookSender, now }),
+        reportJob({ db, uow }),
+      ],
       log: app.log,
     });
     const engine = jobs;
@@ -301,7 +307,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.addHook('onClose', async () => engine.stop());
   }
   app.decorate('jobs', jobs);
-  registerHangfireRoutes(app, jobs);
+  registerHangfireRoutes(app, jobs, now);
   registerInvoiceRoutes(app, { connectionFor, uow, pec: pecDeps, jobs });
   registerApiKeyRoutes(app, { db, uow, limiter: apiLimiter, requestLog, now });
   app.decorate('integrations', { requestLog, webhooks: webhookSender });
@@ -312,6 +318,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sender: webhookSender,
     allowPrivate: config.integrations.webhookAllowPrivate,
   });
+  registerReportRoutes(app, { connectionFor, clock: now, jobs });
   // What a crash left between commit and dispatch goes out at start.
   app.addHook('onReady', async () => {
     const sent = await dispatcher.dispatchPending();

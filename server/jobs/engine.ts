@@ -110,7 +110,8 @@ export interface JobEngine {
   /** Enqueues a job and processes its queue now (what it enqueued too); manual mode. */
   runJobNow(name: string, data?: object): Promise<ProcessedJob[]>;
   stats(): Promise<JobStats>;
-  recent(limit?: number): Promise<RecentJob[]>;
+  /** Newest first; `offset` pages further (exports). */
+  recent(limit?: number, offset?: number): Promise<RecentJob[]>;
   /** A failed job back to its queue; 'notFound' for an unknown id, 'notFailed' for any other state. */
   retry(id: string): Promise<'retried' | 'notFound' | 'notFailed'>;
 }
@@ -284,7 +285,7 @@ export function createJobEngine(options: JobEngineOptions): JobEngine {
       );
       return rows[0] as JobStats;
     },
-    async recent(limit = 50) {
+    async recent(limit = 50, offset = 0) {
       const { rows } = await db.executeSql(
         `SELECT id, name, data, state, retry_count, retry_limit, start_after, created_on, started_on,
                 completed_on, output, start_after > now() AS waiting
@@ -296,8 +297,8 @@ export function createJobEngine(options: JobEngineOptions): JobEngine {
            FROM ${SCHEMA}.archive WHERE name NOT LIKE $2
          ) j
          ORDER BY created_on DESC, id DESC
-         LIMIT $1`,
-        [limit, `${INTERNAL_PREFIX}%`],
+         LIMIT $1 OFFSET $3`,
+        [limit, `${INTERNAL_PREFIX}%`, offset],
       );
       return (rows as Record<string, unknown>[]).map((r) => {
         const raw = r.state as string;

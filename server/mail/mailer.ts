@@ -4,12 +4,25 @@ import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 
+/** A file sent with a message; the bytes travel base64-encoded (the outbox keeps JSON). */
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  contentBase64: string;
+}
+
 export interface MailMessage {
   to: string;
   subject: string;
   text: string;
   html: string;
   replyTo?: string;
+  attachments?: MailAttachment[];
+  /**
+   * Not sent: marks the outbox row, so work that may run twice (a job retried after a crash
+   * between commit and completion) sees the message is already queued.
+   */
+  idempotencyKey?: string;
 }
 
 export interface Mailer {
@@ -38,8 +51,20 @@ export function createMailer(options: MailerOptions): Mailer {
 function smtpMailer(smtpUrl: string, { from, log }: MailerOptions): Mailer {
   const transport = nodemailer.createTransport(smtpUrl);
   return {
-    async send(message) {
-      const info = await transport.sendMail({ from, ...message });
+    async send({ idempotencyKey: _key, attachments, ...message }) {
+      const info = await transport.sendMail({
+        from,
+        ...message,
+        ...(attachments
+          ? {
+              attachments: attachments.map((a) => ({
+                filename: a.filename,
+                contentType: a.contentType,
+                content: Buffer.from(a.contentBase64, 'base64'),
+              })),
+            }
+          : {}),
+      });
       log.info({ to: message.to, subject: message.subject, messageId: info.messageId }, 'e-mail inviata');
     },
     close: () => transport.close(),

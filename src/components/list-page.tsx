@@ -4,6 +4,7 @@ import type { Row } from '../lib/entity-hooks';
 import { createButtonLabel, listTitle, type ResourceDef } from '../lib/resource';
 import { useListController } from '../lib/use-list-controller';
 import { DataTable } from './data-table';
+import { ExportMenu } from './export-menu';
 import { FilterPanel } from './filter-panel';
 import { DownloadIcon, PencilIcon, PlusIcon, TrashIcon } from './icons';
 import { PageSizeSelect } from './page-size-select';
@@ -26,6 +27,8 @@ export interface ListPageProps<T extends { id: number }> {
   rowActions?: readonly RowAction[];
   /** Extra buttons beside 'Crea Nuovo …'. */
   toolbar?: ReactNode;
+  /** 'Esporta' (CSV/Excel of the whole filtered list): on by default; false hides it. */
+  exportable?: boolean;
   /** Turn off edit or delete even where the role allows them. */
   allowEdit?: boolean;
   allowDelete?: boolean;
@@ -38,6 +41,7 @@ export function ListPage<T extends { id: number }>({
   toolbar,
   allowEdit = true,
   allowDelete = true,
+  exportable = true,
 }: ListPageProps<T>) {
   const c = useListController(resource);
   const location = useLocation();
@@ -102,6 +106,9 @@ export function ListPage<T extends { id: number }>({
         </div>
         <div className="flex flex-wrap items-center gap-2">
           {toolbar}
+          {exportable && (
+            <ExportMenu path={`${resource.name}/export`} params={c.exportParams} fileName={resource.name} />
+          )}
           {c.canCreate && (
             <Link
               to={resource.createPath ?? `/${resource.name}/new`}

@@ -12,7 +12,7 @@ import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type RoleId } from '../../contract/enums
 import { confirmAction, confirmDelete } from '../components/confirm-delete';
 import { uiText } from '../components/ui-text';
 import { messages } from '../../contract/messages';
-import { entityHooks, errorText, hasValue, type FilterValue, type Row } from './entity-hooks';
+import { entityHooks, errorText, hasValue, toParams, type FilterValue, type Row } from './entity-hooks';
 import { notify } from './notify';
 import { getPath, formatText } from './formatters';
 import { exportRowsCsv } from './export-csv';
@@ -339,6 +339,8 @@ export function useListController<T extends { id: number }>(resource: ResourceDe
     removeSelected,
     clearSelection,
     exportSelected,
+    /** The list's criteria as query parameters without paging (what 'Esporta' sends). */
+    exportParams: exportParamsOf(query),
     sort,
     toggleSort,
     setSort,
@@ -349,3 +351,8 @@ export function useListController<T extends { id: number }>(resource: ResourceDe
 }
 
 export type ListController = ReturnType<typeof useListController>;
+
+function exportParamsOf(query: Parameters<typeof toParams>[0]): Record<string, string | number> {
+  const { page: _page, pageSize: _pageSize, ...rest } = toParams(query);
+  return rest;
+}

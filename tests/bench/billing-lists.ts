@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { startServer } from '../../server/start';
+import { benchExports } from './exports';
 import { startPostgres } from './postgres';
 
 export interface BenchResult {
@@ -350,6 +351,14 @@ export async function benchBillingLists(): Promise<BenchResult[] | string> {
         await anchor.close();
         await pool.end();
       }
+      console.log('\nExports and the PDF report on PostgreSQL:');
+      results.push(
+        ...(await benchExports(
+          server.url,
+          { 'x-api-key': API_KEY, authorization: `Bearer ${token}`, 'x-tenant-id': String(tenantId) },
+          ROWS,
+        )),
+      );
     } finally {
       await server.close();
     }

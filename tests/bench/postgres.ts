@@ -23,7 +23,7 @@ function binDir(): string | null {
 }
 
 /** Starts a cluster, or answers why it cannot (no binaries, not root). */
-export function startPostgres(port = 5499): BenchPostgres | string {
+export function startPostgres(port = Number(process.env.BENCH_PG_PORT ?? 5499)): BenchPostgres | string {
   const bin = binDir();
   if (!bin) return 'PostgreSQL non installato (apt-get install postgresql)';
   const asPostgres = process.getuid?.() === 0;

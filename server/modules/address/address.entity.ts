@@ -95,5 +95,14 @@ export const addressEntity: EntityDefinition<typeof addresses, Address, typeof a
     // Absent on Update keeps the owner (the SPA's form does not send it).
     ...(input.userId !== undefined ? { userId: input.userId } : {}),
   }),
+  export: {
+    fileName: 'indirizzi',
+    columns: [
+      { header: 'Via', value: (a) => a.street },
+      { header: 'CAP', value: (a) => a.zip },
+      { header: 'Comune', value: (a) => a.municipality?.name },
+      { header: 'Provincia', value: (a) => a.municipality?.province?.abbreviation },
+    ],
+  },
   roles: { create: ADMINS, update: ADMINS, remove: ADMINS },
 };

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { COUNT_AHEAD } from '../../../contract/envelope';
+import { fromCents } from '../../../contract/money';
 import { Role, type RoleId } from '../../../contract/enums';
 import { billingMessages, messages, serverMessages } from '../../../contract/messages';
 import {
@@ -18,6 +19,7 @@ import {
 import { recurrenceTypeIds } from '../../../contract/schemas/plan';
 import {
   isSubscriptionStatusId,
+  subscriptionStatusLabels,
   subscriptionActions,
   subscriptionStatusIds,
   type SubscriptionStatusId,
@@ -27,13 +29,24 @@ import { envelopeOf, ok } from '../../lib/envelope';
 import { HttpError } from '../../lib/http-error';
 import { callerOf, tenantOf } from '../../plugins/request-context';
 import type { Actor, UnitOfWork, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
+import {
+  EXPORT_BATCH_SIZE,
+  exportFileName,
+  offsetBatches,
+  exportQuerySchema,
+  sendExport,
+  type ExportSpec,
+} from '../crud/export';
 import { idParamsSchema, listQuerySchema } from '../crud/list-query';
+import { tenantNameOf } from '../crud/tenant-name';
 import { ADMINS } from '../crud/roles';
 import {
   countSubscriptions,
   historyOf,
   loadSubscriptions,
   pageOfSubscriptionIds,
+  subscriptionExportBatch,
+  type SubscriptionExportRow,
   type SubscriptionListFilter,
   type TenantScope,
 } from './billing.repository';
@@ -134,8 +147,49 @@ const instructionsSchema = z.object({
 const anyone = { access: 'user', tenant: 'required' } as const;
 const admins = { access: 'user', roles: ADMINS, tenant: 'required' } as const;
 
+/** The list screen's columns (src/entities/subscription), plus the customer's e-mail. */
+export const subscriptionExport: ExportSpec<SubscriptionExportRow> = {
+  fileName: 'sottoscrizioni',
+  columns: [
+    { header: 'Cliente', value: (s) => s.customerName ?? s.customerEmail },
+    { header: 'Email cliente', value: (s) => s.customerEmail },
+    { header: 'Piano', value: (s) => s.planName },
+    { header: 'Importo', type: 'money', value: (s) => fromCents(s.amountDueCents) },
+    { header: 'Data di inizio', type: 'date', value: (s) => s.startDate },
+    { header: 'Prossima fatturazione', type: 'date', value: (s) => s.nextBillingDate },
+    { header: 'Stato', value: (s) => subscriptionStatusLabels[s.status] },
+  ],
+};
+
+/** The list's rows, newest first, in keyset batches (ids below the last one sent). */
+export async function* subscriptionBatches(
+  scope: TenantScope,
+  filter: SubscriptionListFilter,
+  size = EXPORT_BATCH_SIZE,
+): AsyncGenerator<SubscriptionExportRow[]> {
+  let beforeId: number | undefined;
+  for (;;) {
+    const rows = await subscriptionExportBatch(scope, { ...filter, beforeId }, size);
+    if (rows.length > 0) yield rows;
+    if (rows.length < size) return;
+    beforeId = rows[rows.length - 1]?.id;
+  }
+}
+
+const bankTransferExport: ExportSpec<z.output<typeof bankTransferItemSchema>> = {
+  fileName: 'bonifici',
+  columns: [
+    { header: 'Pagamento', type: 'integer', value: (b) => b.paymentId },
+    { header: 'Importo (€)', type: 'money', value: (b) => b.amount },
+    { header: 'Data di approvazione', type: 'date', value: (b) => b.approvalDate },
+    { header: 'Registrato il', type: 'datetime', value: (b) => b.createdAt },
+  ],
+};
+
 /** `filters[status]`, `filters[planId]`, `filters[userId]` (keys case-insensitive; unknown → 400). */
-function subscriptionFilter(query: z.output<typeof listQuerySchema>): SubscriptionListFilter {
+function subscriptionFilter(
+  query: Pick<z.output<typeof listQuerySchema>, 'filters' | 'searchTerm'>,
+): SubscriptionListFilter {
   const filter: SubscriptionListFilter = {};
   const errors: string[] = [];
   for (const [rawKey, rawValue] of Object.entries(query.filters ?? {})) {
@@ -251,6 +305,35 @@ export function registerBillingRoutes(
           ? { items, totalCount: limit - 1, totalCountCapped: true as const }
           : { items, totalCount: counted },
       );
+    },
+  );
+
+  app.get(
+    '/api/subscription/export',
+    {
+      config: anyone,
+      schema: {
+        tags,
+        summary:
+          'La lista delle sottoscrizioni (tutte le pagine, stessi filtri e searchTerm di getAll) come CSV o XLSX',
+        querystring: exportQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const scope = readScope(request);
+      const filter = subscriptionFilter(request.query);
+      const own = ownOnly(request);
+      const none = own !== undefined && filter.userId !== undefined && filter.userId !== own;
+      if (own !== undefined) filter.userId = own;
+      const { format } = request.query;
+      const fileName = exportFileName(
+        subscriptionExport.fileName,
+        await tenantNameOf(scope.tx as Database, scope.tenantId),
+        uow.clock(),
+        format,
+      );
+      const batches = none ? (async function* () {})() : subscriptionBatches(scope, filter);
+      return sendExport(reply, { spec: subscriptionExport, format, fileName, batches });
     },
   );
 
@@ -397,6 +480,32 @@ export function registerBillingRoutes(
     async (request) => {
       const { paymentId, page, pageSize } = request.query;
       return ok(await listBankTransfers(readScope(request), paymentId, page, pageSize));
+    },
+  );
+  app.get(
+    '/api/BankTransfer/export',
+    {
+      config: admins,
+      schema: {
+        tags: btTags,
+        summary: 'I bonifici (di un pagamento con paymentId, o tutti) come CSV o XLSX',
+        querystring: exportQuerySchema.extend({ paymentId: idParamsSchema.shape.id.optional() }),
+      },
+    },
+    async (request, reply) => {
+      const { paymentId, format } = request.query;
+      const scope = readScope(request);
+      const fileName = exportFileName(
+        bankTransferExport.fileName,
+        await tenantNameOf(scope.tx as Database, scope.tenantId),
+        uow.clock(),
+        format,
+      );
+      const batches = offsetBatches(
+        async (limit, offset) =>
+          (await listBankTransfers(scope, paymentId, Math.floor(offset / limit) + 1, limit)).items,
+      );
+      return sendExport(reply, { spec: bankTransferExport, format, fileName, batches });
     },
   );
   app.post(

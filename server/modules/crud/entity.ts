@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { RoleId } from '../../../contract/enums';
 import type { Database } from '../../db/client';
 import type { GlobalUnitOfWork } from '../../unit-of-work/unit-of-work';
+import type { ExportSpec } from './export';
 import type { SortSpec } from './sort';
 
 /** How a query-string filter matches: text inside (case-insensitive), boolean exact, id exact. */
@@ -111,4 +112,9 @@ export interface EntityDefinition<TTable extends PgTable, TItem, TInputSchema ex
   /** Replaces the default writes (which need `toRow`). */
   writes?: EntityWrites<z.output<TInputSchema>>;
   roles: EntityRoles;
+  /**
+   * `GET api/{name}/export?format=csv|xlsx`: the columns the list screen shows (Italian names) and
+   * the file name's entity part. The rows are the list's (same scope, search, filters, order).
+   */
+  export?: ExportSpec<TItem>;
 }

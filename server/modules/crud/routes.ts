@@ -11,7 +11,9 @@ import { callerOf } from '../../plugins/request-context';
 import type { GlobalUnitOfWork, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import { tenantOfCaller } from './caller';
 import type { Caller, EntityDefinition } from './entity';
+import { exportFileName, exportQuerySchema, sendExport } from './export';
 import { idParamsSchema, listQuerySchema, selectQuerySchema } from './list-query';
+import { tenantNameOf } from './tenant-name';
 import { createCrudRepository } from './repository';
 
 const selectResultSchema = z.object({
@@ -78,6 +80,31 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
     },
     async (request) => ok(await repo.list(caller(request), request.query)),
   );
+
+  const exportSpec = def.export;
+  if (exportSpec) {
+    app.get(
+      `${base}/export`,
+      {
+        config: access(def.roles.read),
+        schema: {
+          tags,
+          summary:
+            'La lista intera (tutte le pagine) con i suoi searchTerm, filters e sort, come CSV (;, UTF-8 con BOM, date gg/mm/aaaa, decimali con la virgola) o XLSX',
+          querystring: exportQuerySchema,
+        },
+      },
+      async (request, reply) => {
+        const c = caller(request);
+        const { format, ...query } = request.query;
+        const batches = repo.batches(c, query);
+        const tenantName =
+          def.scope.kind === 'tenant' && c.tenantId !== null ? await tenantNameOf(db, c.tenantId) : null;
+        const fileName = exportFileName(exportSpec.fileName, tenantName, uow.clock(), format);
+        return sendExport(reply, { spec: exportSpec, format, fileName, batches });
+      },
+    );
+  }
 
   app.get(
     `${base}/getAllForSelect`,

@@ -61,8 +61,26 @@ export function percent(numerator: number, denominator: number, decimals: 1 | 2)
   return (sign * rounded) / 10 ** decimals || 0;
 }
 
-export async function dashboardSummary(scope: DashboardScope, now: Date): Promise<DashboardSummary> {
-  const { starts } = monthWindow(now);
+/** The first instant of a Rome month 'YYYY-MM', when it is before `now`'s month (else null). */
+function pastMonthStart(month: string | undefined, now: Date): Date | null {
+  if (!month) return null;
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  const start = new Date(new TZDate(y, m - 1, 1, BILLING_TIME_ZONE).getTime());
+  return monthKey(start) < monthKey(now) ? start : null;
+}
+
+/**
+ * `month` ('YYYY-MM', optional; the PDF report's period): the 12 months end with that month
+ * instead of the current one. For a past month the monthly figures and the month's churn rate are
+ * that month's; MRR, `activeSubscriptions` and `plans` stay the live values at `now`.
+ */
+export async function dashboardSummary(
+  scope: DashboardScope,
+  now: Date,
+  month?: string,
+): Promise<DashboardSummary> {
+  const pastStart = pastMonthStart(month, now);
+  const { starts, end } = monthWindow(pastStart ?? now);
   const windowStart = starts[0] as Date;
   const currentStart = starts[11] as Date;
   const t = scope.tenantId;
@@ -86,7 +104,8 @@ export async function dashboardSummary(scope: DashboardScope, now: Date): Promis
     rows<{ n: number }>(
       scope,
       sql`select count(*)::int as n from user_tenants
-          where tenant_id = ${t} and first_live_at >= ${currentStart}`,
+          where tenant_id = ${t} and first_live_at >= ${currentStart}
+            ${pastStart ? sql`and first_live_at < ${end}` : sql``}`,
     ),
     rows<{ has_plans: boolean; has_subscriptions: boolean }>(
       scope,
@@ -97,7 +116,14 @@ export async function dashboardSummary(scope: DashboardScope, now: Date): Promis
   const keys = starts.map(monthKey);
   const lastKey = keys[11] as string;
   const movesByMonth = new Map<string, { entered: number; left: number }>();
+  // A past month's window: the moves after it are walked back first, from the count now.
+  const after = { entered: 0, left: 0 };
   for (const m of monthRows) {
+    if (pastStart && m.month > lastKey) {
+      after.entered += m.entered;
+      after.left += m.left;
+      continue;
+    }
     // A move stamped after the current month (a clock set back) counts in the current month, so
     // walking back from the count now stays consistent.
     const key = m.month > lastKey ? lastKey : m.month;
@@ -112,7 +138,7 @@ export async function dashboardSummary(scope: DashboardScope, now: Date): Promis
   // sum divided by 1–12 months has at most a few decimals), rounded half-up to the cent once.
   const mrrCents = roundHalfUp(byPlan.reduce((sum, p) => sum + Number(p.mrr), 0));
   const months: DashboardMonth[] = new Array(12);
-  let active = activeNow;
+  let active = activeNow - after.entered + after.left;
   for (let i = 11; i >= 0; i--) {
     const key = keys[i] as string;
     const m = movesByMonth.get(key) ?? { entered: 0, left: 0 };
@@ -135,7 +161,7 @@ export async function dashboardSummary(scope: DashboardScope, now: Date): Promis
     generatedAt: now.toISOString(),
     mrrCents,
     activeSubscriptions: activeNow,
-    churnRate: percent(current.churned, activeNow + current.churned, 1),
+    churnRate: percent(current.churned, current.active + current.churned, 1),
     newCustomersThisMonth: newCustomers[0]?.n ?? 0,
     momChange: percent(current.active - previous.active, previous.active, 2),
     months,

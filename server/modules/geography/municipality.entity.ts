@@ -56,5 +56,13 @@ export const municipalityEntity: EntityDefinition<
       window,
     ),
   toRow: (input) => ({ name: input.name, zip: input.zip, provinceId: input.provinceId }),
+  export: {
+    fileName: 'comuni',
+    columns: [
+      { header: 'Nome', value: (m) => m.name },
+      { header: 'Cap', value: (m) => m.zip },
+      { header: 'Provincia', value: (m) => m.province?.name },
+    ],
+  },
   roles: geographyRoles,
 };

@@ -56,5 +56,13 @@ export const provinceEntity: EntityDefinition<typeof provinces, Province, typeof
     abbreviation: input.abbreviation.toUpperCase(),
     regionId: input.regionId,
   }),
+  export: {
+    fileName: 'province',
+    columns: [
+      { header: 'Nome', value: (p) => p.name },
+      { header: 'Sigla', value: (p) => p.abbreviation },
+      { header: 'Regione', value: (p) => p.region?.name },
+    ],
+  },
   roles: geographyRoles,
 };

@@ -37,5 +37,12 @@ export const regionEntity: EntityDefinition<typeof regions, Region, typeof regio
       window,
     ),
   toRow: (input) => ({ name: input.name, code: input.code }),
+  export: {
+    fileName: 'regioni',
+    columns: [
+      { header: 'Nome', value: (r) => r.name },
+      { header: 'Codice', value: (r) => r.code },
+    ],
+  },
   roles: geographyRoles,
 };

@@ -11,7 +11,18 @@ import { Role } from '../../../contract/enums';
 import { jobMessages } from '../../../contract/messages';
 import { envelopeOf, ok } from '../../lib/envelope';
 import { HttpError } from '../../lib/http-error';
-import type { JobEngine } from '../../jobs/engine';
+import type { JobEngine, RecentJob } from '../../jobs/engine';
+import { exportFileName, offsetBatches, sendExport, EXPORT_FORMATS, type ExportSpec } from '../crud/export';
+
+const STATE_LABELS: Record<RecentJob['state'], string> = {
+  enqueued: 'In coda',
+  scheduled: 'Programmato',
+  processing: 'In esecuzione',
+  retrying: 'Nuovo tentativo',
+  succeeded: 'Riuscito',
+  failed: 'Fallito',
+  cancelled: 'Annullato',
+};
 
 const superAdmin = { access: 'user', roles: [Role.SuperAdmin], tenant: 'optional' } as const;
 const tags = ['hangfire'];
@@ -47,7 +58,11 @@ const recurringSchema = z.object({
   timeZone: z.string(),
 });
 
-export function registerHangfireRoutes(fastify: FastifyInstance, engine: JobEngine | null): void {
+export function registerHangfireRoutes(
+  fastify: FastifyInstance,
+  engine: JobEngine | null,
+  clock: () => Date = () => new Date(),
+): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const running = (): JobEngine => {
     if (!engine) throw new HttpError(503, jobMessages.engineOff);
@@ -81,6 +96,43 @@ export function registerHangfireRoutes(fastify: FastifyInstance, engine: JobEngi
       },
     },
     async (request) => ok(await running().recent(request.query.limit)),
+  );
+
+  const labels = new Map((engine?.definitions ?? []).map((d) => [d.name, d.label]));
+  /** The 'Job recenti' table's columns (src/features/hangfire). */
+  const jobExport: ExportSpec<RecentJob> = {
+    fileName: 'job',
+    columns: [
+      { header: 'Job', value: (j) => labels.get(j.key) ?? j.key },
+      { header: 'Chiave', value: (j) => j.key },
+      { header: 'Argomenti', value: (j) => JSON.stringify(j.args) },
+      { header: 'Accodato il', type: 'datetime', value: (j) => j.enqueuedAt },
+      { header: 'Stato', value: (j) => STATE_LABELS[j.state] },
+      { header: 'Tentativi', type: 'integer', value: (j) => j.retryCount },
+      { header: 'Completato il', type: 'datetime', value: (j) => j.completedAt },
+      { header: 'Errore', value: (j) => j.error },
+    ],
+  };
+  app.get(
+    '/api/hangfire/export',
+    {
+      config: superAdmin,
+      schema: {
+        tags,
+        summary: 'I job (dal più recente, compreso l’archivio) come CSV o XLSX',
+        querystring: z.object({ format: z.enum(EXPORT_FORMATS).default('csv') }),
+      },
+    },
+    async (request, reply) => {
+      const jobs = running();
+      const { format } = request.query;
+      return sendExport(reply, {
+        spec: jobExport,
+        format,
+        fileName: exportFileName(jobExport.fileName, null, clock(), format),
+        batches: offsetBatches((limit, offset) => jobs.recent(limit, offset)),
+      });
+    },
   );
 
   app.get(

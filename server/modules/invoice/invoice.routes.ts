@@ -17,7 +17,15 @@ import { HttpError } from '../../lib/http-error';
 import { callerOf, tenantOf } from '../../plugins/request-context';
 import type { Actor, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import type { TenantScope } from '../billing/billing.repository';
+import {
+  exportFileName,
+  exportQuerySchema,
+  offsetBatches,
+  sendExport,
+  type ExportSpec,
+} from '../crud/export';
 import { idParamsSchema, listQuerySchema } from '../crud/list-query';
+import { tenantNameOf } from '../crud/tenant-name';
 import { ADMINS } from '../crud/roles';
 import type { InvoiceDocument } from './fatturapa';
 import { renderInvoicePdf } from './invoice-pdf';
@@ -61,6 +69,23 @@ function download(reply: FastifyReply, type: string, fileName: string, body: Buf
     .header('cache-control', 'private, no-store')
     .send(body);
 }
+
+/** The invoice list screen's columns (src/entities/invoice). */
+const invoiceExport: ExportSpec<z.output<typeof invoiceItemSchema>> = {
+  fileName: 'fatture',
+  columns: [
+    { header: 'Numero', value: (i) => i.number },
+    { header: 'Data', type: 'date', value: (i) => i.issueDate },
+    { header: 'Tipo', value: (i) => i.documentTypeName },
+    { header: 'Cliente', value: (i) => i.customer.name },
+    { header: 'Imponibile', type: 'money', value: (i) => i.taxable },
+    { header: 'IVA', type: 'money', value: (i) => i.vat },
+    { header: 'Totale', type: 'money', value: (i) => i.total },
+    { header: 'Pagamento', value: (i) => i.paymentMethodName },
+    { header: 'Recapito SdI', value: (i) => i.routing },
+    { header: 'Stato', value: (i) => i.statusName },
+  ],
+};
 
 export function registerInvoiceRoutes(
   fastify: FastifyInstance,
@@ -111,6 +136,37 @@ export function registerInvoiceRoutes(
         countInvoices(scope, filter),
       ]);
       return ok({ items, totalCount });
+    },
+  );
+
+  app.get(
+    '/api/invoice/export',
+    {
+      config: anyone,
+      schema: {
+        tags,
+        summary:
+          'La lista delle fatture (tutte le pagine, stessi filtri e searchTerm di getAll) come CSV o XLSX',
+        querystring: exportQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const scope = readScope(request);
+      const { format, ...query } = request.query;
+      const filter = invoiceFilter({ ...query, page: 1, pageSize: 1 });
+      const own = ownOnly(request);
+      const none = own !== undefined && filter.userId !== undefined && filter.userId !== own;
+      if (own !== undefined) filter.userId = own;
+      const fileName = exportFileName(
+        invoiceExport.fileName,
+        await tenantNameOf(scope.tx as Database, scope.tenantId),
+        uow.clock(),
+        format,
+      );
+      const batches = none
+        ? (async function* () {})()
+        : offsetBatches((limit, offset) => pageOfInvoices(scope, filter, limit, offset));
+      return sendExport(reply, { spec: invoiceExport, format, fileName, batches });
     },
   );
 

@@ -87,6 +87,18 @@ export function paymentProviderEntity(
       ...(input.apiSecret ? { apiSecretEncrypted: box.encrypt(input.apiSecret) } : {}),
       updatedAt: new Date(),
     }),
+    export: {
+      fileName: 'fornitori-di-pagamento',
+      columns: [
+        { header: 'Nome', value: (p) => p.name },
+        { header: 'URL API', value: (p) => p.apiUrl },
+        { header: 'Client ID (API key)', value: (p) => p.apiKey },
+        // The item holds the mask at most (its schema allows nothing else): the secret never leaves.
+        { header: 'Secret API', value: (p) => (p.apiSecret ? SECRET_MASK : '') },
+        { header: 'Modalità', value: (p) => p.mode },
+        { header: 'Attivo', type: 'bool', value: (p) => p.isActive },
+      ],
+    },
     roles: adminEntityRoles,
   };
 }

@@ -50,5 +50,12 @@ export const featureEntity: EntityDefinition<typeof features, Feature, typeof fe
     key: (input.key ?? (input.id ? undefined : featureKeyOf(input.featureName))) as string,
     description: input.description ?? null,
   }),
+  export: {
+    fileName: 'funzionalita',
+    columns: [
+      { header: 'Funzionalità', value: (f) => f.featureName },
+      { header: 'Descrizione', value: (f) => f.description },
+    ],
+  },
   roles: adminEntityRoles,
 };

@@ -60,5 +60,13 @@ export const planFeatureEntity: EntityDefinition<
     featureName: input.featureName,
     description: input.description ?? null,
   }),
+  export: {
+    fileName: 'funzionalita-dei-piani',
+    columns: [
+      { header: 'Funzionalità', value: (f) => f.featureName },
+      { header: 'Descrizione', value: (f) => f.description },
+      { header: 'Piano', value: (f) => f.plan?.name },
+    ],
+  },
   roles: adminEntityRoles,
 };

@@ -137,5 +137,15 @@ export const planEntity: EntityDefinition<typeof plans, Plan, typeof planInput> 
     isActive: input.isActive,
     updatedAt: new Date(),
   }),
+  export: {
+    fileName: 'piani',
+    columns: [
+      { header: 'Nome', value: (p) => p.name },
+      { header: 'Costo (IVA esclusa)', type: 'money', value: (p) => p.recurringCostBeforeVAT },
+      { header: 'IVA', type: 'percent', value: (p) => p.vatPercentage },
+      { header: 'Ricorrenza', value: (p) => p.recurrenceTypeName },
+      { header: 'Attivo', type: 'bool', value: (p) => p.isActive },
+    ],
+  },
   roles: adminEntityRoles,
 };

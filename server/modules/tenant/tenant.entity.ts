@@ -133,6 +133,13 @@ export function tenantEntity(
       sdiPec: input.sdiPec === null ? SDI_PEC_DEFAULT : input.sdiPec,
       pecAutoSend: input.pecAutoSend,
     }),
+    export: {
+      fileName: 'tenant',
+      columns: [
+        { header: 'Nome', value: (t) => t.name },
+        { header: 'Configurazione', value: (t) => t.configuration },
+      ],
+    },
     roles: {
       create: [Role.SuperAdmin],
       update: [Role.SuperAdmin, Role.Admin],

@@ -188,6 +188,20 @@ export function userEntity(
         window,
       ).then((rows) => rows.map((r) => ({ id: r.id, label: r.name ? `${r.name} (${r.email})` : r.email }))),
     writes: createUserWrites(deps),
+    export: {
+      fileName: 'utenti',
+      columns: [
+        { header: 'Nome completo', value: (u) => u.name },
+        { header: 'Indirizzo email', value: (u) => u.email },
+        { header: 'Indirizzo PEC', value: (u) => u.pec },
+        { header: 'Azienda', type: 'bool', value: (u) => u.isCompany },
+        { header: 'Codice SDI', value: (u) => u.sdi },
+        { header: 'Partita IVA', value: (u) => u.vatCode },
+        { header: 'Numero di telefono', value: (u) => u.phone },
+        { header: 'Ruolo utente', value: (u) => u.roleName },
+        { header: 'Utente Attivo', type: 'bool', value: (u) => u.isActive },
+      ],
+    },
     roles: adminEntityRoles,
   };
 }

@@ -9,6 +9,7 @@ import { useSession } from '../../lib/session';
 import { useDashboardSummary } from './dashboard-api';
 import { dashboardText as t } from './dashboard-text';
 import { KpiCards } from './kpi-cards';
+import { ReportBar } from './report-bar';
 import { useTypedGreeting } from './use-typed-greeting';
 
 /** recharts lives in this chunk only, fetched when the dashboard has data to draw. */
@@ -96,6 +97,7 @@ function AdminDashboard() {
   if (!summary.hasSubscriptions) return <EmptyState summary={summary} />;
   return (
     <div className="space-y-6">
+      <ReportBar />
       <KpiCards summary={summary} />
       <Suspense fallback={<PageSpinner />}>
         <DashboardCharts summary={summary} />

@@ -1,5 +1,6 @@
 import { jobMessages, messages } from '../../../contract/messages';
 import { PageSpinner } from '../../app/spinner';
+import { ExportMenu } from '../../components/export-menu';
 import { failureEnvelope } from '../../lib/entity-hooks';
 import { notify } from '../../lib/notify';
 import type { ScreenProps } from '../../app/route-table';
@@ -181,12 +182,12 @@ export default function HangfirePage({ routeLabel }: ScreenProps) {
       </dl>
 
       <section className="card overflow-hidden" aria-labelledby="recent-title">
-        <h2
-          id="recent-title"
-          className="border-b border-slate-200 px-4 py-3 text-base font-semibold text-slate-900"
-        >
-          Job recenti
-        </h2>
+        <div className="flex items-center justify-between gap-3 border-b border-slate-200 px-4 py-3">
+          <h2 id="recent-title" className="text-base font-semibold text-slate-900">
+            Job recenti
+          </h2>
+          <ExportMenu path="hangfire/export" fileName="job" />
+        </div>
         {jobs.length === 0 ? (
           <div className="px-6 py-12 text-center">
             <p className="font-medium text-slate-900">Nessun job eseguito finora</p>

@@ -1,5 +1,6 @@
 import type { Envelope } from '../../../contract/envelope';
 import type { Invoice, InvoiceIssue, InvoiceSend, PecStatus } from '../../../contract/schemas/invoice';
+import { downloadFile } from '../../lib/download-file';
 import { http } from '../../lib/http';
 
 /** Invoice calls beyond the generic list (contract: `api/invoice/*`). */
@@ -21,27 +22,12 @@ export const invoicePaths = {
 export const pdfFileName = (i: Pick<Invoice, 'documentType' | 'number'>) =>
   `${i.documentType === 'TD04' ? 'Nota_di_credito' : 'Fattura'}_${i.number.replace('/', '-')}.pdf`;
 
-/** Saves a blob under a name (an invisible link, revoked afterwards). */
-export function saveBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
 export async function download(
   path: string,
   fileName: string,
   params?: Record<string, string>,
 ): Promise<void> {
-  // Bytes, then a Blob of the answer's type (a 'blob' response type is not portable to every XHR).
-  const res = await http.get<ArrayBuffer>(path, { responseType: 'arraybuffer', params });
-  const type = String(res.headers['content-type'] ?? 'application/octet-stream');
-  saveBlob(new Blob([res.data], { type }), fileName);
+  await downloadFile(path, { fileName, params });
 }
 
 export async function fetchIssues(): Promise<InvoiceIssue[]> {

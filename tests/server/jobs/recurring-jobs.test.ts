@@ -12,6 +12,7 @@ import type { JobEngine } from '../../../server/jobs/engine';
 import type { PaymentHooks } from '../../../server/jobs/payment-hooks';
 import { JOB_NAMES } from '../../../server/jobs/recurring-jobs';
 import { INTEGRATION_JOB_NAMES } from '../../../server/modules/integrations/jobs';
+import { REPORT_JOB } from '../../../server/jobs/report-job';
 import { PEC_JOBS } from '../../../server/modules/invoice/invoice-pec';
 import { movableClock } from '../billing/helpers';
 import { client, createTestContext, type TestContext } from '../helpers/test-app';
@@ -107,7 +108,8 @@ describe('the engine at start', () => {
     );
     expect(recurring.body.data?.every((r) => r.timeZone === 'Europe/Rome')).toBe(true);
     const stats = await superadmin.get<Record<string, number>>('/api/hangfire/stats');
-    expect(stats.body.data).toMatchObject({ recurring: 7, queues: 8, failed: 0, processing: 0 });
+    // Plus the report-send queue (issue 14), which runs only when enqueued.
+    expect(stats.body.data).toMatchObject({ recurring: 7, queues: 9, failed: 0, processing: 0 });
   });
 });
 
@@ -379,6 +381,7 @@ describe('without the payment hooks', () => {
       PEC_JOBS.send,
       PEC_JOBS.auto,
       ...Object.values(INTEGRATION_JOB_NAMES),
+      REPORT_JOB,
     ]);
     const stats = await superadmin.get<Record<string, number>>('/api/hangfire/stats');
     expect(stats.body.data?.recurring).toBe(expected.length);
@@ -386,14 +389,18 @@ describe('without the payment hooks', () => {
 
   it('an app built without stand-ins registers all four, wired to the payment services', async () => {
     const real = await ctx.buildAnotherApp({}, { now: clock.now });
-    expect(real.jobs?.definitions.map((d) => d.name).sort()).toEqual(
+    expect(
+      real.jobs?.definitions
+        .filter((d) => d.cron)
+        .map((d) => d.name)
+        .sort(),
+    ).toEqual(
       [
         JOB_NAMES.expireSubscriptions,
         JOB_NAMES.expireTokens,
         JOB_NAMES.paypalSync,
         JOB_NAMES.renewalReminders,
         ...Object.values(INTEGRATION_JOB_NAMES),
-        PEC_JOBS.send,
         PEC_JOBS.auto,
       ].sort(),
     );

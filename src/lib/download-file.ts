@@ -1,0 +1,78 @@
+/**
+ * Authenticated file downloads (invoices, list exports, the PDF report): the bytes through the
+ * SPA's axios instance (API key, token and tenant headers), then saved under the server's file
+ * name (Content-Disposition) or a fallback.
+ */
+import type { AxiosProgressEvent } from 'axios';
+import { isAxiosError } from 'axios';
+import { http } from './http';
+
+/** Saves a blob under a name (an invisible link, revoked afterwards). */
+export function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** `attachment; filename="x.csv"` → 'x.csv' (null when absent). */
+export function fileNameOf(disposition: unknown): string | null {
+  if (typeof disposition !== 'string') return null;
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
+  if (star?.[1]) return decodeURIComponent(star[1]);
+  const plain = /filename="?([^";]+)"?/i.exec(disposition);
+  return plain?.[1] ?? null;
+}
+
+export interface DownloadProgress {
+  loaded: number;
+  /** Absent when the server streams without a length (exports). */
+  total?: number;
+}
+
+export async function downloadFile(
+  path: string,
+  options: {
+    fileName?: string;
+    params?: Record<string, string | number>;
+    onProgress?: (p: DownloadProgress) => void;
+    signal?: AbortSignal;
+  } = {},
+): Promise<string> {
+  // Bytes, then a Blob of the answer's type (a 'blob' response type is not portable to every XHR).
+  const res = await http.get<ArrayBuffer>(path, {
+    responseType: 'arraybuffer',
+    params: options.params,
+    signal: options.signal,
+    onDownloadProgress: options.onProgress
+      ? (e: AxiosProgressEvent) => options.onProgress?.({ loaded: e.loaded, total: e.total || undefined })
+      : undefined,
+  });
+  const type = String(res.headers['content-type'] ?? 'application/octet-stream');
+  const name = fileNameOf(res.headers['content-disposition']) ?? options.fileName ?? 'download';
+  saveBlob(new Blob([res.data], { type }), name);
+  return name;
+}
+
+/** The server's message of a failed download (its envelope arrives as bytes), if any. */
+export function downloadErrorMessage(error: unknown): string | null {
+  if (!isAxiosError(error)) return null;
+  const data: unknown = error.response?.data;
+  try {
+    const text =
+      data instanceof ArrayBuffer ? new TextDecoder().decode(data) : typeof data === 'string' ? data : null;
+    const parsed = text ? (JSON.parse(text) as { message?: unknown; errors?: unknown }) : data;
+    const envelope = parsed as { message?: unknown; errors?: unknown } | null;
+    const errors = Array.isArray(envelope?.errors)
+      ? envelope.errors.filter((e) => typeof e === 'string')
+      : [];
+    const message = typeof envelope?.message === 'string' ? envelope.message : null;
+    return [message, ...errors].filter(Boolean).join(' ') || null;
+  } catch {
+    return null;
+  }
+}
