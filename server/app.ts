@@ -258,9 +258,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       createRenewalPaymentLink: async (w, input) =>
         paymentUrlOf(publicUrl(), (await createRenewalPaymentLink(w, input)).token),
       paypalTenants: async () =>
-        [...new Set([...(await tenantsWithLivePaypal(db)), ...(await tenantsWithLivePaypal(db, 'stripe'))])].sort(
-          (a, b) => a - b,
-        ),
+        [
+          ...new Set([...(await tenantsWithLivePaypal(db)), ...(await tenantsWithLivePaypal(db, 'stripe'))]),
+        ].sort((a, b) => a - b),
     };
     const { definitions, missing } = recurringJobs({ db, uow, hooks: paymentHooks });
     jobs = createJobEngine({ db, mode: config.jobs, definitions, log: app.log });

@@ -14,8 +14,16 @@ export const PAYPAL_SDK_HOSTS = [
  * (the payment page only). The card itself is typed on Stripe Checkout, a page of Stripe's.
  */
 export const STRIPE_JS_HOSTS = ['https://js.stripe.com', 'https://*.js.stripe.com'];
-export const STRIPE_API_HOSTS = ['https://api.stripe.com', 'https://checkout.stripe.com', 'https://m.stripe.network'];
-export const STRIPE_FRAME_HOSTS = ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'];
+export const STRIPE_API_HOSTS = [
+  'https://api.stripe.com',
+  'https://checkout.stripe.com',
+  'https://m.stripe.network',
+];
+export const STRIPE_FRAME_HOSTS = [
+  'https://js.stripe.com',
+  'https://*.js.stripe.com',
+  'https://hooks.stripe.com',
+];
 /** Pages that load PayPal's SDK and Stripe.js. */
 export const PAYMENT_PAGE_PATHS = ['/payment', '/payment/process'];
 /** The public plan widget, embedded by tenants in their own sites (`GET api/plan/iframe`). */
@@ -60,12 +68,7 @@ export function securityOptionsFor(
   if (PAYMENT_PAGE_PATHS.includes(path)) {
     const self = ["'self'"];
     directives['script-src'] = [...self, ...PAYPAL_SDK_HOSTS, ...STRIPE_JS_HOSTS, ...extraPaymentSources];
-    directives['connect-src'] = [
-      ...self,
-      ...PAYPAL_SDK_HOSTS,
-      ...STRIPE_API_HOSTS,
-      ...extraPaymentSources,
-    ];
+    directives['connect-src'] = [...self, ...PAYPAL_SDK_HOSTS, ...STRIPE_API_HOSTS, ...extraPaymentSources];
     directives['frame-src'] = [...PAYPAL_SDK_HOSTS, ...STRIPE_FRAME_HOSTS];
     directives['img-src'] = [...self, 'data:', ...PAYPAL_SDK_HOSTS, 'https://*.stripe.com'];
     // PayPal's checkout opens a popup that talks back to this window.

@@ -115,8 +115,13 @@ export async function startFakeStripe(options: { port?: number; host?: string } 
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(body === undefined ? '' : JSON.stringify(body));
   };
-  const stripeError = (res: http.ServerResponse, status: number, type: string, message: string, code?: string) =>
-    send(res, status, { error: { type, message, ...(code ? { code } : {}) } });
+  const stripeError = (
+    res: http.ServerResponse,
+    status: number,
+    type: string,
+    message: string,
+    code?: string,
+  ) => send(res, status, { error: { type, message, ...(code ? { code } : {}) } });
 
   const readBody = (req: http.IncomingMessage) =>
     new Promise<string>((resolve) => {
@@ -197,7 +202,13 @@ export async function startFakeStripe(options: { port?: number; host?: string } 
     if (method === 'POST' && path === '/v1/prices') {
       const product = str(body.product);
       if (!products.has(product))
-        return stripeError(res, 400, 'invalid_request_error', `No such product: '${product}'`, 'resource_missing');
+        return stripeError(
+          res,
+          400,
+          'invalid_request_error',
+          `No such product: '${product}'`,
+          'resource_missing',
+        );
       const recurring = body.recurring as { interval?: string; interval_count?: string } | undefined;
       const price: FakeStripePrice = {
         id: newId('price'),
@@ -224,7 +235,13 @@ export async function startFakeStripe(options: { port?: number; host?: string } 
       const item = (body.line_items as Record<string, { price?: string }> | undefined)?.['0'];
       const priceId = str(item?.price);
       if (!prices.has(priceId))
-        return stripeError(res, 400, 'invalid_request_error', `No such price: '${priceId}'`, 'resource_missing');
+        return stripeError(
+          res,
+          400,
+          'invalid_request_error',
+          `No such price: '${priceId}'`,
+          'resource_missing',
+        );
       const id = newId('cs_test');
       const session: FakeStripeSession = {
         id,
@@ -256,7 +273,8 @@ export async function startFakeStripe(options: { port?: number; host?: string } 
     const subMatch = /^\/v1\/subscriptions\/([^/]+)$/.exec(path);
     if (subMatch) {
       const sub = subscriptions.get(decodeURIComponent(subMatch[1]!));
-      if (!sub) return stripeError(res, 404, 'invalid_request_error', 'No such subscription', 'resource_missing');
+      if (!sub)
+        return stripeError(res, 404, 'invalid_request_error', 'No such subscription', 'resource_missing');
       if (method === 'GET') return send(res, 200, sub);
       if (method === 'DELETE') {
         if (sub.status === 'canceled' || sub.status === 'incomplete_expired')
@@ -276,7 +294,9 @@ export async function startFakeStripe(options: { port?: number; host?: string } 
   const server = http.createServer((req, res) => {
     handle(req, res).catch(() => stripeError(res, 500, 'api_error', 'fake failure'));
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
+  await new Promise<void>((resolve) =>
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
+  );
   const address = server.address() as AddressInfo;
   const url = `http://${options.host ?? '127.0.0.1'}:${address.port}`;
 

@@ -97,8 +97,7 @@ function errorOf(error: unknown): ProviderError {
   const status = typeof e.statusCode === 'number' ? e.statusCode : null;
   const code = e.code ?? e.type ?? null;
   let kind: ProviderErrorKind;
-  if (e.type === 'StripeConnectionError')
-    kind = /timeout/i.test(e.message ?? '') ? 'timeout' : 'network';
+  if (e.type === 'StripeConnectionError') kind = /timeout/i.test(e.message ?? '') ? 'timeout' : 'network';
   else if (status === 401 || status === 403 || e.type === 'StripeAuthenticationError') kind = 'unauthorized';
   else if (status === 404 || e.code === 'resource_missing') kind = 'notFound';
   else if (status === 400 || status === 402 || status === 409 || status === 422) kind = 'unprocessable';
@@ -117,9 +116,11 @@ async function call<T>(run: () => Promise<T>): Promise<T> {
 }
 
 const idOf = (value: unknown): string | null =>
-  typeof value === 'string' ? value : value && typeof value === 'object' && 'id' in value
-    ? String((value as { id: unknown }).id)
-    : null;
+  typeof value === 'string'
+    ? value
+    : value && typeof value === 'object' && 'id' in value
+      ? String((value as { id: unknown }).id)
+      : null;
 
 export function createStripeAdapter(credentials: StripeCredentials, options: StripeOptions): StripeAdapter {
   const url = new URL(credentials.apiUrl);

@@ -312,7 +312,10 @@ export async function expirePaymentTokens(uow: UnitOfWork): Promise<number> {
  * Tenants whose PayPal the sync job may call: an active PayPal provider with real credentials (the
  * demo's placeholder row, `SEGNAPOSTO-…`, would only fail every night).
  */
-export async function tenantsWithLivePaypal(db: Database, kind: 'paypal' | 'stripe' = 'paypal'): Promise<number[]> {
+export async function tenantsWithLivePaypal(
+  db: Database,
+  kind: 'paypal' | 'stripe' = 'paypal',
+): Promise<number[]> {
   const rows = await db
     .selectDistinct({ id: paymentProviders.tenantId })
     .from(paymentProviders)

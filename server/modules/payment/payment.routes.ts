@@ -358,10 +358,7 @@ export function registerPaymentRoutes(fastify: FastifyInstance, options: Payment
       },
     },
     async (request) =>
-      ok(
-        await syncPlanWithStripe(deps, tenantOf(request), request.params.planId),
-        stripeMessages.planSynced,
-      ),
+      ok(await syncPlanWithStripe(deps, tenantOf(request), request.params.planId), stripeMessages.planSynced),
   );
 
   // Stripe signs the body's bytes: this route (alone) keeps them raw.

@@ -18,7 +18,11 @@ import {
 import type { Database } from '../../db/client';
 import { paymentTokens, payments, plans, providerWebhookEvents, subscriptions } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
-import { ProviderError, type ProviderKind, type ProviderSubscription } from '../../providers/payment-provider';
+import {
+  ProviderError,
+  type ProviderKind,
+  type ProviderSubscription,
+} from '../../providers/payment-provider';
 import type { ProviderRegistry } from '../../providers/registry';
 import { machineActorOf, type UnitOfWork, type UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import { findSubscription, firstPayment } from '../billing/billing.repository';
@@ -64,9 +68,8 @@ export async function payWithToken(
     throw new HttpError(400, paymentMessages.paypalStatusInvalid(remote.status));
   if (remote.planId !== row.providerPlanId) throw new HttpError(400, paymentMessages.paypalOtherPlan);
 
-  return deps.uow.run(
-    { tenantId: row.tenantId, actor: { kind: 'paymentToken', tokenId: row.id } },
-    (w) => recordTokenPayment(w, row, input.providerSubscriptionId, 'paypal'),
+  return deps.uow.run({ tenantId: row.tenantId, actor: { kind: 'paymentToken', tokenId: row.id } }, (w) =>
+    recordTokenPayment(w, row, input.providerSubscriptionId, 'paypal'),
   );
 }
 
@@ -214,9 +217,7 @@ async function providerSubscriptionsOf(db: Database, tenantId: number, kind: Pro
       and(
         eq(payments.tenantId, tenantId),
         isNotNull(payments.providerSubscriptionId),
-        kind === 'stripe'
-          ? eq(payments.method, 'stripe')
-          : sql`${payments.method} is distinct from 'stripe'`,
+        kind === 'stripe' ? eq(payments.method, 'stripe') : sql`${payments.method} is distinct from 'stripe'`,
       ),
     )
     .orderBy(asc(payments.subscriptionId), asc(payments.id))

@@ -84,10 +84,7 @@ export async function createStripeCheckout(
       ),
     );
   }
-  const [customer] = await db
-    .select({ email: users.email })
-    .from(users)
-    .where(eq(users.id, row.userId));
+  const [customer] = await db.select({ email: users.email }).from(users).where(eq(users.id, row.userId));
   const now = deps.uow.clock().getTime();
   const base = deps.publicUrl().replace(/\/+$/, '');
   const session = await adapter.createCheckoutSession({
@@ -170,7 +167,8 @@ export async function confirmStripeCheckout(
     throw tokenInvalid();
   }
   const remote = await adapter.getSubscription(subscriptionId);
-  if (remote.status !== 'ACTIVE') throw new HttpError(400, stripeMessages.subscriptionNotActive(remote.status));
+  if (remote.status !== 'ACTIVE')
+    throw new HttpError(400, stripeMessages.subscriptionNotActive(remote.status));
   const [plan] = await deps
     .connectionFor(input.tenantId)
     .select({ stripePlanId: plans.stripePlanId })
@@ -180,9 +178,8 @@ export async function confirmStripeCheckout(
     throw new HttpError(400, stripeMessages.otherPlan);
   // Started while the link was valid: the customer has paid, even if the hour ran out at Stripe.
   const lateOk = session.created * 1000 <= row.expiresAt.getTime();
-  return deps.uow.run(
-    { tenantId: input.tenantId, actor: { kind: 'paymentToken', tokenId: row.id } },
-    (w) => recordTokenPayment(w, row, subscriptionId, 'stripe', { lateOk }),
+  return deps.uow.run({ tenantId: input.tenantId, actor: { kind: 'paymentToken', tokenId: row.id } }, (w) =>
+    recordTokenPayment(w, row, subscriptionId, 'stripe', { lateOk }),
   );
 }
 
@@ -214,33 +211,40 @@ export async function applyStripeEvent(
   tenantId: number,
   event: StripeWebhookEvent,
 ): Promise<{ outcome: WebhookOutcome; detail: string | null }> {
-  return deps.uow.run(
-    { tenantId, actor: { kind: 'provider', provider: 'stripe', eventId: event.id } },
-    async (w) => {
-      const resourceId = resourceIdOf(event);
-      const [claimed] = await w.tx
-        .insert(providerWebhookEvents)
-        .values({
-          tenantId: w.tenantId,
-          provider: 'stripe',
-          eventId: event.id.slice(0, 200),
-          eventType: event.type.slice(0, 100),
-          resourceId: resourceId?.slice(0, 200) ?? null,
-          outcome: 'received',
-          payload: { id: event.id, type: event.type, created: event.created, object: event.object },
-          receivedAt: w.now,
-        })
-        .onConflictDoNothing()
-        .returning({ id: providerWebhookEvents.id });
-      if (!claimed) return { outcome: 'duplicate' as const, detail: null };
-      const result = await handleStripeEvent(w, event, resourceId);
-      await w.tx
-        .update(providerWebhookEvents)
-        .set({ outcome: result.outcome, detail: result.detail })
-        .where(eq(providerWebhookEvents.id, claimed.id));
-      return result;
-    },
-  );
+  // A completed checkout is the customer's own payment (the state machine's 'pay' is theirs),
+  // confirmed by Stripe's signature instead of the return page: it acts as the payment link.
+  const tokenId =
+    event.type === 'checkout.session.completed'
+      ? Number((event.object.metadata as Record<string, unknown> | undefined)?.rinnovaTokenId)
+      : NaN;
+  const actor =
+    Number.isSafeInteger(tokenId) && tokenId > 0
+      ? ({ kind: 'paymentToken', tokenId } as const)
+      : ({ kind: 'provider', provider: 'stripe', eventId: event.id } as const);
+  return deps.uow.run({ tenantId, actor }, async (w) => {
+    const resourceId = resourceIdOf(event);
+    const [claimed] = await w.tx
+      .insert(providerWebhookEvents)
+      .values({
+        tenantId: w.tenantId,
+        provider: 'stripe',
+        eventId: event.id.slice(0, 200),
+        eventType: event.type.slice(0, 100),
+        resourceId: resourceId?.slice(0, 200) ?? null,
+        outcome: 'received',
+        payload: { id: event.id, type: event.type, created: event.created, object: event.object },
+        receivedAt: w.now,
+      })
+      .onConflictDoNothing()
+      .returning({ id: providerWebhookEvents.id });
+    if (!claimed) return { outcome: 'duplicate' as const, detail: null };
+    const result = await handleStripeEvent(w, event, resourceId);
+    await w.tx
+      .update(providerWebhookEvents)
+      .set({ outcome: result.outcome, detail: result.detail })
+      .where(eq(providerWebhookEvents.id, claimed.id));
+    return result;
+  });
 }
 
 async function handleStripeEvent(
@@ -308,9 +312,11 @@ async function sessionCompleted(
     return { outcome: 'ignored', detail: 'sessione senza sottoscrizione' };
   if (str(o.payment_status) !== 'paid' && str(o.payment_status) !== 'no_payment_required')
     return { outcome: 'ignored', detail: 'sessione non pagata' };
-  if (metadata.rinnovaTenantId !== String(w.tenantId)) return { outcome: 'ignored', detail: 'sessione di un altro tenant' };
+  if (metadata.rinnovaTenantId !== String(w.tenantId))
+    return { outcome: 'ignored', detail: 'sessione di un altro tenant' };
   const tokenId = Number(metadata.rinnovaTokenId);
-  if (!Number.isSafeInteger(tokenId) || tokenId <= 0) return { outcome: 'ignored', detail: 'sessione senza token' };
+  if (!Number.isSafeInteger(tokenId) || tokenId <= 0)
+    return { outcome: 'ignored', detail: 'sessione senza token' };
   const [row] = await w.tx
     .select({
       id: paymentTokens.id,
