@@ -293,7 +293,7 @@ function PaymentForm({ token, settings }: { token: PaymentTokenView; settings: P
           <div>
             <button
               type="button"
-              className="btn-primary w-full min-h-12 justify-center text-base"
+              className="btn-primary w-full min-h-12 justify-center text-base font-semibold"
               onClick={() => void payByCard()}
             >
               Paga con carta
