@@ -143,7 +143,7 @@ test('Admin puts a plan on Stripe; a signed-out customer chooses the card, pays 
   await pay.getByText('Carta', { exact: true }).click();
   await expect(pay.getByRole('radio', { name: 'Carta' })).toBeChecked();
   await expect
-    .poll(() => pay.evaluate(() => (window as { __stripeKey?: string }).__stripeKey))
+    .poll(() => pay.evaluate(() => (globalThis as { __stripeKey?: string }).__stripeKey))
     .toBe(PUBLISHABLE_KEY);
   expect(stripeJs[0]).toMatch(/^https:\/\/js\.stripe\.com\//);
   await screenshot(pay, '18-payment-card-1280');
