@@ -25,11 +25,16 @@ export const apiPaths = {
     widget: 'plan/widget',
     /** POST: creates the PayPal product (once) and billing plan, stores their ids. */
     syncPaypal: (planId: number | string) => `plan/syncPaypal/${planId}`,
+    /** POST: creates the Stripe product (once) and a recurring price, stores the price id (stripePlanId). */
+    syncStripe: (planId: number | string) => `plan/syncStripe/${planId}`,
   },
   paymentProvider: {
     /** GET (public): `data = { apiKey }`, the tenant's PayPal client id. */
     payPalSettingsByTenant: (tenantId: number | string) =>
       `paymentprovider/GetPayPalSettingsByTenant/${tenantId}`,
+    /** GET (public): the public keys of the tenant's active providers (`{ paypal, stripe }`, null when absent). */
+    publicSettingsByTenant: (tenantId: number | string) =>
+      `paymentprovider/GetPublicSettingsByTenant/${tenantId}`,
   },
   subscription: {
     getAll: 'subscription/getAll',
@@ -45,6 +50,7 @@ export const apiPaths = {
     /** GET: `data` = BankTransferInstructions of the subscription's first payment. */
     bankTransferInstructions: (id: number | string) => `subscription/bankTransferInstructions/${id}`,
     syncPaypal: 'subscription/sync-paypal',
+    syncStripe: 'subscription/sync-stripe',
     subscribe: 'subscription/subscribe',
   },
   bankTransfer: {
@@ -60,6 +66,10 @@ export const apiPaths = {
   },
   payment: {
     updatePayment: 'Payment/updatePayment',
+    /** POST {token} (public): a Stripe Checkout Session (subscription mode) for the token; `data.url`. */
+    stripeCheckout: 'Payment/stripe/checkout',
+    /** PUT {sessionId, tenantId} (public): the session confirmed with Stripe, then as updatePayment. */
+    stripeConfirm: 'Payment/stripe/confirm',
   },
   dashboard: {
     /** GET: `data` = DashboardSummary (contract/schemas/dashboard.ts); Admin, SuperAdmin. */

@@ -67,6 +67,8 @@ export const messages = {
     pickRequired: 'Seleziona un utente e un piano.',
     syncDone: (n: number) => `Aggiornate ${n} subscription(i) da PayPal ✅`,
     syncError: 'Errore durante la sincronizzazione PayPal ❌',
+    syncStripeDone: (n: number) => `Aggiornate ${n} subscription(i) da Stripe ✅`,
+    syncStripeError: 'Errore durante la sincronizzazione Stripe ❌',
     paymentLinkError: 'Si è verificato un errore durante la creazione del link di pagamento.',
     noUsers: 'Nessun utente trovato.',
     noPlans: 'Nessun piano trovato.',

@@ -17,7 +17,7 @@ import { recurringJobs } from './jobs/recurring-jobs';
 import { createAuthService } from './modules/auth/auth.service';
 import { addressEntity } from './modules/address/address.entity';
 import { registerBillingRoutes } from './modules/billing/billing.routes';
-import { cancelAtProvider, syncPaypal } from './modules/payment/paypal-billing.service';
+import { cancelAtProvider, syncPaypal, syncProvider } from './modules/payment/paypal-billing.service';
 import { paymentUrlOf } from '../contract/schemas/payment';
 import {
   createRenewalPaymentLink,
@@ -26,6 +26,7 @@ import {
 } from './modules/payment/payment-token.service';
 import { registerPaymentRoutes } from './modules/payment/payment.routes';
 import { startFakePayPal, type FakePayPal } from './providers/fake-paypal';
+import { startFakeStripe, type FakeStripe } from './providers/fake-stripe';
 import { createProviderRegistry } from './providers/registry';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
 import { registerContactRoutes } from './modules/contact/contact.routes';
@@ -152,6 +153,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(securityHeadersPlugin, {
     paymentScriptSources: () => (fakePaypalOrigin ? [fakePaypalOrigin] : []),
   });
+  let fakeStripe: FakeStripe | undefined;
   // Cross-origin callers only from the configured origins (CORS_ORIGINS); none by default: the
   // SPA is served from this origin (and proxied by Vite in development).
   await app.register(fastifyCors, {
@@ -236,12 +238,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
     app.addHook('onClose', async () => fakePaypal?.close());
   }
+  // STRIPE_FAKE (development): a fake Stripe on loopback answers every Stripe call, and its
+  // Checkout stand-in takes the card payment.
+  if (config.stripeFake) {
+    app.addHook('onReady', async () => {
+      fakeStripe = await startFakeStripe({ port: config.stripeFakePort });
+      app.log.warn({ url: fakeStripe.url }, 'STRIPE_FAKE: le chiamate Stripe vanno allo Stripe finto');
+    });
+    app.addHook('onClose', async () => fakeStripe?.close());
+  }
   const providers = createProviderRegistry({
     connectionFor,
     secretBox,
     timeoutMs: config.paypalTimeoutMs,
     now,
     apiUrlOverride: () => fakePaypal?.url,
+    stripeApiUrlOverride: () => fakeStripe?.url,
   });
   registerPaymentProviderRoutes(app, {
     db,
@@ -281,10 +293,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // The payment side of the recurring jobs (issue 9's services); tests may replace them.
     const paymentHooks: Partial<PaymentHooks> = options.paymentHooks ?? {
       expireTokens: (w) => expirePaymentTokens(w),
-      syncPaypal: async (tenantId) => (await syncPaypal(paypalDeps, tenantId, { by: 'job' })).changed,
+      // The nightly provider sync covers both providers of a tenant (PayPal, then Stripe).
+      syncPaypal: async (tenantId) => {
+        const paypal = (await tenantsWithLivePaypal(db, 'paypal')).includes(tenantId)
+          ? (await syncPaypal(paypalDeps, tenantId, { by: 'job' })).changed
+          : 0;
+        const stripe = (await tenantsWithLivePaypal(db, 'stripe')).includes(tenantId)
+          ? (await syncProvider(paypalDeps, tenantId, 'stripe', { by: 'job' })).changed
+          : 0;
+        return paypal + stripe;
+      },
       createRenewalPaymentLink: async (w, input) =>
         paymentUrlOf(publicUrl(), (await createRenewalPaymentLink(w, input)).token),
-      paypalTenants: () => tenantsWithLivePaypal(db),
+      paypalTenants: async () =>
+        [
+          ...new Set([...(await tenantsWithLivePaypal(db)), ...(await tenantsWithLivePaypal(db, 'stripe'))]),
+        ].sort((a, b) => a - b),
     };
     const { definitions, missing } = recurringJobs({ db, uow, hooks: paymentHooks });
     definitions.push(...invoicePecJobs({ ...pecDeps, clock: now }));

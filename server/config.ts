@@ -38,8 +38,12 @@ export interface Config {
   paypalFake: boolean;
   /** Port of that fake (0: any free port). */
   paypalFakePort: number;
-  /** How long a PayPal call may take before it counts as failed. */
+  /** How long a PayPal (or Stripe) call may take before it counts as failed. */
   paypalTimeoutMs: number;
+  /** STRIPE_FAKE: a fake Stripe on loopback answers every Stripe call (development only). */
+  stripeFake: boolean;
+  /** Port of that fake (0: any free port). */
+  stripeFakePort: number;
   /**
    * The background-job engine (pg-boss): 'auto' runs workers and cron schedules; 'manual' creates
    * queues and schedules but runs a job only when asked (tests); 'off' starts no engine.
@@ -239,6 +243,8 @@ export function loadConfig(env: Env = process.env): Config {
     paypalFake: bool('PAYPAL_FAKE', false),
     paypalFakePort: int('PAYPAL_FAKE_PORT', 8790, 0, 65535),
     paypalTimeoutMs: duration('PAYPAL_TIMEOUT', '10s'),
+    stripeFake: bool('STRIPE_FAKE', false),
+    stripeFakePort: int('STRIPE_FAKE_PORT', 8791, 0, 65535),
     jobs: jobs === 'manual' || jobs === 'off' ? jobs : 'auto',
     integrations: {
       apiPerKeyPerMinute: int('API_RATE_PER_KEY', 600, 1, 100_000),
@@ -262,6 +268,9 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (config.paypalFake && production) {
     problems.push('PAYPAL_FAKE: non ammesso in produzione / not allowed when NODE_ENV=production');
+  }
+  if (config.stripeFake && production) {
+    problems.push('STRIPE_FAKE: non ammesso in produzione / not allowed when NODE_ENV=production');
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -19,6 +19,8 @@ export const PAYPAL_API_URLS: Record<PaymentProviderMode, string> = {
   sandbox: 'https://api-m.sandbox.paypal.com',
   live: 'https://api-m.paypal.com',
 };
+/** Stripe's API host (the same for both modes: the key decides test or live). */
+export const STRIPE_API_URL = 'https://api.stripe.com';
 
 export interface PaymentProvider {
   id: number;
@@ -35,6 +37,8 @@ export interface PaymentProvider {
   apiKey: string;
   /** Always `SECRET_MASK` or null, never the secret. */
   apiSecret: string | null;
+  /** Stripe's webhook signing secret (whsec_…): write-only like `apiSecret`, `SECRET_MASK` or null. */
+  webhookSecret: string | null;
 }
 
 const isHttpUrl = (v: string) => {
@@ -85,6 +89,10 @@ export const paymentProviderInputSchema = z
       const b = blankToNull(v);
       return b === SECRET_MASK ? null : b;
     }, z.string().max(500).nullable().optional()),
+    webhookSecret: z.preprocess((v) => {
+      const b = blankToNull(v);
+      return b === SECRET_MASK ? null : b;
+    }, z.string().max(500).nullable().optional()),
   })
   .superRefine((v, ctx) => {
     if (!v.id && !v.apiSecret) {
@@ -96,4 +104,13 @@ export type PaymentProviderInput = z.input<typeof paymentProviderInputSchema>;
 /** `GET api/paymentprovider/GetPayPalSettingsByTenant/{tenantId}` (public): only the client id. */
 export interface PayPalPublicSettings {
   apiKey: string;
+}
+
+/**
+ * `GET api/paymentprovider/GetPublicSettingsByTenant/{tenantId}` (public): the public keys of the
+ * tenant's active providers, null for a provider it has not configured. Never a secret.
+ */
+export interface PublicProviderSettings {
+  paypal: { apiKey: string; sdkBaseUrl?: string } | null;
+  stripe: { publishableKey: string } | null;
 }

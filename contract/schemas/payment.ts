@@ -93,3 +93,19 @@ export interface PlanWidgetView {
   features: { featureName: string; description: string | null }[];
   tenantName: string;
 }
+
+/** `POST api/Payment/stripe/checkout` body: the payment link's token. */
+export const stripeCheckoutSchema = z.object({
+  token: z.string().trim().min(1, 'Token mancante nella richiesta.').max(200),
+});
+
+/** `PUT api/Payment/stripe/confirm` body: the Checkout Session Stripe sent the customer back with. */
+export const stripeConfirmSchema = z.object({
+  sessionId: z
+    .string()
+    .trim()
+    .min(1, 'Sessione di pagamento mancante.')
+    .max(200)
+    .regex(/^cs_[A-Za-z0-9_]+$/, 'Sessione di pagamento non valida.'),
+  tenantId: requiredId,
+});

@@ -14,6 +14,8 @@ export function findNulBytes(value: unknown, path = '', depth = 0, found: string
     return found;
   }
   if (typeof value !== 'object' || value === null || depth > MAX_DEPTH) return found;
+  // A raw body kept as bytes (the Stripe webhook): nothing in it is stored as text as it is.
+  if (Buffer.isBuffer(value)) return found;
   for (const [key, child] of Object.entries(value)) {
     const childPath = path ? `${path}.${key}` : key;
     if (key.includes(NUL)) {

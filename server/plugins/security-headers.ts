@@ -9,7 +9,22 @@ export const PAYPAL_SDK_HOSTS = [
   'https://*.paypal.com',
   'https://www.paypalobjects.com',
 ];
-/** Pages that load PayPal's SDK. */
+/**
+ * Stripe.js (`@stripe/stripe-js` loads https://js.stripe.com/v3) with its frames and API calls
+ * (the payment page only). The card itself is typed on Stripe Checkout, a page of Stripe's.
+ */
+export const STRIPE_JS_HOSTS = ['https://js.stripe.com', 'https://*.js.stripe.com'];
+export const STRIPE_API_HOSTS = [
+  'https://api.stripe.com',
+  'https://checkout.stripe.com',
+  'https://m.stripe.network',
+];
+export const STRIPE_FRAME_HOSTS = [
+  'https://js.stripe.com',
+  'https://*.js.stripe.com',
+  'https://hooks.stripe.com',
+];
+/** Pages that load PayPal's SDK and Stripe.js. */
 export const PAYMENT_PAGE_PATHS = ['/payment', '/payment/process'];
 /** The public plan widget, embedded by tenants in their own sites (`GET api/plan/iframe`). */
 export const FRAMEABLE_PAGE_PATHS = ['/widget/plan'];
@@ -52,10 +67,10 @@ export function securityOptionsFor(
   };
   if (PAYMENT_PAGE_PATHS.includes(path)) {
     const self = ["'self'"];
-    directives['script-src'] = [...self, ...PAYPAL_SDK_HOSTS, ...extraPaymentSources];
-    directives['connect-src'] = [...self, ...PAYPAL_SDK_HOSTS, ...extraPaymentSources];
-    directives['frame-src'] = [...PAYPAL_SDK_HOSTS];
-    directives['img-src'] = [...self, 'data:', ...PAYPAL_SDK_HOSTS];
+    directives['script-src'] = [...self, ...PAYPAL_SDK_HOSTS, ...STRIPE_JS_HOSTS, ...extraPaymentSources];
+    directives['connect-src'] = [...self, ...PAYPAL_SDK_HOSTS, ...STRIPE_API_HOSTS, ...extraPaymentSources];
+    directives['frame-src'] = [...PAYPAL_SDK_HOSTS, ...STRIPE_FRAME_HOSTS];
+    directives['img-src'] = [...self, 'data:', ...PAYPAL_SDK_HOSTS, 'https://*.stripe.com'];
     // PayPal's checkout opens a popup that talks back to this window.
     options.crossOriginOpenerPolicy = { policy: 'same-origin-allow-popups' };
   }
@@ -70,7 +85,7 @@ export function securityOptionsFor(
 
 /**
  * Security headers on every answer, through @fastify/helmet: a Content-Security-Policy (scripts
- * from this origin only; PayPal's SDK on the payment page), no framing except the plan widget,
+ * from this origin only; PayPal's SDK and Stripe.js on the payment page), no framing except the plan widget,
  * Referrer-Policy no-referrer (reset and payment URLs carry tokens), nosniff, and
  * `Cache-Control: no-store` on API answers (they are per caller). One hook decides per path, so
  * SPA pages served by the history fallback and routes added later get the same treatment.

@@ -7,7 +7,10 @@
 /** What the provider says a subscription is. */
 export interface ProviderSubscription {
   id: string;
-  /** PayPal: APPROVAL_PENDING, APPROVED, ACTIVE, SUSPENDED, CANCELLED, EXPIRED. */
+  /**
+   * In PayPal's words: APPROVAL_PENDING, APPROVED, ACTIVE, SUSPENDED, CANCELLED, EXPIRED. The
+   * Stripe adapter maps Stripe's statuses onto these (stripe.ts), so sync and webhooks share one map.
+   */
   status: string;
   planId: string | null;
 }
@@ -17,6 +20,8 @@ export interface WebhookDelivery {
   headers: Record<string, string | string[] | undefined>;
   /** The parsed JSON body as received. */
   event: unknown;
+  /** The body's bytes as received (Stripe signs these, not a re-serialization). */
+  rawBody?: Buffer | string;
 }
 
 export interface ProviderPlanInput {
@@ -28,11 +33,16 @@ export interface ProviderPlanInput {
   intervalMonths: number;
 }
 
+export type ProviderKind = 'paypal' | 'stripe';
+
 export interface PaymentProviderAdapter {
-  readonly kind: 'paypal';
+  readonly kind: ProviderKind;
   getSubscription(id: string): Promise<ProviderSubscription>;
   cancelSubscription(id: string, reason: string): Promise<void>;
-  /** True only when the provider confirms the delivery's signature for this webhook id. */
+  /**
+   * True only when the delivery's signature is confirmed: PayPal checks it for this webhook id;
+   * Stripe's adapter checks it offline with the signing secret it was built with (the id is ignored).
+   */
   verifyWebhook(delivery: WebhookDelivery, webhookId: string): Promise<boolean>;
   createProduct(input: { name: string; description?: string }): Promise<string>;
   createPlan(input: ProviderPlanInput): Promise<string>;
@@ -55,6 +65,20 @@ export const providerMessages = {
   noSecret: 'Manca il Secret PayPal del tenant: aggiungilo in Configura PayPal.',
 } as const;
 
+/** The same failures, said of Stripe. */
+export const stripeProviderMessages = {
+  timeout: 'Stripe non ha risposto in tempo. Riprova tra qualche minuto: in Rinnova non è cambiato nulla.',
+  network: 'Impossibile contattare Stripe. Riprova tra qualche minuto: in Rinnova non è cambiato nulla.',
+  unauthorized:
+    'Stripe ha rifiutato le credenziali (chiave segreta non valida): controllale nella configurazione di Stripe.',
+  notFound: 'Stripe non conosce questa sottoscrizione.',
+  unprocessable: 'Stripe ha rifiutato l’operazione nello stato attuale della sottoscrizione.',
+  server: 'Stripe è momentaneamente non disponibile. Riprova più tardi: in Rinnova non è cambiato nulla.',
+  invalid: 'Stripe ha dato una risposta inattesa. Riprova più tardi: in Rinnova non è cambiato nulla.',
+  notConfigured: 'Configurazione Stripe non trovata per questo tenant.',
+  noSecret: 'Manca la chiave segreta Stripe del tenant: aggiungila nella configurazione di Stripe.',
+} as const;
+
 export class ProviderError extends Error {
   constructor(
     readonly kind: ProviderErrorKind,
@@ -62,8 +86,9 @@ export class ProviderError extends Error {
     readonly providerStatus: number | null = null,
     /** The provider's own error name (e.g. RESOURCE_NOT_FOUND), for logs. */
     readonly providerCode: string | null = null,
+    readonly provider: ProviderKind = 'paypal',
   ) {
-    super(providerMessages[kind]);
+    super((provider === 'stripe' ? stripeProviderMessages : providerMessages)[kind]);
     this.name = 'ProviderError';
   }
 }

@@ -1,15 +1,21 @@
 /**
  * Which adapter serves a tenant: its active provider row of the kind, with the secret decrypted
- * here and handed only to the adapter. With PAYPAL_FAKE every PayPal call goes to the fake PayPal
- * started at boot instead of the row's apiUrl (development without a PayPal account).
+ * here and handed only to the adapter. With PAYPAL_FAKE (STRIPE_FAKE) every PayPal (Stripe) call goes
+ * to the fake started at boot instead of the row's apiUrl (development without a provider account).
  */
 import { and, asc, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { paymentProviders } from '../db/schema';
 import { HttpError } from '../lib/http-error';
 import type { SecretBox } from '../lib/secret-box';
-import { providerMessages, type PaymentProviderAdapter } from './payment-provider';
+import {
+  providerMessages,
+  stripeProviderMessages,
+  type PaymentProviderAdapter,
+  type ProviderKind,
+} from './payment-provider';
 import { createPayPalAdapter } from './paypal';
+import { createStripeAdapter, type StripeAdapter } from './stripe';
 
 export interface TenantProvider {
   adapter: PaymentProviderAdapter;
@@ -18,11 +24,23 @@ export interface TenantProvider {
   webhookId: string | null;
 }
 
+export interface TenantStripe {
+  adapter: StripeAdapter;
+  providerId: number;
+  publishableKey: string;
+}
+
 export interface ProviderRegistry {
   /** The tenant's active PayPal, or null when it has none. */
   findPaypal(tenantId: number): Promise<TenantProvider | null>;
   /** The same, or 409 'Configurazione PayPal non trovata per questo tenant.' */
   paypal(tenantId: number): Promise<TenantProvider>;
+  /** The tenant's active Stripe, or null when it has none. */
+  findStripe(tenantId: number): Promise<TenantStripe | null>;
+  /** The same, or 409 'Configurazione Stripe non trovata per questo tenant.' */
+  stripe(tenantId: number): Promise<TenantStripe>;
+  /** The adapter of `kind` for the tenant (409 when not configured). */
+  adapterOf(tenantId: number, kind: ProviderKind): Promise<PaymentProviderAdapter>;
 }
 
 export interface ProviderRegistryOptions {
@@ -32,9 +50,47 @@ export interface ProviderRegistryOptions {
   now: () => Date;
   /** PAYPAL_FAKE: the base URL that replaces every row's apiUrl. */
   apiUrlOverride?: () => string | undefined;
+  /** STRIPE_FAKE: the base URL that replaces every Stripe row's apiUrl. */
+  stripeApiUrlOverride?: () => string | undefined;
 }
 
 export function createProviderRegistry(options: ProviderRegistryOptions): ProviderRegistry {
+  async function activeRow(tenantId: number, kind: ProviderKind) {
+    const [row] = await options
+      .connectionFor(tenantId)
+      .select({
+        id: paymentProviders.id,
+        apiUrl: paymentProviders.apiUrl,
+        apiKey: paymentProviders.apiKey,
+        secret: paymentProviders.apiSecretEncrypted,
+        webhookSecret: paymentProviders.webhookSecretEncrypted,
+      })
+      .from(paymentProviders)
+      .where(
+        and(
+          eq(paymentProviders.tenantId, tenantId),
+          eq(paymentProviders.kind, kind),
+          eq(paymentProviders.isActive, true),
+        ),
+      )
+      .orderBy(asc(paymentProviders.id))
+      .limit(1);
+    return row;
+  }
+
+  async function findStripe(tenantId: number): Promise<TenantStripe | null> {
+    const row = await activeRow(tenantId, 'stripe');
+    if (!row) return null;
+    const secretKey = row.secret ? options.secretBox.decrypt(row.secret) : null;
+    if (!secretKey) throw new HttpError(409, stripeProviderMessages.noSecret);
+    const webhookSecret = row.webhookSecret ? options.secretBox.decrypt(row.webhookSecret) : null;
+    const adapter = createStripeAdapter(
+      { apiUrl: options.stripeApiUrlOverride?.() ?? row.apiUrl, secretKey, webhookSecret },
+      { timeoutMs: options.timeoutMs },
+    );
+    return { adapter, providerId: row.id, publishableKey: row.apiKey };
+  }
+
   async function findPaypal(tenantId: number): Promise<TenantProvider | null> {
     const [row] = await options
       .connectionFor(tenantId)
@@ -66,12 +122,23 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
     );
     return { adapter, providerId: row.id, webhookId: row.webhookId };
   }
+  async function paypal(tenantId: number) {
+    const found = await findPaypal(tenantId);
+    if (!found) throw new HttpError(409, providerMessages.notConfigured);
+    return found;
+  }
+  async function stripe(tenantId: number) {
+    const found = await findStripe(tenantId);
+    if (!found) throw new HttpError(409, stripeProviderMessages.notConfigured);
+    return found;
+  }
   return {
     findPaypal,
-    async paypal(tenantId) {
-      const found = await findPaypal(tenantId);
-      if (!found) throw new HttpError(409, providerMessages.notConfigured);
-      return found;
+    paypal,
+    findStripe,
+    stripe,
+    async adapterOf(tenantId, kind) {
+      return kind === 'stripe' ? (await stripe(tenantId)).adapter : (await paypal(tenantId)).adapter;
     },
   };
 }

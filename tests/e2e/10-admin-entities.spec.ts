@@ -536,6 +536,7 @@ test.describe('Admin of Demo Srl, desktop 1280 px', () => {
       'URL API',
       'Client ID (API key)',
       'Secret API',
+      'Tipo',
       'Modalità',
       'Attivo',
       'Azioni',
@@ -578,7 +579,9 @@ test.describe('Admin of Demo Srl, desktop 1280 px', () => {
       expect(data.apiSecret).toBe(SECRET_MASK);
       await expect(secretBox).toHaveValue('');
       await expect(secretBox).toHaveAttribute('type', 'password');
-      await expect(page.getByText('Per sicurezza il valore salvato non viene mostrato')).toBeVisible();
+      await expect(
+        page.getByText('Per sicurezza il valore salvato non viene mostrato').first(),
+      ).toBeVisible();
       await page.getByRole('textbox', { name: 'Client ID (API key)' }).fill(clientId);
       await secretBox.fill(secret);
       const body = await save();

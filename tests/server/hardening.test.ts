@@ -230,15 +230,23 @@ describe('security headers', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 
-  it('the payment page also allows PayPal’s SDK; the plan widget may be framed', async () => {
-    for (const url of ['/payment?token=abc', '/payment/process']) {
+  it('the payment page also allows PayPal’s SDK and Stripe.js (and only it does); the plan widget may be framed', async () => {
+    for (const url of ['/payment?token=abc', '/payment/process?session_id=cs_test_1&tenant=1']) {
       const res = await ctx.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
       const csp = String(res.headers['content-security-policy']);
       expect(csp).toContain(
-        "script-src 'self' https://www.paypal.com https://*.paypal.com https://www.paypalobjects.com",
+        "script-src 'self' https://www.paypal.com https://*.paypal.com https://www.paypalobjects.com https://js.stripe.com https://*.js.stripe.com",
       );
+      expect(csp).toMatch(/connect-src [^;]*https:\/\/api\.stripe\.com/);
+      expect(csp).toMatch(/frame-src [^;]*https:\/\/js\.stripe\.com/);
       expect(csp).toContain("frame-ancestors 'none'");
     }
+    const elsewhere = await ctx.app.inject({
+      method: 'GET',
+      url: '/login',
+      headers: { accept: 'text/html' },
+    });
+    expect(String(elsewhere.headers['content-security-policy'])).not.toContain('stripe');
     const widget = await ctx.app.inject({
       method: 'GET',
       url: '/widget/plan?planId=1',

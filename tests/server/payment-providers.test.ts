@@ -61,6 +61,7 @@ describe('the API secret is write-only', () => {
       apiUrl: 'https://api-m.sandbox.paypal.com',
       apiKey: 'client-id-demo',
       apiSecret: SECRET_MASK,
+      webhookSecret: null,
     });
     const stored = (await row(provider.id))?.apiSecretEncrypted ?? '';
     expect(stored).not.toContain(SECRET);

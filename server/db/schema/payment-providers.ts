@@ -8,7 +8,8 @@ import { tenantColumn } from './tenants';
  * stored only encrypted (AES-256-GCM, server/lib/secret-box.ts) and never leaves the server; it is
  * decrypted only inside the provider adapter (server/providers/). `kind` says which adapter
  * (PayPal now, Stripe later), `mode` sandbox or live, `webhook_id` the id PayPal gives the
- * webhook (its signature check needs it). At most one active provider of a kind per tenant.
+ * webhook (its signature check needs it). For Stripe `api_key` is the publishable key, the secret
+ * the secret key and `webhook_secret_encrypted` the webhook signing secret. At most one active provider of a kind per tenant.
  */
 export const paymentProviders = pgTable(
   'payment_providers',
@@ -22,6 +23,8 @@ export const paymentProviders = pgTable(
     apiKey: text('api_key').notNull(),
     apiSecretEncrypted: text('api_secret_encrypted'),
     webhookId: text('webhook_id'),
+    /** Stripe's webhook signing secret (whsec_…), encrypted like the API secret and write-only. */
+    webhookSecretEncrypted: text('webhook_secret_encrypted'),
     isActive: boolean('is_active').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

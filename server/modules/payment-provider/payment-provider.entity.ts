@@ -25,6 +25,7 @@ const paymentProviderItem: z.ZodType<PaymentProvider> = z.object({
   apiKey: z.string(),
   // The response schema itself allows only the mask: a secret cannot slip into an answer.
   apiSecret: z.literal(SECRET_MASK).nullable(),
+  webhookSecret: z.literal(SECRET_MASK).nullable(),
 });
 
 /**
@@ -63,17 +64,19 @@ export function paymentProviderEntity(
             apiUrl: paymentProviders.apiUrl,
             apiKey: paymentProviders.apiKey,
             hasSecret: sql<boolean>`${paymentProviders.apiSecretEncrypted} is not null`,
+            hasWebhookSecret: sql<boolean>`${paymentProviders.webhookSecretEncrypted} is not null`,
           })
           .from(paymentProviders)
           .orderBy(...byName(paymentProviders.name, paymentProviders.id))
           .$dynamic(),
         window,
       );
-      return rows.map(({ hasSecret, ...row }) => ({
+      return rows.map(({ hasSecret, hasWebhookSecret, ...row }) => ({
         ...row,
         kind: row.kind as PaymentProvider['kind'],
         mode: row.mode as PaymentProvider['mode'],
         apiSecret: hasSecret ? SECRET_MASK : null,
+        webhookSecret: hasWebhookSecret ? SECRET_MASK : null,
       }));
     },
     toRow: (input) => ({
@@ -85,6 +88,7 @@ export function paymentProviderEntity(
       apiUrl: input.apiUrl,
       apiKey: input.apiKey,
       ...(input.apiSecret ? { apiSecretEncrypted: box.encrypt(input.apiSecret) } : {}),
+      ...(input.webhookSecret ? { webhookSecretEncrypted: box.encrypt(input.webhookSecret) } : {}),
       updatedAt: new Date(),
     }),
     export: {

@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -59,6 +59,45 @@ export function registerPaymentProviderRoutes(
       if (!provider) throw new HttpError(404, messages.payment.paypalNotConfigured);
       const fake = sdkBaseUrl?.();
       return ok({ apiKey: provider.apiKey, ...(fake ? { sdkBaseUrl: fake } : {}) });
+    },
+  );
+
+  app.get(
+    '/api/paymentprovider/GetPublicSettingsByTenant/:tenantId',
+    {
+      config: { access: 'public', rateLimit: perIp(rateLimit.publicLookup, rateLimit.windowMs) },
+      schema: {
+        tags: ['paymentprovider'],
+        summary:
+          'Pubblica: le chiavi pubbliche dei fornitori attivi del tenant (Client ID PayPal, chiave pubblicabile Stripe), mai un secret; null per un fornitore assente',
+        security: [{ apiKey: [] }],
+        params: z.object({ tenantId: idParamsSchema.shape.id }),
+        // Only these fields can leave: the schema drops anything else a query might select.
+        response: {
+          200: envelopeOf(
+            z.object({
+              paypal: z.object({ apiKey: z.string(), sdkBaseUrl: z.string().optional() }).nullable(),
+              stripe: z.object({ publishableKey: z.string() }).nullable(),
+            }),
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const rows = await db
+        .select({ kind: paymentProviders.kind, apiKey: paymentProviders.apiKey })
+        .from(paymentProviders)
+        .where(
+          and(eq(paymentProviders.tenantId, request.params.tenantId), eq(paymentProviders.isActive, true)),
+        )
+        .orderBy(asc(paymentProviders.id));
+      const paypal = rows.find((r) => r.kind === 'paypal');
+      const stripe = rows.find((r) => r.kind === 'stripe');
+      const fake = sdkBaseUrl?.();
+      return ok({
+        paypal: paypal ? { apiKey: paypal.apiKey, ...(fake ? { sdkBaseUrl: fake } : {}) } : null,
+        stripe: stripe ? { publishableKey: stripe.apiKey } : null,
+      });
     },
   );
 }

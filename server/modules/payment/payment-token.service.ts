@@ -47,6 +47,8 @@ export const paymentMessages = {
   paypalStatusInvalid: (status: string) =>
     `La sottoscrizione PayPal non risulta approvata (stato: ${status}).`,
   paypalOtherPlan: 'La sottoscrizione PayPal è di un altro piano.',
+  planNotOnStripe: (plan: string) =>
+    `Il piano «${plan}» non è ancora su Stripe: aprilo in «Gestisci piani di abbonamento» e usa «Sincronizza con Stripe».`,
   paypalIdTaken: 'Questa sottoscrizione PayPal è già collegata a un altro pagamento.',
   paid: 'Pagamento registrato: la sottoscrizione è attiva.',
   linkCreated: 'Link di pagamento creato.',
@@ -83,34 +85,43 @@ export async function createPaymentLink(uow: UnitOfWork, paymentId: number): Pro
       name: plans.name,
       paypalPlanId: plans.paypalPlanId,
       paypalPriceCents: plans.paypalPriceCents,
+      stripePlanId: plans.stripePlanId,
       cost: plans.recurringCostBeforeVat,
       vat: plans.vatPercentage,
     })
     .from(plans)
     .where(and(eq(plans.tenantId, uow.tenantId), eq(plans.id, sub.planId)));
   if (!plan) throw new HttpError(404, serverMessages.notFound);
-  if (!plan.paypalPlanId) throw new HttpError(409, paymentMessages.planNotOnPaypal(plan.name));
+  const active = await uow.tx
+    .select({ id: paymentProviders.id, kind: paymentProviders.kind })
+    .from(paymentProviders)
+    .where(and(eq(paymentProviders.tenantId, uow.tenantId), eq(paymentProviders.isActive, true)))
+    .orderBy(asc(paymentProviders.id));
+  const paypalRow = active.find((p) => p.kind === 'paypal');
+  const stripeRow = active.find((p) => p.kind === 'stripe');
+  // Stripe beside PayPal (issue 16): a plan on Stripe can be paid by card; Stripe's price is
+  // checked against the amount when the customer opens the checkout.
+  const stripeOk = stripeRow !== undefined && plan.stripePlanId !== null;
   // PayPal charges what its plan says: a link for another amount would charge the wrong sum.
   const paypalPrice =
     plan.paypalPriceCents ?? amountWithVat(toCents(plan.cost), toPercentHundredths(plan.vat));
-  if (paypalPrice !== payment.amountDueCents) {
+  const paypalOk = plan.paypalPlanId !== null && paypalPrice === payment.amountDueCents;
+  if (!paypalOk && !stripeOk) {
+    if (!plan.paypalPlanId) {
+      throw new HttpError(
+        409,
+        stripeRow && !paypalRow
+          ? paymentMessages.planNotOnStripe(plan.name)
+          : paymentMessages.planNotOnPaypal(plan.name),
+      );
+    }
     throw new HttpError(
       409,
       paymentMessages.priceDiffers(formatEur(payment.amountDueCents), formatEur(paypalPrice)),
     );
   }
-  const [provider] = await uow.tx
-    .select({ id: paymentProviders.id })
-    .from(paymentProviders)
-    .where(
-      and(
-        eq(paymentProviders.tenantId, uow.tenantId),
-        eq(paymentProviders.kind, 'paypal'),
-        eq(paymentProviders.isActive, true),
-      ),
-    )
-    .orderBy(asc(paymentProviders.id))
-    .limit(1);
+  const providerPlanId = paypalOk ? plan.paypalPlanId! : plan.stripePlanId!;
+  const provider = paypalOk ? (paypalRow ?? stripeRow) : stripeRow;
 
   await uow.tx
     .update(paymentTokens)
@@ -135,7 +146,7 @@ export async function createPaymentLink(uow: UnitOfWork, paymentId: number): Pro
       planId: sub.planId,
       amountCents: payment.amountDueCents,
       paymentProviderId: provider?.id ?? null,
-      providerPlanId: plan.paypalPlanId,
+      providerPlanId,
       expiresAt,
       createdAt: uow.now,
     })
@@ -301,13 +312,16 @@ export async function expirePaymentTokens(uow: UnitOfWork): Promise<number> {
  * Tenants whose PayPal the sync job may call: an active PayPal provider with real credentials (the
  * demo's placeholder row, `SEGNAPOSTO-…`, would only fail every night).
  */
-export async function tenantsWithLivePaypal(db: Database): Promise<number[]> {
+export async function tenantsWithLivePaypal(
+  db: Database,
+  kind: 'paypal' | 'stripe' = 'paypal',
+): Promise<number[]> {
   const rows = await db
     .selectDistinct({ id: paymentProviders.tenantId })
     .from(paymentProviders)
     .where(
       and(
-        eq(paymentProviders.kind, 'paypal'),
+        eq(paymentProviders.kind, kind),
         eq(paymentProviders.isActive, true),
         notLike(paymentProviders.apiKey, 'SEGNAPOSTO%'),
       ),

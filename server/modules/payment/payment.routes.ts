@@ -1,6 +1,7 @@
 /**
  * The calls of getting paid: payment links (Admin), the public payment page's token check and
- * payment, PayPal sync, PayPal webhooks, the plan widget and 'Sincronizza con PayPal' on a plan.
+ * payment, PayPal sync, PayPal webhooks, the plan widget and 'Sincronizza con PayPal' on a plan;
+ * and Stripe's (issue 16): Checkout Session, its confirmation, sync, webhooks, plan sync.
  * Public calls are limited per IP; webhooks need no x-api-key (PayPal cannot send one) and are
  * trusted only after PayPal's signature check.
  */
@@ -11,6 +12,8 @@ import { messages } from '../../../contract/messages';
 import {
   createPaymentTokenSchema,
   paymentUrlOf,
+  stripeCheckoutSchema,
+  stripeConfirmSchema,
   subscribeSchema,
   updatePaymentSchema,
 } from '../../../contract/schemas/payment';
@@ -23,7 +26,20 @@ import type { ProviderRegistry } from '../../providers/registry';
 import type { Actor, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import { idParamsSchema } from '../crud/list-query';
 import { ADMINS } from '../crud/roles';
-import { applyWebhookEvent, parseWebhookEvent, payWithToken, syncPaypal } from './paypal-billing.service';
+import {
+  applyWebhookEvent,
+  parseWebhookEvent,
+  payWithToken,
+  syncPaypal,
+  syncProvider,
+} from './paypal-billing.service';
+import {
+  applyStripeEvent,
+  confirmStripeCheckout,
+  createStripeCheckout,
+  stripeMessages,
+  syncPlanWithStripe,
+} from './stripe-billing.service';
 import { createPaymentLink, paymentMessages, validatePaymentToken } from './payment-token.service';
 import {
   planWidgetView,
@@ -46,6 +62,8 @@ export const webhookMessages = {
   notConfigured:
     'Webhook PayPal non configurato per questo tenant (ID webhook mancante in Configura PayPal).',
   malformed: 'Evento webhook non valido.',
+  stripeNotConfigured:
+    'Webhook Stripe non configurato per questo tenant (segreto di firma mancante nella configurazione di Stripe).',
   received: 'Evento ricevuto.',
   duplicate: 'Evento già ricevuto.',
 } as const;
@@ -86,6 +104,7 @@ export function registerPaymentRoutes(fastify: FastifyInstance, options: Payment
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { uow, providers, connectionFor, shared, publicUrl, rateLimit } = options;
   const deps = { uow, providers, connectionFor, shared };
+  const stripeDeps = { ...deps, publicUrl };
   const publicLimit = perIp(rateLimit.publicLookup, rateLimit.windowMs);
 
   app.post(
@@ -272,4 +291,112 @@ export function registerPaymentRoutes(fastify: FastifyInstance, options: Payment
     async (request) =>
       ok(await syncPlanWithPaypal(deps, tenantOf(request), request.params.planId), widgetMessages.planSynced),
   );
+
+  app.post(
+    '/api/Payment/stripe/checkout',
+    {
+      config: { access: 'public', rateLimit: publicLimit },
+      schema: {
+        tags: ['Payment'],
+        summary:
+          'Pubblica (con il token): crea la sessione Stripe Checkout in modalità abbonamento al prezzo Stripe del piano; data.url è la pagina di Stripe',
+        security: [{ apiKey: [] }],
+        body: stripeCheckoutSchema,
+        response: { 200: envelopeOf(z.object({ url: z.string(), sessionId: z.string() })) },
+      },
+    },
+    async (request) =>
+      ok(await createStripeCheckout(stripeDeps, request.body.token), stripeMessages.checkoutCreated),
+  );
+
+  app.put(
+    '/api/Payment/stripe/confirm',
+    {
+      config: { access: 'public', rateLimit: publicLimit },
+      schema: {
+        tags: ['Payment'],
+        summary:
+          'Pubblica (ritorno da Stripe): legge la sessione su Stripe (completata, pagata, sottoscrizione attiva del piano), poi token usato, pagamento pagato, sottoscrizione attiva. Ripetere non cambia nulla',
+        security: [{ apiKey: [] }],
+        body: stripeConfirmSchema,
+        response: { 200: envelopeOf(z.object({ result: z.enum(['paid', 'replayed']) })) },
+      },
+    },
+    async (request) => {
+      const result = await confirmStripeCheckout(deps, request.body);
+      return ok({ result }, paymentMessages.paid);
+    },
+  );
+
+  app.post(
+    '/api/subscription/sync-stripe',
+    {
+      config: admins,
+      schema: {
+        tags: ['subscription'],
+        summary:
+          'Legge da Stripe ogni sottoscrizione Stripe del tenant e applica active → Active, past_due/unpaid/paused → NotActive, canceled → Canceled; data = quante sono cambiate',
+        response: { 200: envelopeOf(z.number()) },
+      },
+    },
+    async (request) => {
+      const result = await syncProvider(deps, tenantOf(request), 'stripe', { by: callerOf(request).email });
+      return ok(result.changed, messages.subscription.syncStripeDone(result.changed));
+    },
+  );
+
+  app.post(
+    '/api/plan/syncStripe/:planId',
+    {
+      config: admins,
+      schema: {
+        tags: ['plan'],
+        summary:
+          'Crea su Stripe il prodotto (una volta) e un prezzo ricorrente (mesi × ricorrenza, prezzo con IVA, EUR) e ne salva l’ID in stripePlanId',
+        params: z.object({ planId: idParamsSchema.shape.id }),
+        response: { 200: envelopeOf(z.object({ stripePlanId: z.string(), stripeProductId: z.string() })) },
+      },
+    },
+    async (request) =>
+      ok(await syncPlanWithStripe(deps, tenantOf(request), request.params.planId), stripeMessages.planSynced),
+  );
+
+  // Stripe signs the body's bytes: this route (alone) keeps them raw.
+  fastify.register(async (child) => {
+    child.removeContentTypeParser('application/json');
+    child.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
+      done(null, body),
+    );
+    child.withTypeProvider<ZodTypeProvider>().post(
+      '/api/webhooks/stripe/:tenantId',
+      {
+        config: { access: 'public', rateLimit: perIp(rateLimit.webhook, rateLimit.windowMs) },
+        schema: {
+          tags: ['webhooks'],
+          summary:
+            'Webhook Stripe del tenant (senza x-api-key): firma verificata sul corpo grezzo con il segreto di firma (400 altrimenti), idempotente per ID evento',
+          params: z.object({ tenantId: idParamsSchema.shape.id }),
+          response: {
+            200: envelopeOf(z.object({ eventId: z.string(), outcome: z.string() })),
+          },
+        },
+      },
+      async (request) => {
+        const { tenantId } = request.params;
+        const raw = request.body;
+        if (!Buffer.isBuffer(raw) || raw.length === 0) throw new HttpError(400, webhookMessages.malformed);
+        const provider = await providers.findStripe(tenantId);
+        const signature = request.headers['stripe-signature'];
+        if (!provider) throw new HttpError(400, webhookMessages.stripeNotConfigured);
+        const event = provider.adapter.parseWebhook(raw, Array.isArray(signature) ? signature[0] : signature);
+        if (!event) throw new HttpError(400, webhookMessages.unverified);
+        const result = await applyStripeEvent(deps, tenantId, event);
+        request.log.info({ eventId: event.id, type: event.type, outcome: result.outcome }, 'webhook Stripe');
+        return ok(
+          { eventId: event.id, outcome: result.outcome },
+          result.outcome === 'duplicate' ? webhookMessages.duplicate : webhookMessages.received,
+        );
+      },
+    );
+  });
 }

@@ -20,12 +20,16 @@ import {
 import type { Database } from '../../db/client';
 import { paymentTokens, payments, plans, providerWebhookEvents, subscriptions } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
-import { ProviderError, type ProviderSubscription } from '../../providers/payment-provider';
+import {
+  ProviderError,
+  type ProviderKind,
+  type ProviderSubscription,
+} from '../../providers/payment-provider';
 import type { ProviderRegistry } from '../../providers/registry';
 import { machineActorOf, type UnitOfWork, type UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import { findSubscription, firstPayment } from '../billing/billing.repository';
 import { causaleOf, changeStatus } from '../billing/subscription.service';
-import { findToken, isUsable, paymentMessages } from './payment-token.service';
+import { findToken, isUsable, paymentMessages, type TokenRow } from './payment-token.service';
 
 export interface PaypalDeps {
   uow: UnitOfWorkRunner;
@@ -35,7 +39,7 @@ export interface PaypalDeps {
   shared: Database;
 }
 
-const tokenInvalid = () => new HttpError(400, messages.payment.tokenInvalid);
+export const tokenInvalid = () => new HttpError(400, messages.payment.tokenInvalid);
 
 /**
  * `PUT api/Payment/updatePayment`: checks the PayPal subscription (ACTIVE or APPROVED, the token's
@@ -66,75 +70,91 @@ export async function payWithToken(
     throw new HttpError(400, paymentMessages.paypalStatusInvalid(remote.status));
   if (remote.planId !== row.providerPlanId) throw new HttpError(400, paymentMessages.paypalOtherPlan);
 
-  return deps.uow.run(
-    { tenantId: row.tenantId, actor: { kind: 'paymentToken', tokenId: row.id } },
-    async (w) => {
-      const [locked] = await w.tx
-        .select({
-          status: paymentTokens.status,
-          expiresAt: paymentTokens.expiresAt,
-          providerSubscriptionId: paymentTokens.providerSubscriptionId,
-        })
-        .from(paymentTokens)
-        .where(and(eq(paymentTokens.tenantId, w.tenantId), eq(paymentTokens.id, row.id)))
-        .for('update');
-      if (!locked) throw tokenInvalid();
-      // Two deliveries of the same approval at once: the second finds the token Used.
-      if (
-        locked.status === PaymentTokenStatus.Used &&
-        locked.providerSubscriptionId === input.providerSubscriptionId
-      )
-        return 'replayed' as const;
-      if (!isUsable({ status: locked.status as 0 | 1 | 2, expiresAt: locked.expiresAt }, w.now))
-        throw tokenInvalid();
-      const [taken] = await w.tx
-        .select({ id: payments.id })
-        .from(payments)
-        .where(
-          and(
-            eq(payments.tenantId, w.tenantId),
-            eq(payments.providerSubscriptionId, input.providerSubscriptionId),
-            ne(payments.subscriptionId, row.subscriptionId),
-          ),
-        )
-        .limit(1);
-      if (taken) throw new HttpError(409, paymentMessages.paypalIdTaken);
-      const sub = await findSubscription(w, row.subscriptionId, { lock: true });
-      if (!sub) throw tokenInvalid();
-      await changeStatus(w, sub, 'pay', `PayPal ${input.providerSubscriptionId}`);
-      const [paid] = await w.tx
-        .update(payments)
-        .set({ providerSubscriptionId: input.providerSubscriptionId, paidAt: w.now, method: 'paypal' })
-        .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, row.paymentId)))
-        .returning({ periodEnd: payments.periodEnd });
-      await emitPaymentSucceeded(w, row.paymentId);
-      // A renewal's payment (a reminder's link) covers the next period: the subscription's next
-      // billing date moves to its end; the first payment's end is the next billing date already.
-      if (paid && paid.periodEnd.getTime() > sub.nextBillingDate.getTime()) {
-        await w.tx
-          .update(subscriptions)
-          .set({ nextBillingDate: paid.periodEnd, updatedAt: w.now })
-          .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, sub.id)));
-      }
-      // The payment's invoice, in the same unit of work (issue 12).
-      await issueInvoiceForPayment(w, row.paymentId);
-      await w.tx
-        .update(paymentTokens)
-        .set({
-          status: PaymentTokenStatus.Used,
-          usedAt: w.now,
-          providerSubscriptionId: input.providerSubscriptionId,
-        })
-        .where(and(eq(paymentTokens.tenantId, w.tenantId), eq(paymentTokens.id, row.id)));
-      return 'paid' as const;
-    },
+  return deps.uow.run({ tenantId: row.tenantId, actor: { kind: 'paymentToken', tokenId: row.id } }, (w) =>
+    recordTokenPayment(w, row, input.providerSubscriptionId, 'paypal'),
   );
 }
 
+const providerLabel = (kind: ProviderKind) => (kind === 'stripe' ? 'Stripe' : 'PayPal');
+
+/**
+ * The payment of a token, inside `w` (the token's tenant), once the provider confirmed it: token
+ * Used, payment paid with the provider's subscription id, subscription Active, the next billing
+ * date moved for a renewal's payment, the invoice issued. The same token with the same id again
+ * answers 'replayed' and changes nothing. Every refusal is thrown before the first write.
+ * `lateOk`: a token whose hour ran out while the customer was at the provider's checkout (started
+ * in time) is still honoured: the customer has paid.
+ */
+export async function recordTokenPayment(
+  w: UnitOfWork,
+  row: Pick<TokenRow, 'id' | 'paymentId' | 'subscriptionId'>,
+  providerSubscriptionId: string,
+  kind: ProviderKind,
+  options: { lateOk?: boolean } = {},
+): Promise<'paid' | 'replayed'> {
+  const label = providerLabel(kind);
+  const [locked] = await w.tx
+    .select({
+      status: paymentTokens.status,
+      expiresAt: paymentTokens.expiresAt,
+      providerSubscriptionId: paymentTokens.providerSubscriptionId,
+    })
+    .from(paymentTokens)
+    .where(and(eq(paymentTokens.tenantId, w.tenantId), eq(paymentTokens.id, row.id)))
+    .for('update');
+  if (!locked) throw tokenInvalid();
+  // Two deliveries of the same approval at once: the second finds the token Used.
+  if (locked.status === PaymentTokenStatus.Used && locked.providerSubscriptionId === providerSubscriptionId)
+    return 'replayed';
+  const usable = options.lateOk
+    ? locked.status === PaymentTokenStatus.Active
+    : isUsable({ status: locked.status as 0 | 1 | 2, expiresAt: locked.expiresAt }, w.now);
+  if (!usable) throw tokenInvalid();
+  const [taken] = await w.tx
+    .select({ id: payments.id })
+    .from(payments)
+    .where(
+      and(
+        eq(payments.tenantId, w.tenantId),
+        eq(payments.providerSubscriptionId, providerSubscriptionId),
+        ne(payments.subscriptionId, row.subscriptionId),
+      ),
+    )
+    .limit(1);
+  if (taken) throw new HttpError(409, kind === 'stripe' ? stripeIdTaken : paymentMessages.paypalIdTaken);
+  const sub = await findSubscription(w, row.subscriptionId, { lock: true });
+  if (!sub) throw tokenInvalid();
+  await changeStatus(w, sub, 'pay', `${label} ${providerSubscriptionId}`);
+  const [paid] = await w.tx
+    .update(payments)
+    .set({ providerSubscriptionId, paidAt: w.now, method: kind })
+    .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, row.paymentId)))
+    .returning({ periodEnd: payments.periodEnd });
+  await emitPaymentSucceeded(w, row.paymentId);
+  // A renewal's payment (a reminder's link) covers the next period: the subscription's next
+  // billing date moves to its end; the first payment's end is the next billing date already.
+  if (paid && paid.periodEnd.getTime() > sub.nextBillingDate.getTime()) {
+    await w.tx
+      .update(subscriptions)
+      .set({ nextBillingDate: paid.periodEnd, updatedAt: w.now })
+      .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, sub.id)));
+  }
+  // The payment's invoice, in the same unit of work (issue 12).
+  await issueInvoiceForPayment(w, row.paymentId);
+  await w.tx
+    .update(paymentTokens)
+    .set({ status: PaymentTokenStatus.Used, usedAt: w.now, providerSubscriptionId })
+    .where(and(eq(paymentTokens.tenantId, w.tenantId), eq(paymentTokens.id, row.id)));
+  return 'paid';
+}
+
+const stripeIdTaken = 'Questa sottoscrizione Stripe è già collegata a un altro pagamento.';
+
 /**
  * `DELETE cancel/{id}`, provider step: an Active subscription whose first payment has a provider
- * subscription id is cancelled at PayPal first (outside any transaction). Anything else is left to
- * the unit of work's own 404/409. PayPal answering that it is already cancelled counts as done.
+ * subscription id is cancelled at its provider (PayPal or Stripe, by the payment's method) first,
+ * outside any transaction. Anything else is left to the unit of work's own 404/409. The provider
+ * answering that it is already cancelled counts as done.
  */
 export async function cancelAtProvider(
   deps: PaypalDeps,
@@ -147,7 +167,7 @@ export async function cancelAtProvider(
   const payment = await firstPayment(scope, sub.id);
   const providerId = payment?.providerSubscriptionId;
   if (!providerId) return;
-  const { adapter } = await deps.providers.paypal(tenantId);
+  const adapter = await deps.providers.adapterOf(tenantId, payment.method === 'stripe' ? 'stripe' : 'paypal');
   try {
     await adapter.cancelSubscription(providerId, 'Cancellata dal venditore in Rinnova');
   } catch (error) {
@@ -171,7 +191,7 @@ const PROVIDER_STATUS: Record<string, { to: SubscriptionStatusId; event: Subscri
  * Applies a provider status to a subscription inside `w`: 'applied' when it moved, 'unchanged'
  * when it was already there, 'ignored' when the state machine has no such move for this actor.
  */
-async function applyProviderStatus(
+export async function applyProviderStatus(
   w: UnitOfWork,
   subscriptionId: number,
   providerStatus: string,
@@ -189,14 +209,20 @@ async function applyProviderStatus(
 }
 
 /** The tenant's subscriptions paid through a provider: id, status and the provider's id (first payment's). */
-async function providerSubscriptionsOf(db: Database, tenantId: number) {
+async function providerSubscriptionsOf(db: Database, tenantId: number, kind: ProviderKind) {
   const first = db
     .selectDistinctOn([payments.subscriptionId], {
       subscriptionId: payments.subscriptionId,
       providerId: payments.providerSubscriptionId,
     })
     .from(payments)
-    .where(and(eq(payments.tenantId, tenantId), isNotNull(payments.providerSubscriptionId)))
+    .where(
+      and(
+        eq(payments.tenantId, tenantId),
+        isNotNull(payments.providerSubscriptionId),
+        kind === 'stripe' ? eq(payments.method, 'stripe') : sql`${payments.method} is distinct from 'stripe'`,
+      ),
+    )
     .orderBy(asc(payments.subscriptionId), asc(payments.id))
     .as('first_provider_payment');
   return db
@@ -232,9 +258,20 @@ export async function syncPaypal(
   tenantId: number,
   options: { by?: string } = {},
 ): Promise<SyncResult> {
-  const rows = await providerSubscriptionsOf(deps.connectionFor(tenantId), tenantId);
+  return syncProvider(deps, tenantId, 'paypal', options);
+}
+
+/** The same sync for one provider kind: `POST api/subscription/sync-stripe` and the job use 'stripe'. */
+export async function syncProvider(
+  deps: PaypalDeps,
+  tenantId: number,
+  kind: ProviderKind,
+  options: { by?: string } = {},
+): Promise<SyncResult> {
+  const rows = await providerSubscriptionsOf(deps.connectionFor(tenantId), tenantId, kind);
   if (rows.length === 0) return { changed: 0, checked: 0, unknown: [] };
-  const { adapter } = await deps.providers.paypal(tenantId);
+  const adapter = await deps.providers.adapterOf(tenantId, kind);
+  const label = providerLabel(kind);
   const remote = new Map<string, string>();
   const unknown: string[] = [];
   // A few at a time: PayPal answers each in a few hundred ms and limits bursts.
@@ -251,13 +288,13 @@ export async function syncPaypal(
   });
   await Promise.all(workers);
   const changed = await deps.uow.run(
-    { tenantId, actor: { kind: 'system', job: 'sync-paypal' } },
+    { tenantId, actor: { kind: 'system', job: kind === 'stripe' ? 'sync-stripe' : 'sync-paypal' } },
     async (w) => {
       let n = 0;
       for (const row of rows) {
         const status = remote.get(row.providerId!);
         if (!status) continue;
-        const reason = `PayPal ${row.providerId}: ${status}${options.by ? ` (sincronizzazione avviata da ${options.by})` : ''}`;
+        const reason = `${label} ${row.providerId}: ${status}${options.by ? ` (sincronizzazione avviata da ${options.by})` : ''}`;
         if ((await applyProviderStatus(w, row.id, status, reason)) === 'applied') n++;
       }
       return n;
@@ -307,7 +344,7 @@ export type WebhookOutcome =
   'applied' | 'unchanged' | 'ignored' | 'unknownSubscription' | 'unsupported' | 'duplicate';
 
 /** The subscription whose first provider payment carries `providerId`, in the unit's tenant. */
-async function subscriptionOfProviderId(w: UnitOfWork, providerId: string): Promise<number | null> {
+export async function subscriptionOfProviderId(w: UnitOfWork, providerId: string): Promise<number | null> {
   const [row] = await w.tx
     .select({ subscriptionId: payments.subscriptionId })
     .from(payments)
@@ -402,23 +439,29 @@ async function handleEvent(
     );
     return { outcome, detail: `sottoscrizione ${subscriptionId}` };
   }
-  return recordSale(w, subscriptionId, providerId, event);
+  const resource = event.resource ?? {};
+  const charged = (resource.amount as { total?: unknown } | undefined)?.total;
+  return recordCharge(w, subscriptionId, providerId, {
+    kind: 'paypal',
+    chargeId: typeof resource.id === 'string' ? resource.id.slice(0, 200) : null,
+    paidAt: parseDate(event.create_time ?? (resource.create_time as string | undefined)),
+    note: typeof charged === 'string' ? ` (PayPal ha addebitato ${charged})` : '',
+  });
 }
 
 /**
- * PAYMENT.SALE.COMPLETED: PayPal charged a period. The first charge pays the payment the customer
- * approved on the payment page (it gets the sale id); each later one is a renewal: a new paid
- * payment for the period from the next billing date, which moves on by the plan's recurrence.
- * One sale id, one payment (unique in the tenant).
+ * A provider charged a period (PayPal's PAYMENT.SALE.COMPLETED, Stripe's invoice.paid). The first
+ * charge pays the payment the customer approved on the payment page (it gets the charge id); each
+ * later one is a renewal: a new paid payment for the period from the next billing date, which
+ * moves on by the plan's recurrence. One charge id, one payment (unique in the tenant).
  */
-async function recordSale(
+export async function recordCharge(
   w: UnitOfWork,
   subscriptionId: number,
   providerId: string,
-  event: WebhookEvent,
+  charge: { kind: ProviderKind; chargeId: string | null; paidAt: Date | null; note: string },
 ): Promise<{ outcome: WebhookOutcome; detail: string | null }> {
-  const resource = event.resource ?? {};
-  const saleId = typeof resource.id === 'string' ? resource.id.slice(0, 200) : null;
+  const saleId = charge.chargeId;
   if (!saleId) return { outcome: 'ignored', detail: 'vendita senza ID' };
   const sub = await findSubscription(w, subscriptionId, { lock: true });
   if (!sub) return { outcome: 'ignored', detail: null };
@@ -428,7 +471,7 @@ async function recordSale(
     .where(and(eq(payments.tenantId, w.tenantId), eq(payments.providerPaymentId, saleId)));
   if (already)
     return { outcome: 'unchanged', detail: `vendita ${saleId} già registrata (pagamento ${already.id})` };
-  const paidAt = parseDate(event.create_time ?? (resource.create_time as string | undefined)) ?? w.now;
+  const paidAt = charge.paidAt ?? w.now;
 
   const list = await w.tx
     .select({ id: payments.id, paidAt: payments.paidAt, saleId: payments.providerPaymentId })
@@ -464,7 +507,7 @@ async function recordSale(
     causale: causaleOf(w.tenantId, id),
     periodStart,
     periodEnd,
-    method: 'paypal',
+    method: charge.kind,
     providerSubscriptionId: providerId,
     providerPaymentId: saleId,
     paidAt,
@@ -477,14 +520,10 @@ async function recordSale(
   await emitPaymentSucceeded(w, id);
   // The renewal's invoice, in the same unit of work (issue 12); missing data blocks only the invoice.
   await issueInvoiceForPayment(w, id);
-  const charged = (resource.amount as { total?: unknown } | undefined)?.total;
-  return {
-    outcome: 'applied',
-    detail: `rinnovo: pagamento ${id}${typeof charged === 'string' ? ` (PayPal ha addebitato ${charged})` : ''}`,
-  };
+  return { outcome: 'applied', detail: `rinnovo: pagamento ${id}${charge.note}` };
 }
 
-function parseDate(value: string | undefined): Date | null {
+export function parseDate(value: string | undefined): Date | null {
   if (!value) return null;
   const d = new Date(value);
   return Number.isNaN(d.getTime()) ? null : d;

@@ -7,7 +7,8 @@ import { defineResource } from '../../lib/resource';
 const admins = [Role.SuperAdmin, Role.Admin] as const;
 
 /**
- * Payment-provider settings ('Configura PayPal'). `apiKey` is PayPal's client id; `apiSecret` is
+ * Payment-provider settings ('Configura PayPal'), PayPal or Stripe. `apiKey` is PayPal's client id
+ * or Stripe's publishable key; `apiSecret` (and Stripe's `webhookSecret`) is
  * write-only: the list shows it as the server sends it (masked), the form never shows it and an
  * empty box on edit keeps the stored one (the field is left out of the body).
  */
@@ -20,13 +21,23 @@ export const paymentProviderResource = defineResource<PaymentProvider>({
     { key: 'apiUrl', name: 'URL API', truncate: true, sortable: true },
     { key: 'apiKey', name: 'Client ID (API key)', truncate: true },
     { key: 'apiSecret', name: 'Secret API' },
-    // Kind is PayPal for every row today (the server's default); Stripe will add the column.
+    { key: 'kind', name: 'Tipo' },
     { key: 'mode', name: 'Modalità' },
     { key: 'isActive', name: 'Attivo', type: 'bool' },
   ],
   filters: [{ kind: 'text', key: 'name', name: 'Nome' }],
   fields: [
     { kind: 'text', key: 'name', label: 'Nome', required: true, placeholder: 'PayPal' },
+    {
+      kind: 'choice',
+      key: 'kind',
+      label: 'Tipo',
+      options: [
+        { value: 'paypal', label: 'PayPal' },
+        { value: 'stripe', label: 'Stripe (carte)' },
+      ],
+      defaultValue: 'paypal',
+    },
     {
       kind: 'choice',
       key: 'mode',
@@ -45,7 +56,13 @@ export const paymentProviderResource = defineResource<PaymentProvider>({
       required: true,
       placeholder: 'https://api-m.sandbox.paypal.com',
     },
-    { kind: 'text', key: 'apiKey', label: 'Client ID (API key)', required: true },
+    {
+      kind: 'text',
+      key: 'apiKey',
+      label: 'Client ID (API key)',
+      required: true,
+      placeholder: 'PayPal: Client ID · Stripe: chiave pubblicabile pk_…',
+    },
     {
       kind: 'text',
       key: 'apiSecret',
@@ -53,8 +70,17 @@ export const paymentProviderResource = defineResource<PaymentProvider>({
       inputType: 'password',
       writeOnly: true,
       required: 'create',
+      placeholder: 'PayPal: Secret · Stripe: chiave segreta sk_…',
     },
     { kind: 'text', key: 'webhookId', label: 'ID webhook PayPal', placeholder: 'WH-…' },
+    {
+      kind: 'text',
+      key: 'webhookSecret',
+      label: 'Segreto di firma webhook Stripe',
+      inputType: 'password',
+      writeOnly: true,
+      placeholder: 'whsec_…',
+    },
     { kind: 'checkbox', key: 'isActive', label: 'Fornitore attivo', defaultValue: true },
   ],
   // The same checks as the server, one message per field; the secret is required on create only.

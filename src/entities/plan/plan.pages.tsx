@@ -24,6 +24,7 @@ export function FormScreen() {
         <>
           <PlanFeatures planId={id} canEdit={canEdit} />
           {id !== null && canEdit && <PlanPaypalSync planId={id} />}
+          {id !== null && canEdit && <PlanPaypalSync planId={id} provider="stripe" />}
           {id !== null && <PlanIframe planId={id} />}
         </>
       }

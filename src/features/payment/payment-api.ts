@@ -2,6 +2,7 @@
 import { apiPaths } from '../../../contract/api-paths';
 import type { Envelope } from '../../../contract/envelope';
 import type { PaymentTokenView, PlanWidgetView } from '../../../contract/schemas/payment';
+import type { PublicProviderSettings } from '../../../contract/schemas/payment-provider';
 import { unwrap } from '../../lib/entity-hooks';
 import { http } from '../../lib/http';
 
@@ -25,6 +26,27 @@ export interface PayPalPublicSettings {
 export function getPayPalSettings(tenantId: number) {
   return unwrap<PayPalPublicSettings>(
     http.get(apiPaths.paymentProvider.payPalSettingsByTenant(tenantId), publicCall),
+  );
+}
+
+/** The public keys of the tenant's active providers: which ways to pay the page offers. */
+export function getPublicSettings(tenantId: number) {
+  return unwrap<PublicProviderSettings>(
+    http.get(apiPaths.paymentProvider.publicSettingsByTenant(tenantId), publicCall),
+  );
+}
+
+/** A Stripe Checkout Session for the token: `url` is Stripe's payment page. */
+export function createStripeCheckout(token: string) {
+  return unwrap<{ url: string; sessionId: string }>(
+    http.post(apiPaths.payment.stripeCheckout, { token }, publicCall),
+  );
+}
+
+/** Back from Stripe: the server confirms the session with Stripe, then records the payment. */
+export function confirmStripeCheckout(sessionId: string, tenantId: number) {
+  return unwrap<{ result: string }>(
+    http.put(apiPaths.payment.stripeConfirm, { sessionId, tenantId }, publicCall),
   );
 }
 

@@ -1,6 +1,6 @@
 import { PayPalButtons, PayPalScriptProvider } from '@paypal/react-paypal-js';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { messages } from '../../../contract/messages';
 import type { PaymentTokenView } from '../../../contract/schemas/payment';
@@ -8,25 +8,36 @@ import { Spinner } from '../../app/spinner';
 import { CheckIcon } from '../../components/icons';
 import { formatCurrency } from '../../lib/formatters';
 import { notify } from '../../lib/notify';
+import type { PublicProviderSettings } from '../../../contract/schemas/payment-provider';
 import {
-  getPayPalSettings,
+  confirmStripeCheckout,
+  createStripeCheckout,
+  getPublicSettings,
   periodLabel,
   updatePayment,
   validatePaymentToken,
-  type PayPalPublicSettings,
 } from './payment-api';
 
 const m = messages.payment;
 
 /**
  * /payment?token=…&bypassTenant=true and /payment/process (spec §2, §4, §8): loading, then the
- * token's plan, amount with VAT and period with PayPal's subscription button, or why it cannot be
- * paid; after PayPal's approval the payment is recorded and the thank-you screen shows. Public:
- * no session, no tenant; PayPal's script loads only here.
+ * token's plan, amount with VAT and period with the ways the tenant takes: PayPal's subscription
+ * button, a card through Stripe Checkout, or the choice between them; or why it cannot be paid.
+ * After PayPal's approval, or back from Stripe on /payment/process?session_id=…, the server checks
+ * with the provider, records the payment and the thank-you screen shows. Public: no session, no
+ * tenant; PayPal's script and Stripe.js load only here (Stripe.js only when paying by card).
  */
 export default function PaymentPage() {
   const [params] = useSearchParams();
   const token = params.get('token')?.trim() ?? '';
+  const sessionId = params.get('session_id')?.trim() ?? '';
+  const returnTenant = Number(params.get('tenant'));
+  if (!token && sessionId) return <StripeReturn sessionId={sessionId} tenantId={returnTenant} />;
+  return <TokenPayment token={token} />;
+}
+
+function TokenPayment({ token }: { token: string }) {
   const tokenQuery = useQuery({
     queryKey: ['public', 'paymentToken', token],
     queryFn: () => validatePaymentToken(token),
@@ -36,8 +47,8 @@ export default function PaymentPage() {
   });
   const tenantId = tokenQuery.data?.tenantID ?? null;
   const settingsQuery = useQuery({
-    queryKey: ['public', 'paypalSettings', tenantId],
-    queryFn: () => getPayPalSettings(tenantId!),
+    queryKey: ['public', 'providerSettings', tenantId],
+    queryFn: () => getPublicSettings(tenantId!),
     enabled: tenantId !== null,
     retry: false,
     staleTime: Infinity,
@@ -48,10 +59,36 @@ export default function PaymentPage() {
   else if (tokenQuery.isPending) body = <Loading />;
   else if (tokenQuery.isError || !tokenQuery.data) body = <Problem text={m.tokenInvalid} />;
   else if (settingsQuery.isPending) body = <Loading />;
-  else if (settingsQuery.isError || !settingsQuery.data?.apiKey)
+  else if (settingsQuery.isError || (!settingsQuery.data?.paypal && !settingsQuery.data?.stripe))
     body = <Problem text={m.paypalNotConfigured} />;
   else body = <PaymentForm token={tokenQuery.data} settings={settingsQuery.data} />;
 
+  return <Shell tenantName={tokenQuery.data?.tenantName}>{body}</Shell>;
+}
+
+/**
+ * /payment/process?session_id=…&tenant=… (back from Stripe Checkout): the server reads the session
+ * at Stripe and records the payment once; then the thank-you screen, else why not.
+ */
+function StripeReturn({ sessionId, tenantId }: { sessionId: string; tenantId: number }) {
+  const confirm = useQuery({
+    queryKey: ['public', 'stripeConfirm', sessionId, tenantId],
+    queryFn: () => confirmStripeCheckout(sessionId, tenantId),
+    enabled: Number.isSafeInteger(tenantId) && tenantId > 0,
+    retry: false,
+    staleTime: Infinity,
+  });
+  let body: ReactNode;
+  if (!Number.isSafeInteger(tenantId) || tenantId <= 0) body = <Problem text={m.updateFailed} />;
+  else if (confirm.isPending) body = <Loading />;
+  else if (confirm.isError) {
+    console.error('Aggiornamento del pagamento fallito:', confirm.error);
+    body = <Problem text={m.updateFailed} />;
+  } else body = <ThankYou detail="Riceverai la ricevuta da Stripe via email." />;
+  return <Shell>{body}</Shell>;
+}
+
+function Shell({ tenantName, children }: { tenantName?: string | undefined; children: ReactNode }) {
   return (
     <main className="flex min-h-screen items-start justify-center bg-slate-50 px-4 py-8 sm:items-center sm:py-12">
       <section aria-labelledby="payment-title" className="card w-full max-w-md overflow-hidden">
@@ -63,15 +100,13 @@ export default function PaymentPage() {
               <h1 id="payment-title" className="text-lg font-semibold text-slate-900">
                 Pagamento
               </h1>
-              {tokenQuery.data && (
-                <p className="truncate text-sm text-slate-500">{tokenQuery.data.tenantName}</p>
-              )}
+              {tenantName && <p className="truncate text-sm text-slate-500">{tenantName}</p>}
             </div>
             <span className="ml-auto inline-flex items-center gap-1 rounded-full bg-emerald-50 px-2.5 py-1 text-xs font-medium text-emerald-700">
               <LockIcon /> Sicuro
             </span>
           </div>
-          <div className="mt-6">{body}</div>
+          <div className="mt-6">{children}</div>
         </div>
       </section>
     </main>
@@ -96,25 +131,63 @@ function Problem({ text }: { text: string }) {
   );
 }
 
-function PaymentForm({ token, settings }: { token: PaymentTokenView; settings: PayPalPublicSettings }) {
+function ThankYou({ detail }: { detail: string }) {
+  return (
+    <div className="py-6 text-center" role="status">
+      <span className="mx-auto flex h-14 w-14 items-center justify-center rounded-full bg-emerald-100 text-emerald-600">
+        <CheckIcon className="h-7 w-7" />
+      </span>
+      <p className="mt-4 text-lg font-semibold text-slate-900">{m.success}</p>
+      <p className="mt-1 text-sm text-slate-500">{detail}</p>
+    </div>
+  );
+}
+
+type Method = 'paypal' | 'card';
+
+function PaymentForm({ token, settings }: { token: PaymentTokenView; settings: PublicProviderSettings }) {
   const [state, setState] = useState<'ready' | 'saving' | 'done'>('ready');
   const [error, setError] = useState<string | null>(null);
+  const methods: Method[] = [
+    ...(settings.paypal ? ['paypal' as const] : []),
+    ...(settings.stripe ? ['card' as const] : []),
+  ];
+  const [method, setMethod] = useState<Method>(methods[0] ?? 'paypal');
   // In cents, so the two lines always add up to the total.
   const vatAmount = (Math.round(token.amount * 100) - Math.round(token.costBeforeVAT * 100)) / 100;
   const period = periodLabel(token.plan.recurrenceType);
 
+  // Stripe.js (its fraud signals) once the card is chosen, only on this page, never awaited: the
+  // card is typed on Stripe Checkout, so a Stripe.js that is slow or blocked stops nothing.
+  const publishableKey = method === 'card' ? (settings.stripe?.publishableKey ?? null) : null;
+  useEffect(() => {
+    if (!publishableKey) return;
+    void import('@stripe/stripe-js/pure')
+      .then(({ loadStripe }) => loadStripe(publishableKey))
+      .catch((e: unknown) => console.warn('Stripe.js non caricato:', e));
+  }, [publishableKey]);
+
   if (state === 'done') {
     return (
-      <div className="py-6 text-center" role="status">
-        <span className="mx-auto flex h-14 w-14 items-center justify-center rounded-full bg-emerald-100 text-emerald-600">
-          <CheckIcon className="h-7 w-7" />
-        </span>
-        <p className="mt-4 text-lg font-semibold text-slate-900">{m.success}</p>
-        <p className="mt-1 text-sm text-slate-500">
-          {token.plan.name}: {formatCurrency(token.amount)} {period}. Riceverai la conferma da PayPal.
-        </p>
-      </div>
+      <ThankYou
+        detail={`${token.plan.name}: ${formatCurrency(token.amount)} ${period}. Riceverai la conferma da PayPal.`}
+      />
     );
+  }
+
+  async function payByCard() {
+    setError(null);
+    setState('saving');
+    try {
+      const session = await createStripeCheckout(token.token);
+      if (!session?.url) throw new Error('sessione Stripe senza URL');
+      window.location.assign(session.url);
+    } catch (e) {
+      console.error('Errore Stripe:', e);
+      notify.error(m.genericError);
+      setError(m.genericError);
+      setState('ready');
+    }
   }
 
   async function approve(subscriptionId: string | null | undefined) {
@@ -166,7 +239,9 @@ function PaymentForm({ token, settings }: { token: PaymentTokenView; settings: P
         </div>
       </dl>
       <p className="mt-3 text-xs text-slate-500">
-        Rinnovo automatico {period} con PayPal, finché non lo disdici. Il link scade il{' '}
+        Rinnovo automatico {period} con{' '}
+        {methods.length > 1 ? 'il metodo scelto' : method === 'card' ? 'la carta' : 'PayPal'}, finché non lo
+        disdici. Il link scade il{' '}
         {new Date(token.expiryDate).toLocaleString('it-IT', { dateStyle: 'short', timeStyle: 'short' })}.
       </p>
       {error && (
@@ -177,18 +252,65 @@ function PaymentForm({ token, settings }: { token: PaymentTokenView; settings: P
           {error}
         </p>
       )}
+      {methods.length > 1 && state !== 'saving' && (
+        <fieldset className="mt-5">
+          <legend className="text-sm font-medium text-slate-700">Come vuoi pagare?</legend>
+          <div className="mt-2 grid grid-cols-2 gap-2" role="radiogroup" aria-label="Metodo di pagamento">
+            {methods.map((value) => (
+              <label
+                key={value}
+                className={`flex min-h-12 cursor-pointer items-center justify-center gap-2 rounded-lg border px-3 py-2 text-sm font-medium transition-colors ${
+                  method === value
+                    ? 'border-brand-blue bg-brand-blue/5 text-slate-900 ring-1 ring-brand-blue'
+                    : 'border-slate-200 bg-white text-slate-600 hover:border-slate-300'
+                }`}
+              >
+                <input
+                  type="radio"
+                  name="payment-method"
+                  value={value}
+                  checked={method === value}
+                  onChange={() => setMethod(value)}
+                  className="sr-only"
+                />
+                {value === 'card' ? (
+                  <>
+                    <CardIcon />
+                    Carta
+                  </>
+                ) : (
+                  <PayPalMark />
+                )}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      )}
       <div className="mt-5 min-h-12" aria-busy={state === 'saving'}>
         {state === 'saving' ? (
           <Loading />
+        ) : method === 'card' ? (
+          <div>
+            <button
+              type="button"
+              className="btn-primary w-full min-h-12 justify-center text-base font-semibold"
+              onClick={() => void payByCard()}
+            >
+              Paga con carta
+            </button>
+            <p className="mt-2 text-center text-xs text-slate-500">
+              Pagamento sicuro su Stripe: i dati della carta non passano da qui.
+            </p>
+          </div>
         ) : (
           <PayPalScriptProvider
             options={{
-              clientId: settings.apiKey,
+              clientId: settings.paypal!.apiKey,
               vault: true,
               intent: 'subscription',
               currency: 'EUR',
               locale: 'it_IT',
-              ...(settings.sdkBaseUrl ? { sdkBaseUrl: settings.sdkBaseUrl } : {}),
+              ...(settings.paypal?.sdkBaseUrl ? { sdkBaseUrl: settings.paypal.sdkBaseUrl } : {}),
             }}
           >
             <PayPalButtons
@@ -207,6 +329,23 @@ function PaymentForm({ token, settings }: { token: PaymentTokenView; settings: P
         )}
       </div>
     </div>
+  );
+}
+
+function CardIcon() {
+  return (
+    <svg viewBox="0 0 20 20" fill="currentColor" className="h-4 w-4 text-slate-500" aria-hidden="true">
+      <path d="M2.5 4A1.5 1.5 0 0 0 1 5.5V7h18V5.5A1.5 1.5 0 0 0 17.5 4h-15ZM19 8.5H1v6A1.5 1.5 0 0 0 2.5 16h15a1.5 1.5 0 0 0 1.5-1.5v-6ZM3 13.25a.75.75 0 0 1 .75-.75h1.5a.75.75 0 0 1 0 1.5h-1.5a.75.75 0 0 1-.75-.75Zm4.75-.75a.75.75 0 0 0 0 1.5h3.5a.75.75 0 0 0 0-1.5h-3.5Z" />
+    </svg>
+  );
+}
+
+function PayPalMark() {
+  return (
+    <span className="text-base font-bold italic leading-none">
+      <span className="text-[#003087]">Pay</span>
+      <span className="text-[#009cde]">Pal</span>
+    </span>
   );
 }
 

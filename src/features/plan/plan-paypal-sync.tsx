@@ -9,12 +9,36 @@ import { queryKeys } from '../../lib/query-keys';
 import { useSelectedTenantId } from '../../lib/tenant-store';
 import { failureMessage } from '../subscription/subscription-api';
 
+const PROVIDERS = {
+  paypal: {
+    name: 'PayPal',
+    path: apiPaths.plan.syncPaypal,
+    idOf: (d: Record<string, string> | null) => d?.paypalPlanId ?? null,
+    idLabel: 'ID piano PayPal',
+    text: 'Crea su PayPal il piano di abbonamento con questo prezzo (IVA inclusa) e questa ricorrenza, e ne salva l’ID qui. Dopo un cambio di prezzo, sincronizza di nuovo.',
+  },
+  stripe: {
+    name: 'Stripe',
+    path: apiPaths.plan.syncStripe,
+    idOf: (d: Record<string, string> | null) => d?.stripePlanId ?? null,
+    idLabel: 'ID prezzo Stripe',
+    text: 'Crea su Stripe il prodotto e un prezzo ricorrente con questo importo (IVA inclusa) e questa ricorrenza, per i pagamenti con carta, e ne salva l’ID qui. Dopo un cambio di prezzo, sincronizza di nuovo.',
+  },
+} as const;
+
 /**
- * 'Sincronizza con PayPal' on a saved plan: the server creates the PayPal product and billing
- * plan (months × recurrence, price with VAT, EUR) and stores the plan id, so nobody copies ids
- * from PayPal's dashboard. Sync again after changing the price.
+ * 'Sincronizza con PayPal' / 'Sincronizza con Stripe' on a saved plan: the server creates the
+ * provider's product and billing plan or recurring price (months × recurrence, price with VAT,
+ * EUR) and stores its id, so nobody copies ids from a dashboard. Sync again after changing the price.
  */
-export function PlanPaypalSync({ planId }: { planId: number }) {
+export function PlanPaypalSync({
+  planId,
+  provider = 'paypal',
+}: {
+  planId: number;
+  provider?: 'paypal' | 'stripe';
+}) {
+  const p = PROVIDERS[provider];
   const tenantId = useSelectedTenantId();
   const client = useQueryClient();
   const [busy, setBusy] = useState(false);
@@ -22,36 +46,31 @@ export function PlanPaypalSync({ planId }: { planId: number }) {
   async function sync() {
     setBusy(true);
     try {
-      const data = await unwrap<{ paypalPlanId: string }>(
-        http.post(apiPaths.plan.syncPaypal(planId), {}, { tenantId }),
-      );
-      setSynced(data?.paypalPlanId ?? null);
-      notify.success('Piano sincronizzato con PayPal.');
+      const data = await unwrap<Record<string, string>>(http.post(p.path(planId), {}, { tenantId }));
+      setSynced(p.idOf(data));
+      notify.success(`Piano sincronizzato con ${p.name}.`);
       await client.invalidateQueries({ queryKey: queryKeys.entity(tenantId, 'plan') });
     } catch (error) {
-      console.error('Sincronizzazione del piano con PayPal non riuscita:', error);
+      console.error(`Sincronizzazione del piano con ${p.name} non riuscita:`, error);
       if (!isHandledByInterceptor(error))
-        notify.error(failureMessage(error, 'Sincronizzazione con PayPal non riuscita.'));
+        notify.error(failureMessage(error, `Sincronizzazione con ${p.name} non riuscita.`));
     } finally {
       setBusy(false);
     }
   }
   return (
-    <section className="card mt-6 p-5" aria-labelledby="plan-paypal-title">
-      <h2 id="plan-paypal-title" className="text-base font-semibold text-slate-900">
-        PayPal
+    <section className="card mt-6 p-5" aria-labelledby={`plan-${provider}-title`}>
+      <h2 id={`plan-${provider}-title`} className="text-base font-semibold text-slate-900">
+        {p.name}
       </h2>
-      <p className="mt-1 text-sm text-slate-500">
-        Crea su PayPal il piano di abbonamento con questo prezzo (IVA inclusa) e questa ricorrenza, e ne salva
-        l’ID qui. Dopo un cambio di prezzo, sincronizza di nuovo.
-      </p>
+      <p className="mt-1 text-sm text-slate-500">{p.text}</p>
       <div className="mt-3 flex flex-wrap items-center gap-3">
         <button type="button" className="btn-primary" disabled={busy} onClick={() => void sync()}>
-          {busy ? 'Sincronizzazione…' : 'Sincronizza con PayPal'}
+          {busy ? 'Sincronizzazione…' : `Sincronizza con ${p.name}`}
         </button>
         {synced && (
           <span className="text-sm text-emerald-700" role="status">
-            ID piano PayPal: <span className="font-mono">{synced}</span>
+            {p.idLabel}: <span className="font-mono">{synced}</span>
           </span>
         )}
       </div>

@@ -100,6 +100,9 @@ export const subscriptionCalls = {
   /** POST sync-paypal: `data` = how many subscriptions changed. */
   syncPaypal: async (tenantId: number | null) =>
     Number(await unwrap<number>(http.post(apiPaths.subscription.syncPaypal, {}, { tenantId }))),
+  /** POST sync-stripe: `data` = how many subscriptions changed. */
+  syncStripe: async (tenantId: number | null) =>
+    Number(await unwrap<number>(http.post(apiPaths.subscription.syncStripe, {}, { tenantId }))),
   setPaymentWithBankTransfer: (id: number, tenantId: number | null) =>
     unwrap<Subscription>(http.put(apiPaths.subscription.setPaymentWithBankTransfer(id), {}, { tenantId })),
   setActiveNoRenewal: (id: number, tenantId: number | null) =>

@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Role } from '../../../contract/enums';
 import { messages } from '../../../contract/messages';
@@ -8,6 +9,7 @@ import { subscriptionResource } from '../../entities/subscription/subscription.r
 import { isHandledByInterceptor } from '../../lib/http-errors';
 import { notify } from '../../lib/notify';
 import { useSelectedTenantId } from '../../lib/tenant-store';
+import { getPublicSettings } from '../payment/payment-api';
 import { actionsOf, subscriptionCalls, useInvalidateSubscriptions } from './subscription-api';
 import { actionDefs, useSubscriptionActions } from './use-subscription-actions';
 
@@ -34,7 +36,14 @@ export function SubscriptionListPage() {
         resource={subscriptionResource}
         rowActions={rowActions}
         allowDelete={false}
-        toolbar={isAdmin ? <SyncPaypalButton /> : undefined}
+        toolbar={
+          isAdmin ? (
+            <>
+              <SyncPaypalButton />
+              <SyncStripeButton />
+            </>
+          ) : undefined
+        }
       />
       {dialogs}
     </>
@@ -62,6 +71,38 @@ function SyncPaypalButton() {
   return (
     <button type="button" className="btn-secondary" disabled={busy} onClick={() => void sync()}>
       {busy ? 'Sincronizzazione…' : 'Sincronizza con PayPal'}
+    </button>
+  );
+}
+
+/** 'Sincronizza con Stripe': shown only when the tenant has an active Stripe (issue 16). */
+function SyncStripeButton() {
+  const tenantId = useSelectedTenantId();
+  const invalidate = useInvalidateSubscriptions();
+  const [busy, setBusy] = useState(false);
+  const settings = useQuery({
+    queryKey: ['public', 'providerSettings', tenantId],
+    queryFn: () => getPublicSettings(tenantId!),
+    enabled: tenantId !== null,
+    staleTime: 60_000,
+  });
+  if (!settings.data?.stripe) return null;
+  async function sync() {
+    setBusy(true);
+    try {
+      const n = await subscriptionCalls.syncStripe(tenantId);
+      notify.success(messages.subscription.syncStripeDone(n));
+    } catch (error) {
+      console.error('Sincronizzazione Stripe non riuscita:', error);
+      if (!isHandledByInterceptor(error)) notify.error(messages.subscription.syncStripeError);
+    } finally {
+      setBusy(false);
+      void invalidate();
+    }
+  }
+  return (
+    <button type="button" className="btn-secondary" disabled={busy} onClick={() => void sync()}>
+      {busy ? 'Sincronizzazione…' : 'Sincronizza con Stripe'}
     </button>
   );
 }

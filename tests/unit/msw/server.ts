@@ -54,6 +54,14 @@ export const baselineHandlers = [
   http.get(api('subscription/getAll'), () =>
     HttpResponse.json({ success: true, message: null, data: { items: [], totalCount: 0 } }),
   ),
+  // The subscription list asks whether the tenant has Stripe (its sync button): PayPal only by default.
+  http.get(api('paymentprovider/GetPublicSettingsByTenant/:id'), () =>
+    HttpResponse.json({
+      success: true,
+      message: null,
+      data: { paypal: { apiKey: 'client-id' }, stripe: null },
+    }),
+  ),
 ];
 
 export const server = setupServer(...baselineHandlers);

@@ -1,9 +1,9 @@
-import { screen } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { messages } from '../../../contract/messages';
 import type { PaymentTokenView } from '../../../contract/schemas/payment';
 import { renderApp } from '../app/harness';
-import { apiGet, fail, ok, server } from '../msw/server';
+import { apiGet, apiPost, apiPut, fail, ok, server } from '../msw/server';
 
 const view: PaymentTokenView = {
   id: 7,
@@ -40,9 +40,7 @@ describe('the public payment page (/payment)', () => {
   it('a tenant without PayPal: Configurazione PayPal non trovata per questo tenant.', async () => {
     server.use(
       apiGet('PaymentToken/validate', () => ok(view)),
-      apiGet('paymentprovider/GetPayPalSettingsByTenant/:id', () =>
-        fail(404, messages.payment.paypalNotConfigured),
-      ),
+      apiGet('paymentprovider/GetPublicSettingsByTenant/:id', () => ok({ paypal: null, stripe: null })),
     );
     renderApp('/payment/process?token=tok-123');
     expect(await screen.findByRole('alert')).toHaveTextContent(messages.payment.paypalNotConfigured);
@@ -55,8 +53,8 @@ describe('the public payment page (/payment)', () => {
         headers.push(request.headers);
         return ok(view);
       }),
-      apiGet('paymentprovider/GetPayPalSettingsByTenant/:id', ({ params }) =>
-        params.id === '4' ? ok({ apiKey: 'client-id' }) : fail(404, 'x'),
+      apiGet('paymentprovider/GetPublicSettingsByTenant/:id', ({ params }) =>
+        params.id === '4' ? ok({ paypal: { apiKey: 'client-id' }, stripe: null }) : fail(404, 'x'),
       ),
     );
     renderApp('/payment?token=tok-123&bypassTenant=true');
@@ -68,5 +66,47 @@ describe('the public payment page (/payment)', () => {
     expect(screen.getByText('Totale al mese')).toBeInTheDocument();
     expect(headers[0]?.get('x-tenant-id')).toBeNull();
     expect(headers[0]?.get('authorization')).toBeNull();
+  });
+
+  it('with PayPal and Stripe the customer chooses; card opens Stripe Checkout for the token', async () => {
+    const bodies: unknown[] = [];
+    server.use(
+      apiGet('PaymentToken/validate', () => ok(view)),
+      apiGet('paymentprovider/GetPublicSettingsByTenant/:id', () =>
+        ok({ paypal: { apiKey: 'client-id' }, stripe: { publishableKey: 'pk_test_1' } }),
+      ),
+      apiPost('Payment/stripe/checkout', async ({ request }) => {
+        bodies.push(await request.json());
+        return fail(502, 'Stripe è momentaneamente non disponibile.');
+      }),
+    );
+    renderApp('/payment?token=tok-123');
+    const card = await screen.findByRole('radio', { name: /Carta/ });
+    expect(screen.getByRole('radio', { name: /PayPal/ })).toBeChecked();
+    expect(screen.queryByRole('button', { name: 'Paga con carta' })).toBeNull();
+    fireEvent.click(card);
+    fireEvent.click(await screen.findByRole('button', { name: 'Paga con carta' }));
+    const alerts = await screen.findAllByRole('alert');
+    expect(alerts.map((a) => a.textContent)).toContain(messages.payment.genericError);
+    // Still on the page, the card choice kept: the customer may try again.
+    expect(screen.getByRole('button', { name: 'Paga con carta' })).toBeEnabled();
+    expect(bodies).toEqual([{ token: 'tok-123' }]);
+  });
+
+  it('back from Stripe: the session is confirmed, then the thank-you screen; a refusal says so', async () => {
+    const confirmed: unknown[] = [];
+    server.use(
+      apiPut('Payment/stripe/confirm', async ({ request }) => {
+        const body = (await request.json()) as { sessionId: string };
+        confirmed.push(body);
+        return body.sessionId === 'cs_test_ok' ? ok({ result: 'paid' }) : fail(400, 'no');
+      }),
+    );
+    const first = renderApp('/payment/process?session_id=cs_test_ok&tenant=4');
+    expect(await screen.findByText(messages.payment.success)).toBeInTheDocument();
+    expect(confirmed).toEqual([{ sessionId: 'cs_test_ok', tenantId: 4 }]);
+    first.unmount();
+    renderApp('/payment/process?session_id=cs_test_bad&tenant=4');
+    expect(await screen.findByRole('alert')).toHaveTextContent(messages.payment.updateFailed);
   });
 });

@@ -1,0 +1,1 @@
+ALTER TABLE "payment_providers" ADD COLUMN "webhook_secret_encrypted" text;

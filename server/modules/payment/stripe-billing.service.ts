@@ -1,0 +1,395 @@
+/**
+ * What Stripe does to Rinnova's subscriptions, through the same paths as PayPal: the customer
+ * pays by card in a Stripe Checkout Session (subscription mode) created here for the payment
+ * token; back on `/payment/process` the server reads the session at Stripe and only then records
+ * the payment (`recordTokenPayment`: token Used, payment paid, subscription Active, invoice, in
+ * one unit of work). Webhooks (verified offline with the tenant's signing secret) are stored once
+ * per event id. Every Stripe call happens before and outside the unit of work.
+ */
+import { and, eq } from 'drizzle-orm';
+import { serverMessages } from '../../../contract/messages';
+import { amountWithVat, toCents, toPercentHundredths } from '../../../contract/money';
+import { paymentUrlOf } from '../../../contract/schemas/payment';
+import { recurrenceTypeNames, type RecurrenceTypeId } from '../../../contract/schemas/plan';
+import { SubscriptionStatus } from '../../../contract/subscription-status';
+import { paymentTokens, plans, providerWebhookEvents, tenants, users } from '../../db/schema';
+import { HttpError } from '../../lib/http-error';
+import { ProviderError } from '../../providers/payment-provider';
+import { STRIPE_STATUS, type StripeWebhookEvent } from '../../providers/stripe';
+import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
+import { findSubscription } from '../billing/billing.repository';
+import { formatEur } from '../billing/subscription.service';
+import {
+  applyProviderStatus,
+  recordCharge,
+  recordTokenPayment,
+  subscriptionOfProviderId,
+  tokenInvalid,
+  type PaypalDeps,
+  type WebhookOutcome,
+} from './paypal-billing.service';
+import { findToken, isUsable, type TokenRow } from './payment-token.service';
+
+export const stripeMessages = {
+  planNotOnStripe: (plan: string) =>
+    `Il piano «${plan}» non è ancora su Stripe: aprilo in «Gestisci piani di abbonamento» e usa «Sincronizza con Stripe».`,
+  priceDiffers: (due: string, stripe: string) =>
+    `L’importo di questo pagamento (${due}) è diverso dal prezzo del piano su Stripe (${stripe}): sincronizza di nuovo il piano con Stripe.`,
+  sessionUnknown: 'Stripe non conosce questa sessione di pagamento.',
+  sessionNotPaid: 'Il pagamento con carta non risulta completato su Stripe.',
+  subscriptionNotActive: (status: string) =>
+    `La sottoscrizione Stripe non risulta attiva (stato: ${status}).`,
+  otherPlan: 'La sottoscrizione Stripe è di un altro piano.',
+  planSynced: 'Piano sincronizzato con Stripe.',
+  checkoutCreated: 'Sessione di pagamento creata.',
+} as const;
+
+export interface StripeDeps extends PaypalDeps {
+  publicUrl: () => string;
+}
+
+/** Stripe's smallest window for a Checkout Session is 30 minutes; one more for the round trip. */
+const MIN_SESSION_MS = 31 * 60 * 1000;
+
+/**
+ * `POST api/Payment/stripe/checkout {token}` (public): a Checkout Session in subscription mode
+ * for the token's payment at the plan's Stripe price (checked at Stripe: EUR, the token's amount,
+ * the plan's months), answering the URL the customer is sent to. Nothing is written.
+ */
+export async function createStripeCheckout(
+  deps: StripeDeps,
+  token: string,
+): Promise<{ url: string; sessionId: string }> {
+  const row = await findToken(deps.shared, token);
+  if (!row || !isUsable(row, deps.uow.clock())) throw tokenInvalid();
+  const { adapter } = await deps.providers.stripe(row.tenantId);
+  const db = deps.connectionFor(row.tenantId);
+  const [plan] = await db
+    .select({ name: plans.name, stripePlanId: plans.stripePlanId, recurrence: plans.recurrenceType })
+    .from(plans)
+    .where(and(eq(plans.tenantId, row.tenantId), eq(plans.id, row.planId)));
+  if (!plan) throw tokenInvalid();
+  if (!plan.stripePlanId) throw new HttpError(409, stripeMessages.planNotOnStripe(plan.name));
+  const price = await adapter.getPrice(plan.stripePlanId);
+  if (
+    price.currency.toLowerCase() !== 'eur' ||
+    price.unitAmount !== row.amountCents ||
+    price.intervalMonths !== plan.recurrence
+  ) {
+    throw new HttpError(
+      409,
+      stripeMessages.priceDiffers(
+        formatEur(row.amountCents),
+        price.unitAmount === null ? '?' : formatEur(price.unitAmount),
+      ),
+    );
+  }
+  const [customer] = await db.select({ email: users.email }).from(users).where(eq(users.id, row.userId));
+  const now = deps.uow.clock().getTime();
+  const base = deps.publicUrl().replace(/\/+$/, '');
+  const session = await adapter.createCheckoutSession({
+    priceId: price.id,
+    successUrl: `${base}/payment/process?session_id={CHECKOUT_SESSION_ID}&tenant=${row.tenantId}`,
+    cancelUrl: paymentUrlOf(base, token),
+    clientReferenceId: `rnv-${row.tenantId}-${row.id}`,
+    metadata: {
+      rinnovaTenantId: String(row.tenantId),
+      rinnovaTokenId: String(row.id),
+      rinnovaPaymentId: String(row.paymentId),
+    },
+    customerEmail: customer?.email ?? null,
+    expiresAt: new Date(Math.max(row.expiresAt.getTime(), now + MIN_SESSION_MS)),
+  });
+  return { url: session.url, sessionId: session.id };
+}
+
+/** The token of a session's metadata, in the tenant whose Stripe created the session. */
+async function tokenOfSession(
+  deps: PaypalDeps,
+  tenantId: number,
+  metadata: Record<string, string>,
+): Promise<TokenRow | undefined> {
+  if (metadata.rinnovaTenantId !== String(tenantId)) return undefined;
+  const tokenId = Number(metadata.rinnovaTokenId);
+  if (!Number.isSafeInteger(tokenId) || tokenId <= 0) return undefined;
+  const [row] = await deps
+    .connectionFor(tenantId)
+    .select({
+      id: paymentTokens.id,
+      tenantId: paymentTokens.tenantId,
+      paymentId: paymentTokens.paymentId,
+      subscriptionId: paymentTokens.subscriptionId,
+      userId: paymentTokens.userId,
+      planId: paymentTokens.planId,
+      amountCents: paymentTokens.amountCents,
+      paymentProviderId: paymentTokens.paymentProviderId,
+      providerPlanId: paymentTokens.providerPlanId,
+      status: paymentTokens.status,
+      expiresAt: paymentTokens.expiresAt,
+      providerSubscriptionId: paymentTokens.providerSubscriptionId,
+    })
+    .from(paymentTokens)
+    .where(and(eq(paymentTokens.tenantId, tenantId), eq(paymentTokens.id, tokenId)));
+  return row as TokenRow | undefined;
+}
+
+/**
+ * `PUT api/Payment/stripe/confirm {sessionId, tenantId}` (public; `/payment/process` calls it): the
+ * session read at the tenant's Stripe must be complete and paid, with an active subscription at
+ * the plan's price, made for a token of this tenant; then the same unit of work as PayPal's
+ * payment. The same session again answers 'replayed' and changes nothing.
+ */
+export async function confirmStripeCheckout(
+  deps: PaypalDeps,
+  input: { sessionId: string; tenantId: number },
+): Promise<'paid' | 'replayed'> {
+  const { adapter } = await deps.providers.stripe(input.tenantId);
+  let session;
+  try {
+    session = await adapter.getCheckoutSession(input.sessionId);
+  } catch (error) {
+    if (error instanceof ProviderError && error.kind === 'notFound')
+      throw new HttpError(400, stripeMessages.sessionUnknown);
+    throw error;
+  }
+  const row = await tokenOfSession(deps, input.tenantId, session.metadata);
+  if (!row) throw tokenInvalid();
+  const subscriptionId = session.subscriptionId;
+  if (
+    session.mode !== 'subscription' ||
+    session.status !== 'complete' ||
+    (session.paymentStatus !== 'paid' && session.paymentStatus !== 'no_payment_required') ||
+    !subscriptionId
+  )
+    throw new HttpError(400, stripeMessages.sessionNotPaid);
+  if (row.status === 1) {
+    if (row.providerSubscriptionId === subscriptionId) return 'replayed';
+    throw tokenInvalid();
+  }
+  const remote = await adapter.getSubscription(subscriptionId);
+  if (remote.status !== 'ACTIVE')
+    throw new HttpError(400, stripeMessages.subscriptionNotActive(remote.status));
+  const [plan] = await deps
+    .connectionFor(input.tenantId)
+    .select({ stripePlanId: plans.stripePlanId })
+    .from(plans)
+    .where(and(eq(plans.tenantId, input.tenantId), eq(plans.id, row.planId)));
+  if (!plan?.stripePlanId || remote.planId !== plan.stripePlanId)
+    throw new HttpError(400, stripeMessages.otherPlan);
+  // Started while the link was valid: the customer has paid, even if the hour ran out at Stripe.
+  const lateOk = session.created * 1000 <= row.expiresAt.getTime();
+  return deps.uow.run({ tenantId: input.tenantId, actor: { kind: 'paymentToken', tokenId: row.id } }, (w) =>
+    recordTokenPayment(w, row, subscriptionId, 'stripe', { lateOk }),
+  );
+}
+
+// ---- Webhooks
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
+const idOf = (v: unknown): string | null =>
+  str(v) ?? (v && typeof v === 'object' ? str((v as { id?: unknown }).id) : null);
+
+/** The subscription an invoice belongs to (`parent.subscription_details` since 2025, `subscription` before). */
+function subscriptionOfInvoice(invoice: Record<string, unknown>): string | null {
+  const parent = invoice.parent as { subscription_details?: { subscription?: unknown } } | undefined;
+  return idOf(parent?.subscription_details?.subscription) ?? idOf(invoice.subscription);
+}
+
+function resourceIdOf(event: StripeWebhookEvent): string | null {
+  const o = event.object;
+  if (event.type.startsWith('invoice.')) return subscriptionOfInvoice(o);
+  if (event.type.startsWith('checkout.session.')) return idOf(o.subscription) ?? str(o.id);
+  return str(o.id);
+}
+
+/**
+ * A verified Stripe event, once per event id: claimed in `provider_webhook_events` (provider
+ * 'stripe') in the same unit that applies it, so a second delivery (or two at once) does nothing.
+ */
+export async function applyStripeEvent(
+  deps: PaypalDeps,
+  tenantId: number,
+  event: StripeWebhookEvent,
+): Promise<{ outcome: WebhookOutcome; detail: string | null }> {
+  // A completed checkout is the customer's own payment (the state machine's 'pay' is theirs),
+  // confirmed by Stripe's signature instead of the return page: it acts as the payment link.
+  const tokenId =
+    event.type === 'checkout.session.completed'
+      ? Number((event.object.metadata as Record<string, unknown> | undefined)?.rinnovaTokenId)
+      : NaN;
+  const actor =
+    Number.isSafeInteger(tokenId) && tokenId > 0
+      ? ({ kind: 'paymentToken', tokenId } as const)
+      : ({ kind: 'provider', provider: 'stripe', eventId: event.id } as const);
+  return deps.uow.run({ tenantId, actor }, async (w) => {
+    const resourceId = resourceIdOf(event);
+    const [claimed] = await w.tx
+      .insert(providerWebhookEvents)
+      .values({
+        tenantId: w.tenantId,
+        provider: 'stripe',
+        eventId: event.id.slice(0, 200),
+        eventType: event.type.slice(0, 100),
+        resourceId: resourceId?.slice(0, 200) ?? null,
+        outcome: 'received',
+        payload: { id: event.id, type: event.type, created: event.created, object: event.object },
+        receivedAt: w.now,
+      })
+      .onConflictDoNothing()
+      .returning({ id: providerWebhookEvents.id });
+    if (!claimed) return { outcome: 'duplicate' as const, detail: null };
+    const result = await handleStripeEvent(w, event, resourceId);
+    await w.tx
+      .update(providerWebhookEvents)
+      .set({ outcome: result.outcome, detail: result.detail })
+      .where(eq(providerWebhookEvents.id, claimed.id));
+    return result;
+  });
+}
+
+async function handleStripeEvent(
+  w: UnitOfWork,
+  event: StripeWebhookEvent,
+  providerId: string | null,
+): Promise<{ outcome: WebhookOutcome; detail: string | null }> {
+  const o = event.object;
+  switch (event.type) {
+    case 'checkout.session.completed':
+      return sessionCompleted(w, event);
+    case 'invoice.paid':
+    case 'invoice.payment_failed':
+    case 'customer.subscription.updated':
+    case 'customer.subscription.deleted':
+      break;
+    default:
+      return { outcome: 'unsupported', detail: null };
+  }
+  if (!providerId) return { outcome: 'ignored', detail: 'evento senza ID della sottoscrizione' };
+  const subscriptionId = await subscriptionOfProviderId(w, providerId);
+  if (subscriptionId === null) return { outcome: 'unknownSubscription', detail: providerId };
+  const reason = `Stripe ${providerId}: ${event.type}`;
+  if (event.type === 'customer.subscription.updated' || event.type === 'customer.subscription.deleted') {
+    const status =
+      event.type === 'customer.subscription.deleted' ? 'CANCELLED' : STRIPE_STATUS[str(o.status) ?? ''];
+    if (!status) return { outcome: 'ignored', detail: `stato Stripe ${str(o.status) ?? '?'}` };
+    const outcome = await applyProviderStatus(w, subscriptionId, status, reason);
+    return { outcome, detail: `sottoscrizione ${subscriptionId}` };
+  }
+  if (event.type === 'invoice.payment_failed') {
+    // Stripe could not charge the period: suspended (NotActive) until an invoice is paid.
+    const outcome = await applyProviderStatus(w, subscriptionId, 'SUSPENDED', reason);
+    return { outcome, detail: `sottoscrizione ${subscriptionId}: addebito non riuscito` };
+  }
+  // invoice.paid: a suspended subscription is active again, then the charge is recorded once.
+  const sub = await findSubscription(w, subscriptionId);
+  if (sub?.status === SubscriptionStatus.NotActive)
+    await applyProviderStatus(w, subscriptionId, 'ACTIVE', reason);
+  const paidSeconds = (o.status_transitions as { paid_at?: unknown } | undefined)?.paid_at;
+  const amountPaid = typeof o.amount_paid === 'number' ? o.amount_paid : null;
+  return recordCharge(w, subscriptionId, providerId, {
+    kind: 'stripe',
+    chargeId: str(o.id)?.slice(0, 200) ?? null,
+    paidAt: new Date((typeof paidSeconds === 'number' ? paidSeconds : event.created) * 1000),
+    note: amountPaid === null ? '' : ` (Stripe ha addebitato ${formatEur(amountPaid)})`,
+  });
+}
+
+/**
+ * checkout.session.completed: the customer paid, whether or not the browser came back to
+ * `/payment/process`. The session's own data (signed by Stripe) says which token and which
+ * subscription; the same unit as the return page, so whichever comes first records the payment
+ * and the other finds it done. A refusal (token used for another subscription…) is stored as
+ * 'ignored' with its reason.
+ */
+async function sessionCompleted(
+  w: UnitOfWork,
+  event: StripeWebhookEvent,
+): Promise<{ outcome: WebhookOutcome; detail: string | null }> {
+  const o = event.object;
+  const subscriptionId = idOf(o.subscription);
+  const metadata = (o.metadata ?? {}) as Record<string, string>;
+  if (str(o.mode) !== 'subscription' || !subscriptionId)
+    return { outcome: 'ignored', detail: 'sessione senza sottoscrizione' };
+  if (str(o.payment_status) !== 'paid' && str(o.payment_status) !== 'no_payment_required')
+    return { outcome: 'ignored', detail: 'sessione non pagata' };
+  if (metadata.rinnovaTenantId !== String(w.tenantId))
+    return { outcome: 'ignored', detail: 'sessione di un altro tenant' };
+  const tokenId = Number(metadata.rinnovaTokenId);
+  if (!Number.isSafeInteger(tokenId) || tokenId <= 0)
+    return { outcome: 'ignored', detail: 'sessione senza token' };
+  const [row] = await w.tx
+    .select({
+      id: paymentTokens.id,
+      paymentId: paymentTokens.paymentId,
+      subscriptionId: paymentTokens.subscriptionId,
+      expiresAt: paymentTokens.expiresAt,
+    })
+    .from(paymentTokens)
+    .where(and(eq(paymentTokens.tenantId, w.tenantId), eq(paymentTokens.id, tokenId)));
+  if (!row) return { outcome: 'ignored', detail: `token ${tokenId} sconosciuto` };
+  const created = typeof o.created === 'number' ? o.created : event.created;
+  try {
+    const result = await recordTokenPayment(w, row, subscriptionId, 'stripe', {
+      lateOk: created * 1000 <= row.expiresAt.getTime(),
+    });
+    return {
+      outcome: result === 'paid' ? 'applied' : 'unchanged',
+      detail: `sottoscrizione ${row.subscriptionId}`,
+    };
+  } catch (error) {
+    if (error instanceof HttpError) return { outcome: 'ignored', detail: error.message };
+    throw error;
+  }
+}
+
+/**
+ * 'Sincronizza con Stripe' on a plan: the Stripe product (reused from the plan's current price
+ * when it has one) and a recurring price of `recurrence` months at the price with VAT in EUR;
+ * stores the price id as `stripePlanId`. The Stripe calls come first; if one fails nothing is stored.
+ */
+export async function syncPlanWithStripe(
+  deps: Pick<PaypalDeps, 'providers' | 'connectionFor'>,
+  tenantId: number,
+  planId: number,
+): Promise<{ stripePlanId: string; stripeProductId: string }> {
+  const db = deps.connectionFor(tenantId);
+  const [plan] = await db
+    .select({
+      name: plans.name,
+      cost: plans.recurringCostBeforeVat,
+      vat: plans.vatPercentage,
+      recurrence: plans.recurrenceType,
+      stripePlanId: plans.stripePlanId,
+      tenantName: tenants.name,
+    })
+    .from(plans)
+    .innerJoin(tenants, eq(tenants.id, plans.tenantId))
+    .where(and(eq(plans.tenantId, tenantId), eq(plans.id, planId)));
+  if (!plan) throw new HttpError(404, serverMessages.notFound);
+  const { adapter } = await deps.providers.stripe(tenantId);
+  const priceCents = amountWithVat(toCents(plan.cost), toPercentHundredths(plan.vat));
+  let productId: string | null = null;
+  if (plan.stripePlanId) {
+    try {
+      productId = (await adapter.getPrice(plan.stripePlanId)).productId || null;
+    } catch (error) {
+      // A price deleted at Stripe (or of another account): a new product then.
+      if (!(error instanceof ProviderError && error.kind === 'notFound')) throw error;
+    }
+  }
+  productId ??= await adapter.createProduct({
+    name: plan.name,
+    description: `${plan.tenantName}: ${plan.name}`,
+  });
+  const stripePlanId = await adapter.createPlan({
+    productId,
+    name: `${plan.name} (${recurrenceTypeNames[plan.recurrence as RecurrenceTypeId]})`,
+    priceCents,
+    intervalMonths: plan.recurrence,
+  });
+  await db
+    .update(plans)
+    .set({ stripePlanId, updatedAt: new Date() })
+    .where(and(eq(plans.tenantId, tenantId), eq(plans.id, planId)));
+  return { stripePlanId, stripeProductId: productId };
+}

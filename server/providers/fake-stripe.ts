@@ -1,0 +1,368 @@
+/**
+ * A fake Stripe API on loopback, for tests and for trying the card flow without a Stripe account
+ * (`STRIPE_FAKE=true npm run dev`). It answers the calls the `stripe` package makes for Rinnova
+ * (products, prices, Checkout Sessions, subscriptions read and cancel), keeps everything in memory
+ * with states tests can change, fails on demand (timeout, 401, 404, 500, 503), signs webhook
+ * deliveries with a tenant's signing secret as Stripe does (`Stripe-Signature`, t=…,v1=…), and
+ * serves a tiny stand-in of Stripe Checkout (`/checkout/{sessionId}`): its button completes the
+ * session (a new active subscription) and redirects to the session's success URL. It never talks
+ * to the internet.
+ */
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
+
+export type FakeStripeFailure = 'timeout' | 401 | 404 | 500 | 503;
+
+export interface FakeStripeSubscription {
+  id: string;
+  object: 'subscription';
+  status: string;
+  items: { object: 'list'; data: { id: string; price: { id: string } }[] };
+  metadata: Record<string, string>;
+  created: number;
+}
+
+export interface FakeStripeSession {
+  id: string;
+  object: 'checkout.session';
+  url: string;
+  mode: string;
+  status: 'open' | 'complete' | 'expired';
+  payment_status: 'paid' | 'unpaid';
+  subscription: string | null;
+  client_reference_id: string | null;
+  metadata: Record<string, string>;
+  success_url: string;
+  cancel_url: string;
+  customer_email: string | null;
+  expires_at: number | null;
+  created: number;
+  priceId: string;
+}
+
+export interface FakeStripePrice {
+  id: string;
+  object: 'price';
+  product: string;
+  unit_amount: number;
+  currency: string;
+  recurring: { interval: string; interval_count: number } | null;
+  active: boolean;
+  nickname: string | null;
+}
+
+export interface FakeStripe {
+  /** http://127.0.0.1:<port> */
+  readonly url: string;
+  readonly subscriptions: Map<string, FakeStripeSubscription>;
+  readonly sessions: Map<string, FakeStripeSession>;
+  readonly prices: Map<string, FakeStripePrice>;
+  readonly products: Map<string, { id: string; name: string }>;
+  /** API calls received, in order ('POST /v1/checkout/sessions', 'GET /v1/subscriptions/sub_…'). */
+  readonly calls: string[];
+  /** An active subscription of `priceId` (what a paid Checkout creates); returns its id. */
+  subscribe(priceId: string, metadata?: Record<string, string>): string;
+  /** The customer paid the session: a new active subscription; answers the subscription id. */
+  completeSession(sessionId: string): string;
+  setStatus(id: string, status: string): void;
+  /** The next `times` calls whose "METHOD path" starts with `prefix` fail that way. */
+  failNext(prefix: string, failure: FakeStripeFailure, times?: number): void;
+  clearFailures(): void;
+  /** An event of `type` about `object`, with a fresh id, as Stripe sends it. */
+  event(type: string, object: Record<string, unknown>): Record<string, unknown>;
+  /** Headers and body of a delivery of `event` signed with `secret` (`tamper`: with another). */
+  signWebhook(
+    event: Record<string, unknown>,
+    secret: string,
+    options?: { tamper?: boolean },
+  ): { headers: Record<string, string>; body: string };
+  close(): Promise<void>;
+}
+
+const newId = (prefix: string) => `${prefix}_${randomBytes(8).toString('hex')}`;
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** `a[b][0][c]=v` form fields (how the `stripe` package encodes bodies) as nested objects. */
+export function parseStripeForm(raw: string): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(raw)) {
+    const parts = key.split(/\[|\]\[|\]/).filter((p) => p !== '');
+    let node: Record<string, unknown> = root;
+    parts.forEach((part, i) => {
+      if (i === parts.length - 1) node[part] = value;
+      else node = (node[part] ??= {}) as Record<string, unknown>;
+    });
+  }
+  return root;
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+export async function startFakeStripe(options: { port?: number; host?: string } = {}): Promise<FakeStripe> {
+  const subscriptions = new Map<string, FakeStripeSubscription>();
+  const sessions = new Map<string, FakeStripeSession>();
+  const prices = new Map<string, FakeStripePrice>();
+  const products = new Map<string, { id: string; name: string }>();
+  const calls: string[] = [];
+  const failures: { prefix: string; failure: FakeStripeFailure; times: number }[] = [];
+  const hanging = new Set<http.ServerResponse>();
+  const signer = new Stripe('sk_test_fake_signer');
+
+  const send = (res: http.ServerResponse, status: number, body?: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(body === undefined ? '' : JSON.stringify(body));
+  };
+  const stripeError = (
+    res: http.ServerResponse,
+    status: number,
+    type: string,
+    message: string,
+    code?: string,
+  ) => send(res, status, { error: { type, message, ...(code ? { code } : {}) } });
+
+  const readBody = (req: http.IncomingMessage) =>
+    new Promise<string>((resolve) => {
+      let data = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => (data += chunk));
+      req.on('end', () => resolve(data));
+    });
+
+  function checkoutPage(session: FakeStripeSession): string {
+    const price = prices.get(session.priceId);
+    const amount = price ? (price.unit_amount / 100).toFixed(2).replace('.', ',') : '?';
+    return `<!doctype html><html lang="it"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Stripe Checkout (finto)</title></head>
+<body style="font:16px system-ui,sans-serif;background:#f6f9fc;margin:0;padding:32px 16px">
+<main style="max-width:420px;margin:0 auto;background:#fff;border-radius:12px;padding:24px;box-shadow:0 2px 8px rgba(0,0,0,.08)">
+<h1 style="font-size:20px;margin:0 0 8px">Stripe Checkout (finto)</h1>
+<p data-testid="fake-checkout-amount">€ ${escapeHtml(amount)}</p>
+<form method="post" action="/checkout/${encodeURIComponent(session.id)}/pay">
+<button type="submit" style="width:100%;min-height:44px;border:0;border-radius:6px;background:#635bff;color:#fff;font:600 16px system-ui,sans-serif">Paga con carta</button>
+</form>
+<p><a href="${escapeHtml(session.cancel_url)}">Annulla</a></p>
+</main></body></html>`;
+  }
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const raw = await readBody(req);
+
+    // The Checkout stand-in, opened by the customer's browser.
+    const page = /^\/checkout\/([^/]+)(\/pay)?$/.exec(path);
+    if (page) {
+      const session = sessions.get(decodeURIComponent(page[1]!));
+      if (!session) {
+        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+        return void res.end('Sessione sconosciuta');
+      }
+      if (method === 'GET' && !page[2]) {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        return void res.end(checkoutPage(session));
+      }
+      if (method === 'POST' && page[2]) {
+        if (session.status === 'open') api.completeSession(session.id);
+        res.writeHead(303, { location: session.success_url.replace('{CHECKOUT_SESSION_ID}', session.id) });
+        return void res.end();
+      }
+    }
+
+    const line = `${method} ${path}`;
+    calls.push(line);
+    const failure = failures.find((f) => line.startsWith(f.prefix) && f.times > 0);
+    if (failure) {
+      failure.times--;
+      if (failure.failure === 'timeout') {
+        hanging.add(res);
+        res.on('close', () => hanging.delete(res));
+        return; // never answers: the client's timeout fires
+      }
+      const type =
+        failure.failure === 401
+          ? 'authentication_error'
+          : failure.failure === 404
+            ? 'invalid_request_error'
+            : 'api_error';
+      return stripeError(res, failure.failure, type, 'failure on demand');
+    }
+    if (!/^Bearer sk_/.test(String(req.headers.authorization ?? '')))
+      return stripeError(res, 401, 'authentication_error', 'Invalid API Key provided');
+
+    const body = parseStripeForm(raw);
+    const str = (v: unknown) => (typeof v === 'string' ? v : '');
+
+    if (method === 'POST' && path === '/v1/products') {
+      const id = newId('prod');
+      products.set(id, { id, name: str(body.name) });
+      return send(res, 200, { id, object: 'product', name: body.name, active: true });
+    }
+    if (method === 'POST' && path === '/v1/prices') {
+      const product = str(body.product);
+      if (!products.has(product))
+        return stripeError(
+          res,
+          400,
+          'invalid_request_error',
+          `No such product: '${product}'`,
+          'resource_missing',
+        );
+      const recurring = body.recurring as { interval?: string; interval_count?: string } | undefined;
+      const price: FakeStripePrice = {
+        id: newId('price'),
+        object: 'price',
+        product,
+        unit_amount: Number(body.unit_amount),
+        currency: str(body.currency),
+        recurring: recurring
+          ? { interval: str(recurring.interval), interval_count: Number(recurring.interval_count ?? 1) }
+          : null,
+        active: true,
+        nickname: str(body.nickname) || null,
+      };
+      prices.set(price.id, price);
+      return send(res, 200, price);
+    }
+    const priceMatch = /^\/v1\/prices\/([^/]+)$/.exec(path);
+    if (method === 'GET' && priceMatch) {
+      const price = prices.get(decodeURIComponent(priceMatch[1]!));
+      if (!price) return stripeError(res, 404, 'invalid_request_error', 'No such price', 'resource_missing');
+      return send(res, 200, price);
+    }
+    if (method === 'POST' && path === '/v1/checkout/sessions') {
+      const item = (body.line_items as Record<string, { price?: string }> | undefined)?.['0'];
+      const priceId = str(item?.price);
+      if (!prices.has(priceId))
+        return stripeError(
+          res,
+          400,
+          'invalid_request_error',
+          `No such price: '${priceId}'`,
+          'resource_missing',
+        );
+      const id = newId('cs_test');
+      const session: FakeStripeSession = {
+        id,
+        object: 'checkout.session',
+        url: `${url}/checkout/${id}`,
+        mode: str(body.mode),
+        status: 'open',
+        payment_status: 'unpaid',
+        subscription: null,
+        client_reference_id: str(body.client_reference_id) || null,
+        metadata: (body.metadata as Record<string, string> | undefined) ?? {},
+        success_url: str(body.success_url),
+        cancel_url: str(body.cancel_url),
+        customer_email: str(body.customer_email) || null,
+        expires_at: body.expires_at ? Number(body.expires_at) : null,
+        created: nowSeconds(),
+        priceId,
+      };
+      sessions.set(id, session);
+      return send(res, 200, session);
+    }
+    const sessionMatch = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
+    if (method === 'GET' && sessionMatch) {
+      const session = sessions.get(decodeURIComponent(sessionMatch[1]!));
+      if (!session)
+        return stripeError(res, 404, 'invalid_request_error', 'No such checkout.session', 'resource_missing');
+      return send(res, 200, session);
+    }
+    const subMatch = /^\/v1\/subscriptions\/([^/]+)$/.exec(path);
+    if (subMatch) {
+      const sub = subscriptions.get(decodeURIComponent(subMatch[1]!));
+      if (!sub)
+        return stripeError(res, 404, 'invalid_request_error', 'No such subscription', 'resource_missing');
+      if (method === 'GET') return send(res, 200, sub);
+      if (method === 'DELETE') {
+        if (sub.status === 'canceled' || sub.status === 'incomplete_expired')
+          return stripeError(
+            res,
+            400,
+            'invalid_request_error',
+            'A canceled subscription can only update its cancellation_details and metadata.',
+          );
+        sub.status = 'canceled';
+        return send(res, 200, sub);
+      }
+    }
+    return stripeError(res, 404, 'invalid_request_error', `Unrecognized request URL (${method}: ${path})`);
+  }
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch(() => stripeError(res, 500, 'api_error', 'fake failure'));
+  });
+  await new Promise<void>((resolve) =>
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
+  );
+  const address = server.address() as AddressInfo;
+  const url = `http://${options.host ?? '127.0.0.1'}:${address.port}`;
+
+  const api: FakeStripe = {
+    url,
+    subscriptions,
+    sessions,
+    prices,
+    products,
+    calls,
+    subscribe(priceId, metadata = {}) {
+      const id = newId('sub');
+      subscriptions.set(id, {
+        id,
+        object: 'subscription',
+        status: 'active',
+        items: { object: 'list', data: [{ id: newId('si'), price: { id: priceId } }] },
+        metadata,
+        created: nowSeconds(),
+      });
+      return id;
+    },
+    completeSession(sessionId) {
+      const session = sessions.get(sessionId);
+      if (!session) throw new Error(`fake Stripe: no session ${sessionId}`);
+      const subscription = api.subscribe(session.priceId, session.metadata);
+      session.status = 'complete';
+      session.payment_status = 'paid';
+      session.subscription = subscription;
+      return subscription;
+    },
+    setStatus(id, status) {
+      const found = subscriptions.get(id);
+      if (!found) throw new Error(`fake Stripe: no subscription ${id}`);
+      found.status = status;
+    },
+    failNext(prefix, failure, times = 1) {
+      failures.push({ prefix, failure, times });
+    },
+    clearFailures() {
+      failures.length = 0;
+    },
+    event(type, object) {
+      return {
+        id: newId('evt'),
+        object: 'event',
+        api_version: '2026-10-28.endive',
+        created: nowSeconds(),
+        livemode: false,
+        type,
+        data: { object },
+      };
+    },
+    signWebhook(event, secret, opts = {}) {
+      const body = JSON.stringify(event);
+      const header = signer.webhooks.generateTestHeaderString({
+        payload: body,
+        secret: opts.tamper ? `${secret}_other` : secret,
+      });
+      return { body, headers: { 'content-type': 'application/json', 'stripe-signature': header } };
+    },
+    async close() {
+      for (const res of hanging) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  return api;
+}

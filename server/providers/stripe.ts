@@ -1,0 +1,258 @@
+/**
+ * Stripe through the official `stripe` package, pointed at the provider row's `apiUrl`
+ * (https://api.stripe.com for sandbox and live alike: the key decides; a loopback fake in tests)
+ * by host, port and protocol. No automatic retries (a failure is reported, nothing changes);
+ * every Stripe error becomes a `ProviderError` with an Italian message. Webhook signatures are
+ * checked offline with the signing secret (`stripe.webhooks.constructEvent` on the raw body).
+ */
+import Stripe from 'stripe';
+import {
+  ProviderError,
+  type PaymentProviderAdapter,
+  type ProviderErrorKind,
+  type ProviderPlanInput,
+  type ProviderSubscription,
+  type WebhookDelivery,
+} from './payment-provider';
+
+export interface StripeCredentials {
+  apiUrl: string;
+  /** sk_…: decrypted here only, never logged or returned. */
+  secretKey: string;
+  /** whsec_…: decrypted here only; null when the tenant has not set it (webhooks then refused). */
+  webhookSecret: string | null;
+}
+
+export interface StripeCheckoutInput {
+  priceId: string;
+  successUrl: string;
+  cancelUrl: string;
+  clientReferenceId: string;
+  metadata: Record<string, string>;
+  customerEmail?: string | null;
+  /** When the session stops accepting payment (Stripe wants 30 minutes to 24 hours from now). */
+  expiresAt?: Date;
+}
+
+export interface StripeCheckoutSession {
+  id: string;
+  url: string | null;
+  /** open, complete, expired. */
+  status: string | null;
+  /** paid, unpaid, no_payment_required. */
+  paymentStatus: string;
+  mode: string;
+  subscriptionId: string | null;
+  clientReferenceId: string | null;
+  metadata: Record<string, string>;
+  /** Seconds since the epoch. */
+  created: number;
+}
+
+export interface StripePrice {
+  id: string;
+  productId: string;
+  unitAmount: number | null;
+  currency: string;
+  /** Months per period (a yearly price counts 12), null for a one-off price. */
+  intervalMonths: number | null;
+  active: boolean;
+}
+
+export interface StripeWebhookEvent {
+  id: string;
+  type: string;
+  created: number;
+  object: Record<string, unknown>;
+}
+
+export interface StripeAdapter extends PaymentProviderAdapter {
+  readonly kind: 'stripe';
+  getPrice(id: string): Promise<StripePrice>;
+  createCheckoutSession(input: StripeCheckoutInput): Promise<{ id: string; url: string }>;
+  getCheckoutSession(id: string): Promise<StripeCheckoutSession>;
+  /** The verified event, or null when the signature (or the secret) does not match the raw body. */
+  parseWebhook(rawBody: Buffer | string, signature: string | undefined): StripeWebhookEvent | null;
+}
+
+export interface StripeOptions {
+  timeoutMs: number;
+}
+
+/** Stripe's subscription statuses in the words the rest of Rinnova uses (PayPal's). */
+export const STRIPE_STATUS: Record<string, string> = {
+  active: 'ACTIVE',
+  trialing: 'ACTIVE',
+  past_due: 'SUSPENDED',
+  unpaid: 'SUSPENDED',
+  paused: 'SUSPENDED',
+  canceled: 'CANCELLED',
+  incomplete_expired: 'EXPIRED',
+  incomplete: 'APPROVAL_PENDING',
+};
+
+function errorOf(error: unknown): ProviderError {
+  if (error instanceof ProviderError) return error;
+  const e = error as { type?: string; statusCode?: number; code?: string; message?: string };
+  const status = typeof e.statusCode === 'number' ? e.statusCode : null;
+  const code = e.code ?? e.type ?? null;
+  let kind: ProviderErrorKind;
+  if (e.type === 'StripeConnectionError') kind = /timeout/i.test(e.message ?? '') ? 'timeout' : 'network';
+  else if (status === 401 || status === 403 || e.type === 'StripeAuthenticationError') kind = 'unauthorized';
+  else if (status === 404 || e.code === 'resource_missing') kind = 'notFound';
+  else if (status === 400 || status === 402 || status === 409 || status === 422) kind = 'unprocessable';
+  else if (status !== null && status >= 500) kind = 'server';
+  else if (e.type === 'StripeAPIError') kind = 'server';
+  else kind = 'invalid';
+  return new ProviderError(kind, status, code, 'stripe');
+}
+
+async function call<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw errorOf(error);
+  }
+}
+
+const idOf = (value: unknown): string | null =>
+  typeof value === 'string'
+    ? value
+    : value && typeof value === 'object' && 'id' in value
+      ? String((value as { id: unknown }).id)
+      : null;
+
+export function createStripeAdapter(credentials: StripeCredentials, options: StripeOptions): StripeAdapter {
+  const url = new URL(credentials.apiUrl);
+  const protocol = url.protocol === 'http:' ? 'http' : 'https';
+  const stripe = new Stripe(credentials.secretKey, {
+    host: url.hostname,
+    port: url.port || (protocol === 'http' ? 80 : 443),
+    protocol,
+    timeout: options.timeoutMs,
+    maxNetworkRetries: 0,
+    telemetry: false,
+    appInfo: { name: 'Rinnova' },
+  });
+
+  function priceView(price: Stripe.Price): StripePrice {
+    const recurring = price.recurring;
+    return {
+      id: price.id,
+      productId: idOf(price.product) ?? '',
+      unitAmount: price.unit_amount,
+      currency: price.currency,
+      intervalMonths: recurring
+        ? recurring.interval === 'year'
+          ? 12 * recurring.interval_count
+          : recurring.interval === 'month'
+            ? recurring.interval_count
+            : null
+        : null,
+      active: price.active,
+    };
+  }
+
+  const adapter: StripeAdapter = {
+    kind: 'stripe',
+    async getSubscription(id): Promise<ProviderSubscription> {
+      const sub = await call(() => stripe.subscriptions.retrieve(id));
+      if (typeof sub?.id !== 'string' || typeof sub.status !== 'string')
+        throw new ProviderError('invalid', null, null, 'stripe');
+      return {
+        id: sub.id,
+        status: STRIPE_STATUS[sub.status] ?? sub.status.toUpperCase(),
+        planId: idOf(sub.items?.data?.[0]?.price) ?? null,
+      };
+    },
+    async cancelSubscription(id) {
+      await call(() => stripe.subscriptions.cancel(id));
+    },
+    async verifyWebhook(delivery: WebhookDelivery) {
+      const sig = delivery.headers['stripe-signature'];
+      return (
+        delivery.rawBody !== undefined &&
+        adapter.parseWebhook(delivery.rawBody, Array.isArray(sig) ? sig[0] : sig) !== null
+      );
+    },
+    async createProduct({ name, description }) {
+      const product = await call(() =>
+        stripe.products.create({
+          name: name.slice(0, 250),
+          ...(description ? { description: description.slice(0, 500) } : {}),
+        }),
+      );
+      if (typeof product?.id !== 'string') throw new ProviderError('invalid', null, null, 'stripe');
+      return product.id;
+    },
+    async createPlan(input: ProviderPlanInput) {
+      const price = await call(() =>
+        stripe.prices.create({
+          product: input.productId,
+          nickname: input.name.slice(0, 250),
+          unit_amount: input.priceCents,
+          currency: 'eur',
+          recurring: { interval: 'month', interval_count: input.intervalMonths },
+        }),
+      );
+      if (typeof price?.id !== 'string') throw new ProviderError('invalid', null, null, 'stripe');
+      return price.id;
+    },
+    async getPrice(id) {
+      const price = await call(() => stripe.prices.retrieve(id));
+      if (typeof price?.id !== 'string') throw new ProviderError('invalid', null, null, 'stripe');
+      return priceView(price);
+    },
+    async createCheckoutSession(input) {
+      const session = await call(() =>
+        stripe.checkout.sessions.create({
+          mode: 'subscription',
+          line_items: [{ price: input.priceId, quantity: 1 }],
+          success_url: input.successUrl,
+          cancel_url: input.cancelUrl,
+          client_reference_id: input.clientReferenceId,
+          metadata: input.metadata,
+          subscription_data: { metadata: input.metadata },
+          locale: 'it',
+          ...(input.customerEmail ? { customer_email: input.customerEmail } : {}),
+          ...(input.expiresAt ? { expires_at: Math.floor(input.expiresAt.getTime() / 1000) } : {}),
+        }),
+      );
+      if (typeof session?.id !== 'string' || typeof session.url !== 'string')
+        throw new ProviderError('invalid', null, null, 'stripe');
+      return { id: session.id, url: session.url };
+    },
+    async getCheckoutSession(id) {
+      const s = await call(() => stripe.checkout.sessions.retrieve(id));
+      if (typeof s?.id !== 'string') throw new ProviderError('invalid', null, null, 'stripe');
+      return {
+        id: s.id,
+        url: s.url ?? null,
+        status: s.status ?? null,
+        paymentStatus: s.payment_status,
+        mode: s.mode,
+        subscriptionId: idOf(s.subscription),
+        clientReferenceId: s.client_reference_id ?? null,
+        metadata: (s.metadata ?? {}) as Record<string, string>,
+        created: s.created,
+      };
+    },
+    parseWebhook(rawBody, signature) {
+      if (!credentials.webhookSecret || !signature) return null;
+      try {
+        const event = stripe.webhooks.constructEvent(rawBody, signature, credentials.webhookSecret);
+        const object = (event.data as { object?: unknown } | undefined)?.object;
+        if (typeof event.id !== 'string' || typeof event.type !== 'string' || !object) return null;
+        return {
+          id: event.id,
+          type: event.type,
+          created: event.created,
+          object: object as unknown as Record<string, unknown>,
+        };
+      } catch {
+        return null;
+      }
+    },
+  };
+  return adapter;
+}
