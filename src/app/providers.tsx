@@ -1,11 +1,8 @@
-import { lazy, Suspense, useEffect, useSyncExternalStore, type CSSProperties, type ReactNode } from 'react';
+import { useEffect, useSyncExternalStore, type CSSProperties, type ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { CloseButtonProps, ToastPosition } from 'react-toastify';
-import { toastsWanted } from '../lib/notify';
+import { toastLibrary } from '../lib/notify';
 import { useMediaQuery } from '../lib/use-media-query';
-
-// Loaded with the first toast (lib/notify.ts), not with the page.
-const ToastContainer = lazy(() => import('react-toastify').then((m) => ({ default: m.ToastContainer })));
 
 /** Below md the top bar wraps (breadcrumb on its own line) and titles span the width. */
 const NARROW_QUERY = '(max-width: 767.98px)';
@@ -74,27 +71,28 @@ export function useToastPlacement(): { position: ToastPosition; style?: CSSPrope
 /** The toast area as the spec describes it: 5 s, click/hover/focus/drag behaviour; placed as above. */
 export function Toasts() {
   const { position, style } = useToastPlacement();
-  const wanted = useSyncExternalStore(toastsWanted.subscribe, toastsWanted.get, () => false);
-  if (!wanted) return null;
+  // The library comes with the first toast (lib/notify.ts), not with the page; the toast raised
+  // before the container mounts is queued by the library and shown once it does.
+  const library = useSyncExternalStore(toastLibrary.subscribe, toastLibrary.get, () => undefined);
+  if (!library) return null;
+  const { ToastContainer } = library;
   return (
-    <Suspense fallback={null}>
-      <ToastContainer
-        position={position}
-        style={style}
-        autoClose={5000}
-        closeOnClick
-        pauseOnHover
-        pauseOnFocusLoss
-        draggable
-        draggablePercent={80}
-        hotKeys={toastHotKeys}
-        aria-label="Notifiche (Alt+T)"
-        limit={5}
-        newestOnTop
-        theme="light"
-        closeButton={ToastCloseButton}
-      />
-    </Suspense>
+    <ToastContainer
+      position={position}
+      style={style}
+      autoClose={5000}
+      closeOnClick
+      pauseOnHover
+      pauseOnFocusLoss
+      draggable
+      draggablePercent={80}
+      hotKeys={toastHotKeys}
+      aria-label="Notifiche (Alt+T)"
+      limit={5}
+      newestOnTop
+      theme="light"
+      closeButton={ToastCloseButton}
+    />
   );
 }
 

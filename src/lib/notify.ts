@@ -13,38 +13,42 @@ import type { ToastOptions } from 'react-toastify';
  */
 type ToastLibrary = typeof ToastModule;
 let library: Promise<ToastLibrary> | undefined;
-let wanted = false;
+let loaded: ToastLibrary | undefined;
 const listeners = new Set<() => void>();
 
-function loadToasts(): Promise<ToastLibrary> {
-  if (!wanted) {
-    wanted = true;
+/** Loads the toast library (once); the first toast does it, tests do it up front. */
+export function preloadToasts(): Promise<ToastLibrary> {
+  return (library ??= import('react-toastify').then((m) => {
+    loaded = m;
     listeners.forEach((l) => l());
-  }
-  return (library ??= import('react-toastify'));
+    return m;
+  }));
 }
 
-/** Whether a toast has been raised (the container mounts from then on). */
-export const toastsWanted = {
+/** The toast library once loaded (app/providers.tsx mounts the container from then on). */
+export const toastLibrary = {
   subscribe: (listener: () => void) => {
     listeners.add(listener);
     return () => void listeners.delete(listener);
   },
-  get: () => wanted,
+  get: (): ToastLibrary | undefined => loaded,
 };
 
+/** Shows at once when the library is here (every toast after the first), else once loaded. */
+function withToasts(show: (lib: ToastLibrary) => void): void {
+  if (loaded) show(loaded);
+  else void preloadToasts().then(show);
+}
+
 type Kind = 'success' | 'error' | 'info' | 'warning';
-const raise = (kind: Kind) => (message: string, options?: ToastOptions) => {
-  void loadToasts().then(({ toast }) => toast[kind](message, options));
-};
+const raise = (kind: Kind) => (message: string, options?: ToastOptions) =>
+  withToasts(({ toast }) => toast[kind](message, options));
 
 export const notify = {
   success: raise('success'),
   error: raise('error'),
   info: raise('info'),
   warning: raise('warning'),
-  dismissAll: () => {
-    // Nothing to dismiss before the first toast.
-    if (library) void library.then(({ toast }) => toast.dismiss());
-  },
+  // Nothing to dismiss before the library is loaded.
+  dismissAll: () => loaded?.toast.dismiss(),
 };

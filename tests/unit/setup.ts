@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { preloadToasts } from '../../src/lib/notify';
 import { server } from './msw/server';
 
 // Lazy routes and retries take a moment on a busy machine; 1 s (the default) flakes, and 3 s
@@ -9,6 +10,11 @@ configure({ asyncUtilTimeout: 5000 });
 
 // A request no test mocked is a failure, not a silent pass-through (architecture guide).
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+// The app loads the toast library with its first toast (issue 8); loaded here, every toast shows
+// as soon as it is raised, as it does in the app from the second toast on.
+beforeAll(async () => {
+  await preloadToasts();
+});
 afterEach(() => {
   cleanup();
   server.resetHandlers();
