@@ -50,6 +50,7 @@ describe('payment provider (spec §2 Configura PayPal, api-contract: apiSecret w
       {
         id: 3,
         name: 'PayPal',
+        kind: 'paypal',
         apiUrl: 'https://api-m.sandbox.paypal.com',
         apiKey: 'AZ-client-id',
         mode: 'sandbox',
@@ -84,6 +85,7 @@ describe('payment provider (spec §2 Configura PayPal, api-contract: apiSecret w
       expect(calls.created).toEqual([
         {
           name: 'PayPal',
+          kind: 'paypal',
           mode: 'sandbox',
           apiUrl: 'https://api-m.paypal.com',
           apiKey: 'id',
