@@ -278,10 +278,18 @@ export function registerBillingRoutes(
       schema: {
         tags,
         summary:
-          'Sottoscrizioni del tenant, dalla più recente; filtri status (1–5), planId, userId e searchTerm (cliente o piano)',
-        querystring: listQuerySchema,
+          'Sottoscrizioni del tenant, dalla più recente; filtri status (1–5), planId, userId e searchTerm (cliente o piano). ' +
+          'Paging a pagine (page) o a cursore (afterId = nextAfterId della risposta precedente: le righe dopo quella, senza OFFSET, stabili mentre se ne aggiungono)',
+        querystring: listQuerySchema.extend({ afterId: idParamsSchema.shape.id.optional() }),
         response: {
-          200: envelopeOf(z.object({ items: z.array(subscriptionItemSchema), totalCount: z.number() })),
+          200: envelopeOf(
+            z.object({
+              items: z.array(subscriptionItemSchema),
+              totalCount: z.number(),
+              totalCountCapped: z.literal(true).optional(),
+              nextAfterId: z.number().nullable(),
+            }),
+          ),
         },
       },
     },
@@ -290,20 +298,30 @@ export function registerBillingRoutes(
       const filter = subscriptionFilter(request.query);
       const own = ownOnly(request);
       if (own !== undefined) {
-        if (filter.userId !== undefined && filter.userId !== own) return ok({ items: [], totalCount: 0 });
+        if (filter.userId !== undefined && filter.userId !== own)
+          return ok({ items: [], totalCount: 0, nextAfterId: null });
         filter.userId = own;
       }
-      const { page, pageSize } = request.query;
-      const limit = (page - 1) * pageSize + COUNT_AHEAD + 1;
+      const { page, pageSize, afterId } = request.query;
+      // A cursor reads the rows after the given id (newest first) on the list's index; the count
+      // stays the whole filtered list's, capped as for page 1.
+      const skipped = afterId === undefined ? (page - 1) * pageSize : 0;
+      const limit = skipped + COUNT_AHEAD + 1;
       const [ids, counted] = await Promise.all([
-        pageOfSubscriptionIds(scope, filter, pageSize, (page - 1) * pageSize),
+        pageOfSubscriptionIds(
+          scope,
+          afterId === undefined ? filter : { ...filter, beforeId: afterId },
+          pageSize,
+          skipped,
+        ),
         countSubscriptions(scope, filter, limit),
       ]);
       const items = (await loadSubscriptions(scope, ids)).map(withActions(callerOf(request).roleId));
+      const nextAfterId = ids.length === pageSize ? (ids[ids.length - 1] ?? null) : null;
       return ok(
         counted >= limit
-          ? { items, totalCount: limit - 1, totalCountCapped: true as const }
-          : { items, totalCount: counted },
+          ? { items, totalCount: limit - 1, totalCountCapped: true as const, nextAfterId }
+          : { items, totalCount: counted, nextAfterId },
       );
     },
   );
