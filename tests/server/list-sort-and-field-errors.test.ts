@@ -6,7 +6,7 @@ import type { Region } from '../../contract/schemas/geography';
 import type { User } from '../../contract/schemas/user';
 import { serverMessages } from '../../contract/messages';
 import { validationMessages } from '../../contract/validation/italian';
-import { plans, regions } from '../../server/db/schema';
+import { plans, regions, users } from '../../server/db/schema';
 import { dataOf } from './helpers/entity-checks';
 import { createTestContext } from './helpers/test-app';
 import type { ApiClient, TestContext } from './helpers/test-app';
@@ -76,6 +76,21 @@ describe('sort=field / sort=-field on lists (allow-listed per entity)', () => {
     ).items.map((u) => u.email.toLowerCase());
     expect(emails.length).toBeGreaterThan(1);
     expect(emails).toEqual([...emails].sort().reverse());
+  });
+
+  it('sorts and filters by the e-mail the account has now (the membership keeps a copy, migration 0015)', async () => {
+    const list = async (query: string) =>
+      dataOf(await admin.get<Paged<User>>(`/api/user/getAll?pageSize=100&${query}`)).items.map(
+        (u) => u.email,
+      );
+    const first = (await list('sort=email'))[0]!;
+    const [account] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, first));
+    await ctx.db.update(users).set({ email: 'zzz.ultimo@example.it' }).where(eq(users.id, account!.id));
+    const sorted = await list('sort=email');
+    expect(sorted.at(-1)).toBe('zzz.ultimo@example.it');
+    expect(sorted).not.toContain(first);
+    expect(await list('filters[email]=zzz.ultimo')).toEqual(['zzz.ultimo@example.it']);
+    expect(await list(`filters[email]=${encodeURIComponent(first)}`)).toEqual([]);
   });
 
   it('answers 400 on a column that is not sortable, naming the sort field', async () => {

@@ -96,6 +96,11 @@ export const userTenants = pgTable(
      */
     searchText: text('search_text').notNull().default(''),
     /**
+     * The user's e-mail, copied by the same triggers (migration 0015), so the tenant's customer
+     * list sorts and filters by e-mail on the membership's own index, never reading every user.
+     */
+    email: text('email').notNull().default(''),
+    /**
      * When one of the customer's subscriptions in this tenant first became live (Active or
      * ActiveNoRenewal), kept by a trigger on subscription_events (migration 0011): the dashboard's
      * new customers of a month.
@@ -107,6 +112,7 @@ export const userTenants = pgTable(
   (t) => [
     primaryKey({ columns: [t.userId, t.tenantId] }),
     index('user_tenants_tenant_first_live_idx').on(t.tenantId, t.firstLiveAt),
+    index('user_tenants_tenant_email_order_idx').on(t.tenantId, sql`lower(${t.email})`, t.userId),
     index('user_tenants_tenant_id_idx').on(t.tenantId),
     index('user_tenants_tenant_name_order_idx').on(t.tenantId, sql`lower(${t.name})`, t.userId),
     index('user_tenants_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),

@@ -69,7 +69,7 @@ export function userEntity(
     ],
     filters: {
       name: { column: userTenants.name, kind: 'text' },
-      email: { column: users.email, kind: 'text' },
+      email: { column: userTenants.email, kind: 'text' },
       pec: { column: userTenants.pec, kind: 'text' },
       phone: { column: userTenants.phone, kind: 'text' },
       sdi: { column: userTenants.sdi, kind: 'text' },
@@ -80,7 +80,7 @@ export function userEntity(
     },
     sortable: {
       name: textSort(userTenants.name),
-      email: textSort(users.email),
+      email: textSort(userTenants.email),
       isCompany: { column: userTenants.isCompany },
       roleName: { column: users.roleId },
       isActive: { column: userTenants.isActive },
