@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { accounts, login, screenshot } from './support';
 
-/** Spec §2 route table, sidebar rows in table order, per role. */
+/** Spec §2 route table, sidebar rows in table order, per role (plus issue 15's integrations). */
 const sidebarFor = {
   superadmin: [
     'Lista Tenants',
@@ -11,6 +11,8 @@ const sidebarFor = {
     'Fatture',
     'Configura PayPal',
     'Gestisci piani di abbonamento',
+    'Chiavi API',
+    'Webhook',
     'Status aggiornamento subscription',
   ],
   admin: [
@@ -21,6 +23,8 @@ const sidebarFor = {
     'Fatture',
     'Configura PayPal',
     'Gestisci piani di abbonamento',
+    'Chiavi API',
+    'Webhook',
   ],
   cliente: ['Gestisci Sottoscrizioni', 'Crea Sottoscrizione', 'Fatture'],
 } as const;
