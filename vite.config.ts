@@ -109,6 +109,11 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
+          // One module graph per worker instead of one per file: every file builds its own app on
+          // its own database (createTestContext), so nothing is shared but the loaded code, and
+          // importing the server once per worker instead of per file took the suite from ~230 s
+          // to ~85 s on 2 cores.
+          isolate: false,
           include: ['tests/server/**/*.test.ts'],
           // PostgreSQL-only tests (query plans) run when DATABASE_URL is set (CI's PostgreSQL stage).
           exclude: process.env.DATABASE_URL ? [] : ['tests/server/postgres/**'],
