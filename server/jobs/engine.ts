@@ -173,6 +173,10 @@ export function createJobEngine(options: JobEngineOptions): JobEngine {
       retryLimit: def.retryLimit,
       retryDelay: def.retryDelaySeconds,
       retryBackoff: def.retryBackoff,
+      // pg-boss fetches a job once `start_after < now()`, strictly: a job enqueued and fetched
+      // within one tick of the database's clock (PGlite's can be a millisecond) would be left for a
+      // later drain. In manual mode (tests, drained by hand) a new job is due at once.
+      ...(mode === 'manual' ? { startAfter: new Date(Date.now() - 1000) } : {}),
     });
   }
 
