@@ -210,23 +210,26 @@ export interface TokenRow {
   providerSubscriptionId: string | null;
 }
 
+/** The columns of a TokenRow. */
+export const tokenRowColumns = {
+  id: paymentTokens.id,
+  tenantId: paymentTokens.tenantId,
+  paymentId: paymentTokens.paymentId,
+  subscriptionId: paymentTokens.subscriptionId,
+  userId: paymentTokens.userId,
+  planId: paymentTokens.planId,
+  amountCents: paymentTokens.amountCents,
+  paymentProviderId: paymentTokens.paymentProviderId,
+  providerPlanId: paymentTokens.providerPlanId,
+  status: paymentTokens.status,
+  expiresAt: paymentTokens.expiresAt,
+  providerSubscriptionId: paymentTokens.providerSubscriptionId,
+};
+
 /** The token row of `token` (any tenant: the hash is unique), or undefined. */
 export async function findToken(db: Database, token: string): Promise<TokenRow | undefined> {
   const [row] = await db
-    .select({
-      id: paymentTokens.id,
-      tenantId: paymentTokens.tenantId,
-      paymentId: paymentTokens.paymentId,
-      subscriptionId: paymentTokens.subscriptionId,
-      userId: paymentTokens.userId,
-      planId: paymentTokens.planId,
-      amountCents: paymentTokens.amountCents,
-      paymentProviderId: paymentTokens.paymentProviderId,
-      providerPlanId: paymentTokens.providerPlanId,
-      status: paymentTokens.status,
-      expiresAt: paymentTokens.expiresAt,
-      providerSubscriptionId: paymentTokens.providerSubscriptionId,
-    })
+    .select(tokenRowColumns)
     .from(paymentTokens)
     .where(eq(paymentTokens.tokenHash, hashToken(token)));
   return row as TokenRow | undefined;

@@ -7,12 +7,10 @@
  * per event id. Every Stripe call happens before and outside the unit of work.
  */
 import { and, eq } from 'drizzle-orm';
-import { serverMessages } from '../../../contract/messages';
-import { amountWithVat, toCents, toPercentHundredths } from '../../../contract/money';
 import { paymentUrlOf } from '../../../contract/schemas/payment';
 import { recurrenceTypeNames, type RecurrenceTypeId } from '../../../contract/schemas/plan';
 import { SubscriptionStatus } from '../../../contract/subscription-status';
-import { paymentTokens, plans, providerWebhookEvents, tenants, users } from '../../db/schema';
+import { paymentTokens, plans, providerWebhookEvents, users } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import { ProviderError } from '../../providers/payment-provider';
 import { STRIPE_STATUS, type StripeWebhookEvent } from '../../providers/stripe';
@@ -28,7 +26,8 @@ import {
   type PaypalDeps,
   type WebhookOutcome,
 } from './paypal-billing.service';
-import { findToken, isUsable, type TokenRow } from './payment-token.service';
+import { findToken, isUsable, tokenRowColumns, type TokenRow } from './payment-token.service';
+import { planToSync } from './widget-and-plans.service';
 
 export const stripeMessages = {
   planNotOnStripe: (plan: string) =>
@@ -114,20 +113,7 @@ async function tokenOfSession(
   if (!Number.isSafeInteger(tokenId) || tokenId <= 0) return undefined;
   const [row] = await deps
     .connectionFor(tenantId)
-    .select({
-      id: paymentTokens.id,
-      tenantId: paymentTokens.tenantId,
-      paymentId: paymentTokens.paymentId,
-      subscriptionId: paymentTokens.subscriptionId,
-      userId: paymentTokens.userId,
-      planId: paymentTokens.planId,
-      amountCents: paymentTokens.amountCents,
-      paymentProviderId: paymentTokens.paymentProviderId,
-      providerPlanId: paymentTokens.providerPlanId,
-      status: paymentTokens.status,
-      expiresAt: paymentTokens.expiresAt,
-      providerSubscriptionId: paymentTokens.providerSubscriptionId,
-    })
+    .select(tokenRowColumns)
     .from(paymentTokens)
     .where(and(eq(paymentTokens.tenantId, tenantId), eq(paymentTokens.id, tokenId)));
   return row as TokenRow | undefined;
@@ -353,21 +339,9 @@ export async function syncPlanWithStripe(
   planId: number,
 ): Promise<{ stripePlanId: string; stripeProductId: string }> {
   const db = deps.connectionFor(tenantId);
-  const [plan] = await db
-    .select({
-      name: plans.name,
-      cost: plans.recurringCostBeforeVat,
-      vat: plans.vatPercentage,
-      recurrence: plans.recurrenceType,
-      stripePlanId: plans.stripePlanId,
-      tenantName: tenants.name,
-    })
-    .from(plans)
-    .innerJoin(tenants, eq(tenants.id, plans.tenantId))
-    .where(and(eq(plans.tenantId, tenantId), eq(plans.id, planId)));
-  if (!plan) throw new HttpError(404, serverMessages.notFound);
+  const plan = await planToSync(db, tenantId, planId);
   const { adapter } = await deps.providers.stripe(tenantId);
-  const priceCents = amountWithVat(toCents(plan.cost), toPercentHundredths(plan.vat));
+  const priceCents = plan.priceCents;
   let productId: string | null = null;
   if (plan.stripePlanId) {
     try {

@@ -129,6 +129,28 @@ export async function subscribeFromWidget(
 }
 
 /**
+ * A plan of the tenant as a provider's plan sync needs it (404 when it is not the tenant's): name,
+ * recurrence, the providers' ids, the tenant's name and the price with VAT in cents.
+ */
+export async function planToSync(db: Database, tenantId: number, planId: number) {
+  const [plan] = await db
+    .select({
+      name: plans.name,
+      cost: plans.recurringCostBeforeVat,
+      vat: plans.vatPercentage,
+      recurrence: plans.recurrenceType,
+      paypalProductId: plans.paypalProductId,
+      stripePlanId: plans.stripePlanId,
+      tenantName: tenants.name,
+    })
+    .from(plans)
+    .innerJoin(tenants, eq(tenants.id, plans.tenantId))
+    .where(and(eq(plans.tenantId, tenantId), eq(plans.id, planId)));
+  if (!plan) throw new HttpError(404, serverMessages.notFound);
+  return { ...plan, priceCents: amountWithVat(toCents(plan.cost), toPercentHundredths(plan.vat)) };
+}
+
+/**
  * 'Sincronizza con PayPal' on a plan: creates (once) the PayPal product and a billing plan of
  * `recurrence` months at the price with VAT in EUR, then stores their ids and the price. The
  * PayPal calls come first; if one fails nothing is stored.
@@ -139,23 +161,11 @@ export async function syncPlanWithPaypal(
   planId: number,
 ): Promise<{ paypalPlanId: string; paypalProductId: string }> {
   const db = deps.connectionFor(tenantId);
-  const [plan] = await db
-    .select({
-      name: plans.name,
-      cost: plans.recurringCostBeforeVat,
-      vat: plans.vatPercentage,
-      recurrence: plans.recurrenceType,
-      productId: plans.paypalProductId,
-      tenantName: tenants.name,
-    })
-    .from(plans)
-    .innerJoin(tenants, eq(tenants.id, plans.tenantId))
-    .where(and(eq(plans.tenantId, tenantId), eq(plans.id, planId)));
-  if (!plan) throw new HttpError(404, serverMessages.notFound);
+  const plan = await planToSync(db, tenantId, planId);
   const { adapter } = await deps.providers.paypal(tenantId);
-  const priceCents = amountWithVat(toCents(plan.cost), toPercentHundredths(plan.vat));
+  const priceCents = plan.priceCents;
   const productId =
-    plan.productId ??
+    plan.paypalProductId ??
     (await adapter.createProduct({ name: plan.name, description: `${plan.tenantName}: ${plan.name}` }));
   const paypalPlanId = await adapter.createPlan({
     productId,
