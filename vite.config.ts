@@ -98,9 +98,11 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'jsdom',
-          // The table-driven screen flows (list → create → edit → delete through react-select)
-          // take 1–3 s alone and up to 5 s on a loaded 2-core machine: a margin, not a target.
-          testTimeout: 15_000,
+          // Modules are loaded once per worker, not once per file (the screens, react-select and
+          // the form stack cost ~1 s per file otherwise): tests leave no module state behind
+          // (settings are set and restored, no vi.mock of app modules; storage, MSW handlers and
+          // the DOM are reset after each test in setup.ts).
+          isolate: false,
           include: ['tests/unit/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/unit/setup.ts'],
         },
@@ -115,10 +117,9 @@ export default defineConfig({
           // to ~85 s on 2 cores.
           isolate: false,
           include: ['tests/server/**/*.test.ts'],
+          globalSetup: ['tests/server/global-setup.ts'],
           // PostgreSQL-only tests (query plans) run when DATABASE_URL is set (CI's PostgreSQL stage).
           exclude: process.env.DATABASE_URL ? [] : ['tests/server/postgres/**'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
         },
       },
     ],

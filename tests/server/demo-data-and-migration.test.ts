@@ -94,6 +94,8 @@ describe('demo data of Demo Srl', () => {
   });
 });
 
+// A fresh engine and every migration from an empty database: schema work rather than requests
+// (2–4 s alone), so it has its own budget like the other start-up tests.
 it('migration 0002 moves what a tenant knew of a user from the identity to the membership', async () => {
   // The migrations up to 0001, as a database created before this issue had them.
   const dir = await mkdtemp(path.join(os.tmpdir(), 'rinnova-migrations-'));
@@ -133,4 +135,4 @@ it('migration 0002 moves what a tenant knew of a user from the identity to the m
     await database.dispose();
     await rm(dir, { recursive: true, force: true });
   }
-});
+}, 30_000);

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -86,7 +86,7 @@ async function openPglite(options: DatabaseOptions): Promise<TestDatabase> {
 /** Hash of everything that shapes the template: migrations, seed code, schema, PGlite version. */
 async function templateKey(): Promise<string> {
   const hash = createHash('sha256');
-  for (const dir of ['server/db/migrations', 'server/db/seed', 'server/db/schema']) {
+  for (const dir of ['server/db/migrations', 'server/db/seed', 'server/db/schema', 'server/jobs']) {
     const files = (await readdir(path.join(repoRoot, dir), { recursive: true })).sort();
     for (const file of files) {
       const full = path.join(repoRoot, dir, file);
@@ -98,6 +98,11 @@ async function templateKey(): Promise<string> {
   ) as { version: string };
   hash.update(pglite.version).update(TEST_DEMO_PASSWORD).update(TEST_JWT_SECRET);
   return hash.digest('hex').slice(0, 16);
+}
+
+/** Builds (or finds) the cached template; the server project's global setup calls it once. */
+export async function buildTestTemplate(): Promise<void> {
+  await templateDump();
 }
 
 async function templateDump(): Promise<Buffer> {
@@ -122,6 +127,20 @@ async function templateDump(): Promise<Buffer> {
       const handle = await openDatabase({ kind: 'pglite' });
       await handle.migrate();
       await seedDatabase(handle.db, seedOptions);
+      // Started once here, the app leaves the job engine's schema and queues in the template, so
+      // a test file's app does not create them again (a second of every beforeAll).
+      const { buildApp } = await import('../../../server/app');
+      const { testConfig } = await import('./test-app');
+      const outboxDir = await mkdtemp(path.join(os.tmpdir(), 'rinnova-template-outbox-'));
+      const app = await buildApp({
+        config: testConfig(),
+        db: handle.db,
+        jwtSecret: TEST_JWT_SECRET,
+        outboxDir,
+      });
+      await app.ready();
+      await app.close();
+      await rm(outboxDir, { recursive: true, force: true });
       if (!handle.pglite) throw new Error('template must be PGlite');
       const blob = await handle.pglite.dumpDataDir('none');
       await handle.close();

@@ -34,7 +34,7 @@ function renderList(entries: string[]) {
   });
 }
 
-describe('Esporta (list screens)', { timeout: 20_000 }, () => {
+describe('Esporta (list screens)', () => {
   it('sends the applied search and filters without paging; saves the server file; shows progress', async () => {
     const requests: Request[] = [];
     const gate = deferred();

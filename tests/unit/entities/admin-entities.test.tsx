@@ -118,7 +118,10 @@ describe('tenant (spec §2, §8)', () => {
     ).toBeInTheDocument();
 
     await user.click(within(row).getByRole('link', { name: 'Modifica' }));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Dettaglio Tenant' })).toBeInTheDocument();
+    // The heading is rendered again once the tenant has loaded: look it up in the current document.
+    await waitFor(() =>
+      expect(screen.getByRole('heading', { level: 1, name: 'Dettaglio Tenant' })).toBeInTheDocument(),
+    );
   });
 
   it('an Admin may edit but not create or delete tenants', async () => {

@@ -78,7 +78,7 @@ function invoiceServer(issues: InvoiceIssue[]) {
 }
 
 // The first render loads the lazy route and its list: seconds on a loaded 2-core machine.
-describe('Fatture (/invoice)', { timeout: 20_000 }, () => {
+describe('Fatture (/invoice)', () => {
   it('Admin: the invoice row with its SdI routing, XML and PDF downloads under their file names', async () => {
     const { downloads } = invoiceServer([]);
     const { user } = renderApp('/invoice', { role: Role.Admin, tenantId: 1 });

@@ -1,18 +1,11 @@
 import { screen, waitFor } from '@testing-library/react';
 import { http as mswHttp, HttpResponse } from 'msw';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../../contract/messages';
 import { http } from '../../../src/lib/http';
 import { installHttpErrorHandling } from '../../../src/lib/http-errors';
-import { endSession } from '../../../src/lib/session';
-import type * as SessionModule from '../../../src/lib/session';
 import { apiPost, deferred, fail, networkError, ok, recordRequests, server } from '../msw/server';
 import { contactFields, fillContactForm, renderLanding } from './helpers';
-
-vi.mock('../../../src/lib/session', async (importOriginal) => ({
-  ...(await importOriginal<typeof SessionModule>()),
-  endSession: vi.fn(),
-}));
 
 // The app installs the error catalogue at bootstrap; the form must opt out of its logout routine.
 beforeAll(() => installHttpErrorHandling(http));
@@ -200,13 +193,15 @@ describe('contact form submission to the project server', () => {
 
   it('shows the error alert after a network error, without ending any session', async () => {
     server.use(apiPost('contact', () => networkError()));
+    // A visitor who is also signed in (another tab): the landing form must not sign them out.
+    window.localStorage.setItem('token', 'sessione-aperta');
     const { user } = renderLanding();
     const f = await fillContactForm(user);
 
     await user.click(f.submit);
 
     expect(await screen.findByRole('alert')).toHaveTextContent(messages.contact.error);
-    expect(endSession).not.toHaveBeenCalled();
+    expect(window.localStorage.getItem('token')).toBe('sessione-aperta');
     expect(f.message.value).not.toBe('');
   });
 

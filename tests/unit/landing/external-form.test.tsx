@@ -1,21 +1,22 @@
 import { screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../contract/messages';
+import { config } from '../../../src/lib/config';
 import { recordRequests, server } from '../msw/server';
 import { fillContactForm, renderLanding } from './helpers';
 
 const externalUrl = 'https://moduli.example.test/serve/rinnova';
-vi.mock('../../../src/lib/config', () => ({
-  config: {
-    apiBaseUrl: '/api',
-    apiKey: 'test-key',
-    contactFormUrl: 'https://moduli.example.test/serve/rinnova',
-    whatsappPhone: '',
-    supportEmail: 'supporto@rinnova.it',
-    docsUrl: '/api/docs',
-  },
-}));
+// The build-time setting is read when the form is sent: set for this file, put back after (the
+// worker's other files share the module).
+const settings = config as { contactFormUrl: string };
+const defaultUrl = settings.contactFormUrl;
+beforeAll(() => {
+  settings.contactFormUrl = externalUrl;
+});
+afterAll(() => {
+  settings.contactFormUrl = defaultUrl;
+});
 
 describe('contact form with an external form service (VITE_CONTACT_FORM_URL)', () => {
   it('posts the fields url-encoded to the service, not to the project server', async () => {

@@ -1,19 +1,17 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { config } from '../../../src/lib/config';
 import { renderLanding } from './helpers';
 
-const mockConfig = vi.hoisted(() => ({
-  apiBaseUrl: '/api',
-  apiKey: 'test-key',
-  contactFormUrl: '',
-  whatsappPhone: '+39 333 123-4567',
-  supportEmail: 'aiuto@rinnova.example',
-  docsUrl: '/api/docs',
-}));
-vi.mock('../../../src/lib/config', () => ({ config: mockConfig }));
-
+// The build-time settings are one object read at render time: set here, put back after, so the
+// other files of the worker (modules are shared between files) see the defaults.
+const mockConfig = config as { -readonly [K in keyof typeof config]: (typeof config)[K] };
+const defaults = { ...config };
 beforeEach(() => {
-  mockConfig.whatsappPhone = '+39 333 123-4567';
+  Object.assign(mockConfig, { whatsappPhone: '+39 333 123-4567', supportEmail: 'aiuto@rinnova.example' });
+});
+afterEach(() => {
+  Object.assign(mockConfig, defaults);
 });
 
 function header() {

@@ -97,7 +97,8 @@ describe('user wizard (spec §2, §5, §8)', () => {
     expect(await screen.findByText(messages.wizard.emailRequired)).toBeInTheDocument();
     // Typing a valid e-mail clears the message at once, without leaving the field.
     await user.type(emailInput(), 'nuovo@example.it');
-    expect(screen.queryByText(messages.wizard.emailRequired)).not.toBeInTheDocument();
+    // The resolver validates asynchronously: the message goes in the render that follows.
+    await waitFor(() => expect(screen.queryByText(messages.wizard.emailRequired)).not.toBeInTheDocument());
     expect(screen.queryByText(messages.wizard.emailInvalid)).not.toBeInTheDocument();
     expect(emailInput()).toHaveFocus();
     await next(user);
@@ -112,7 +113,7 @@ describe('user wizard (spec §2, §5, §8)', () => {
     await next(user);
     expect(await screen.findByText(messages.wizard.nameRequired)).toBeInTheDocument();
     await user.type(name, 'Mario Rossi');
-    expect(screen.queryByText(messages.wizard.nameRequired)).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText(messages.wizard.nameRequired)).not.toBeInTheDocument());
   });
 
   it('step 1: an e-mail already in the database stops the wizard', async () => {
