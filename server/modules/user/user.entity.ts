@@ -177,12 +177,14 @@ export function userEntity(
     // One trigram-indexed column of the membership (name, e-mail, PEC, phone, SDI, VAT), kept by
     // triggers (migration 0005): never an OR across the columns of two tables.
     search: (term) => like(userTenants.searchText, containsPattern(term.toLowerCase())),
+    // The membership's own columns (its copy of the e-mail included) on its own indexes: no join
+    // in the ordered, limited query, so the planner walks the name index and stops at the page.
     options: (db, window) =>
       windowed(
         db
-          .select({ id: userTenants.userId, name: userTenants.name, email: users.email })
+          .select({ id: userTenants.userId, name: userTenants.name, email: userTenants.email })
           .from(userTenants)
-          .innerJoin(users, eq(users.id, userTenants.userId))
+          .leftJoin(users, eq(users.id, userTenants.userId))
           .orderBy(...byName(userTenants.name, userTenants.userId))
           .$dynamic(),
         window,
