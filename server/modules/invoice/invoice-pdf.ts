@@ -3,11 +3,11 @@
  * lines with their period, VAT summary, totals and payment. Rendered on request from the stored
  * document model, so it always shows what the FatturaPA file says.
  */
-import PDFDocument from 'pdfkit';
 import { naturaCodes } from '../../../contract/invoice/fatturapa';
 import { routingLabel } from '../../../contract/schemas/invoice';
 import { fromCents } from '../../../contract/money';
 import type { InvoiceDocument, InvoiceParty } from './fatturapa';
+import { loadPdfKit } from '../../lib/pdfkit';
 
 const eur = new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' });
 const money = (cents: number) => eur.format(fromCents(cents)).replace(/\u00a0/g, ' ');
@@ -31,7 +31,8 @@ function partyLines(p: InvoiceParty): string[] {
   return lines;
 }
 
-export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
+export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
+  const PDFDocument = await loadPdfKit();
   const pdf = new PDFDocument({
     size: 'A4',
     margin: 48,

@@ -5,12 +5,12 @@
  * churned and pending-bank-transfer subscriptions as tables; "Pagina X di Y" on every page.
  */
 import { TZDate } from '@date-fns/tz';
-import PDFDocument from 'pdfkit';
 import { BILLING_TIME_ZONE } from '../../../contract/billing-dates';
 import { fromCents } from '../../../contract/money';
 import { subscriptionStatusLabels } from '../../../contract/subscription-status';
 import { slugify } from '../crud/export';
 import type { MonthlyReport, ReportTable } from './report.service';
+import { loadPdfKit } from '../../lib/pdfkit';
 
 const INK = '#1a1f36';
 const MUTED = '#697386';
@@ -57,7 +57,8 @@ function romeDateTime(at: Date): { date: string; time: string } {
 
 type Doc = PDFKit.PDFDocument;
 
-export function renderReportPdf(report: MonthlyReport): Promise<Buffer> {
+export async function renderReportPdf(report: MonthlyReport): Promise<Buffer> {
+  const PDFDocument = await loadPdfKit();
   const pdf = new PDFDocument({
     size: 'A4',
     margins: { top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN },
