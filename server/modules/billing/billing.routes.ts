@@ -32,6 +32,7 @@ import type { Actor, UnitOfWork, UnitOfWorkRunner } from '../../unit-of-work/uni
 import {
   EXPORT_BATCH_SIZE,
   exportFileName,
+  keysetBatches,
   offsetBatches,
   exportQuerySchema,
   sendExport,
@@ -162,18 +163,16 @@ export const subscriptionExport: ExportSpec<SubscriptionExportRow> = {
 };
 
 /** The list's rows, newest first, in keyset batches (ids below the last one sent). */
-export async function* subscriptionBatches(
+export function subscriptionBatches(
   scope: TenantScope,
   filter: SubscriptionListFilter,
   size = EXPORT_BATCH_SIZE,
 ): AsyncGenerator<SubscriptionExportRow[]> {
-  let beforeId: number | undefined;
-  for (;;) {
-    const rows = await subscriptionExportBatch(scope, { ...filter, beforeId }, size);
-    if (rows.length > 0) yield rows;
-    if (rows.length < size) return;
-    beforeId = rows[rows.length - 1]?.id;
-  }
+  return keysetBatches(
+    (after, limit) =>
+      subscriptionExportBatch(scope, after ? { ...filter, beforeId: after.id } : filter, limit),
+    size,
+  );
 }
 
 const bankTransferExport: ExportSpec<z.output<typeof bankTransferItemSchema>> = {

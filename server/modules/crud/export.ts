@@ -101,6 +101,22 @@ interface WallClock {
   mm: number;
 }
 
+const HOUR_MS = 3_600_000;
+/** Rome's UTC offset (ms) by UTC hour: it changes only on whole UTC hours (01:00 UTC, EU rule). */
+const romeOffsets = new Map<number, number>();
+function romeOffsetMs(ms: number): number {
+  const hour = Math.floor(ms / HOUR_MS);
+  let offset = romeOffsets.get(hour);
+  if (offset === undefined) {
+    const t = new TZDate(hour * HOUR_MS, BILLING_TIME_ZONE);
+    offset =
+      Date.UTC(t.getFullYear(), t.getMonth(), t.getDate(), t.getHours(), t.getMinutes()) - hour * HOUR_MS;
+    if (romeOffsets.size > 50_000) romeOffsets.clear();
+    romeOffsets.set(hour, offset);
+  }
+  return offset;
+}
+
 /** A day or an instant as Rome wall-clock parts; null when absent or unreadable. */
 function wallClock(value: ExportValue, dayOnly: boolean): WallClock | null {
   if (value === null || value === undefined || value === '') return null;
@@ -108,15 +124,16 @@ function wallClock(value: ExportValue, dayOnly: boolean): WallClock | null {
     const day = DAY_ONLY.exec(value);
     if (day) return { y: Number(day[1]), m: Number(day[2]), d: Number(day[3]), hh: 0, mm: 0 };
   }
-  const at = value instanceof Date ? value : new Date(String(value));
-  if (Number.isNaN(at.getTime())) return null;
-  const t = new TZDate(at.getTime(), BILLING_TIME_ZONE);
+  const ms = value instanceof Date ? value.getTime() : new Date(String(value)).getTime();
+  if (Number.isNaN(ms)) return null;
+  // The wall clock read off a shifted UTC date: one TZDate per hour of the data, not per cell.
+  const t = new Date(ms + romeOffsetMs(ms));
   return {
-    y: t.getFullYear(),
-    m: t.getMonth() + 1,
-    d: t.getDate(),
-    hh: dayOnly ? 0 : t.getHours(),
-    mm: dayOnly ? 0 : t.getMinutes(),
+    y: t.getUTCFullYear(),
+    m: t.getUTCMonth() + 1,
+    d: t.getUTCDate(),
+    hh: dayOnly ? 0 : t.getUTCHours(),
+    mm: dayOnly ? 0 : t.getUTCMinutes(),
   };
 }
 
@@ -290,8 +307,38 @@ async function writeXlsx<T>(
 }
 
 /**
+ * The batches read one ahead: the next batch's query runs while the current one is written, so
+ * the database and the writer work side by side (at most two batches in memory).
+ */
+function readAhead<T>(iterator: AsyncIterator<T[]>): AsyncIterator<T[]> & { close(): void } {
+  let pending: Promise<IteratorResult<T[]>> | null = null;
+  let closed = false;
+  const fetchNext = () => {
+    const next = iterator.next();
+    next.catch(() => undefined); // awaited by the writer; never an unhandled rejection meanwhile
+    return next;
+  };
+  return {
+    async next() {
+      const current = pending ?? fetchNext();
+      const result = await current;
+      pending = result.done || closed ? null : fetchNext();
+      return result;
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      void Promise.resolve(pending)
+        .then(() => iterator.return?.())
+        .catch(() => undefined);
+    },
+  };
+}
+
+/**
  * Answers the export. The first batch is read before anything is sent, so a bad filter or a
- * failing query is still an ordinary error envelope; after that the file streams, batch by batch.
+ * failing query is still an ordinary error envelope; after that the file streams, batch by batch,
+ * the next batch read while the current one is written.
  */
 export async function sendExport<T>(
   reply: FastifyReply,
@@ -303,16 +350,18 @@ export async function sendExport<T>(
   },
 ): Promise<FastifyReply> {
   const { spec, format, fileName } = options;
-  const iterator = options.batches[Symbol.asyncIterator]();
+  const iterator = readAhead(options.batches[Symbol.asyncIterator]());
   const head = await iterator.next();
   const first = head.done ? [] : head.value;
   const out = new PassThrough();
   const work =
     format === 'csv' ? writeCsv(out, spec.columns, first, iterator) : writeXlsx(out, spec, first, iterator);
-  work.catch((error: unknown) => {
-    reply.log.error({ err: error }, 'esportazione interrotta');
-    out.destroy(error instanceof Error ? error : new Error(String(error)));
-  });
+  work
+    .catch((error: unknown) => {
+      reply.log.error({ err: error }, 'esportazione interrotta');
+      out.destroy(error instanceof Error ? error : new Error(String(error)));
+    })
+    .finally(() => iterator.close());
   return reply
     .header('content-type', CONTENT_TYPES[format])
     .header('content-disposition', `attachment; filename="${fileName}"`)
@@ -321,8 +370,26 @@ export async function sendExport<T>(
 }
 
 /**
+ * Keyset batches: `page(after, limit)` returns at most `limit` rows in the list's total order
+ * that come after the row `after` (null: from the start), e.g. `WHERE (key, id) > (…)` on the
+ * list's index; never an OFFSET, so batch 100 costs what batch 1 costs. Stops on a short batch.
+ */
+export async function* keysetBatches<T>(
+  page: (after: T | null, limit: number) => Promise<T[]>,
+  size = EXPORT_BATCH_SIZE,
+): AsyncGenerator<T[]> {
+  let after: T | null = null;
+  for (;;) {
+    const rows = await page(after, size);
+    if (rows.length > 0) yield rows;
+    if (rows.length < size) return;
+    after = rows[rows.length - 1] as T;
+  }
+}
+
+/**
  * Bounded pages of a list until it runs out: `page(limit, offset)` returns at most `limit` rows
- * in a total order (ties broken by id). For small reference lists; large ones use keyset batches.
+ * in a total order (ties broken by id). Only for lists that cannot seek (the job engine's).
  */
 export async function* offsetBatches<T>(
   page: (limit: number, offset: number) => Promise<T[]>,
