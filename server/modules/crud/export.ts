@@ -11,9 +11,8 @@
  * one place, for both formats (OWASP "CSV injection": a leading apostrophe).
  */
 import { PassThrough } from 'node:stream';
-import { once } from 'node:events';
 import { TZDate } from '@date-fns/tz';
-import { stringify } from 'csv-stringify';
+import { stringify as stringifySync } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
@@ -242,31 +241,67 @@ async function drained(stream: PassThrough): Promise<void> {
   if (stream.destroyed) throw new Error('download interrotto dal client');
 }
 
+/**
+ * The CSV, one chunk per batch: csv-stringify's synchronous API formats a whole batch (quoting,
+ * `;`, CRLF), the header and the BOM with the first one; the chunk goes out when the download
+ * has taken the previous ones.
+ */
 async function writeCsv<T>(
   out: PassThrough,
   columns: readonly ExportColumn<T>[],
   first: T[],
   rest: AsyncIterator<T[]>,
 ): Promise<void> {
-  const csv = stringify({
-    delimiter: ';',
-    bom: true,
-    record_delimiter: 'windows',
-    header: true,
-    columns: columns.map((c) => c.header),
-  });
-  csv.pipe(out);
   const types = columns.map((c) => c.type ?? 'text');
-  const writeBatch = async (rows: T[]) => {
-    for (const row of rows) {
-      if (!csv.write(columns.map((c, i) => csvCell(types[i] as ExportType, c.value(row)))))
-        await once(csv, 'drain');
-    }
+  const options = { delimiter: ';', record_delimiter: 'windows' } as const;
+  const writeBatch = async (rows: T[], head: boolean) => {
+    const records = rows.map((row) => columns.map((c, i) => csvCell(types[i] as ExportType, c.value(row))));
+    const text = stringifySync(records, {
+      ...options,
+      ...(head ? { bom: true, header: true, columns: columns.map((c) => c.header) } : {}),
+    });
+    if (text !== '') out.write(text);
     await drained(out);
   };
-  await writeBatch(first);
-  for (let next = await rest.next(); !next.done; next = await rest.next()) await writeBatch(next.value);
-  csv.end();
+  await writeBatch(first, true);
+  for (let next = await rest.next(); !next.done; next = await rest.next())
+    await writeBatch(next.value, false);
+  out.end();
+}
+
+/** Rows written between two looks at the zip entry's back-pressure (about 40 KB of XML). */
+const XLSX_ROWS_PER_CHECK = 100;
+
+interface PipedWritable {
+  _writableState?: { needDrain?: boolean };
+  destroyed?: boolean;
+  once(event: 'drain' | 'close' | 'error', listener: () => void): unknown;
+  off(event: 'drain' | 'close' | 'error', listener: () => void): unknown;
+}
+
+/**
+ * exceljs's sheet stream (StreamBuf) ignores back-pressure: it hands its 64 KB chunks on (to the
+ * PassThrough archiver wraps it in, then the zip entry's deflate stream) without waiting, so a
+ * writer faster than zlib would pile the whole sheet's XML up in memory. Waits until that pipe has
+ * passed on what it was given (its `drain`); a turn of the event loop when it is not open yet.
+ */
+async function compressed(sheet: ExcelJS.Worksheet): Promise<void> {
+  const pipes = (sheet as unknown as { stream?: { pipes?: PipedWritable[] } }).stream?.pipes;
+  const pipe = pipes?.[0];
+  if (pipe?._writableState && typeof pipe.once === 'function') {
+    if (!pipe._writableState.needDrain || pipe.destroyed) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        pipe.off('drain', done);
+        pipe.off('close', done);
+        pipe.off('error', done);
+        resolve();
+      };
+      pipe.once('drain', done);
+      pipe.once('close', done);
+      pipe.once('error', done);
+    });
+  } else await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 async function writeXlsx<T>(
@@ -295,9 +330,12 @@ async function writeXlsx<T>(
   header.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFF1F5F9' } };
   header.commit();
   const writeBatch = async (rows: T[]) => {
-    for (const row of rows) {
-      sheet.addRow(spec.columns.map((c, i) => xlsxCell(types[i] as ExportType, c.value(row)))).commit();
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i] as T;
+      sheet.addRow(spec.columns.map((c, j) => xlsxCell(types[j] as ExportType, c.value(row)))).commit();
+      if (i % XLSX_ROWS_PER_CHECK === XLSX_ROWS_PER_CHECK - 1) await compressed(sheet);
     }
+    await compressed(sheet);
     await drained(out);
   };
   await writeBatch(first);
