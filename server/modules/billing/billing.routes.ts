@@ -14,6 +14,7 @@ import {
   bankTransferInputSchema,
   subscriptionCreateSchema,
   subscriptionUpdateSchema,
+  type BankTransfer,
   type Subscription,
 } from '../../../contract/schemas/subscription';
 import { recurrenceTypeIds } from '../../../contract/schemas/plan';
@@ -33,7 +34,6 @@ import {
   EXPORT_BATCH_SIZE,
   exportFileName,
   keysetBatches,
-  offsetBatches,
   exportQuerySchema,
   sendExport,
   type ExportSpec,
@@ -52,6 +52,7 @@ import {
   type TenantScope,
 } from './billing.repository';
 import {
+  bankTransferExportBatch,
   createBankTransfer,
   deleteBankTransfer,
   listBankTransfers,
@@ -349,7 +350,8 @@ export function registerBillingRoutes(
         uow.clock(),
         format,
       );
-      const batches = none ? (async function* () {})() : subscriptionBatches(scope, filter);
+      const batches = (size: number) =>
+        none ? (async function* () {})() : subscriptionBatches(scope, filter, size);
       return sendExport(reply, { spec: subscriptionExport, format, fileName, batches });
     },
   );
@@ -518,10 +520,13 @@ export function registerBillingRoutes(
         uow.clock(),
         format,
       );
-      const batches = offsetBatches(
-        async (limit, offset) =>
-          (await listBankTransfers(scope, paymentId, Math.floor(offset / limit) + 1, limit)).items,
-      );
+      // The list's order (oldest first) in keyset batches; a payment of another tenant is a 404
+      // (the first batch is read before anything is sent).
+      const batches = (size: number) =>
+        keysetBatches<BankTransfer>(
+          (after, limit) => bankTransferExportBatch(scope, paymentId, after?.id, limit),
+          size,
+        );
       return sendExport(reply, { spec: bankTransferExport, format, fileName, batches });
     },
   );

@@ -14,7 +14,7 @@ import { PassThrough } from 'node:stream';
 import { TZDate } from '@date-fns/tz';
 import { stringify as stringifySync } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
-import type { FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { BILLING_TIME_ZONE } from '../../../contract/billing-dates';
 import { listQuerySchema } from './list-query';
@@ -53,6 +53,20 @@ export type ExportQuery = z.output<typeof exportQuerySchema>;
 
 /** Rows fetched per query while exporting. */
 export const EXPORT_BATCH_SIZE = 1000;
+
+const BATCH_SIZE_KEY = 'exportBatchSize';
+/**
+ * Sets an app's export batch size (before `ready`): tests use a few rows, so that an export of a
+ * handful of rows crosses several batch boundaries.
+ */
+export function setExportBatchSize(app: FastifyInstance, size: number): void {
+  if (!Number.isInteger(size) || size < 1) throw new Error('export batch size: a positive integer');
+  app.decorate(BATCH_SIZE_KEY, size);
+}
+function exportBatchSize(server: FastifyInstance): number {
+  const size = (server as unknown as Record<string, unknown>)[BATCH_SIZE_KEY];
+  return typeof size === 'number' ? size : EXPORT_BATCH_SIZE;
+}
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 /** A text cell a spreadsheet would read as a formula gets a leading apostrophe. */
@@ -384,11 +398,13 @@ export async function sendExport<T>(
     spec: ExportSpec<T>;
     format: ExportFormat;
     fileName: string;
-    batches: AsyncIterable<T[]>;
+    /** The list's rows in batches of `size` rows (the app's export batch size). */
+    batches: (size: number) => AsyncIterable<T[]>;
   },
 ): Promise<FastifyReply> {
   const { spec, format, fileName } = options;
-  const iterator = readAhead(options.batches[Symbol.asyncIterator]());
+  const batches = options.batches(exportBatchSize(reply.server));
+  const iterator = readAhead(batches[Symbol.asyncIterator]());
   const head = await iterator.next();
   const first = head.done ? [] : head.value;
   const out = new PassThrough();
