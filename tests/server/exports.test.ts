@@ -291,6 +291,13 @@ describe('list exports', () => {
     expect(neutralise('Mario')).toBe('Mario');
     expect(csvCell('money', -12.5)).toBe('-12,50');
     expect(csvCell('money', 1234.005)).toBe('1234,01');
+    // Instants in Rome's wall clock on both sides of each DST change (01:00 UTC).
+    expect(csvCell('datetime', '2026-03-29T00:59:00Z')).toBe('29/03/2026 01:59');
+    expect(csvCell('datetime', '2026-03-29T01:00:00Z')).toBe('29/03/2026 03:00');
+    expect(csvCell('datetime', new Date('2026-10-25T00:59:00Z'))).toBe('25/10/2026 02:59');
+    expect(csvCell('datetime', new Date('2026-10-25T01:00:00Z'))).toBe('25/10/2026 02:00');
+    expect(csvCell('date', '2026-12-31T23:30:00Z')).toBe('01/01/2027');
+    expect(csvCell('date', '2026-12-31')).toBe('31/12/2026');
   });
 
   it('reads every list in keyset batches in its own order, across batch boundaries', async () => {
