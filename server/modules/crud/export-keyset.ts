@@ -29,7 +29,7 @@ export interface SeekOrder {
 
 /**
  * How a list ordered by `spec` seeks, or null when it cannot (a computed key, or a column of a
- * table the list's table has no foreign key to): those lists export in OFFSET batches.
+ * table the list's table has no single foreign key to): those lists export in OFFSET batches.
  */
 export function seekOrder(
   table: PgTable,
@@ -46,9 +46,11 @@ export function seekOrder(
   if (column.table === table) {
     lookup = (db, where) => db.select({ value: read }).from(table).where(where).limit(1);
   } else {
-    const fk = getTableConfig(table)
+    // Exactly one foreign key to that table, so the join is the list's (two would be ambiguous).
+    const fks = getTableConfig(table)
       .foreignKeys.map((f) => f.reference())
-      .find((r) => r.foreignTable === column.table);
+      .filter((r) => r.foreignTable === column.table);
+    const fk = fks.length === 1 ? fks[0] : undefined;
     if (!fk) return null;
     const on = and(...fk.columns.map((c, i) => eq(fk.foreignColumns[i] as PgColumn, c)));
     lookup = (db, where) =>
