@@ -110,8 +110,8 @@ export interface JobEngine {
   /** Enqueues a job and processes its queue now (what it enqueued too); manual mode. */
   runJobNow(name: string, data?: object): Promise<ProcessedJob[]>;
   stats(): Promise<JobStats>;
-  /** Newest first; `offset` pages further (exports). */
-  recent(limit?: number, offset?: number): Promise<RecentJob[]>;
+  /** Newest first; `offset` pages further; `beforeId`: only the jobs after that one (keyset, exports). */
+  recent(limit?: number, offset?: number, beforeId?: string): Promise<RecentJob[]>;
   /** A failed job back to its queue; 'notFound' for an unknown id, 'notFailed' for any other state. */
   retry(id: string): Promise<'retried' | 'notFound' | 'notFailed'>;
 }
@@ -289,7 +289,15 @@ export function createJobEngine(options: JobEngineOptions): JobEngine {
       );
       return rows[0] as JobStats;
     },
-    async recent(limit = 50, offset = 0) {
+    async recent(limit = 50, offset = 0, beforeId?: string) {
+      // Keyset: the rows after the given job in (created_on, id) order, read from job or archive.
+      const seek =
+        beforeId === undefined
+          ? ''
+          : `WHERE (created_on, id) < (
+               SELECT created_on, id FROM ${SCHEMA}.job WHERE id = $4::uuid
+               UNION ALL SELECT created_on, id FROM ${SCHEMA}.archive WHERE id = $4::uuid
+               LIMIT 1)`;
       const { rows } = await db.executeSql(
         `SELECT id, name, data, state, retry_count, retry_limit, start_after, created_on, started_on,
                 completed_on, output, start_after > now() AS waiting
@@ -300,9 +308,12 @@ export function createJobEngine(options: JobEngineOptions): JobEngine {
            SELECT id, name, data, state, retry_count, retry_limit, start_after, created_on, started_on, completed_on, output
            FROM ${SCHEMA}.archive WHERE name NOT LIKE $2
          ) j
+         ${seek}
          ORDER BY created_on DESC, id DESC
          LIMIT $1 OFFSET $3`,
-        [limit, `${INTERNAL_PREFIX}%`, offset],
+        beforeId === undefined
+          ? [limit, `${INTERNAL_PREFIX}%`, offset]
+          : [limit, `${INTERNAL_PREFIX}%`, offset, beforeId],
       );
       return (rows as Record<string, unknown>[]).map((r) => {
         const raw = r.state as string;

@@ -357,6 +357,7 @@ export async function benchBillingLists(): Promise<BenchResult[] | string> {
           server.url,
           { 'x-api-key': API_KEY, authorization: `Bearer ${token}`, 'x-tenant-id': String(tenantId) },
           ROWS,
+          { databaseUrl: cluster.url, tenantId },
         )),
       );
     } finally {

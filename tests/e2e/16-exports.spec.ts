@@ -130,4 +130,57 @@ test.describe('exports and the PDF report', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, 'issue-14/dashboard-report-390');
   });
+
+  test("'Esporta' in the bank-transfer modal: the payment's transfers as CSV", async ({ page }) => {
+    await mkdir(shots, { recursive: true });
+    // A demo subscription waiting for its transfer, with transfers recorded on its payment.
+    const session = await apiLogin(accounts.admin);
+    const tenantId = await tenantIdByName(session.token, DEMO_TENANT);
+    const pending = await api<{ items: { id: number; payments: { id: number }[] }[] }>(
+      'GET',
+      '/api/subscription/getAll?page=1&pageSize=100&filters[status]=4',
+      { token: session.token, tenantId },
+    );
+    let chosen: { id: number; transfers: { amount: number; paymentId: number }[] } | null = null;
+    for (const s of pending.body.data!.items) {
+      const paymentId = s.payments[0]?.id;
+      if (paymentId === undefined) continue;
+      const list = await api<{ items: { amount: number; paymentId: number }[] }>(
+        'GET',
+        `/api/BankTransfer/getAll?paymentId=${paymentId}&page=1&pageSize=100`,
+        { token: session.token, tenantId },
+      );
+      if (list.body.data!.items.length > 0) {
+        chosen = { id: s.id, transfers: list.body.data!.items };
+        break;
+      }
+    }
+    if (!chosen) throw new Error('no demo subscription with recorded transfers');
+
+    await login(page, accounts.admin, { to: `/subscription/${chosen.id}` });
+    await page.getByRole('button', { name: 'Gestisci bonifici' }).click();
+    const modal = page.getByRole('dialog', { name: 'Gestisci bonifici' });
+    await modal.getByRole('button', { name: 'Esporta' }).click();
+    await expect(modal.getByRole('menu', { name: 'Esporta' })).toBeVisible();
+    await screenshot(page, 'issue-14/bank-transfer-export-1280');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      modal.getByRole('menuitem', { name: 'CSV' }).click(),
+    ]);
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome' }).format(new Date());
+    expect(download.suggestedFilename()).toBe(`bonifici-demo-srl-${today}.csv`);
+    const csvPath = path.join(shots, 'bonifici.csv');
+    await download.saveAs(csvPath);
+    const lines = readFileSync(csvPath).subarray(3).toString('utf8').trimEnd().split('\r\n');
+    expect(lines[0]).toBe('Pagamento;Importo (€);Data di approvazione;Registrato il');
+    expect(lines.slice(1).map((l) => l.split(';').slice(0, 2))).toEqual(
+      chosen.transfers.map((t) => [String(t.paymentId), t.amount.toFixed(2).replace('.', ',')]),
+    );
+    await expect(modal).toBeVisible(); // the download leaves the modal open
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await modal.getByRole('button', { name: 'Esporta' }).click();
+    await expect(modal.getByRole('menu', { name: 'Esporta' })).toBeVisible();
+    await screenshot(page, 'issue-14/bank-transfer-export-390');
+  });
 });

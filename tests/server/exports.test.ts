@@ -10,12 +10,14 @@
 import ExcelJS from 'exceljs';
 import type { LightMyRequestResponse } from 'fastify';
 import { extractText, getDocumentProxy } from 'unpdf';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DashboardSummary } from '../../contract/schemas/dashboard';
 import type { Subscription } from '../../contract/schemas/subscription';
 import { SECRET_MASK } from '../../contract/schemas/payment-provider';
 import type { JobEngine } from '../../server/jobs/engine';
-import { csvCell, neutralise } from '../../server/modules/crud/export';
+import { JOB_NAMES } from '../../server/jobs/recurring-jobs';
+import { csvCell, neutralise, setExportBatchSize } from '../../server/modules/crud/export';
 import { dataOf } from './helpers/entity-checks';
 import { API_KEY, createTestContext, DEMO, type ApiClient, type TestContext } from './helpers/test-app';
 
@@ -24,8 +26,11 @@ let admin: ApiClient;
 let jobs: JobEngine;
 const tokens: Record<string, string> = {};
 
+/** Exports read 7 rows a batch here: the demo lists cross several batch boundaries. */
+const BATCH = 7;
+
 beforeAll(async () => {
-  ctx = await createTestContext();
+  ctx = await createTestContext({ beforeReady: (app) => setExportBatchSize(app, BATCH) });
   admin = await ctx.as('admin', 'Demo Srl');
   if (!ctx.app.jobs) throw new Error('job engine missing');
   jobs = ctx.app.jobs;
@@ -286,6 +291,114 @@ describe('list exports', () => {
     expect(neutralise('Mario')).toBe('Mario');
     expect(csvCell('money', -12.5)).toBe('-12,50');
     expect(csvCell('money', 1234.005)).toBe('1234,01');
+    // Instants in Rome's wall clock on both sides of each DST change (01:00 UTC).
+    expect(csvCell('datetime', '2026-03-29T00:59:00Z')).toBe('29/03/2026 01:59');
+    expect(csvCell('datetime', '2026-03-29T01:00:00Z')).toBe('29/03/2026 03:00');
+    expect(csvCell('datetime', new Date('2026-10-25T00:59:00Z'))).toBe('25/10/2026 02:59');
+    expect(csvCell('datetime', new Date('2026-10-25T01:00:00Z'))).toBe('25/10/2026 02:00');
+    expect(csvCell('date', '2026-12-31T23:30:00Z')).toBe('01/01/2027');
+    expect(csvCell('date', '2026-12-31')).toBe('31/12/2026');
+  });
+
+  it('reads every list in keyset batches in its own order, across batch boundaries', async () => {
+    // Every page of a list, as the screen reads them.
+    async function everyPage<T>(api: ApiClient, url: string): Promise<T[]> {
+      const items: T[] = [];
+      for (let page = 1; ; page++) {
+        const data = dataOf(
+          await api.get<{ items: T[] }>(`${url}${url.includes('?') ? '&' : '?'}pageSize=100&page=${page}`),
+        );
+        items.push(...data.items);
+        if (data.items.length < 100) return items;
+      }
+    }
+    const column = async (role: 'admin' | 'superadmin', tenant: string | null, url: string, n: number) =>
+      csvOf(await fetchAs(role, tenant, url))
+        .slice(1)
+        .map((r) => r[n]);
+
+    // Customers: some without a name (NULL keys come last, after the batches of named ones), in
+    // the natural order and in each sortable order (text, boolean with ties, a joined column).
+    const demo = await ctx.tenantId('Demo Srl');
+    await ctx.db.execute(
+      sql`update user_tenants set name = null where tenant_id = ${demo} and user_id in (
+            select user_id from user_tenants where tenant_id = ${demo} order by user_id desc limit 3)`,
+    );
+    const superadmin = await ctx.as('superadmin', 'Demo Srl');
+    for (const sort of ['', 'name', '-name', 'email', 'isCompany', '-isCompany', '-roleName', 'isActive']) {
+      const q = sort ? `?sort=${sort}` : '';
+      const listed = await everyPage<{ email: string; name: string | null }>(admin, `/api/user/getAll${q}`);
+      expect(listed.length).toBeGreaterThan(2 * BATCH);
+      if (sort === '') expect(listed.slice(-3).map((u) => u.name)).toEqual([null, null, null]);
+      expect(await column('admin', 'Demo Srl', `/api/user/export${q}`, 1), sort).toEqual(
+        listed.map((u) => u.email),
+      );
+    }
+    // A search and a filter with them (fewer rows, still several batches).
+    const searched = await everyPage<{ email: string }>(
+      superadmin,
+      '/api/user/getAll?searchTerm=e&sort=-name',
+    );
+    expect(await column('superadmin', 'Demo Srl', '/api/user/export?searchTerm=e&sort=-name', 1)).toEqual(
+      searched.map((u) => u.email),
+    );
+
+    // Municipalities of a province (global data): by name, by zip, and by province (one key for
+    // every row: only the id orders them, across batches), each both ways.
+    const province = dataOf(
+      await superadmin.get<{ items: { id: number }[] }>('/api/province/getAll?searchTerm=Sondrio'),
+    ).items[0];
+    if (!province) throw new Error('no province of Sondrio');
+    for (const sort of ['', '-name', 'zip', 'province', '-province']) {
+      const q = `filters[provinceId]=${province.id}${sort ? `&sort=${sort}` : ''}`;
+      const listed = await everyPage<{ name: string }>(superadmin, `/api/municipality/getAll?${q}`);
+      expect(listed.length).toBeGreaterThan(5 * BATCH);
+      expect(await column('superadmin', null, `/api/municipality/export?${q}`, 0), sort).toEqual(
+        listed.map((m) => m.name),
+      );
+    }
+
+    // Subscriptions (newest first, keyset on the id) and bank transfers (oldest first).
+    const subscriptions = await allSubscriptions(admin, '');
+    expect(subscriptions.length).toBeGreaterThan(2 * BATCH);
+    expect(await column('admin', 'Demo Srl', '/api/subscription/export', 1)).toEqual(
+      subscriptions.map((s) => s.user.email),
+    );
+    const transfers = await everyPage<{ paymentId: number; createdAt: string }>(
+      admin,
+      '/api/BankTransfer/getAll',
+    );
+    expect(transfers.length).toBeGreaterThan(BATCH);
+    expect(await column('admin', 'Demo Srl', '/api/BankTransfer/export', 0)).toEqual(
+      transfers.map((t) => String(t.paymentId)),
+    );
+    const onePayment = transfers[0]?.paymentId;
+    expect(await column('admin', 'Demo Srl', `/api/BankTransfer/export?paymentId=${onePayment}`, 0)).toEqual(
+      transfers.filter((t) => t.paymentId === onePayment).map((t) => String(t.paymentId)),
+    );
+    // Another tenant's payment: 404, as the list.
+    const rossiTransfers = await everyPage<{ paymentId: number }>(
+      await ctx.as('superadmin', 'Studio Rossi'),
+      '/api/BankTransfer/getAll',
+    );
+    const foreign = rossiTransfers[0]?.paymentId;
+    if (foreign !== undefined) {
+      const res = await fetchAs('superadmin', 'Demo Srl', `/api/BankTransfer/export?paymentId=${foreign}`);
+      expect(res.statusCode).toBe(404);
+    }
+
+    // Invoices (issue date, then id, newest first) and the job list (newest first).
+    const invoices = await everyPage<{ number: string }>(admin, '/api/invoice/getAll');
+    expect(await column('admin', 'Demo Srl', '/api/invoice/export', 0)).toEqual(
+      invoices.map((i) => i.number),
+    );
+    for (let i = 0; i < 2 * BATCH + 3; i++) await jobs.enqueue(JOB_NAMES.expireTokens, { export: i });
+    const recent = dataOf(
+      await (await ctx.as('superadmin')).get<{ key: string }[]>('/api/hangfire/recent?limit=200'),
+    );
+    expect(recent.length).toBeGreaterThan(BATCH);
+    expect(recent.length).toBeLessThan(200);
+    expect(await column('superadmin', null, '/api/hangfire/export', 1)).toEqual(recent.map((j) => j.key));
   });
 
   it('a bad filter or format is an ordinary 400 envelope, not a broken file', async () => {

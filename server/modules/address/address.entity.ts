@@ -45,6 +45,7 @@ export const addressEntity: EntityDefinition<typeof addresses, Address, typeof a
     municipalityId: { column: addresses.municipalityId, kind: 'id' },
     userId: { column: addresses.userId, kind: 'id' },
   },
+  naturalOrder: textSort(addresses.street), // the list's byName order: exports seek on it
   sortable: {
     street: textSort(addresses.street),
     zip: textSort(addresses.zip),

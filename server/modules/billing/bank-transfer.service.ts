@@ -5,7 +5,7 @@
  * both pass the total check.
  */
 import { emitBankTransferApproved } from '../integrations/webhooks.service';
-import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, ne, sql } from 'drizzle-orm';
 import { billingMessages, serverMessages } from '../../../contract/messages';
 import { fromCents } from '../../../contract/money';
 import type { BankTransfer } from '../../../contract/schemas/subscription';
@@ -70,6 +70,34 @@ export async function listBankTransfers(
       .where(where),
   ]);
   return { items: rows.map(toItem), totalCount: count?.n ?? 0 };
+}
+
+/**
+ * A keyset batch of the bank-transfer list for exports, in the list's order (oldest first): the
+ * transfers after `afterId`, of one payment of the tenant (a 404 when it is not the tenant's) or
+ * of all of them.
+ */
+export async function bankTransferExportBatch(
+  scope: TenantScope,
+  paymentId: number | undefined,
+  afterId: number | undefined,
+  limit: number,
+): Promise<BankTransfer[]> {
+  if (afterId === undefined && paymentId !== undefined && !(await findPayment(scope, paymentId)))
+    throw new HttpError(404, serverMessages.notFound);
+  const rows = await scope.tx
+    .select(columns)
+    .from(bankTransfers)
+    .where(
+      and(
+        eq(bankTransfers.tenantId, scope.tenantId),
+        paymentId !== undefined ? eq(bankTransfers.paymentId, paymentId) : undefined,
+        afterId !== undefined ? gt(bankTransfers.id, afterId) : undefined,
+      ),
+    )
+    .orderBy(asc(bankTransfers.id))
+    .limit(limit);
+  return rows.map(toItem);
 }
 
 /** The payment, locked, and a check that its subscription is waiting for the transfer. */

@@ -103,24 +103,27 @@ export interface SubscriptionExportRow {
   customerEmail: string;
   planName: string;
   amountDueCents: number;
-  startDate: Date;
-  nextBillingDate: Date;
+  /** The Rome calendar day, 'YYYY-MM-DD' (computed by the database: no Date per cell). */
+  startDate: string;
+  nextBillingDate: string;
   status: SubscriptionStatusId;
 }
 
+/** An instant's Rome calendar day as 'YYYY-MM-DD', in SQL (the billing dates' time zone). */
+const romeDay = (column: typeof subscriptions.startDate) =>
+  sql<string>`to_char(${column} at time zone 'Europe/Rome', 'YYYY-MM-DD')`;
+
 /**
- * A keyset batch of the list's rows for exports, newest first: the list's WHERE and `id <
- * beforeId`, one query with its joins (no payments), served by the same indexes as the page.
+ * A keyset batch of the list's rows for exports, newest first: one query selecting exactly the
+ * exported columns with their joins, under the list's WHERE and `id < beforeId`, walking the
+ * list's (tenant, …, id desc) indexes; its LIMIT keeps the joins to the batch's rows (nested
+ * loops on primary keys, checked with EXPLAIN on PostgreSQL 15 at 100,000 rows).
  */
 export async function subscriptionExportBatch(
   scope: TenantScope,
   filter: SubscriptionListFilter,
   limit: number,
 ): Promise<SubscriptionExportRow[]> {
-  // The batch's ids first (the page query's index scan), then their rows by primary key: the
-  // joins never run over the whole tenant.
-  const ids = await pageOfSubscriptionIds(scope, filter, limit, 0);
-  if (ids.length === 0) return [];
   const rows = await scope.tx
     .select({
       id: subscriptions.id,
@@ -128,8 +131,8 @@ export async function subscriptionExportBatch(
       customerEmail: users.email,
       planName: plans.name,
       amountDueCents: subscriptions.amountDueCents,
-      startDate: subscriptions.startDate,
-      nextBillingDate: subscriptions.nextBillingDate,
+      startDate: romeDay(subscriptions.startDate),
+      nextBillingDate: romeDay(subscriptions.nextBillingDate),
       status: subscriptions.status,
     })
     .from(subscriptions)
@@ -139,9 +142,10 @@ export async function subscriptionExportBatch(
     )
     .innerJoin(users, eq(users.id, subscriptions.userId))
     .innerJoin(plans, and(eq(plans.id, subscriptions.planId), eq(plans.tenantId, subscriptions.tenantId)))
-    .where(and(eq(subscriptions.tenantId, scope.tenantId), inArray(subscriptions.id, ids)))
-    .orderBy(desc(subscriptions.id));
-  return rows.map((r) => ({ ...r, status: r.status as SubscriptionStatusId }));
+    .where(listWhere(scope, filter))
+    .orderBy(desc(subscriptions.id))
+    .limit(limit);
+  return rows as SubscriptionExportRow[];
 }
 
 export interface SubscriptionRow {

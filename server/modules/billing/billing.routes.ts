@@ -14,6 +14,7 @@ import {
   bankTransferInputSchema,
   subscriptionCreateSchema,
   subscriptionUpdateSchema,
+  type BankTransfer,
   type Subscription,
 } from '../../../contract/schemas/subscription';
 import { recurrenceTypeIds } from '../../../contract/schemas/plan';
@@ -32,7 +33,7 @@ import type { Actor, UnitOfWork, UnitOfWorkRunner } from '../../unit-of-work/uni
 import {
   EXPORT_BATCH_SIZE,
   exportFileName,
-  offsetBatches,
+  keysetBatches,
   exportQuerySchema,
   sendExport,
   type ExportSpec,
@@ -51,6 +52,7 @@ import {
   type TenantScope,
 } from './billing.repository';
 import {
+  bankTransferExportBatch,
   createBankTransfer,
   deleteBankTransfer,
   listBankTransfers,
@@ -162,18 +164,16 @@ export const subscriptionExport: ExportSpec<SubscriptionExportRow> = {
 };
 
 /** The list's rows, newest first, in keyset batches (ids below the last one sent). */
-export async function* subscriptionBatches(
+export function subscriptionBatches(
   scope: TenantScope,
   filter: SubscriptionListFilter,
   size = EXPORT_BATCH_SIZE,
 ): AsyncGenerator<SubscriptionExportRow[]> {
-  let beforeId: number | undefined;
-  for (;;) {
-    const rows = await subscriptionExportBatch(scope, { ...filter, beforeId }, size);
-    if (rows.length > 0) yield rows;
-    if (rows.length < size) return;
-    beforeId = rows[rows.length - 1]?.id;
-  }
+  return keysetBatches(
+    (after, limit) =>
+      subscriptionExportBatch(scope, after ? { ...filter, beforeId: after.id } : filter, limit),
+    size,
+  );
 }
 
 const bankTransferExport: ExportSpec<z.output<typeof bankTransferItemSchema>> = {
@@ -350,7 +350,8 @@ export function registerBillingRoutes(
         uow.clock(),
         format,
       );
-      const batches = none ? (async function* () {})() : subscriptionBatches(scope, filter);
+      const batches = (size: number) =>
+        none ? (async function* () {})() : subscriptionBatches(scope, filter, size);
       return sendExport(reply, { spec: subscriptionExport, format, fileName, batches });
     },
   );
@@ -519,10 +520,13 @@ export function registerBillingRoutes(
         uow.clock(),
         format,
       );
-      const batches = offsetBatches(
-        async (limit, offset) =>
-          (await listBankTransfers(scope, paymentId, Math.floor(offset / limit) + 1, limit)).items,
-      );
+      // The list's order (oldest first) in keyset batches; a payment of another tenant is a 404
+      // (the first batch is read before anything is sent).
+      const batches = (size: number) =>
+        keysetBatches<BankTransfer>(
+          (after, limit) => bankTransferExportBatch(scope, paymentId, after?.id, limit),
+          size,
+        );
       return sendExport(reply, { spec: bankTransferExport, format, fileName, batches });
     },
   );

@@ -83,6 +83,11 @@ export interface EntityDefinition<TTable extends PgTable, TItem, TInputSchema ex
   filters: Readonly<Record<string, FilterSpec>>;
   /** `sort=key` / `sort=-key` the list call accepts (the columns where sorting makes sense). */
   sortable?: Readonly<Record<string, SortSpec>>;
+  /**
+   * The key `list` orders by when no sort is asked (ascending, ties by id: `byName(column, id)`
+   * is `textSort(column)`). Exports seek on it (keyset batches); absent, they page with OFFSET.
+   */
+  naturalOrder?: SortSpec;
   /** Response shape of one item (serialization strips anything else, e.g. secrets). */
   item: z.ZodType<TItem>;
   /** Body of Create and (with `id`) Update, from contract/schemas. */

@@ -11,11 +11,10 @@
  * one place, for both formats (OWASP "CSV injection": a leading apostrophe).
  */
 import { PassThrough } from 'node:stream';
-import { once } from 'node:events';
 import { TZDate } from '@date-fns/tz';
-import { stringify } from 'csv-stringify';
+import { stringify as stringifySync } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
-import type { FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { BILLING_TIME_ZONE } from '../../../contract/billing-dates';
 import { listQuerySchema } from './list-query';
@@ -54,6 +53,20 @@ export type ExportQuery = z.output<typeof exportQuerySchema>;
 
 /** Rows fetched per query while exporting. */
 export const EXPORT_BATCH_SIZE = 1000;
+
+const BATCH_SIZE_KEY = 'exportBatchSize';
+/**
+ * Sets an app's export batch size (before `ready`): tests use a few rows, so that an export of a
+ * handful of rows crosses several batch boundaries.
+ */
+export function setExportBatchSize(app: FastifyInstance, size: number): void {
+  if (!Number.isInteger(size) || size < 1) throw new Error('export batch size: a positive integer');
+  app.decorate(BATCH_SIZE_KEY, size);
+}
+function exportBatchSize(server: FastifyInstance): number {
+  const size = (server as unknown as Record<string, unknown>)[BATCH_SIZE_KEY];
+  return typeof size === 'number' ? size : EXPORT_BATCH_SIZE;
+}
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 /** A text cell a spreadsheet would read as a formula gets a leading apostrophe. */
@@ -101,6 +114,22 @@ interface WallClock {
   mm: number;
 }
 
+const HOUR_MS = 3_600_000;
+/** Rome's UTC offset (ms) by UTC hour: it changes only on whole UTC hours (01:00 UTC, EU rule). */
+const romeOffsets = new Map<number, number>();
+function romeOffsetMs(ms: number): number {
+  const hour = Math.floor(ms / HOUR_MS);
+  let offset = romeOffsets.get(hour);
+  if (offset === undefined) {
+    const t = new TZDate(hour * HOUR_MS, BILLING_TIME_ZONE);
+    offset =
+      Date.UTC(t.getFullYear(), t.getMonth(), t.getDate(), t.getHours(), t.getMinutes()) - hour * HOUR_MS;
+    if (romeOffsets.size > 50_000) romeOffsets.clear();
+    romeOffsets.set(hour, offset);
+  }
+  return offset;
+}
+
 /** A day or an instant as Rome wall-clock parts; null when absent or unreadable. */
 function wallClock(value: ExportValue, dayOnly: boolean): WallClock | null {
   if (value === null || value === undefined || value === '') return null;
@@ -108,15 +137,16 @@ function wallClock(value: ExportValue, dayOnly: boolean): WallClock | null {
     const day = DAY_ONLY.exec(value);
     if (day) return { y: Number(day[1]), m: Number(day[2]), d: Number(day[3]), hh: 0, mm: 0 };
   }
-  const at = value instanceof Date ? value : new Date(String(value));
-  if (Number.isNaN(at.getTime())) return null;
-  const t = new TZDate(at.getTime(), BILLING_TIME_ZONE);
+  const ms = value instanceof Date ? value.getTime() : new Date(String(value)).getTime();
+  if (Number.isNaN(ms)) return null;
+  // The wall clock read off a shifted UTC date: one TZDate per hour of the data, not per cell.
+  const t = new Date(ms + romeOffsetMs(ms));
   return {
-    y: t.getFullYear(),
-    m: t.getMonth() + 1,
-    d: t.getDate(),
-    hh: dayOnly ? 0 : t.getHours(),
-    mm: dayOnly ? 0 : t.getMinutes(),
+    y: t.getUTCFullYear(),
+    m: t.getUTCMonth() + 1,
+    d: t.getUTCDate(),
+    hh: dayOnly ? 0 : t.getUTCHours(),
+    mm: dayOnly ? 0 : t.getUTCMinutes(),
   };
 }
 
@@ -225,31 +255,67 @@ async function drained(stream: PassThrough): Promise<void> {
   if (stream.destroyed) throw new Error('download interrotto dal client');
 }
 
+/**
+ * The CSV, one chunk per batch: csv-stringify's synchronous API formats a whole batch (quoting,
+ * `;`, CRLF), the header and the BOM with the first one; the chunk goes out when the download
+ * has taken the previous ones.
+ */
 async function writeCsv<T>(
   out: PassThrough,
   columns: readonly ExportColumn<T>[],
   first: T[],
   rest: AsyncIterator<T[]>,
 ): Promise<void> {
-  const csv = stringify({
-    delimiter: ';',
-    bom: true,
-    record_delimiter: 'windows',
-    header: true,
-    columns: columns.map((c) => c.header),
-  });
-  csv.pipe(out);
   const types = columns.map((c) => c.type ?? 'text');
-  const writeBatch = async (rows: T[]) => {
-    for (const row of rows) {
-      if (!csv.write(columns.map((c, i) => csvCell(types[i] as ExportType, c.value(row)))))
-        await once(csv, 'drain');
-    }
+  const options = { delimiter: ';', record_delimiter: 'windows' } as const;
+  const writeBatch = async (rows: T[], head: boolean) => {
+    const records = rows.map((row) => columns.map((c, i) => csvCell(types[i] as ExportType, c.value(row))));
+    const text = stringifySync(records, {
+      ...options,
+      ...(head ? { bom: true, header: true, columns: columns.map((c) => c.header) } : {}),
+    });
+    if (text !== '') out.write(text);
     await drained(out);
   };
-  await writeBatch(first);
-  for (let next = await rest.next(); !next.done; next = await rest.next()) await writeBatch(next.value);
-  csv.end();
+  await writeBatch(first, true);
+  for (let next = await rest.next(); !next.done; next = await rest.next())
+    await writeBatch(next.value, false);
+  out.end();
+}
+
+/** Rows written between two looks at the zip entry's back-pressure (about 40 KB of XML). */
+const XLSX_ROWS_PER_CHECK = 100;
+
+interface PipedWritable {
+  _writableState?: { needDrain?: boolean };
+  destroyed?: boolean;
+  once(event: 'drain' | 'close' | 'error', listener: () => void): unknown;
+  off(event: 'drain' | 'close' | 'error', listener: () => void): unknown;
+}
+
+/**
+ * exceljs's sheet stream (StreamBuf) ignores back-pressure: it hands its 64 KB chunks on (to the
+ * PassThrough archiver wraps it in, then the zip entry's deflate stream) without waiting, so a
+ * writer faster than zlib would pile the whole sheet's XML up in memory. Waits until that pipe has
+ * passed on what it was given (its `drain`); a turn of the event loop when it is not open yet.
+ */
+async function compressed(sheet: ExcelJS.Worksheet): Promise<void> {
+  const pipes = (sheet as unknown as { stream?: { pipes?: PipedWritable[] } }).stream?.pipes;
+  const pipe = pipes?.[0];
+  if (pipe?._writableState && typeof pipe.once === 'function') {
+    if (!pipe._writableState.needDrain || pipe.destroyed) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        pipe.off('drain', done);
+        pipe.off('close', done);
+        pipe.off('error', done);
+        resolve();
+      };
+      pipe.once('drain', done);
+      pipe.once('close', done);
+      pipe.once('error', done);
+    });
+  } else await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 async function writeXlsx<T>(
@@ -278,9 +344,12 @@ async function writeXlsx<T>(
   header.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFF1F5F9' } };
   header.commit();
   const writeBatch = async (rows: T[]) => {
-    for (const row of rows) {
-      sheet.addRow(spec.columns.map((c, i) => xlsxCell(types[i] as ExportType, c.value(row)))).commit();
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i] as T;
+      sheet.addRow(spec.columns.map((c, j) => xlsxCell(types[j] as ExportType, c.value(row)))).commit();
+      if (i % XLSX_ROWS_PER_CHECK === XLSX_ROWS_PER_CHECK - 1) await compressed(sheet);
     }
+    await compressed(sheet);
     await drained(out);
   };
   await writeBatch(first);
@@ -290,8 +359,38 @@ async function writeXlsx<T>(
 }
 
 /**
+ * The batches read one ahead: the next batch's query runs while the current one is written, so
+ * the database and the writer work side by side (at most two batches in memory).
+ */
+function readAhead<T>(iterator: AsyncIterator<T[]>): AsyncIterator<T[]> & { close(): void } {
+  let pending: Promise<IteratorResult<T[]>> | null = null;
+  let closed = false;
+  const fetchNext = () => {
+    const next = iterator.next();
+    next.catch(() => undefined); // awaited by the writer; never an unhandled rejection meanwhile
+    return next;
+  };
+  return {
+    async next() {
+      const current = pending ?? fetchNext();
+      const result = await current;
+      pending = result.done || closed ? null : fetchNext();
+      return result;
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      void Promise.resolve(pending)
+        .then(() => iterator.return?.())
+        .catch(() => undefined);
+    },
+  };
+}
+
+/**
  * Answers the export. The first batch is read before anything is sent, so a bad filter or a
- * failing query is still an ordinary error envelope; after that the file streams, batch by batch.
+ * failing query is still an ordinary error envelope; after that the file streams, batch by batch,
+ * the next batch read while the current one is written.
  */
 export async function sendExport<T>(
   reply: FastifyReply,
@@ -299,20 +398,24 @@ export async function sendExport<T>(
     spec: ExportSpec<T>;
     format: ExportFormat;
     fileName: string;
-    batches: AsyncIterable<T[]>;
+    /** The list's rows in batches of `size` rows (the app's export batch size). */
+    batches: (size: number) => AsyncIterable<T[]>;
   },
 ): Promise<FastifyReply> {
   const { spec, format, fileName } = options;
-  const iterator = options.batches[Symbol.asyncIterator]();
+  const batches = options.batches(exportBatchSize(reply.server));
+  const iterator = readAhead(batches[Symbol.asyncIterator]());
   const head = await iterator.next();
   const first = head.done ? [] : head.value;
   const out = new PassThrough();
   const work =
     format === 'csv' ? writeCsv(out, spec.columns, first, iterator) : writeXlsx(out, spec, first, iterator);
-  work.catch((error: unknown) => {
-    reply.log.error({ err: error }, 'esportazione interrotta');
-    out.destroy(error instanceof Error ? error : new Error(String(error)));
-  });
+  work
+    .catch((error: unknown) => {
+      reply.log.error({ err: error }, 'esportazione interrotta');
+      out.destroy(error instanceof Error ? error : new Error(String(error)));
+    })
+    .finally(() => iterator.close());
   return reply
     .header('content-type', CONTENT_TYPES[format])
     .header('content-disposition', `attachment; filename="${fileName}"`)
@@ -321,8 +424,26 @@ export async function sendExport<T>(
 }
 
 /**
+ * Keyset batches: `page(after, limit)` returns at most `limit` rows in the list's total order
+ * that come after the row `after` (null: from the start), e.g. `WHERE (key, id) > (…)` on the
+ * list's index; never an OFFSET, so batch 100 costs what batch 1 costs. Stops on a short batch.
+ */
+export async function* keysetBatches<T>(
+  page: (after: T | null, limit: number) => Promise<T[]>,
+  size = EXPORT_BATCH_SIZE,
+): AsyncGenerator<T[]> {
+  let after: T | null = null;
+  for (;;) {
+    const rows = await page(after, size);
+    if (rows.length > 0) yield rows;
+    if (rows.length < size) return;
+    after = rows[rows.length - 1] as T;
+  }
+}
+
+/**
  * Bounded pages of a list until it runs out: `page(limit, offset)` returns at most `limit` rows
- * in a total order (ties broken by id). For small reference lists; large ones use keyset batches.
+ * in a total order (ties broken by id). Only for lists that cannot seek (the job engine's).
  */
 export async function* offsetBatches<T>(
   page: (limit: number, offset: number) => Promise<T[]>,

@@ -11,6 +11,7 @@ import type { Caller, EntityDefinition } from './entity';
 import { filterConditions, idIn, searchCondition, whereAll } from './list-query';
 import type { ListQuery, SelectQuery } from './list-query';
 import { offsetBatches } from './export';
+import { exportOrder, seekBatches, seekOrder } from './export-keyset';
 import { sortOrder } from './sort';
 
 export interface CrudRepository<TItem, TInput> {
@@ -23,8 +24,14 @@ export interface CrudRepository<TItem, TInput> {
     query: SelectQuery,
   ): Promise<{ options: SelectOption[]; totalCount: number; totalCountCapped?: true }>;
   get(caller: Caller, id: number): Promise<TItem>;
-  /** Every row of the list (all pages) in bounded batches, for exports. */
-  batches(caller: Caller, query: Omit<ListQuery, 'page' | 'pageSize'>): AsyncIterable<TItem[]>;
+  /**
+   * Every row of the list (all pages) in batches of `size`, for exports: keyset batches on the
+   * list's order (export-keyset.ts). The query is checked at once (a bad filter or sort throws).
+   */
+  batches(
+    caller: Caller,
+    query: Omit<ListQuery, 'page' | 'pageSize'>,
+  ): (size: number) => AsyncIterable<TItem[]>;
   /** Writes run inside the call's unit of work (`w.tx`); reads after commit use the database. */
   create(w: GlobalUnitOfWork, caller: Caller, input: TInput): Promise<number>;
   update(w: GlobalUnitOfWork, caller: Caller, id: number, input: TInput): Promise<void>;
@@ -131,10 +138,26 @@ export function createCrudRepository<TTable extends PgTable, TItem, TInputSchema
     get,
 
     batches(caller, query) {
-      // Checked now (a bad filter is a 400 before the download starts), read page by page.
+      // Checked now (a bad filter or sort is a 400 before the download starts).
       const where = listWhere(caller, { ...query, page: 1, pageSize: 1 });
       const orderBy = sortOrder(def.sortable, query.sort, def.id);
-      return offsetBatches((limit, offset) => def.list(db, { where, limit, offset, orderBy }));
+      const asked = exportOrder(def, query.sort);
+      const order = asked && seekOrder(def.table, def.id, asked.spec, asked.descending);
+      if (!order) {
+        return (size) =>
+          offsetBatches((limit, offset) => def.list(db, { where, limit, offset, orderBy }), size);
+      }
+      const restrict = scope.kind === 'tenant' ? eq(scope.column, caller.tenantId ?? 0) : undefined;
+      return (size) =>
+        seekBatches({
+          db,
+          order,
+          restrict,
+          size,
+          idOf,
+          page: (seek, limit) =>
+            def.list(db, { where: whereAll(where, seek), limit, orderBy: order.orderBy }),
+        });
     },
 
     async create(w, caller, input) {

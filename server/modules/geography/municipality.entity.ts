@@ -31,6 +31,7 @@ export const municipalityEntity: EntityDefinition<
     zip: { column: municipalities.zip, kind: 'text' },
     provinceId: { column: municipalities.provinceId, kind: 'id' },
   },
+  naturalOrder: textSort(municipalities.name), // the list's byName order: exports seek on it
   sortable: {
     name: textSort(municipalities.name),
     zip: textSort(municipalities.zip),

@@ -27,6 +27,7 @@ export const provinceEntity: EntityDefinition<typeof provinces, Province, typeof
     abbreviation: { column: provinces.abbreviation, kind: 'text' },
     regionId: { column: provinces.regionId, kind: 'id' },
   },
+  naturalOrder: textSort(provinces.name), // the list's byName order: exports seek on it
   sortable: {
     name: textSort(provinces.name),
     abbreviation: textSort(provinces.abbreviation),

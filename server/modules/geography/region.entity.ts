@@ -23,6 +23,7 @@ export const regionEntity: EntityDefinition<typeof regions, Region, typeof regio
   scope: { kind: 'global' },
   searchColumns: [regions.name, regions.code],
   filters: { name: { column: regions.name, kind: 'text' }, code: { column: regions.code, kind: 'text' } },
+  naturalOrder: textSort(regions.name), // the list's byName order: exports seek on it
   sortable: { name: textSort(regions.name), code: textSort(regions.code) },
   item: regionItem,
   input: regionInputSchema,

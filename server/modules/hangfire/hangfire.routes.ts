@@ -12,7 +12,7 @@ import { jobMessages } from '../../../contract/messages';
 import { envelopeOf, ok } from '../../lib/envelope';
 import { HttpError } from '../../lib/http-error';
 import type { JobEngine, RecentJob } from '../../jobs/engine';
-import { exportFileName, offsetBatches, sendExport, EXPORT_FORMATS, type ExportSpec } from '../crud/export';
+import { exportFileName, keysetBatches, sendExport, EXPORT_FORMATS, type ExportSpec } from '../crud/export';
 
 const STATE_LABELS: Record<RecentJob['state'], string> = {
   enqueued: 'In coda',
@@ -130,7 +130,7 @@ export function registerHangfireRoutes(
         spec: jobExport,
         format,
         fileName: exportFileName(jobExport.fileName, null, clock(), format),
-        batches: offsetBatches((limit, offset) => jobs.recent(limit, offset)),
+        batches: (size) => keysetBatches((after, limit) => jobs.recent(limit, 0, after?.id), size),
       });
     },
   );

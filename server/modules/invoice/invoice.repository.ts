@@ -275,6 +275,26 @@ export async function pageOfInvoices(
   return rows.map(toItem);
 }
 
+/**
+ * A keyset batch of the invoice list for exports, in the list's order (issue date, then id, newest
+ * first): the rows after `after` (the last row sent), on the (tenant, issue date, id) index.
+ */
+export async function invoiceExportBatch(
+  scope: TenantScope,
+  filter: InvoiceListFilter,
+  after: Pick<Invoice, 'issueDate' | 'id'> | null,
+  limit: number,
+): Promise<Invoice[]> {
+  const seek = after
+    ? sql`(${invoices.issueDate}, ${invoices.id}) < (${after.issueDate}::date, ${after.id})`
+    : undefined;
+  const rows = await baseQuery(scope)
+    .where(and(where(scope, filter), seek))
+    .orderBy(desc(invoices.issueDate), desc(invoices.id))
+    .limit(limit);
+  return rows.map(toItem);
+}
+
 export async function countInvoices(scope: TenantScope, filter: InvoiceListFilter): Promise<number> {
   const [row] = await scope.tx
     .select({ n: sql<number>`count(*)::int` })

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import yazl from 'yazl';
 import { Role } from '../../../contract/enums';
 import { invoiceMessages, pecMessages, receiptMessages, serverMessages } from '../../../contract/messages';
+import type { Invoice } from '../../../contract/schemas/invoice';
 import type { JobEngine } from '../../jobs/engine';
 import type { Database } from '../../db/client';
 import { envelopeOf, ok } from '../../lib/envelope';
@@ -20,7 +21,7 @@ import type { TenantScope } from '../billing/billing.repository';
 import {
   exportFileName,
   exportQuerySchema,
-  offsetBatches,
+  keysetBatches,
   sendExport,
   type ExportSpec,
 } from '../crud/export';
@@ -35,6 +36,7 @@ import {
   invoiceFilter,
   listInvoiceIssues,
   loadInvoice,
+  invoiceExportBatch,
   pageOfInvoices,
   invoiceItemSchema,
   invoiceIssueSchema,
@@ -163,9 +165,10 @@ export function registerInvoiceRoutes(
         uow.clock(),
         format,
       );
-      const batches = none
-        ? (async function* () {})()
-        : offsetBatches((limit, offset) => pageOfInvoices(scope, filter, limit, offset));
+      const batches = (size: number) =>
+        none
+          ? (async function* () {})()
+          : keysetBatches<Invoice>((after, limit) => invoiceExportBatch(scope, filter, after, limit), size);
       return sendExport(reply, { spec: invoiceExport, format, fileName, batches });
     },
   );

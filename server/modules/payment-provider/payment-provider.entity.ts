@@ -47,6 +47,7 @@ export function paymentProviderEntity(
       isActive: { column: paymentProviders.isActive, kind: 'bool' },
       apiUrl: { column: paymentProviders.apiUrl, kind: 'text' },
     },
+    naturalOrder: textSort(paymentProviders.name), // the list's byName order: exports seek on it
     sortable: { name: textSort(paymentProviders.name), apiUrl: textSort(paymentProviders.apiUrl) },
     item: paymentProviderItem,
     input: paymentProviderInputSchema,

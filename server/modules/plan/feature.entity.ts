@@ -26,6 +26,7 @@ export const featureEntity: EntityDefinition<typeof features, Feature, typeof fe
     featureName: { column: features.featureName, kind: 'text' },
     description: { column: features.description, kind: 'text' },
   },
+  naturalOrder: textSort(features.featureName), // the list's byName order: exports seek on it
   sortable: { featureName: textSort(features.featureName) },
   item: featureItem,
   input: featureInputSchema,

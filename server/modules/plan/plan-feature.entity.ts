@@ -35,6 +35,7 @@ export const planFeatureEntity: EntityDefinition<
     description: { column: planFeatures.description, kind: 'text' },
     planId: { column: planFeatures.planId, kind: 'id' },
   },
+  naturalOrder: textSort(planFeatures.featureName), // the list's byName order: exports seek on it
   sortable: { featureName: textSort(planFeatures.featureName), plan: textSort(plans.name) },
   item: planFeatureItem,
   input: planFeatureInputSchema,

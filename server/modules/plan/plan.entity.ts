@@ -80,6 +80,7 @@ export const planEntity: EntityDefinition<typeof plans, Plan, typeof planInput> 
     isActive: { column: plans.isActive, kind: 'bool' },
     recurrenceType: { column: plans.recurrenceType, kind: 'id' },
   },
+  naturalOrder: textSort(plans.name), // the list's byName order: exports seek on it
   sortable: {
     name: textSort(plans.name),
     recurringCostBeforeVAT: { column: plans.recurringCostBeforeVat },

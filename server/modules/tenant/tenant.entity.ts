@@ -89,6 +89,7 @@ export function tenantEntity(
     },
     searchColumns: [tenants.name],
     filters: { name: { column: tenants.name, kind: 'text' } },
+    naturalOrder: textSort(tenants.name), // the list's byName order: exports seek on it
     sortable: { name: textSort(tenants.name) },
     item: tenantItem,
     input: tenantInputSchema,

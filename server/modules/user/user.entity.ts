@@ -78,6 +78,7 @@ export function userEntity(
       isActive: { column: userTenants.isActive, kind: 'bool' },
       roleId: { column: users.roleId, kind: 'id' },
     },
+    naturalOrder: textSort(userTenants.name), // the list's byName order: exports seek on it
     sortable: {
       name: textSort(userTenants.name),
       email: textSort(userTenants.email),

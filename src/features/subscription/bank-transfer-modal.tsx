@@ -5,6 +5,7 @@ import { messages } from '../../../contract/messages';
 import type { BankTransfer, Subscription } from '../../../contract/schemas/subscription';
 import { billingValidationMessages } from '../../../contract/validation/italian';
 import { confirmDelete } from '../../components/confirm-delete';
+import { ExportMenu } from '../../components/export-menu';
 import { FieldShell, inputClass } from '../../components/fields/field-shell';
 import { PencilIcon, PlusIcon, TrashIcon } from '../../components/icons';
 import { Modal } from '../../components/modal';
@@ -328,7 +329,13 @@ function Transfers({
         </p>
       </div>
 
-      <div className="overflow-hidden rounded-xl border border-slate-200">
+      <div className="flex min-h-9 items-center justify-between gap-3">
+        <h3 className="text-sm font-semibold text-slate-900">{t.tableLabel}</h3>
+        {rows.length > 0 && (
+          <ExportMenu path="BankTransfer/export" params={{ paymentId }} fileName={t.exportFileName} />
+        )}
+      </div>
+      <div className="-mt-2 overflow-hidden rounded-xl border border-slate-200">
         <table
           className="w-full table-fixed divide-y divide-slate-200 text-sm"
           aria-label={t.tableLabel}

@@ -117,5 +117,7 @@ export const subscriptionText = {
     covered: 'Importo coperto: puoi confermare l’attivazione.',
     approvalHint: 'Lascia vuoto finché il bonifico non è confermato sul conto.',
     noPayment: 'Questa sottoscrizione non ha un pagamento a cui associare bonifici.',
+    /** The export's file name when the server sends none (it sends bonifici-<tenant>-<day>). */
+    exportFileName: 'bonifici',
   },
 } as const;

@@ -4,7 +4,8 @@ import { Role } from '../../../contract/enums';
 import { messages } from '../../../contract/messages';
 import type { BankTransfer } from '../../../contract/schemas/subscription';
 import { renderApp } from '../app/harness';
-import { apiDelete, apiGet, apiPost, apiPut, fail, ok, server } from '../msw/server';
+import { HttpResponse } from 'msw';
+import { apiDelete, apiGet, apiPost, apiPut, deferred, fail, ok, server } from '../msw/server';
 import { answerSwal, payment, rowOf, subscription, subscriptionServer } from './fixtures';
 
 const PAYMENT_ID = 604;
@@ -118,6 +119,8 @@ describe('bank-transfer modal (spec §4 BankTransferPending, §8 inline table)',
     const { calls } = transferServer();
     const { dialog, user } = await openModal();
     expect(await within(dialog).findByText(/Nessun bonifico registrato/)).toBeInTheDocument();
+    // Nothing to export yet: no 'Esporta' until a transfer is recorded.
+    expect(within(dialog).queryByRole('button', { name: 'Esporta' })).not.toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Aggiungi bonifico' }));
     await user.type(within(dialog).getByRole('textbox', { name: 'Importo (€)' }), '20,50');
     fireEvent.change(within(dialog).getByLabelText('Data di approvazione'), {
@@ -134,6 +137,55 @@ describe('bank-transfer modal (spec §4 BankTransferPending, §8 inline table)',
       await within(table).findByText('20,50 €', { normalizer: (s) => s.replace(/\s/g, ' ') }),
     ).toBeInTheDocument();
     expect(within(dialog).getByText(approved('20,50 €'))).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Esporta' })).toBeInTheDocument();
+  });
+
+  it("'Esporta' downloads the payment's transfers as CSV or Excel from the server, with a progress bar", async () => {
+    transferServer([
+      { id: 1, paymentId: PAYMENT_ID, amount: 20, approvalDate: null, createdAt: '2026-01-10T09:00:00Z' },
+    ]);
+    const saved: string[] = [];
+    vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:export');
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    const requests: Request[] = [];
+    const gate = deferred();
+    server.use(
+      apiGet('BankTransfer/export', async ({ request }) => {
+        requests.push(request);
+        await gate.promise;
+        const xlsx = new URL(request.url).searchParams.get('format') === 'xlsx';
+        return new HttpResponse(xlsx ? new Uint8Array([0x50, 0x4b, 3, 4]) : '\uFEFFPagamento\r\n604\r\n', {
+          headers: {
+            'content-type': xlsx
+              ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
+              : 'text/csv; charset=utf-8',
+            'content-disposition': `attachment; filename="bonifici-demo-srl-2026-11-23.${xlsx ? 'xlsx' : 'csv'}"`,
+          },
+        });
+      }),
+    );
+    const { dialog, user } = await openModal();
+    await user.click(await within(dialog).findByRole('button', { name: 'Esporta' }));
+    const menu = within(dialog).getByRole('menu', { name: 'Esporta' });
+    await user.click(within(menu).getByRole('menuitem', { name: 'Excel (XLSX)' }));
+    expect(await within(dialog).findByRole('progressbar', { name: 'Esportazione…' })).toBeInTheDocument();
+    gate.resolve();
+    await waitFor(() => expect(saved).toEqual(['bonifici-demo-srl-2026-11-23.xlsx']));
+    expect(within(dialog).queryByRole('progressbar')).not.toBeInTheDocument();
+    const sent = new URL(requests[0]!.url).searchParams;
+    expect(Object.fromEntries(sent.entries())).toEqual({ paymentId: String(PAYMENT_ID), format: 'xlsx' });
+    expect(requests[0]!.headers.get('x-tenant-id')).toBe('1');
+
+    await user.click(within(dialog).getByRole('button', { name: 'Esporta' }));
+    await user.click(within(dialog).getByRole('menuitem', { name: 'CSV' }));
+    await waitFor(() => expect(saved).toHaveLength(2));
+    expect(saved[1]).toBe('bonifici-demo-srl-2026-11-23.csv');
+    expect(new URL(requests[1]!.url).searchParams.get('format')).toBe('csv');
+    // The modal stays open on the transfers.
+    expect(within(dialog).getByRole('table', { name: 'Bonifici registrati' })).toBeInTheDocument();
   });
 
   it('a refused save (400): "Errore nel salvataggio" and the field message under the amount, prefix removed', async () => {
