@@ -179,7 +179,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     perTenantPerMinute: config.integrations.apiPerTenantPerMinute,
   });
   const requestLog = createRequestLogWriter(db, app.log);
-  app.addHook('onClose', async () => requestLog.flush());
+  app.addHook('onClose', async () => requestLog.close());
   await app.register(tenantKeyPlugin, { db, limiter: apiLimiter, requestLog, now });
   await app.register(rateLimitPlugin);
   await app.register(docsPlugin);

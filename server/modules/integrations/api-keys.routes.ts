@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Role } from '../../../contract/enums';
-import { API_KEY_SCOPES } from '../../../contract/integrations';
+import { API_KEY_SCOPES, type Entitlement } from '../../../contract/integrations';
 import { integrationMessages as m, serverMessages } from '../../../contract/messages';
 import { requiredId } from '../../../contract/schemas/common';
 import type { Database } from '../../db/client';
@@ -374,10 +374,27 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
     },
   );
 
+  const checkQuery = customerQuery.extend({ feature: z.string().trim().max(100).optional() });
+  /** The check's entitlement query, started beside the key look-up (tenant-key plugin). */
+  const prefetched = new WeakMap<FastifyRequest, { tenantId: number; list: Promise<Entitlement[]> }>();
+  const entitlementsFor = (tenantId: number, q: z.output<typeof checkQuery>) =>
+    entitlementsOf(db, tenantId, q, now());
+
   app.get(
     '/api/v1/entitlements/check',
     {
-      config: { access: 'apiKey', apiKeyScope: 'entitlements' },
+      config: {
+        access: 'apiKey',
+        apiKeyScope: 'entitlements',
+        apiKeyPrefetch: (request, tenantId) => {
+          const q = checkQuery.safeParse(request.query);
+          if (!q.success || !q.data.feature || (!q.data.customerEmail && q.data.customerId === undefined))
+            return;
+          const list = entitlementsFor(tenantId, q.data);
+          list.catch(() => undefined);
+          prefetched.set(request, { tenantId, list });
+        },
+      },
       schema: {
         tags: v1Tags,
         security: [{ tenantKey: [] }],
@@ -397,7 +414,7 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
           'if (data.allowed) showPremium();',
           '```',
         ].join('\n'),
-        querystring: customerQuery.extend({ feature: z.string().trim().max(100).optional() }),
+        querystring: checkQuery,
         response: {
           200: envelopeOf(
             z.object({
@@ -414,8 +431,16 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
       const feature = request.query.feature?.toLowerCase();
       if (!feature)
         throw new HttpError(400, serverMessages.validation, { errors: [`feature: ${m.featureRequired}`] });
-      const customer = await customerOf(request, request.query);
-      const list = customer ? await entitlementsOf(db, tenantOf(request), customer.id, now()) : [];
+      const q = request.query;
+      if (!q.customerEmail && q.customerId === undefined)
+        throw new HttpError(400, serverMessages.validation, {
+          errors: [`customerEmail: ${m.customerRequired}`],
+        });
+      // The customer and their entitlements in one query (an unknown customer has none), usually
+      // already under way since the key look-up, in the key's own tenant.
+      const tenantId = tenantOf(request);
+      const early = prefetched.get(request);
+      const list = await (early?.tenantId === tenantId ? early.list : entitlementsFor(tenantId, q));
       const hit = list.find((e) => e.key === feature);
       return ok({
         allowed: hit !== undefined,

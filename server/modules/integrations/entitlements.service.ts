@@ -5,7 +5,7 @@
  * the catalogue feature of the same name (features.key), or the slug of its name when the
  * catalogue has none.
  */
-import { and, eq, gt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, or, sql, type SQL } from 'drizzle-orm';
 import { featureKeyOf, type Entitlement } from '../../../contract/integrations';
 import { SubscriptionStatus, subscriptionStatusNames } from '../../../contract/subscription-status';
 import type { Database } from '../../db/client';
@@ -35,10 +35,26 @@ export async function findCustomer(
   return row;
 }
 
+/** The customer's condition of an entitlement query: by id, or by e-mail among the tenant's members. */
+function customerCondition(tenantId: number, customer: number | CustomerRef): SQL {
+  if (typeof customer === 'number') return eq(subscriptions.userId, customer);
+  const member =
+    customer.customerId !== undefined
+      ? eq(users.id, customer.customerId)
+      : sql`lower(${users.email}) = ${(customer.customerEmail ?? '').trim().toLowerCase()}`;
+  return sql`${subscriptions.userId} = (select ${users.id} from ${users} inner join ${userTenants}
+    on ${userTenants.userId} = ${users.id} and ${userTenants.tenantId} = ${tenantId}
+    where ${member} limit 1)`;
+}
+
+/**
+ * The customer's entitlements now (one query). `customer` is a member's id, or a reference
+ * resolved within the same statement (an unknown e-mail or a non-member: none).
+ */
 export async function entitlementsOf(
   db: Database,
   tenantId: number,
-  customerId: number,
+  customer: number | CustomerRef,
   now: Date,
 ): Promise<Entitlement[]> {
   const rows = await db
@@ -66,7 +82,7 @@ export async function entitlementsOf(
     .where(
       and(
         eq(subscriptions.tenantId, tenantId),
-        eq(subscriptions.userId, customerId),
+        customerCondition(tenantId, customer),
         or(
           eq(subscriptions.status, SubscriptionStatus.Active),
           and(
