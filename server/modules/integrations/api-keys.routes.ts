@@ -7,10 +7,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Role } from '../../../contract/enums';
 import { API_KEY_SCOPES, type Entitlement } from '../../../contract/integrations';
-import { integrationMessages as m, serverMessages } from '../../../contract/messages';
+import { billingMessages, integrationMessages as m, serverMessages } from '../../../contract/messages';
+import { SubscriptionStatus, subscriptionStatusNames } from '../../../contract/subscription-status';
 import { requiredId } from '../../../contract/schemas/common';
 import type { Database } from '../../db/client';
-import { apiSettings } from '../../db/schema';
+import { and, eq } from 'drizzle-orm';
+import { apiSettings, subscriptions } from '../../db/schema';
 import { envelopeOf, ok } from '../../lib/envelope';
 import { HttpError } from '../../lib/http-error';
 import { callerOf, tenantOf } from '../../plugins/request-context';
@@ -25,7 +27,8 @@ import {
   rotateKey,
   type LogFilter,
 } from './api-keys.service';
-import { entitlementsOf, findCustomer, subscriptionsOf } from './entitlements.service';
+import { entitlementsOf, findCustomer, subscriptionOf, subscriptionsOf } from './entitlements.service';
+import { cancelSubscription } from '../billing/subscription.service';
 import type { ApiRateLimiter } from './rate-limits';
 import type { RequestLogWriter } from './request-log';
 
@@ -35,6 +38,11 @@ export interface IntegrationRoutesOptions {
   limiter: ApiRateLimiter;
   requestLog: RequestLogWriter;
   now: () => Date;
+  /**
+   * The provider's cancel of an Active subscription (PayPal or Stripe), run before the unit of
+   * work and outside it, as for an Admin's cancel: if the provider fails nothing changes.
+   */
+  beforeCancel?: (tenantId: number, subscriptionId: number) => Promise<void>;
 }
 
 const admins = { access: 'user', roles: ADMINS, tenant: 'required' } as const;
@@ -106,7 +114,7 @@ const csvCell = (v: string | number | null) => {
 };
 
 export function registerApiKeyRoutes(fastify: FastifyInstance, options: IntegrationRoutesOptions): void {
-  const { db, uow, limiter, requestLog, now } = options;
+  const { db, uow, limiter, requestLog, now, beforeCancel } = options;
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const idParams = z.object({ id: requiredId });
 
@@ -480,6 +488,70 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
       const customer = await customerOf(request, request.query);
       if (!customer) throw new HttpError(404, serverMessages.notFound);
       return ok(await subscriptionsOf(db, tenantOf(request), customer.id));
+    },
+  );
+  const apiSubscription = z.object({
+    id: z.number(),
+    status: z.string(),
+    planId: z.number(),
+    planName: z.string(),
+    startDate: z.string(),
+    nextBillingDate: z.string(),
+  });
+
+  app.post(
+    '/api/v1/subscriptions/:id/cancel',
+    {
+      config: { access: 'apiKey', apiKeyScope: 'write' },
+      schema: {
+        tags: v1Tags,
+        security: [{ tenantKey: [] }],
+        summary: 'Cancella una sottoscrizione attiva, prima presso il fornitore di pagamento (ambito write)',
+        description: [
+          'Come la cancellazione di un Admin: la sottoscrizione `Active` è cancellata prima presso PayPal o Stripe, poi in Rinnova passa a `Canceled` (con la voce nella cronologia, attore: la chiave API, e il webhook `subscription.canceled`). Se il fornitore non risponde non cambia nulla (502).',
+          '',
+          'Ripetere la chiamata su una sottoscrizione già cancellata risponde 200 con la sottoscrizione com’è, senza scrivere nulla né chiamare il fornitore. Da un altro stato la macchina a stati rifiuta: 409 con il motivo in italiano. 404 se la sottoscrizione non è del tenant della chiave.',
+          '',
+          '```sh',
+          "curl -X POST -H 'Authorization: Bearer rnv_live_…' 'https://rinnova.example/api/v1/subscriptions/42/cancel'",
+          '```',
+          '',
+          '```js',
+          'const res = await fetch(`https://rinnova.example/api/v1/subscriptions/${id}/cancel`, {',
+          "  method: 'POST',",
+          '  headers: { Authorization: `Bearer ${process.env.RINNOVA_API_KEY}` },',
+          '});',
+          "const { data, message } = await res.json(); // data.status === 'Canceled'",
+          '```',
+        ].join('\n'),
+        params: idParams,
+        response: { 200: envelopeOf(apiSubscription) },
+      },
+    },
+    async (request) => {
+      const tenantId = tenantOf(request);
+      const key = request.apiKey;
+      if (!key) throw new HttpError(401, m.keyInvalid);
+      const { id } = request.params;
+      const current = await subscriptionOf(db, tenantId, id);
+      if (!current) throw new HttpError(404, serverMessages.notFound);
+      // A replay: already cancelled, nothing to do (no provider call, nothing written).
+      if (current.status === subscriptionStatusNames[SubscriptionStatus.Canceled])
+        return ok(current, billingMessages.canceled);
+      if (beforeCancel) await beforeCancel(tenantId, id);
+      await uow.run({ tenantId, actor: { kind: 'apiKey', keyId: key.id } }, async (w) => {
+        const [row] = await w.tx
+          .select({ status: subscriptions.status })
+          .from(subscriptions)
+          .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, id)))
+          .for('update');
+        // Cancelled meanwhile by a concurrent replay: done already.
+        if (row?.status === SubscriptionStatus.Canceled) return;
+        await cancelSubscription(w, id);
+      });
+      const after = await subscriptionOf(db, tenantId, id);
+      if (!after) throw new HttpError(404, serverMessages.notFound);
+      return ok(after, billingMessages.canceled);
     },
   );
 }

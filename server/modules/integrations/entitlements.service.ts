@@ -119,6 +119,33 @@ export interface ApiSubscription {
   nextBillingDate: string;
 }
 
+const apiSubscriptionColumns = {
+  id: subscriptions.id,
+  status: subscriptions.status,
+  planId: plans.id,
+  planName: plans.name,
+  startDate: subscriptions.startDate,
+  nextBillingDate: subscriptions.nextBillingDate,
+};
+
+function apiSubscriptionOf(r: {
+  id: number;
+  status: number;
+  planId: number;
+  planName: string;
+  startDate: Date;
+  nextBillingDate: Date;
+}): ApiSubscription {
+  return {
+    id: r.id,
+    status: subscriptionStatusNames[r.status as keyof typeof subscriptionStatusNames] ?? String(r.status),
+    planId: r.planId,
+    planName: r.planName,
+    startDate: r.startDate.toISOString(),
+    nextBillingDate: r.nextBillingDate.toISOString(),
+  };
+}
+
 /** The customer's subscriptions, newest first (the `read` scope). */
 export async function subscriptionsOf(
   db: Database,
@@ -126,25 +153,25 @@ export async function subscriptionsOf(
   customerId: number,
 ): Promise<ApiSubscription[]> {
   const rows = await db
-    .select({
-      id: subscriptions.id,
-      status: subscriptions.status,
-      planId: plans.id,
-      planName: plans.name,
-      startDate: subscriptions.startDate,
-      nextBillingDate: subscriptions.nextBillingDate,
-    })
+    .select(apiSubscriptionColumns)
     .from(subscriptions)
     .innerJoin(plans, and(eq(plans.id, subscriptions.planId), eq(plans.tenantId, subscriptions.tenantId)))
     .where(and(eq(subscriptions.tenantId, tenantId), eq(subscriptions.userId, customerId)))
     .orderBy(sql`${subscriptions.id} desc`)
     .limit(100);
-  return rows.map((r) => ({
-    id: r.id,
-    status: subscriptionStatusNames[r.status as keyof typeof subscriptionStatusNames] ?? String(r.status),
-    planId: r.planId,
-    planName: r.planName,
-    startDate: r.startDate.toISOString(),
-    nextBillingDate: r.nextBillingDate.toISOString(),
-  }));
+  return rows.map(apiSubscriptionOf);
+}
+
+/** One subscription of the tenant, as the API shows it; undefined when not the tenant's. */
+export async function subscriptionOf(
+  db: Database,
+  tenantId: number,
+  id: number,
+): Promise<ApiSubscription | undefined> {
+  const [row] = await db
+    .select(apiSubscriptionColumns)
+    .from(subscriptions)
+    .innerJoin(plans, and(eq(plans.id, subscriptions.planId), eq(plans.tenantId, subscriptions.tenantId)))
+    .where(and(eq(subscriptions.tenantId, tenantId), eq(subscriptions.id, id)));
+  return row ? apiSubscriptionOf(row) : undefined;
 }
