@@ -85,13 +85,14 @@ export const tenantKeyPlugin = fp<{
         known.delete(digest);
         throw new HttpError(401, m.keyInvalid);
       }
-      if (!seen) {
+      const same = seen !== undefined && seen.id === key.id && seen.tenantId === key.tenantId;
+      if (!same) {
         if (known.size >= KNOWN_KEYS_MAX) known.delete(known.keys().next().value as string);
         known.set(digest, { id: key.id, tenantId: key.tenantId });
       }
       request.apiKey = key;
       request.tenantId = key.tenantId;
-      const rate = await (early ?? limiter.consume(key.tenantId, key.id));
+      const rate = await (same && early ? early : limiter.consume(key.tenantId, key.id));
       reply.header('X-RateLimit-Limit', String(rate.limit));
       reply.header('X-RateLimit-Remaining', String(rate.remaining));
       reply.header('X-RateLimit-Reset', String(rate.resetSeconds));

@@ -10,6 +10,7 @@ import { API_KEY_SCOPES, type Entitlement } from '../../../contract/integrations
 import { billingMessages, integrationMessages as m, serverMessages } from '../../../contract/messages';
 import { SubscriptionStatus, subscriptionStatusNames } from '../../../contract/subscription-status';
 import { requiredId } from '../../../contract/schemas/common';
+import { apiSettingsSchema } from '../../../contract/schemas/integrations';
 import type { Database } from '../../db/client';
 import { and, eq } from 'drizzle-orm';
 import { apiSettings, subscriptions } from '../../db/schema';
@@ -71,10 +72,7 @@ const logItem = z.object({
   durationMs: z.number(),
   ip: z.string().nullable(),
 });
-const settingsSchema = z.object({
-  perKeyPerMinute: z.number().int().min(1).max(100_000),
-  perTenantPerMinute: z.number().int().min(1).max(1_000_000),
-});
+const settingsSchema = z.object({ perKeyPerMinute: z.number(), perTenantPerMinute: z.number() });
 
 const createBody = z.object({
   name: z.string().trim().min(1, { message: m.keyNameRequired }).max(100),
@@ -179,8 +177,9 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
       config: { ...admins, roles: [Role.SuperAdmin] },
       schema: {
         tags,
-        summary: 'Imposta i limiti del tenant (SuperAdmin)',
-        body: settingsSchema,
+        summary:
+          'Imposta i limiti del tenant (SuperAdmin): interi, per chiave 1–100.000 e non oltre quello del tenant, per tenant 1–1.000.000',
+        body: apiSettingsSchema,
         response: { 200: envelopeOf(settingsSchema) },
       },
     },

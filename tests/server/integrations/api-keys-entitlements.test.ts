@@ -187,6 +187,25 @@ describe('tenant API keys', () => {
       (await admin.put('/api/apikey/settings', { perKeyPerMinute: 3, perTenantPerMinute: 100 })).status,
     ).toBe(403);
     const superadmin = await ctx.as('superadmin', 'Demo Srl');
+    const previous = dataOf(await admin.get('/api/apikey/settings'));
+    const invalid = await superadmin.put('/api/apikey/settings', {
+      perKeyPerMinute: 0,
+      perTenantPerMinute: 2_000_000,
+    });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.errors).toEqual([
+      'perKeyPerMinute: Inserisci un numero intero da 1 a 100.000.',
+      'perTenantPerMinute: Inserisci un numero intero da 1 a 1.000.000.',
+    ]);
+    const over = await superadmin.put('/api/apikey/settings', {
+      perKeyPerMinute: 50,
+      perTenantPerMinute: 10,
+    });
+    expect(over.status).toBe(400);
+    expect(over.body.errors).toEqual([
+      'perKeyPerMinute: Il limite per chiave non può superare quello del tenant.',
+    ]);
+    expect(dataOf(await admin.get('/api/apikey/settings'))).toEqual(previous);
     const saved = await superadmin.put('/api/apikey/settings', {
       perKeyPerMinute: 3,
       perTenantPerMinute: 100,
