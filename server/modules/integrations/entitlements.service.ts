@@ -5,7 +5,7 @@
  * the catalogue feature of the same name (features.key), or the slug of its name when the
  * catalogue has none.
  */
-import { and, eq, gt, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, or, sql } from 'drizzle-orm';
 import { featureKeyOf, type Entitlement } from '../../../contract/integrations';
 import { SubscriptionStatus, subscriptionStatusNames } from '../../../contract/subscription-status';
 import type { Database } from '../../db/client';
@@ -35,29 +35,25 @@ export async function findCustomer(
   return row;
 }
 
-/** The customer's condition of an entitlement query: by id, or by e-mail among the tenant's members. */
-function customerCondition(tenantId: number, customer: number | CustomerRef): SQL {
-  if (typeof customer === 'number') return eq(subscriptions.userId, customer);
-  const member =
-    customer.customerId !== undefined
-      ? eq(users.id, customer.customerId)
-      : sql`lower(${users.email}) = ${(customer.customerEmail ?? '').trim().toLowerCase()}`;
-  return sql`${subscriptions.userId} = (select ${users.id} from ${users} inner join ${userTenants}
-    on ${userTenants.userId} = ${users.id} and ${userTenants.tenantId} = ${tenantId}
-    where ${member} limit 1)`;
-}
+/** How the entitlement query names the customer: a member's id, or an id / e-mail to resolve. */
+type CustomerVariant = 'member' | 'id' | 'email';
 
 /**
- * The customer's entitlements now (one query). `customer` is a member's id, or a reference
- * resolved within the same statement (an unknown e-mail or a non-member: none).
+ * The entitlement query, prepared once per database and variant (planned once per connection).
+ * The customer given by id or e-mail is resolved within the same statement among the tenant's
+ * members (an unknown e-mail or a non-member: no rows).
  */
-export async function entitlementsOf(
-  db: Database,
-  tenantId: number,
-  customer: number | CustomerRef,
-  now: Date,
-): Promise<Entitlement[]> {
-  const rows = await db
+function prepareEntitlements(db: Database, variant: CustomerVariant) {
+  const tenant = sql.placeholder('tenantId');
+  const customer = sql.placeholder('customer');
+  const customerCondition =
+    variant === 'member'
+      ? eq(subscriptions.userId, customer)
+      : sql`${subscriptions.userId} = (select ${users.id} from ${users} inner join ${userTenants}
+          on ${userTenants.userId} = ${users.id} and ${userTenants.tenantId} = ${tenant}
+          where ${variant === 'email' ? sql`lower(${users.email}) = ${customer}` : sql`${users.id} = ${customer}`}
+          limit 1)`;
+  return db
     .select({
       subscriptionId: subscriptions.id,
       planId: plans.id,
@@ -81,17 +77,46 @@ export async function entitlementsOf(
     )
     .where(
       and(
-        eq(subscriptions.tenantId, tenantId),
-        customerCondition(tenantId, customer),
+        eq(subscriptions.tenantId, tenant),
+        customerCondition,
         or(
           eq(subscriptions.status, SubscriptionStatus.Active),
           and(
             eq(subscriptions.status, SubscriptionStatus.ActiveNoRenewal),
-            gt(subscriptions.nextBillingDate, now),
+            gt(subscriptions.nextBillingDate, sql.placeholder('now')),
           ),
         ),
       ),
-    );
+    )
+    .prepare(`entitlements_by_${variant}`);
+}
+
+const preparedEntitlements = new WeakMap<
+  Database,
+  Map<CustomerVariant, ReturnType<typeof prepareEntitlements>>
+>();
+
+/**
+ * The customer's entitlements now (one query). `customer` is a member's id, or a reference
+ * resolved within the same statement (an unknown e-mail or a non-member: none).
+ */
+export async function entitlementsOf(
+  db: Database,
+  tenantId: number,
+  customer: number | CustomerRef,
+  now: Date,
+): Promise<Entitlement[]> {
+  const [variant, value]: [CustomerVariant, number | string] =
+    typeof customer === 'number'
+      ? ['member', customer]
+      : customer.customerId !== undefined
+        ? ['id', customer.customerId]
+        : ['email', (customer.customerEmail ?? '').trim().toLowerCase()];
+  let byVariant = preparedEntitlements.get(db);
+  if (!byVariant) preparedEntitlements.set(db, (byVariant = new Map()));
+  let query = byVariant.get(variant);
+  if (!query) byVariant.set(variant, (query = prepareEntitlements(db, variant)));
+  const rows = await query.execute({ tenantId, customer: value, now });
   // One entry per key: the subscription that lasts longest.
   const byKey = new Map<string, Entitlement>();
   for (const r of rows) {
