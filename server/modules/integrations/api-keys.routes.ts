@@ -2,6 +2,7 @@
  * 'Chiavi API' (Admin, SuperAdmin): a tenant's API keys, their request log and rate limits; and the
  * public API /api/v1 that those keys call (entitlements, subscriptions).
  */
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -12,13 +13,13 @@ import { SubscriptionStatus, subscriptionStatusNames } from '../../../contract/s
 import { requiredId } from '../../../contract/schemas/common';
 import { apiSettingsSchema } from '../../../contract/schemas/integrations';
 import type { Database } from '../../db/client';
-import { and, eq } from 'drizzle-orm';
 import { apiSettings, subscriptions } from '../../db/schema';
 import { envelopeOf, ok } from '../../lib/envelope';
 import { HttpError } from '../../lib/http-error';
 import { callerOf, tenantOf } from '../../plugins/request-context';
 import { ADMINS } from '../crud/roles';
 import type { Actor, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
+import { cancelSubscription } from '../billing/subscription.service';
 import {
   createKey,
   getKey,
@@ -29,7 +30,6 @@ import {
   type LogFilter,
 } from './api-keys.service';
 import { entitlementsOf, findCustomer, subscriptionOf, subscriptionsOf } from './entitlements.service';
-import { cancelSubscription } from '../billing/subscription.service';
 import type { ApiRateLimiter } from './rate-limits';
 import type { RequestLogWriter } from './request-log';
 
@@ -489,6 +489,7 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
       return ok(await subscriptionsOf(db, tenantOf(request), customer.id));
     },
   );
+
   const apiSubscription = z.object({
     id: z.number(),
     status: z.string(),
