@@ -7,8 +7,7 @@
  * `flush()` waits for the writes under way (the log screen reads after it; the app flushes on
  * close).
  */
-import { lt, sql } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/node-postgres';
+import { lt } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import type { Database } from '../../db/client';
@@ -38,6 +37,11 @@ export const REQUEST_LOG_DAYS = 30;
 /** `last_used_at` moves at most this often per key. */
 export const LAST_USE_EVERY_MS = 60_000;
 
+/** pg.Pool and PGlite alike: a parameterised query. */
+interface Queryable {
+  query(text: string, values: unknown[]): Promise<unknown>;
+}
+
 export function createRequestLogWriter(db: Database, log: FastifyBaseLogger): RequestLogWriter {
   const pending = new Set<Promise<void>>();
   const client = (db as unknown as { $client?: unknown }).$client;
@@ -50,23 +54,35 @@ export function createRequestLogWriter(db: Database, log: FastifyBaseLogger): Re
       ? new pg.Pool({ ...client.options, max: 2, options: '-c synchronous_commit=off' })
       : null;
   own?.on('error', () => {});
-  const target: Database = own ? (drizzle({ client: own }) as unknown as Database) : db;
+
+  /** One statement: the line, and the key's last use when older than a minute. */
+  const LOG_SQL = `
+    with logged as (
+      insert into api_request_logs (tenant_id, api_key_id, at, method, path, status, duration_ms, ip)
+      values ($1, $2, $3::timestamptz, $4, $5, $6, $7, $8)
+    ), used as (
+      update api_keys set last_used_at = $3::timestamptz
+      where id = $2 and tenant_id = $1 and (last_used_at is null or last_used_at < $9::timestamptz)
+    )
+    select 1`;
 
   async function insert(r: RequestLogRow): Promise<void> {
-    const at = r.at.toISOString();
-    const staleBefore = new Date(r.at.getTime() - LAST_USE_EVERY_MS).toISOString();
+    const values = [
+      r.tenantId,
+      r.apiKeyId,
+      r.at.toISOString(),
+      r.method,
+      r.path,
+      r.status,
+      r.durationMs,
+      r.ip,
+      new Date(r.at.getTime() - LAST_USE_EVERY_MS).toISOString(),
+    ];
     try {
-      await target.execute(sql`
-        with logged as (
-          insert into api_request_logs (tenant_id, api_key_id, at, method, path, status, duration_ms, ip)
-          values (${r.tenantId}, ${r.apiKeyId}, ${at}::timestamptz, ${r.method}, ${r.path}, ${r.status},
-                  ${r.durationMs}, ${r.ip})
-        ), used as (
-          update api_keys set last_used_at = ${at}::timestamptz
-          where id = ${r.apiKeyId} and tenant_id = ${r.tenantId}
-            and (last_used_at is null or last_used_at < ${staleBefore}::timestamptz)
-        )
-        select 1`);
+      // A named statement on PostgreSQL (parsed and planned once per connection); the embedded
+      // engine takes the same text with its parameters.
+      if (own) await own.query({ name: 'api_request_log_write', text: LOG_SQL, values });
+      else await (client as Queryable).query(LOG_SQL, values);
     } catch (error) {
       log.warn({ err: error }, 'registro delle chiamate API: scrittura non riuscita');
     }
