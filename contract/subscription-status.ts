@@ -39,8 +39,11 @@ export function isSubscriptionStatusId(value: unknown): value is SubscriptionSta
   return value === 1 || value === 2 || value === 3 || value === 4 || value === 5;
 }
 
-/** Who acts: a signed-in person (by role), a customer holding a payment token, a provider, a job. */
-export type ActorKind = 'admin' | 'customer' | 'provider' | 'system';
+/**
+ * Who acts: a signed-in person (by role), a customer holding a payment token, a provider, a job,
+ * or a tenant API key with the `write` scope (the tenant's own product, through api/v1).
+ */
+export type ActorKind = 'admin' | 'customer' | 'provider' | 'system' | 'apiKey';
 
 /** The actor kind of a signed-in role: Admin and SuperAdmin act as 'admin'; a User has none. */
 export function actorKindOfRole(roleId: RoleId): ActorKind | null {
@@ -77,8 +80,9 @@ export const transitions: readonly Transition[] = [
   { from: S.NotActive, event: 'pay', to: S.Active, actors: ['customer'] },
   // A renewal reminder's link paid with PayPal: automatic renewal from then on.
   { from: S.ActiveNoRenewal, event: 'pay', to: S.Active, actors: ['customer'] },
-  // Cancelling in Rinnova (after the provider has cancelled).
-  { from: S.Active, event: 'cancel', to: S.Canceled, actors: ['admin'] },
+  // Cancelling in Rinnova (after the provider has cancelled): by an Admin, or by the tenant's
+  // product through its API key (POST api/v1/subscriptions/{id}/cancel).
+  { from: S.Active, event: 'cancel', to: S.Canceled, actors: ['admin', 'apiKey'] },
   // What the provider reports (webhooks, sync).
   { from: S.NotActive, event: 'providerActivated', to: S.Active, actors: ['provider', 'system'] },
   { from: S.Active, event: 'providerSuspended', to: S.NotActive, actors: ['provider', 'system'] },

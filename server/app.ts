@@ -179,7 +179,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     perTenantPerMinute: config.integrations.apiPerTenantPerMinute,
   });
   const requestLog = createRequestLogWriter(db, app.log);
-  app.addHook('onClose', async () => requestLog.flush());
+  app.addHook('onClose', async () => requestLog.close());
   await app.register(tenantKeyPlugin, { db, limiter: apiLimiter, requestLog, now });
   await app.register(rateLimitPlugin);
   await app.register(docsPlugin);
@@ -333,7 +333,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('jobs', jobs);
   registerHangfireRoutes(app, jobs, now);
   registerInvoiceRoutes(app, { connectionFor, uow, pec: pecDeps, jobs });
-  registerApiKeyRoutes(app, { db, uow, limiter: apiLimiter, requestLog, now });
+  registerApiKeyRoutes(app, {
+    db,
+    uow,
+    limiter: apiLimiter,
+    requestLog,
+    now,
+    beforeCancel: (tenantId, id) => cancelAtProvider(paypalDeps, tenantId, id),
+  });
   app.decorate('integrations', { requestLog, webhooks: webhookSender });
   registerWebhookRoutes(app, {
     db,

@@ -3,7 +3,8 @@ import { looksLikeTenantKey, type ApiKeyScope } from '../../contract/integration
 import { integrationMessages as m } from '../../contract/messages';
 import type { Database } from '../db/client';
 import { HttpError } from '../lib/http-error';
-import { authenticateKey } from '../modules/integrations/api-keys.service';
+import { sha256 } from '../lib/secrets';
+import { keyLookup } from '../modules/integrations/api-keys.service';
 import type { ApiRateLimiter } from '../modules/integrations/rate-limits';
 import type { RequestLogWriter } from '../modules/integrations/request-log';
 
@@ -14,6 +15,14 @@ export interface TenantKeyContext {
 }
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Starts the route's read-only query while the key is being checked, in the tenant this process
+     * has seen the key belong to (an id and tenant never change); the handler uses it only once the
+     * key was found live, in scope and within its limits, and discards it otherwise.
+     */
+    apiKeyPrefetch?: (request: FastifyRequest, tenantId: number) => void;
+  }
   interface FastifyRequest {
     /** The tenant API key of an `access: 'apiKey'` call (null elsewhere). */
     apiKey: TenantKeyContext | null;
@@ -32,13 +41,23 @@ function presentedKey(headers: Record<string, string | string[] | undefined>): s
   return looksLikeTenantKey(header) ? header : undefined;
 }
 
+/** Digests of keys seen live, with their id and tenant (facts that never change). */
+const KNOWN_KEYS_MAX = 10_000;
+
 /**
  * Tenant API keys on the routes declared `access: 'apiKey'` (the /api/v1 calls): the key must be
  * live now (not revoked, not expired: read from the database on every call, so a revocation is
- * immediate), the call counts against the key's and the tenant's limits (X-RateLimit-* on every
- * answer, 429 with Retry-After), then the route's scope is checked (403). The key acts in its own
- * tenant only (`request.tenantId`); every other route refuses a tenant key (api-key plugin: it is
- * not an app key; authentication: it is not a session). Each call is logged after its answer.
+ * immediate in every process), the call counts against the key's and the tenant's limits
+ * (X-RateLimit-* on every answer, 429 with Retry-After), then the route's scope is checked (403).
+ * The key acts in its own tenant only (`request.tenantId`); every other route refuses a tenant key
+ * (api-key plugin: it is not an app key; authentication: it is not a session).
+ *
+ * Round trips: the look-up, the rate-limit count and the route's own read (`apiKeyPrefetch`) run
+ * side by side when this process has seen the key live before (its id and tenant are remembered by
+ * digest; its validity never is). If the
+ * look-up then finds the key revoked or expired, the answer is 401 and the key is forgotten, so
+ * such a key counts at most once per process against its tenant's limit.
+ * Each call is logged before its answer leaves (onSend): see request-log.ts.
  */
 export const tenantKeyPlugin = fp<{
   db: Database;
@@ -47,16 +66,33 @@ export const tenantKeyPlugin = fp<{
   now: () => Date;
 }>(
   (app, { db, limiter, requestLog, now }, done) => {
+    const lookup = keyLookup(db);
+    const known = new Map<string, { id: number; tenantId: number }>();
     app.decorateRequest('apiKey', null);
     app.addHook('onRequest', async (request, reply) => {
       const config = request.routeOptions.config;
       if (config.access !== 'apiKey' || request.method === 'OPTIONS') return;
       const secret = presentedKey(request.headers);
-      const key = secret ? await authenticateKey(db, secret, now()) : undefined;
-      if (!key) throw new HttpError(401, m.keyInvalid);
+      if (!secret) throw new HttpError(401, m.keyInvalid);
+      const digest = sha256(secret);
+      const seen = known.get(digest);
+      const early = seen ? limiter.consume(seen.tenantId, seen.id) : null;
+      // Settled here so that a refusal below leaves no unhandled rejection behind.
+      early?.catch(() => undefined);
+      if (seen) config.apiKeyPrefetch?.(request, seen.tenantId);
+      const key = await lookup(digest, now());
+      if (!key) {
+        known.delete(digest);
+        throw new HttpError(401, m.keyInvalid);
+      }
+      const same = seen !== undefined && seen.id === key.id && seen.tenantId === key.tenantId;
+      if (!same) {
+        if (known.size >= KNOWN_KEYS_MAX) known.delete(known.keys().next().value as string);
+        known.set(digest, { id: key.id, tenantId: key.tenantId });
+      }
       request.apiKey = key;
       request.tenantId = key.tenantId;
-      const rate = await limiter.consume(key.tenantId, key.id);
+      const rate = await (same && early ? early : limiter.consume(key.tenantId, key.id));
       reply.header('X-RateLimit-Limit', String(rate.limit));
       reply.header('X-RateLimit-Remaining', String(rate.remaining));
       reply.header('X-RateLimit-Reset', String(rate.resetSeconds));
@@ -65,10 +101,10 @@ export const tenantKeyPlugin = fp<{
       const scope = config.apiKeyScope;
       if (scope && !key.scopes.includes(scope)) throw new HttpError(403, m.keyScopeMissing(scope));
     });
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onSend', async (request, reply, payload) => {
       const key = request.apiKey;
-      if (!key) return;
-      requestLog.add({
+      if (!key) return payload;
+      await requestLog.write({
         tenantId: key.tenantId,
         apiKeyId: key.id,
         at: now(),
@@ -79,6 +115,7 @@ export const tenantKeyPlugin = fp<{
         durationMs: Math.max(0, Math.round(reply.elapsedTime)),
         ip: request.ip ?? null,
       });
+      return payload;
     });
     done();
   },

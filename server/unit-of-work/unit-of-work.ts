@@ -31,7 +31,7 @@ export type Actor =
   | { kind: 'system'; job: string }
   | { kind: 'apiKey'; keyId: number };
 
-/** The state machine's view of an actor ('admin', 'customer', 'provider', 'system'), or null. */
+/** The state machine's view of an actor ('admin', 'customer', 'provider', 'system', 'apiKey'), or null. */
 export function machineActorOf(actor: Actor): ActorKind | null {
   switch (actor.kind) {
     case 'user':
@@ -43,7 +43,7 @@ export function machineActorOf(actor: Actor): ActorKind | null {
     case 'system':
       return 'system';
     case 'apiKey':
-      return null;
+      return 'apiKey';
   }
 }
 

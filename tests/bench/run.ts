@@ -106,14 +106,14 @@ async function main(): Promise<void> {
     }
 
     results.push(
-      await measureEntitlementCheck({
+      ...(await measureEntitlementCheck({
         baseUrl: server.url,
         appKey: API_KEY,
         token,
         tenantId,
         rounds: ROUNDS,
         label: 'embedded database',
-      }),
+      })),
     );
 
     const rssMb = process.memoryUsage().rss / 1024 / 1024;

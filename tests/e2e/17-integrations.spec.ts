@@ -102,6 +102,35 @@ test.describe('Admin: integrations', () => {
     await screenshot(page, 'issue-15-apikey-390');
   });
 
+  test('rate limits: an Admin reads them; a SuperAdmin edits them (field error, then saved)', async ({
+    page,
+  }) => {
+    await login(page, accounts.admin, { to: '/apikey' });
+    const card = page.getByRole('region', { name: 'Limiti di chiamate' });
+    await expect(card.getByTestId('limits-read-only')).toContainText('al minuto');
+    await expect(card.getByRole('button', { name: 'Salva limiti' })).toHaveCount(0);
+
+    await login(page, accounts.superadmin, { to: '/apikey' });
+    const perKey = card.getByLabel('Per chiave');
+    const perTenant = card.getByLabel('Per tutto il tenant');
+    await perKey.fill('9000');
+    await perTenant.fill('900');
+    await card.getByRole('button', { name: 'Salva limiti' }).click();
+    await expect(card.getByText('Il limite per chiave non può superare quello del tenant.')).toBeVisible();
+    await screenshot(page, 'issue-15-apikey-limits-error-1280');
+    await perKey.fill('900');
+    await perTenant.fill('9.000');
+    await card.getByRole('button', { name: 'Salva limiti' }).click();
+    await expect(page.getByText('Limiti salvati.')).toBeVisible();
+    await expect(perTenant).toHaveValue('9000');
+    await page.reload();
+    await expect(card.getByLabel('Per chiave')).toHaveValue('900');
+    await screenshot(page, 'issue-15-apikey-limits-1280');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectNoHorizontalOverflow(page);
+    await screenshot(page, 'issue-15-apikey-limits-390');
+  });
+
   test('webhook: endpoint on a loopback receiver, an activation arrives signed, its attempt is listed', async ({
     page,
   }) => {

@@ -2,20 +2,24 @@
  * 'Chiavi API' (Admin, SuperAdmin): a tenant's API keys, their request log and rate limits; and the
  * public API /api/v1 that those keys call (entitlements, subscriptions).
  */
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Role } from '../../../contract/enums';
-import { API_KEY_SCOPES } from '../../../contract/integrations';
-import { integrationMessages as m, serverMessages } from '../../../contract/messages';
+import { API_KEY_SCOPES, type Entitlement } from '../../../contract/integrations';
+import { billingMessages, integrationMessages as m, serverMessages } from '../../../contract/messages';
+import { SubscriptionStatus, subscriptionStatusNames } from '../../../contract/subscription-status';
 import { requiredId } from '../../../contract/schemas/common';
+import { apiSettingsSchema } from '../../../contract/schemas/integrations';
 import type { Database } from '../../db/client';
-import { apiSettings } from '../../db/schema';
+import { apiSettings, subscriptions } from '../../db/schema';
 import { envelopeOf, ok } from '../../lib/envelope';
 import { HttpError } from '../../lib/http-error';
 import { callerOf, tenantOf } from '../../plugins/request-context';
 import { ADMINS } from '../crud/roles';
 import type { Actor, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
+import { cancelSubscription } from '../billing/subscription.service';
 import {
   createKey,
   getKey,
@@ -25,7 +29,7 @@ import {
   rotateKey,
   type LogFilter,
 } from './api-keys.service';
-import { entitlementsOf, findCustomer, subscriptionsOf } from './entitlements.service';
+import { entitlementsOf, findCustomer, subscriptionOf, subscriptionsOf } from './entitlements.service';
 import type { ApiRateLimiter } from './rate-limits';
 import type { RequestLogWriter } from './request-log';
 
@@ -35,6 +39,11 @@ export interface IntegrationRoutesOptions {
   limiter: ApiRateLimiter;
   requestLog: RequestLogWriter;
   now: () => Date;
+  /**
+   * The provider's cancel of an Active subscription (PayPal or Stripe), run before the unit of
+   * work and outside it, as for an Admin's cancel: if the provider fails nothing changes.
+   */
+  beforeCancel?: (tenantId: number, subscriptionId: number) => Promise<void>;
 }
 
 const admins = { access: 'user', roles: ADMINS, tenant: 'required' } as const;
@@ -63,10 +72,7 @@ const logItem = z.object({
   durationMs: z.number(),
   ip: z.string().nullable(),
 });
-const settingsSchema = z.object({
-  perKeyPerMinute: z.number().int().min(1).max(100_000),
-  perTenantPerMinute: z.number().int().min(1).max(1_000_000),
-});
+const settingsSchema = z.object({ perKeyPerMinute: z.number(), perTenantPerMinute: z.number() });
 
 const createBody = z.object({
   name: z.string().trim().min(1, { message: m.keyNameRequired }).max(100),
@@ -106,7 +112,7 @@ const csvCell = (v: string | number | null) => {
 };
 
 export function registerApiKeyRoutes(fastify: FastifyInstance, options: IntegrationRoutesOptions): void {
-  const { db, uow, limiter, requestLog, now } = options;
+  const { db, uow, limiter, requestLog, now, beforeCancel } = options;
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const idParams = z.object({ id: requiredId });
 
@@ -171,8 +177,9 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
       config: { ...admins, roles: [Role.SuperAdmin] },
       schema: {
         tags,
-        summary: 'Imposta i limiti del tenant (SuperAdmin)',
-        body: settingsSchema,
+        summary:
+          'Imposta i limiti del tenant (SuperAdmin): interi, per chiave 1–100.000 e non oltre quello del tenant, per tenant 1–1.000.000',
+        body: apiSettingsSchema,
         response: { 200: envelopeOf(settingsSchema) },
       },
     },
@@ -374,10 +381,27 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
     },
   );
 
+  const checkQuery = customerQuery.extend({ feature: z.string().trim().max(100).optional() });
+  /** The check's entitlement query, started beside the key look-up (tenant-key plugin). */
+  const prefetched = new WeakMap<FastifyRequest, { tenantId: number; list: Promise<Entitlement[]> }>();
+  const entitlementsFor = (tenantId: number, q: z.output<typeof checkQuery>) =>
+    entitlementsOf(db, tenantId, q, now());
+
   app.get(
     '/api/v1/entitlements/check',
     {
-      config: { access: 'apiKey', apiKeyScope: 'entitlements' },
+      config: {
+        access: 'apiKey',
+        apiKeyScope: 'entitlements',
+        apiKeyPrefetch: (request, tenantId) => {
+          const q = checkQuery.safeParse(request.query);
+          if (!q.success || !q.data.feature || (!q.data.customerEmail && q.data.customerId === undefined))
+            return;
+          const list = entitlementsFor(tenantId, q.data);
+          list.catch(() => undefined);
+          prefetched.set(request, { tenantId, list });
+        },
+      },
       schema: {
         tags: v1Tags,
         security: [{ tenantKey: [] }],
@@ -397,7 +421,7 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
           'if (data.allowed) showPremium();',
           '```',
         ].join('\n'),
-        querystring: customerQuery.extend({ feature: z.string().trim().max(100).optional() }),
+        querystring: checkQuery,
         response: {
           200: envelopeOf(
             z.object({
@@ -414,8 +438,16 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
       const feature = request.query.feature?.toLowerCase();
       if (!feature)
         throw new HttpError(400, serverMessages.validation, { errors: [`feature: ${m.featureRequired}`] });
-      const customer = await customerOf(request, request.query);
-      const list = customer ? await entitlementsOf(db, tenantOf(request), customer.id, now()) : [];
+      const q = request.query;
+      if (!q.customerEmail && q.customerId === undefined)
+        throw new HttpError(400, serverMessages.validation, {
+          errors: [`customerEmail: ${m.customerRequired}`],
+        });
+      // The customer and their entitlements in one query (an unknown customer has none), usually
+      // already under way since the key look-up, in the key's own tenant.
+      const tenantId = tenantOf(request);
+      const early = prefetched.get(request);
+      const list = await (early?.tenantId === tenantId ? early.list : entitlementsFor(tenantId, q));
       const hit = list.find((e) => e.key === feature);
       return ok({
         allowed: hit !== undefined,
@@ -455,6 +487,71 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
       const customer = await customerOf(request, request.query);
       if (!customer) throw new HttpError(404, serverMessages.notFound);
       return ok(await subscriptionsOf(db, tenantOf(request), customer.id));
+    },
+  );
+
+  const apiSubscription = z.object({
+    id: z.number(),
+    status: z.string(),
+    planId: z.number(),
+    planName: z.string(),
+    startDate: z.string(),
+    nextBillingDate: z.string(),
+  });
+
+  app.post(
+    '/api/v1/subscriptions/:id/cancel',
+    {
+      config: { access: 'apiKey', apiKeyScope: 'write' },
+      schema: {
+        tags: v1Tags,
+        security: [{ tenantKey: [] }],
+        summary: 'Cancella una sottoscrizione attiva, prima presso il fornitore di pagamento (ambito write)',
+        description: [
+          'Come la cancellazione di un Admin: la sottoscrizione `Active` è cancellata prima presso PayPal o Stripe, poi in Rinnova passa a `Canceled` (con la voce nella cronologia, attore: la chiave API, e il webhook `subscription.canceled`). Se il fornitore non risponde non cambia nulla (502).',
+          '',
+          'Ripetere la chiamata su una sottoscrizione già cancellata risponde 200 con la sottoscrizione com’è, senza scrivere nulla né chiamare il fornitore. Da un altro stato la macchina a stati rifiuta: 409 con il motivo in italiano. 404 se la sottoscrizione non è del tenant della chiave.',
+          '',
+          '```sh',
+          "curl -X POST -H 'Authorization: Bearer rnv_live_…' 'https://rinnova.example/api/v1/subscriptions/42/cancel'",
+          '```',
+          '',
+          '```js',
+          'const res = await fetch(`https://rinnova.example/api/v1/subscriptions/${id}/cancel`, {',
+          "  method: 'POST',",
+          '  headers: { Authorization: `Bearer ${process.env.RINNOVA_API_KEY}` },',
+          '});',
+          "const { data, message } = await res.json(); // data.status === 'Canceled'",
+          '```',
+        ].join('\n'),
+        params: idParams,
+        response: { 200: envelopeOf(apiSubscription) },
+      },
+    },
+    async (request) => {
+      const tenantId = tenantOf(request);
+      const key = request.apiKey;
+      if (!key) throw new HttpError(401, m.keyInvalid);
+      const { id } = request.params;
+      const current = await subscriptionOf(db, tenantId, id);
+      if (!current) throw new HttpError(404, serverMessages.notFound);
+      // A replay: already cancelled, nothing to do (no provider call, nothing written).
+      if (current.status === subscriptionStatusNames[SubscriptionStatus.Canceled])
+        return ok(current, billingMessages.canceled);
+      if (beforeCancel) await beforeCancel(tenantId, id);
+      await uow.run({ tenantId, actor: { kind: 'apiKey', keyId: key.id } }, async (w) => {
+        const [row] = await w.tx
+          .select({ status: subscriptions.status })
+          .from(subscriptions)
+          .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, id)))
+          .for('update');
+        // Cancelled meanwhile by a concurrent replay: done already.
+        if (row?.status === SubscriptionStatus.Canceled) return;
+        await cancelSubscription(w, id);
+      });
+      const after = await subscriptionOf(db, tenantId, id);
+      if (!after) throw new HttpError(404, serverMessages.notFound);
+      return ok(after, billingMessages.canceled);
     },
   );
 }

@@ -154,13 +154,21 @@ export async function getKey(db: Database, tenantId: number, id: number, now: Da
   return keyItem(row, now);
 }
 
-/** The key a caller presented, when it is live now; undefined otherwise (unknown, revoked, expired). */
-export async function authenticateKey(
+export interface AuthenticatedKey {
+  id: number;
+  tenantId: number;
+  scopes: ApiKeyScope[];
+}
+
+/**
+ * The look-up of a presented key by its digest, prepared once (one round trip per call, no
+ * cache: a revocation or an expiry is seen by the very next call in every server process).
+ * Answers the key when it is live now; undefined otherwise (unknown, revoked, expired).
+ */
+export function keyLookup(
   db: Database,
-  secret: string,
-  now: Date,
-): Promise<{ id: number; tenantId: number; scopes: ApiKeyScope[] } | undefined> {
-  const [row] = await db
+): (digest: string, now: Date) => Promise<AuthenticatedKey | undefined> {
+  const query = db
     .select({
       id: apiKeys.id,
       tenantId: apiKeys.tenantId,
@@ -169,9 +177,13 @@ export async function authenticateKey(
       expiresAt: apiKeys.expiresAt,
     })
     .from(apiKeys)
-    .where(eq(apiKeys.secretHash, sha256(secret)));
-  if (!row || stateOf(row, now) !== 'active') return undefined;
-  return { id: row.id, tenantId: row.tenantId, scopes: row.scopes as ApiKeyScope[] };
+    .where(eq(apiKeys.secretHash, sql.placeholder('digest')))
+    .prepare('api_key_by_digest');
+  return async (digest, now) => {
+    const [row] = await query.execute({ digest });
+    if (!row || stateOf(row, now) !== 'active') return undefined;
+    return { id: row.id, tenantId: row.tenantId, scopes: row.scopes as ApiKeyScope[] };
+  };
 }
 
 export interface LogFilter {

@@ -35,13 +35,25 @@ export async function findCustomer(
   return row;
 }
 
-export async function entitlementsOf(
-  db: Database,
-  tenantId: number,
-  customerId: number,
-  now: Date,
-): Promise<Entitlement[]> {
-  const rows = await db
+/** How the entitlement query names the customer: a member's id, or an id / e-mail to resolve. */
+type CustomerVariant = 'member' | 'id' | 'email';
+
+/**
+ * The entitlement query, prepared once per database and variant (planned once per connection).
+ * The customer given by id or e-mail is resolved within the same statement among the tenant's
+ * members (an unknown e-mail or a non-member: no rows).
+ */
+function prepareEntitlements(db: Database, variant: CustomerVariant) {
+  const tenant = sql.placeholder('tenantId');
+  const customer = sql.placeholder('customer');
+  const customerCondition =
+    variant === 'member'
+      ? eq(subscriptions.userId, customer)
+      : sql`${subscriptions.userId} = (select ${users.id} from ${users} inner join ${userTenants}
+          on ${userTenants.userId} = ${users.id} and ${userTenants.tenantId} = ${tenant}
+          where ${variant === 'email' ? sql`lower(${users.email}) = ${customer}` : sql`${users.id} = ${customer}`}
+          limit 1)`;
+  return db
     .select({
       subscriptionId: subscriptions.id,
       planId: plans.id,
@@ -65,17 +77,46 @@ export async function entitlementsOf(
     )
     .where(
       and(
-        eq(subscriptions.tenantId, tenantId),
-        eq(subscriptions.userId, customerId),
+        eq(subscriptions.tenantId, tenant),
+        customerCondition,
         or(
           eq(subscriptions.status, SubscriptionStatus.Active),
           and(
             eq(subscriptions.status, SubscriptionStatus.ActiveNoRenewal),
-            gt(subscriptions.nextBillingDate, now),
+            gt(subscriptions.nextBillingDate, sql.placeholder('now')),
           ),
         ),
       ),
-    );
+    )
+    .prepare(`entitlements_by_${variant}`);
+}
+
+const preparedEntitlements = new WeakMap<
+  Database,
+  Map<CustomerVariant, ReturnType<typeof prepareEntitlements>>
+>();
+
+/**
+ * The customer's entitlements now (one query). `customer` is a member's id, or a reference
+ * resolved within the same statement (an unknown e-mail or a non-member: none).
+ */
+export async function entitlementsOf(
+  db: Database,
+  tenantId: number,
+  customer: number | CustomerRef,
+  now: Date,
+): Promise<Entitlement[]> {
+  const [variant, value]: [CustomerVariant, number | string] =
+    typeof customer === 'number'
+      ? ['member', customer]
+      : customer.customerId !== undefined
+        ? ['id', customer.customerId]
+        : ['email', (customer.customerEmail ?? '').trim().toLowerCase()];
+  let byVariant = preparedEntitlements.get(db);
+  if (!byVariant) preparedEntitlements.set(db, (byVariant = new Map()));
+  let query = byVariant.get(variant);
+  if (!query) byVariant.set(variant, (query = prepareEntitlements(db, variant)));
+  const rows = await query.execute({ tenantId, customer: value, now });
   // One entry per key: the subscription that lasts longest.
   const byKey = new Map<string, Entitlement>();
   for (const r of rows) {
@@ -103,6 +144,33 @@ export interface ApiSubscription {
   nextBillingDate: string;
 }
 
+const apiSubscriptionColumns = {
+  id: subscriptions.id,
+  status: subscriptions.status,
+  planId: plans.id,
+  planName: plans.name,
+  startDate: subscriptions.startDate,
+  nextBillingDate: subscriptions.nextBillingDate,
+};
+
+function apiSubscriptionOf(r: {
+  id: number;
+  status: number;
+  planId: number;
+  planName: string;
+  startDate: Date;
+  nextBillingDate: Date;
+}): ApiSubscription {
+  return {
+    id: r.id,
+    status: subscriptionStatusNames[r.status as keyof typeof subscriptionStatusNames] ?? String(r.status),
+    planId: r.planId,
+    planName: r.planName,
+    startDate: r.startDate.toISOString(),
+    nextBillingDate: r.nextBillingDate.toISOString(),
+  };
+}
+
 /** The customer's subscriptions, newest first (the `read` scope). */
 export async function subscriptionsOf(
   db: Database,
@@ -110,25 +178,25 @@ export async function subscriptionsOf(
   customerId: number,
 ): Promise<ApiSubscription[]> {
   const rows = await db
-    .select({
-      id: subscriptions.id,
-      status: subscriptions.status,
-      planId: plans.id,
-      planName: plans.name,
-      startDate: subscriptions.startDate,
-      nextBillingDate: subscriptions.nextBillingDate,
-    })
+    .select(apiSubscriptionColumns)
     .from(subscriptions)
     .innerJoin(plans, and(eq(plans.id, subscriptions.planId), eq(plans.tenantId, subscriptions.tenantId)))
     .where(and(eq(subscriptions.tenantId, tenantId), eq(subscriptions.userId, customerId)))
     .orderBy(sql`${subscriptions.id} desc`)
     .limit(100);
-  return rows.map((r) => ({
-    id: r.id,
-    status: subscriptionStatusNames[r.status as keyof typeof subscriptionStatusNames] ?? String(r.status),
-    planId: r.planId,
-    planName: r.planName,
-    startDate: r.startDate.toISOString(),
-    nextBillingDate: r.nextBillingDate.toISOString(),
-  }));
+  return rows.map(apiSubscriptionOf);
+}
+
+/** One subscription of the tenant, as the API shows it; undefined when not the tenant's. */
+export async function subscriptionOf(
+  db: Database,
+  tenantId: number,
+  id: number,
+): Promise<ApiSubscription | undefined> {
+  const [row] = await db
+    .select(apiSubscriptionColumns)
+    .from(subscriptions)
+    .innerJoin(plans, and(eq(plans.id, subscriptions.planId), eq(plans.tenantId, subscriptions.tenantId)))
+    .where(and(eq(subscriptions.tenantId, tenantId), eq(subscriptions.id, id)));
+  return row ? apiSubscriptionOf(row) : undefined;
 }

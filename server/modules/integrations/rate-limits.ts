@@ -3,6 +3,11 @@
  * the tenant's `api_settings` or the server's defaults. Counters live in PostgreSQL when the app
  * runs on it (rate-limiter-flexible's Postgres store: every server process shares them) and in
  * memory on the embedded database (one process).
+ *
+ * On PostgreSQL the counters' table is UNLOGGED: a count is no record worth a WAL flush, so a
+ * counting call does not wait for the disk (a crash of the database server empties the table,
+ * which at worst gives every key a fresh window). The table is created here (the library's own
+ * layout) and an older logged one is switched over once at start.
  */
 import pg from 'pg';
 import {
@@ -17,6 +22,7 @@ import type { Database } from '../../db/client';
 import { apiSettings } from '../../db/schema';
 
 export const WINDOW_SECONDS = 60;
+const RATE_TABLE = 'api_rate_limits';
 /** Counters never refuse by themselves: the limit is compared here, so it can differ per tenant. */
 const UNBOUNDED = 1_000_000_000;
 
@@ -44,20 +50,29 @@ export async function createApiRateLimiter(db: Database, defaults: ApiSettings):
   let store: ApiRateLimiter['store'];
   if (client instanceof pg.Pool) {
     store = 'postgres';
-    limiter = await new Promise<RateLimiterAbstract>((resolve, reject) => {
-      const created: RateLimiterPostgres = new RateLimiterPostgres(
-        {
-          storeClient: client,
-          storeType: 'pool',
-          tableName: 'api_rate_limits',
-          keyPrefix: 'rnv',
-          points: UNBOUNDED,
-          duration: WINDOW_SECONDS,
-          clearExpiredByTimeout: false,
-        },
-        (error?: unknown) =>
-          error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(created),
-      );
+    await client
+      .query(
+        `create unlogged table if not exists ${RATE_TABLE} (
+          key varchar(255) primary key, points integer not null default 0, expire bigint)`,
+      )
+      .catch((error: unknown) => {
+        // Two processes creating it at once: the other one did (as rate-limiter-flexible does).
+        if ((error as { code?: string }).code !== '23505') throw error;
+      });
+    const persistence = await client.query<{ relpersistence: string }>(
+      `select relpersistence from pg_class where oid = to_regclass('${RATE_TABLE}')`,
+    );
+    if (persistence.rows[0]?.relpersistence === 'p')
+      await client.query(`alter table ${RATE_TABLE} set unlogged`);
+    limiter = new RateLimiterPostgres({
+      storeClient: client,
+      storeType: 'pool',
+      tableName: RATE_TABLE,
+      tableCreated: true,
+      keyPrefix: 'rnv',
+      points: UNBOUNDED,
+      duration: WINDOW_SECONDS,
+      clearExpiredByTimeout: false,
     });
   } else {
     store = 'memory';

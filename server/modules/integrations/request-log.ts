@@ -1,69 +1,105 @@
 /**
- * The request log of tenant-key calls, written after the answer: rows are buffered and inserted
- * in one statement on the next turn of the event loop (with the keys' `last_used_at`), so a call
- * never waits for its log line. `flush()` writes what is buffered (the log screen reads after it;
- * the app flushes on close).
+ * The request log of tenant-key calls, written before the answer leaves (the tenant-key plugin
+ * awaits `write` in its onSend hook): a call the caller saw answered is a committed row, even if
+ * the process dies right after. One statement per call inserts the line and moves the key's
+ * `last_used_at`, at most once a minute per key (the update only touches a row whose last use is
+ * older than a minute, so it is throttled in every server process alike).
+ * `flush()` waits for the writes under way (the log screen reads after it; the app flushes on
+ * close).
  */
-import { and, eq, isNull, lt, or } from 'drizzle-orm';
+import { lt } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import pg from 'pg';
 import type { Database } from '../../db/client';
-import { apiKeys, apiRequestLogs } from '../../db/schema';
+import { apiRequestLogs } from '../../db/schema';
 
-export type RequestLogRow = typeof apiRequestLogs.$inferInsert;
+export interface RequestLogRow {
+  tenantId: number;
+  apiKeyId: number;
+  at: Date;
+  method: string;
+  path: string;
+  status: number;
+  durationMs: number;
+  ip: string | null;
+}
 
 export interface RequestLogWriter {
-  add(row: RequestLogRow): void;
+  /** Writes the line (resolves once committed; a failure is logged, never thrown). */
+  write(row: RequestLogRow): Promise<void>;
+  /** Waits for every write under way. */
   flush(): Promise<void>;
+  /** Waits for the writes under way and releases the writer's own connections. */
+  close(): Promise<void>;
 }
 
 export const REQUEST_LOG_DAYS = 30;
+/** `last_used_at` moves at most this often per key. */
+export const LAST_USE_EVERY_MS = 60_000;
+
+/** pg.Pool and PGlite alike: a parameterised query. */
+interface Queryable {
+  query(text: string, values: unknown[]): Promise<unknown>;
+}
 
 export function createRequestLogWriter(db: Database, log: FastifyBaseLogger): RequestLogWriter {
-  let buffer: RequestLogRow[] = [];
-  let pending: Promise<void> | null = null;
+  const pending = new Set<Promise<void>>();
+  const client = (db as unknown as { $client?: unknown }).$client;
+  // On PostgreSQL the lines go through two connections of their own that commit without waiting
+  // for the WAL flush (synchronous_commit off): once the insert has answered, the line is in the
+  // database server and survives this process; only a crash of the database server itself within
+  // its WAL writer's delay (a fraction of a second) could lose the newest lines.
+  const own =
+    client instanceof pg.Pool
+      ? new pg.Pool({ ...client.options, max: 2, options: '-c synchronous_commit=off' })
+      : null;
+  own?.on('error', () => {});
 
-  async function write(rows: RequestLogRow[]): Promise<void> {
+  /** One statement: the line, and the key's last use when older than a minute. */
+  const LOG_SQL = `
+    with logged as (
+      insert into api_request_logs (tenant_id, api_key_id, at, method, path, status, duration_ms, ip)
+      values ($1, $2, $3::timestamptz, $4, $5, $6, $7, $8)
+    ), used as (
+      update api_keys set last_used_at = $3::timestamptz
+      where id = $2 and tenant_id = $1 and (last_used_at is null or last_used_at < $9::timestamptz)
+    )
+    select 1`;
+
+  async function insert(r: RequestLogRow): Promise<void> {
+    const values = [
+      r.tenantId,
+      r.apiKeyId,
+      r.at.toISOString(),
+      r.method,
+      r.path,
+      r.status,
+      r.durationMs,
+      r.ip,
+      new Date(r.at.getTime() - LAST_USE_EVERY_MS).toISOString(),
+    ];
     try {
-      await db.insert(apiRequestLogs).values(rows);
-      // Last use per key: the latest time of this batch, never moved back.
-      const latest = new Map<number, Date>();
-      for (const r of rows) {
-        const at = r.at as Date;
-        const seen = latest.get(r.apiKeyId);
-        if (!seen || seen < at) latest.set(r.apiKeyId, at);
-      }
-      for (const [id, at] of latest) {
-        await db
-          .update(apiKeys)
-          .set({ lastUsedAt: at })
-          .where(and(eq(apiKeys.id, id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, at))));
-      }
+      // A named statement on PostgreSQL (parsed and planned once per connection); the embedded
+      // engine takes the same text with its parameters.
+      if (own) await own.query({ name: 'api_request_log_write', text: LOG_SQL, values });
+      else await (client as Queryable).query(LOG_SQL, values);
     } catch (error) {
-      log.warn({ err: error, rows: rows.length }, 'registro delle chiamate API: scrittura non riuscita');
+      log.warn({ err: error }, 'registro delle chiamate API: scrittura non riuscita');
     }
-  }
-
-  function schedule(): Promise<void> {
-    if (!pending) {
-      pending = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
-        while (buffer.length > 0) {
-          const rows = buffer;
-          buffer = [];
-          await write(rows);
-        }
-        pending = null;
-      });
-    }
-    return pending;
   }
 
   return {
-    add(row) {
-      buffer.push(row);
-      void schedule();
+    write(row) {
+      const p = insert(row).finally(() => pending.delete(p));
+      pending.add(p);
+      return p;
     },
     async flush() {
-      while (pending || buffer.length > 0) await schedule();
+      while (pending.size > 0) await Promise.all([...pending]);
+    },
+    async close() {
+      while (pending.size > 0) await Promise.all([...pending]);
+      await own?.end();
     },
   };
 }

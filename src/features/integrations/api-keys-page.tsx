@@ -14,7 +14,8 @@ import { confirmAction } from '../../components/confirm-delete';
 import { Modal } from '../../components/modal';
 import { failureEnvelope, serverErrors } from '../../lib/entity-hooks';
 import { notify } from '../../lib/notify';
-import { useApiKeys, useApiSettings, useCreateKey, useRevokeKey, useRotateKey } from './integrations-api';
+import { useApiKeys, useCreateKey, useRevokeKey, useRotateKey } from './integrations-api';
+import { RateLimitsCard } from './rate-limits-card';
 import { formatAt, SecretOnce, StateBadge } from './shared';
 
 const STATE: Record<ApiKeyItem['state'], { label: string; tone: 'green' | 'red' | 'slate' }> = {
@@ -239,7 +240,6 @@ function KeyRow({ item, onSecret }: { item: ApiKeyItem; onSecret: (k: ApiKeyCrea
 /** /apikey 'Chiavi API' (Admin, SuperAdmin). */
 export default function ApiKeysPage({ routeLabel }: ScreenProps) {
   const list = useApiKeys();
-  const settings = useApiSettings();
   const [creating, setCreating] = useState(false);
   const [secret, setSecret] = useState<ApiKeyCreated | null>(null);
   const close = useCallback(() => setCreating(false), []);
@@ -297,13 +297,7 @@ export default function ApiKeysPage({ routeLabel }: ScreenProps) {
         )}
       </section>
 
-      {settings.data && (
-        <p className="text-sm text-slate-500">
-          Limiti: {settings.data.perKeyPerMinute} chiamate al minuto per chiave,{' '}
-          {settings.data.perTenantPerMinute} per tutto il tenant. Ogni risposta riporta X-RateLimit-Limit,
-          X-RateLimit-Remaining e X-RateLimit-Reset.
-        </p>
-      )}
+      <RateLimitsCard />
 
       {creating && (
         <CreateKeyDialog

@@ -37,6 +37,18 @@ export function useApiSettings() {
   });
 }
 
+/** PUT apikey/settings (SuperAdmin): the tenant's limits; the screen shows the saved values. */
+export function useSaveApiSettings() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: ApiSettings) =>
+      (await http.put<Envelope<ApiSettings>>('apikey/settings', body)).data,
+    onSuccess: (env) => {
+      if (env.data) client.setQueryData([...keys, 'settings'], env.data);
+    },
+  });
+}
+
 export interface LogFilters {
   status?: '' | 'success' | 'error';
   method?: string;

@@ -187,6 +187,25 @@ describe('tenant API keys', () => {
       (await admin.put('/api/apikey/settings', { perKeyPerMinute: 3, perTenantPerMinute: 100 })).status,
     ).toBe(403);
     const superadmin = await ctx.as('superadmin', 'Demo Srl');
+    const previous = dataOf(await admin.get('/api/apikey/settings'));
+    const invalid = await superadmin.put('/api/apikey/settings', {
+      perKeyPerMinute: 0,
+      perTenantPerMinute: 2_000_000,
+    });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.errors).toEqual([
+      'perKeyPerMinute: Inserisci un numero intero da 1 a 100.000.',
+      'perTenantPerMinute: Inserisci un numero intero da 1 a 1.000.000.',
+    ]);
+    const over = await superadmin.put('/api/apikey/settings', {
+      perKeyPerMinute: 50,
+      perTenantPerMinute: 10,
+    });
+    expect(over.status).toBe(400);
+    expect(over.body.errors).toEqual([
+      'perKeyPerMinute: Il limite per chiave non può superare quello del tenant.',
+    ]);
+    expect(dataOf(await admin.get('/api/apikey/settings'))).toEqual(previous);
     const saved = await superadmin.put('/api/apikey/settings', {
       perKeyPerMinute: 3,
       perTenantPerMinute: 100,
@@ -258,6 +277,48 @@ describe('tenant API keys', () => {
     await ctx.app.jobs?.runJobNow('api-request-log-purge');
     const left = await ctx.db.select().from(apiRequestLogs).where(eq(apiRequestLogs.apiKeyId, key.id));
     expect(left).toEqual([]);
+  });
+
+  it('writes each call’s log line before answering (no flush needed), so every call is logged after the app closes; a revocation reaches a process that saw the key live', async () => {
+    const key = await newKey({ scopes: ['entitlements'] });
+    // Another server process on the same database: its own key memory, limiter and log writer.
+    const other = await ctx.buildAnotherApp({}, { now: clock.now });
+    const k = client(other, { authorization: `Bearer ${key.secret}` }, null);
+    const logged = async () =>
+      (
+        await ctx.db
+          .select({ path: apiRequestLogs.path, status: apiRequestLogs.status })
+          .from(apiRequestLogs)
+          .where(eq(apiRequestLogs.apiKeyId, key.id))
+          .orderBy(apiRequestLogs.id)
+      ).map((r) => `${r.status} ${r.path}`);
+    const q = { query: { customerEmail: 'mario.rossi@example.com', feature: 'x' } };
+    expect((await k.get('/api/v1/entitlements/check', q)).status).toBe(200);
+    // Read straight from the database, without the writer's flush: the line is already there.
+    expect(await logged()).toEqual(['200 /api/v1/entitlements/check']);
+    const answers = await Promise.all([
+      k.get('/api/v1/entitlements/check', q),
+      k.get('/api/v1/entitlements/check', { query: { customerEmail: 'mario.rossi@example.com' } }),
+      k.get('/api/v1/subscriptions', q),
+      k.get('/api/v1/entitlements', { query: { customerEmail: 'nessuno@example.com' } }),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([200, 400, 403, 404]);
+    expect(answers[1]?.body.errors).toEqual(['feature: Indica la funzionalità (feature).']);
+    expect((await admin.post(`/api/apikey/${key.id}/revoke`)).status).toBe(200);
+    // The other process had seen the key live: the revocation is still refused there at once.
+    expect((await k.get('/api/v1/entitlements/check', q)).status).toBe(401);
+    await other.close();
+    expect((await logged()).sort()).toEqual(
+      [
+        '200 /api/v1/entitlements/check',
+        '200 /api/v1/entitlements/check',
+        '400 /api/v1/entitlements/check',
+        '403 /api/v1/subscriptions',
+        '404 /api/v1/entitlements',
+      ].sort(),
+    );
+    const [row] = await ctx.db.select().from(apiKeys).where(eq(apiKeys.id, key.id));
+    expect(row?.lastUsedAt?.toISOString()).toBe(clock.now().toISOString());
   });
 });
 
