@@ -98,11 +98,6 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'jsdom',
-          // Modules are loaded once per worker, not once per file (the screens, react-select and
-          // the form stack cost ~1 s per file otherwise): tests leave no module state behind
-          // (settings are set and restored, no vi.mock of app modules; storage, MSW handlers and
-          // the DOM are reset after each test in setup.ts).
-          isolate: false,
           include: ['tests/unit/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/unit/setup.ts'],
         },

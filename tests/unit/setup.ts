@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll } from 'vitest';
-import { preloadToasts } from '../../src/lib/notify';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { preloadToasts, toastLibrary } from '../../src/lib/notify';
 import { server } from './msw/server';
 
 // Lazy routes and retries take a moment on a busy machine; 1 s (the default) flakes, and 3 s
@@ -15,8 +15,14 @@ beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 beforeAll(async () => {
   await preloadToasts();
 });
+// A toast raised while no container is mounted (a request of the previous test answering after
+// its cleanup) waits in the library's queue and would show in the next test's container: dropped
+// at both ends of every test (the library's module lives on across the worker's files).
+const dropQueuedToasts = () => toastLibrary.get()?.toast.dismiss();
+beforeEach(dropQueuedToasts);
 afterEach(() => {
   cleanup();
+  dropQueuedToasts();
   server.resetHandlers();
   server.events.removeAllListeners();
   window.localStorage.clear();
