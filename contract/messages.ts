@@ -169,6 +169,9 @@ export const serverMessages = {
   urlTooLong: 'Indirizzo della richiesta troppo lungo.',
   headersTooLarge: 'Intestazioni della richiesta troppo grandi.',
   loggedOut: 'Disconnessione effettuata.',
+  /** `afterId` of a list: the row it names must be one the list can reach. */
+  cursorNotFound: 'Cursore non valido: nessun elemento con questo identificativo nell’elenco.',
+  cursorNotSupported: 'Questo ordinamento non si può scorrere a cursore: usa page.',
 } as const;
 
 /** Messages of the billing calls (api-contract 'Billing calls'); the spec leaves them open. */

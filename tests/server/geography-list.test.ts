@@ -40,7 +40,7 @@ describe('getAll paging', () => {
       'Veneto',
     ]);
     const beyond = await user.get<Paged<Region>>('/api/region/getAll', { query: { page: 5, pageSize: 5 } });
-    expect(beyond.body.data).toEqual({ items: [], totalCount: 20 });
+    expect(beyond.body.data).toEqual({ items: [], totalCount: 20, nextAfterId: null });
   });
 
   it('pages do not overlap and cover every row once (stable order)', async () => {
@@ -92,7 +92,7 @@ describe('search and filters', () => {
 
   it('a LIKE wildcard in the search is literal', async () => {
     const res = await user.get<Paged<Region>>('/api/region/getAll', { query: { searchTerm: '%' } });
-    expect(res.body.data).toEqual({ items: [], totalCount: 0 });
+    expect(res.body.data).toEqual({ items: [], totalCount: 0, nextAfterId: null });
   });
 
   it('text filters match inside the field, combined with AND; the count follows', async () => {

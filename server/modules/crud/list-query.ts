@@ -29,6 +29,15 @@ export const listQuerySchema = z.object({
 });
 export type ListQuery = z.output<typeof listQuerySchema>;
 
+/**
+ * The getAll query of the generic lists: page numbers, or a keyset cursor (`afterId` = the
+ * previous answer's `nextAfterId`: the rows after that one in the list's order, no OFFSET).
+ */
+export const cursorListQuerySchema = listQuerySchema.extend({
+  afterId: z.preprocess(idInput, idNumber(1, serverMessages.invalidId)).optional(),
+});
+export type CursorListQuery = z.output<typeof cursorListQuerySchema>;
+
 /** `selectedIds=1,5` (the SPA's form), or repeated `selectedIds=1&selectedIds=5`. */
 const idList = z
   .union([z.string(), z.array(z.string())])

@@ -1,4 +1,4 @@
-import { count, eq, getTableColumns, sql } from 'drizzle-orm';
+import { count, eq, getTableColumns, or, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
@@ -9,7 +9,7 @@ import { HttpError } from '../../lib/http-error';
 import type { GlobalUnitOfWork } from '../../unit-of-work/unit-of-work';
 import type { Caller, EntityDefinition } from './entity';
 import { filterConditions, idIn, searchCondition, whereAll } from './list-query';
-import type { ListQuery, SelectQuery } from './list-query';
+import type { CursorListQuery, ListQuery, SelectQuery } from './list-query';
 import { offsetBatches } from './export';
 import { exportOrder, seekBatches, seekOrder } from './export-keyset';
 import { sortOrder } from './sort';
@@ -17,8 +17,8 @@ import { sortOrder } from './sort';
 export interface CrudRepository<TItem, TInput> {
   list(
     caller: Caller,
-    query: ListQuery,
-  ): Promise<{ items: TItem[]; totalCount: number; totalCountCapped?: true }>;
+    query: CursorListQuery,
+  ): Promise<{ items: TItem[]; totalCount: number; totalCountCapped?: true; nextAfterId: number | null }>;
   select(
     caller: Caller,
     query: SelectQuery,
@@ -105,12 +105,41 @@ export function createCrudRepository<TTable extends PgTable, TItem, TInputSchema
   return {
     async list(caller, query) {
       const where = listWhere(caller, query);
+      // The list's order as a keyset (export-keyset.ts): the asked sort or the natural order.
+      const asked = exportOrder(def, query.sort);
+      const order = asked && seekOrder(def.table, def.id, asked.spec, asked.descending);
+      const nextAfterId = (items: TItem[]) => {
+        const last = items[items.length - 1];
+        return order && last !== undefined && items.length === query.pageSize ? idOf(last) : null;
+      };
+      if (query.afterId !== undefined) {
+        if (!order)
+          throw new HttpError(400, serverMessages.validation, {
+            errors: [`afterId: ${serverMessages.cursorNotSupported}`],
+          });
+        // The cursor's row is read in the caller's scope only: another tenant's id positions nothing.
+        const key = await order.keyOf(db, query.afterId, scopeCondition(caller));
+        if (key === undefined)
+          throw new HttpError(400, serverMessages.validation, {
+            errors: [`afterId: ${serverMessages.cursorNotFound}`],
+          });
+        // Rows without a key come last: after a keyed row, the later keyed rows and every keyless one.
+        const seek =
+          key.value === null || key.value === undefined
+            ? order.nullsAfter(query.afterId)
+            : or(order.after(key.value, query.afterId), order.nullsAfter(undefined));
+        const [items, counted] = await Promise.all([
+          def.list(db, { where: whereAll(where, seek), limit: query.pageSize, orderBy: order.orderBy }),
+          pagedCount(where, 1, query.pageSize),
+        ]);
+        return { items, ...counted, nextAfterId: nextAfterId(items) };
+      }
       const orderBy = sortOrder(def.sortable, query.sort, def.id);
       const [items, counted] = await Promise.all([
         def.list(db, { where, limit: query.pageSize, offset: (query.page - 1) * query.pageSize, orderBy }),
         pagedCount(where, query.page, query.pageSize),
       ]);
-      return { items, ...counted };
+      return { items, ...counted, nextAfterId: nextAfterId(items) };
     },
 
     async select(caller, query) {

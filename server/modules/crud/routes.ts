@@ -12,7 +12,7 @@ import type { GlobalUnitOfWork, UnitOfWorkRunner } from '../../unit-of-work/unit
 import { tenantOfCaller } from './caller';
 import type { Caller, EntityDefinition } from './entity';
 import { exportFileName, exportQuerySchema, sendExport } from './export';
-import { idParamsSchema, listQuerySchema, selectQuerySchema } from './list-query';
+import { cursorListQuerySchema, idParamsSchema, selectQuerySchema } from './list-query';
 import { tenantNameOf } from './tenant-name';
 import { createCrudRepository } from './repository';
 
@@ -66,13 +66,16 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
       config: access(def.roles.read),
       schema: {
         tags,
-        querystring: listQuerySchema,
+        description:
+          'Paging a pagine (page) o a cursore (afterId = nextAfterId della risposta precedente: le righe dopo quella nello stesso ordine, senza OFFSET; nextAfterId è null sull’ultima pagina)',
+        querystring: cursorListQuerySchema,
         response: {
           200: envelopeOf(
             z.object({
               items: z.array(def.item),
               totalCount: z.number(),
               totalCountCapped: z.literal(true).optional(),
+              nextAfterId: z.number().nullable(),
             }),
           ),
         },
