@@ -236,6 +236,9 @@ export async function buildServer() {
     },
     tsconfig: 'tsconfig.server.json',
     sourcemap: 'linked',
+    // Stack traces need the mappings, not the sources' text: Node reads and parses the whole map
+    // when the bundle loads (with the text it was ~9.5 MB and ~0.3 s of every start's CPU).
+    sourcesContent: false,
     legalComments: 'none',
     logLevel: 'warning',
     plugins: [chooseInlined(), sourcePaths()],

@@ -156,6 +156,11 @@ export function createJobEngine(options: JobEngineOptions): JobEngine {
   });
   boss.on('error', (error) => log.error({ err: error }, 'job engine: errore di pg-boss'));
   let started = false;
+  /** The start under way (or done): every call that reads or writes pg-boss waits for it. */
+  let starting: Promise<void> | undefined;
+  const whenStarted = async () => {
+    if (starting) await starting;
+  };
 
   function contextFor(job: { id: string; retryCount?: number }): JobContext {
     return {
@@ -167,6 +172,7 @@ export function createJobEngine(options: JobEngineOptions): JobEngine {
   }
 
   async function enqueue(name: string, data: object = {}): Promise<string | null> {
+    await whenStarted();
     const def = byName.get(name);
     if (!def) throw new Error(`job engine: unknown job ${name}`);
     return boss.send(name, data, {
@@ -192,50 +198,60 @@ export function createJobEngine(options: JobEngineOptions): JobEngine {
     }
   }
 
+  async function startEngine(): Promise<void> {
+    await boss.start();
+    for (const def of definitions) {
+      await boss.createQueue(def.name, {
+        name: def.name,
+        retryLimit: def.retryLimit,
+        retryDelay: def.retryDelaySeconds,
+        retryBackoff: def.retryBackoff,
+      });
+      if (def.cron) await boss.schedule(def.name, def.cron, {}, { tz: JOB_TIME_ZONE });
+      else await boss.unschedule(def.name);
+    }
+    // A schedule left by an earlier start whose job is no longer registered would enqueue
+    // jobs nobody works: remove it.
+    for (const schedule of await boss.getSchedules()) {
+      if (!byName.has(schedule.name) && !schedule.name.startsWith(INTERNAL_PREFIX))
+        await boss.unschedule(schedule.name);
+    }
+    if (mode === 'auto') {
+      for (const def of definitions) {
+        await boss.work<Record<string, unknown>>(
+          def.name,
+          {
+            includeMetadata: true,
+            batchSize: 1,
+            pollingIntervalSeconds: options.pollingIntervalSeconds ?? 5,
+          },
+          async ([job]) => (job ? execute(def, job) : undefined),
+        );
+      }
+    }
+    started = true;
+  }
+
   const engine: JobEngine = {
     mode,
     definitions,
-    async start() {
-      if (started) return;
-      await boss.start();
-      for (const def of definitions) {
-        await boss.createQueue(def.name, {
-          name: def.name,
-          retryLimit: def.retryLimit,
-          retryDelay: def.retryDelaySeconds,
-          retryBackoff: def.retryBackoff,
-        });
-        if (def.cron) await boss.schedule(def.name, def.cron, {}, { tz: JOB_TIME_ZONE });
-        else await boss.unschedule(def.name);
-      }
-      // A schedule left by an earlier start whose job is no longer registered would enqueue
-      // jobs nobody works: remove it.
-      for (const schedule of await boss.getSchedules()) {
-        if (!byName.has(schedule.name) && !schedule.name.startsWith(INTERNAL_PREFIX))
-          await boss.unschedule(schedule.name);
-      }
-      if (mode === 'auto') {
-        for (const def of definitions) {
-          await boss.work<Record<string, unknown>>(
-            def.name,
-            {
-              includeMetadata: true,
-              batchSize: 1,
-              pollingIntervalSeconds: options.pollingIntervalSeconds ?? 5,
-            },
-            async ([job]) => (job ? execute(def, job) : undefined),
-          );
-        }
-      }
-      started = true;
+    start() {
+      starting ??= startEngine().catch((error: unknown) => {
+        starting = undefined;
+        throw error;
+      });
+      return starting;
     },
     async stop() {
+      if (starting) await starting.catch(() => undefined);
+      starting = undefined;
       if (!started) return;
       started = false;
       await boss.stop({ graceful: true, close: false, wait: true, timeout: 10_000 });
     },
     enqueue,
     async drain({ names, ignoreStartAfter = false, maxJobs = 1000 } = {}) {
+      await whenStarted();
       const queues = names ?? definitions.map((d) => d.name);
       const processed: ProcessedJob[] = [];
       let progress = true;
@@ -265,10 +281,12 @@ export function createJobEngine(options: JobEngineOptions): JobEngine {
       return processed;
     },
     async runJobNow(name, data = {}) {
+      await whenStarted();
       await enqueue(name, data);
       return engine.drain({ names: [name] });
     },
     async stats() {
+      await whenStarted();
       const { rows } = await db.executeSql(
         `SELECT
            count(*) FILTER (WHERE state IN ('created', 'retry') AND start_after <= now())::int AS enqueued,
@@ -290,6 +308,7 @@ export function createJobEngine(options: JobEngineOptions): JobEngine {
       return rows[0] as JobStats;
     },
     async recent(limit = 50, offset = 0, beforeId?: string) {
+      await whenStarted();
       // Keyset: the rows after the given job in (created_on, id) order, read from job or archive.
       const seek =
         beforeId === undefined
@@ -347,6 +366,7 @@ export function createJobEngine(options: JobEngineOptions): JobEngine {
       });
     },
     async retry(id) {
+      await whenStarted();
       if (!UUID.test(id)) return 'notFound';
       const { rows } = await db.executeSql(`SELECT name, state FROM ${SCHEMA}.job WHERE id = $1`, [id]);
       const row = rows[0] as { name: string; state: string } | undefined;
