@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Subscription } from '../../../contract/schemas/subscription';
-import { plans, tenants, users } from '../../../server/db/schema';
+import { paymentProviders, plans, tenants, users } from '../../../server/db/schema';
 import type { ApiClient, TestContext } from '../helpers/test-app';
 
 /** A clock the app reads; tests move it. */
@@ -51,4 +51,31 @@ export async function createSubscription(
   const res = await api.post<Subscription>('/api/subscription/Create', body);
   if (res.status !== 200 || !res.body.data) throw new Error(`create failed: ${res.status} ${res.raw}`);
   return res.body.data;
+}
+
+/**
+ * Points the tenant's seeded PayPal sandbox row at a fake PayPal on loopback, through the API as
+ * an Admin would; throws when the update is refused.
+ */
+export async function pointPayPalAt(
+  ctx: TestContext,
+  admin: ApiClient,
+  tenantName: string,
+  fake: { url: string; webhookId: string },
+): Promise<void> {
+  const tenantId = await ctx.tenantId(tenantName);
+  const [row] = await ctx.db
+    .select({ id: paymentProviders.id })
+    .from(paymentProviders)
+    .where(eq(paymentProviders.tenantId, tenantId));
+  if (!row) throw new Error(`${tenantName}: no payment provider row`);
+  const res = await admin.put('/api/paymentprovider/Update', {
+    id: row.id,
+    name: 'PayPal (finto)',
+    apiUrl: fake.url,
+    apiKey: 'fake-client-id',
+    apiSecret: 'fake-secret',
+    webhookId: fake.webhookId,
+  });
+  if (res.status !== 200) throw new Error(`PayPal row not updated: ${res.status} ${res.raw}`);
 }

@@ -9,7 +9,6 @@ import type { Subscription } from '../../../contract/schemas/subscription';
 import type { PaymentTokenView } from '../../../contract/schemas/payment';
 import {
   invoices,
-  paymentProviders,
   paymentTokens,
   payments,
   plans,
@@ -21,7 +20,7 @@ import {
 import { startFakePayPal, type FakePayPal } from '../../../server/providers/fake-paypal';
 import { client, createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
 import { createRenewalPaymentLink } from '../../../server/modules/payment/payment-token.service';
-import { createSubscription, giveIban, movableClock, planId, userId } from './helpers';
+import { createSubscription, giveIban, movableClock, planId, pointPayPalAt, userId } from './helpers';
 
 const clock = movableClock('2026-01-31T10:00:00.000Z');
 const WEBHOOK_ID = 'WH-DEMO-0001';
@@ -44,19 +43,7 @@ beforeAll(async () => {
   demoId = await ctx.tenantId('Demo Srl');
   rossiId = await ctx.tenantId('Studio Rossi');
   // The seeded sandbox row, pointed at the fake through the API as an Admin would.
-  const [row] = await ctx.db
-    .select({ id: paymentProviders.id })
-    .from(paymentProviders)
-    .where(eq(paymentProviders.tenantId, demoId));
-  const updated = await admin.put('/api/paymentprovider/Update', {
-    id: row!.id,
-    name: 'PayPal (finto)',
-    apiUrl: fake.url,
-    apiKey: 'fake-client-id',
-    apiSecret: 'fake-secret',
-    webhookId: WEBHOOK_ID,
-  });
-  expect(updated.status).toBe(200);
+  await pointPayPalAt(ctx, admin, 'Demo Srl', { url: fake.url, webhookId: WEBHOOK_ID });
   basic = await planId(ctx, 'Demo Srl', 'Basic');
 });
 afterAll(async () => {

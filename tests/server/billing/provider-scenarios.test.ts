@@ -23,7 +23,7 @@ import {
 import { startFakePayPal, type FakePayPal } from '../../../server/providers/fake-paypal';
 import { startFakeStripe, type FakeStripe } from '../../../server/providers/fake-stripe';
 import { client, createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
-import { createSubscription, movableClock, planId, userId } from './helpers';
+import { createSubscription, movableClock, planId, pointPayPalAt, userId } from './helpers';
 
 const clock = movableClock('2026-01-31T10:00:00.000Z');
 const START = '2026-01-31T10:00:00.000Z';
@@ -43,22 +43,7 @@ beforeAll(async () => {
   ctx = await createTestContext({ app: { now: clock.now }, env: { PAYPAL_TIMEOUT: '2s' } });
   admin = await ctx.as('admin', 'Demo Srl');
   demoId = await ctx.tenantId('Demo Srl');
-  const [row] = await ctx.db
-    .select({ id: paymentProviders.id })
-    .from(paymentProviders)
-    .where(eq(paymentProviders.tenantId, demoId));
-  expect(
-    (
-      await admin.put('/api/paymentprovider/Update', {
-        id: row!.id,
-        name: 'PayPal (finto)',
-        apiUrl: paypal.url,
-        apiKey: 'fake-client-id',
-        apiSecret: 'fake-secret',
-        webhookId: WEBHOOK_ID,
-      })
-    ).status,
-  ).toBe(200);
+  await pointPayPalAt(ctx, admin, 'Demo Srl', { url: paypal.url, webhookId: WEBHOOK_ID });
   const created = await admin.post('/api/paymentprovider/Create', {
     name: 'Stripe (finto)',
     kind: 'stripe',

@@ -194,20 +194,7 @@ async function templateDump(): Promise<Buffer> {
       const handle = await openDatabase({ kind: 'pglite' });
       await handle.migrate();
       await seedDatabase(handle.db, seedOptions);
-      // Started once here, the app leaves the job engine's schema and queues in the template, so
-      // a test file's app does not create them again (a second of every beforeAll).
-      const { buildApp } = await import('../../../server/app');
-      const { testConfig } = await import('./test-app');
-      const outboxDir = await mkdtemp(path.join(os.tmpdir(), 'rinnova-template-outbox-'));
-      const app = await buildApp({
-        config: testConfig(),
-        db: handle.db,
-        jwtSecret: TEST_JWT_SECRET,
-        outboxDir,
-      });
-      await app.ready();
-      await app.close();
-      await rm(outboxDir, { recursive: true, force: true });
+      await startAppOnce(handle);
       if (!handle.pglite) throw new Error('template must be PGlite');
       const blob = await handle.pglite.dumpDataDir('none');
       await handle.close();

@@ -11,25 +11,16 @@ import type { ApiKeyCreated } from '../../../contract/integrations';
 import type { Subscription } from '../../../contract/schemas/subscription';
 import {
   apiRequestLogs,
-  paymentProviders,
   payments,
   subscriptionEvents,
   subscriptions,
   webhookDeliveries,
 } from '../../../server/db/schema';
 import { startFakePayPal, type FakePayPal } from '../../../server/providers/fake-paypal';
-import { createSubscription, movableClock, planId, userId } from '../billing/helpers';
+import { createSubscription, movableClock, planId, pointPayPalAt, userId } from '../billing/helpers';
+import type { ApiSubscription } from '../../../server/modules/integrations/entitlements.service';
 import { dataOf } from '../helpers/entity-checks';
 import { client, createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
-
-interface ApiSubscription {
-  id: number;
-  status: string;
-  planId: number;
-  planName: string;
-  startDate: string;
-  nextBillingDate: string;
-}
 
 const clock = movableClock('2026-02-02T10:00:00.000Z');
 const CUSTOMER = 'mario.rossi@example.com';
@@ -75,24 +66,11 @@ beforeAll(async () => {
   fake = await startFakePayPal();
   ctx = await createTestContext({ app: { now: clock.now }, env: { PAYPAL_TIMEOUT: '2s' } });
   admin = await ctx.as('admin', 'Demo Srl');
-  const demo = await ctx.tenantId('Demo Srl');
-  const [row] = await ctx.db
-    .select({ id: paymentProviders.id })
-    .from(paymentProviders)
-    .where(eq(paymentProviders.tenantId, demo));
-  const updated = await admin.put('/api/paymentprovider/Update', {
-    id: row!.id,
-    name: 'PayPal (finto)',
-    apiUrl: fake.url,
-    apiKey: 'fake-client-id',
-    apiSecret: 'fake-secret',
-    webhookId: 'WH-DEMO-0001',
-  });
-  expect(updated.status, updated.raw).toBe(200);
+  await pointPayPalAt(ctx, admin, 'Demo Srl', { url: fake.url, webhookId: 'WH-DEMO-0001' });
   basic = await planId(ctx, 'Demo Srl', 'Basic');
   const synced = await admin.post<{ paypalPlanId: string }>(`/api/plan/syncPaypal/${basic}`);
   basicPaypalPlan = dataOf(synced).paypalPlanId;
-}, 60_000);
+});
 afterAll(async () => {
   await ctx?.close();
   await fake?.close();
