@@ -36,7 +36,7 @@ beforeAll(async () => {
   jobs = ctx.app.jobs;
   for (const role of ['admin', 'superadmin', 'cliente'] as const)
     tokens[role] = await ctx.login(DEMO[role], DEMO.password);
-}, 60_000);
+});
 afterAll(async () => ctx?.close());
 
 /** A raw GET (bytes kept) as a demo account in a tenant. */

@@ -105,7 +105,7 @@ beforeAll(async () => {
     await ctx.db.insert(userTenants).values({ userId: u!.id, tenantId, name: `Cliente ${i}` });
     userIds.push(u!.id);
   }
-}, 60_000);
+});
 afterAll(async () => ctx?.close());
 
 describe('the dashboard totals', () => {

@@ -319,7 +319,7 @@ async function buildHistory(): Promise<void> {
 beforeAll(async () => {
   ctx = await createTestContext({ app: { now: clock.now } });
   await buildHistory();
-}, 60_000);
+});
 afterAll(async () => ctx?.close());
 
 async function summary(tenant: number | string = tenantId): Promise<DashboardSummary> {

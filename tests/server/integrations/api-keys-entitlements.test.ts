@@ -49,7 +49,7 @@ beforeAll(async () => {
   rossiAdmin = await ctx.as('superadmin', 'Studio Rossi');
   demo = await ctx.tenantId('Demo Srl');
   await giveIban(ctx, 'Demo Srl');
-}, 60_000);
+});
 afterAll(() => ctx?.close());
 
 describe('tenant API keys', () => {

@@ -79,7 +79,7 @@ beforeAll(async () => {
   admin = await ctx.as('admin', 'Demo Srl');
   demo = await ctx.tenantId('Demo Srl');
   await giveIban(ctx, 'Demo Srl');
-}, 60_000);
+});
 afterAll(async () => {
   await ctx?.close();
   await new Promise((resolve) => receiver?.close(resolve));

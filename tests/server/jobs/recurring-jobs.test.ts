@@ -58,7 +58,7 @@ beforeAll(async () => {
   jobs = ctx.app.jobs;
   demo = await ctx.tenantId('Demo Srl');
   rossi = await ctx.tenantId('Studio Rossi');
-}, 60_000);
+});
 afterAll(async () => ctx?.close());
 
 async function noRenewal() {

@@ -56,6 +56,8 @@ async function explain(query: string, params: unknown[]): Promise<PlanNode> {
   return parsed[0]!.Plan;
 }
 
+// Seeds 20,000 customers, subscriptions and payments into each of two tenants on PostgreSQL: a
+// data-volume fixture for the planner, not a request, so the hook has its own budget.
 beforeAll(async () => {
   ctx = await createTestContext({ database: { logger } });
   admin = await ctx.as('admin', 'Demo Srl');
