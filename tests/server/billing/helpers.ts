@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { Subscription } from '../../../contract/schemas/subscription';
+import type { BankTransfer, Subscription } from '../../../contract/schemas/subscription';
 import { paymentProviders, plans, tenants, users } from '../../../server/db/schema';
 import type { ApiClient, TestContext } from '../helpers/test-app';
 
@@ -78,4 +78,17 @@ export async function pointPayPalAt(
     webhookId: fake.webhookId,
   });
   if (res.status !== 200) throw new Error(`PayPal row not updated: ${res.status} ${res.raw}`);
+}
+
+/** Records an approved bank transfer of a payment's whole amount; the caller checks the answer. */
+export function approveWholeAmount(
+  admin: ApiClient,
+  payment: { id: number; amountDue: number },
+  approvalDate: string,
+) {
+  return admin.post<BankTransfer>('/api/BankTransfer/create', {
+    paymentId: payment.id,
+    amount: payment.amountDue,
+    approvalDate,
+  });
 }

@@ -13,11 +13,11 @@ import type {
   Entitlement,
 } from '../../../contract/integrations';
 import { TENANT_KEY_PATTERN } from '../../../contract/integrations';
-import type { BankTransfer, Subscription } from '../../../contract/schemas/subscription';
+import type { Subscription } from '../../../contract/schemas/subscription';
 import { apiKeys, apiRequestLogs, subscriptions } from '../../../server/db/schema';
 import { sha256 } from '../../../server/lib/secrets';
 import { changeStatus } from '../../../server/modules/billing/subscription.service';
-import { createSubscription, giveIban, movableClock, userId } from '../billing/helpers';
+import { approveWholeAmount, createSubscription, giveIban, movableClock, userId } from '../billing/helpers';
 import { create, dataOf } from '../helpers/entity-checks';
 import {
   API_KEY,
@@ -368,15 +368,7 @@ describe('the entitlement API', () => {
     expect((await check('export_api')).allowed).toBe(false);
     // ActiveNoRenewal: until the next billing date (exclusive).
     const payment = sub.payments[0]!;
-    expect(
-      (
-        await admin.post<BankTransfer>('/api/BankTransfer/create', {
-          paymentId: payment.id,
-          amount: payment.amountDue,
-          approvalDate: clock.now().toISOString(),
-        })
-      ).status,
-    ).toBe(200);
+    expect((await approveWholeAmount(admin, payment, clock.now().toISOString())).status).toBe(200);
     const active = dataOf(await admin.put<Subscription>(`/api/subscription/setActiveNoRenewal/${sub.id}`));
     expect(active.subscriptionStatus).toBe(3);
     expect(await check('export_api')).toEqual({

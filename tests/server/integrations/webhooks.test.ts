@@ -15,7 +15,7 @@ import type {
   WebhookEndpointCreated,
   WebhookEndpointItem,
 } from '../../../contract/integrations';
-import type { BankTransfer, Subscription } from '../../../contract/schemas/subscription';
+import type { Subscription } from '../../../contract/schemas/subscription';
 import { subscriptions, webhookDeliveries, webhookEndpoints } from '../../../server/db/schema';
 import type { JobEngine } from '../../../server/jobs/engine';
 import { changeStatus } from '../../../server/modules/billing/subscription.service';
@@ -26,7 +26,14 @@ import {
   postJson,
   retryDelayMs,
 } from '../../../server/modules/integrations/webhooks.service';
-import { createSubscription, giveIban, movableClock, planId, userId } from '../billing/helpers';
+import {
+  approveWholeAmount,
+  createSubscription,
+  giveIban,
+  movableClock,
+  planId,
+  userId,
+} from '../billing/helpers';
 import { dataOf } from '../helpers/entity-checks';
 import { createTestContext, DEMO, type ApiClient, type TestContext } from '../helpers/test-app';
 
@@ -157,15 +164,7 @@ describe('outbound webhooks', () => {
     // Bank transfer: approved transfer, activation, payment, each once.
     expect((await admin.put(`/api/subscription/setPaymentWithBankTransfer/${sub.id}`)).status).toBe(200);
     const payment = sub.payments[0]!;
-    expect(
-      (
-        await admin.post<BankTransfer>('/api/BankTransfer/create', {
-          paymentId: payment.id,
-          amount: payment.amountDue,
-          approvalDate: clock.now().toISOString(),
-        })
-      ).status,
-    ).toBe(200);
+    expect((await approveWholeAmount(admin, payment, clock.now().toISOString())).status).toBe(200);
     expect((await admin.put<Subscription>(`/api/subscription/setActiveNoRenewal/${sub.id}`)).status).toBe(
       200,
     );

@@ -3,7 +3,7 @@ import type { Subscription } from '../../../contract/schemas/subscription';
 import { invoices, userTenants } from '../../../server/db/schema';
 import { xsdErrors } from '../../../server/modules/invoice/fatturapa';
 import type { ApiClient, TestContext } from '../helpers/test-app';
-import { createSubscription } from '../billing/helpers';
+import { approveWholeAmount, createSubscription } from '../billing/helpers';
 
 /** Sets what a tenant records of a customer (test arrangement; the user API is tested elsewhere). */
 export async function setCustomer(
@@ -28,12 +28,7 @@ export async function payByBankTransfer(
   const sub = await createSubscription(admin, body);
   const pending = await admin.put(`/api/subscription/setPaymentWithBankTransfer/${sub.id}`);
   if (pending.status !== 200) throw new Error(`setPaymentWithBankTransfer ${pending.status} ${pending.raw}`);
-  const payment = sub.payments[0]!;
-  const t = await admin.post('/api/BankTransfer/create', {
-    paymentId: payment.id,
-    amount: payment.amountDue,
-    approvalDate,
-  });
+  const t = await approveWholeAmount(admin, sub.payments[0]!, approvalDate);
   if (t.status !== 200) throw new Error(`transfer ${t.status} ${t.raw}`);
   const confirm = await admin.put(`/api/subscription/setActiveNoRenewal/${sub.id}`);
   return { sub, confirm };

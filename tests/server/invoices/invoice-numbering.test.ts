@@ -8,7 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription } from '../../../contract/schemas/subscription';
 import { invoiceCounters, invoices } from '../../../server/db/schema';
 import { createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
-import { createSubscription, giveIban, movableClock, planId, userId } from '../billing/helpers';
+import {
+  approveWholeAmount,
+  createSubscription,
+  giveIban,
+  movableClock,
+  planId,
+  userId,
+} from '../billing/helpers';
 import { everyStoredInvoiceValidates } from './helpers';
 
 const clock = movableClock('2026-05-20T09:00:00.000Z');
@@ -33,12 +40,7 @@ async function readyToConfirm(count: number): Promise<Subscription[]> {
   for (let i = 0; i < count; i++) {
     const sub = await createSubscription(admin, { userId: customer, planId: plans[i % 2] });
     expect((await admin.put(`/api/subscription/setPaymentWithBankTransfer/${sub.id}`)).status).toBe(200);
-    const payment = sub.payments[0]!;
-    const t = await admin.post('/api/BankTransfer/create', {
-      paymentId: payment.id,
-      amount: payment.amountDue,
-      approvalDate: '2026-05-19T10:00:00Z',
-    });
+    const t = await approveWholeAmount(admin, sub.payments[0]!, '2026-05-19T10:00:00Z');
     expect(t.status).toBe(200);
     subs.push(sub);
   }
