@@ -114,6 +114,8 @@ export const userTenants = pgTable(
     index('user_tenants_tenant_first_live_idx').on(t.tenantId, t.firstLiveAt),
     index('user_tenants_tenant_email_order_idx').on(t.tenantId, sql`lower(${t.email})`, t.userId),
     index('user_tenants_tenant_id_idx').on(t.tenantId),
+    // INCLUDE (name, email, search_text) added by migration 0016 (drizzle has no INCLUDE): the
+    // name-ordered walks of the customer list and select are index-only.
     index('user_tenants_tenant_name_order_idx').on(t.tenantId, sql`lower(${t.name})`, t.userId),
     index('user_tenants_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
     index('user_tenants_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),

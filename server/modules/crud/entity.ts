@@ -56,6 +56,11 @@ export interface EntityWrites<TInput> {
 /** The part of a list query the entity's own select receives (it owns its joins and order). */
 export interface ListWindow {
   where: SQL | undefined;
+  /**
+   * Set when `where` carries a search term: the caller's scope alone (its tenant), the frame of a
+   * bounded walk in the list's order (see the user select's `options`).
+   */
+  scope?: SQL | undefined;
   limit?: number;
   offset?: number;
   /** The ORDER BY asked with `sort` (replaces the entity's natural order); see sort.ts. */

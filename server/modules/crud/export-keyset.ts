@@ -14,6 +14,7 @@ import { and, asc, desc, eq, is, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { getTableConfig, PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client';
+import { keyOrder } from './sort';
 import type { SortSpec } from './sort';
 
 export interface SeekOrder {
@@ -59,7 +60,7 @@ export function seekOrder(
   const direction = descending ? desc : asc;
   const beyond = descending ? sql.raw('<') : sql.raw('>');
   return {
-    orderBy: [sql`${direction(key)} nulls last`, direction(id)],
+    orderBy: [keyOrder(column, key, descending, table), direction(id)],
     async keyOf(db, rowId, restrict) {
       const [row] = await lookup(db, and(eq(id, rowId), restrict));
       return row;

@@ -7,7 +7,7 @@ import { serverMessages } from '../../../contract/messages';
 import type { Database } from '../../db/client';
 import { HttpError } from '../../lib/http-error';
 import type { GlobalUnitOfWork } from '../../unit-of-work/unit-of-work';
-import type { Caller, EntityDefinition } from './entity';
+import type { Caller, EntityDefinition, ListWindow } from './entity';
 import { filterConditions, idIn, searchCondition, whereAll } from './list-query';
 import type { CursorListQuery, ListQuery, SelectQuery } from './list-query';
 import { offsetBatches } from './export';
@@ -145,8 +145,13 @@ export function createCrudRepository<TTable extends PgTable, TItem, TInputSchema
     async select(caller, query) {
       const where = listWhere(caller, query);
       const selectedIds = query.selectedIds ?? [];
-      const window = { where, limit: query.pageSize, offset: (query.page - 1) * query.pageSize };
-      const options = async (w: typeof window | { where: SQL | undefined }): Promise<SelectOption[]> =>
+      const window = {
+        where,
+        scope: query.searchTerm?.trim() ? scopeCondition(caller) : undefined,
+        limit: query.pageSize,
+        offset: (query.page - 1) * query.pageSize,
+      };
+      const options = async (w: ListWindow): Promise<SelectOption[]> =>
         def.options
           ? (await def.options(db, w)).map((o) => ({ value: o.id, label: o.label }))
           : (await def.list(db, w)).map((item) => ({ value: idOf(item), label: def.label(item) }));

@@ -1,6 +1,6 @@
-import { asc, desc, sql } from 'drizzle-orm';
-import type { SQL } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
+import { asc, desc, is, sql } from 'drizzle-orm';
+import type { SQL, Table } from 'drizzle-orm';
+import { PgColumn } from 'drizzle-orm/pg-core';
 import { serverMessages } from '../../../contract/messages';
 import { validationMessages } from '../../../contract/validation/italian';
 import { HttpError } from '../../lib/http-error';
@@ -38,7 +38,24 @@ export function sortOrder(
     });
   }
   const expression = found.text ? sql`lower(${found.column})` : found.column;
+  return [keyOrder(found.column, expression, descending, id.table), (descending ? desc : asc)(id)];
+}
+
+/**
+ * One sort key's ORDER BY term: NULLs last either way (a missing value is never what a person
+ * sorts for). A NOT NULL column of the list's own table has no NULLs, so its descending order is
+ * the ascending index read backwards (`desc` alone; `desc nulls last` would not match the index
+ * and sort the whole tenant). A column of a joined table keeps the clause: a left join can give
+ * NULL whatever its table declares.
+ */
+export function keyOrder(
+  column: PgColumn | SQL,
+  expression: PgColumn | SQL,
+  descending: boolean,
+  listTable: Table,
+): SQL {
   const direction = descending ? desc : asc;
-  // NULLs last either way: a missing value is never what a person sorts for.
-  return [sql`${direction(expression)} nulls last`, direction(id)];
+  if (is(column, PgColumn) && column.notNull && column.table === listTable)
+    return sql`${direction(expression)}`;
+  return sql`${direction(expression)} nulls last`;
 }

@@ -4,13 +4,14 @@
  * only the tenant's own rows.
  */
 import { TZDate } from '@date-fns/tz';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { BILLING_TIME_ZONE } from '../../../contract/billing-dates';
 import type { DashboardSummary } from '../../../contract/schemas/dashboard';
 import { SubscriptionStatus, type SubscriptionStatusId } from '../../../contract/subscription-status';
 import { tenantNameOf } from '../crud/tenant-name';
 import { dashboardSummary, type DashboardScope } from '../dashboard/dashboard.service';
 import type { Database } from '../../db/client';
+import { executeRows } from '../../db/rows';
 
 /** 'YYYY-MM': a calendar month on Rome's calendar. */
 export const REPORT_MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
@@ -43,11 +44,6 @@ export interface MonthlyReport {
   newSubscriptions: ReportTable;
   churned: ReportTable;
   pendingBankTransfers: ReportTable;
-}
-
-async function rows<T>(db: Database, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] } | T[];
-  return Array.isArray(result) ? result : result.rows;
 }
 
 /** The first instant of the Rome month and of the next one. */
@@ -109,7 +105,7 @@ export async function monthlyReport(
     tenantNameOf(db, tenantId),
     dashboardSummary(scope, now, month),
     // Moves into or out of a live status (Active, ActiveNoRenewal) in the month: the KPIs' own rule.
-    rows<RawRow>(
+    executeRows<RawRow>(
       db,
       sql`select s.id as subscription_id, coalesce(ut.name, u.email) as customer, u.email, p.name as plan,
                  s.amount_due_cents, e.at, e.to_status as status, (e.to_status in (1, 3)) as entered
@@ -121,7 +117,7 @@ export async function monthlyReport(
           order by e.at, e.id
           limit ${cap}`,
     ),
-    rows<RawRow>(
+    executeRows<RawRow>(
       db,
       sql`select s.id as subscription_id, coalesce(ut.name, u.email) as customer, u.email, p.name as plan,
                  s.amount_due_cents, s.created_at as at, s.status

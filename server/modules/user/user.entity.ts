@@ -1,11 +1,14 @@
 import { and, eq, inArray, like, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { roleNameById } from '../../../contract/enums';
 import type { RoleId } from '../../../contract/enums';
 import type { User } from '../../../contract/schemas/user';
 import { userInputSchema } from '../../../contract/schemas/user';
 import { municipalities, provinces, regions, users, userTenants } from '../../db/schema';
-import type { EntityDefinition } from '../crud/entity';
+import type { EntityDefinition, ListWindow } from '../crud/entity';
+import type { Database } from '../../db/client';
+import { executeRows } from '../../db/rows';
 import { adminEntityRoles } from '../crud/roles';
 import { containsPattern } from '../crud/list-query';
 import { byName, countUpTo, windowed } from '../crud/window';
@@ -45,6 +48,62 @@ const userItem: z.ZodType<User> = z.object({
     })
     .nullable(),
 });
+
+/** How many memberships, in name order, a searched select walks before it reads the matches. */
+const WALK = 1000;
+
+type OptionRow = { id: number; name: string | null; email: string };
+
+/**
+ * The select's page of memberships in name order. Unsearched (or a page of known ids), one walk
+ * of the name order index, which carries the label columns and the search text (migration 0016):
+ * index-only, stopping at the page. Searched, the walk alone costs what precedes the first match
+ * in name order (a term whose matches all sort late, such as a common first name, read 60,000
+ * index entries of 100,000 for 20 rows), so:
+ * 1. the walk bounded to the first WALK memberships of the tenant: enough when the term is
+ *    frequent there (the page is full: these are the first matches in name order);
+ * 2. otherwise every match, read through the search text's trigram index, then ordered: what the
+ *    term matches is then rare or late, and sorting it costs what the matches are, not the tenant.
+ */
+async function searchedOptions(db: Database, window: ListWindow): Promise<OptionRow[]> {
+  const order = byName(userTenants.name, userTenants.userId);
+  const columns = { id: userTenants.userId, name: userTenants.name, email: userTenants.email };
+  const ordered = (where: SQL | undefined) =>
+    windowed(
+      db
+        .select(columns)
+        .from(userTenants)
+        .leftJoin(users, eq(users.id, userTenants.userId))
+        .orderBy(...order)
+        .$dynamic(),
+      { ...window, where },
+    );
+  if (window.scope === undefined || window.limit === undefined) return ordered(window.where);
+  // The WALK-th membership of the tenant in name order: the walk's end (none in a smaller tenant,
+  // which step 2 reads whole as cheaply).
+  const end = db
+    .select({ key: sql`lower(${userTenants.name})`, id: userTenants.userId })
+    .from(userTenants)
+    .where(window.scope)
+    .orderBy(...order)
+    .offset(WALK - 1)
+    .limit(1);
+  const walked = await ordered(
+    and(window.where, sql`(lower(${userTenants.name}), ${userTenants.userId}) <= (${end})`),
+  );
+  if (walked.length === window.limit) return walked;
+  const matches = db
+    .select(columns)
+    .from(userTenants)
+    .leftJoin(users, eq(users.id, userTenants.userId))
+    .where(window.where);
+  return executeRows<OptionRow>(
+    db,
+    sql`with m as materialized (${matches})
+        select m.user_id as id, m.name, m.email from m order by lower(m.name), m.user_id
+        limit ${window.limit} offset ${window.offset ?? 0}`,
+  );
+}
 
 /**
  * Users of the tenant: its members (user_tenants) with the e-mail and role of their identity.
@@ -179,17 +238,11 @@ export function userEntity(
     // triggers (migration 0005): never an OR across the columns of two tables.
     search: (term) => like(userTenants.searchText, containsPattern(term.toLowerCase())),
     // The membership's own columns (its copy of the e-mail included) on its own indexes: no join
-    // in the ordered, limited query, so the planner walks the name index and stops at the page.
-    options: (db, window) =>
-      windowed(
-        db
-          .select({ id: userTenants.userId, name: userTenants.name, email: userTenants.email })
-          .from(userTenants)
-          .leftJoin(users, eq(users.id, userTenants.userId))
-          .orderBy(...byName(userTenants.name, userTenants.userId))
-          .$dynamic(),
-        window,
-      ).then((rows) => rows.map((r) => ({ id: r.id, label: r.name ? `${r.name} (${r.email})` : r.email }))),
+    // in the ordered, limited query. A search runs in two steps (see `searchedOptions`).
+    options: async (db, window) => {
+      const rows = await searchedOptions(db, window);
+      return rows.map((r) => ({ id: r.id, label: r.name ? `${r.name} (${r.email})` : r.email }));
+    },
     writes: createUserWrites(deps),
     export: {
       fileName: 'utenti',
