@@ -5,6 +5,7 @@ import type { HtmlTagDescriptor, Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { compressDir, embeddedPrefixes, writeSpaStamp } from './scripts/build-lib.mjs';
+import { prerenderPages } from './scripts/prerender.mjs';
 
 const serverPort = Number(process.env.PORT ?? 3000);
 
@@ -51,22 +52,27 @@ function preloadScreens(): Plugin {
 }
 
 /**
- * After every build (`npm run build` and the one `npm start` runs when sources changed): file.br
- * and file.gz beside each compressible file of dist/ (served with content negotiation), and the
+ * After every build (`npm run build` and the one `npm start` runs when sources changed): the
+ * prerendered public pages (scripts/prerender.mjs), file.br and file.gz beside each compressible
+ * file of dist/ (served with content negotiation), and the
  * stamp of the embedded settings `npm start` compares (scripts/build-lib.mjs).
  */
 function precompressAndStamp(): Plugin {
   let outDir = 'dist';
   let write = true;
+  let ssr = false;
   return {
     name: 'rinnova:precompress-and-stamp',
     apply: 'build',
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
       write = config.build.write;
+      ssr = Boolean(config.build.ssr);
     },
     async closeBundle() {
-      if (!write) return;
+      // The prerender's own SSR build (scripts/prerender.mjs) is a temporary file, not the SPA.
+      if (!write || ssr) return;
+      await prerenderPages(import.meta.dirname, outDir);
       await compressDir(outDir);
       if (outDir === path.resolve(import.meta.dirname, 'dist')) writeSpaStamp();
     },

@@ -2,7 +2,8 @@
 /**
  * What `npm run build` produces and what `npm start` checks before starting, in plain JavaScript
  * so that `npm start` runs on Node alone (no TypeScript transform at start):
- * - dist/: the SPA (vite build), every compressible file beside its .br and .gz (served by
+ * - dist/: the SPA (vite build), its prerendered public pages (scripts/prerender.mjs), every
+ *   compressible file beside its .br and .gz (served by
  *   @fastify/static's `preCompressed`), and dist/.build-env.json, the settings Vite embedded;
  * - dist-server/main.mjs: the server (server/main.ts and what it imports from server/ and
  *   contract/) bundled by esbuild, node_modules left as imports.
@@ -35,6 +36,7 @@ const spaSources = [
   'tailwind.config.ts',
   'package-lock.json',
   'scripts/build-lib.mjs',
+  'scripts/prerender.mjs',
 ];
 const serverSources = [
   'server',

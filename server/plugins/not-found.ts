@@ -23,8 +23,15 @@ export function staticCacheControl(spaDir: string, filePath: string): string {
   return top === 'assets' ? 'public, max-age=31536000, immutable' : 'no-cache';
 }
 
+/** Path → file of dist/ (the build writes them: scripts/prerender.mjs, the same list). */
+const PRERENDERED_PAGES: Record<string, string> = { '/login': 'login.html' };
+
+function pathnameOf(url: string): string {
+  return url.split(/[?#]/)[0] ?? '';
+}
+
 function looksLikeFile(url: string): boolean {
-  const pathname = url.split(/[?#]/)[0] ?? '';
+  const pathname = pathnameOf(url);
   const last = pathname.slice(pathname.lastIndexOf('/') + 1);
   return /\.[a-z0-9]+$/i.test(last);
 }
@@ -36,6 +43,11 @@ function looksLikeFile(url: string): boolean {
 export const notFoundPlugin = fp<NotFoundOptions>(
   async (app, { spaDir }) => {
     const spaReady = spaDir !== undefined && existsSync(path.join(spaDir, 'index.html'));
+    // The public pages the build prerendered (scripts/prerender.mjs's PRERENDERED_PAGES): their
+    // HTML carries the page's markup, painted before the JavaScript runs, then hydrated.
+    const prerendered = new Map(
+      Object.entries(PRERENDERED_PAGES).filter(([, file]) => spaDir && existsSync(path.join(spaDir, file))),
+    );
     if (spaDir !== undefined && spaReady) {
       await app.register(fastifyStatic, {
         root: spaDir,
@@ -59,7 +71,10 @@ export const notFoundPlugin = fp<NotFoundOptions>(
       if (wantsPage && spaDir !== undefined) {
         // Framing (only the plan widget may be framed by other sites) and the rest of the
         // Content-Security-Policy are set per path by plugins/security-headers.ts.
-        if (spaReady) return reply.sendFile('index.html');
+        if (spaReady) {
+          const page = prerendered.get(pathnameOf(request.url));
+          return reply.sendFile(page ?? 'index.html');
+        }
         return reply.code(404).send({ success: false, message: SPA_MISSING_MESSAGE, data: null });
       }
       return reply.code(404).send({ success: false, message: serverMessages.routeNotFound, data: null });

@@ -39,3 +39,50 @@ test('/login loads no chart, dialog or select library, and every route is a lazy
       size >= 512 ? expect.stringMatching(/^(br|gzip)$/) : null,
     );
 });
+
+/**
+ * Issue 8: /login's HTML carries the page (prerendered at build time), so it paints before any
+ * JavaScript has run; the app then hydrates that markup in place (the same nodes, no error), and
+ * a visit the markup does not describe (here ?sessionExpired=true) is rendered afresh.
+ */
+test('/login paints from its HTML, then comes alive in place without errors', async ({ browser, page }) => {
+  // Without JavaScript at all, the sign-in form is already there.
+  const noScript = await browser.newContext({ javaScriptEnabled: false });
+  const bare = await noScript.newPage();
+  await bare.goto('/login');
+  await expect(bare.getByRole('heading', { name: 'Accedi a Rinnova' })).toBeVisible();
+  await expect(bare.getByLabel('Email')).toBeVisible();
+  await expect(bare.getByRole('button', { name: 'Accedi', exact: true })).toBeVisible();
+  await noScript.close();
+
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  // The heading the HTML brought, kept before any module script runs.
+  await page.addInitScript(() => {
+    document.addEventListener('readystatechange', () => {
+      if (document.readyState === 'interactive')
+        (window as unknown as { prerendered?: Element | null }).prerendered = document.querySelector('h1');
+    });
+  });
+  await page.goto('/login');
+  await page.waitForLoadState('networkidle');
+  // Hydrated: the field is React's (its errors show), and the heading is still the HTML's node.
+  await page.getByRole('button', { name: 'Accedi', exact: true }).click();
+  await expect(page.getByText('La password è obbligatoria.')).toBeVisible();
+  await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
+  expect(
+    await page.evaluate(() => {
+      const kept = (window as unknown as { prerendered?: Element | null }).prerendered;
+      return kept !== null && kept !== undefined && kept === document.querySelector('h1') && kept.isConnected;
+    }),
+  ).toBe(true);
+  expect(problems).toEqual([]);
+
+  await page.goto('/login?sessionExpired=true');
+  await expect(page.getByText('La sessione è scaduta').first()).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Accedi a Rinnova' })).toBeVisible();
+  expect(problems).toEqual([]);
+});

@@ -21,11 +21,14 @@ const html =
   '<script type="module" src="/assets/index-Ab12Cd34.js"></script></head>' +
   `<body><div id="root"></div><!-- ${'padding '.repeat(80)} --></body></html>`;
 const smallSvg = '<svg xmlns="http://www.w3.org/2000/svg"/>';
+// What scripts/prerender.mjs writes: index.html with the page's markup in #root.
+const loginHtml = html.replace('<div id="root"></div>', `<div id="root"><h1>Accedi a Rinnova</h1></div>`);
 
 beforeAll(async () => {
   spaDir = await mkdtemp(path.join(os.tmpdir(), 'rinnova-spa-compressed-'));
   await mkdir(path.join(spaDir, 'assets'));
   await writeFile(path.join(spaDir, 'index.html'), html);
+  await writeFile(path.join(spaDir, 'login.html'), loginHtml);
   await writeFile(path.join(spaDir, 'assets', 'index-Ab12Cd34.js'), script);
   await writeFile(path.join(spaDir, 'logo.svg'), smallSvg);
   await compressDir(spaDir);
@@ -74,7 +77,7 @@ describe('pre-compressed static files', () => {
   });
 
   it('index.html (the history fallback of every page) is compressed too and revalidated on each use', async () => {
-    for (const url of ['/login', '/', '/subscription?page=2']) {
+    for (const url of ['/reset-password', '/', '/subscription?page=2', '/login/more']) {
       const res = await get(url, { accept: 'text/html', 'accept-encoding': 'gzip, deflate, br' });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-encoding'], url).toBe('br');
@@ -84,7 +87,7 @@ describe('pre-compressed static files', () => {
       expect(String(res.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
       expect(res.headers['x-frame-options']).toBe('DENY');
     }
-    const plain = await get('/login', { accept: 'text/html' });
+    const plain = await get('/register', { accept: 'text/html' });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toBe(html);
     // The plan widget keeps its own framing policy whatever the encoding.
@@ -92,6 +95,18 @@ describe('pre-compressed static files', () => {
     expect(widget.headers['content-encoding']).toBe('gzip');
     expect(String(widget.headers['content-security-policy'])).toContain('frame-ancestors *');
     expect(widget.headers['x-frame-options']).toBeUndefined();
+  });
+
+  it('/login is its prerendered page (its markup in #root), whatever the query, compressed alike', async () => {
+    for (const url of ['/login', '/login?sessionExpired=true']) {
+      const res = await get(url, { accept: 'text/html', 'accept-encoding': 'gzip, br' });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-encoding'], url).toBe('br');
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(brotliDecompressSync(res.rawPayload).toString(), url).toBe(loginHtml);
+      expect(String(res.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+    }
+    expect((await get('/login', { accept: 'text/html' })).body).toBe(loginHtml);
   });
 
   it('a file too small to compress is sent as is, revalidated (not fingerprinted)', async () => {
