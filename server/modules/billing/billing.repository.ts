@@ -3,7 +3,7 @@
  * and filters by its tenant: there is no way to call them without one. Routes never import
  * db/schema; they go through the services, which go through here.
  */
-import { and, asc, desc, eq, inArray, isNotNull, like, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, like, lt, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { recurrenceTypeNames, type RecurrenceTypeId } from '../../../contract/schemas/plan';
 import type {
@@ -77,6 +77,46 @@ export async function countSubscriptions(
     .as('capped');
   const [row] = await scope.tx.select({ n: sql<number>`count(*)::int` }).from(capped);
   return row?.n ?? 0;
+}
+
+/**
+ * One page's ids, newest first, and the list's count capped at `limit`, in one query: the list's
+ * first `limit` rows in its order (the walk a capped count makes anyway), numbered, then the page
+ * after `offset` with the number of rows walked. A deep page reads its index once instead of
+ * twice (once for OFFSET, once for the count) and the call makes one round trip fewer. A page
+ * past the end has no row to carry the count: that case alone counts apart.
+ */
+export async function pageAndCountOfSubscriptionIds(
+  scope: TenantScope,
+  filter: SubscriptionListFilter,
+  pageSize: number,
+  offset: number,
+  limit: number,
+): Promise<{ ids: number[]; counted: number }> {
+  const capped = scope.tx
+    .select({ id: subscriptions.id })
+    .from(subscriptions)
+    .where(listWhere(scope, filter))
+    .orderBy(desc(subscriptions.id))
+    .limit(limit)
+    .as('capped');
+  const numbered = scope.tx
+    .select({
+      id: capped.id,
+      position: sql<number>`(row_number() over (order by ${capped.id} desc))::int`.as('position'),
+      walked: sql<number>`(count(*) over ())::int`.as('walked'),
+    })
+    .from(capped)
+    .as('numbered');
+  const rows = await scope.tx
+    .select({ id: numbered.id, walked: numbered.walked })
+    .from(numbered)
+    .where(gt(numbered.position, offset))
+    .orderBy(asc(numbered.position))
+    .limit(pageSize);
+  const first = rows[0];
+  if (first !== undefined) return { ids: rows.map((r) => r.id), counted: first.walked };
+  return { ids: [], counted: offset === 0 ? 0 : await countSubscriptions(scope, filter, limit) };
 }
 
 /** Ids of one page, newest first (served by the (tenant, …, id desc) indexes). */
@@ -189,13 +229,14 @@ export async function findSubscription(
   return row as SubscriptionRow | undefined;
 }
 
-/** Subscriptions with customer, plan and payments, in the order of `ids`. One query each, whatever the page size. */
+/** Subscriptions with customer, plan and payments, in the order of `ids`. Two queries, whatever the page size. */
 export async function loadSubscriptions(
   scope: TenantScope,
   ids: readonly number[],
 ): Promise<Omit<Subscription, 'allowedActions'>[]> {
   if (ids.length === 0) return [];
-  const rows = await scope.tx
+  // The rows and their payments side by side (two connections of the pool; one for PGlite).
+  const subscriptionRows = scope.tx
     .select({
       ...subscriptionColumns,
       userName: userTenants.name,
@@ -213,7 +254,7 @@ export async function loadSubscriptions(
     .innerJoin(users, eq(users.id, subscriptions.userId))
     .innerJoin(plans, and(eq(plans.id, subscriptions.planId), eq(plans.tenantId, subscriptions.tenantId)))
     .where(and(eq(subscriptions.tenantId, scope.tenantId), inArray(subscriptions.id, [...ids])));
-  const paymentsBySub = await paymentsOf(scope, ids);
+  const [rows, paymentsBySub] = await Promise.all([subscriptionRows, paymentsOf(scope, ids)]);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => {
     const r = byId.get(id);

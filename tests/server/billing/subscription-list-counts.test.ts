@@ -1,0 +1,106 @@
+/**
+ * The subscription list's numbered pages and capped count come from one query (issue 8): the
+ * list's first page + 1,000 rows walked once, numbered, the page cut out of them. Against the
+ * plain queries: every page holds the rows the list's order gives at that offset, the count is
+ * exact when the rows end within the window and capped (with the flag) past it, a page past the
+ * end is empty with the exact count, and a filter or another tenant changes nothing of that.
+ */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Paged } from '../../../contract/envelope';
+import type { Subscription } from '../../../contract/schemas/subscription';
+import { executeRows } from '../../../server/db/rows';
+import { createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
+
+type Page = Paged<Subscription> & { totalCountCapped?: true };
+
+let ctx: TestContext;
+let admin: ApiClient;
+let tenantId: number;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  admin = await ctx.as('admin', 'Demo Srl');
+  tenantId = await ctx.tenantId('Demo Srl');
+  // 1,200 more subscriptions of the tenant's customers and plans (statuses 1–5 in turn), so the
+  // list is longer than a page + 1,000.
+  await ctx.db.execute(sql`
+    insert into subscriptions (tenant_id, user_id, plan_id, status, start_date, next_billing_date,
+                               cost_before_vat_cents, vat_hundredths, amount_due_cents)
+    select ${tenantId}, u.user_id, p.id, 1 + g % 5, now(), now() + interval '1 month', 1000, 2200, 1220
+    from generate_series(1, 1200) g
+    cross join lateral (select user_id from user_tenants where tenant_id = ${tenantId} order by user_id
+                        offset g % 3 limit 1) u
+    cross join lateral (select id from plans where tenant_id = ${tenantId} order by id limit 1) p`);
+});
+afterAll(() => ctx?.close());
+
+async function expectedIds(status?: number): Promise<number[]> {
+  const rows = await executeRows<{ id: number }>(
+    ctx.db,
+    sql`select id from subscriptions where tenant_id = ${tenantId}
+        ${status === undefined ? sql`` : sql`and status = ${status}`} order by id desc`,
+  );
+  return rows.map((r) => r.id);
+}
+
+async function page(query: Record<string, number>) {
+  const res = await admin.get<Page>('/api/subscription/getAll', { query });
+  expect(res.status, res.raw).toBe(200);
+  return res.body.data!;
+}
+
+describe('subscription list: pages and capped counts in one query', () => {
+  it('each page holds the rows at its offset; the count is capped a window past the page', async () => {
+    const all = await expectedIds();
+    expect(all.length).toBeGreaterThan(1200);
+    for (const [n, size] of [
+      [1, 20],
+      [2, 20],
+      [7, 13],
+    ] as const) {
+      const data = await page({ page: n, pageSize: size });
+      expect(data.items.map((s) => s.id)).toEqual(all.slice((n - 1) * size, n * size));
+      expect(data.totalCount).toBe((n - 1) * size + 1000);
+      expect(data.totalCountCapped).toBe(true);
+    }
+  });
+
+  it('exact without the flag once the rows end within the window; a page past the end is empty', async () => {
+    const all = await expectedIds();
+    const near = await page({ page: 10, pageSize: 50 });
+    expect(near.items.map((s) => s.id)).toEqual(all.slice(450, 500));
+    expect(near.totalCount).toBe(all.length);
+    expect(near.totalCountCapped).toBeUndefined();
+    const lastPage = Math.ceil(all.length / 50);
+    const last = await page({ page: lastPage, pageSize: 50 });
+    expect(last.items.map((s) => s.id)).toEqual(all.slice((lastPage - 1) * 50));
+    expect(last.totalCount).toBe(all.length);
+    const beyond = await page({ page: lastPage + 3, pageSize: 50 });
+    expect(beyond.items).toEqual([]);
+    expect(beyond.totalCount).toBe(all.length);
+    expect(beyond.totalCountCapped).toBeUndefined();
+  });
+
+  it('a filter counts and pages its own rows', async () => {
+    const active = await expectedIds(1);
+    const data = await page({ page: 3, pageSize: 25, 'filters[status]': 1 });
+    expect(data.items.map((s) => s.id)).toEqual(active.slice(50, 75));
+    expect(data.items.every((s) => s.subscriptionStatus === 1)).toBe(true);
+    expect(data.totalCount).toBe(Math.min(active.length, 50 + 1000));
+    // Past the end of a shorter list, within the first 1,000 rows (the one-query path's own
+    // fallback count) and past them (the two-query path).
+    const paused = await expectedIds(2);
+    expect(paused.length).toBeLessThan(900);
+    for (const n of [Math.floor(900 / 100) + 1, 30]) {
+      const beyond = await page({ page: n, pageSize: 100, 'filters[status]': 2 });
+      expect(beyond.items).toEqual([]);
+      expect(beyond.totalCount).toBe(paused.length);
+    }
+    const other = await ctx.as('superadmin', 'Studio Rossi');
+    const res = await other.get<Page>('/api/subscription/getAll', { query: { page: 1, pageSize: 100 } });
+    expect(res.status, res.raw).toBe(200);
+    expect(res.body.data!.items.length).toBeGreaterThan(0);
+    expect(res.body.data!.items.some((s) => active.includes(s.id))).toBe(false);
+  });
+});
