@@ -2,8 +2,8 @@
  * The embedded default under load (issue 8: "the embedded default never stalls HTTP"): the real
  * server (`server/main.ts`, no DATABASE_URL) in its own process on a fresh DATA_DIR, first start
  * with the ISTAT and demo seed, then 50 concurrent connections (autocannon) on list endpoints.
- * Prints p50/p99, failures, CPU per call (HTTP thread / other threads) and the RSS of the server
- * process with its children (today PGlite runs in the server process, on the HTTP thread).
+ * Prints p50/p99, timeouts and the RSS of the server process and of its children (the embedded
+ * database is a child process of the server, counted with it).
  *
  * Alone: `npx tsx tests/bench/embedded-load.ts` (BENCH_LOAD_SECONDS, default 10 per endpoint).
  */
