@@ -62,6 +62,11 @@ export interface DatabaseOptions {
    * builds its app meanwhile). Default: openDatabase waits.
    */
   deferReady?: boolean;
+  /**
+   * The embedded database in this process's one shared database process, which stays for the
+   * next database (tests: a database per test file; see EmbeddedOptions.sharedProcess).
+   */
+  sharedEmbeddedProcess?: boolean;
 }
 
 /**
@@ -83,6 +88,7 @@ export async function openDatabase(
       ...(target.dataDir ? { dataDir: target.dataDir } : {}),
       ...(target.loadDataDir ? { loadDataDir: target.loadDataDir } : {}),
       ...(options.onEmbeddedExit ? { onUnexpectedExit: options.onEmbeddedExit } : {}),
+      ...(options.sharedEmbeddedProcess ? { sharedProcess: true } : {}),
     });
     pool = new pg.Pool({
       host: embedded.socketDir,

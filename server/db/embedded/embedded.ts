@@ -7,6 +7,7 @@
  * killed (its IPC channel closes).
  */
 import { fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,11 +19,18 @@ export interface EmbeddedOptions {
   /** The path of a dump to start from (an uncompressed tar written by `dump`: tests' template). */
   loadDataDir?: string;
   /**
-   * Called when the process ends while still in use (a crash, or it was killed): every query
-   * fails from then on. Default: an error on stderr. The server (start.ts) exits instead, for its
-   * supervisor to start it again.
+   * Called when the process ends while the database is open (a crash, or it was killed): every
+   * query fails from then on. Default: an error on stderr. The server (start.ts) exits instead,
+   * for its supervisor to start it again.
    */
   onUnexpectedExit?: (reason: string) => void;
+  /**
+   * Serve this database from the one shared process of this parent, which stays (idle, not
+   * holding the parent open) after its databases close and serves the next one: V8 compiles
+   * PGlite's WebAssembly once per process (tests: a database per test file). Default: a process
+   * of its own, ended with the database (its memory goes back to the system).
+   */
+  sharedProcess?: boolean;
 }
 
 export interface EmbeddedDatabase {
@@ -30,128 +38,171 @@ export interface EmbeddedDatabase {
   socketDir: string;
   /**
    * Settles when the database accepts connections (PGlite opened, socket listening), or rejects
-   * with why it could not start (the process has ended then). Connect only after it.
+   * with why it could not start. Connect only after it.
    */
   ready: Promise<void>;
-  /** The child process, for measurements. */
+  /** The process serving it, for measurements. */
   pid: number | undefined;
   /** Writes a dump of the data directory (uncompressed tar) to `file`. */
   dump(file: string): Promise<void>;
-  /** Closes client sockets, then PGlite (a clean shutdown), then the process. */
+  /** Closes client sockets, then PGlite (a clean shutdown), then, unless shared, the process. */
   close(): Promise<void>;
 }
 
 type FromChild =
-  | { type: 'ready' }
-  | { type: 'done'; id: number }
-  | { type: 'error'; id: number; message: string }
+  | { type: 'started' }
+  | { type: 'done'; req: number }
+  | { type: 'error'; req: number; message: string }
   | { type: 'fatal'; message: string };
+
+type Request =
+  | { type: 'open'; db: number; socketDir: string; dataDir?: string; loadDataDir?: string }
+  | { type: 'dump'; db: number; file: string }
+  | { type: 'close'; db: number };
 
 const serverFile = fileURLToPath(new URL('./pglite-server.mjs', import.meta.url));
 
-export async function startEmbeddedDatabase(options: EmbeddedOptions = {}): Promise<EmbeddedDatabase> {
-  // Private to this user: the socket has no password.
-  const socketDir = await mkdtemp(path.join(os.tmpdir(), 'rinnova-db-'));
+/** A process serving databases, and the requests it has not answered yet. */
+interface Host {
+  child: ChildProcess;
+  request(message: Request): Promise<void>;
+  /** Databases open in it: told when it ends unexpectedly. */
+  open: Map<number, (reason: string) => void>;
+  exited: Promise<void>;
+  /** Set once it has ended or is being ended: no new database goes to it. */
+  ended: boolean;
+}
+
+function startHost(): Host {
   const child = fork(serverFile, [], {
     // Plain JavaScript: none of the parent's loaders (tsx) or inspector flags.
     execArgv: [],
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  // Like the in-process PGlite before it, the child alone does not keep the server running:
+  // process and channel are held only while an answer is awaited.
+  child.unref();
+  child.channel?.unref();
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let isReady = false;
-  let closing: Promise<void> | undefined;
-  let nextId = 1;
   const calls = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
+  let nextReq = 1;
   let failure: Error | undefined;
+  const host: Host = {
+    child,
+    open: new Map(),
+    exited,
+    ended: false,
+    request(message) {
+      return new Promise<void>((resolve, reject) => {
+        if (failure) return reject(failure);
+        const req = nextReq++;
+        if (calls.size === 0) child.channel?.ref();
+        calls.set(req, { resolve, reject });
+        child.send({ ...message, req });
+      });
+    },
+  };
+  const settle = (req: number, error?: Error) => {
+    const call = calls.get(req);
+    calls.delete(req);
+    if (calls.size === 0) child.channel?.unref();
+    if (error) call?.reject(error);
+    else call?.resolve();
+  };
   const failAll = (error: Error) => {
     failure ??= error;
-    for (const call of calls.values()) call.reject(error);
-    calls.clear();
+    host.ended = true;
+    for (const req of [...calls.keys()]) settle(req, error);
   };
-  // Whatever ends the child, its socket directory goes (the child removes only the socket).
-  void exited.then(() => rm(socketDir, { recursive: true, force: true }));
+  child.on('message', (message: FromChild) => {
+    if (message.type === 'done') settle(message.req);
+    else if (message.type === 'error') settle(message.req, new Error(`database process: ${message.message}`));
+    else if (message.type === 'fatal') {
+      // An internal error of the session server: nothing sensible can continue.
+      console.error(`database process: ${message.message}`);
+      failAll(new Error(`database process: ${message.message}`));
+      child.kill('SIGKILL');
+    }
+  });
+  child.once('error', (error: Error) => failAll(error));
+  child.once('exit', (code, signal) => {
+    const reason = signal ?? `status ${code}`;
+    failAll(new Error(`database process exited (${reason})`));
+    for (const onExit of host.open.values()) onExit(reason);
+    host.open.clear();
+    if (shared === host) shared = undefined;
+  });
+  return host;
+}
 
-  const ready = new Promise<void>((resolve, reject) => {
-    child.on('message', (message: FromChild) => {
-      if (message.type === 'ready') {
-        isReady = true;
-        // Like the in-process PGlite before it, the child alone does not keep the server
-        // running (process and channel are held only while an answer is awaited).
-        child.unref();
-        child.channel?.unref();
-        resolve();
-      } else if (message.type === 'fatal') {
-        const error = new Error(`database process: ${message.message}`);
-        reject(error);
-        failAll(error);
-        // An internal error of the session server: nothing sensible can continue.
-        if (isReady && !closing) child.kill('SIGKILL');
-      } else {
-        const call = calls.get(message.id);
-        calls.delete(message.id);
-        if (message.type === 'error') call?.reject(new Error(`database process: ${message.message}`));
-        else call?.resolve();
-      }
-    });
-    child.once('error', (error: Error) => {
-      reject(error);
-      failAll(error);
-    });
-    child.once('exit', (code, signal) => {
-      const reason = signal ?? `status ${code}`;
-      const error = new Error(`database process exited (${reason})`);
-      reject(error);
-      failAll(error);
-      if (isReady && !closing) {
-        if (options.onUnexpectedExit) options.onUnexpectedExit(reason);
-        else console.error(`database process ended unexpectedly (${reason})`);
-      }
-    });
-    child.send({
-      type: 'start',
+/** The shared process of this parent (see EmbeddedOptions.sharedProcess). */
+let shared: Host | undefined;
+let nextDb = 1;
+
+export async function startEmbeddedDatabase(options: EmbeddedOptions = {}): Promise<EmbeddedDatabase> {
+  // Private to this user: the socket has no password.
+  const socketDir = await mkdtemp(path.join(os.tmpdir(), 'rinnova-db-'));
+  const host = options.sharedProcess
+    ? shared && !shared.ended
+      ? shared
+      : (shared = startHost())
+    : startHost();
+  const db = nextDb++;
+  let closing: Promise<void> | undefined;
+  const onExit = (reason: string) => {
+    if (closing) return;
+    if (options.onUnexpectedExit) options.onUnexpectedExit(reason);
+    else console.error(`database process ended unexpectedly (${reason})`);
+  };
+  const ready = host
+    .request({
+      type: 'open',
+      db,
       socketDir,
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-    });
-  });
-  const started = ready.catch(async (error: unknown) => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await exited;
+    })
+    .then(() => void host.open.set(db, onExit));
+  const opened = ready.catch(async (error: unknown) => {
+    await rm(socketDir, { recursive: true, force: true });
+    if (!options.sharedProcess) await endHost(host);
     throw error;
   });
-  started.catch(() => undefined); // the caller awaits `ready`
-
-  const call = async (message: { type: 'dump'; file: string } | { type: 'close' }) => {
-    await started;
-    child.channel?.ref();
-    try {
-      await new Promise<void>((resolve, reject) => {
-        if (failure) return reject(failure);
-        const id = nextId++;
-        calls.set(id, { resolve, reject });
-        child.send({ ...message, id });
-      });
-    } finally {
-      child.channel?.unref();
-    }
-  };
+  opened.catch(() => undefined); // the caller awaits `ready`
 
   return {
     socketDir,
-    ready: started,
-    pid: child.pid,
-    dump: (file) => call({ type: 'dump', file }),
+    ready: opened,
+    pid: host.child.pid,
+    dump: async (file) => {
+      await opened;
+      await host.request({ type: 'dump', db, file });
+    },
     close: () =>
       (closing ??= (async () => {
-        child.ref(); // held until the process has ended
         try {
-          await started.catch(() => undefined);
-          if (child.exitCode === null && child.signalCode === null) await call({ type: 'close' });
+          if (
+            await opened.then(
+              () => true,
+              () => false,
+            )
+          ) {
+            host.open.delete(db);
+            if (!host.ended) await host.request({ type: 'close', db });
+          }
         } finally {
-          if (child.connected) child.disconnect();
-          await exited;
+          await rm(socketDir, { recursive: true, force: true });
+          if (!options.sharedProcess) await endHost(host);
         }
       })()),
   };
+}
+
+/** Ends a process of one database: its channel closes, it closes what is open and exits. */
+async function endHost(host: Host): Promise<void> {
+  host.ended = true;
+  host.child.ref(); // held until the process has ended
+  if (host.child.connected) host.child.disconnect();
+  await host.exited;
 }

@@ -5,17 +5,23 @@
 // back to the system when it ends (a worker thread's does not, fully), and the first start
 // restarts it after the ISTAT seed.
 //
+// One process can serve several databases, each on its own socket (tests: one process per test
+// worker, a database per test file): V8 compiles PGlite's 9 MB of WebAssembly once per process and
+// reuses the compiled code for every instance, which a new process per database would redo
+// (about 1.4 s of CPU, and slow queries until the code is optimised).
+//
 // Plain JavaScript on purpose: it starts without the TypeScript loader of its parent (tsx,
 // vitest, or none under `npm start`), and this file must load everywhere the server does.
 //
-// Messages (IPC, advanced serialization): in { type: 'start', socketDir, dataDir?, loadDataDir? }
-// (loadDataDir: the path of a dump to start from), { type: 'dump', id, file }, { type: 'close', id };
-// out { type: 'ready' }, { type: 'done', id } or { type: 'error', id, message },
-// { type: 'fatal', message }. When the parent goes away (stopped, crashed, even SIGKILL) the IPC
-// channel closes and this process closes PGlite cleanly and exits. SIGINT and SIGTERM (a terminal's
-// Ctrl-C, or a supervisor signalling the whole process group) leave the shutdown to the parent,
-// which closes the database after its last request; only if the parent has not done so within
-// 20 s does this process close PGlite and end on its own.
+// Messages (IPC, advanced serialization), each request with its number `req`, answered by
+// { type: 'done', req } or { type: 'error', req, message }: { type: 'open', req, db, socketDir,
+// dataDir?, loadDataDir? } (loadDataDir: the path of a dump to start from), { type: 'dump', req,
+// db, file }, { type: 'close', req, db }; and { type: 'fatal', message } for an internal error.
+// When the parent goes away (stopped, crashed, even SIGKILL) the IPC channel closes and this
+// process closes its databases cleanly and exits. SIGINT and SIGTERM (a terminal's Ctrl-C, or a
+// supervisor signalling the whole process group) leave the shutdown to the parent, which closes
+// the databases after its last request; only if it has not within 20 s does this process close
+// them and end on its own.
 //
 // PGlite is one PostgreSQL session. Several client connections share it one at a time: a
 // connection that sends a message owns the session until the session answers ReadyForQuery with
@@ -38,6 +44,8 @@ const GSS_REQUEST = 80877104;
 const PROTOCOL_3 = 196608;
 const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
 const SIGNAL_GRACE_MS = 20_000;
+/** Connections get distinct prefixes for their statement names (see `rename`). */
+let connectionCount = 0;
 
 /** @param {unknown} message */
 const send = (message) => {
@@ -47,229 +55,280 @@ const send = (message) => {
 /** @param {unknown} error */
 const describe = (error) => String(error instanceof Error ? (error.stack ?? error.message) : error);
 
-// The parent's settings arrive first; PGlite's module loads meanwhile.
-const started = new Promise((resolve) => {
-  process.once('message', (message) => resolve(message));
-});
-/** @type {typeof import('@electric-sql/pglite')} */
-let pgliteModule;
-/** @type {typeof import('@electric-sql/pglite/contrib/pg_trgm')} */
-let trgmModule;
-/** @type {{ type: 'start', socketDir: string, dataDir?: string, loadDataDir?: string }} */
-let options;
-try {
-  [pgliteModule, trgmModule, options] = await Promise.all([
-    import('@electric-sql/pglite'),
-    import('@electric-sql/pglite/contrib/pg_trgm'),
-    started,
-  ]);
-} catch (error) {
-  send({ type: 'fatal', message: describe(error) });
-  process.exit(1);
-}
+// PGlite's module loads while the parent's first request arrives.
+const [{ PGlite }, { pg_trgm }] = await Promise.all([
+  import('@electric-sql/pglite'),
+  import('@electric-sql/pglite/contrib/pg_trgm'),
+]);
 
-/** @type {import('@electric-sql/pglite').PGlite} */
-let db;
-try {
-  db = await pgliteModule.PGlite.create({
+/**
+ * @typedef {{ type: 'open', req: number, db: number, socketDir: string, dataDir?: string,
+ *   loadDataDir?: string }} OpenRequest
+ * @typedef {{ dump(file: string): Promise<void>, close(): Promise<void> }} Served
+ */
+
+/** Open databases by the parent's number. @type {Map<number, Served>} */
+const databases = new Map();
+
+/**
+ * Opens a PGlite and serves it on `socketDir`/.s.PGSQL.5432 (the directory is the parent's: a
+ * private 0700 temporary directory it created).
+ * @param {OpenRequest} options
+ * @returns {Promise<Served>}
+ */
+async function serve(options) {
+  const db = await PGlite.create({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: await openAsBlob(options.loadDataDir) } : {}),
-    extensions: { pg_trgm: trgmModule.pg_trgm },
+    extensions: { pg_trgm },
     // Memory: PostgreSQL's defaults (128 MB of shared buffers, 64 MB for maintenance) are sized
     // for a server of its own; here the data files stay in the OS page cache anyway, and
     // WebAssembly memory never shrinks once grown. 16 MB of buffers cut the resident size by
     // about 140 MB.
     postgresqlconf: ['shared_buffers=16MB', 'maintenance_work_mem=16MB', 'wal_buffers=1MB'],
   });
-} catch (error) {
-  send({ type: 'fatal', message: `PGlite non avviato: ${describe(error)}` });
-  process.exit(1);
-}
 
-/**
- * @typedef {{ socket: import('node:net').Socket, buffer: Buffer, started: boolean,
- *   pending: Buffer[], closed: boolean, prefix: string, statements: Set<string> }} Connection
- */
+  /**
+   * @typedef {{ socket: import('node:net').Socket, buffer: Buffer, started: boolean,
+   *   pending: Buffer[], closed: boolean, prefix: string, statements: Set<string> }} Connection
+   */
 
-/** The connection owning the session (inside a transaction or an extended query), or null. */
-let owner = /** @type {Connection | null} */ (null);
-/** Connections with complete messages waiting for the session, in arrival order. */
-const waiting = /** @type {Connection[]} */ ([]);
-let running = false;
-/** Set by closeAll: the session is ending. */
-/** @type {Promise<void> | undefined} */
-let closing;
-let dbClosed = false;
-/** @type {Set<Connection>} */
-const connections = new Set();
-let connectionCount = 0;
+  /** The connection owning the session (inside a transaction or an extended query), or null. */
+  let owner = /** @type {Connection | null} */ (null);
+  /** Connections with complete messages waiting for the session, in arrival order. */
+  const waiting = /** @type {Connection[]} */ ([]);
+  let running = false;
+  /** Set by close(): the session is ending. */
+  /** @type {Promise<void> | undefined} */
+  let closing;
+  let dbClosed = false;
+  /** @type {Set<Connection>} */
+  const connections = new Set();
 
-/** @param {Connection} conn */
-const hasWork = (conn) => conn.pending.length > 0 || (conn.closed && conn.statements.size > 0);
+  /** @param {Connection} conn */
+  const hasWork = (conn) => conn.pending.length > 0 || (conn.closed && conn.statements.size > 0);
 
-/**
- * Runs what can run now: the owner's pending messages, else the next waiting connection's.
- * One connection's batch of complete messages goes to PGlite in one call.
- */
-async function pump() {
-  if (running || dbClosed) return;
-  running = true;
-  try {
-    for (;;) {
-      let conn = owner;
-      if (conn === null) {
-        while (waiting.length > 0 && !hasWork(/** @type {Connection} */ (waiting[0]))) waiting.shift();
-        conn = waiting.shift() ?? null;
-      } else if (conn.pending.length === 0 && !conn.closed) {
-        break; // the owner's next message calls pump again
+  /**
+   * Runs what can run now: the owner's pending messages, else the next waiting connection's.
+   * One connection's batch of complete messages goes to PGlite in one call.
+   */
+  async function pump() {
+    if (running || dbClosed) return;
+    running = true;
+    try {
+      for (;;) {
+        let conn = owner;
+        if (conn === null) {
+          while (waiting.length > 0 && !hasWork(/** @type {Connection} */ (waiting[0]))) waiting.shift();
+          conn = waiting.shift() ?? null;
+        } else if (conn.pending.length === 0 && !conn.closed) {
+          break; // the owner's next message calls pump again
+        }
+        if (conn === null) break;
+        if (conn.closed) {
+          if (owner === conn) await release(conn);
+          if (conn.statements.size > 0) await forget(conn);
+          continue;
+        }
+        const batch =
+          conn.pending.length === 1 ? /** @type {Buffer} */ (conn.pending[0]) : Buffer.concat(conn.pending);
+        conn.pending = [];
+        const target = conn;
+        let tail = Buffer.alloc(0);
+        await db.runExclusive(() =>
+          db.execProtocolRawStream(batch, {
+            onRawData(data) {
+              if (data.length === 0) return;
+              const chunk = Buffer.from(data); // PGlite reuses its buffer: the socket gets a copy
+              tail = chunk.length >= 6 ? chunk.subarray(-6) : Buffer.concat([tail, chunk]).subarray(-6);
+              if (!target.closed) target.socket.write(chunk);
+            },
+          }),
+        );
+        // ReadyForQuery: 'Z', length 5, transaction status ('I' idle, 'T' in a block, 'E' failed).
+        const idle = tail.length === 6 && tail[0] === 0x5a && tail.readInt32BE(1) === 5 && tail[5] === 0x49;
+        owner = idle ? null : target;
+        if (idle && target.pending.length > 0) waiting.push(target);
       }
-      if (conn === null) break;
-      if (conn.closed) {
-        if (owner === conn) await release(conn);
-        if (conn.statements.size > 0) await forget(conn);
+    } finally {
+      running = false;
+    }
+  }
+
+  /**
+   * A connection that closed while owning the session: end its extended query and its transaction.
+   * @param {Connection} conn
+   */
+  async function release(conn) {
+    await db.runExclusive(() => db.execProtocolRawStream(SYNC, { onRawData() {} }));
+    if (db.isInTransaction()) await db.exec('ROLLBACK');
+    if (owner === conn) owner = null;
+  }
+
+  /**
+   * A closed connection's prepared statements go with it, as its backend's would on PostgreSQL.
+   * @param {Connection} conn
+   */
+  async function forget(conn) {
+    if (closing) return void conn.statements.clear(); // the session ends with them
+    const closes = [...conn.statements].map((name) => {
+      const bytes = Buffer.from(`S${name}\0`);
+      const message = Buffer.alloc(5 + bytes.length);
+      message[0] = 0x43; // Close
+      message.writeInt32BE(4 + bytes.length, 1);
+      bytes.copy(message, 5);
+      return message;
+    });
+    conn.statements.clear();
+    await db.runExclusive(() =>
+      db.execProtocolRawStream(Buffer.concat([...closes, SYNC]), { onRawData() {} }),
+    );
+  }
+
+  /**
+   * Where a message names a prepared statement, the offset of that name (a C string), else -1:
+   * Parse ('P': the name first), Bind ('B': after the portal's name), Describe and Close of a
+   * statement ('D' / 'C' with 'S').
+   * @param {Buffer} message
+   */
+  function statementNameAt(message) {
+    switch (message[0]) {
+      case 0x50: // Parse
+        return 5;
+      case 0x42: // Bind
+        return message.indexOf(0, 5) + 1;
+      case 0x44: // Describe
+      case 0x43: // Close
+        return message[5] === 0x53 ? 6 : -1;
+      default:
+        return -1;
+    }
+  }
+
+  /**
+   * PostgreSQL keeps prepared statements per connection (node-postgres prepares a named statement
+   * once per connection), but here every connection shares one session: each connection's
+   * statement names get its own prefix, so two connections preparing "x" do not collide.
+   * @param {Connection} conn
+   * @param {Buffer} message
+   */
+  function rename(conn, message) {
+    const at = statementNameAt(message);
+    if (at < 5 || message[at] === 0) return message; // not a statement's name, or the unnamed one
+    const end = message.indexOf(0, at);
+    const name = conn.prefix + message.toString('utf8', at, end);
+    if (message[0] === 0x50) conn.statements.add(name);
+    else if (message[0] === 0x43) conn.statements.delete(name);
+    const renamed = Buffer.concat([message.subarray(0, at), Buffer.from(name), message.subarray(end)]);
+    renamed.writeInt32BE(renamed.length - 1, 1);
+    return renamed;
+  }
+
+  /**
+   * Splits the socket's bytes into messages; answers SSL/GSS requests with 'N'.
+   * @param {Connection} conn
+   * @param {Buffer} chunk
+   */
+  function receive(conn, chunk) {
+    conn.buffer = conn.buffer.length === 0 ? chunk : Buffer.concat([conn.buffer, chunk]);
+    let offset = 0;
+    /** @type {Buffer[]} */
+    const messages = [];
+    for (;;) {
+      const rest = conn.buffer.subarray(offset);
+      if (!conn.started) {
+        if (rest.length < 8) break;
+        const length = rest.readInt32BE(0);
+        const code = rest.readInt32BE(4);
+        if (rest.length < length) break;
+        offset += length;
+        if (code === SSL_REQUEST || code === GSS_REQUEST) {
+          conn.socket.write('N');
+          continue;
+        }
+        if (code === CANCEL_REQUEST) {
+          conn.socket.end(); // nothing to cancel: one session, queries run to completion
+          conn.buffer = Buffer.alloc(0);
+          return;
+        }
+        if (code !== PROTOCOL_3) {
+          conn.socket.destroy();
+          return;
+        }
+        conn.started = true;
+        messages.push(rest.subarray(0, length)); // PGlite answers the startup itself
         continue;
       }
-      const batch =
-        conn.pending.length === 1 ? /** @type {Buffer} */ (conn.pending[0]) : Buffer.concat(conn.pending);
-      conn.pending = [];
-      const target = conn;
-      let tail = Buffer.alloc(0);
-      await db.runExclusive(() =>
-        db.execProtocolRawStream(batch, {
-          onRawData(data) {
-            if (data.length === 0) return;
-            const chunk = Buffer.from(data); // PGlite reuses its buffer: the socket gets a copy
-            tail = chunk.length >= 6 ? chunk.subarray(-6) : Buffer.concat([tail, chunk]).subarray(-6);
-            if (!target.closed) target.socket.write(chunk);
-          },
-        }),
-      );
-      // ReadyForQuery: 'Z', length 5, transaction status ('I' idle, 'T' in a block, 'E' failed).
-      const idle = tail.length === 6 && tail[0] === 0x5a && tail.readInt32BE(1) === 5 && tail[5] === 0x49;
-      owner = idle ? null : target;
-      if (idle && target.pending.length > 0) waiting.push(target);
-    }
-  } finally {
-    running = false;
-  }
-}
-
-/**
- * A connection that closed while owning the session: end its extended query and its transaction.
- * @param {Connection} conn
- */
-async function release(conn) {
-  await db.runExclusive(() => db.execProtocolRawStream(SYNC, { onRawData() {} }));
-  if (db.isInTransaction()) await db.exec('ROLLBACK');
-  if (owner === conn) owner = null;
-}
-
-/**
- * A closed connection's prepared statements go with it, as its backend's would on PostgreSQL.
- * @param {Connection} conn
- */
-async function forget(conn) {
-  if (closing) return void conn.statements.clear(); // the session ends with them
-  const closes = [...conn.statements].map((name) => {
-    const bytes = Buffer.from(`S${name}\0`);
-    const message = Buffer.alloc(5 + bytes.length);
-    message[0] = 0x43; // Close
-    message.writeInt32BE(4 + bytes.length, 1);
-    bytes.copy(message, 5);
-    return message;
-  });
-  conn.statements.clear();
-  await db.runExclusive(() => db.execProtocolRawStream(Buffer.concat([...closes, SYNC]), { onRawData() {} }));
-}
-
-/**
- * Where a message names a prepared statement, the offset of that name (a C string), else -1:
- * Parse ('P': the name first), Bind ('B': after the portal's name), Describe and Close of a
- * statement ('D' / 'C' with 'S').
- * @param {Buffer} message
- */
-function statementNameAt(message) {
-  switch (message[0]) {
-    case 0x50: // Parse
-      return 5;
-    case 0x42: // Bind
-      return message.indexOf(0, 5) + 1;
-    case 0x44: // Describe
-    case 0x43: // Close
-      return message[5] === 0x53 ? 6 : -1;
-    default:
-      return -1;
-  }
-}
-
-/**
- * PostgreSQL keeps prepared statements per connection (node-postgres prepares a named statement
- * once per connection), but here every connection shares one session: each connection's
- * statement names get its own prefix, so two connections preparing "x" do not collide.
- * @param {Connection} conn
- * @param {Buffer} message
- */
-function rename(conn, message) {
-  const at = statementNameAt(message);
-  if (at < 5 || message[at] === 0) return message; // not a statement's name, or the unnamed one
-  const end = message.indexOf(0, at);
-  const name = conn.prefix + message.toString('utf8', at, end);
-  if (message[0] === 0x50) conn.statements.add(name);
-  else if (message[0] === 0x43) conn.statements.delete(name);
-  const renamed = Buffer.concat([message.subarray(0, at), Buffer.from(name), message.subarray(end)]);
-  renamed.writeInt32BE(renamed.length - 1, 1);
-  return renamed;
-}
-
-/**
- * Splits the socket's bytes into messages; answers SSL/GSS requests with 'N'.
- * @param {Connection} conn
- * @param {Buffer} chunk
- */
-function receive(conn, chunk) {
-  conn.buffer = conn.buffer.length === 0 ? chunk : Buffer.concat([conn.buffer, chunk]);
-  let offset = 0;
-  /** @type {Buffer[]} */
-  const messages = [];
-  for (;;) {
-    const rest = conn.buffer.subarray(offset);
-    if (!conn.started) {
-      if (rest.length < 8) break;
-      const length = rest.readInt32BE(0);
-      const code = rest.readInt32BE(4);
+      if (rest.length < 5) break;
+      const length = 1 + rest.readInt32BE(1);
       if (rest.length < length) break;
       offset += length;
-      if (code === SSL_REQUEST || code === GSS_REQUEST) {
-        conn.socket.write('N');
-        continue;
-      }
-      if (code === CANCEL_REQUEST) {
-        conn.socket.end(); // nothing to cancel: one session, queries run to completion
-        conn.buffer = Buffer.alloc(0);
-        return;
-      }
-      if (code !== PROTOCOL_3) {
-        conn.socket.destroy();
-        return;
-      }
-      conn.started = true;
-      messages.push(rest.subarray(0, length)); // PGlite answers the startup itself
-      continue;
+      const message = rest.subarray(0, length);
+      // Terminate ('X'): the client is leaving; the session is not, so it never reaches PGlite.
+      if (message[0] !== 0x58) messages.push(rename(conn, message));
     }
-    if (rest.length < 5) break;
-    const length = 1 + rest.readInt32BE(1);
-    if (rest.length < length) break;
-    offset += length;
-    const message = rest.subarray(0, length);
-    // Terminate ('X'): the client is leaving; the session is not, so it never reaches PGlite.
-    if (message[0] !== 0x58) messages.push(rename(conn, message));
+    // What is left (a partial message) is copied, so the chunk it came from can be freed.
+    conn.buffer = offset === 0 ? conn.buffer : Buffer.from(conn.buffer.subarray(offset));
+    if (messages.length === 0) return;
+    conn.pending.push(messages.length === 1 ? /** @type {Buffer} */ (messages[0]) : Buffer.concat(messages));
+    if (owner !== conn && !waiting.includes(conn)) waiting.push(conn);
+    void pump().catch(fail);
   }
-  // What is left (a partial message) is copied, so the chunk it came from can be freed.
-  conn.buffer = offset === 0 ? conn.buffer : Buffer.from(conn.buffer.subarray(offset));
-  if (messages.length === 0) return;
-  conn.pending.push(messages.length === 1 ? /** @type {Buffer} */ (messages[0]) : Buffer.concat(messages));
-  if (owner !== conn && !waiting.includes(conn)) waiting.push(conn);
-  void pump().catch(fail);
+
+  const socketPath = path.join(options.socketDir, '.s.PGSQL.5432');
+  const server = createServer((socket) => {
+    socket.setNoDelay(true);
+    /** @type {Connection} */
+    const conn = {
+      socket,
+      buffer: Buffer.alloc(0),
+      started: false,
+      pending: [],
+      closed: false,
+      prefix: `c${++connectionCount}.`,
+      statements: new Set(),
+    };
+    connections.add(conn);
+    socket.on('data', (chunk) => receive(conn, chunk));
+    socket.on('error', () => socket.destroy());
+    socket.on('close', () => {
+      conn.closed = true;
+      connections.delete(conn);
+      conn.pending = [];
+      if (owner === conn || conn.statements.size > 0) {
+        if (owner !== conn && !waiting.includes(conn)) waiting.push(conn);
+        void pump().catch(fail);
+      }
+    });
+  });
+  try {
+    await new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(socketPath, () => resolve(undefined));
+    });
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    throw error;
+  }
+
+  return {
+    async dump(file) {
+      const blob = await db.dumpDataDir('none');
+      await writeFile(file, Buffer.from(await blob.arrayBuffer()), { mode: 0o600 });
+    },
+    /** Ends client connections, waits for the session to be free, closes PGlite (cleanly). */
+    close() {
+      closing ??= (async () => {
+        server.close();
+        for (const conn of connections) conn.socket.destroy();
+        while (running || owner) await new Promise((resolve) => setImmediate(resolve));
+        dbClosed = true;
+        await db.close();
+        await rm(socketPath, { force: true });
+      })();
+      return closing;
+    },
+  };
 }
 
 /**
@@ -280,79 +339,40 @@ function fail(error) {
   send({ type: 'fatal', message: describe(error) });
 }
 
-// The socket directory is the parent's (a private 0700 temporary directory it created).
-const socketPath = path.join(options.socketDir, '.s.PGSQL.5432');
-const server = createServer((socket) => {
-  socket.setNoDelay(true);
-  /** @type {Connection} */
-  const conn = {
-    socket,
-    buffer: Buffer.alloc(0),
-    started: false,
-    pending: [],
-    closed: false,
-    prefix: `c${++connectionCount}.`,
-    statements: new Set(),
-  };
-  connections.add(conn);
-  socket.on('data', (chunk) => receive(conn, chunk));
-  socket.on('error', () => socket.destroy());
-  socket.on('close', () => {
-    conn.closed = true;
-    connections.delete(conn);
-    conn.pending = [];
-    if (owner === conn || conn.statements.size > 0) {
-      if (owner !== conn && !waiting.includes(conn)) waiting.push(conn);
-      void pump().catch(fail);
-    }
-  });
-});
-try {
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(socketPath, () => resolve(undefined));
-  });
-} catch (error) {
-  await db.close().catch(() => undefined);
-  send({ type: 'fatal', message: describe(error) });
-  process.exit(1);
+/** Closes every database (each cleanly) and ends the process. */
+let ending = false;
+function end() {
+  if (ending) return;
+  ending = true;
+  void Promise.allSettled([...databases.values()].map((d) => d.close())).finally(() => process.exit(0));
 }
 
-/** Ends client connections, waits for the session to be free, closes PGlite (a clean shutdown). */
-function closeAll() {
-  closing ??= (async () => {
-    server.close();
-    for (const conn of connections) conn.socket.destroy();
-    while (running || owner) await new Promise((resolve) => setImmediate(resolve));
-    dbClosed = true;
-    await db.close();
-    await rm(socketPath, { force: true });
-  })();
-  return closing;
-}
-
-/** @typedef {{ type: 'dump', id: number, file: string } | { type: 'close', id: number }} Request */
+/**
+ * @typedef {OpenRequest | { type: 'dump', req: number, db: number, file: string }
+ *   | { type: 'close', req: number, db: number }} Request
+ */
 process.on('message', (/** @type {Request} */ message) => {
   void (async () => {
-    if (message.type === 'dump') {
-      const blob = await db.dumpDataDir('none');
-      await writeFile(message.file, Buffer.from(await blob.arrayBuffer()), { mode: 0o600 });
-      send({ type: 'done', id: message.id });
-    } else if (message.type === 'close') {
-      await closeAll();
-      send({ type: 'done', id: message.id });
+    if (message.type === 'open') {
+      databases.set(message.db, await serve(message));
+    } else {
+      const served = databases.get(message.db);
+      if (!served) throw new Error(`database ${message.db} is not open`);
+      if (message.type === 'dump') await served.dump(message.file);
+      else {
+        await served.close();
+        databases.delete(message.db);
+      }
     }
-  })().catch((error) => send({ type: 'error', id: message.id, message: describe(error) }));
+    send({ type: 'done', req: message.req });
+  })().catch((error) => send({ type: 'error', req: message.req, message: describe(error) }));
 });
 // The server is gone (stopped, crashed or killed): close cleanly and end.
-process.on('disconnect', () => {
-  void closeAll().finally(() => process.exit(0));
-});
-/** A signal to the whole process group: the parent closes the database; end alone only if it does not. */
+process.on('disconnect', end);
+/** A signal to the whole process group: the parent closes the databases; end alone only if it does not. */
 const onSignal = () => {
-  setTimeout(() => void closeAll().finally(() => process.exit(0)), SIGNAL_GRACE_MS).unref();
+  setTimeout(end, SIGNAL_GRACE_MS).unref();
 };
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
-
-send({ type: 'ready' });
+send({ type: 'started' });

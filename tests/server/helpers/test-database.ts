@@ -45,7 +45,7 @@ export async function openTestDatabase(options: DatabaseOptions = {}): Promise<T
 export async function openEmptyDatabase(): Promise<TestDatabase> {
   const url = process.env.DATABASE_URL;
   if (url) return createPostgres(url);
-  const handle = await openDatabase({ kind: 'pglite' });
+  const handle = await openDatabase({ kind: 'pglite' }, { sharedEmbeddedProcess: true });
   return { handle, dispose: () => handle.close() };
 }
 
@@ -144,7 +144,11 @@ async function createPostgres(
 
 async function openPglite(options: DatabaseOptions): Promise<TestDatabase> {
   // The database's process reads the dump file itself.
-  const handle = await openDatabase({ kind: 'pglite', loadDataDir: await templateDump() }, options);
+  // A test worker's databases share one process (PGlite's WebAssembly compiled once per worker).
+  const handle = await openDatabase(
+    { kind: 'pglite', loadDataDir: await templateDump() },
+    { ...options, sharedEmbeddedProcess: true },
+  );
   return { handle, dispose: () => handle.close() };
 }
 
