@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/db/client';
+import { prestartEmbeddedDatabase } from '../../server/db/embedded/prestart.mjs';
 import { openTestDatabase } from './helpers/test-database';
 import type { TestDatabase } from './helpers/test-database';
 
@@ -82,6 +83,88 @@ describe.runIf(embedded)('embedded database served from its own process', () => 
     expect((await waiting).rows[0]?.ids).toEqual([1, 2]);
   });
 });
+
+describe.runIf(embedded)('prepared statements of the shared session', () => {
+  let database: TestDatabase;
+  let pool: pg.Pool;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    pool = poolOf(database);
+  });
+  afterAll(() => database.dispose());
+
+  it('keeps named statements per connection, as PostgreSQL does, and drops them with it', async () => {
+    // node-postgres prepares a named statement once per connection (drizzle's .prepare()): two
+    // connections preparing the same name must not collide in PGlite's one session.
+    const named = (n: number) => ({ name: 'same_name', text: 'SELECT $1::int * 2 AS v', values: [n] });
+    const a = await pool.connect();
+    const b = await pool.connect();
+    try {
+      expect((await a.query(named(1))).rows).toEqual([{ v: 2 }]);
+      expect((await b.query(named(2))).rows).toEqual([{ v: 4 }]);
+      expect((await a.query(named(3))).rows).toEqual([{ v: 6 }]); // reused, not prepared again
+      const prepared = await a.query<{ name: string }>(
+        'SELECT name FROM pg_prepared_statements ORDER BY name',
+      );
+      expect(prepared.rows.filter((r) => r.name.endsWith('same_name'))).toHaveLength(2);
+    } finally {
+      a.release(new Error('closed by the test')); // ends that connection
+      b.release();
+    }
+    // The closed connection's statement is gone from the session once the database process has
+    // seen that connection close (asynchronously); the other one's stays.
+    const names = async () =>
+      (await pool.query<{ name: string }>('SELECT name FROM pg_prepared_statements')).rows
+        .map((r) => r.name)
+        .filter((name) => name.endsWith('same_name'));
+    await expect.poll(names, { timeout: 10_000 }).toHaveLength(1);
+  });
+});
+
+describe.runIf(embedded)('npm start opening the database early', () => {
+  it('adopts the process started for the same data directory, and ends one started for another', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'rinnova-prestart-'));
+    try {
+      const dataDir = path.join(dir, 'pglite');
+      const first = await openDatabase({ kind: 'pglite', dataDir }); // creates the data directory
+      await first.close();
+
+      prestartEmbeddedDatabase({ DATA_DIR: dir });
+      const early = prestartedPid();
+      const adopted = await openDatabase({ kind: 'pglite', dataDir });
+      expect(adopted.embeddedPid).toBe(early);
+      const adoptedPool = (adopted.db as unknown as { $client: pg.Pool }).$client;
+      expect((await adoptedPool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+      await adopted.close();
+
+      prestartEmbeddedDatabase({ DATA_DIR: dir });
+      const guessed = prestartedPid();
+      const other = await openDatabase({ kind: 'pglite' }); // another database: not that process
+      expect(other.embeddedPid).not.toBe(guessed);
+      await other.close();
+      await waitForExit(guessed);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000); // three PGlite starts in new processes
+});
+
+const prestartedPid = () =>
+  (globalThis as unknown as Record<symbol, { child: { pid: number } }>)[
+    Symbol.for('rinnova.prestartedDatabase')
+  ]?.child.pid;
+
+/** Resolves once the process has ended (polls /proc; no timing assumption beyond the test's). */
+async function waitForExit(pid: number | undefined): Promise<void> {
+  if (pid === undefined) throw new Error('no process');
+  while (
+    await stat(`/proc/${pid}`).then(
+      () => true,
+      () => false,
+    )
+  )
+    await new Promise((resolve) => setTimeout(resolve, 20));
+}
 
 describe.runIf(embedded)('embedded database on disk', () => {
   const dirs: string[] = [];

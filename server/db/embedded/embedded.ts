@@ -73,13 +73,32 @@ interface Host {
   ended: boolean;
 }
 
-function startHost(): Host {
-  const child = fork(serverFile, [], {
-    // Plain JavaScript: none of the parent's loaders (tsx) or inspector flags.
-    execArgv: [],
-    serialization: 'advanced',
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+/** A process started early by `npm start` (prestart.mjs), waiting to be adopted. */
+interface Prestarted {
+  child: ChildProcess;
+  dataDir: string;
+  socketDir: string;
+  opened: Promise<void>;
+}
+const PRESTARTED = Symbol.for('rinnova.prestartedDatabase');
+
+/** Takes the process prestart.mjs started, if any (once). */
+function takePrestarted(): Prestarted | undefined {
+  const global = globalThis as unknown as Record<symbol, Prestarted | undefined>;
+  const found = global[PRESTARTED];
+  delete global[PRESTARTED];
+  return found;
+}
+
+function startHost(adopted?: ChildProcess): Host {
+  const child =
+    adopted ??
+    fork(serverFile, [], {
+      // Plain JavaScript: none of the parent's loaders (tsx) or inspector flags.
+      execArgv: [],
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
   // Like the in-process PGlite before it, the child alone does not keep the server running:
   // process and channel are held only while an answer is awaited.
   child.unref();
@@ -141,29 +160,44 @@ let shared: Host | undefined;
 let nextDb = 1;
 
 export async function startEmbeddedDatabase(options: EmbeddedOptions = {}): Promise<EmbeddedDatabase> {
+  const prestarted = takePrestarted();
+  const adopt =
+    prestarted && !options.sharedProcess && !options.loadDataDir && prestarted.dataDir === options.dataDir;
+  if (prestarted && !adopt) {
+    // A wrong guess: that process closes its database and ends; its socket directory goes.
+    const { child, socketDir } = prestarted;
+    if (child.exitCode !== null || child.signalCode !== null)
+      void rm(socketDir, { recursive: true, force: true });
+    else child.once('exit', () => void rm(socketDir, { recursive: true, force: true }));
+    if (child.connected) child.disconnect();
+  }
   // Private to this user: the socket has no password.
-  const socketDir = await mkdtemp(path.join(os.tmpdir(), 'rinnova-db-'));
-  const host = options.sharedProcess
-    ? shared && !shared.ended
-      ? shared
-      : (shared = startHost())
-    : startHost();
-  const db = nextDb++;
+  const socketDir = adopt ? prestarted.socketDir : await mkdtemp(path.join(os.tmpdir(), 'rinnova-db-'));
+  const host = adopt
+    ? startHost(prestarted.child)
+    : options.sharedProcess
+      ? shared && !shared.ended
+        ? shared
+        : (shared = startHost())
+      : startHost();
+  const db = adopt ? 0 : nextDb++;
   let closing: Promise<void> | undefined;
   const onExit = (reason: string) => {
     if (closing) return;
     if (options.onUnexpectedExit) options.onUnexpectedExit(reason);
     else console.error(`database process ended unexpectedly (${reason})`);
   };
-  const ready = host
-    .request({
-      type: 'open',
-      db,
-      socketDir,
-      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-    })
-    .then(() => void host.open.set(db, onExit));
+  const ready = (
+    adopt
+      ? heldUntil(host.child, prestarted.opened) // request 0, sent by prestart.mjs
+      : host.request({
+          type: 'open',
+          db,
+          socketDir,
+          ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+          ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+        })
+  ).then(() => void host.open.set(db, onExit));
   const opened = ready.catch(async (error: unknown) => {
     await rm(socketDir, { recursive: true, force: true });
     if (!options.sharedProcess) await endHost(host);
@@ -197,6 +231,12 @@ export async function startEmbeddedDatabase(options: EmbeddedOptions = {}): Prom
         }
       })()),
   };
+}
+
+/** Keeps this process alive (the child's channel referenced) until `promise` settles. */
+function heldUntil(child: ChildProcess, promise: Promise<void>): Promise<void> {
+  child.channel?.ref();
+  return promise.finally(() => child.channel?.unref());
 }
 
 /** Ends a process of one database: its channel closes, it closes what is open and exits. */

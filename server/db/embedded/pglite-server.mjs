@@ -49,7 +49,8 @@ let connectionCount = 0;
 
 /** @param {unknown} message */
 const send = (message) => {
-  if (process.connected) process.send?.(message);
+  // The parent may be gone meanwhile ('disconnect' ends this process): nothing to report to.
+  if (process.connected) process.send?.(message, undefined, {}, () => undefined);
 };
 
 /** @param {unknown} error */
@@ -67,7 +68,7 @@ const [{ PGlite }, { pg_trgm }] = await Promise.all([
  * @typedef {{ dump(file: string): Promise<void>, close(): Promise<void> }} Served
  */
 
-/** Open databases by the parent's number. @type {Map<number, Served>} */
+/** Databases open or opening, by the parent's number. @type {Map<number, Promise<Served>>} */
 const databases = new Map();
 
 /**
@@ -324,7 +325,8 @@ async function serve(options) {
         while (running || owner) await new Promise((resolve) => setImmediate(resolve));
         dbClosed = true;
         await db.close();
-        await rm(socketPath, { force: true });
+        // The directory is this database's alone: gone with it, also when the parent was killed.
+        await rm(options.socketDir, { recursive: true, force: true });
       })();
       return closing;
     },
@@ -344,7 +346,10 @@ let ending = false;
 function end() {
   if (ending) return;
   ending = true;
-  void Promise.allSettled([...databases.values()].map((d) => d.close())).finally(() => process.exit(0));
+  // One still opening is closed once open (its socket directory goes with it).
+  void Promise.allSettled([...databases.values()].map(async (d) => (await d).close())).finally(() =>
+    process.exit(0),
+  );
 }
 
 /**
@@ -354,9 +359,17 @@ function end() {
 process.on('message', (/** @type {Request} */ message) => {
   void (async () => {
     if (message.type === 'open') {
-      databases.set(message.db, await serve(message));
+      const opening = serve(message);
+      databases.set(message.db, opening);
+      try {
+        await opening;
+      } catch (error) {
+        databases.delete(message.db);
+        await rm(message.socketDir, { recursive: true, force: true });
+        throw error;
+      }
     } else {
-      const served = databases.get(message.db);
+      const served = await databases.get(message.db);
       if (!served) throw new Error(`database ${message.db} is not open`);
       if (message.type === 'dump') await served.dump(message.file);
       else {
