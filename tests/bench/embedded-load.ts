@@ -1,6 +1,6 @@
 /**
  * The embedded default under load (issue 8: "the embedded default never stalls HTTP"): the real
- * server (`server/main.ts`, no DATABASE_URL) in its own process on a fresh DATA_DIR, first start
+ * server (`scripts/start.mjs`, what `npm start` runs; no DATABASE_URL) in its own process on a fresh DATA_DIR, first start
  * with the ISTAT and demo seed, then 50 concurrent connections (autocannon) on list endpoints.
  * Prints p50/p99, timeouts, CPU per call (the server's HTTP thread, its other threads, the
  * embedded database's process) and the RSS of the server process and of its children (the
@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { buildIfStale } from '../../scripts/build-lib.mjs';
 import { startPostgres } from './postgres';
 
 export interface LoadResult {
@@ -119,7 +120,9 @@ interface Server {
 }
 
 async function startChild(dataDir: string, databaseUrl = ''): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  // What `npm start` runs (without npm): the bundled server on plain Node, no TypeScript loader
+  // (tsx alone adds tens of MB to the server's memory).
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -195,6 +198,7 @@ export async function benchUnderLoad(
 ): Promise<LoadResult[]> {
   const results: LoadResult[] = [];
   const { label } = target;
+  await buildIfStale({ log: (line: string) => console.log(`  ${line}`) });
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rinnova-bench-load-'));
   let server: Server | undefined;
   const memory = (pid: number) => {
