@@ -6,7 +6,7 @@
  * the process is killed with SIGKILL.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -165,6 +165,34 @@ async function waitForExit(pid: number | undefined): Promise<void> {
   )
     await new Promise((resolve) => setTimeout(resolve, 20));
 }
+
+describe.runIf(embedded)('one database process per data directory', () => {
+  it('a second open of a data directory waits for the first to close, then sees its data', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'rinnova-lock-'));
+    try {
+      const dataDir = path.join(dir, 'pglite');
+      const first = await openDatabase({ kind: 'pglite', dataDir });
+      const firstPool = (first.db as unknown as { $client: pg.Pool }).$client;
+      await firstPool.query('CREATE TABLE kept (value text)');
+      await firstPool.query("INSERT INTO kept VALUES ('primo')");
+      expect(await readFile(`${dataDir}.lock`, 'utf8')).toBe(String(first.embeddedPid));
+      // A restart at once (the previous server still closing): the new process waits for the lock.
+      const opening = openDatabase({ kind: 'pglite', dataDir });
+      await first.close();
+      const second = await opening;
+      try {
+        expect(await readFile(`${dataDir}.lock`, 'utf8')).toBe(String(second.embeddedPid));
+        const secondPool = (second.db as unknown as { $client: pg.Pool }).$client;
+        expect((await secondPool.query('SELECT value FROM kept')).rows).toEqual([{ value: 'primo' }]);
+      } finally {
+        await second.close();
+      }
+      await expect(stat(`${dataDir}.lock`)).rejects.toThrow(); // released with the database
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000); // two PGlite starts on disk in new processes
+});
 
 describe.runIf(embedded)('embedded database on disk', () => {
   const dirs: string[] = [];

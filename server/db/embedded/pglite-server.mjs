@@ -32,7 +32,7 @@
 // an extended query outside a transaction, and pins its peer dependency to PGlite 0.5.14.)
 import { Buffer } from 'node:buffer';
 import { openAsBlob } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import process from 'node:process';
@@ -56,6 +56,10 @@ const send = (message) => {
 /** @param {unknown} error */
 const describe = (error) => String(error instanceof Error ? (error.stack ?? error.message) : error);
 
+// The database's files and socket are the owner's only, whatever umask the parent had when it
+// started this process (npm start does so before the server sets its own: server/lib/data-dir.ts).
+process.umask(0o077);
+
 // PGlite's module loads while the parent's first request arrives.
 const [{ PGlite }, { pg_trgm }] = await Promise.all([
   import('@electric-sql/pglite'),
@@ -78,7 +82,65 @@ const databases = new Map();
  * @returns {Promise<Served>}
  */
 async function serve(options) {
-  const db = await PGlite.create({
+  const lock = options.dataDir ? await lockDataDir(options.dataDir) : undefined;
+  /** @type {import('@electric-sql/pglite').PGlite} */
+  let db;
+  try {
+    db = await openPglite(options);
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
+  try {
+    return await listen(options, db, lock);
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    await lock?.release();
+    throw error;
+  }
+}
+
+/**
+ * One process at a time on a data directory: `<dataDir>.lock` holds the owner's process id. A
+ * server restarted at once (Ctrl-C and start again, a supervisor) finds the previous database
+ * process still closing PGlite: this one waits for it to end (two PGlite on one directory abort
+ * or worse). A lock left by a process that no longer exists (a crash) is taken over.
+ * @param {string} dataDir
+ */
+async function lockDataDir(dataDir) {
+  const file = `${dataDir}.lock`;
+  await mkdir(path.dirname(file), { recursive: true });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await writeFile(file, String(process.pid), { flag: 'wx', mode: 0o600 });
+      return { release: () => unlink(file).catch(() => undefined) };
+    } catch (error) {
+      if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') throw error;
+    }
+    const owner = Number((await readFile(file, 'utf8').catch(() => '')).trim());
+    if (!alive(owner)) {
+      await unlink(file).catch(() => undefined);
+      continue;
+    }
+    if (attempt >= 600) throw new Error(`${dataDir} è in uso dal processo ${owner}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** @param {number} pid */
+function alive(pid) {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
+  }
+}
+
+/** @param {OpenRequest} options */
+async function openPglite(options) {
+  return PGlite.create({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: await openAsBlob(options.loadDataDir) } : {}),
     extensions: { pg_trgm },
@@ -88,7 +150,16 @@ async function serve(options) {
     // about 140 MB.
     postgresqlconf: ['shared_buffers=16MB', 'maintenance_work_mem=16MB', 'wal_buffers=1MB'],
   });
+}
 
+/**
+ * Serves an open PGlite on the socket.
+ * @param {OpenRequest} options
+ * @param {import('@electric-sql/pglite').PGlite} db
+ * @param {{ release(): Promise<void> } | undefined} lock
+ * @returns {Promise<Served>}
+ */
+async function listen(options, db, lock) {
   /**
    * @typedef {{ socket: import('node:net').Socket, buffer: Buffer, started: boolean,
    *   pending: Buffer[], closed: boolean, prefix: string, statements: Set<string> }} Connection
@@ -302,15 +373,10 @@ async function serve(options) {
       }
     });
   });
-  try {
-    await new Promise((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(socketPath, () => resolve(undefined));
-    });
-  } catch (error) {
-    await db.close().catch(() => undefined);
-    throw error;
-  }
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socketPath, () => resolve(undefined));
+  });
 
   return {
     async dump(file) {
@@ -325,6 +391,7 @@ async function serve(options) {
         while (running || owner) await new Promise((resolve) => setImmediate(resolve));
         dbClosed = true;
         await db.close();
+        await lock?.release();
         // The directory is this database's alone: gone with it, also when the parent was killed.
         await rm(options.socketDir, { recursive: true, force: true });
       })();
