@@ -6,11 +6,14 @@
  */
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { prestartEmbeddedDatabase } from '../server/db/embedded/prestart.mjs';
 import { buildIfStale, serverEntry } from './build-lib.mjs';
 
 // The build embeds some settings, so read .env before deciding whether to rebuild (the server
 // reads it too; variables already set win, as loadEnvFile does not overwrite).
 if (existsSync('.env')) process.loadEnvFile('.env');
+// The embedded database's process opens PGlite while the server's bundle loads (see prestart.mjs).
+prestartEmbeddedDatabase(process.env);
 try {
   await buildIfStale({ log: console.log });
 } catch (error) {

@@ -9,7 +9,7 @@ import { buildApp } from './app';
 import { loadConfig, MEMORY_DATA_DIR } from './config';
 import type { Config } from './config';
 import { openDatabase } from './db/client';
-import type { DatabaseHandle } from './db/client';
+import type { DatabaseHandle, DatabaseTarget } from './db/client';
 import { DEMO_ACCOUNTS } from './db/seed/accounts';
 import { seedDatabase } from './db/seed/seed';
 import type { SeedStep } from './db/seed/seed';
@@ -63,11 +63,24 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const inMemory = config.dataDir === MEMORY_DATA_DIR;
   if (!inMemory) await secureDataDir(config.dataDir);
 
-  const handle = await openDatabase(
-    config.databaseUrl
-      ? { kind: 'postgres', url: config.databaseUrl }
-      : { kind: 'pglite', ...(inMemory ? {} : { dataDir: path.join(config.dataDir, 'pglite') }) },
-  );
+  const target: DatabaseTarget = config.databaseUrl
+    ? { kind: 'postgres', url: config.databaseUrl }
+    : { kind: 'pglite', ...(inMemory ? {} : { dataDir: path.join(config.dataDir, 'pglite') }) };
+  // A data directory PGlite has not created yet: the first start, with the ISTAT seed.
+  const freshEmbedded =
+    target.kind === 'pglite' &&
+    target.dataDir !== undefined &&
+    !existsSync(path.join(target.dataDir, 'PG_VERSION'));
+  // The embedded database's process starts now and opens PGlite while this one builds the app.
+  const databaseOptions = {
+    deferReady: true,
+    // Every query would fail from then on: end, for the supervisor to start the server again.
+    onEmbeddedExit: (reason: string) => {
+      console.error(`Database incorporato terminato inaspettatamente (${reason}): arresto del server.`);
+      process.exit(1);
+    },
+  };
+  let handle = await openDatabase(target, databaseOptions);
   const outboxDir = config.smtpUrl
     ? undefined
     : inMemory
@@ -78,24 +91,44 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   let app: FastifyInstance | undefined;
   try {
     const jwtSecret = await resolveJwtSecret(config);
-    app = await buildApp({
-      config,
-      db: handle.db,
-      jwtSecret,
-      publicUrl: () => config.publicUrl ?? `http://localhost:${boundPort}`,
-      ...(outboxDir ? { outboxDir } : {}),
-      ...(spaDir ? { spaDir } : {}),
-    });
+    const build = () =>
+      buildApp({
+        config,
+        db: handle.db,
+        jwtSecret,
+        publicUrl: () => config.publicUrl ?? `http://localhost:${boundPort}`,
+        ...(outboxDir ? { outboxDir } : {}),
+        ...(spaDir ? { spaDir } : {}),
+      });
     const started = Date.now();
-    await handle.migrate();
-    const seeded = await seedDatabase(handle.db, {
-      seedDemo: config.seedDemo,
-      demoPassword: config.demoPassword,
-      adminEmail: config.adminEmail,
-      adminPassword: config.adminPassword,
-      // In production ENCRYPTION_KEY is required (config.ts); the JWT secret is a development fallback.
-      secretBox: createSecretBox(config.encryptionKey ?? jwtSecret),
-    });
+    const prepare = async () => {
+      await handle.ready;
+      await handle.migrate();
+      return seedDatabase(handle.db, {
+        seedDemo: config.seedDemo,
+        demoPassword: config.demoPassword,
+        adminEmail: config.adminEmail,
+        adminPassword: config.adminPassword,
+        // In production ENCRYPTION_KEY is required (config.ts); the JWT secret is a development fallback.
+        secretBox: createSecretBox(config.encryptionKey ?? jwtSecret),
+      });
+    };
+    let seeded: SeedStep[];
+    if (freshEmbedded) {
+      seeded = await prepare();
+      if (seeded.includes('geography')) {
+        // The embedded database's memory grows while the ISTAT seed loads (WebAssembly memory
+        // never shrinks): its process started again on the same data directory gives it back.
+        await handle.close();
+        handle = await openDatabase(target, databaseOptions);
+      }
+      app = await build();
+      await handle.ready;
+    } else {
+      // Usual start: the app is built while the database's process opens PGlite.
+      app = await build();
+      seeded = await prepare();
+    }
     // Files PGlite created before the umask took effect (a data directory of an earlier version).
     if (!inMemory) await secureDataDir(config.dataDir);
     app.log.info({ ms: Date.now() - started, seeded, database: handle.kind }, 'database ready');

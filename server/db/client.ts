@@ -1,13 +1,11 @@
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Logger } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { startEmbeddedDatabase } from './embedded/embedded';
+import type { EmbeddedDatabase } from './embedded/embedded';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -20,8 +18,11 @@ export type Executor = Database | Transaction;
 
 export type DatabaseTarget =
   | { kind: 'postgres'; url: string }
-  /** `dataDir` undefined keeps the database in memory; `loadDataDir` starts from a dump (tests). */
-  | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob };
+  /**
+   * `dataDir` undefined keeps the database in memory; `loadDataDir` is the path of a dump (an
+   * uncompressed tar from `dumpDataDir`) to start from (tests' template).
+   */
+  | { kind: 'pglite'; dataDir?: string; loadDataDir?: string };
 
 export interface DatabaseHandle {
   db: Database;
@@ -29,8 +30,23 @@ export interface DatabaseHandle {
   /** Applies the versioned migrations in server/db/migrations (or `folder`) that have not run yet. */
   migrate(folder?: string): Promise<void>;
   close(): Promise<void>;
-  /** The embedded engine, for dumping a test template; undefined on PostgreSQL. */
-  pglite?: PGlite;
+  /** Settles when the database accepts connections (see DatabaseOptions.deferReady). */
+  ready: Promise<void>;
+  /** Writes a dump of the embedded database to `file` (a test template); undefined on PostgreSQL. */
+  dumpDataDir?: (file: string) => Promise<void>;
+  /** The embedded database's process id (measurements, tests); undefined on PostgreSQL. */
+  embeddedPid?: number | undefined;
+}
+
+const embeddedPools = new WeakSet<object>();
+
+/**
+ * Whether `db` runs on the embedded PGlite (a `pg` Pool too, but one session shared by its
+ * connections: no session settings per connection, no point in a second pool).
+ */
+export function isEmbedded(db: Database): boolean {
+  const client = (db as unknown as { $client?: unknown }).$client;
+  return typeof client === 'object' && client !== null && embeddedPools.has(client);
 }
 
 export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -38,38 +54,73 @@ export const migrationsFolder = fileURLToPath(new URL('./migrations', import.met
 export interface DatabaseOptions {
   /** Sees every query with its parameters (tests: the EXPLAIN check of the list queries). */
   logger?: Logger;
+  /** The embedded database's process ended while in use (see EmbeddedOptions). */
+  onEmbeddedExit?: (reason: string) => void;
+  /**
+   * Answer as soon as the embedded database's process is started, without waiting for it to
+   * accept connections: the caller awaits `handle.ready` before the first query (the server
+   * builds its app meanwhile). Default: openDatabase waits.
+   */
+  deferReady?: boolean;
+  /**
+   * The embedded database in this process's one shared database process, which stays for the
+   * next database (tests: a database per test file; see EmbeddedOptions.sharedProcess).
+   */
+  sharedEmbeddedProcess?: boolean;
 }
 
+/**
+ * One code path for both databases: a `pg` Pool and drizzle's node-postgres driver, on
+ * PostgreSQL (DATABASE_URL) or on the embedded PGlite, which runs in a child process and speaks
+ * the wire protocol on a private Unix socket (server/db/embedded). PGlite is one session: its
+ * connections take turns per query outside a transaction and per transaction inside one, so, as
+ * with the in-process PGlite before, a transaction must not wait for another connection's query.
+ */
 export async function openDatabase(
   target: DatabaseTarget,
   options: DatabaseOptions = {},
 ): Promise<DatabaseHandle> {
   const logger = options.logger ? { logger: options.logger } : {};
-  if (target.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
-    // An idle connection the server ends (a restart, an administrator, a dropped test database)
-    // is reported here and removed from the pool; without a listener it would crash the process.
-    // The next query opens a new connection.
-    pool.on('error', () => {});
-    const db = drizzlePg({ client: pool, schema, ...logger });
-    return {
-      db,
-      kind: 'postgres',
-      migrate: (folder = migrationsFolder) => migratePg(db, { migrationsFolder: folder }),
-      close: () => pool.end(),
-    };
-  }
-  const client = await PGlite.create({
-    ...(target.dataDir ? { dataDir: target.dataDir } : {}),
-    ...(target.loadDataDir ? { loadDataDir: target.loadDataDir } : {}),
-    extensions: { pg_trgm },
-  });
-  const db = drizzlePglite({ client, schema, ...logger });
+  let embedded: EmbeddedDatabase | undefined;
+  let pool: pg.Pool;
+  if (target.kind === 'pglite') {
+    embedded = await startEmbeddedDatabase({
+      ...(target.dataDir ? { dataDir: target.dataDir } : {}),
+      ...(target.loadDataDir ? { loadDataDir: target.loadDataDir } : {}),
+      ...(options.onEmbeddedExit ? { onUnexpectedExit: options.onEmbeddedExit } : {}),
+      ...(options.sharedEmbeddedProcess ? { sharedProcess: true } : {}),
+    });
+    pool = new pg.Pool({
+      host: embedded.socketDir,
+      port: 5432,
+      user: 'postgres',
+      database: 'postgres',
+      max: 10,
+    });
+    embeddedPools.add(pool);
+    if (!options.deferReady) await embedded.ready;
+  } else pool = new pg.Pool({ connectionString: target.url, max: 10 });
+  // An idle connection the server ends (a restart, an administrator, a dropped test database)
+  // is reported here and removed from the pool; without a listener it would crash the process.
+  // The next query opens a new connection.
+  pool.on('error', () => {});
+  const db = drizzlePg({ client: pool, schema, ...logger });
+  const child = embedded;
+  let closing: Promise<void> | undefined;
   return {
     db,
-    kind: 'pglite',
-    migrate: (folder = migrationsFolder) => migratePglite(db, { migrationsFolder: folder }),
-    close: () => client.close(),
-    pglite: client,
+    kind: target.kind,
+    ready: child ? child.ready : Promise.resolve(),
+    migrate: (folder = migrationsFolder) => migratePg(db, { migrationsFolder: folder }),
+    close: () =>
+      (closing ??= (async () => {
+        try {
+          await child?.ready.catch(() => undefined);
+          await pool.end();
+        } finally {
+          await child?.close();
+        }
+      })()),
+    ...(child ? { dumpDataDir: (file: string) => child.dump(file), embeddedPid: child.pid } : {}),
   };
 }

@@ -20,9 +20,15 @@ export async function secureDataDir(dir: string): Promise<void> {
 }
 
 async function tighten(target: string): Promise<void> {
-  const info = await lstat(target);
-  if (info.isSymbolicLink()) return;
-  if ((info.mode & GROUP_OTHER_BITS) !== 0) await chmod(target, info.mode & 0o700);
-  if (!info.isDirectory()) return;
-  for (const name of await readdir(target)) await tighten(path.join(target, name));
+  try {
+    const info = await lstat(target);
+    if (info.isSymbolicLink()) return;
+    if ((info.mode & GROUP_OTHER_BITS) !== 0) await chmod(target, info.mode & 0o700);
+    if (!info.isDirectory()) return;
+    for (const name of await readdir(target)) await tighten(path.join(target, name));
+  } catch (error) {
+    // The embedded database's process may be opening the directory meanwhile (npm start opens it
+    // early): a file it removed between the listing and the look is nothing to tighten.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }

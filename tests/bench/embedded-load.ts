@@ -1,9 +1,10 @@
 /**
  * The embedded default under load (issue 8: "the embedded default never stalls HTTP"): the real
- * server (`server/main.ts`, no DATABASE_URL) in its own process on a fresh DATA_DIR, first start
+ * server (`scripts/start.mjs`, what `npm start` runs; no DATABASE_URL) in its own process on a fresh DATA_DIR, first start
  * with the ISTAT and demo seed, then 50 concurrent connections (autocannon) on list endpoints.
- * Prints p50/p99, failures, CPU per call (HTTP thread / other threads) and the RSS of the server
- * process with its children (today PGlite runs in the server process, on the HTTP thread).
+ * Prints p50/p99, timeouts, CPU per call (the server's HTTP thread, its other threads, the
+ * embedded database's process) and the RSS of the server process and of its children (the
+ * embedded database is a child process of the server, counted with it).
  *
  * Alone: `npx tsx tests/bench/embedded-load.ts` (BENCH_LOAD_SECONDS, default 10 per endpoint).
  */
@@ -15,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { buildIfStale } from '../../scripts/build-lib.mjs';
 import { startPostgres } from './postgres';
 
 export interface LoadResult {
@@ -65,6 +67,35 @@ export function treeRssMb(rootPid: number, kind: 'Rss' | 'Pss' = 'Rss'): number 
   return kb / 1024;
 }
 
+/** The processes under `rootPid` (children, their children...), from /proc. */
+export function descendants(rootPid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // the process ended while we read
+    }
+  }
+  const found: number[] = [];
+  const pending = [...(children.get(rootPid) ?? [])];
+  while (pending.length > 0) {
+    const pid = pending.pop() as number;
+    found.push(pid);
+    pending.push(...(children.get(pid) ?? []));
+  }
+  return found;
+}
+
+/** CPU seconds of a whole process (all its threads). */
+function processCpu(pid: number): number {
+  const { main, others } = threadCpu(pid);
+  return main + others;
+}
+
 /** CPU seconds of a process's main thread and of all its other threads (workers, GC, libuv). */
 export function threadCpu(pid: number): { main: number; others: number } {
   let main = 0;
@@ -89,7 +120,9 @@ interface Server {
 }
 
 async function startChild(dataDir: string, databaseUrl = ''): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  // What `npm start` runs (without npm): the bundled server on plain Node, no TypeScript loader
+  // (tsx alone adds tens of MB to the server's memory).
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -165,6 +198,7 @@ export async function benchUnderLoad(
 ): Promise<LoadResult[]> {
   const results: LoadResult[] = [];
   const { label } = target;
+  await buildIfStale({ log: (line: string) => console.log(`  ${line}`) });
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rinnova-bench-load-'));
   let server: Server | undefined;
   const memory = (pid: number) => {
@@ -179,6 +213,13 @@ export async function benchUnderLoad(
     const startCpu = threadCpu(pid);
     console.log(
       `  ${label}: first start (migrate + ISTAT seed) in ${Date.now() - started} ms; CPU: HTTP thread ${startCpu.main.toFixed(1)} s, other threads ${startCpu.others.toFixed(1)} s`,
+    );
+    const split = () =>
+      [pid, ...descendants(pid)].map(
+        (p) => `${p === pid ? 'server' : `child ${p}`} ${treeRssMb(p).toFixed(0)} MB`,
+      );
+    console.log(
+      `  ${label}: RSS after the seed: ${split().join(', ')} (a child's figure includes its own children)`,
     );
     results.push({
       name: `${label}: memory after the ISTAT seed, idle (${what})`,
@@ -203,6 +244,9 @@ export async function benchUnderLoad(
       // warm-up, then the measured run
       await autocannon({ url: `${server.url}/api/${endpoint}`, connections: 10, amount: 200, headers });
       const cpuBefore = threadCpu(pid);
+      // The embedded database's process (none on PostgreSQL: its backends are not our children).
+      const databasePids = descendants(pid);
+      const databaseBefore = databasePids.reduce((sum, p) => sum + processCpu(p), 0);
       const run = await autocannon({
         url: `${server.url}/api/${endpoint}`,
         connections: 50,
@@ -212,10 +256,11 @@ export async function benchUnderLoad(
       });
       clearInterval(sampler);
       const cpuAfter = threadCpu(pid);
+      const databaseCpu = databasePids.reduce((sum, p) => sum + processCpu(p), 0) - databaseBefore;
       const perCall = (cpu: number) => ((cpu * 1000) / Math.max(1, run.requests.total)).toFixed(1);
       const failed = run.errors + run.timeouts + run.non2xx;
       console.log(
-        `  ${label}: ${name}, 50 connections ${seconds}s: ${run.requests.total} requests, ${run.requests.average.toFixed(0)} req/s, p50 ${run.latency.p50} ms, p99 ${run.latency.p99} ms, max ${run.latency.max} ms, ${failed} failed; CPU per call: HTTP thread ${perCall(cpuAfter.main - cpuBefore.main)} ms, other threads ${perCall(cpuAfter.others - cpuBefore.others)} ms`,
+        `  ${label}: ${name}, 50 connections ${seconds}s: ${run.requests.total} requests, ${run.requests.average.toFixed(0)} req/s, p50 ${run.latency.p50} ms, p99 ${run.latency.p99} ms, max ${run.latency.max} ms, ${failed} failed; CPU per call: HTTP thread ${perCall(cpuAfter.main - cpuBefore.main)} ms, other threads ${perCall(cpuAfter.others - cpuBefore.others)} ms${databasePids.length > 0 ? `, database process ${perCall(databaseCpu)} ms` : ''}`,
       );
       results.push({
         name: `${label}: ${name}, 50 connections, p50`,
@@ -241,6 +286,12 @@ export async function benchUnderLoad(
 
     // A restart on the seeded data directory: memory at rest.
     server = await startChild(dataDir, target.postgres?.url);
+    const restartedPid = server.child.pid as number;
+    console.log(
+      `  ${label}: RSS after a restart: ${[restartedPid, ...descendants(restartedPid)]
+        .map((p) => `${p === restartedPid ? 'server' : `child ${p}`} ${treeRssMb(p).toFixed(0)} MB`)
+        .join(', ')}`,
+    );
     results.push({
       name: `${label}: memory after a restart, idle (${what})`,
       value: memory(server.child.pid as number),

@@ -12,7 +12,7 @@ import { benchBillingLists } from './billing-lists';
 import { benchDashboardOnPostgres } from './dashboard-postgres';
 import { benchFrontEnd } from './front-end';
 import { BENCH_RATE_ENV, benchEntitlementsOnPostgres, measureEntitlementCheck } from './entitlements';
-import { benchUnderLoad } from './embedded-load';
+import { benchUnderLoad, treeRssMb } from './embedded-load';
 import { startPostgres } from './postgres';
 
 const API_KEY = 'bench-key';
@@ -116,8 +116,13 @@ async function main(): Promise<void> {
       })),
     );
 
-    const rssMb = process.memoryUsage().rss / 1024 / 1024;
-    results.push({ name: 'server process RSS (PGlite in-process)', value: rssMb, unit: 'MB', target: 1_200 });
+    // This process runs the server; the embedded database is its child process.
+    results.push({
+      name: 'bench process + database process RSS',
+      value: treeRssMb(process.pid),
+      unit: 'MB',
+      target: 1_200,
+    });
     await server.close();
   } finally {
     await rm(dataDir, { recursive: true, force: true });

@@ -18,6 +18,7 @@ import {
 } from 'rate-limiter-flexible';
 import { eq } from 'drizzle-orm';
 import type { ApiSettings } from '../../../contract/integrations';
+import { isEmbedded } from '../../db/client';
 import type { Database } from '../../db/client';
 import { apiSettings } from '../../db/schema';
 
@@ -48,7 +49,9 @@ export async function createApiRateLimiter(db: Database, defaults: ApiSettings):
   const client = (db as unknown as { $client?: unknown }).$client;
   let limiter: RateLimiterAbstract;
   let store: ApiRateLimiter['store'];
-  if (client instanceof pg.Pool) {
+  // The embedded database is one process (and one server): counting in memory spares its
+  // single session a write per call.
+  if (client instanceof pg.Pool && !isEmbedded(db)) {
     store = 'postgres';
     await client
       .query(

@@ -10,6 +10,7 @@
 import { lt } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
+import { isEmbedded } from '../../db/client';
 import type { Database } from '../../db/client';
 import { apiRequestLogs } from '../../db/schema';
 
@@ -50,7 +51,7 @@ export function createRequestLogWriter(db: Database, log: FastifyBaseLogger): Re
   // database server and survives this process; only a crash of the database server itself within
   // its WAL writer's delay (a fraction of a second) could lose the newest lines.
   const own =
-    client instanceof pg.Pool
+    client instanceof pg.Pool && !isEmbedded(db)
       ? new pg.Pool({ ...client.options, max: 2, options: '-c synchronous_commit=off' })
       : null;
   own?.on('error', () => {});

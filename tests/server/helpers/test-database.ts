@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,7 +45,7 @@ export async function openTestDatabase(options: DatabaseOptions = {}): Promise<T
 export async function openEmptyDatabase(): Promise<TestDatabase> {
   const url = process.env.DATABASE_URL;
   if (url) return createPostgres(url);
-  const handle = await openDatabase({ kind: 'pglite' });
+  const handle = await openDatabase({ kind: 'pglite' }, { sharedEmbeddedProcess: true });
   return { handle, dispose: () => handle.close() };
 }
 
@@ -143,15 +143,25 @@ async function createPostgres(
 }
 
 async function openPglite(options: DatabaseOptions): Promise<TestDatabase> {
-  const dump = await templateDump();
-  const handle = await openDatabase({ kind: 'pglite', loadDataDir: new Blob([dump]) }, options);
+  // The database's process reads the dump file itself.
+  // A test worker's databases share one process (PGlite's WebAssembly compiled once per worker).
+  const handle = await openDatabase(
+    { kind: 'pglite', loadDataDir: await templateDump() },
+    { ...options, sharedEmbeddedProcess: true },
+  );
   return { handle, dispose: () => handle.close() };
 }
 
 /** Hash of everything that shapes the template: migrations, seed code, schema, PGlite version. */
 async function templateKey(): Promise<string> {
   const hash = createHash('sha256');
-  for (const dir of ['server/db/migrations', 'server/db/seed', 'server/db/schema', 'server/jobs']) {
+  for (const dir of [
+    'server/db/migrations',
+    'server/db/seed',
+    'server/db/schema',
+    'server/db/embedded',
+    'server/jobs',
+  ]) {
     const files = (await readdir(path.join(repoRoot, dir), { recursive: true })).sort();
     for (const file of files) {
       const full = path.join(repoRoot, dir, file);
@@ -172,12 +182,14 @@ export async function buildTestTemplate(): Promise<void> {
   else await templateDump();
 }
 
-async function templateDump(): Promise<Buffer> {
+/** The path of the PGlite template dump (an uncompressed tar), built if missing. */
+async function templateDump(): Promise<string> {
   const file = path.join(os.tmpdir(), `rinnova-test-template-${await templateKey()}.tar`);
   const lock = `${file}.lock`;
   for (let attempt = 0; ; attempt++) {
     try {
-      return await readFile(file);
+      await access(file);
+      return file;
     } catch {
       // not built yet
     }
@@ -195,13 +207,11 @@ async function templateDump(): Promise<Buffer> {
       await handle.migrate();
       await seedDatabase(handle.db, seedOptions);
       await startAppOnce(handle);
-      if (!handle.pglite) throw new Error('template must be PGlite');
-      const blob = await handle.pglite.dumpDataDir('none');
+      if (!handle.dumpDataDir) throw new Error('template must be PGlite');
+      await handle.dumpDataDir(`${file}.tmp-${process.pid}`);
       await handle.close();
-      const buffer = Buffer.from(await blob.arrayBuffer());
-      await writeFile(`${file}.tmp-${process.pid}`, buffer);
       await rename(`${file}.tmp-${process.pid}`, file);
-      return buffer;
+      return file;
     } finally {
       await rm(lock, { recursive: true, force: true });
     }
