@@ -245,6 +245,9 @@ export async function buildServer() {
     logLevel: 'warning',
     plugins: [chooseInlined(), sourcePaths()],
   });
+  // esbuild's service process (~240 MB) would otherwise live as long as the server `npm start`
+  // runs after a rebuild.
+  await esbuild.stop();
   await writeFile(serverStamp, JSON.stringify({ root }));
 }
 
