@@ -36,23 +36,8 @@ const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
  * map the same shared buffers).
  */
 export function treeRssMb(rootPid: number, kind: 'Rss' | 'Pss' = 'Rss'): number {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const list = children.get(ppid) ?? [];
-      list.push(Number(entry));
-      children.set(ppid, list);
-    } catch {
-      // the process ended while we read
-    }
-  }
   let kb = 0;
-  const pending = [rootPid];
-  while (pending.length > 0) {
-    const pid = pending.pop() as number;
+  for (const pid of [rootPid, ...descendants(rootPid)]) {
     try {
       const match =
         kind === 'Rss'
@@ -62,7 +47,6 @@ export function treeRssMb(rootPid: number, kind: 'Rss' | 'Pss' = 'Rss'): number 
     } catch {
       // ended
     }
-    pending.push(...(children.get(pid) ?? []));
   }
   return kb / 1024;
 }
