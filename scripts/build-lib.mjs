@@ -37,6 +37,7 @@ const spaSources = [
   'package-lock.json',
   'scripts/build-lib.mjs',
   'scripts/prerender.mjs',
+  'scripts/prerendered-pages.mjs',
 ];
 const serverSources = [
   'server',
@@ -44,6 +45,7 @@ const serverSources = [
   'package-lock.json',
   'tsconfig.server.json',
   'scripts/build-lib.mjs',
+  'scripts/prerendered-pages.mjs',
 ];
 
 /** @param {string} file */

@@ -7,9 +7,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-
-/** The pages prerendered: path → file in dist/. */
-export const PRERENDERED_PAGES = { '/login': 'login.html' };
+import { PRERENDERED_PAGES } from './prerendered-pages.mjs';
 
 /** @param {string} root the checkout @param {string} distDir the client build's output */
 export async function prerenderPages(root, distDir) {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
 import { serverMessages } from '../../contract/messages';
+import { PRERENDERED_PAGES } from '../../scripts/prerendered-pages.mjs';
 import { isApiPath } from './request-context';
 
 export interface NotFoundOptions {
@@ -23,9 +24,6 @@ export function staticCacheControl(spaDir: string, filePath: string): string {
   return top === 'assets' ? 'public, max-age=31536000, immutable' : 'no-cache';
 }
 
-/** Path → file of dist/ (the build writes them: scripts/prerender.mjs, the same list). */
-const PRERENDERED_PAGES: Record<string, string> = { '/login': 'login.html' };
-
 function pathnameOf(url: string): string {
   return url.split(/[?#]/)[0] ?? '';
 }
@@ -43,7 +41,7 @@ function looksLikeFile(url: string): boolean {
 export const notFoundPlugin = fp<NotFoundOptions>(
   async (app, { spaDir }) => {
     const spaReady = spaDir !== undefined && existsSync(path.join(spaDir, 'index.html'));
-    // The public pages the build prerendered (scripts/prerender.mjs's PRERENDERED_PAGES): their
+    // The public pages the build prerendered (scripts/prerendered-pages.mjs): their
     // HTML carries the page's markup, painted before the JavaScript runs, then hydrated.
     const prerendered = new Map(
       Object.entries(PRERENDERED_PAGES).filter(([, file]) => spaDir && existsSync(path.join(spaDir, file))),
