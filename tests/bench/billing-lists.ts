@@ -3,8 +3,9 @@
  * their first payments) in one tenant, then p50/p95 of every list shape through the real server,
  * each with EXPLAIN's plan of its page query printed, so a sequential scan shows. Each shape is
  * measured beside an anchor in the same run, interleaved call by call: a bare Fastify route on a
- * pg pool that runs the same page, capped count and row queries as raw SQL (no sign-in, tenant
- * check, validation or envelope), so the ratio says what the product adds to its SQL.
+ * pg pool that runs the same page as raw SQL: its ids, capped count, rows and their payments with
+ * their transfer sums (no sign-in, tenant check, validation, mapping or envelope), so the ratio
+ * says what the product adds to its SQL.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -311,14 +312,28 @@ export async function benchBillingLists(): Promise<BenchResult[] | string> {
           pool.query<{ id: number }>(q.page, [tenantId]),
           pool.query<{ n: number }>(q.count, [tenantId]),
         ]);
-        const rows = await pool.query(
-          `select s.*, u.email, ut.name as customer, p.name as plan
-           from subscriptions s join users u on u.id = s.user_id
-           join user_tenants ut on ut.user_id = s.user_id and ut.tenant_id = s.tenant_id
-           join plans p on p.id = s.plan_id where s.tenant_id = $1 and s.id = any($2) order by s.id desc`,
-          [tenantId, ids.rows.map((r) => r.id)],
-        );
-        return { items: rows.rows, totalCount: counted.rows[0]?.n ?? 0 };
+        const pageIds = ids.rows.map((r) => r.id);
+        // The page shows each subscription's payments, with what its bank transfers add up to.
+        const [rows, payments] = await Promise.all([
+          pool.query(
+            `select s.*, u.email, ut.name as customer, p.name as plan
+             from subscriptions s join users u on u.id = s.user_id
+             join user_tenants ut on ut.user_id = s.user_id and ut.tenant_id = s.tenant_id
+             join plans p on p.id = s.plan_id where s.tenant_id = $1 and s.id = any($2) order by s.id desc`,
+            [tenantId, pageIds],
+          ),
+          pool.query(
+            `select p.*,
+               (select coalesce(sum(bt.amount_cents), 0) from bank_transfers bt
+                where bt.payment_id = p.id and bt.tenant_id = p.tenant_id and bt.approval_date is not null) as approved,
+               (select coalesce(sum(bt.amount_cents), 0) from bank_transfers bt
+                where bt.payment_id = p.id and bt.tenant_id = p.tenant_id) as transferred
+             from payments p where p.tenant_id = $1 and p.subscription_id = any($2)
+             order by p.subscription_id, p.id`,
+            [tenantId, pageIds],
+          ),
+        ]);
+        return { items: rows.rows, payments: payments.rows, totalCount: counted.rows[0]?.n ?? 0 };
       });
       const anchorUrl = await anchor.listen({ port: 0, host: '127.0.0.1' });
       try {

@@ -3,8 +3,9 @@
  * and filters by its tenant: there is no way to call them without one. Routes never import
  * db/schema; they go through the services, which go through here.
  */
-import { and, asc, desc, eq, gt, inArray, isNotNull, like, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNotNull, like, lt, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { recurrenceTypeNames, type RecurrenceTypeId } from '../../../contract/schemas/plan';
 import type {
   Payment,
@@ -16,6 +17,7 @@ import type { SubscriptionEvent, SubscriptionStatusId } from '../../../contract/
 import { subscriptionStatusNames } from '../../../contract/subscription-status';
 import { fromCents, fromPercentHundredths } from '../../../contract/money';
 import type { Database } from '../../db/client';
+import { preparedOnce } from '../../db/prepared';
 import {
   bankTransfers,
   payments,
@@ -28,6 +30,9 @@ import {
 import { fromDecimalString } from '../../lib/money';
 import type { Transaction } from '../../unit-of-work/unit-of-work';
 import { containsPattern } from '../crud/list-query';
+
+/** `column = any($name::int[])`: one placeholder for a list of ids (IN would need one per id). */
+const anyOf = (column: AnyPgColumn, name: string) => sql`${column} = any(${sql.placeholder(name)}::int[])`;
 
 /** Where a query runs and for which tenant (a UnitOfWork, or a read outside one). */
 export interface TenantScope {
@@ -44,21 +49,47 @@ export interface SubscriptionListFilter {
   beforeId?: number;
 }
 
+/** The letter of each filter in a statement's name (the tenant is always there). */
+const shapeLetters: Record<string, string> = {
+  status: 's',
+  planId: 'p',
+  userId: 'u',
+  beforeId: 'b',
+  pattern: 't',
+};
+
 /**
  * The WHERE of the subscription list: the tenant, the filters, and the free-text search on the
  * subscription's own search column (trigram index), never an OR over columns of joined tables.
+ * Written with placeholders, for statements prepared once per shape: `shape` says which filters
+ * are set (a statement's name carries it), `values` fills the placeholders.
  */
-function listWhere(scope: TenantScope, f: SubscriptionListFilter): SQL {
-  const conditions: SQL[] = [eq(subscriptions.tenantId, scope.tenantId)];
-  if (f.status !== undefined) conditions.push(eq(subscriptions.status, f.status));
-  if (f.planId !== undefined) conditions.push(eq(subscriptions.planId, f.planId));
-  if (f.userId !== undefined) conditions.push(eq(subscriptions.userId, f.userId));
-  if (f.beforeId !== undefined) conditions.push(lt(subscriptions.id, f.beforeId));
-  if (f.searchTerm) {
-    // One trigram-indexed column kept by triggers (customer name, e-mail, plan name, lower-cased).
-    conditions.push(like(subscriptions.searchText, containsPattern(f.searchTerm.toLowerCase())));
-  }
-  return and(...conditions) as SQL;
+function listWhere(
+  scope: TenantScope,
+  f: SubscriptionListFilter,
+): { where: () => SQL; shape: string; values: Record<string, unknown> } {
+  const values: Record<string, unknown> = { tenantId: scope.tenantId };
+  if (f.status !== undefined) values.status = f.status;
+  if (f.planId !== undefined) values.planId = f.planId;
+  if (f.userId !== undefined) values.userId = f.userId;
+  if (f.beforeId !== undefined) values.beforeId = f.beforeId;
+  // One trigram-indexed column kept by triggers (customer name, e-mail, plan name, lower-cased).
+  if (f.searchTerm) values.pattern = containsPattern(f.searchTerm.toLowerCase());
+  const set = (key: string) => key in values;
+  const where = () =>
+    and(
+      eq(subscriptions.tenantId, sql.placeholder('tenantId')),
+      set('status') ? eq(subscriptions.status, sql.placeholder('status')) : undefined,
+      set('planId') ? eq(subscriptions.planId, sql.placeholder('planId')) : undefined,
+      set('userId') ? eq(subscriptions.userId, sql.placeholder('userId')) : undefined,
+      set('beforeId') ? lt(subscriptions.id, sql.placeholder('beforeId')) : undefined,
+      set('pattern') ? like(subscriptions.searchText, sql.placeholder('pattern')) : undefined,
+    ) as SQL;
+  // Which filters are set, in a fixed order: 's', 'sp', 'spubt'… ('all' for none).
+  const shape = Object.keys(values)
+    .map((key) => shapeLetters[key] ?? '')
+    .join('');
+  return { where, shape: shape || 'all', values };
 }
 
 /** Counts the list's rows up to `limit` (a capped count: the database stops there). */
@@ -67,15 +98,22 @@ export async function countSubscriptions(
   filter: SubscriptionListFilter,
   limit: number,
 ): Promise<number> {
+  const { where, shape, values } = listWhere(scope, filter);
   // In the list's own order, so the count walks the index the page walks (never the whole table).
-  const capped = scope.tx
-    .select({ one: sql`1` })
-    .from(subscriptions)
-    .where(listWhere(scope, filter))
-    .orderBy(desc(subscriptions.id))
-    .limit(limit)
-    .as('capped');
-  const [row] = await scope.tx.select({ n: sql<number>`count(*)::int` }).from(capped);
+  const query = preparedOnce(scope.tx, `subscription_count_${shape}`, (name) => {
+    const capped = scope.tx
+      .select({ one: sql`1` })
+      .from(subscriptions)
+      .where(where())
+      .orderBy(desc(subscriptions.id))
+      .limit(sql.placeholder('limit'))
+      .as('capped');
+    return scope.tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(capped)
+      .prepare(name);
+  });
+  const [row] = await query.execute({ ...values, limit });
   return row?.n ?? 0;
 }
 
@@ -93,27 +131,32 @@ export async function pageAndCountOfSubscriptionIds(
   offset: number,
   limit: number,
 ): Promise<{ ids: number[]; counted: number }> {
-  const capped = scope.tx
-    .select({ id: subscriptions.id })
-    .from(subscriptions)
-    .where(listWhere(scope, filter))
-    .orderBy(desc(subscriptions.id))
-    .limit(limit)
-    .as('capped');
-  const numbered = scope.tx
-    .select({
-      id: capped.id,
-      position: sql<number>`(row_number() over (order by ${capped.id} desc))::int`.as('position'),
-      walked: sql<number>`(count(*) over ())::int`.as('walked'),
-    })
-    .from(capped)
-    .as('numbered');
-  const rows = await scope.tx
-    .select({ id: numbered.id, walked: numbered.walked })
-    .from(numbered)
-    .where(gt(numbered.position, offset))
-    .orderBy(asc(numbered.position))
-    .limit(pageSize);
+  const { where, shape, values } = listWhere(scope, filter);
+  const query = preparedOnce(scope.tx, `subscription_page_count_${shape}`, (name) => {
+    const capped = scope.tx
+      .select({ id: subscriptions.id })
+      .from(subscriptions)
+      .where(where())
+      .orderBy(desc(subscriptions.id))
+      .limit(sql.placeholder('limit'))
+      .as('capped');
+    const numbered = scope.tx
+      .select({
+        id: capped.id,
+        position: sql<number>`(row_number() over (order by ${capped.id} desc))::int`.as('position'),
+        walked: sql<number>`(count(*) over ())::int`.as('walked'),
+      })
+      .from(capped)
+      .as('numbered');
+    return scope.tx
+      .select({ id: numbered.id, walked: numbered.walked })
+      .from(numbered)
+      .where(gt(numbered.position, sql.placeholder('offset')))
+      .orderBy(asc(numbered.position))
+      .limit(sql.placeholder('pageSize'))
+      .prepare(name);
+  });
+  const rows = await query.execute({ ...values, limit, offset, pageSize });
   const first = rows[0];
   if (first !== undefined) return { ids: rows.map((r) => r.id), counted: first.walked };
   return { ids: [], counted: offset === 0 ? 0 : await countSubscriptions(scope, filter, limit) };
@@ -126,13 +169,18 @@ export async function pageOfSubscriptionIds(
   limit: number,
   offset: number,
 ): Promise<number[]> {
-  const rows = await scope.tx
-    .select({ id: subscriptions.id })
-    .from(subscriptions)
-    .where(listWhere(scope, filter))
-    .orderBy(desc(subscriptions.id))
-    .limit(limit)
-    .offset(offset);
+  const { where, shape, values } = listWhere(scope, filter);
+  const query = preparedOnce(scope.tx, `subscription_page_${shape}`, (name) =>
+    scope.tx
+      .select({ id: subscriptions.id })
+      .from(subscriptions)
+      .where(where())
+      .orderBy(desc(subscriptions.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(name),
+  );
+  const rows = await query.execute({ ...values, limit, offset });
   return rows.map((r) => r.id);
 }
 
@@ -164,28 +212,32 @@ export async function subscriptionExportBatch(
   filter: SubscriptionListFilter,
   limit: number,
 ): Promise<SubscriptionExportRow[]> {
-  const rows = await scope.tx
-    .select({
-      id: subscriptions.id,
-      customerName: userTenants.name,
-      customerEmail: users.email,
-      planName: plans.name,
-      amountDueCents: subscriptions.amountDueCents,
-      startDate: romeDay(subscriptions.startDate),
-      nextBillingDate: romeDay(subscriptions.nextBillingDate),
-      status: subscriptions.status,
-    })
-    .from(subscriptions)
-    .innerJoin(
-      userTenants,
-      and(eq(userTenants.userId, subscriptions.userId), eq(userTenants.tenantId, subscriptions.tenantId)),
-    )
-    .innerJoin(users, eq(users.id, subscriptions.userId))
-    .innerJoin(plans, and(eq(plans.id, subscriptions.planId), eq(plans.tenantId, subscriptions.tenantId)))
-    .where(listWhere(scope, filter))
-    .orderBy(desc(subscriptions.id))
-    .limit(limit);
-  return rows as SubscriptionExportRow[];
+  const { where, shape, values } = listWhere(scope, filter);
+  const query = preparedOnce(scope.tx, `subscription_export_${shape}`, (name) =>
+    scope.tx
+      .select({
+        id: subscriptions.id,
+        customerName: userTenants.name,
+        customerEmail: users.email,
+        planName: plans.name,
+        amountDueCents: subscriptions.amountDueCents,
+        startDate: romeDay(subscriptions.startDate),
+        nextBillingDate: romeDay(subscriptions.nextBillingDate),
+        status: subscriptions.status,
+      })
+      .from(subscriptions)
+      .innerJoin(
+        userTenants,
+        and(eq(userTenants.userId, subscriptions.userId), eq(userTenants.tenantId, subscriptions.tenantId)),
+      )
+      .innerJoin(users, eq(users.id, subscriptions.userId))
+      .innerJoin(plans, and(eq(plans.id, subscriptions.planId), eq(plans.tenantId, subscriptions.tenantId)))
+      .where(where())
+      .orderBy(desc(subscriptions.id))
+      .limit(sql.placeholder('limit'))
+      .prepare(name),
+  );
+  return (await query.execute({ ...values, limit })) as SubscriptionExportRow[];
 }
 
 export interface SubscriptionRow {
@@ -236,25 +288,31 @@ export async function loadSubscriptions(
 ): Promise<Omit<Subscription, 'allowedActions'>[]> {
   if (ids.length === 0) return [];
   // The rows and their payments side by side (two connections of the pool; one for PGlite).
-  const subscriptionRows = scope.tx
-    .select({
-      ...subscriptionColumns,
-      userName: userTenants.name,
-      userEmail: users.email,
-      planName: plans.name,
-      planRecurrence: plans.recurrenceType,
-      planCost: plans.recurringCostBeforeVat,
-      planVat: plans.vatPercentage,
-    })
-    .from(subscriptions)
-    .innerJoin(
-      userTenants,
-      and(eq(userTenants.userId, subscriptions.userId), eq(userTenants.tenantId, subscriptions.tenantId)),
-    )
-    .innerJoin(users, eq(users.id, subscriptions.userId))
-    .innerJoin(plans, and(eq(plans.id, subscriptions.planId), eq(plans.tenantId, subscriptions.tenantId)))
-    .where(and(eq(subscriptions.tenantId, scope.tenantId), inArray(subscriptions.id, [...ids])));
-  const [rows, paymentsBySub] = await Promise.all([subscriptionRows, paymentsOf(scope, ids)]);
+  const query = preparedOnce(scope.tx, 'subscription_rows', (name) =>
+    scope.tx
+      .select({
+        ...subscriptionColumns,
+        userName: userTenants.name,
+        userEmail: users.email,
+        planName: plans.name,
+        planRecurrence: plans.recurrenceType,
+        planCost: plans.recurringCostBeforeVat,
+        planVat: plans.vatPercentage,
+      })
+      .from(subscriptions)
+      .innerJoin(
+        userTenants,
+        and(eq(userTenants.userId, subscriptions.userId), eq(userTenants.tenantId, subscriptions.tenantId)),
+      )
+      .innerJoin(users, eq(users.id, subscriptions.userId))
+      .innerJoin(plans, and(eq(plans.id, subscriptions.planId), eq(plans.tenantId, subscriptions.tenantId)))
+      .where(and(eq(subscriptions.tenantId, sql.placeholder('tenantId')), anyOf(subscriptions.id, 'ids')))
+      .prepare(name),
+  );
+  const [rows, paymentsBySub] = await Promise.all([
+    query.execute({ tenantId: scope.tenantId, ids }),
+    paymentsOf(scope, ids),
+  ]);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => {
     const r = byId.get(id);
@@ -295,25 +353,29 @@ async function paymentsOf(
   scope: TenantScope,
   subscriptionIds: readonly number[],
 ): Promise<Map<number, Payment[]>> {
-  const rows = await scope.tx
-    .select({
-      id: payments.id,
-      subscriptionId: payments.subscriptionId,
-      amountDueCents: payments.amountDueCents,
-      providerSubscriptionId: payments.providerSubscriptionId,
-      method: payments.method,
-      causale: payments.causale,
-      periodStart: payments.periodStart,
-      periodEnd: payments.periodEnd,
-      paidAt: payments.paidAt,
-      // Per payment of the page only (index bank_transfers_payment_idx), never the whole tenant.
-      // Written qualified: drizzle renders a column of the selected table unqualified here.
-      approved: sql<string>`(select coalesce(sum(bt.amount_cents), 0) from bank_transfers bt where bt.payment_id = "payments"."id" and bt.tenant_id = "payments"."tenant_id" and bt.approval_date is not null)`,
-      transferred: sql<string>`(select coalesce(sum(bt.amount_cents), 0) from bank_transfers bt where bt.payment_id = "payments"."id" and bt.tenant_id = "payments"."tenant_id")`,
-    })
-    .from(payments)
-    .where(and(eq(payments.tenantId, scope.tenantId), inArray(payments.subscriptionId, [...subscriptionIds])))
-    .orderBy(asc(payments.subscriptionId), asc(payments.id));
+  const query = preparedOnce(scope.tx, 'subscription_payments', (name) =>
+    scope.tx
+      .select({
+        id: payments.id,
+        subscriptionId: payments.subscriptionId,
+        amountDueCents: payments.amountDueCents,
+        providerSubscriptionId: payments.providerSubscriptionId,
+        method: payments.method,
+        causale: payments.causale,
+        periodStart: payments.periodStart,
+        periodEnd: payments.periodEnd,
+        paidAt: payments.paidAt,
+        // Per payment of the page only (index bank_transfers_payment_idx), never the whole tenant.
+        // Written qualified: drizzle renders a column of the selected table unqualified here.
+        approved: sql<string>`(select coalesce(sum(bt.amount_cents), 0) from bank_transfers bt where bt.payment_id = "payments"."id" and bt.tenant_id = "payments"."tenant_id" and bt.approval_date is not null)`,
+        transferred: sql<string>`(select coalesce(sum(bt.amount_cents), 0) from bank_transfers bt where bt.payment_id = "payments"."id" and bt.tenant_id = "payments"."tenant_id")`,
+      })
+      .from(payments)
+      .where(and(eq(payments.tenantId, sql.placeholder('tenantId')), anyOf(payments.subscriptionId, 'ids')))
+      .orderBy(asc(payments.subscriptionId), asc(payments.id))
+      .prepare(name),
+  );
+  const rows = await query.execute({ tenantId: scope.tenantId, ids: subscriptionIds });
   const out = new Map<number, Payment[]>();
   for (const r of rows) {
     const list = out.get(r.subscriptionId) ?? [];

@@ -10,6 +10,7 @@ import { featureKeyOf, type Entitlement } from '../../../contract/integrations';
 import { SubscriptionStatus, subscriptionStatusNames } from '../../../contract/subscription-status';
 import type { Database } from '../../db/client';
 import { features, planFeatures, plans, subscriptions, users, userTenants } from '../../db/schema';
+import { preparedOnce } from '../../db/prepared';
 
 export interface CustomerRef {
   customerEmail?: string;
@@ -43,7 +44,7 @@ type CustomerVariant = 'member' | 'id' | 'email';
  * The customer given by id or e-mail is resolved within the same statement among the tenant's
  * members (an unknown e-mail or a non-member: no rows).
  */
-function prepareEntitlements(db: Database, variant: CustomerVariant) {
+function prepareEntitlements(db: Database, variant: CustomerVariant, name: string) {
   const tenant = sql.placeholder('tenantId');
   const customer = sql.placeholder('customer');
   const customerCondition =
@@ -88,13 +89,8 @@ function prepareEntitlements(db: Database, variant: CustomerVariant) {
         ),
       ),
     )
-    .prepare(`entitlements_by_${variant}`);
+    .prepare(name);
 }
-
-const preparedEntitlements = new WeakMap<
-  Database,
-  Map<CustomerVariant, ReturnType<typeof prepareEntitlements>>
->();
 
 /**
  * The customer's entitlements now (one query). `customer` is a member's id, or a reference
@@ -112,10 +108,9 @@ export async function entitlementsOf(
       : customer.customerId !== undefined
         ? ['id', customer.customerId]
         : ['email', (customer.customerEmail ?? '').trim().toLowerCase()];
-  let byVariant = preparedEntitlements.get(db);
-  if (!byVariant) preparedEntitlements.set(db, (byVariant = new Map()));
-  let query = byVariant.get(variant);
-  if (!query) byVariant.set(variant, (query = prepareEntitlements(db, variant)));
+  const query = preparedOnce(db, `entitlements_by_${variant}`, (name) =>
+    prepareEntitlements(db, variant, name),
+  );
   const rows = await query.execute({ tenantId, customer: value, now });
   // One entry per key: the subscription that lasts longest.
   const byKey = new Map<string, Entitlement>();

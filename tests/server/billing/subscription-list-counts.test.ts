@@ -4,6 +4,8 @@
  * plain queries: every page holds the rows the list's order gives at that offset, the count is
  * exact when the rows end within the window and capped (with the flag) past it, a page past the
  * end is empty with the exact count, and a filter or another tenant changes nothing of that.
+ * The list's statements are prepared once per filter shape: every shape, asked in either order,
+ * answers its own rows (a statement reused for another shape would not).
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,5 +104,61 @@ describe('subscription list: pages and capped counts in one query', () => {
     expect(res.status, res.raw).toBe(200);
     expect(res.body.data!.items.length).toBeGreaterThan(0);
     expect(res.body.data!.items.some((s) => active.includes(s.id))).toBe(false);
+  });
+
+  it('every combination of filters, prepared once per shape, answers its own rows in either order', async () => {
+    const rows = await executeRows<{
+      id: number;
+      status: number;
+      plan_id: number;
+      user_id: number;
+      search_text: string;
+    }>(
+      ctx.db,
+      sql`select id, status, plan_id, user_id, search_text from subscriptions
+          where tenant_id = ${tenantId} order by id desc`,
+    );
+    const first = rows.find((r) => r.status === 1)!;
+    const term = first.search_text.slice(0, 4);
+    const filters = {
+      'filters[status]': 1,
+      'filters[planId]': first.plan_id,
+      'filters[userId]': first.user_id,
+      searchTerm: term,
+    } as const;
+    const keys = Object.keys(filters) as (keyof typeof filters)[];
+    const combinations = Array.from({ length: 2 ** keys.length }, (_, bits) =>
+      keys.filter((_, i) => bits & (1 << i)),
+    );
+    const matches = (set: readonly (keyof typeof filters)[]) =>
+      rows
+        .filter(
+          (r) =>
+            (!set.includes('filters[status]') || r.status === 1) &&
+            (!set.includes('filters[planId]') || r.plan_id === first.plan_id) &&
+            (!set.includes('filters[userId]') || r.user_id === first.user_id) &&
+            (!set.includes('searchTerm') || r.search_text.includes(term.toLowerCase())),
+        )
+        .map((r) => r.id);
+    for (const order of [combinations, [...combinations].reverse()]) {
+      for (const set of order) {
+        const query = Object.fromEntries(set.map((k) => [k, filters[k]]));
+        const expected = matches(set);
+        expect(expected.length, set.join()).toBeGreaterThan(0);
+        const data = await page({ ...query, page: 2, pageSize: 5 } as Record<string, number>);
+        expect(
+          data.items.map((s) => s.id),
+          set.join(),
+        ).toEqual(expected.slice(5, 10));
+        expect(data.totalCount, set.join()).toBe(Math.min(expected.length, 5 + 1000));
+        // The cursor's statements (afterId: one more condition in the name).
+        const after = expected[2]!;
+        const next = await page({ ...query, afterId: after, pageSize: 5 } as Record<string, number>);
+        expect(
+          next.items.map((s) => s.id),
+          set.join(),
+        ).toEqual(expected.slice(3, 8));
+      }
+    }
   });
 });
