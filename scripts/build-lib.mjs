@@ -178,7 +178,7 @@ const INLINED_PACKAGES = new Set([
   'fastify-plugin',
   'fastify-type-provider-zod',
   '@fastify/cors',
-  '@fastify/helmet',
+  'helmet',
   '@fastify/jwt',
   '@fastify/rate-limit',
   '@fastify/static',

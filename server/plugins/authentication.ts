@@ -34,7 +34,10 @@ export const authenticationPlugin = fp<AuthenticationOptions>(
       secret,
       // fast-jwt reads a bare number as seconds: say the unit.
       sign: { algorithm: 'HS256', expiresIn: `${Math.max(1, Math.round(expiresInMs / 1000))}s` },
-      verify: { algorithms: ['HS256'] },
+      // Verified tokens are remembered (fast-jwt's LRU, keyed by the token's hash, never past
+      // the token's own expiry): a signed-in caller's HMAC is checked once, not on every call.
+      // Whether the session still holds is the identity query's job, on every call.
+      verify: { algorithms: ['HS256'], cache: 1000, cacheTTL: 60_000 },
     });
     app.decorateRequest('auth', null);
 

@@ -1,6 +1,6 @@
-import fastifyHelmet from '@fastify/helmet';
-import type { FastifyHelmetOptions } from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import fp from 'fastify-plugin';
+import helmet, { type HelmetOptions } from 'helmet';
 import { isApiPath, isDocsPath } from './request-context';
 
 /** PayPal's JavaScript SDK and checkout frames (the payment page only). */
@@ -54,18 +54,25 @@ function pathOf(url: string): string {
   return (at < 0 ? url : url.slice(0, at)).replace(/\/+$/, '').toLowerCase() || '/';
 }
 
-/** Helmet's options for one request: the default, or the payment page's or the widget's. */
-export function securityOptionsFor(
-  url: string,
-  extraPaymentSources: readonly string[] = [],
-): FastifyHelmetOptions {
+/** Which page's policy a path gets. */
+function pageKindOf(url: string): 'payment' | 'frameable' | 'default' {
   const path = pathOf(url);
+  if (PAYMENT_PAGE_PATHS.includes(path)) return 'payment';
+  if (FRAMEABLE_PAGE_PATHS.includes(path)) return 'frameable';
+  return 'default';
+}
+
+/** Helmet's options for one kind of page: the default, or the payment page's or the widget's. */
+function securityOptionsFor(
+  kind: ReturnType<typeof pageKindOf>,
+  extraPaymentSources: readonly string[],
+): HelmetOptions {
   const directives: Directives = { ...BASE_DIRECTIVES };
-  const options: FastifyHelmetOptions = {
+  const options: HelmetOptions = {
     referrerPolicy: { policy: 'no-referrer' },
     xFrameOptions: { action: 'deny' },
   };
-  if (PAYMENT_PAGE_PATHS.includes(path)) {
+  if (kind === 'payment') {
     const self = ["'self'"];
     directives['script-src'] = [...self, ...PAYPAL_SDK_HOSTS, ...STRIPE_JS_HOSTS, ...extraPaymentSources];
     directives['connect-src'] = [...self, ...PAYPAL_SDK_HOSTS, ...STRIPE_API_HOSTS, ...extraPaymentSources];
@@ -74,7 +81,7 @@ export function securityOptionsFor(
     // PayPal's checkout opens a popup that talks back to this window.
     options.crossOriginOpenerPolicy = { policy: 'same-origin-allow-popups' };
   }
-  if (FRAMEABLE_PAGE_PATHS.includes(path)) {
+  if (kind === 'frameable') {
     directives['frame-ancestors'] = ['*'];
     options.xFrameOptions = false;
     options.crossOriginResourcePolicy = { policy: 'cross-origin' };
@@ -84,23 +91,46 @@ export function securityOptionsFor(
 }
 
 /**
- * Security headers on every answer, through @fastify/helmet: a Content-Security-Policy (scripts
+ * The headers helmet sets for those options. Every directive is a constant string, so the
+ * headers are too: helmet runs once per kind of page (and set of extra payment sources), not
+ * once per request (building its middleware was ~2% of a list call's CPU).
+ */
+function headersOf(options: HelmetOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader: (name: string, value: unknown) => (headers[name.toLowerCase()] = String(value)),
+    removeHeader: (name: string) => delete headers[name.toLowerCase()],
+  };
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error;
+  });
+  return headers;
+}
+
+/**
+ * Security headers on every answer, computed by helmet: a Content-Security-Policy (scripts
  * from this origin only; PayPal's SDK and Stripe.js on the payment page), no framing except the plan widget,
  * Referrer-Policy no-referrer (reset and payment URLs carry tokens), nosniff, and
  * `Cache-Control: no-store` on API answers (they are per caller). One hook decides per path, so
  * SPA pages served by the history fallback and routes added later get the same treatment.
  */
 export const securityHeadersPlugin = fp<{ paymentScriptSources?: () => readonly string[] }>(
-  async (app, options) => {
-    await app.register(fastifyHelmet, { global: false });
+  (app, options, done) => {
+    const computed = new Map<string, Record<string, string>>();
     app.addHook('onRequest', async (request, reply) => {
+      const kind = pageKindOf(request.url);
       // PAYPAL_FAKE (development only): the fake PayPal's SDK stub on loopback, on the payment page.
-      await reply.helmet(securityOptionsFor(request.url, options.paymentScriptSources?.() ?? []));
+      const extra = kind === 'payment' ? (options.paymentScriptSources?.() ?? []) : [];
+      const key = `${kind} ${extra.join(' ')}`;
+      let headers = computed.get(key);
+      if (!headers) computed.set(key, (headers = headersOf(securityOptionsFor(kind, extra))));
+      reply.headers(headers);
     });
     app.addHook('onSend', async (request, reply) => {
       if (!isApiPath(request.url) || isDocsPath(request.url)) return;
       if (request.auth || !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     });
+    done();
   },
   { name: 'security-headers' },
 );
