@@ -16,7 +16,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type { Database } from '../db/client';
-import { pgBossDb } from './pg-boss-db';
+import { pgBossDb, settledAll } from './pg-boss-db';
 
 export type JobMode = 'auto' | 'manual' | 'off';
 
@@ -186,7 +186,17 @@ export function createJobEngine(options: JobEngineOptions): JobEngine {
     });
   }
 
-  async function execute(def: JobDefinition, job: PgBoss.JobWithMetadata<Record<string, unknown>>) {
+  /** Job handlers running now (engine.stop waits for them: a worker may start one while it stops). */
+  const running = new Set<Promise<unknown>>();
+  function execute(def: JobDefinition, job: PgBoss.JobWithMetadata<Record<string, unknown>>) {
+    const run = executeJob(def, job);
+    running.add(run);
+    const forget = () => running.delete(run);
+    run.then(forget, forget);
+    return run;
+  }
+
+  async function executeJob(def: JobDefinition, job: PgBoss.JobWithMetadata<Record<string, unknown>>) {
     const ctx = contextFor(job);
     try {
       const output = await def.run(job.data ?? {}, ctx);
@@ -248,6 +258,11 @@ export function createJobEngine(options: JobEngineOptions): JobEngine {
       if (!started) return;
       started = false;
       await boss.stop({ graceful: true, close: false, wait: true, timeout: 10_000 });
+      // pg-boss counts a worker busy only once its fetch has returned a job, and records outcomes
+      // without awaiting them: wait for both before the caller closes the pool (a job fetched
+      // while stopping then ran on a closed pool, and its failure, recorded on it, crashed the
+      // process at Ctrl-C).
+      await settledAll(db.underWay, running);
     },
     enqueue,
     async drain({ names, ignoreStartAfter = false, maxJobs = 1000 } = {}) {

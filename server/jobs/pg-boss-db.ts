@@ -20,14 +20,45 @@ export function clientOf(db: Database): unknown {
   return (db as unknown as { $client?: unknown }).$client;
 }
 
-/** pg-boss's `db` option on the app's pool. */
-export function pgBossDb(db: Database): PgBoss.Db {
+/** pg-boss's `db` option on the app's pool, with what it has under way (see `settled`). */
+export interface TrackedPgBossDb extends PgBoss.Db {
+  /**
+   * The calls under way. pg-boss records a job's outcome without awaiting it, and a worker's
+   * fetch can still hand it a job after `stop()` resolves: the pool must stay open until they
+   * are done (engine.stop waits with `settledAll`).
+   */
+  readonly underWay: ReadonlySet<Promise<unknown>>;
+}
+
+export function pgBossDb(db: Database): TrackedPgBossDb {
   const client = clientOf(db);
   if (client && typeof (client as PoolLike).query === 'function') {
     const pool = client as PoolLike;
+    const underWay = new Set<Promise<unknown>>();
     return {
-      executeSql: (text, values) => pool.query(text, values && values.length > 0 ? values : undefined),
+      executeSql: (text, values) => {
+        const call = pool.query(text, values && values.length > 0 ? values : undefined);
+        underWay.add(call);
+        const forget = () => underWay.delete(call);
+        call.then(forget, forget);
+        return call;
+      },
+      underWay,
     };
   }
   throw new Error('job engine: unknown database client (expected a pg Pool)');
+}
+
+/**
+ * Waits until `underWay` stays empty across a turn of the event loop: what a settled promise's
+ * handlers start (pg-boss marking a job, a worker's handler after its fetch) runs in the
+ * microtasks before `setImmediate`, so it is in the set when the set is looked at again.
+ */
+export async function settledAll(...sets: ReadonlySet<Promise<unknown>>[]): Promise<void> {
+  for (;;) {
+    await new Promise((resolve) => setImmediate(resolve));
+    const pending = sets.flatMap((set) => [...set]);
+    if (pending.length === 0) return;
+    await Promise.allSettled(pending);
+  }
 }
