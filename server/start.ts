@@ -13,7 +13,7 @@ import type { DatabaseHandle, DatabaseTarget } from './db/client';
 import { DEMO_ACCOUNTS } from './db/seed/accounts';
 import { seedDatabase } from './db/seed/seed';
 import type { SeedStep } from './db/seed/seed';
-import { secureDataDir } from './lib/data-dir';
+import { prepareDataDir, tightenDataDir } from './lib/data-dir';
 import { createSecretBox } from './lib/secret-box';
 
 export interface StartServerOptions {
@@ -61,7 +61,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     dataDir: dataDir === MEMORY_DATA_DIR ? dataDir : path.resolve(dataDir),
   };
   const inMemory = config.dataDir === MEMORY_DATA_DIR;
-  if (!inMemory) await secureDataDir(config.dataDir);
+  if (!inMemory) await prepareDataDir(config.dataDir);
 
   const target: DatabaseTarget = config.databaseUrl
     ? { kind: 'postgres', url: config.databaseUrl }
@@ -129,8 +129,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       app = await build();
       seeded = await prepare();
     }
-    // Files PGlite created before the umask took effect (a data directory of an earlier version).
-    if (!inMemory) await secureDataDir(config.dataDir);
+    // Once the database is open: files PGlite wrote with its own modes, and an earlier version's.
+    if (!inMemory) await tightenDataDir(config.dataDir);
     app.log.info({ ms: Date.now() - started, seeded, database: handle.kind }, 'database ready');
     if (spaDir && !existsSync(path.join(spaDir, 'index.html'))) {
       app.log.warn(

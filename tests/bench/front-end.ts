@@ -194,6 +194,15 @@ export async function stop(server: StartedServer): Promise<void> {
   const exited = new Promise((resolve) => server.child.once('exit', resolve));
   process.kill(-server.child.pid!, 'SIGTERM'); // npm and the node it started: one process group
   await exited;
+  // npm may end before the server it started: the next start must not find this one answering.
+  for (;;) {
+    try {
+      process.kill(-server.child.pid!, 0);
+    } catch {
+      return; // the group is gone
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 export async function benchFrontEnd(): Promise<BenchResult[]> {
