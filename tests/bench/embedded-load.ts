@@ -260,12 +260,10 @@ export async function benchUnderLoad(
       });
       results.push({ name: `${label}: ${name}, failed or timed out`, value: failed, unit: '', target: 0 });
     }
-    results.push({
-      name: `${label}: memory peak under load (${what})`,
-      value: peak,
-      unit: 'MB',
-      target: 350,
-    });
+    // Printed, not a target: issue 8 sets 350 MB at rest after the ISTAT seed. Under 50
+    // connections the server's heap and the database's memory grow on PostgreSQL too (its
+    // anchor's peak is printed the same way).
+    console.log(`  ${label}: memory peak under load (${what}): ${peak.toFixed(0)} MB`);
     await stopChild(server);
 
     // A restart on the seeded data directory: memory at rest.
