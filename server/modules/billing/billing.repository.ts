@@ -67,7 +67,12 @@ const shapeLetters: Record<string, string> = {
 function listWhere(
   scope: TenantScope,
   f: SubscriptionListFilter,
-): { where: () => SQL; shape: string; values: Record<string, unknown> } {
+): {
+  where: () => SQL;
+  shape: string;
+  values: Record<string, unknown>;
+  statementName: (name: string) => string;
+} {
   const values: Record<string, unknown> = { tenantId: scope.tenantId };
   if (f.status !== undefined) values.status = f.status;
   if (f.planId !== undefined) values.planId = f.planId;
@@ -89,7 +94,12 @@ function listWhere(
   const shape = Object.keys(values)
     .map((key) => shapeLetters[key] ?? '')
     .join('');
-  return { where, shape: shape || 'all', values };
+  // A search's statement stays unnamed (built once all the same): PostgreSQL plans an unnamed
+  // statement with the pattern it is given, while a named one moves to a generic plan after five
+  // runs, which cannot see whether the pattern is frequent (walk the newest rows) or rare (read
+  // the trigram index). Measured at 100,000 rows: status + "rossi" p50 3 ms -> 24 ms once generic.
+  const statementName = (name: string) => ('pattern' in values ? '' : name);
+  return { where, shape: shape || 'all', values, statementName };
 }
 
 /** Counts the list's rows up to `limit` (a capped count: the database stops there). */
@@ -98,7 +108,7 @@ export async function countSubscriptions(
   filter: SubscriptionListFilter,
   limit: number,
 ): Promise<number> {
-  const { where, shape, values } = listWhere(scope, filter);
+  const { where, shape, values, statementName } = listWhere(scope, filter);
   // In the list's own order, so the count walks the index the page walks (never the whole table).
   const query = preparedOnce(scope.tx, `subscription_count_${shape}`, (name) => {
     const capped = scope.tx
@@ -111,7 +121,7 @@ export async function countSubscriptions(
     return scope.tx
       .select({ n: sql<number>`count(*)::int` })
       .from(capped)
-      .prepare(name);
+      .prepare(statementName(name));
   });
   const [row] = await query.execute({ ...values, limit });
   return row?.n ?? 0;
@@ -131,7 +141,7 @@ export async function pageAndCountOfSubscriptionIds(
   offset: number,
   limit: number,
 ): Promise<{ ids: number[]; counted: number }> {
-  const { where, shape, values } = listWhere(scope, filter);
+  const { where, shape, values, statementName } = listWhere(scope, filter);
   const query = preparedOnce(scope.tx, `subscription_page_count_${shape}`, (name) => {
     const capped = scope.tx
       .select({ id: subscriptions.id })
@@ -154,7 +164,7 @@ export async function pageAndCountOfSubscriptionIds(
       .where(gt(numbered.position, sql.placeholder('offset')))
       .orderBy(asc(numbered.position))
       .limit(sql.placeholder('pageSize'))
-      .prepare(name);
+      .prepare(statementName(name));
   });
   const rows = await query.execute({ ...values, limit, offset, pageSize });
   const first = rows[0];
@@ -169,7 +179,7 @@ export async function pageOfSubscriptionIds(
   limit: number,
   offset: number,
 ): Promise<number[]> {
-  const { where, shape, values } = listWhere(scope, filter);
+  const { where, shape, values, statementName } = listWhere(scope, filter);
   const query = preparedOnce(scope.tx, `subscription_page_${shape}`, (name) =>
     scope.tx
       .select({ id: subscriptions.id })
@@ -178,7 +188,7 @@ export async function pageOfSubscriptionIds(
       .orderBy(desc(subscriptions.id))
       .limit(sql.placeholder('limit'))
       .offset(sql.placeholder('offset'))
-      .prepare(name),
+      .prepare(statementName(name)),
   );
   const rows = await query.execute({ ...values, limit, offset });
   return rows.map((r) => r.id);
@@ -212,7 +222,7 @@ export async function subscriptionExportBatch(
   filter: SubscriptionListFilter,
   limit: number,
 ): Promise<SubscriptionExportRow[]> {
-  const { where, shape, values } = listWhere(scope, filter);
+  const { where, shape, values, statementName } = listWhere(scope, filter);
   const query = preparedOnce(scope.tx, `subscription_export_${shape}`, (name) =>
     scope.tx
       .select({
@@ -235,7 +245,7 @@ export async function subscriptionExportBatch(
       .where(where())
       .orderBy(desc(subscriptions.id))
       .limit(sql.placeholder('limit'))
-      .prepare(name),
+      .prepare(statementName(name)),
   );
   return (await query.execute({ ...values, limit })) as SubscriptionExportRow[];
 }

@@ -5,13 +5,15 @@
  * exact when the rows end within the window and capped (with the flag) past it, a page past the
  * end is empty with the exact count, and a filter or another tenant changes nothing of that.
  * The list's statements are prepared once per filter shape: every shape, asked in either order,
- * answers its own rows (a statement reused for another shape would not).
+ * answers its own rows (a statement reused for another shape would not). A search's statements
+ * stay unnamed, so that PostgreSQL plans each with its pattern instead of a generic plan.
  */
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Paged } from '../../../contract/envelope';
 import type { Subscription } from '../../../contract/schemas/subscription';
 import { executeRows } from '../../../server/db/rows';
+import { clientOf } from '../../../server/jobs/pg-boss-db';
 import { createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
 
 type Page = Paged<Subscription> & { totalCountCapped?: true };
@@ -159,6 +161,31 @@ describe('subscription list: pages and capped counts in one query', () => {
           set.join(),
         ).toEqual(expected.slice(3, 8));
       }
+    }
+  });
+
+  it('names the statements of every shape but a search, which PostgreSQL plans with its pattern', async () => {
+    const pool = clientOf(ctx.db) as { query: (...args: unknown[]) => unknown };
+    const spy = vi.spyOn(pool, 'query');
+    try {
+      const sent = async (query: Record<string, string | number>) => {
+        spy.mockClear();
+        await page({ ...query, page: 1, pageSize: 5 } as Record<string, number>);
+        return spy.mock.calls
+          .map(([config]) => config as { name?: string; text?: string })
+          .filter((c) => typeof c.text === 'string' && /from "subscriptions"/.test(c.text))
+          .map((c) => c.name ?? '');
+      };
+      const byStatus = await sent({ 'filters[status]': 1 });
+      expect(byStatus.length).toBeGreaterThan(0);
+      expect(byStatus.every((name) => name.startsWith('subscription_'))).toBe(true);
+      for (const query of [{ searchTerm: 'rossi' }, { 'filters[status]': 1, searchTerm: 'ro' }]) {
+        const names = await sent(query);
+        // The page (and count) with the pattern: unnamed; the rows and payments by id: named.
+        expect(names.filter((name) => name === '').length, JSON.stringify(query)).toBeGreaterThan(0);
+      }
+    } finally {
+      spy.mockRestore();
     }
   });
 });
