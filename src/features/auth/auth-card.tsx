@@ -15,7 +15,7 @@ export function AuthCard({
     <main className="relative flex min-h-screen items-center justify-center overflow-hidden bg-slate-50 px-4 py-12">
       <div
         aria-hidden="true"
-        className="pointer-events-none absolute -top-48 left-1/2 h-[30rem] w-[60rem] -translate-x-1/2 rounded-full bg-linear-to-r from-brand-sky/30 via-brand-blue/25 to-brand-indigo/30 blur-3xl"
+        className="pointer-events-none absolute -top-48 left-1/2 h-[30rem] w-[60rem] -translate-x-1/2 brand-glow"
       />
       <div className="relative w-full max-w-md">
         <Link

@@ -19,7 +19,7 @@ export default function TenantSelectionScreen() {
     <main className="relative flex min-h-screen items-center justify-center overflow-hidden bg-slate-50 px-4 py-12">
       <div
         aria-hidden="true"
-        className="pointer-events-none absolute -top-40 left-1/2 h-[28rem] w-[56rem] -translate-x-1/2 rounded-full bg-linear-to-r from-brand-sky/25 via-brand-blue/20 to-brand-indigo/25 blur-3xl"
+        className="pointer-events-none absolute -top-40 left-1/2 h-[28rem] w-[56rem] -translate-x-1/2 brand-glow"
       />
       <section aria-labelledby="tenant-title" className="card relative w-full max-w-md overflow-visible">
         <div className="h-1 rounded-t-xl bg-linear-to-r from-brand-sky via-brand-blue to-brand-indigo" />
