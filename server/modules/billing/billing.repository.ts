@@ -34,6 +34,17 @@ import { containsPattern } from '../crud/list-query';
 /** `column = any($name::int[])`: one placeholder for a list of ids (IN would need one per id). */
 const anyOf = (column: AnyPgColumn, name: string) => sql`${column} = any(${sql.placeholder(name)}::int[])`;
 
+/** A subscription's customer: their membership of the subscription's tenant. */
+const membershipOfSubscription = and(
+  eq(userTenants.userId, subscriptions.userId),
+  eq(userTenants.tenantId, subscriptions.tenantId),
+);
+/** A subscription's plan, of the same tenant. */
+const planOfSubscription = and(
+  eq(plans.id, subscriptions.planId),
+  eq(plans.tenantId, subscriptions.tenantId),
+);
+
 /** Where a query runs and for which tenant (a UnitOfWork, or a read outside one). */
 export interface TenantScope {
   readonly tenantId: number;
@@ -236,12 +247,9 @@ export async function subscriptionExportBatch(
         status: subscriptions.status,
       })
       .from(subscriptions)
-      .innerJoin(
-        userTenants,
-        and(eq(userTenants.userId, subscriptions.userId), eq(userTenants.tenantId, subscriptions.tenantId)),
-      )
+      .innerJoin(userTenants, membershipOfSubscription)
       .innerJoin(users, eq(users.id, subscriptions.userId))
-      .innerJoin(plans, and(eq(plans.id, subscriptions.planId), eq(plans.tenantId, subscriptions.tenantId)))
+      .innerJoin(plans, planOfSubscription)
       .where(where())
       .orderBy(desc(subscriptions.id))
       .limit(sql.placeholder('limit'))
@@ -310,12 +318,9 @@ export async function loadSubscriptions(
         planVat: plans.vatPercentage,
       })
       .from(subscriptions)
-      .innerJoin(
-        userTenants,
-        and(eq(userTenants.userId, subscriptions.userId), eq(userTenants.tenantId, subscriptions.tenantId)),
-      )
+      .innerJoin(userTenants, membershipOfSubscription)
       .innerJoin(users, eq(users.id, subscriptions.userId))
-      .innerJoin(plans, and(eq(plans.id, subscriptions.planId), eq(plans.tenantId, subscriptions.tenantId)))
+      .innerJoin(plans, planOfSubscription)
       .where(and(eq(subscriptions.tenantId, sql.placeholder('tenantId')), anyOf(subscriptions.id, 'ids')))
       .prepare(name),
   );

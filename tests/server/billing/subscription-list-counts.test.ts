@@ -179,7 +179,11 @@ describe('subscription list: pages and capped counts in one query', () => {
       const byStatus = await sent({ 'filters[status]': 1 });
       expect(byStatus.length).toBeGreaterThan(0);
       expect(byStatus.every((name) => name.startsWith('subscription_'))).toBe(true);
-      for (const query of [{ searchTerm: 'rossi' }, { 'filters[status]': 1, searchTerm: 'ro' }]) {
+      const searches: Record<string, string | number>[] = [
+        { searchTerm: 'rossi' },
+        { 'filters[status]': 1, searchTerm: 'ro' },
+      ];
+      for (const query of searches) {
         const names = await sent(query);
         // The page (and count) with the pattern: unnamed; the rows and payments by id: named.
         expect(names.filter((name) => name === '').length, JSON.stringify(query)).toBeGreaterThan(0);
