@@ -16,7 +16,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type { Database } from '../db/client';
-import { pgBossDb, settledAll } from './pg-boss-db';
+import { pgBossDb, settledAll, tracked } from './pg-boss-db';
 
 export type JobMode = 'auto' | 'manual' | 'off';
 
@@ -188,13 +188,8 @@ export function createJobEngine(options: JobEngineOptions): JobEngine {
 
   /** Job handlers running now (engine.stop waits for them: a worker may start one while it stops). */
   const running = new Set<Promise<unknown>>();
-  function execute(def: JobDefinition, job: PgBoss.JobWithMetadata<Record<string, unknown>>) {
-    const run = executeJob(def, job);
-    running.add(run);
-    const forget = () => running.delete(run);
-    run.then(forget, forget);
-    return run;
-  }
+  const execute = (def: JobDefinition, job: PgBoss.JobWithMetadata<Record<string, unknown>>) =>
+    tracked(running, executeJob(def, job));
 
   async function executeJob(def: JobDefinition, job: PgBoss.JobWithMetadata<Record<string, unknown>>) {
     const ctx = contextFor(job);

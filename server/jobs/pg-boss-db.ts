@@ -36,17 +36,20 @@ export function pgBossDb(db: Database): TrackedPgBossDb {
     const pool = client as PoolLike;
     const underWay = new Set<Promise<unknown>>();
     return {
-      executeSql: (text, values) => {
-        const call = pool.query(text, values && values.length > 0 ? values : undefined);
-        underWay.add(call);
-        const forget = () => underWay.delete(call);
-        call.then(forget, forget);
-        return call;
-      },
+      executeSql: (text, values) =>
+        tracked(underWay, pool.query(text, values && values.length > 0 ? values : undefined)),
       underWay,
     };
   }
   throw new Error('job engine: unknown database client (expected a pg Pool)');
+}
+
+/** `promise`, kept in `underWay` until it settles (see `settledAll`). */
+export function tracked<T>(underWay: Set<Promise<unknown>>, promise: Promise<T>): Promise<T> {
+  underWay.add(promise);
+  const forget = () => underWay.delete(promise);
+  promise.then(forget, forget);
+  return promise;
 }
 
 /**

@@ -19,19 +19,15 @@ export async function prepareDataDir(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: OWNER_ONLY_DIR });
 }
 
-/** Takes group and other permissions off everything under `dir` (symlinks left alone). */
-export function tightenDataDir(dir: string): Promise<void> {
-  return tighten(dir);
-}
-
-async function tighten(target: string): Promise<void> {
+/** Takes group and other permissions off everything under `target` (symlinks left alone). */
+export async function tightenDataDir(target: string): Promise<void> {
   try {
     const info = await lstat(target);
     if (info.isSymbolicLink()) return;
     if ((info.mode & GROUP_OTHER_BITS) !== 0) await chmod(target, info.mode & 0o700);
     if (!info.isDirectory()) return;
     // Side by side: the embedded database's ~1,500 files one after the other took ~100 ms.
-    await Promise.all((await readdir(target)).map((name) => tighten(path.join(target, name))));
+    await Promise.all((await readdir(target)).map((name) => tightenDataDir(path.join(target, name))));
   } catch (error) {
     // The embedded database's process may be opening the directory meanwhile (npm start opens it
     // early): a file it removed between the listing and the look is nothing to tighten.
