@@ -107,7 +107,7 @@ const LAST = [
 ];
 const sqlArray = (xs: string[]) => `array[${xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(',')}]`;
 
-export async function seed(url: string, tenantId: number): Promise<void> {
+async function seed(url: string, tenantId: number): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
