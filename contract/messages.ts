@@ -166,6 +166,9 @@ export const serverMessages = {
   selfChange: 'Non puoi cambiare il tuo ruolo, disattivare o eliminare il tuo account.',
   invalidCharacters: 'Il testo contiene caratteri non ammessi.',
   badUrl: 'Indirizzo della richiesta non valido.',
+  /** A request target that is not a plain path (absolute-form, `//`, `/./`, encoded separators). */
+  badRequestTarget:
+    'Indirizzo della richiesta non valido: usa un percorso semplice, senza host, `//`, `.` o `..`.',
   urlTooLong: 'Indirizzo della richiesta troppo lungo.',
   headersTooLarge: 'Intestazioni della richiesta troppo grandi.',
   loggedOut: 'Disconnessione effettuata.',

@@ -61,6 +61,7 @@ import { formBodyPlugin } from './plugins/form-body';
 import { notFoundPlugin } from './plugins/not-found';
 import { rateLimitPlugin } from './plugins/rate-limit';
 import { roleGuardPlugin } from './plugins/role-guard';
+import { routeAccessPlugin } from './plugins/route-access';
 import { securityHeadersPlugin } from './plugins/security-headers';
 import { tenantPlugin } from './plugins/tenant';
 import { tenantKeyPlugin } from './plugins/tenant-key';
@@ -147,6 +148,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(errorHandlerPlugin);
+  // The door: request targets checked and every route's access declaration recorded, before any
+  // other hook and any route (plugins/route-access.ts).
+  await app.register(routeAccessPlugin);
   await app.register(jsonBodyPlugin);
   await app.register(inputGuardPlugin);
   let fakePaypalOrigin: string | undefined;

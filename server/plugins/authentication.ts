@@ -6,7 +6,7 @@ import { serverMessages } from '../../contract/messages';
 import type { Database } from '../db/client';
 import { tenants, users, userTenants } from '../db/schema';
 import { HttpError } from '../lib/http-error';
-import { isApiPath, isDocsPath } from './request-context';
+import { accessOf } from './request-context';
 import { tenantHeader, tenantHeaderId } from './tenant';
 
 export interface AuthenticationOptions {
@@ -17,7 +17,7 @@ export interface AuthenticationOptions {
 
 /**
  * Bearer tokens (JWT, HS256) with expiry; claims `sub` (user id), `roleId` and `tv` (token
- * version). On every /api route that is not public the token is verified and the user re-read,
+ * version). On every route whose access is 'user' (the default) the token is verified and the user re-read,
  * so a deactivated or deleted account takes effect at once rather than when the token expires,
  * and a token whose `tv` is not the account's current `token_version` (moved on by a password
  * reset, a role change, a deactivation, a removal, Logout) is refused: that session has ended.
@@ -64,11 +64,9 @@ export const authenticationPlugin = fp<AuthenticationOptions>(
       .prepare('auth_identity');
 
     app.addHook('onRequest', async (request) => {
-      if (request.method === 'OPTIONS' || !isApiPath(request.url) || isDocsPath(request.url) || request.is404)
-        return;
-      const access = request.routeOptions.config.access ?? 'user';
-      // Public routes need no sign-in; tenant-key routes are authenticated by plugins/tenant-key.ts.
-      if (access === 'public' || access === 'apiKey') return;
+      // Only routes declared (or defaulting to) 'user' take a session; tenant-key routes are
+      // authenticated by plugins/tenant-key.ts, the others by nobody.
+      if (accessOf(request) !== 'user') return;
 
       if (!request.headers.authorization) throw new HttpError(401, serverMessages.tokenMissing);
       let claims: { sub: string; roleId: unknown; tv?: unknown };

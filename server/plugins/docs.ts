@@ -2,6 +2,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { declarePublic } from './route-access';
 
 /**
  * The OpenAPI document, built from the routes' zod schemas, and its browsable reference at
@@ -37,7 +38,11 @@ export const docsPlugin = fp(
       },
       transform: jsonSchemaTransform,
     });
-    await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+    // Opened by people in a browser tab, which cannot add a header: public.
+    await app.register(async (reference) => {
+      declarePublic(reference);
+      await reference.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+    });
   },
   { name: 'docs' },
 );

@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
+import type { FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { serverMessages } from '../../contract/messages';
 import { PRERENDERED_PAGES } from '../../scripts/prerendered-pages.mjs';
 import { isApiPath } from './request-context';
+import { declarePublic } from './route-access';
 
 export interface NotFoundOptions {
   /** The built SPA (vite's dist/); undefined when the server runs API-only (tests). */
@@ -47,15 +49,26 @@ export const notFoundPlugin = fp<NotFoundOptions>(
       Object.entries(PRERENDERED_PAGES).filter(([, file]) => spaDir && existsSync(path.join(spaDir, file))),
     );
     if (spaDir !== undefined && spaReady) {
-      await app.register(fastifyStatic, {
+      const files = {
         root: spaDir,
-        // Routes only for files present at start: unknown paths fall through to the handler below.
-        wildcard: false,
-        index: false,
         // The build writes file.br and file.gz beside each file (scripts/build-lib.mjs): sent as
         // the client's Accept-Encoding allows (brotli first), with `Vary: accept-encoding`.
         preCompressed: true,
-        setHeaders: (reply, filePath) => reply.header('cache-control', staticCacheControl(spaDir, filePath)),
+        setHeaders: (reply: FastifyReply, filePath: string) =>
+          reply.header('cache-control', staticCacheControl(spaDir, filePath)),
+      };
+      // `reply.sendFile` for the pages below (no routes here)…
+      await app.register(fastifyStatic, { ...files, serve: false });
+      // …and a public route for each file present at start (unknown paths fall through to the
+      // handler below).
+      await app.register(async (context) => {
+        declarePublic(context);
+        await context.register(fastifyStatic, {
+          ...files,
+          decorateReply: false,
+          wildcard: false,
+          index: false,
+        });
       });
     }
 
@@ -64,7 +77,7 @@ export const notFoundPlugin = fp<NotFoundOptions>(
       // too. A missing file (`/logo.png`) stays a 404 unless the browser asks for HTML.
       const wantsPage =
         (request.method === 'GET' || request.method === 'HEAD') &&
-        !isApiPath(request.url) &&
+        !isApiPath(pathnameOf(request.url).toLowerCase()) &&
         ((request.headers.accept ?? '').includes('text/html') || !looksLikeFile(request.url));
       if (wantsPage && spaDir !== undefined) {
         // Framing (only the plan widget may be framed by other sites) and the rest of the

@@ -16,16 +16,32 @@ export interface AuthContext {
 }
 
 /**
- * Per-route access rules, read by the api-key, authentication, role and tenant plugins.
- * Every /api route needs a signed-in user unless it says `access: 'public'` (deny by default).
+ * Per-route access rules, declared on the route (`config`) and read by the api-key,
+ * authentication, role, tenant and tenant-key plugins from the route the router matched
+ * (`request.routeOptions.config`), never from the URL text: `/%61pi/…`, `/API/…` and every other
+ * spelling that reaches a route meets that route's own checks. A route that declares nothing needs
+ * the app key and a session (secure by default).
  */
 export interface RouteAccess {
-  /** 'apiKey': a tenant API key (rnv_live_/rnv_test_) only, acting in its tenant (plugins/tenant-key.ts). */
-  access?: 'public' | 'user' | 'apiKey';
-  /** Roles allowed; absent means any signed-in user. */
+  /**
+   * - 'public': nothing (health probe, provider webhooks checked by signature, the SPA's files and
+   *   pages, the API reference);
+   * - 'appKey': the app key (`x-api-key`) only, no session (sign-in, password reset, the payment page);
+   * - 'user' (default): the app key and a signed-in session;
+   * - 'tenantKey': a tenant API key (rnv_live_/rnv_test_) only, acting in its tenant (plugins/tenant-key.ts).
+   */
+  access?: 'public' | 'appKey' | 'user' | 'tenantKey';
+  /** Roles allowed; absent means any signed-in user. Refused (401) when nobody is signed in. */
   roles?: readonly RoleId[];
   /** 'required': the call acts inside the X-Tenant-Id tenant and answers 400 without it. */
   tenant?: 'required' | 'optional';
+}
+
+/** The access a route declared, with the default ('user') for a route that declares none. */
+export function accessOf(request: FastifyRequest): NonNullable<RouteAccess['access']> {
+  // The not-found handler (unknown paths: a 404, or the SPA's pages) reaches no handler of a route.
+  if (request.is404) return 'public';
+  return request.routeOptions.config.access ?? 'user';
 }
 
 declare module 'fastify' {
@@ -37,7 +53,7 @@ declare module 'fastify' {
     access?: RouteAccess['access'];
     roles?: RouteAccess['roles'];
     tenant?: RouteAccess['tenant'];
-    /** The scope a tenant API key needs on an `access: 'apiKey'` route. */
+    /** The scope a tenant API key needs on an `access: 'tenantKey'` route. */
     apiKeyScope?: 'read' | 'write' | 'entitlements';
   }
 }
@@ -50,29 +66,6 @@ declare module '@fastify/jwt' {
   }
 }
 
-/** API paths (case-insensitive, like the routes). */
-export function isApiPath(url: string): boolean {
-  const path = url.toLowerCase();
-  return path === '/api' || path.startsWith('/api/') || path.startsWith('/api?');
-}
-
-/** The browsable reference: opened by people in a browser, so it needs no key (documented). */
-export function isDocsPath(url: string): boolean {
-  const path = url.toLowerCase();
-  return path === '/api/docs' || path.startsWith('/api/docs/') || path.startsWith('/api/docs?');
-}
-
-/** The probe of load balancers: no key, reveals only up or down. */
-export function isHealthPath(url: string): boolean {
-  const path = url.toLowerCase().split('?')[0];
-  return path === '/api/health' || path === '/api/health/';
-}
-
-/** Provider webhooks (`/api/webhooks/{provider}/{tenantId}`): the provider sends no x-api-key. */
-export function isWebhookPath(url: string): boolean {
-  return url.toLowerCase().startsWith('/api/webhooks/');
-}
-
 /** The caller of a route that requires sign-in (the authentication plugin guarantees it). */
 export function callerOf(request: FastifyRequest): AuthContext {
   if (!request.auth) throw new HttpError(401, serverMessages.tokenMissing);
@@ -83,4 +76,23 @@ export function callerOf(request: FastifyRequest): AuthContext {
 export function tenantOf(request: FastifyRequest): number {
   if (request.tenantId === null) throw new HttpError(400, serverMessages.tenantRequired);
   return request.tenantId;
+}
+
+/**
+ * The path a request is served under, for presentation only (headers, the SPA fallback; never
+ * for access): the matched route's own pattern, or the sent path for an unknown one.
+ */
+export function servedPathOf(request: FastifyRequest): string {
+  const pattern = request.is404 ? undefined : request.routeOptions.url;
+  return (pattern ?? request.url.split('?')[0] ?? '').toLowerCase();
+}
+
+/** Under /api (the routes' pattern, or the sent path of an unknown one). */
+export function isApiPath(path: string): boolean {
+  return path === '/api' || path.startsWith('/api/');
+}
+
+/** The browsable API reference (opened by people in a browser tab). */
+export function isDocsPath(path: string): boolean {
+  return path === '/api/docs' || path.startsWith('/api/docs/');
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
-import { isApiPath, isDocsPath } from './request-context';
+import { isApiPath, isDocsPath, servedPathOf } from './request-context';
 
 /** PayPal's JavaScript SDK and checkout frames (the payment page only). */
 export const PAYPAL_SDK_HOSTS = [
@@ -127,7 +127,8 @@ export const securityHeadersPlugin = fp<{ paymentScriptSources?: () => readonly 
       reply.headers(headers);
     });
     app.addHook('onSend', async (request, reply) => {
-      if (!isApiPath(request.url) || isDocsPath(request.url)) return;
+      const path = servedPathOf(request);
+      if (!isApiPath(path) || isDocsPath(path)) return;
       if (request.auth || !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     });
     done();

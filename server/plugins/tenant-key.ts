@@ -24,7 +24,7 @@ declare module 'fastify' {
     apiKeyPrefetch?: (request: FastifyRequest, tenantId: number) => void;
   }
   interface FastifyRequest {
-    /** The tenant API key of an `access: 'apiKey'` call (null elsewhere). */
+    /** The tenant API key of an `access: 'tenantKey'` call (null elsewhere). */
     apiKey: TenantKeyContext | null;
   }
 }
@@ -45,7 +45,7 @@ function presentedKey(headers: Record<string, string | string[] | undefined>): s
 const KNOWN_KEYS_MAX = 10_000;
 
 /**
- * Tenant API keys on the routes declared `access: 'apiKey'` (the /api/v1 calls): the key must be
+ * Tenant API keys on the routes declared `access: 'tenantKey'` (the /api/v1 calls): the key must be
  * live now (not revoked, not expired: read from the database on every call, so a revocation is
  * immediate in every process), the call counts against the key's and the tenant's limits
  * (X-RateLimit-* on every answer, 429 with Retry-After), then the route's scope is checked (403).
@@ -71,7 +71,7 @@ export const tenantKeyPlugin = fp<{
     app.decorateRequest('apiKey', null);
     app.addHook('onRequest', async (request, reply) => {
       const config = request.routeOptions.config;
-      if (config.access !== 'apiKey' || request.method === 'OPTIONS') return;
+      if (config.access !== 'tenantKey' || request.method === 'OPTIONS') return;
       const secret = presentedKey(request.headers);
       if (!secret) throw new HttpError(401, m.keyInvalid);
       const digest = sha256(secret);

@@ -6,6 +6,7 @@ import { serverMessages } from '../../contract/messages';
 import type { Database } from '../db/client';
 import { tenants, userTenants } from '../db/schema';
 import { HttpError } from '../lib/http-error';
+import { accessOf } from './request-context';
 
 /** The tenant id of an `X-Tenant-Id` value, or null when it is not a positive int4. */
 export function tenantHeaderId(raw: string | undefined): number | null {
@@ -31,11 +32,17 @@ export const tenantPlugin = fp<{ db: Database }>(
     app.decorateRequest('tenantId', null);
     app.addHook('onRequest', async (request) => {
       const auth = request.auth;
-      if (!auth) return;
+      const required = !request.is404 && request.routeOptions.config.tenant === 'required';
+      if (!auth) {
+        // A tenant-key call acts in its key's tenant (plugins/tenant-key.ts, which runs later); any
+        // other route that acts inside a tenant is never reached anonymously (fails closed).
+        if (required && accessOf(request) !== 'tenantKey')
+          throw new HttpError(401, serverMessages.tokenMissing);
+        return;
+      }
       const raw = tenantHeader(request.headers);
       if (!raw) {
-        if (request.routeOptions.config.tenant === 'required')
-          throw new HttpError(400, serverMessages.tenantRequired);
+        if (required) throw new HttpError(400, serverMessages.tenantRequired);
         return;
       }
       const tenantId = tenantHeaderId(raw);

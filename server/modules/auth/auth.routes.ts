@@ -28,7 +28,7 @@ export function registerAuthRoutes(fastify: FastifyInstance, { auth, rateLimit }
   app.post(
     '/api/user/Login',
     {
-      config: { access: 'public', rateLimit: perIp(rateLimit.login, rateLimit.windowMs) },
+      config: { access: 'appKey', rateLimit: perIp(rateLimit.login, rateLimit.windowMs) },
       schema: {
         tags,
         summary:
@@ -65,7 +65,7 @@ export function registerAuthRoutes(fastify: FastifyInstance, { auth, rateLimit }
   app.post(
     '/api/user/request-password-reset',
     {
-      config: { access: 'public', rateLimit: perIp(rateLimit.passwordReset, rateLimit.windowMs) },
+      config: { access: 'appKey', rateLimit: perIp(rateLimit.passwordReset, rateLimit.windowMs) },
       schema: {
         tags,
         security: [{ apiKey: [] }],
@@ -82,7 +82,7 @@ export function registerAuthRoutes(fastify: FastifyInstance, { auth, rateLimit }
   app.get(
     '/api/user/validate-reset-token',
     {
-      config: { access: 'public' },
+      config: { access: 'appKey' },
       schema: {
         tags,
         summary:
@@ -106,7 +106,7 @@ export function registerAuthRoutes(fastify: FastifyInstance, { auth, rateLimit }
     '/api/user/reset-password',
     {
       // Each attempt may cost a scrypt hash: limited so it cannot be used to burn CPU.
-      config: { access: 'public', rateLimit: perIp(rateLimit.passwordReset * 4, rateLimit.windowMs) },
+      config: { access: 'appKey', rateLimit: perIp(rateLimit.passwordReset * 4, rateLimit.windowMs) },
       schema: {
         tags,
         security: [{ apiKey: [] }],

@@ -30,7 +30,7 @@ export function registerContactRoutes(fastify: FastifyInstance, opts: ContactRou
   app.post(
     '/api/contact',
     {
-      config: { access: 'public', rateLimit: perIp(opts.rateLimit.contact, opts.rateLimit.windowMs) },
+      config: { access: 'appKey', rateLimit: perIp(opts.rateLimit.contact, opts.rateLimit.windowMs) },
       schema: {
         tags: ['contact'],
         security: [{ apiKey: [] }],

@@ -342,7 +342,7 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
   app.get(
     '/api/v1/entitlements',
     {
-      config: { access: 'apiKey', apiKeyScope: 'entitlements' },
+      config: { access: 'tenantKey', apiKeyScope: 'entitlements' },
       schema: {
         tags: v1Tags,
         security: [{ tenantKey: [] }],
@@ -391,7 +391,7 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
     '/api/v1/entitlements/check',
     {
       config: {
-        access: 'apiKey',
+        access: 'tenantKey',
         apiKeyScope: 'entitlements',
         apiKeyPrefetch: (request, tenantId) => {
           const q = checkQuery.safeParse(request.query);
@@ -461,7 +461,7 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
   app.get(
     '/api/v1/subscriptions',
     {
-      config: { access: 'apiKey', apiKeyScope: 'read' },
+      config: { access: 'tenantKey', apiKeyScope: 'read' },
       schema: {
         tags: v1Tags,
         security: [{ tenantKey: [] }],
@@ -502,7 +502,7 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
   app.post(
     '/api/v1/subscriptions/:id/cancel',
     {
-      config: { access: 'apiKey', apiKeyScope: 'write' },
+      config: { access: 'tenantKey', apiKeyScope: 'write' },
       schema: {
         tags: v1Tags,
         security: [{ tenantKey: [] }],

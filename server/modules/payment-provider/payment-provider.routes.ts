@@ -33,7 +33,7 @@ export function registerPaymentProviderRoutes(
     '/api/paymentprovider/GetPayPalSettingsByTenant/:tenantId',
     {
       // Public and unauthenticated: limited per IP so tenant ids can't be swept cheaply.
-      config: { access: 'public', rateLimit: perIp(rateLimit.publicLookup, rateLimit.windowMs) },
+      config: { access: 'appKey', rateLimit: perIp(rateLimit.publicLookup, rateLimit.windowMs) },
       schema: {
         tags: ['paymentprovider'],
         summary: 'Pubblica: il Client ID PayPal del tenant (mai il secret); 404 se non configurato',
@@ -65,7 +65,7 @@ export function registerPaymentProviderRoutes(
   app.get(
     '/api/paymentprovider/GetPublicSettingsByTenant/:tenantId',
     {
-      config: { access: 'public', rateLimit: perIp(rateLimit.publicLookup, rateLimit.windowMs) },
+      config: { access: 'appKey', rateLimit: perIp(rateLimit.publicLookup, rateLimit.windowMs) },
       schema: {
         tags: ['paymentprovider'],
         summary:

@@ -139,7 +139,7 @@ export function registerPaymentRoutes(fastify: FastifyInstance, options: Payment
   app.get(
     '/api/PaymentToken/validate',
     {
-      config: { access: 'public', rateLimit: publicLimit },
+      config: { access: 'appKey', rateLimit: publicLimit },
       schema: {
         tags: ['PaymentToken'],
         summary:
@@ -161,7 +161,7 @@ export function registerPaymentRoutes(fastify: FastifyInstance, options: Payment
   app.put(
     '/api/Payment/updatePayment',
     {
-      config: { access: 'public', rateLimit: publicLimit },
+      config: { access: 'appKey', rateLimit: publicLimit },
       schema: {
         tags: ['Payment'],
         summary:
@@ -234,7 +234,7 @@ export function registerPaymentRoutes(fastify: FastifyInstance, options: Payment
   app.get(
     '/api/plan/widget',
     {
-      config: { access: 'public', rateLimit: publicLimit },
+      config: { access: 'appKey', rateLimit: publicLimit },
       schema: {
         tags: ['plan'],
         summary:
@@ -249,7 +249,7 @@ export function registerPaymentRoutes(fastify: FastifyInstance, options: Payment
   app.post(
     '/api/subscription/subscribe',
     {
-      config: { access: 'public', rateLimit: publicLimit },
+      config: { access: 'appKey', rateLimit: publicLimit },
       schema: {
         tags: ['subscription'],
         summary:
@@ -295,7 +295,7 @@ export function registerPaymentRoutes(fastify: FastifyInstance, options: Payment
   app.post(
     '/api/Payment/stripe/checkout',
     {
-      config: { access: 'public', rateLimit: publicLimit },
+      config: { access: 'appKey', rateLimit: publicLimit },
       schema: {
         tags: ['Payment'],
         summary:
@@ -312,7 +312,7 @@ export function registerPaymentRoutes(fastify: FastifyInstance, options: Payment
   app.put(
     '/api/Payment/stripe/confirm',
     {
-      config: { access: 'public', rateLimit: publicLimit },
+      config: { access: 'appKey', rateLimit: publicLimit },
       schema: {
         tags: ['Payment'],
         summary:
