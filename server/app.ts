@@ -117,6 +117,20 @@ export interface AppOptions {
   pecTransportOptions?: Record<string, unknown>;
 }
 
+/**
+ * Fastify's `trustProxy` for TRUST_PROXY: the proxies' addresses as they are; a number of hops as
+ * the classic hop count (trust the nearest `hops` addresses). Fastify 5 now reads a bare number as
+ * "trust nothing", because a hop count cannot tell a proxy from a client that connects directly:
+ * a count is safe only when the server is reachable through its proxies alone (HOST=127.0.0.1
+ * behind nginx), which .env.example says; the addresses are the safer setting.
+ */
+function trustProxyOf(
+  setting: Config['trustProxy'],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return setting;
+}
+
 /** Builds the whole app: plugins first (order matters: hooks run in registration order), then routes. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
@@ -127,7 +141,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOf(config.trustProxy),
     // The contract's routes match case-insensitively, as the original ASP.NET backend did.
     routerOptions: { caseSensitive: false, querystringParser: parseQueryString },
     // Errors raised before routing (a malformed %-escape, a path parameter over 100 characters)

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /**
@@ -33,7 +34,11 @@ export interface Config {
   logFormat: 'pretty' | 'json';
   bodyLimitBytes: number;
   corsOrigins: string[];
-  trustProxy: boolean;
+  /**
+   * Which proxies' X-Forwarded-For to believe (Fastify's `trustProxy`): false (none, the default),
+   * a number of hops, or the proxies' addresses and CIDR ranges.
+   */
+  trustProxy: false | number | string[];
   /** PAYPAL_FAKE: a fake PayPal on loopback answers every PayPal call (development only). */
   paypalFake: boolean;
   /** Port of that fake (0: any free port). */
@@ -239,7 +244,7 @@ export function loadConfig(env: Env = process.env): Config {
       .split(',')
       .map((o) => o.trim())
       .filter(Boolean),
-    trustProxy: bool('TRUST_PROXY', false),
+    trustProxy: trustProxy(opt('TRUST_PROXY'), problems),
     paypalFake: bool('PAYPAL_FAKE', false),
     paypalFakePort: int('PAYPAL_FAKE_PORT', 8790, 0, 65535),
     paypalTimeoutMs: duration('PAYPAL_TIMEOUT', '10s'),
@@ -274,6 +279,37 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/**
+ * TRUST_PROXY: 'false'/'0'/absent (no proxy), a number of hops (`1`: the address the nearest
+ * proxy saw), or a comma-separated list of the proxies' addresses and CIDR ranges. `true` is
+ * refused: trusting every hop lets any client write its own X-Forwarded-For and dodge the per-IP
+ * limits.
+ */
+function trustProxy(raw: string | undefined, problems: string[]): false | number | string[] {
+  if (raw === undefined || ['false', '0', 'no'].includes(raw.toLowerCase())) return false;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops <= 32) return hops;
+  }
+  const entries = raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  // Written out in full (net.isIP): ipaddr.js would also read `64` as the address 0.0.0.64.
+  const valid = (entry: string) => {
+    const [address = '', prefix, ...rest] = entry.split('/');
+    const version = isIP(address);
+    if (version === 0 || rest.length > 0) return false;
+    if (prefix === undefined) return true;
+    return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+  };
+  if (entries.length > 0 && entries.every(valid)) return entries;
+  problems.push(
+    `TRUST_PROXY: numero di proxy (1–32) o indirizzi/CIDR dei proxy separati da virgola; 'true' non è ammesso / number of hops (1–32) or the proxies' addresses/CIDRs, comma-separated; 'true' is not accepted (got "${raw}")`,
+  );
+  return false;
 }
 
 function logFormat(raw: string, problems: string[]): 'pretty' | 'json' {

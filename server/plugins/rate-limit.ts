@@ -1,6 +1,7 @@
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { RateLimitOptions } from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
+import { clientAddressKey } from '../lib/client-address';
 
 /**
  * Rate limiting per client IP, opt-in per route (`config: { rateLimit: perIp(...) }`). When a
@@ -14,6 +15,7 @@ export const rateLimitPlugin = fp(
   { name: 'rate-limit' },
 );
 
+/** `max` calls per `windowMs` per client address (an IPv6 client by its /64: lib/client-address.ts). */
 export function perIp(max: number, windowMs: number): RateLimitOptions {
-  return { max, timeWindow: windowMs };
+  return { max, timeWindow: windowMs, keyGenerator: (request) => clientAddressKey(request.ip) };
 }

@@ -138,4 +138,16 @@ describe('loadConfig', () => {
     expect(loadConfig({ ENCRYPTION_KEY: 'k'.repeat(32) }).encryptionKey).toBe('k'.repeat(32));
     expect(() => loadConfig({ ENCRYPTION_KEY: 'corta' })).toThrow(/ENCRYPTION_KEY: almeno 32/);
   });
+
+  it("TRUST_PROXY: none, a number of hops or the proxies' addresses; true is refused", () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 2001:db8::1' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '2001:db8::1',
+    ]);
+    for (const bad of ['true', '10.0.0.0/99', 'proxy.local', '64'])
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
+  });
 });

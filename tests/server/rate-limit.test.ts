@@ -138,3 +138,50 @@ describe('failed sign-in throttling', () => {
     ).toBe(200);
   });
 });
+
+describe('whose address a limit counts (issue 23)', () => {
+  const reset = (app: FastifyInstance, remoteAddress: string, headers: Record<string, string> = {}) =>
+    client(app, headers).post('/api/user/request-password-reset', { email: 'x@y.it' }, { remoteAddress });
+
+  it('an IPv6 client counts by its /64: rotating the interface bits gives no fresh allowance', async () => {
+    const app = await appWith({ RATE_LIMIT_PASSWORD_RESET: '2' });
+    expect((await reset(app, '2001:db8:1:2::1')).status).toBe(200);
+    expect((await reset(app, '2001:db8:1:2:ffff:ffff:ffff:fffe')).status).toBe(200);
+    expectLimited(await reset(app, '2001:0db8:0001:0002:0:0:0:abcd'));
+    // Another /64 of the same /48 is another client.
+    expect((await reset(app, '2001:db8:1:3::1')).status).toBe(200);
+  });
+
+  it('an IPv4 client counts the same whether it arrives plain or IPv4-mapped', async () => {
+    const app = await appWith({ RATE_LIMIT_PASSWORD_RESET: '2' });
+    expect((await reset(app, '198.51.100.7')).status).toBe(200);
+    expect((await reset(app, '::ffff:198.51.100.7')).status).toBe(200);
+    expectLimited(await reset(app, '::ffff:c633:6407'));
+  });
+
+  it('X-Forwarded-For is believed only from the trusted hops (TRUST_PROXY=1)', async () => {
+    const direct = await appWith({ RATE_LIMIT_PASSWORD_RESET: '1' });
+    // Without a trusted proxy the header is ignored: every forged address is the same client.
+    expect((await reset(direct, '10.9.9.9', { 'x-forwarded-for': '203.0.113.1' })).status).toBe(200);
+    expectLimited(await reset(direct, '10.9.9.9', { 'x-forwarded-for': '203.0.113.2' }));
+
+    const proxied = await appWith({ RATE_LIMIT_PASSWORD_RESET: '1', TRUST_PROXY: '1' });
+    // Behind one proxy the client is the address that proxy saw (the header's last entry); what the
+    // client itself wrote before it is not believed.
+    expect((await reset(proxied, '10.9.9.9', { 'x-forwarded-for': '6.6.6.6, 203.0.113.1' })).status).toBe(
+      200,
+    );
+    expectLimited(await reset(proxied, '10.9.9.9', { 'x-forwarded-for': '7.7.7.7, 203.0.113.1' }));
+    expect((await reset(proxied, '10.9.9.9', { 'x-forwarded-for': '203.0.113.2' })).status).toBe(200);
+  });
+
+  it("TRUST_PROXY as the proxies' addresses: a header from anyone else is ignored", async () => {
+    const app = await appWith({ RATE_LIMIT_PASSWORD_RESET: '1', TRUST_PROXY: '10.1.0.0/16, 192.0.2.10' });
+    expect((await reset(app, '10.1.2.3', { 'x-forwarded-for': '203.0.113.5' })).status).toBe(200);
+    expect((await reset(app, '192.0.2.10', { 'x-forwarded-for': '203.0.113.6' })).status).toBe(200);
+    expectLimited(await reset(app, '10.1.9.9', { 'x-forwarded-for': '203.0.113.6' }));
+    // A stranger's header does not make it someone else.
+    expect((await reset(app, '198.51.100.9', { 'x-forwarded-for': '203.0.113.7' })).status).toBe(200);
+    expectLimited(await reset(app, '198.51.100.9', { 'x-forwarded-for': '203.0.113.8' }));
+  });
+});
