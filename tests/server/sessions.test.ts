@@ -34,6 +34,7 @@ async function signedIn(email: string, roleId: 1 | 2 | 3 = 3) {
   const token = await ctx.login(email, PASSWORD);
   return {
     id: user.id,
+    token,
     api: client(ctx.app, { authorization: `Bearer ${token}`, 'x-tenant-id': String(demoId) }),
   };
 }
@@ -133,5 +134,33 @@ describe('a session ends', () => {
     await first.api.post('/api/user/Logout');
     await expectEnded(first.api);
     await expectAlive(second.api);
+  });
+
+  it("an Admin of one tenant cannot end a shared person's sessions in another tenant", async () => {
+    const rossiId = await ctx.tenantId('Studio Rossi');
+    const { id, api } = await signedIn('condiviso.sessione@example.com');
+    await ctx.db.insert(userTenants).values({ userId: id, tenantId: rossiId, name: 'Condiviso' });
+    const inRossi = client(ctx.app, {
+      authorization:
+        api === undefined ? '' : `Bearer ${await ctx.login('condiviso.sessione@example.com', PASSWORD)}`,
+      'x-tenant-id': String(rossiId),
+    });
+    await expectAlive(inRossi);
+    const admin = await ctx.as('admin', 'Demo Srl');
+    const off = await admin.put(
+      '/api/user/Update',
+      userBody(id, 'condiviso.sessione@example.com', { isActive: false }),
+    );
+    expect(off.status).toBe(200);
+    // Demo Srl refuses the person at once…
+    const refused = await api.get('/api/subscription/getAll');
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe(serverMessages.tenantForbidden);
+    // …while their session in Studio Rossi goes on, with the very same token.
+    await expectAlive(inRossi);
+    expect((await inRossi.get('/api/subscription/getAll')).status).toBe(200);
+    // Removing them from Demo Srl does not end it either (they still belong to Studio Rossi).
+    expect((await admin.delete(`/api/user/Delete/${id}`)).status).toBe(200);
+    expect((await inRossi.get('/api/subscription/getAll')).status).toBe(200);
   });
 });

@@ -6,6 +6,7 @@
 import { and, asc, desc, eq, gt, isNotNull, like, lt, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { isRoleId, roleNameById } from '../../../contract/enums';
 import { recurrenceTypeNames, type RecurrenceTypeId } from '../../../contract/schemas/plan';
 import type {
   Payment,
@@ -412,13 +413,26 @@ async function paymentsOf(
   return out;
 }
 
+/**
+ * A subscription's history. Read by its customer (`customerId`), the staff who acted are named by
+ * their role ('Admin', 'SuperAdmin'), never by e-mail or id: a customer learns nothing of the
+ * seller's people (issue 23). The customer's own actions keep their name.
+ */
 export async function historyOf(
   scope: TenantScope,
   subscriptionId: number,
+  customerId?: number,
 ): Promise<SubscriptionHistoryEntry[]> {
   const rows = await scope.tx
-    .select()
+    .select({ event: subscriptionEvents, actorRoleId: users.roleId })
     .from(subscriptionEvents)
+    .leftJoin(
+      users,
+      and(
+        eq(subscriptionEvents.actorKind, 'user'),
+        sql`${users.id}::text = ${subscriptionEvents.actorId}`,
+      ),
+    )
     .where(
       and(
         eq(subscriptionEvents.tenantId, scope.tenantId),
@@ -426,19 +440,25 @@ export async function historyOf(
       ),
     )
     .orderBy(asc(subscriptionEvents.id));
-  return rows.map((r) => ({
-    id: r.id,
-    event: r.event as SubscriptionEvent | 'create',
-    fromStatus: (r.fromStatus as SubscriptionStatusId | null) ?? null,
-    toStatus: r.toStatus as SubscriptionStatusId,
-    actor: {
-      kind: r.actorKind as SubscriptionHistoryEntry['actor']['kind'],
-      id: r.actorId,
-      name: r.actorName,
-    },
-    reason: r.reason,
-    at: r.at.toISOString(),
-  }));
+  return rows.map(({ event: r, actorRoleId }) => {
+    const staffSeenByCustomer =
+      customerId !== undefined && r.actorKind === 'user' && r.actorId !== String(customerId);
+    return {
+      id: r.id,
+      event: r.event as SubscriptionEvent | 'create',
+      fromStatus: (r.fromStatus as SubscriptionStatusId | null) ?? null,
+      toStatus: r.toStatus as SubscriptionStatusId,
+      actor: staffSeenByCustomer
+        ? { kind: 'user', id: null, name: isRoleId(actorRoleId) ? roleNameById[actorRoleId] : null }
+        : {
+            kind: r.actorKind as SubscriptionHistoryEntry['actor']['kind'],
+            id: r.actorId,
+            name: r.actorName,
+          },
+      reason: r.reason,
+      at: r.at.toISOString(),
+    };
+  });
 }
 
 /** The first payment of a subscription (made with it). */

@@ -265,7 +265,7 @@ export function registerBillingRoutes(
     if (!item || (own !== undefined && item.userID !== own))
       throw new HttpError(404, serverMessages.notFound);
     const full = withActions(callerOf(request).roleId)(item);
-    return withHistory ? { ...full, history: await historyOf(scope, id) } : full;
+    return withHistory ? { ...full, history: await historyOf(scope, id, own) } : full;
   }
 
   const tags = ['subscription'];

@@ -95,6 +95,11 @@ export interface EntityDefinition<TTable extends PgTable, TItem, TInputSchema ex
   naturalOrder?: SortSpec;
   /** Response shape of one item (serialization strips anything else, e.g. secrets). */
   item: z.ZodType<TItem>;
+  /**
+   * What `caller` may read of an item, applied to every answer and export row (e.g. a User reads
+   * a tenant's id and name only). Default: the whole item.
+   */
+  present?: (caller: Caller, item: TItem) => TItem;
   /** Body of Create and (with `id`) Update, from contract/schemas. */
   input: TInputSchema;
   /** Label of the entity in getAllForSelect options. */

@@ -57,6 +57,7 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
     const auth = callerOf(request);
     return { userId: auth.userId, roleId: auth.roleId, tenantId: request.tenantId };
   };
+  const shown = (c: Caller, item: TItem): TItem => (def.present ? def.present(c, item) : item);
   const tags = [def.name];
   const itemEnvelope = envelopeOf(def.item);
 
@@ -81,7 +82,11 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
         },
       },
     },
-    async (request) => ok(await repo.list(caller(request), request.query)),
+    async (request) => {
+      const c = caller(request);
+      const page = await repo.list(c, request.query);
+      return ok({ ...page, items: page.items.map((item) => shown(c, item)) });
+    },
   );
 
   const exportSpec = def.export;
@@ -100,7 +105,8 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
       async (request, reply) => {
         const c = caller(request);
         const { format, ...query } = request.query;
-        const batches = repo.batches(c, query);
+        const all = repo.batches(c, query);
+        const batches = (size: number) => presentedBatches(all(size), (item) => shown(c, item));
         const tenantName =
           def.scope.kind === 'tenant' && c.tenantId !== null ? await tenantNameOf(db, c.tenantId) : null;
         const fileName = exportFileName(exportSpec.fileName, tenantName, uow.clock(), format);
@@ -124,7 +130,10 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
       config: access(def.roles.read),
       schema: { tags, params: idParamsSchema, response: { 200: itemEnvelope } },
     },
-    async (request) => ok(await repo.get(caller(request), request.params.id)),
+    async (request) => {
+      const c = caller(request);
+      return ok(shown(c, await repo.get(c, request.params.id)));
+    },
   );
 
   app.post(
@@ -152,7 +161,7 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
     async (request) => {
       const c = caller(request);
       const id = await write(c, (w) => repo.create(w, c, request.body as z.output<TInputSchema>));
-      return ok(await repo.get(c, id), messages.http.created);
+      return ok(shown(c, await repo.get(c, id)), messages.http.created);
     },
   );
 
@@ -168,7 +177,7 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
       const body = request.body as z.output<TInputSchema> & { id: number };
       const c = caller(request);
       await write(c, (w) => repo.update(w, c, body.id, body));
-      return ok(await repo.get(c, body.id), messages.http.updated);
+      return ok(shown(c, await repo.get(c, body.id)), messages.http.updated);
     },
   );
 
@@ -184,4 +193,8 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
       return ok({ id: request.params.id }, 'Elemento eliminato.');
     },
   );
+}
+
+async function* presentedBatches<T>(batches: AsyncIterable<T[]>, shown: (item: T) => T): AsyncIterable<T[]> {
+  for await (const batch of batches) yield batch.map(shown);
 }

@@ -11,7 +11,7 @@ import type { EntityDefinition } from '../crud/entity';
 import { byName, windowed } from '../crud/window';
 import { textSort } from '../crud/sort';
 
-const tenantItem: z.ZodType<Tenant> = z.object({
+const fullTenantItem = z.object({
   id: z.number(),
   name: z.string(),
   configuration: z.string().nullable(),
@@ -36,6 +36,16 @@ const tenantItem: z.ZodType<Tenant> = z.object({
   sdiPec: z.string(),
   pecAutoSend: z.boolean(),
 });
+
+/**
+ * What a User reads of the tenants they belong to: the selector's id and name, never the seller's
+ * IBAN, PEC, mail server or configuration (issue 23). Staff read the whole profile.
+ */
+type TenantView = Tenant | Pick<Tenant, 'id' | 'name'>;
+const tenantItem: z.ZodType<TenantView> = z.union([
+  fullTenantItem,
+  z.object({ id: z.number(), name: z.string() }),
+]);
 
 const tenantColumns = {
   id: tenants.id,
@@ -69,7 +79,7 @@ const tenantColumns = {
  */
 export function tenantEntity(
   box: SecretBox,
-): EntityDefinition<typeof tenants, Tenant, typeof tenantInputSchema> {
+): EntityDefinition<typeof tenants, TenantView, typeof tenantInputSchema> {
   return {
     name: 'tenant',
     table: tenants,
@@ -92,6 +102,7 @@ export function tenantEntity(
     naturalOrder: textSort(tenants.name), // the list's byName order: exports seek on it
     sortable: { name: textSort(tenants.name) },
     item: tenantItem,
+    present: (caller, t) => (caller.roleId === Role.User ? { id: t.id, name: t.name } : t),
     input: tenantInputSchema,
     label: (t) => t.name,
     list: async (db, window) => {
@@ -138,7 +149,7 @@ export function tenantEntity(
       fileName: 'tenant',
       columns: [
         { header: 'Nome', value: (t) => t.name },
-        { header: 'Configurazione', value: (t) => t.configuration },
+        { header: 'Configurazione', value: (t) => ('configuration' in t ? t.configuration : null) },
       ],
     },
     roles: {

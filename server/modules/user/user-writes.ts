@@ -173,8 +173,13 @@ export function createUserWrites(deps: UserWritesDeps): EntityWrites<UserInputPa
             roleId: input.roleId,
             // The display name follows the record of the account's only tenant.
             ...(shared ? {} : { name: input.name }),
-            // A new role or a deactivation ends the person's sessions (they sign in again).
-            ...(roleChanged || deactivated ? { tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
+            // A new role, or a deactivation in their only tenant, ends the person's sessions (they
+            // sign in again). Deactivated here while they belong to other tenants too, their
+            // sessions go on there: this tenant refuses them on the very next call (its membership
+            // is checked on every call), and one tenant's Admin cannot sign them out of another's.
+            ...(roleChanged || (deactivated && !shared)
+              ? { tokenVersion: sql`${users.tokenVersion} + 1` }
+              : {}),
             updatedAt: w.now,
           })
           .where(eq(users.id, id));
