@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Role } from '../../../contract/enums';
-import { API_KEY_SCOPES, type Entitlement } from '../../../contract/integrations';
+import { API_KEY_SCOPES, type ApiRequestLogItem, type Entitlement } from '../../../contract/integrations';
 import { billingMessages, integrationMessages as m, serverMessages } from '../../../contract/messages';
 import { SubscriptionStatus, subscriptionStatusNames } from '../../../contract/subscription-status';
 import { requiredId } from '../../../contract/schemas/common';
@@ -18,6 +18,7 @@ import { envelopeOf, ok } from '../../lib/envelope';
 import { HttpError } from '../../lib/http-error';
 import { callerOf, tenantOf } from '../../plugins/request-context';
 import { ADMINS } from '../crud/roles';
+import { sendExport, type ExportSpec } from '../crud/export';
 import type { Actor, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import { cancelSubscription } from '../billing/subscription.service';
 import {
@@ -106,10 +107,21 @@ function filterOf(q: z.output<typeof logQuery>): LogFilter {
   };
 }
 
-const csvCell = (v: string | number | null) => {
-  const s = v === null ? '' : String(v);
-  return /[",\n;]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+const requestLogExport: ExportSpec<ApiRequestLogItem> = {
+  fileName: 'registro',
+  columns: [
+    { header: 'Data e ora', type: 'datetime', value: (i) => i.at },
+    { header: 'Metodo', value: (i) => i.method },
+    { header: 'Percorso', value: (i) => i.path },
+    { header: 'Stato', type: 'integer', value: (i) => i.status },
+    { header: 'Durata (ms)', type: 'integer', value: (i) => i.durationMs },
+    { header: 'IP', value: (i) => i.ip },
+  ],
 };
+
+async function* oneBatch<T>(rows: T[]): AsyncIterable<T[]> {
+  yield rows;
+}
 
 export function registerApiKeyRoutes(fastify: FastifyInstance, options: IntegrationRoutesOptions): void {
   const { db, uow, limiter, requestLog, now, beforeCancel } = options;
@@ -305,14 +317,14 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
           offset: 0,
         },
       );
-      const lines = [
-        'at,method,path,status,durationMs,ip',
-        ...items.map((i) => [i.at, i.method, i.path, i.status, i.durationMs, i.ip].map(csvCell).join(',')),
-      ];
-      return reply
-        .header('Content-Type', 'text/csv; charset=utf-8')
-        .header('Content-Disposition', `attachment; filename="chiave-${request.params.id}-registro.csv"`)
-        .send(lines.join('\n') + '\n');
+      // The list exports' own writer (crud/export.ts): Italian CSV, and every text cell a
+      // spreadsheet would read as a formula neutralised (a logged path is the caller's text).
+      return sendExport(reply, {
+        spec: requestLogExport,
+        format: 'csv',
+        fileName: `chiave-${request.params.id}-registro.csv`,
+        batches: () => oneBatch(items),
+      });
     },
   );
 

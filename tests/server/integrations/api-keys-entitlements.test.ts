@@ -263,12 +263,31 @@ describe('tenant API keys', () => {
     });
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
-    const lines = csv.body.trim().split('\n');
-    expect(lines[0]).toBe('at,method,path,status,durationMs,ip');
-    expect(lines.slice(1).map((l) => l.split(',').slice(1, 4).join(' '))).toEqual([
+    // The list exports' CSV: UTF-8 with BOM, ';', CRLF, Italian headers, formulas neutralised.
+    const lines = csv.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(lines[0]).toBe('Data e ora;Metodo;Percorso;Stato;Durata (ms);IP');
+    expect(lines.slice(1).map((l) => l.split(';').slice(1, 4).join(' '))).toEqual([
       'GET /api/v1/subscriptions 403',
       'GET /api/v1/entitlements 404',
     ]);
+    expect(lines[1]?.split(';')[0]).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
+    // A logged text a spreadsheet would run as a formula is written as text.
+    await ctx.db.insert(apiRequestLogs).values({
+      tenantId: demo,
+      apiKeyId: key.id,
+      at: clock.now(),
+      method: 'GET',
+      path: '=HYPERLINK("http://x.example","clic")',
+      status: 500,
+      durationMs: 1,
+      ip: '@SUM(1)',
+    });
+    const injected = await ctx.app.inject({
+      url: `/api/apikey/${key.id}/logs/export?status=error`,
+      headers: { 'x-api-key': API_KEY, authorization: `Bearer ${token}`, 'x-tenant-id': String(demo) },
+    });
+    expect(injected.body).toContain(`"'=HYPERLINK(""http://x.example"",""clic"")"`);
+    expect(injected.body).toContain("'@SUM(1)");
     expect(dataOf(await admin.get<ApiKeyItem>(`/api/apikey/${key.id}`)).lastUsedAt).toBe(
       clock.now().toISOString(),
     );
