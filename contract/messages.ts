@@ -83,6 +83,9 @@ export const messages = {
     updateFailed: 'Aggiornamento del pagamento fallito.',
     genericError: 'Si è verificato un errore durante il pagamento.',
     success: "Pagamento completato! Grazie per l'acquisto.",
+    /** Not the spec's: PayPal has the approval but has not taken the first charge yet. */
+    paypalPending:
+      'PayPal sta ancora confermando il primo addebito: la sottoscrizione si attiverà appena PayPal lo conferma.',
   },
   login: {
     defaultError: 'Errore durante il login',

@@ -76,10 +76,11 @@ export const transitions: readonly Transition[] = [
   { from: S.NotActive, event: 'setBankTransfer', to: S.BankTransferPending, actors: ['admin'] },
   // Once an approved transfer covers the payment, the Admin confirms: active, without renewal.
   { from: S.BankTransferPending, event: 'confirmBankTransfer', to: S.ActiveNoRenewal, actors: ['admin'] },
-  // The customer pays on the public page; the provider confirms the subscription.
-  { from: S.NotActive, event: 'pay', to: S.Active, actors: ['customer'] },
+  // The customer pays on the public page; the provider confirms the subscription (at once, or
+  // later by its webhook when its first charge was still to be taken: PayPal's APPROVED).
+  { from: S.NotActive, event: 'pay', to: S.Active, actors: ['customer', 'provider'] },
   // A renewal reminder's link paid with PayPal: automatic renewal from then on.
-  { from: S.ActiveNoRenewal, event: 'pay', to: S.Active, actors: ['customer'] },
+  { from: S.ActiveNoRenewal, event: 'pay', to: S.Active, actors: ['customer', 'provider'] },
   // Cancelling in Rinnova (after the provider has cancelled): by an Admin, or by the tenant's
   // product through its API key (POST api/v1/subscriptions/{id}/cancel).
   { from: S.Active, event: 'cancel', to: S.Canceled, actors: ['admin', 'apiKey'] },

@@ -31,8 +31,11 @@ export interface FakePayPal {
   readonly products: Map<string, { id: string; name: string }>;
   /** Calls received, in order ('POST /v1/oauth2/token', 'GET /v1/billing/subscriptions/I-…'). */
   readonly calls: string[];
-  /** An APPROVED subscription of `planId` (what the customer's approval creates); returns its id. */
-  approve(planId: string, customId?: string): string;
+  /**
+   * The subscription a buyer's approval of `planId` creates; returns its id. ACTIVE (PayPal took
+   * the first payment at once, the usual case) unless `status` says 'APPROVED' (not charged yet).
+   */
+  approve(planId: string, customId?: string, status?: 'ACTIVE' | 'APPROVED'): string;
   setStatus(id: string, status: string): void;
   /** The next `times` calls whose "METHOD path" starts with `prefix` fail that way. */
   failNext(prefix: string, failure: FakeFailure, times?: number): void;
@@ -248,11 +251,11 @@ export async function startFakePayPal(options: { port?: number; host?: string } 
     plans,
     products,
     calls,
-    approve(planId, customId) {
+    approve(planId, customId, status = 'ACTIVE') {
       const id = newId('I');
       subscriptions.set(id, {
         id,
-        status: 'APPROVED',
+        status,
         plan_id: planId,
         ...(customId ? { custom_id: customId } : {}),
         create_time: new Date().toISOString(),

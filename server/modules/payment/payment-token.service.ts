@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { and, asc, eq, lte, notLike } from 'drizzle-orm';
-import { serverMessages } from '../../../contract/messages';
+import { messages, serverMessages } from '../../../contract/messages';
 import {
   amountWithVat,
   fromCents,
@@ -51,6 +51,7 @@ export const paymentMessages = {
     `Il piano «${plan}» non è ancora su Stripe: aprilo in «Gestisci piani di abbonamento» e usa «Sincronizza con Stripe».`,
   paypalIdTaken: 'Questa sottoscrizione PayPal è già collegata a un altro pagamento.',
   paid: 'Pagamento registrato: la sottoscrizione è attiva.',
+  pending: messages.payment.paypalPending,
   linkCreated: 'Link di pagamento creato.',
 } as const;
 

@@ -165,15 +165,15 @@ export function registerPaymentRoutes(fastify: FastifyInstance, options: Payment
       schema: {
         tags: ['Payment'],
         summary:
-          'Pubblica (con il token): verifica la sottoscrizione con PayPal, poi token usato, pagamento pagato, sottoscrizione attiva. Ripetere con lo stesso token e ID non cambia nulla',
+          'Pubblica (con il token): verifica la sottoscrizione con PayPal; ACTIVE: token usato, pagamento pagato, sottoscrizione attiva; APPROVED (primo addebito non ancora preso): result pending, il pagamento si registra quando PayPal la attiva. Ripetere con lo stesso token e ID non cambia nulla',
         security: [{ apiKey: [] }],
         body: updatePaymentSchema,
-        response: { 200: envelopeOf(z.object({ result: z.enum(['paid', 'replayed']) })) },
+        response: { 200: envelopeOf(z.object({ result: z.enum(['paid', 'replayed', 'pending']) })) },
       },
     },
     async (request) => {
       const result = await payWithToken(deps, request.body);
-      return ok({ result }, paymentMessages.paid);
+      return ok({ result }, result === 'pending' ? paymentMessages.pending : paymentMessages.paid);
     },
   );
 

@@ -42,14 +42,18 @@ export interface PaypalDeps {
 export const tokenInvalid = () => new HttpError(400, messages.payment.tokenInvalid);
 
 /**
- * `PUT api/Payment/updatePayment`: checks the PayPal subscription (ACTIVE or APPROVED, the token's
- * plan), then in one unit: token Used, payment paid with the provider's id, subscription Active.
- * The same token and id again answers 'replayed' and changes nothing.
+ * `PUT api/Payment/updatePayment`: checks the PayPal subscription, then in one unit: token Used,
+ * payment paid with the provider's id, subscription Active. Only ACTIVE counts as paid: PayPal
+ * has taken the first payment. APPROVED (the buyer agreed, the first charge not yet taken) answers
+ * 'pending' and pays nothing: the token keeps the id, and the payment is recorded when PayPal
+ * activates the subscription (webhook BILLING.SUBSCRIPTION.ACTIVATED or its first sale), or when
+ * the payment page asks again and PayPal answers ACTIVE. The same token and id again answers
+ * 'replayed' and changes nothing.
  */
 export async function payWithToken(
   deps: PaypalDeps,
   input: { token: string; providerSubscriptionId: string },
-): Promise<'paid' | 'replayed'> {
+): Promise<'paid' | 'replayed' | 'pending'> {
   const row = await findToken(deps.shared, input.token);
   if (!row) throw tokenInvalid();
   if (row.status === PaymentTokenStatus.Used) {
@@ -70,9 +74,54 @@ export async function payWithToken(
     throw new HttpError(400, paymentMessages.paypalStatusInvalid(remote.status));
   if (remote.planId !== row.providerPlanId) throw new HttpError(400, paymentMessages.paypalOtherPlan);
 
-  return deps.uow.run({ tenantId: row.tenantId, actor: { kind: 'paymentToken', tokenId: row.id } }, (w) =>
+  const actor = { kind: 'paymentToken' as const, tokenId: row.id };
+  if (remote.status === 'APPROVED')
+    return deps.uow.run({ tenantId: row.tenantId, actor }, async (w) => {
+      await w.tx
+        .update(paymentTokens)
+        .set({ providerSubscriptionId: input.providerSubscriptionId })
+        .where(
+          and(
+            eq(paymentTokens.tenantId, w.tenantId),
+            eq(paymentTokens.id, row.id),
+            eq(paymentTokens.status, PaymentTokenStatus.Active),
+          ),
+        );
+      return 'pending' as const;
+    });
+  return deps.uow.run({ tenantId: row.tenantId, actor }, (w) =>
     recordTokenPayment(w, row, input.providerSubscriptionId, 'paypal'),
   );
+}
+
+/**
+ * The payment a customer approved at PayPal while the subscription was still APPROVED
+ * (updatePayment answered 'pending'), now that PayPal reports it active: recorded as the page
+ * would have (the token's late grace applies: the customer paid within the hour). Null when no
+ * token waits for `providerId`.
+ */
+async function recordPendingApproval(
+  w: UnitOfWork,
+  providerId: string,
+): Promise<{ outcome: WebhookOutcome; detail: string | null } | null> {
+  const [waiting] = await w.tx
+    .select({
+      id: paymentTokens.id,
+      paymentId: paymentTokens.paymentId,
+      subscriptionId: paymentTokens.subscriptionId,
+    })
+    .from(paymentTokens)
+    .where(
+      and(
+        eq(paymentTokens.tenantId, w.tenantId),
+        eq(paymentTokens.providerSubscriptionId, providerId),
+        eq(paymentTokens.status, PaymentTokenStatus.Active),
+      ),
+    )
+    .limit(1);
+  if (!waiting) return null;
+  const result = await recordTokenPayment(w, waiting, providerId, 'paypal', { lateOk: true });
+  return { outcome: result === 'paid' ? 'applied' : 'unchanged', detail: `pagamento ${waiting.paymentId}` };
 }
 
 const providerLabel = (kind: ProviderKind) => (kind === 'stripe' ? 'Stripe' : 'PayPal');
@@ -428,7 +477,13 @@ async function handleEvent(
   if (!status && event.event_type !== 'PAYMENT.SALE.COMPLETED')
     return { outcome: 'unsupported', detail: null };
   if (!providerId) return { outcome: 'ignored', detail: 'evento senza ID della sottoscrizione' };
-  const subscriptionId = await subscriptionOfProviderId(w, providerId);
+  let subscriptionId = await subscriptionOfProviderId(w, providerId);
+  if (subscriptionId === null && (status === 'ACTIVE' || !status)) {
+    // Activated (or its first sale taken) after the payment page was told 'pending'.
+    const pending = await recordPendingApproval(w, providerId);
+    if (pending && status) return pending;
+    if (pending) subscriptionId = await subscriptionOfProviderId(w, providerId);
+  }
   if (subscriptionId === null) return { outcome: 'unknownSubscription', detail: providerId };
   if (status) {
     const outcome = await applyProviderStatus(

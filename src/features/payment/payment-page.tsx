@@ -146,7 +146,7 @@ function ThankYou({ detail }: { detail: string }) {
 type Method = 'paypal' | 'card';
 
 function PaymentForm({ token, settings }: { token: PaymentTokenView; settings: PublicProviderSettings }) {
-  const [state, setState] = useState<'ready' | 'saving' | 'done'>('ready');
+  const [state, setState] = useState<'ready' | 'saving' | 'done' | 'pending'>('ready');
   const [error, setError] = useState<string | null>(null);
   const methods: Method[] = [
     ...(settings.paypal ? ['paypal' as const] : []),
@@ -167,10 +167,16 @@ function PaymentForm({ token, settings }: { token: PaymentTokenView; settings: P
       .catch((e: unknown) => console.warn('Stripe.js non caricato:', e));
   }, [publishableKey]);
 
-  if (state === 'done') {
+  if (state === 'done' || state === 'pending') {
+    // 'pending': PayPal has the approval but has not taken the first charge yet; the subscription
+    // starts when PayPal confirms it (its webhook), with nothing more to do here.
     return (
       <ThankYou
-        detail={`${token.plan.name}: ${formatCurrency(token.amount)} ${period}. Riceverai la conferma da PayPal.`}
+        detail={
+          state === 'pending'
+            ? `${token.plan.name}: ${formatCurrency(token.amount)} ${period}. ${m.paypalPending}`
+            : `${token.plan.name}: ${formatCurrency(token.amount)} ${period}. Riceverai la conferma da PayPal.`
+        }
       />
     );
   }
@@ -198,8 +204,8 @@ function PaymentForm({ token, settings }: { token: PaymentTokenView; settings: P
     }
     setState('saving');
     try {
-      await updatePayment(token.token, subscriptionId);
-      setState('done');
+      const answer = await updatePayment(token.token, subscriptionId);
+      setState(answer?.result === 'pending' ? 'pending' : 'done');
     } catch (e) {
       console.error('Aggiornamento del pagamento fallito:', e);
       notify.error(m.updateFailed);

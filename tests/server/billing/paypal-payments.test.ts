@@ -281,6 +281,42 @@ describe('the customer pays (PUT api/Payment/updatePayment)', () => {
     expect(await snapshot()).toEqual(afterPaid);
   });
 
+  it('APPROVED (the first charge not taken yet) pays nothing: pending until PayPal reports it ACTIVE, by the page or by the webhook', async () => {
+    // Asked again by the page once PayPal has taken the payment.
+    const first = await newSubscription();
+    const { token } = await link(first);
+    const approved = fake.approve(basicPaypalPlan, undefined, 'APPROVED');
+    const before = await snapshot();
+    const waiting = await pay(token, approved);
+    expect(waiting.status, waiting.raw).toBe(200);
+    expect(waiting.body.data).toEqual({ result: 'pending' });
+    expect(waiting.body.message).toMatch(/PayPal sta ancora confermando/);
+    const afterWaiting = await snapshot();
+    expect(afterWaiting.subscriptions).toEqual(before.subscriptions);
+    expect(afterWaiting.payments).toEqual(before.payments);
+    expect(afterWaiting.events).toEqual(before.events);
+    expect((await getSub(first.id)).subscriptionStatus).toBe(2);
+    fake.setStatus(approved, 'ACTIVE');
+    expect((await pay(token, approved)).body.data).toEqual({ result: 'paid' });
+    expect((await getSub(first.id)).subscriptionStatus).toBe(1);
+
+    // Activated by PayPal's webhook while the page was closed.
+    const second = await newSubscription('laura.verdi@example.com');
+    const link2 = await link(second);
+    const approved2 = fake.approve(basicPaypalPlan, undefined, 'APPROVED');
+    expect((await pay(link2.token, approved2)).body.data).toEqual({ result: 'pending' });
+    const activated = fake.event('BILLING.SUBSCRIPTION.ACTIVATED', { id: approved2, status: 'ACTIVE' });
+    const delivered = await deliver(activated);
+    expect(delivered.status, delivered.body).toBe(200);
+    expect(JSON.parse(delivered.body).data.outcome).toBe('applied');
+    const paid = await getSub(second.id);
+    expect(paid.subscriptionStatus).toBe(1);
+    expect(paid.payments[0]).toMatchObject({ providerSubscriptionId: approved2, method: 'paypal' });
+    expect(paid.payments[0]?.paidAt).not.toBeNull();
+    // The page asking afterwards is a harmless replay; the token is spent.
+    expect((await pay(link2.token, approved2)).body.data).toEqual({ result: 'replayed' });
+  });
+
   it('PayPal failing (500, 503, timeout, 401) on the check changes nothing and says so in Italian', async () => {
     const sub = await newSubscription();
     const { token } = await link(sub);

@@ -46,8 +46,8 @@ describe('transition table', () => {
       [
         `${NOT_ACTIVE} -setBankTransfer-> ${BANK_TRANSFER_PENDING} by admin`,
         `${BANK_TRANSFER_PENDING} -confirmBankTransfer-> ${ACTIVE_NO_RENEWAL} by admin`,
-        `${NOT_ACTIVE} -pay-> ${ACTIVE} by customer`,
-        `${ACTIVE_NO_RENEWAL} -pay-> ${ACTIVE} by customer`,
+        `${NOT_ACTIVE} -pay-> ${ACTIVE} by customer+provider`,
+        `${ACTIVE_NO_RENEWAL} -pay-> ${ACTIVE} by customer+provider`,
         `${ACTIVE} -cancel-> ${CANCELED} by admin+apiKey`,
         `${NOT_ACTIVE} -providerActivated-> ${ACTIVE} by provider+system`,
         `${ACTIVE} -providerSuspended-> ${NOT_ACTIVE} by provider+system`,
