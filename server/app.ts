@@ -62,6 +62,7 @@ import { notFoundPlugin } from './plugins/not-found';
 import { rateLimitPlugin } from './plugins/rate-limit';
 import { roleGuardPlugin } from './plugins/role-guard';
 import { routeAccessPlugin } from './plugins/route-access';
+import { callContextPlugin } from './plugins/call-context';
 import { securityHeadersPlugin } from './plugins/security-headers';
 import { tenantPlugin } from './plugins/tenant';
 import { tenantKeyPlugin } from './plugins/tenant-key';
@@ -215,6 +216,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const uow = createUnitOfWorkRunner({ connectionFor, shared: db, clock: now, dispatcher, afterCommit });
   const crud = { db, uow };
   app.decorate('unitOfWork', uow);
+  // request.actor and request.unitOfWork(work): the call context, built once per request.
+  await app.register(callContextPlugin, { uow });
 
   registerHealthRoutes(app, db);
   const auth = createAuthService({
@@ -367,7 +370,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('integrations', { requestLog, webhooks: webhookSender });
   registerWebhookRoutes(app, {
     db,
-    uow,
     secretBox,
     sender: webhookSender,
     allowPrivate: config.integrations.webhookAllowPrivate,

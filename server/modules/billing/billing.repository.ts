@@ -428,10 +428,7 @@ export async function historyOf(
     .from(subscriptionEvents)
     .leftJoin(
       users,
-      and(
-        eq(subscriptionEvents.actorKind, 'user'),
-        sql`${users.id}::text = ${subscriptionEvents.actorId}`,
-      ),
+      and(eq(subscriptionEvents.actorKind, 'user'), sql`${users.id}::text = ${subscriptionEvents.actorId}`),
     )
     .where(
       and(

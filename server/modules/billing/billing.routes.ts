@@ -29,7 +29,7 @@ import type { Database } from '../../db/client';
 import { envelopeOf, ok } from '../../lib/envelope';
 import { HttpError } from '../../lib/http-error';
 import { callerOf, tenantOf } from '../../plugins/request-context';
-import type { Actor, UnitOfWork, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
+import type { UnitOfWork, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import {
   EXPORT_BATCH_SIZE,
   exportFileName,
@@ -216,11 +216,6 @@ function subscriptionFilter(
   return filter;
 }
 
-function userActor(request: FastifyRequest): Actor {
-  const auth = callerOf(request);
-  return { kind: 'user', userId: auth.userId, roleId: auth.roleId, email: auth.email };
-}
-
 export function registerBillingRoutes(
   fastify: FastifyInstance,
   { connectionFor, uow, beforeCancel }: BillingRoutesOptions,
@@ -383,7 +378,7 @@ export function registerBillingRoutes(
     },
     async (request) => {
       const body = request.body;
-      const id = await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) =>
+      const id = await request.unitOfWork((w) =>
         createSubscription(w, {
           userId: body.userId,
           planId: body.planId,
@@ -410,7 +405,7 @@ export function registerBillingRoutes(
     },
     async (request) => {
       const body = request.body;
-      await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) =>
+      await request.unitOfWork((w) =>
         updateSubscription(w, {
           id: body.id,
           userId: body.userId ?? null,
@@ -438,7 +433,7 @@ export function registerBillingRoutes(
       async (request) => {
         const { id } = request.params;
         if (before) await before(tenantOf(request), id);
-        await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) => run(w, id));
+        await request.unitOfWork((w) => run(w, id));
         return ok(await readOne(request, id, true), message);
       },
     );
@@ -545,7 +540,7 @@ export function registerBillingRoutes(
     },
     async (request) => {
       const b = request.body;
-      const item = await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) =>
+      const item = await request.unitOfWork((w) =>
         createBankTransfer(w, {
           paymentId: b.paymentId,
           amount: b.amount,
@@ -567,7 +562,7 @@ export function registerBillingRoutes(
     },
     async (request) => {
       const b = request.body;
-      const item = await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) =>
+      const item = await request.unitOfWork((w) =>
         updateBankTransfer(w, b.id, {
           paymentId: b.paymentId,
           amount: b.amount,
@@ -585,9 +580,7 @@ export function registerBillingRoutes(
     },
     async (request) => {
       const { id } = request.params;
-      await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) =>
-        deleteBankTransfer(w, id),
-      );
+      await request.unitOfWork((w) => deleteBankTransfer(w, id));
       return ok({ id }, messages.inlineTable.deleted);
     },
   );

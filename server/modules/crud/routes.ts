@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -9,7 +9,6 @@ import type { Database } from '../../db/client';
 import { envelopeOf, ok } from '../../lib/envelope';
 import { callerOf } from '../../plugins/request-context';
 import type { GlobalUnitOfWork, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
-import { tenantOfCaller } from './caller';
 import type { Caller, EntityDefinition } from './entity';
 import { exportFileName, exportQuerySchema, sendExport } from './export';
 import { cursorListQuerySchema, idParamsSchema, selectQuerySchema } from './list-query';
@@ -40,12 +39,8 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const repo = createCrudRepository(db, def);
   /** Every write is one unit of work: the tenant's for tenant-scoped entities, else global. */
-  const write = <T>(c: Caller, work: (w: GlobalUnitOfWork) => Promise<T>): Promise<T> => {
-    const actor = { kind: 'user' as const, userId: c.userId, roleId: c.roleId };
-    return def.scope.kind === 'tenant'
-      ? uow.run({ tenantId: tenantOfCaller(c), actor }, work)
-      : uow.runGlobal(actor, work);
-  };
+  const write = <T>(request: FastifyRequest, work: (w: GlobalUnitOfWork) => Promise<T>): Promise<T> =>
+    def.scope.kind === 'tenant' ? request.unitOfWork(work) : request.globalUnitOfWork(work);
   const base = `/api/${def.name}`;
   const tenant = def.scope.kind === 'tenant' ? ('required' as const) : ('optional' as const);
   const access = (roles: EntityDefinition<TTable, TItem, TInputSchema>['roles']['read']) => ({
@@ -160,7 +155,7 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
     // The type provider cannot resolve a generic schema's output; validation has produced it.
     async (request) => {
       const c = caller(request);
-      const id = await write(c, (w) => repo.create(w, c, request.body as z.output<TInputSchema>));
+      const id = await write(request, (w) => repo.create(w, c, request.body as z.output<TInputSchema>));
       return ok(shown(c, await repo.get(c, id)), messages.http.created);
     },
   );
@@ -176,7 +171,7 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
     async (request) => {
       const body = request.body as z.output<TInputSchema> & { id: number };
       const c = caller(request);
-      await write(c, (w) => repo.update(w, c, body.id, body));
+      await write(request, (w) => repo.update(w, c, body.id, body));
       return ok(shown(c, await repo.get(c, body.id)), messages.http.updated);
     },
   );
@@ -189,7 +184,7 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
     },
     async (request) => {
       const c = caller(request);
-      await write(c, (w) => repo.remove(w, c, request.params.id));
+      await write(request, (w) => repo.remove(w, c, request.params.id));
       return ok({ id: request.params.id }, 'Elemento eliminato.');
     },
   );

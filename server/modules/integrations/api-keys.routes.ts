@@ -19,7 +19,7 @@ import { HttpError } from '../../lib/http-error';
 import { callerOf, tenantOf } from '../../plugins/request-context';
 import { ADMINS } from '../crud/roles';
 import { sendExport, type ExportSpec } from '../crud/export';
-import type { Actor, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
+import type { UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import { cancelSubscription } from '../billing/subscription.service';
 import {
   createKey,
@@ -92,11 +92,6 @@ const logQuery = z.object({
   pageSize: z.coerce.number().int().min(1).max(200).default(50),
 });
 
-function userActor(request: FastifyRequest): Actor {
-  const auth = callerOf(request);
-  return { kind: 'user', userId: auth.userId, roleId: auth.roleId, email: auth.email };
-}
-
 function filterOf(q: z.output<typeof logQuery>): LogFilter {
   return {
     from: q.from ? new Date(q.from) : undefined,
@@ -154,7 +149,7 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
     },
     async (request) => {
       const body = request.body;
-      const created = await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) =>
+      const created = await request.unitOfWork((w) =>
         createKey(
           w,
           {
@@ -198,7 +193,7 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
     async (request) => {
       const tenantId = tenantOf(request);
       const values = request.body;
-      await uow.run({ tenantId, actor: userActor(request) }, (w) =>
+      await request.unitOfWork((w) =>
         w.tx
           .insert(apiSettings)
           .values({ tenantId, ...values, updatedAt: w.now })
@@ -235,9 +230,7 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
       },
     },
     async (request) => {
-      const item = await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) =>
-        revokeKey(w, request.params.id),
-      );
+      const item = await request.unitOfWork((w) => revokeKey(w, request.params.id));
       return ok(item, m.keyRevoked);
     },
   );
@@ -258,7 +251,7 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
       },
     },
     async (request) => {
-      const result = await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) =>
+      const result = await request.unitOfWork((w) =>
         rotateKey(w, request.params.id, request.body.graceHours, callerOf(request).userId),
       );
       return ok(result, m.keyRotated);

@@ -1,5 +1,5 @@
 /** '/webhook' (Admin): the tenant's webhook endpoints, their deliveries with each attempt, re-send. */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { WEBHOOK_EVENTS } from '../../../contract/integrations';
@@ -8,8 +8,7 @@ import { requiredId } from '../../../contract/schemas/common';
 import type { Database } from '../../db/client';
 import { envelopeOf, ok } from '../../lib/envelope';
 import type { SecretBox } from '../../lib/secret-box';
-import { callerOf, tenantOf } from '../../plugins/request-context';
-import type { Actor, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
+import { tenantOf } from '../../plugins/request-context';
 import { ADMINS } from '../crud/roles';
 import {
   createEndpoint,
@@ -23,7 +22,6 @@ import {
 
 export interface WebhookRoutesOptions {
   db: Database;
-  uow: UnitOfWorkRunner;
   secretBox: SecretBox;
   sender: WebhookSender;
   allowPrivate: boolean;
@@ -73,11 +71,6 @@ const endpointBody = z.object({
   isEnabled: z.boolean().optional(),
 });
 
-function userActor(request: FastifyRequest): Actor {
-  const auth = callerOf(request);
-  return { kind: 'user', userId: auth.userId, roleId: auth.roleId, email: auth.email };
-}
-
 const SIGNING_DOC = [
   'Ogni consegna è un POST JSON `{ id, type, createdAt, data }` con le intestazioni `Rinnova-Event`, `Rinnova-Delivery` (id dell’evento: usalo per ignorare i doppioni) e',
   '`Rinnova-Signature: t=<secondi unix>,v1=<hex>`, dove v1 = HMAC-SHA256 con il segreto dell’endpoint di `${t}.${corpo grezzo}`.',
@@ -91,7 +84,7 @@ const SIGNING_DOC = [
 ].join('\n');
 
 export function registerWebhookRoutes(fastify: FastifyInstance, options: WebhookRoutesOptions): void {
-  const { db, uow, secretBox, sender, allowPrivate } = options;
+  const { db, secretBox, sender, allowPrivate } = options;
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const idParams = z.object({ id: requiredId });
 
@@ -122,7 +115,7 @@ export function registerWebhookRoutes(fastify: FastifyInstance, options: Webhook
       },
     },
     async (request) => {
-      const created = await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) =>
+      const created = await request.unitOfWork((w) =>
         createEndpoint(w, request.body, { secretBox, allowPrivate }),
       );
       return ok(created, m.endpointCreated);
@@ -156,7 +149,7 @@ export function registerWebhookRoutes(fastify: FastifyInstance, options: Webhook
       },
     },
     async (request) => {
-      const item = await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) =>
+      const item = await request.unitOfWork((w) =>
         updateEndpoint(w, request.params.id, request.body, { allowPrivate }),
       );
       return ok(item, m.endpointSaved);
@@ -175,9 +168,7 @@ export function registerWebhookRoutes(fastify: FastifyInstance, options: Webhook
       },
     },
     async (request) => {
-      await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) =>
-        deleteEndpoint(w, request.params.id),
-      );
+      await request.unitOfWork((w) => deleteEndpoint(w, request.params.id));
       return ok(null, m.endpointDeleted);
     },
   );

@@ -16,7 +16,7 @@ import type { Database } from '../../db/client';
 import { envelopeOf, ok } from '../../lib/envelope';
 import { HttpError } from '../../lib/http-error';
 import { callerOf, tenantOf } from '../../plugins/request-context';
-import type { Actor, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
+import type { UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import type { TenantScope } from '../billing/billing.repository';
 import {
   exportFileName,
@@ -57,11 +57,6 @@ export interface InvoiceRoutesOptions {
 const anyone = { access: 'user', tenant: 'required' } as const;
 const admins = { access: 'user', roles: ADMINS, tenant: 'required' } as const;
 const tags = ['invoice'];
-
-function userActor(request: FastifyRequest): Actor {
-  const auth = callerOf(request);
-  return { kind: 'user', userId: auth.userId, roleId: auth.roleId, email: auth.email };
-}
 
 /** A file download; the name is ASCII already (numbers and the FatturaPA file name). */
 function download(reply: FastifyReply, type: string, fileName: string, body: Buffer | string) {
@@ -266,9 +261,7 @@ export function registerInvoiceRoutes(
       },
     },
     async (request) => {
-      const outcome = await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) =>
-        issueInvoiceForPayment(w, request.params.id),
-      );
+      const outcome = await request.unitOfWork((w) => issueInvoiceForPayment(w, request.params.id));
       if (outcome.kind === 'blocked')
         throw new HttpError(409, invoiceMessages.stillBlocked, { errors: outcome.messages });
       const { item } = await readOne(request, outcome.invoiceId);
@@ -296,7 +289,7 @@ export function registerInvoiceRoutes(
       },
     },
     async (request) => {
-      const note = await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) =>
+      const note = await request.unitOfWork((w) =>
         issueCreditNote(w, request.params.id, request.body.reason),
       );
       const { item } = await readOne(request, note.id);
@@ -401,9 +394,7 @@ export function registerInvoiceRoutes(
       },
     },
     async (request) => {
-      const outcome = await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) =>
-        applySdiReceipt(w, request.body.xml),
-      );
+      const outcome = await request.unitOfWork((w) => applySdiReceipt(w, request.body.xml));
       const { item } = await readOne(request, outcome.invoiceId);
       return ok(item, outcome.message);
     },

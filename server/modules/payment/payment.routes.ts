@@ -5,7 +5,7 @@
  * Public calls are limited per IP; webhooks need no x-api-key (PayPal cannot send one) and are
  * trusted only after PayPal's signature check.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { messages } from '../../../contract/messages';
@@ -23,7 +23,7 @@ import { HttpError } from '../../lib/http-error';
 import { callerOf, tenantOf } from '../../plugins/request-context';
 import { perIp } from '../../plugins/rate-limit';
 import type { ProviderRegistry } from '../../providers/registry';
-import type { Actor, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
+import type { UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import { idParamsSchema } from '../crud/list-query';
 import { ADMINS } from '../crud/roles';
 import {
@@ -69,11 +69,6 @@ export const webhookMessages = {
 } as const;
 
 const admins = { access: 'user', roles: ADMINS, tenant: 'required' } as const;
-
-function userActor(request: FastifyRequest): Actor {
-  const auth = callerOf(request);
-  return { kind: 'user', userId: auth.userId, roleId: auth.roleId, email: auth.email };
-}
 
 const tokenViewSchema = z.object({
   id: z.number(),
@@ -122,9 +117,7 @@ export function registerPaymentRoutes(fastify: FastifyInstance, options: Payment
       },
     },
     async (request) => {
-      const link = await uow.run({ tenantId: tenantOf(request), actor: userActor(request) }, (w) =>
-        createPaymentLink(w, request.body.paymentId),
-      );
+      const link = await request.unitOfWork((w) => createPaymentLink(w, request.body.paymentId));
       return ok(
         {
           token: link.token,

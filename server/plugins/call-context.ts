@@ -1,0 +1,57 @@
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Actor, GlobalUnitOfWork, UnitOfWork, UnitOfWorkRunner } from '../unit-of-work/unit-of-work';
+import { tenantOf } from './request-context';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * Who acts, built once at the edge from what the access plugins verified: the signed-in user
+     * (with role and e-mail, the same on every path), or the tenant API key; null on routes that
+     * take neither (public and app-key routes build their own: a payment token, a provider).
+     */
+    readonly actor: Actor | null;
+    /**
+     * Runs `work` as one unit of work in the request's tenant (`X-Tenant-Id`, or the API key's),
+     * as the request's actor, at the unit's clock. Routes never open a transaction of their own.
+     */
+    unitOfWork<T>(work: (w: UnitOfWork) => Promise<T>): Promise<T>;
+    /** The same for writes of global data (geography, tenants, identities). */
+    globalUnitOfWork<T>(work: (w: GlobalUnitOfWork) => Promise<T>): Promise<T>;
+  }
+}
+
+/** The actor of a request that must have one (a signed-in user or a tenant key). */
+export function actorOf(request: { actor: Actor | null }): Actor {
+  if (!request.actor) throw new Error('call context: a route without a caller asked for its actor');
+  return request.actor;
+}
+
+/**
+ * The request's call context (Kill Bill's call context, built in the resource): `request.actor`
+ * and `request.unitOfWork(work)`, so no route restates who acts or which tenant a unit runs in.
+ */
+export const callContextPlugin = fp<{ uow: UnitOfWorkRunner }>(
+  (app, { uow }, done) => {
+    app.decorateRequest('actor', {
+      getter(): Actor | null {
+        const auth = this.auth;
+        if (auth) return { kind: 'user', userId: auth.userId, roleId: auth.roleId, email: auth.email };
+        if (this.apiKey) return { kind: 'apiKey', keyId: this.apiKey.id };
+        return null;
+      },
+    });
+    app.decorateRequest('unitOfWork', function <
+      T,
+    >(this: FastifyRequest, work: (w: UnitOfWork) => Promise<T>) {
+      return uow.run({ tenantId: tenantOf(this), actor: actorOf(this) }, work);
+    });
+    app.decorateRequest('globalUnitOfWork', function <
+      T,
+    >(this: FastifyRequest, work: (w: GlobalUnitOfWork) => Promise<T>) {
+      return uow.runGlobal(actorOf(this), work);
+    });
+    done();
+  },
+  { name: 'call-context' },
+);
