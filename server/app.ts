@@ -79,6 +79,9 @@ import {
 } from './modules/integrations/webhooks.service';
 import type { RequestLogWriter } from './modules/integrations/request-log';
 import { createOutboxDispatcher } from './unit-of-work/outbox';
+import { createEventBus } from './unit-of-work/events';
+import { subscribeInvoicing } from './modules/invoice/invoice.events';
+import { subscribeOutboundWebhooks } from './modules/integrations/webhooks.events';
 import { createUnitOfWorkRunner } from './unit-of-work/unit-of-work';
 import type { UnitOfWorkRunner } from './unit-of-work/unit-of-work';
 
@@ -207,13 +210,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Every write is a unit of work on the tenant's connection (one shared database today; a
   // dedicated database per tenant changes only `connectionFor`), with an outbox sent after commit.
   const connectionFor = () => db;
-  const dispatcher = createOutboxDispatcher({ db, mailer, log: app.log, clock: now });
+  // Domain events between modules (issue 24): each module subscribes its consumers here, at start.
+  const events = createEventBus();
+  subscribeOutboundWebhooks(events);
+  subscribeInvoicing(events);
+  const dispatcher = createOutboxDispatcher({ db, mailer, log: app.log, clock: now, events });
   // What a unit signals runs after its commit: webhook deliveries it wrote go to the job engine.
   let jobs: JobEngine | null = null;
   const afterCommit = async (signals: ReadonlySet<string>) => {
     if (signals.has(WEBHOOK_SIGNAL) && jobs) await jobs.enqueue(WEBHOOK_JOB, {});
   };
-  const uow = createUnitOfWorkRunner({ connectionFor, shared: db, clock: now, dispatcher, afterCommit });
+  const uow = createUnitOfWorkRunner({
+    connectionFor,
+    shared: db,
+    clock: now,
+    dispatcher,
+    afterCommit,
+    events,
+  });
   const crud = { db, uow };
   app.decorate('unitOfWork', uow);
   // request.actor and request.unitOfWork(work): the call context, built once per request.
@@ -340,6 +354,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         ...definitions,
         ...integrationJobs({ db, sender: webhookSender, now }),
         reportJob({ db, uow }),
+        {
+          // What a failed send or an after-commit consumer left in the outbox, retried every minute.
+          name: 'outbox-sweep',
+          label: 'Invii in sospeso dalla outbox (e-mail, eventi dopo il commit)',
+          cron: '* * * * *',
+          retryLimit: 0,
+          retryDelaySeconds: 60,
+          retryBackoff: false,
+          run: async () => ({ sent: await dispatcher.dispatchPending() }),
+        },
       ],
       log: app.log,
     });

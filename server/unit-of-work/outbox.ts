@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
 import { outbox } from '../db/schema';
 import type { Mailer, MailMessage } from '../mail/mailer';
+import type { EventBus, EventOutboxPayload } from './events';
 
 export interface OutboxDispatcher {
   /** Sends the given pending rows (after their unit committed). */
@@ -21,12 +22,21 @@ export function createOutboxDispatcher(deps: {
   mailer: Mailer;
   log: FastifyBaseLogger;
   clock: () => Date;
+  /** After-commit consumers of domain events (rows of kind 'event'). */
+  events?: EventBus;
 }): OutboxDispatcher {
-  const { db, mailer, log, clock } = deps;
+  const { db, mailer, log, clock, events } = deps;
 
-  async function send(kind: string, payload: unknown): Promise<void> {
-    if (kind === 'email') return mailer.send(payload as MailMessage);
-    throw new Error(`outbox: unknown kind ${kind}`);
+  async function send(row: {
+    id: number;
+    tenantId: number | null;
+    kind: string;
+    payload: unknown;
+  }): Promise<void> {
+    if (row.kind === 'email') return mailer.send(row.payload as MailMessage);
+    if (row.kind === 'event' && events && row.tenantId !== null)
+      return events.deliver(row.tenantId, row.id, row.payload as EventOutboxPayload);
+    throw new Error(`outbox: unknown kind ${row.kind}`);
   }
 
   async function dispatchRows(where: ReturnType<typeof and>): Promise<number> {
@@ -34,12 +44,12 @@ export function createOutboxDispatcher(deps: {
       .update(outbox)
       .set({ sentAt: clock(), attempts: sql`${outbox.attempts} + 1` })
       .where(and(isNull(outbox.sentAt), where))
-      .returning({ id: outbox.id, kind: outbox.kind, payload: outbox.payload });
+      .returning({ id: outbox.id, tenantId: outbox.tenantId, kind: outbox.kind, payload: outbox.payload });
     claimed.sort((a, b) => a.id - b.id);
     let sent = 0;
     for (const row of claimed) {
       try {
-        await send(row.kind, row.payload);
+        await send(row);
         sent++;
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);

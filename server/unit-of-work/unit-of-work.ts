@@ -20,6 +20,8 @@ import { actorKindOfRole } from '../../contract/subscription-status';
 import type { Database, Transaction } from '../db/client';
 import { outbox as outboxTable } from '../db/schema';
 import type { MailMessage } from '../mail/mailer';
+import type { DomainEventName, DomainEvents } from '../../contract/domain-events';
+import type { EventBus, EventOutboxPayload, EventReport } from './events';
 import type { OutboxDispatcher } from './outbox';
 
 export type { Transaction };
@@ -85,6 +87,11 @@ export interface GlobalUnitOfWork {
 /** A write inside one tenant: billing repositories require this one. */
 export interface UnitOfWork extends GlobalUnitOfWork {
   readonly tenantId: number;
+  /**
+   * Tells the modules that act on it what happened (events.ts): in-transaction consumers run now,
+   * on this transaction; after-commit ones get an outbox row, delivered once the unit commits.
+   */
+  publish<N extends DomainEventName>(event: N, payload: DomainEvents[N]): Promise<EventReport[]>;
 }
 
 export interface UnitOfWorkScope {
@@ -107,6 +114,8 @@ export interface UnitOfWorkOptions {
   shared: Database;
   clock: () => Date;
   dispatcher: OutboxDispatcher;
+  /** Where units publish their domain events (absent: nobody consumes them). */
+  events?: EventBus;
   /** Called after commit with the names the unit signalled (a failure never undoes the unit). */
   afterCommit?: (signals: ReadonlySet<string>) => Promise<void>;
 }
@@ -117,6 +126,7 @@ export function createUnitOfWorkRunner({
   clock,
   dispatcher,
   afterCommit,
+  events,
 }: UnitOfWorkOptions): UnitOfWorkRunner {
   async function execute<T, W extends GlobalUnitOfWork>(
     database: Database,
@@ -138,7 +148,33 @@ export function createUnitOfWorkRunner({
         },
       };
       const signal = (name: string) => void signals.add(name);
-      return work({ tenantId, actor, now, tx, outbox, signal } as W);
+      const unit = { tenantId, actor, now, tx, outbox, signal } as GlobalUnitOfWork & {
+        publish?: UnitOfWork['publish'];
+      };
+      if (tenantId !== null)
+        unit.publish = async (event, payload) => {
+          const reports: EventReport[] = [];
+          for (const consumer of events?.consumersOf(event) ?? []) {
+            if (consumer.phase === 'inTransaction') {
+              const report = await consumer.handle(unit as UnitOfWork, payload);
+              if (report) reports.push({ consumer: consumer.name, ...report });
+              continue;
+            }
+            const delivery: EventOutboxPayload = {
+              event,
+              consumer: consumer.name,
+              payload,
+              at: now.toISOString(),
+            };
+            const [row] = await tx
+              .insert(outboxTable)
+              .values({ tenantId, kind: 'event', payload: delivery, createdAt: now })
+              .returning({ id: outboxTable.id });
+            if (row) written.push(row.id);
+          }
+          return reports;
+        };
+      return work(unit as W);
     });
     // After commit: dispatch what this unit wrote. A failure is recorded on the row and
     // retried later; it never undoes the committed work.

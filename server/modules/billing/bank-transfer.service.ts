@@ -4,7 +4,6 @@
  * future. The payment and its subscription are locked, so two Admins recording at once cannot
  * both pass the total check.
  */
-import { emitBankTransferApproved } from '../integrations/webhooks.service';
 import { and, asc, eq, gt, ne, sql } from 'drizzle-orm';
 import { billingMessages, serverMessages } from '../../../contract/messages';
 import { fromCents } from '../../../contract/money';
@@ -156,7 +155,8 @@ export async function createBankTransfer(uow: UnitOfWork, input: BankTransferWri
     })
     .returning(columns);
   if (!row) throw new Error('bank transfer insert returned no row');
-  if (row.approvalDate) await emitBankTransferApproved(uow, row.id);
+  if (row.approvalDate)
+    await uow.publish('bankTransfer.approved', { bankTransferId: row.id, paymentId: row.paymentId });
   return toItem(row);
 }
 
@@ -186,7 +186,8 @@ export async function updateBankTransfer(
     .where(and(eq(bankTransfers.tenantId, uow.tenantId), eq(bankTransfers.id, id)))
     .returning(columns);
   if (!row) throw new HttpError(404, serverMessages.notFound);
-  if (row.approvalDate && !current.approvalDate) await emitBankTransferApproved(uow, row.id);
+  if (row.approvalDate && !current.approvalDate)
+    await uow.publish('bankTransfer.approved', { bankTransferId: row.id, paymentId: row.paymentId });
   return toItem(row);
 }
 

@@ -26,21 +26,9 @@ import {
 } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import { bankTransferInstructionsMail } from '../../mail/templates';
-import { issueInvoiceForPayment } from '../invoice/invoice.service';
 import { describeActor, machineActorOf, type UnitOfWork } from '../../unit-of-work/unit-of-work';
-import { emitPaymentSucceeded, emitSubscriptionEvent } from '../integrations/webhooks.service';
-import type { WebhookEventType } from '../../../contract/integrations';
 
 /** The outbound webhook event of a status move (issue 15); none for setBankTransfer. */
-const webhookEventOf: Partial<Record<SubscriptionEvent, WebhookEventType>> = {
-  pay: 'subscription.activated',
-  providerActivated: 'subscription.activated',
-  confirmBankTransfer: 'subscription.activated',
-  providerSuspended: 'subscription.renewal_failed',
-  cancel: 'subscription.canceled',
-  providerCanceled: 'subscription.canceled',
-  expire: 'subscription.expired',
-};
 import {
   findSubscription,
   firstPayment,
@@ -88,9 +76,7 @@ export async function changeStatus(
     .returning({ id: subscriptions.id });
   if (moved.length === 0) throw new HttpError(409, serverMessages.conflict);
   await recordEvent(uow, sub.id, event, sub.status, to, reason);
-  // Webhook deliveries in the same transaction: a rolled-back change sends nothing.
-  const hook = webhookEventOf[event];
-  if (hook) await emitSubscriptionEvent(uow, hook, sub.id);
+  await uow.publish('subscription.statusChanged', { subscriptionId: sub.id, event, from: sub.status, to });
   return to;
 }
 
@@ -227,7 +213,7 @@ export async function createSubscription(
     periodEnd: next,
   });
   await recordEvent(uow, sub.id, 'create', null, status, null);
-  await emitSubscriptionEvent(uow, 'subscription.created', sub.id);
+  await uow.publish('subscription.created', { subscriptionId: sub.id });
   return sub.id;
 }
 
@@ -370,9 +356,8 @@ export async function confirmBankTransfer(uow: UnitOfWork, id: number): Promise<
     .update(payments)
     .set({ paidAt: (await latestApprovalDate(uow, payment.id)) ?? uow.now, method: 'bankTransfer' })
     .where(and(eq(payments.tenantId, uow.tenantId), eq(payments.id, payment.id)));
-  await emitPaymentSucceeded(uow, payment.id);
-  // The invoice in the same transaction (or, with data the SdI needs missing, the reason why).
-  await issueInvoiceForPayment(uow, payment.id);
+  // Its invoice (in this transaction), its webhook, …: whoever consumes the event.
+  await uow.publish('payment.paid', { paymentId: payment.id, subscriptionId: sub.id });
 }
 
 /**

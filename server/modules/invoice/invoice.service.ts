@@ -248,48 +248,59 @@ async function storeDocument(
 ): Promise<{ id: number; number: string }> {
   const issueDate = romeDate(w.now);
   const year = Number(issueDate.slice(0, 4));
-  return w.tx.transaction(async (sp) => {
-    const n = await nextNumber(sp, w.tenantId, year);
-    const number = `${year}/${String(n).padStart(6, '0')}`;
-    const progressive = progressiveOf(year, n);
-    const fileName = `${draft.transmitter.country}${draft.transmitter.code}_${progressive}.xml`;
-    const doc: InvoiceDocument = { ...draft, number, date: issueDate, progressive, fileName };
-    const xml = buildFatturaXml(doc);
-    const errors = await fatturaErrors(xml);
-    if (errors.length > 0) throw new FileRefused(errors);
-    const [inserted] = await sp
-      .insert(invoices)
-      .values({
-        tenantId: w.tenantId,
-        documentType: doc.documentType,
-        year,
-        number: n,
-        numberText: number,
-        issueDate,
+  return w.tx
+    .transaction(async (sp) => {
+      const n = await nextNumber(sp, w.tenantId, year);
+      const number = `${year}/${String(n).padStart(6, '0')}`;
+      const progressive = progressiveOf(year, n);
+      const fileName = `${draft.transmitter.country}${draft.transmitter.code}_${progressive}.xml`;
+      const doc: InvoiceDocument = { ...draft, number, date: issueDate, progressive, fileName };
+      const xml = buildFatturaXml(doc);
+      const errors = await fatturaErrors(xml);
+      if (errors.length > 0) throw new FileRefused(errors);
+      const [inserted] = await sp
+        .insert(invoices)
+        .values({
+          tenantId: w.tenantId,
+          documentType: doc.documentType,
+          year,
+          number: n,
+          numberText: number,
+          issueDate,
+          paymentId: row.paymentId,
+          userId: row.userId,
+          relatedInvoiceId: row.relatedInvoiceId,
+          customerName: row.customerName,
+          taxableCents: doc.taxableCents,
+          vatCents: doc.taxCents,
+          totalCents: doc.totalCents,
+          format: doc.format,
+          recipientCode: doc.recipientCode,
+          recipientPec: doc.recipientPec,
+          paymentMethod: doc.payment.method,
+          fileName,
+          xml,
+          document: doc,
+          status: 'issued',
+          reason: row.reason,
+          createdAt: w.now,
+          statusAt: w.now,
+        })
+        .returning({ id: invoices.id });
+      if (!inserted) throw new Error('invoice insert returned no row');
+      return { id: inserted.id, number };
+    })
+    .then(async (stored) => {
+      await w.publish('invoice.issued', {
+        invoiceId: stored.id,
         paymentId: row.paymentId,
-        userId: row.userId,
-        relatedInvoiceId: row.relatedInvoiceId,
-        customerName: row.customerName,
-        taxableCents: doc.taxableCents,
-        vatCents: doc.taxCents,
-        totalCents: doc.totalCents,
-        format: doc.format,
-        recipientCode: doc.recipientCode,
-        recipientPec: doc.recipientPec,
-        paymentMethod: doc.payment.method,
-        fileName,
-        xml,
-        document: doc,
-        status: 'issued',
-        reason: row.reason,
-        createdAt: w.now,
-        statusAt: w.now,
-      })
-      .returning({ id: invoices.id });
-    if (!inserted) throw new Error('invoice insert returned no row');
-    return { id: inserted.id, number };
-  });
+        kind: documentKind(draft.documentType),
+      });
+      return stored;
+    });
 }
+
+const documentKind = (type: string): 'invoice' | 'creditNote' => (type === 'TD04' ? 'creditNote' : 'invoice');
 
 /**
  * Issues the invoice of a paid payment, in the caller's unit of work. Idempotent: a payment that

@@ -6,8 +6,6 @@
  */
 import { and, asc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import { periodEndAfter } from '../../../contract/billing-dates';
-import { emitPaymentSucceeded } from '../integrations/webhooks.service';
-import { creditNoteForRefund, issueInvoiceForPayment } from '../invoice/invoice.service';
 import { toCents } from '../../../contract/money';
 import { messages } from '../../../contract/messages';
 import { PaymentTokenStatus } from '../../../contract/schemas/payment';
@@ -179,7 +177,6 @@ export async function recordTokenPayment(
     .set({ providerSubscriptionId, paidAt: w.now, method: kind })
     .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, row.paymentId)))
     .returning({ periodEnd: payments.periodEnd });
-  await emitPaymentSucceeded(w, row.paymentId);
   // A renewal's payment (a reminder's link) covers the next period: the subscription's next
   // billing date moves to its end; the first payment's end is the next billing date already.
   if (paid && paid.periodEnd.getTime() > sub.nextBillingDate.getTime()) {
@@ -188,8 +185,8 @@ export async function recordTokenPayment(
       .set({ nextBillingDate: paid.periodEnd, updatedAt: w.now })
       .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, sub.id)));
   }
-  // The payment's invoice, in the same unit of work (issue 12).
-  await issueInvoiceForPayment(w, row.paymentId);
+  // Its invoice (in this unit), its webhook, …: whoever consumes the event.
+  await w.publish('payment.paid', { paymentId: row.paymentId, subscriptionId: row.subscriptionId });
   await w.tx
     .update(paymentTokens)
     .set({ status: PaymentTokenStatus.Used, usedAt: w.now, providerSubscriptionId })
@@ -467,7 +464,7 @@ async function handleEvent(
     if (!saleId) return { outcome: 'ignored', detail: 'rimborso senza ID della vendita' };
     const total = Number((resource.amount as { total?: unknown } | undefined)?.total);
     const refundedCents = Number.isFinite(total) && total !== 0 ? toCents(Math.abs(total)) : null;
-    return creditNoteForRefund(w, {
+    return refundReported(w, {
       saleId: saleId.slice(0, 200),
       refundedCents,
       what: `${refund} (PayPal)`,
@@ -502,6 +499,20 @@ async function handleEvent(
     paidAt: parseDate(event.create_time ?? (resource.create_time as string | undefined)),
     note: typeof charged === 'string' ? ` (PayPal ha addebitato ${charged})` : '',
   });
+}
+
+/**
+ * A refunded or reversed charge, told to whoever consumes it (invoicing: the credit note); the
+ * provider event records what was done, or why nothing was.
+ */
+export async function refundReported(
+  w: UnitOfWork,
+  refund: { saleId: string; refundedCents: number | null; what: string },
+): Promise<{ outcome: WebhookOutcome; detail: string | null }> {
+  const [report] = await w.publish('payment.refunded', refund);
+  return report
+    ? { outcome: report.outcome, detail: report.detail }
+    : { outcome: 'ignored', detail: 'nessuna fatturazione attiva' };
 }
 
 /**
@@ -572,9 +583,8 @@ export async function recordCharge(
     .update(subscriptions)
     .set({ nextBillingDate: periodEnd, updatedAt: w.now })
     .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, sub.id)));
-  await emitPaymentSucceeded(w, id);
-  // The renewal's invoice, in the same unit of work (issue 12); missing data blocks only the invoice.
-  await issueInvoiceForPayment(w, id);
+  // The renewal's invoice (missing data blocks only the invoice), its webhook, …
+  await w.publish('payment.paid', { paymentId: id, subscriptionId: sub.id });
   return { outcome: 'applied', detail: `rinnovo: pagamento ${id}${charge.note}` };
 }
 

@@ -264,7 +264,10 @@ describe('tenant API keys', () => {
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
     // The list exports' CSV: UTF-8 with BOM, ';', CRLF, Italian headers, formulas neutralised.
-    const lines = csv.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = csv.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toBe('Data e ora;Metodo;Percorso;Stato;Durata (ms);IP');
     expect(lines.slice(1).map((l) => l.split(';').slice(1, 4).join(' '))).toEqual([
       'GET /api/v1/subscriptions 403',

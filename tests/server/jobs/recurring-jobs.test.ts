@@ -104,12 +104,17 @@ describe('the engine at start', () => {
     // The billing jobs, the integrations' (issue 15) and the invoices' automatic PEC sending
     // (issue 12; its send queue has no schedule).
     expect(recurring.body.data?.map((r) => r.key).sort()).toEqual(
-      [...Object.values(JOB_NAMES), ...Object.values(INTEGRATION_JOB_NAMES), PEC_JOBS.auto].sort(),
+      [
+        ...Object.values(JOB_NAMES),
+        ...Object.values(INTEGRATION_JOB_NAMES),
+        PEC_JOBS.auto,
+        'outbox-sweep',
+      ].sort(),
     );
     expect(recurring.body.data?.every((r) => r.timeZone === 'Europe/Rome')).toBe(true);
     const stats = await superadmin.get<Record<string, number>>('/api/hangfire/stats');
     // Plus the report-send queue (issue 14), which runs only when enqueued.
-    expect(stats.body.data).toMatchObject({ recurring: 7, queues: 9, failed: 0, processing: 0 });
+    expect(stats.body.data).toMatchObject({ recurring: 8, queues: 10, failed: 0, processing: 0 });
   });
 });
 
@@ -374,7 +379,12 @@ describe('without the payment hooks', () => {
     );
     const superadmin = await ctx.as('superadmin');
     // The integrations' jobs (issue 15) and the invoices' PEC jobs need no payment hook.
-    const expected = [JOB_NAMES.expireSubscriptions, PEC_JOBS.auto, ...Object.values(INTEGRATION_JOB_NAMES)];
+    const expected = [
+      JOB_NAMES.expireSubscriptions,
+      PEC_JOBS.auto,
+      ...Object.values(INTEGRATION_JOB_NAMES),
+      'outbox-sweep',
+    ];
     expect(res.body.data?.map((r) => r.key).sort()).toEqual([...expected].sort());
     expect(other.jobs?.definitions.map((d) => d.name)).toEqual([
       JOB_NAMES.expireSubscriptions,
@@ -382,6 +392,7 @@ describe('without the payment hooks', () => {
       PEC_JOBS.auto,
       ...Object.values(INTEGRATION_JOB_NAMES),
       REPORT_JOB,
+      'outbox-sweep',
     ]);
     const stats = await superadmin.get<Record<string, number>>('/api/hangfire/stats');
     expect(stats.body.data?.recurring).toBe(expected.length);
@@ -402,6 +413,7 @@ describe('without the payment hooks', () => {
         JOB_NAMES.renewalReminders,
         ...Object.values(INTEGRATION_JOB_NAMES),
         PEC_JOBS.auto,
+        'outbox-sweep',
       ].sort(),
     );
   });

@@ -1,0 +1,40 @@
+/**
+ * What happened in one tenant's billing, published by the unit of work that made it happen and
+ * consumed by the modules that act on it (invoices, outbound webhooks, e-mails, …), which
+ * subscribe at start-up and never call each other (issue 24). Payloads carry ids, never rows: a
+ * consumer reads what it needs inside the publishing unit (or its own, after commit).
+ */
+import type { SubscriptionEvent, SubscriptionStatusId } from './subscription-status';
+
+export interface DomainEvents {
+  /** A payment is paid (provider charge, payment page, approved bank transfers, renewal). */
+  'payment.paid': { paymentId: number; subscriptionId: number };
+  /** A provider could not charge a payment (its retries may follow). */
+  'payment.failed': { paymentId: number | null; subscriptionId: number; reason: string | null };
+  /** A provider refunded or reversed a charge (`saleId`); `refundedCents` null means all of it. */
+  'payment.refunded': { saleId: string; refundedCents: number | null; what: string };
+  /** A subscription was created (NotActive, with its first payment). */
+  'subscription.created': { subscriptionId: number };
+  /** A subscription moved through the state machine. */
+  'subscription.statusChanged': {
+    subscriptionId: number;
+    event: SubscriptionEvent;
+    from: SubscriptionStatusId;
+    to: SubscriptionStatusId;
+  };
+  /** A bank transfer got its approval date. */
+  'bankTransfer.approved': { bankTransferId: number; paymentId: number };
+  /** An invoice or credit note was numbered. */
+  'invoice.issued': { invoiceId: number; paymentId: number | null; kind: 'invoice' | 'creditNote' };
+}
+
+export type DomainEventName = keyof DomainEvents;
+export const domainEventNames = [
+  'payment.paid',
+  'payment.failed',
+  'payment.refunded',
+  'subscription.created',
+  'subscription.statusChanged',
+  'bankTransfer.approved',
+  'invoice.issued',
+] as const satisfies readonly DomainEventName[];
