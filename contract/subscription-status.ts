@@ -35,6 +35,27 @@ export const subscriptionStatusTones: Partial<
   4: 'blue',
 };
 
+/**
+ * 'Live' statuses: the customer has what they paid for. The dashboard's active subscriptions and
+ * MRR, the monthly report's moves, the entitlement API (ActiveNoRenewal until its next billing
+ * date) and the partial indexes that serve them all read this set.
+ */
+export const liveStatuses = [
+  SubscriptionStatus.Active,
+  SubscriptionStatus.ActiveNoRenewal,
+] as const satisfies readonly SubscriptionStatusId[];
+
+export function isLive(status: SubscriptionStatusId): boolean {
+  return (liveStatuses as readonly SubscriptionStatusId[]).includes(status);
+}
+
+/** Plan and agreed price may change only while nothing was paid: NotActive (spec §4). */
+export const editableStatuses = [SubscriptionStatus.NotActive] as const satisfies readonly SubscriptionStatusId[];
+
+export function isEditable(status: SubscriptionStatusId): boolean {
+  return (editableStatuses as readonly SubscriptionStatusId[]).includes(status);
+}
+
 export function isSubscriptionStatusId(value: unknown): value is SubscriptionStatusId {
   return value === 1 || value === 2 || value === 3 || value === 4 || value === 5;
 }
@@ -101,6 +122,27 @@ export function transition(
 ): SubscriptionStatusId | null {
   const t = transitions.find((x) => x.from === from && x.event === event);
   return t && t.actors.includes(actor) ? t.to : null;
+}
+
+/** A move the state machine refuses: `from`'s label and the event's label, for the Italian message. */
+export class TransitionRefused extends Error {
+  constructor(
+    readonly from: SubscriptionStatusId,
+    readonly event: SubscriptionEvent,
+  ) {
+    super(`${from} -${event}-> refused`);
+  }
+}
+
+/** The status `event` leads to, or throws TransitionRefused (the server answers 409). */
+export function assertTransition(
+  from: SubscriptionStatusId,
+  event: SubscriptionEvent,
+  actor: ActorKind | null,
+): SubscriptionStatusId {
+  const to = actor ? transition(from, event, actor) : null;
+  if (to === null) throw new TransitionRefused(from, event);
+  return to;
 }
 
 /** Events `actor` may fire from `status`. */

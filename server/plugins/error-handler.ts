@@ -1,10 +1,15 @@
+import {
+  TransitionRefused,
+  subscriptionEventLabels,
+  subscriptionStatusLabels,
+} from '../../contract/subscription-status';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { Envelope } from '../../contract/envelope';
 import { fieldErrorsOf } from '../../contract/field-errors';
-import { serverMessages } from '../../contract/messages';
+import { billingMessages, serverMessages } from '../../contract/messages';
 import { HttpError } from '../lib/http-error';
 import { PgErrorCode, pgConstraint, pgErrorCode, uniqueFieldErrors } from '../lib/pg-errors';
 import { isProviderError } from '../providers/payment-provider';
@@ -47,6 +52,17 @@ const UNIQUE_MESSAGES: Record<string, string> = {
 /** Maps any error to [status, envelope]; nothing of a 5xx's internals reaches the response. */
 export function toErrorResponse(error: unknown, request: FastifyRequest): [Status, Envelope<unknown>] {
   if (error instanceof HttpError) return [error.statusCode, envelope(error.message, error.options)];
+  // The state machine refused a move (contract/subscription-status.ts): the contract's 409.
+  if (error instanceof TransitionRefused)
+    return [
+      409,
+      envelope(
+        billingMessages.transitionRefused(
+          subscriptionStatusLabels[error.from],
+          subscriptionEventLabels[error.event],
+        ),
+      ),
+    ];
   // A payment provider that failed or refused: its Italian message, as a bad gateway.
   if (isProviderError(error)) return [502, envelope(error.message)];
 

@@ -9,9 +9,8 @@ import { amountWithVat, fromCents, toCents, toPercentHundredths, type Cents } fr
 import type { BankTransferInstructions } from '../../../contract/schemas/subscription';
 import {
   SubscriptionStatus,
-  subscriptionEventLabels,
-  subscriptionStatusLabels,
-  transition,
+  assertTransition,
+  isEditable,
   type SubscriptionEvent,
   type SubscriptionStatusId,
 } from '../../../contract/subscription-status';
@@ -55,14 +54,7 @@ export async function changeStatus(
   event: SubscriptionEvent,
   reason: string | null = null,
 ): Promise<SubscriptionStatusId> {
-  const actor = machineActorOf(uow.actor);
-  const to = actor ? transition(sub.status, event, actor) : null;
-  if (to === null) {
-    throw new HttpError(
-      409,
-      billingMessages.transitionRefused(subscriptionStatusLabels[sub.status], subscriptionEventLabels[event]),
-    );
-  }
+  const to = assertTransition(sub.status, event, machineActorOf(uow.actor));
   const moved = await uow.tx
     .update(subscriptions)
     .set({ status: to, updatedAt: uow.now })
@@ -241,8 +233,7 @@ export async function updateSubscription(
     (input.paymentAmount != null && input.paymentAmount !== sub.costBeforeVatCents) ||
     (input.vatPercentage != null && input.vatPercentage !== sub.vatHundredths);
   if (!changesTerms) return;
-  if (sub.status !== SubscriptionStatus.NotActive)
-    throw new HttpError(409, billingMessages.onlyNotActiveEditable);
+  if (!isEditable(sub.status)) throw new HttpError(409, billingMessages.onlyNotActiveEditable);
   const plan = await planOfTenant(uow, planId);
   if (planId !== sub.planId && !plan.isActive) throw fieldError('planId', billingMessages.planInactive);
   // A changed plan brings its own price unless one is sent.
@@ -340,10 +331,7 @@ export async function confirmBankTransfer(uow: UnitOfWork, id: number): Promise<
   const payment = await firstPayment(uow, sub.id, { lock: true });
   if (!payment) throw new HttpError(404, serverMessages.notFound);
   // The state machine first: a refused move says so, whatever the transfers.
-  const actor = machineActorOf(uow.actor);
-  if (!actor || transition(sub.status, 'confirmBankTransfer', actor) === null) {
-    await changeStatus(uow, sub, 'confirmBankTransfer');
-  }
+  assertTransition(sub.status, 'confirmBankTransfer', machineActorOf(uow.actor));
   const totals = await transferTotals(uow, payment.id);
   if (totals.approved < payment.amountDueCents) {
     throw new HttpError(

@@ -4,6 +4,7 @@
  * only the tenant's own rows.
  */
 import { TZDate } from '@date-fns/tz';
+import { isLiveSql } from '../../db/status-sql';
 import { sql } from 'drizzle-orm';
 import { BILLING_TIME_ZONE } from '../../../contract/billing-dates';
 import type { DashboardSummary } from '../../../contract/schemas/dashboard';
@@ -108,12 +109,12 @@ export async function monthlyReport(
     executeRows<RawRow>(
       db,
       sql`select s.id as subscription_id, coalesce(ut.name, u.email) as customer, u.email, p.name as plan,
-                 s.amount_due_cents, e.at, e.to_status as status, (e.to_status in (1, 3)) as entered
+                 s.amount_due_cents, e.at, e.to_status as status, ${isLiveSql(sql`e.to_status`)} as entered
           from subscription_events e
           join subscriptions s on s.id = e.subscription_id and s.tenant_id = e.tenant_id
           ${people(tenantId)}
             and e.tenant_id = ${tenantId} and e.at >= ${start} and e.at < ${end}
-            and (e.to_status in (1, 3)) <> (coalesce(e.from_status, 0) in (1, 3))
+            and ${isLiveSql(sql`e.to_status`)} <> ${isLiveSql(sql`coalesce(e.from_status, 0)`)}
           order by e.at, e.id
           limit ${cap}`,
     ),

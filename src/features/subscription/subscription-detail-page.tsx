@@ -5,6 +5,7 @@ import { Role, SubscriptionStatus } from '../../../contract/enums';
 import { fromCents } from '../../../contract/money';
 import { messages } from '../../../contract/messages';
 import type { Subscription } from '../../../contract/schemas/subscription';
+import { isEditable } from '../../../contract/subscription-status';
 import { billingValidationMessages as bm } from '../../../contract/validation/italian';
 import { FieldShell, inputClass } from '../../components/fields/field-shell';
 import { SearchableSelect } from '../../components/fields/searchable-select';
@@ -109,8 +110,7 @@ export function SubscriptionDetailPage({ id }: { id: number }) {
               key={sub.id}
               sub={sub}
               canEdit={
-                (role === Role.Admin || role === Role.SuperAdmin) &&
-                sub.subscriptionStatus === SubscriptionStatus.NotActive
+                (role === Role.Admin || role === Role.SuperAdmin) && isEditable(sub.subscriptionStatus)
               }
             />
             <Payments sub={sub} />

@@ -8,6 +8,10 @@ import { describe, expect, it } from 'vitest';
 import type { RoleId } from '../../../contract/enums';
 import {
   actorKindOfRole,
+  assertTransition,
+  isEditable,
+  isLive,
+  TransitionRefused,
   eventsFrom,
   subscriptionActions,
   subscriptionStatusIds,
@@ -255,5 +259,25 @@ describe('subscriptionActions', () => {
         expect(subscriptionActions(f, 2)).toEqual([]);
       }),
     );
+  });
+});
+
+describe('status sets (issue 24)', () => {
+  it('live: Active and ActiveNoRenewal; editable: NotActive only', () => {
+    expect(STATUSES.filter(isLive)).toEqual([ACTIVE, ACTIVE_NO_RENEWAL]);
+    expect(STATUSES.filter(isEditable)).toEqual([NOT_ACTIVE]);
+  });
+
+  it('assertTransition answers the target or throws TransitionRefused with the move', () => {
+    expect(assertTransition(NOT_ACTIVE, 'setBankTransfer', 'admin')).toBe(BANK_TRANSFER_PENDING);
+    expect(() => assertTransition(ACTIVE, 'setBankTransfer', 'admin')).toThrow(TransitionRefused);
+    expect(() => assertTransition(NOT_ACTIVE, 'setBankTransfer', null)).toThrow(TransitionRefused);
+    let refused: unknown;
+    try {
+      assertTransition(CANCELED, 'pay', 'customer');
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toMatchObject({ from: CANCELED, event: 'pay' });
   });
 });
