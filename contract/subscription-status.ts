@@ -50,7 +50,9 @@ export function isLive(status: SubscriptionStatusId): boolean {
 }
 
 /** Plan and agreed price may change only while nothing was paid: NotActive (spec §4). */
-export const editableStatuses = [SubscriptionStatus.NotActive] as const satisfies readonly SubscriptionStatusId[];
+export const editableStatuses = [
+  SubscriptionStatus.NotActive,
+] as const satisfies readonly SubscriptionStatusId[];
 
 export function isEditable(status: SubscriptionStatusId): boolean {
   return (editableStatuses as readonly SubscriptionStatusId[]).includes(status);
