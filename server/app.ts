@@ -12,27 +12,27 @@ import { createMailer } from './mail/mailer';
 import type { Mailer } from './mail/mailer';
 import { createJobEngine } from './jobs/engine';
 import type { JobEngine } from './jobs/engine';
-import type { PaymentHooks } from './jobs/payment-hooks';
-import { recurringJobs } from './jobs/recurring-jobs';
+import type { PaymentHooks } from './modules/billing/payment-hooks';
+import { recurringJobs } from './modules/billing/billing-jobs';
 import { createAuthService } from './modules/auth/auth.service';
 import { addressEntity } from './modules/address/address.entity';
 import { registerBillingRoutes } from './modules/billing/billing.routes';
-import { cancelAtProvider, syncPaypal, syncProvider } from './modules/payment/paypal-billing.service';
+import { cancelAtProvider, syncPaypal, syncProvider } from './modules/billing/paypal-billing.service';
 import { paymentUrlOf } from '../contract/schemas/payment';
 import {
   createRenewalPaymentLink,
   expirePaymentTokens,
   tenantsWithLivePaypal,
-} from './modules/payment/payment-token.service';
-import { registerPaymentRoutes } from './modules/payment/payment.routes';
+} from './modules/billing/payment-token.service';
+import { registerPaymentRoutes } from './modules/billing/payment.routes';
 import { startFakePayPal, type FakePayPal } from './providers/fake-paypal';
 import { startFakeStripe, type FakeStripe } from './providers/fake-stripe';
 import { createProviderRegistry } from './providers/registry';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
 import { registerContactRoutes } from './modules/contact/contact.routes';
-import { registerCrudRoutes } from './modules/crud/routes';
-import { registerReportRoutes } from './modules/report/report.routes';
-import { reportJob } from './jobs/report-job';
+import { registerCrudRoutes } from './crud/routes';
+import { registerReportRoutes } from './modules/dashboard/report.routes';
+import { reportJob } from './modules/dashboard/report-job';
 import { municipalityEntity } from './modules/geography/municipality.entity';
 import { provinceEntity } from './modules/geography/province.entity';
 import { regionEntity } from './modules/geography/region.entity';
@@ -48,7 +48,7 @@ import { planFeatureEntity } from './modules/plan/plan-feature.entity';
 import { planEntity } from './modules/plan/plan.entity';
 import { registerPlanRoutes } from './modules/plan/plan.routes';
 import { tenantEntity } from './modules/tenant/tenant.entity';
-import { userEntity } from './modules/user/user.entity';
+import { userEntity } from './modules/auth/user.entity';
 import { apiKeyPlugin } from './plugins/api-key';
 import { authenticationPlugin } from './plugins/authentication';
 import { caseInsensitiveKeysPlugin } from './plugins/case-insensitive-keys';
@@ -65,7 +65,7 @@ import { routeAccessPlugin } from './plugins/route-access';
 import { callContextPlugin } from './plugins/call-context';
 import { securityHeadersPlugin } from './plugins/security-headers';
 import { tenantPlugin } from './plugins/tenant';
-import { tenantKeyPlugin } from './plugins/tenant-key';
+import { tenantKeyPlugin } from './modules/integrations/tenant-key.plugin';
 import { registerApiKeyRoutes } from './modules/integrations/api-keys.routes';
 import { createApiRateLimiter } from './modules/integrations/rate-limits';
 import { createRequestLogWriter } from './modules/integrations/request-log';
@@ -114,7 +114,7 @@ export interface AppOptions {
   now?: () => Date;
   /**
    * What the recurring jobs need from the payment side (payment tokens, PayPal sync, renewal
-   * links): see jobs/payment-hooks.ts. A job whose hook is absent is not registered.
+   * links): see modules/billing/payment-hooks.ts. A job whose hook is absent is not registered.
    */
   paymentHooks?: Partial<PaymentHooks>;
   /** Extra nodemailer options of the PEC sending (tests: a loopback server's self-signed TLS). */

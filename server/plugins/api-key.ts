@@ -9,7 +9,7 @@ import { accessOf } from './request-context';
  * with one of the configured keys (API_KEYS), else 401. Decided from the matched route's
  * declaration (plugins/request-context.ts), whatever spelling of the path was sent. Routes declared
  * `public` (health probe, provider webhooks, the SPA, the API reference) and `tenantKey` (a tenant's
- * own key, plugins/tenant-key.ts) need none; so do CORS preflights, answered by @fastify/cors before
+ * own key, modules/integrations/tenant-key.plugin.ts) need none; so do CORS preflights, answered by @fastify/cors before
  * any route's handler.
  */
 export const apiKeyPlugin = fp<{ apiKeys: readonly string[] }>(

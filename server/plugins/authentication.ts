@@ -65,7 +65,7 @@ export const authenticationPlugin = fp<AuthenticationOptions>(
 
     app.addHook('onRequest', async (request) => {
       // Only routes declared (or defaulting to) 'user' take a session; tenant-key routes are
-      // authenticated by plugins/tenant-key.ts, the others by nobody.
+      // authenticated by modules/integrations/tenant-key.plugin.ts, the others by nobody.
       if (accessOf(request) !== 'user') return;
 
       if (!request.headers.authorization) throw new HttpError(401, serverMessages.tokenMissing);

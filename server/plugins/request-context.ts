@@ -28,7 +28,7 @@ export interface RouteAccess {
    *   pages, the API reference);
    * - 'appKey': the app key (`x-api-key`) only, no session (sign-in, password reset, the payment page);
    * - 'user' (default): the app key and a signed-in session;
-   * - 'tenantKey': a tenant API key (rnv_live_/rnv_test_) only, acting in its tenant (plugins/tenant-key.ts).
+   * - 'tenantKey': a tenant API key (rnv_live_/rnv_test_) only, acting in its tenant (modules/integrations/tenant-key.plugin.ts).
    */
   access?: 'public' | 'appKey' | 'user' | 'tenantKey';
   /** Roles allowed; absent means any signed-in user. Refused (401) when nobody is signed in. */

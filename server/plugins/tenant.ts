@@ -34,7 +34,7 @@ export const tenantPlugin = fp<{ db: Database }>(
       const auth = request.auth;
       const required = !request.is404 && request.routeOptions.config.tenant === 'required';
       if (!auth) {
-        // A tenant-key call acts in its key's tenant (plugins/tenant-key.ts, which runs later); any
+        // A tenant-key call acts in its key's tenant (modules/integrations/tenant-key.plugin.ts, which runs later); any
         // other route that acts inside a tenant is never reached anonymously (fails closed).
         if (required && accessOf(request) !== 'tenantKey')
           throw new HttpError(401, serverMessages.tokenMissing);

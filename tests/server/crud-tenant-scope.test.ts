@@ -5,9 +5,9 @@ import { z } from 'zod';
 import { Role } from '../../contract/enums';
 import type { Paged, SelectResult } from '../../contract/envelope';
 import { serverMessages } from '../../contract/messages';
-import type { EntityDefinition } from '../../server/modules/crud/entity';
-import { registerCrudRoutes } from '../../server/modules/crud/routes';
-import { windowed } from '../../server/modules/crud/window';
+import type { EntityDefinition } from '../../server/crud/entity';
+import { registerCrudRoutes } from '../../server/crud/routes';
+import { windowed } from '../../server/crud/window';
 import { createTestContext } from './helpers/test-app';
 import type { TestContext } from './helpers/test-app';
 

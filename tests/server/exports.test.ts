@@ -16,8 +16,8 @@ import type { DashboardSummary } from '../../contract/schemas/dashboard';
 import type { Subscription } from '../../contract/schemas/subscription';
 import { SECRET_MASK } from '../../contract/schemas/payment-provider';
 import type { JobEngine } from '../../server/jobs/engine';
-import { JOB_NAMES } from '../../server/jobs/recurring-jobs';
-import { csvCell, neutralise, setExportBatchSize } from '../../server/modules/crud/export';
+import { JOB_NAMES } from '../../server/modules/billing/billing-jobs';
+import { csvCell, neutralise, setExportBatchSize } from '../../server/crud/export';
 import { dataOf } from './helpers/entity-checks';
 import { API_KEY, createTestContext, DEMO, type ApiClient, type TestContext } from './helpers/test-app';
 

@@ -4,10 +4,10 @@ import { Role } from '../../../contract/enums';
 import type { Address } from '../../../contract/schemas/address';
 import { addressInputSchema } from '../../../contract/schemas/address';
 import { addresses, municipalities, provinces } from '../../db/schema';
-import type { EntityDefinition } from '../crud/entity';
-import { ADMINS } from '../crud/roles';
-import { byName, countUpTo, windowed } from '../crud/window';
-import { textSort } from '../crud/sort';
+import type { EntityDefinition } from '../../crud/entity';
+import { ADMINS } from '../../crud/roles';
+import { byName, countUpTo, windowed } from '../../crud/window';
+import { textSort } from '../../crud/sort';
 
 const addressItem: z.ZodType<Address> = z.object({
   id: z.number(),

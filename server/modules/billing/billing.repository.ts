@@ -30,7 +30,7 @@ import {
 } from '../../db/schema';
 import { fromDecimalString } from '../../lib/money';
 import type { Transaction } from '../../unit-of-work/unit-of-work';
-import { containsPattern } from '../crud/list-query';
+import { containsPattern } from '../../crud/list-query';
 
 /** `column = any($name::int[])`: one placeholder for a list of ids (IN would need one per id). */
 const anyOf = (column: AnyPgColumn, name: string) => sql`${column} = any(${sql.placeholder(name)}::int[])`;

@@ -37,10 +37,10 @@ import {
   exportQuerySchema,
   sendExport,
   type ExportSpec,
-} from '../crud/export';
-import { idParamsSchema, listQuerySchema } from '../crud/list-query';
-import { tenantNameOf } from '../crud/tenant-name';
-import { ADMINS } from '../crud/roles';
+} from '../../crud/export';
+import { idParamsSchema, listQuerySchema } from '../../crud/list-query';
+import { tenantNameOf } from '../../crud/tenant-name';
+import { ADMINS } from '../../crud/roles';
 import {
   countSubscriptions,
   historyOf,

@@ -3,10 +3,10 @@ import { z } from 'zod';
 import type { Municipality } from '../../../contract/schemas/geography';
 import { municipalityInputSchema } from '../../../contract/schemas/geography';
 import { municipalities, provinces } from '../../db/schema';
-import type { EntityDefinition } from '../crud/entity';
-import { byName, windowed } from '../crud/window';
+import type { EntityDefinition } from '../../crud/entity';
+import { byName, windowed } from '../../crud/window';
 import { geographyRoles } from './region.entity';
-import { textSort } from '../crud/sort';
+import { textSort } from '../../crud/sort';
 
 const municipalityItem: z.ZodType<Municipality> = z.object({
   id: z.number(),

@@ -3,10 +3,10 @@ import { z } from 'zod';
 import type { Province } from '../../../contract/schemas/geography';
 import { provinceInputSchema } from '../../../contract/schemas/geography';
 import { provinces, regions } from '../../db/schema';
-import type { EntityDefinition } from '../crud/entity';
-import { byName, windowed } from '../crud/window';
+import type { EntityDefinition } from '../../crud/entity';
+import { byName, windowed } from '../../crud/window';
 import { geographyRoles } from './region.entity';
-import { textSort } from '../crud/sort';
+import { textSort } from '../../crud/sort';
 
 const provinceItem: z.ZodType<Province> = z.object({
   id: z.number(),

@@ -3,9 +3,9 @@ import { Role } from '../../../contract/enums';
 import type { Region } from '../../../contract/schemas/geography';
 import { regionInputSchema } from '../../../contract/schemas/geography';
 import { regions } from '../../db/schema';
-import type { EntityDefinition } from '../crud/entity';
-import { byName, windowed } from '../crud/window';
-import { textSort } from '../crud/sort';
+import type { EntityDefinition } from '../../crud/entity';
+import { byName, windowed } from '../../crud/window';
+import { textSort } from '../../crud/sort';
 
 const regionItem: z.ZodType<Region> = z.object({ id: z.number(), name: z.string(), code: z.string() });
 

@@ -17,8 +17,8 @@ import { apiSettings, subscriptions } from '../../db/schema';
 import { envelopeOf, ok } from '../../lib/envelope';
 import { HttpError } from '../../lib/http-error';
 import { callerOf, tenantOf } from '../../plugins/request-context';
-import { ADMINS } from '../crud/roles';
-import { sendExport, type ExportSpec } from '../crud/export';
+import { ADMINS } from '../../crud/roles';
+import { sendExport, type ExportSpec } from '../../crud/export';
 import type { UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import { cancelSubscription } from '../billing/subscription.service';
 import {

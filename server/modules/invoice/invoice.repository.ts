@@ -23,7 +23,7 @@ import {
 import { invoiceIssues, invoices, invoiceSends, userTenants, users } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import type { TenantScope } from '../billing/billing.repository';
-import type { ListQuery } from '../crud/list-query';
+import type { ListQuery } from '../../crud/list-query';
 
 const MAX_ID = 2_147_483_647;
 

@@ -24,10 +24,10 @@ import {
   keysetBatches,
   sendExport,
   type ExportSpec,
-} from '../crud/export';
-import { idParamsSchema, listQuerySchema } from '../crud/list-query';
-import { tenantNameOf } from '../crud/tenant-name';
-import { ADMINS } from '../crud/roles';
+} from '../../crud/export';
+import { idParamsSchema, listQuerySchema } from '../../crud/list-query';
+import { tenantNameOf } from '../../crud/tenant-name';
+import { ADMINS } from '../../crud/roles';
 import type { InvoiceDocument } from './fatturapa';
 import { renderInvoicePdf } from './invoice-pdf';
 import {

@@ -9,10 +9,10 @@ import {
 } from '../../../contract/schemas/payment-provider';
 import { paymentProviders } from '../../db/schema';
 import type { SecretBox } from '../../lib/secret-box';
-import type { EntityDefinition } from '../crud/entity';
-import { adminEntityRoles } from '../crud/roles';
-import { byName, windowed } from '../crud/window';
-import { textSort } from '../crud/sort';
+import type { EntityDefinition } from '../../crud/entity';
+import { adminEntityRoles } from '../../crud/roles';
+import { byName, windowed } from '../../crud/window';
+import { textSort } from '../../crud/sort';
 
 const paymentProviderItem: z.ZodType<PaymentProvider> = z.object({
   id: z.number(),

@@ -8,7 +8,7 @@ import { paymentProviders } from '../../db/schema';
 import { envelopeOf, ok } from '../../lib/envelope';
 import { HttpError } from '../../lib/http-error';
 import { perIp } from '../../plugins/rate-limit';
-import { idParamsSchema } from '../crud/list-query';
+import { idParamsSchema } from '../../crud/list-query';
 
 /**
  * `GET api/paymentprovider/GetPayPalSettingsByTenant/{tenantId}`: public (x-api-key only), for

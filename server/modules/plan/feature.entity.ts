@@ -3,10 +3,10 @@ import type { Feature } from '../../../contract/schemas/plan';
 import { featureInputSchema } from '../../../contract/schemas/plan';
 import { featureKeyOf } from '../../../contract/integrations';
 import { features } from '../../db/schema';
-import type { EntityDefinition } from '../crud/entity';
-import { adminEntityRoles } from '../crud/roles';
-import { byName, windowed } from '../crud/window';
-import { textSort } from '../crud/sort';
+import type { EntityDefinition } from '../../crud/entity';
+import { adminEntityRoles } from '../../crud/roles';
+import { byName, windowed } from '../../crud/window';
+import { textSort } from '../../crud/sort';
 
 const featureItem: z.ZodType<Feature> = z.object({
   id: z.number(),

@@ -3,10 +3,10 @@ import { z } from 'zod';
 import type { PlanFeature } from '../../../contract/schemas/plan';
 import { planFeatureInputSchema } from '../../../contract/schemas/plan';
 import { planFeatures, plans } from '../../db/schema';
-import type { EntityDefinition } from '../crud/entity';
-import { adminEntityRoles } from '../crud/roles';
-import { byName, windowed } from '../crud/window';
-import { textSort } from '../crud/sort';
+import type { EntityDefinition } from '../../crud/entity';
+import { adminEntityRoles } from '../../crud/roles';
+import { byName, windowed } from '../../crud/window';
+import { textSort } from '../../crud/sort';
 
 const planFeatureItem: z.ZodType<PlanFeature> = z.object({
   id: z.number(),

@@ -12,10 +12,10 @@ import { isNatura, naturaIds } from '../../../contract/invoice/fatturapa';
 import type { Database } from '../../db/client';
 import { planFeatures, plans } from '../../db/schema';
 import { fromDecimalString, toDecimalString } from '../../lib/money';
-import type { EntityDefinition } from '../crud/entity';
-import { adminEntityRoles } from '../crud/roles';
-import { byName, windowed } from '../crud/window';
-import { textSort } from '../crud/sort';
+import type { EntityDefinition } from '../../crud/entity';
+import { adminEntityRoles } from '../../crud/roles';
+import { byName, windowed } from '../../crud/window';
+import { textSort } from '../../crud/sort';
 
 export const planFeatureItem: z.ZodType<PlanFeatureItem> = z.object({
   id: z.number(),

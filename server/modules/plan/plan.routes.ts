@@ -9,8 +9,8 @@ import { planFeatures, plans } from '../../db/schema';
 import { envelopeOf, ok } from '../../lib/envelope';
 import { HttpError } from '../../lib/http-error';
 import { tenantOf } from '../../plugins/request-context';
-import { idParamsSchema } from '../crud/list-query';
-import { ADMINS } from '../crud/roles';
+import { idParamsSchema } from '../../crud/list-query';
+import { ADMINS } from '../../crud/roles';
 import { planIframeCode } from './plan-iframe';
 import { featuresOfPlans, planFeatureItem } from './plan.entity';
 

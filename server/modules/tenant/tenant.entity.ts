@@ -7,9 +7,9 @@ import { SECRET_MASK } from '../../../contract/schemas/payment-provider';
 import type { SecretBox } from '../../lib/secret-box';
 import { taxRegimes } from '../../../contract/validation/italian';
 import { tenants, userTenants } from '../../db/schema';
-import type { EntityDefinition } from '../crud/entity';
-import { byName, windowed } from '../crud/window';
-import { textSort } from '../crud/sort';
+import type { EntityDefinition } from '../../crud/entity';
+import { byName, windowed } from '../../crud/window';
+import { textSort } from '../../crud/sort';
 
 const fullTenantItem = z.object({
   id: z.number(),

@@ -19,7 +19,7 @@ import {
 } from '../../../server/db/schema';
 import { startFakePayPal, type FakePayPal } from '../../../server/providers/fake-paypal';
 import { client, createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
-import { createRenewalPaymentLink } from '../../../server/modules/payment/payment-token.service';
+import { createRenewalPaymentLink } from '../../../server/modules/billing/payment-token.service';
 import { createSubscription, giveIban, movableClock, planId, pointPayPalAt, userId } from './helpers';
 
 const clock = movableClock('2026-01-31T10:00:00.000Z');

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import type { Database } from '../../db/client';
-import { tenants } from '../../db/schema';
+import type { Database } from '../db/client';
+import { tenants } from '../db/schema';
 
 /** The tenant's name (for file names and report headings); null for an unknown id. */
 export async function tenantNameOf(db: Database, tenantId: number): Promise<string | null> {

@@ -15,8 +15,8 @@ import { HttpError } from '../../lib/http-error';
 import { ProviderError } from '../../providers/payment-provider';
 import { STRIPE_STATUS, type StripeWebhookEvent } from '../../providers/stripe';
 import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
-import { findSubscription } from '../billing/billing.repository';
-import { formatEur } from '../billing/subscription.service';
+import { findSubscription } from './billing.repository';
+import { formatEur } from './subscription.service';
 import {
   applyProviderStatus,
   recordCharge,

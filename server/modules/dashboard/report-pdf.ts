@@ -8,7 +8,7 @@ import { TZDate } from '@date-fns/tz';
 import { BILLING_TIME_ZONE } from '../../../contract/billing-dates';
 import { fromCents } from '../../../contract/money';
 import { subscriptionStatusLabels } from '../../../contract/subscription-status';
-import { slugify } from '../crud/export';
+import { slugify } from '../../crud/export';
 import type { MonthlyReport, ReportTable } from './report.service';
 import { loadPdfKit } from '../../lib/pdfkit';
 

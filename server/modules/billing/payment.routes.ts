@@ -24,8 +24,8 @@ import { callerOf, tenantOf } from '../../plugins/request-context';
 import { perIp } from '../../plugins/rate-limit';
 import type { ProviderRegistry } from '../../providers/registry';
 import type { UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
-import { idParamsSchema } from '../crud/list-query';
-import { ADMINS } from '../crud/roles';
+import { idParamsSchema } from '../../crud/list-query';
+import { ADMINS } from '../../crud/roles';
 import {
   applyWebhookEvent,
   parseWebhookEvent,

@@ -1,7 +1,7 @@
 import { Role } from '../../../contract/enums';
 import { serverMessages } from '../../../contract/messages';
 import { HttpError } from '../../lib/http-error';
-import type { Caller } from '../crud/entity';
+import type { Caller } from '../../crud/entity';
 
 /** Only a SuperAdmin creates a SuperAdmin or gives that role (403). */
 export function assertMayGrantRole(caller: Caller, roleId: number): void {

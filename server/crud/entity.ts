@@ -1,9 +1,9 @@
 import type { SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
-import type { RoleId } from '../../../contract/enums';
-import type { Database } from '../../db/client';
-import type { GlobalUnitOfWork } from '../../unit-of-work/unit-of-work';
+import type { RoleId } from '../../contract/enums';
+import type { Database } from '../db/client';
+import type { GlobalUnitOfWork } from '../unit-of-work/unit-of-work';
 import type { ExportSpec } from './export';
 import type { SortSpec } from './sort';
 

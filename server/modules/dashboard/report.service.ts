@@ -9,8 +9,8 @@ import { sql } from 'drizzle-orm';
 import { BILLING_TIME_ZONE } from '../../../contract/billing-dates';
 import type { DashboardSummary } from '../../../contract/schemas/dashboard';
 import { SubscriptionStatus, type SubscriptionStatusId } from '../../../contract/subscription-status';
-import { tenantNameOf } from '../crud/tenant-name';
-import { dashboardSummary, type DashboardScope } from '../dashboard/dashboard.service';
+import { tenantNameOf } from '../../crud/tenant-name';
+import { dashboardSummary, type DashboardScope } from './dashboard.service';
 import type { Database } from '../../db/client';
 import { executeRows } from '../../db/rows';
 

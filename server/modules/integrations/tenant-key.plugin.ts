@@ -1,12 +1,12 @@
 import fp from 'fastify-plugin';
-import { looksLikeTenantKey, type ApiKeyScope } from '../../contract/integrations';
-import { integrationMessages as m } from '../../contract/messages';
-import type { Database } from '../db/client';
-import { HttpError } from '../lib/http-error';
-import { sha256 } from '../lib/secrets';
-import { keyLookup } from '../modules/integrations/api-keys.service';
-import type { ApiRateLimiter } from '../modules/integrations/rate-limits';
-import type { RequestLogWriter } from '../modules/integrations/request-log';
+import { looksLikeTenantKey, type ApiKeyScope } from '../../../contract/integrations';
+import { integrationMessages as m } from '../../../contract/messages';
+import type { Database } from '../../db/client';
+import { HttpError } from '../../lib/http-error';
+import { sha256 } from '../../lib/secrets';
+import { keyLookup } from './api-keys.service';
+import type { ApiRateLimiter } from './rate-limits';
+import type { RequestLogWriter } from './request-log';
 
 export interface TenantKeyContext {
   id: number;

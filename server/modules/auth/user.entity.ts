@@ -6,15 +6,15 @@ import type { RoleId } from '../../../contract/enums';
 import type { User } from '../../../contract/schemas/user';
 import { userInputSchema } from '../../../contract/schemas/user';
 import { municipalities, provinces, regions, users, userTenants } from '../../db/schema';
-import type { EntityDefinition, ListWindow } from '../crud/entity';
+import type { EntityDefinition, ListWindow } from '../../crud/entity';
 import type { Database } from '../../db/client';
 import { executeRows } from '../../db/rows';
-import { adminEntityRoles } from '../crud/roles';
-import { containsPattern } from '../crud/list-query';
-import { byName, countUpTo, windowed } from '../crud/window';
+import { adminEntityRoles } from '../../crud/roles';
+import { containsPattern } from '../../crud/list-query';
+import { byName, countUpTo, windowed } from '../../crud/window';
 import { createUserWrites } from './user-writes';
 import type { UserWritesDeps } from './user-writes';
-import { textSort } from '../crud/sort';
+import { textSort } from '../../crud/sort';
 
 const ref = z.object({ id: z.number(), name: z.string() });
 

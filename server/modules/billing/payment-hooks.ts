@@ -3,7 +3,7 @@
  * which the payments issue builds. app.ts injects the implementations; a job whose dependency is
  * not injected is not registered (the server logs which), never run with a fake.
  */
-import type { UnitOfWork } from '../unit-of-work/unit-of-work';
+import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
 
 export interface PaymentHooks {
   /**

@@ -1,4 +1,4 @@
-import { Role } from '../../../contract/enums';
+import { Role } from '../../contract/enums';
 import type { EntityRoles } from './entity';
 
 /** Admin and SuperAdmin. */

@@ -1,9 +1,9 @@
 import { asc, desc, is, sql } from 'drizzle-orm';
 import type { SQL, Table } from 'drizzle-orm';
 import { PgColumn } from 'drizzle-orm/pg-core';
-import { serverMessages } from '../../../contract/messages';
-import { validationMessages } from '../../../contract/validation/italian';
-import { HttpError } from '../../lib/http-error';
+import { serverMessages } from '../../contract/messages';
+import { validationMessages } from '../../contract/validation/italian';
+import { HttpError } from '../lib/http-error';
 
 /**
  * A column a list may be sorted by (`sort=name`, `sort=-name`): text columns sort

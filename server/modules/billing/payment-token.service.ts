@@ -34,8 +34,8 @@ import {
 import { HttpError } from '../../lib/http-error';
 import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
 import { periodEndAfter } from '../../../contract/billing-dates';
-import { findPayment, findSubscription } from '../billing/billing.repository';
-import { formatEur, insertPayment } from '../billing/subscription.service';
+import { findPayment, findSubscription } from './billing.repository';
+import { formatEur, insertPayment } from './subscription.service';
 
 export const paymentMessages = {
   linkOnlyNotActive: 'Il link di pagamento si crea solo per una sottoscrizione non attiva.',

@@ -1,5 +1,5 @@
-import { serverMessages } from '../../../contract/messages';
-import { HttpError } from '../../lib/http-error';
+import { serverMessages } from '../../contract/messages';
+import { HttpError } from '../lib/http-error';
 import type { Caller } from './entity';
 
 /** The tenant of a tenant-scoped call (the routes require X-Tenant-Id; 400 without it). */

@@ -16,7 +16,7 @@ import { stringify as stringifySync } from 'csv-stringify/sync';
 import type ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { BILLING_TIME_ZONE } from '../../../contract/billing-dates';
+import { BILLING_TIME_ZONE } from '../../contract/billing-dates';
 import { listQuerySchema } from './list-query';
 
 export type ExportValue = string | number | boolean | Date | null | undefined;

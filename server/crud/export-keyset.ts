@@ -13,7 +13,7 @@
 import { and, asc, desc, eq, is, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { getTableConfig, PgColumn, type PgTable } from 'drizzle-orm/pg-core';
-import type { Database } from '../../db/client';
+import type { Database } from '../db/client';
 import { keyOrder } from './sort';
 import type { SortSpec } from './sort';
 

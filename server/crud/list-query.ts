@@ -2,10 +2,10 @@ import { and, eq, ilike, inArray, or } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../../contract/enums';
-import { serverMessages } from '../../../contract/messages';
-import { idInput, idNumber } from '../../../contract/schemas/common';
-import { HttpError } from '../../lib/http-error';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../contract/enums';
+import { serverMessages } from '../../contract/messages';
+import { idInput, idNumber } from '../../contract/schemas/common';
+import { HttpError } from '../lib/http-error';
 import type { FilterSpec } from './entity';
 
 const MAX_ID = 2_147_483_647;

@@ -9,11 +9,11 @@ import { z } from 'zod';
 import { jobMessages, reportMessages } from '../../../contract/messages';
 import type { Database } from '../../db/client';
 import type { JobEngine } from '../../jobs/engine';
-import { REPORT_JOB } from '../../jobs/report-job';
+import { REPORT_JOB } from './report-job';
 import { envelopeOf, ok } from '../../lib/envelope';
 import { HttpError } from '../../lib/http-error';
 import { tenantOf } from '../../plugins/request-context';
-import { ADMINS } from '../crud/roles';
+import { ADMINS } from '../../crud/roles';
 import { renderReportPdf, reportFileName } from './report-pdf';
 import { currentMonth, monthlyReport, REPORT_MONTH } from './report.service';
 

@@ -14,8 +14,8 @@ import { fromDecimalString } from '../../lib/money';
 import { HttpError } from '../../lib/http-error';
 import type { ProviderRegistry } from '../../providers/registry';
 import type { UnitOfWork, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
-import { firstPayment } from '../billing/billing.repository';
-import { createSubscription } from '../billing/subscription.service';
+import { firstPayment } from './billing.repository';
+import { createSubscription } from './subscription.service';
 import { createPaymentLink, type CreatedLink } from './payment-token.service';
 
 export const widgetMessages = {

@@ -1,7 +1,7 @@
 import { asc, count, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { PgColumn, PgSelect } from 'drizzle-orm/pg-core';
-import type { Database } from '../../db/client';
+import type { Database } from '../db/client';
 import type { ListWindow } from './entity';
 
 /** Applies a list window to an entity's dynamic select (`db.select(...).from(...).$dynamic()`). */

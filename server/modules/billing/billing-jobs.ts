@@ -5,8 +5,8 @@
  * Every change goes through a unit of work whose actor is the job ({ kind: 'system', job }).
  */
 import { and, asc, eq, gt, lte, notExists, sql } from 'drizzle-orm';
-import { SubscriptionStatus } from '../../contract/subscription-status';
-import type { Database } from '../db/client';
+import { SubscriptionStatus } from '../../../contract/subscription-status';
+import type { Database } from '../../db/client';
 import {
   paymentProviders,
   plans,
@@ -15,11 +15,11 @@ import {
   tenants,
   users,
   userTenants,
-} from '../db/schema';
-import { renewalReminderMail } from '../mail/templates';
-import { changeStatus, formatEur } from '../modules/billing/subscription.service';
-import type { UnitOfWorkRunner } from '../unit-of-work/unit-of-work';
-import type { JobContext, JobDefinition } from './engine';
+} from '../../db/schema';
+import { renewalReminderMail } from '../../mail/templates';
+import { changeStatus, formatEur } from './subscription.service';
+import type { UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
+import type { JobContext, JobDefinition } from '../../jobs/engine';
 import type { PaymentHooks } from './payment-hooks';
 
 export const JOB_NAMES = {

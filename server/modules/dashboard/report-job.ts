@@ -5,14 +5,14 @@
  * completion) finds it and sends nothing more.
  */
 import { and, eq, sql } from 'drizzle-orm';
-import { reportMessages } from '../../contract/messages';
-import type { Database } from '../db/client';
-import { outbox } from '../db/schema';
-import { escapeHtml } from '../lib/html';
-import { periodLabel, renderReportPdf, reportFileName } from '../modules/report/report-pdf';
-import { monthlyReport, REPORT_MONTH } from '../modules/report/report.service';
-import type { UnitOfWorkRunner } from '../unit-of-work/unit-of-work';
-import type { JobDefinition } from './engine';
+import { reportMessages } from '../../../contract/messages';
+import type { Database } from '../../db/client';
+import { outbox } from '../../db/schema';
+import { escapeHtml } from '../../lib/html';
+import { periodLabel, renderReportPdf, reportFileName } from './report-pdf';
+import { monthlyReport, REPORT_MONTH } from './report.service';
+import type { UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
+import type { JobDefinition } from '../../jobs/engine';
 
 export const REPORT_JOB = 'report-send';
 

@@ -25,8 +25,8 @@ import {
 } from '../../providers/payment-provider';
 import type { ProviderRegistry } from '../../providers/registry';
 import { machineActorOf, type UnitOfWork, type UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
-import { findSubscription, firstPayment } from '../billing/billing.repository';
-import { causaleOf, changeStatus } from '../billing/subscription.service';
+import { findSubscription, firstPayment } from './billing.repository';
+import { causaleOf, changeStatus } from './subscription.service';
 import { findToken, isUsable, paymentMessages, type TokenRow } from './payment-token.service';
 
 export interface PaypalDeps {
