@@ -67,6 +67,7 @@ import { securityHeadersPlugin } from './plugins/security-headers';
 import { tenantPlugin } from './plugins/tenant';
 import { tenantKeyPlugin } from './modules/integrations/tenant-key.plugin';
 import { registerApiKeyRoutes } from './modules/integrations/api-keys.routes';
+import { registerApiV1SubscriptionRoutes } from './modules/billing/api-v1.routes';
 import { createApiRateLimiter } from './modules/integrations/rate-limits';
 import { createRequestLogWriter } from './modules/integrations/request-log';
 import { integrationJobs } from './modules/integrations/jobs';
@@ -244,13 +245,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     loginLockMs: config.rateLimit.loginLockMs,
   });
   registerAuthRoutes(app, { auth, rateLimit: config.rateLimit });
-  registerContactRoutes(app, {
-    db,
-    mailer,
-    supportEmail: config.supportEmail,
-    rateLimit: config.rateLimit,
-    now,
-  });
+  registerContactRoutes(app, { supportEmail: config.supportEmail, rateLimit: config.rateLimit });
   registerCrudRoutes(app, crud, regionEntity);
   registerCrudRoutes(app, crud, provinceEntity);
   registerCrudRoutes(app, crud, municipalityEntity);
@@ -383,12 +378,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('jobs', jobs);
   registerHangfireRoutes(app, jobs, now);
   registerInvoiceRoutes(app, { connectionFor, uow, pec: pecDeps, jobs });
-  registerApiKeyRoutes(app, {
+  registerApiKeyRoutes(app, { db, limiter: apiLimiter, requestLog, now });
+  registerApiV1SubscriptionRoutes(app, {
     db,
     uow,
-    limiter: apiLimiter,
-    requestLog,
-    now,
     beforeCancel: (tenantId, id) => cancelAtProvider(paypalDeps, tenantId, id),
   });
   app.decorate('integrations', { requestLog, webhooks: webhookSender });

@@ -109,3 +109,8 @@ export const stripeConfirmSchema = z.object({
     .regex(/^cs_[A-Za-z0-9_]+$/, 'Sessione di pagamento non valida.'),
   tenantId: requiredId,
 });
+
+/** The bank-transfer causale of a payment: `RNV-<tenant>-<payment, 6 digits>`. */
+export function causaleOf(tenantId: number, paymentId: number): string {
+  return `RNV-${tenantId}-${String(paymentId).padStart(6, '0')}`;
+}

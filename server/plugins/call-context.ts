@@ -16,8 +16,11 @@ declare module 'fastify' {
      * as the request's actor, at the unit's clock. Routes never open a transaction of their own.
      */
     unitOfWork<T>(work: (w: UnitOfWork) => Promise<T>): Promise<T>;
-    /** The same for writes of global data (geography, tenants, identities). */
-    globalUnitOfWork<T>(work: (w: GlobalUnitOfWork) => Promise<T>): Promise<T>;
+    /**
+     * The same for writes of global data (geography, tenants, identities). A route that takes no
+     * caller (the contact form, sign-in) names who acts.
+     */
+    globalUnitOfWork<T>(work: (w: GlobalUnitOfWork) => Promise<T>, actor?: Actor): Promise<T>;
   }
 }
 
@@ -48,8 +51,8 @@ export const callContextPlugin = fp<{ uow: UnitOfWorkRunner }>(
     });
     app.decorateRequest('globalUnitOfWork', function <
       T,
-    >(this: FastifyRequest, work: (w: GlobalUnitOfWork) => Promise<T>) {
-      return uow.runGlobal(actorOf(this), work);
+    >(this: FastifyRequest, work: (w: GlobalUnitOfWork) => Promise<T>, actor?: Actor) {
+      return uow.runGlobal(actor ?? actorOf(this), work);
     });
     done();
   },

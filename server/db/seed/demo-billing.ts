@@ -24,7 +24,7 @@ import {
   type SubscriptionEvent,
   type SubscriptionStatusId,
 } from '../../../contract/subscription-status';
-import { causaleOf } from '../../modules/billing/subscription.service';
+import { causaleOf } from '../../../contract/schemas/payment';
 import type { Database } from '../client';
 import {
   bankTransfers,

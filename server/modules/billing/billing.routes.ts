@@ -29,7 +29,7 @@ import type { Database } from '../../db/client';
 import { envelopeOf, ok } from '../../lib/envelope';
 import { HttpError } from '../../lib/http-error';
 import { callerOf, tenantOf } from '../../plugins/request-context';
-import type { UnitOfWork, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
+import type { UnitOfWork, UnitOfWorkRunner, TenantScope } from '../../unit-of-work/unit-of-work';
 import {
   EXPORT_BATCH_SIZE,
   exportFileName,
@@ -50,7 +50,6 @@ import {
   subscriptionExportBatch,
   type SubscriptionExportRow,
   type SubscriptionListFilter,
-  type TenantScope,
 } from './billing.repository';
 import {
   bankTransferExportBatch,

@@ -17,7 +17,7 @@ import { envelopeOf, ok } from '../../lib/envelope';
 import { HttpError } from '../../lib/http-error';
 import { callerOf, tenantOf } from '../../plugins/request-context';
 import type { UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
-import type { TenantScope } from '../billing/billing.repository';
+import type { TenantScope } from '../../unit-of-work/unit-of-work';
 import {
   exportFileName,
   exportQuerySchema,
