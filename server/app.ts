@@ -237,10 +237,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerHealthRoutes(app, db);
   const auth = createAuthService({
     db,
-    mailer,
+    uow,
     log: app.log,
     publicUrl,
-    now,
     loginMaxFailures: config.rateLimit.loginMaxFailures,
     loginLockMs: config.rateLimit.loginLockMs,
   });
@@ -249,7 +248,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerCrudRoutes(app, crud, regionEntity);
   registerCrudRoutes(app, crud, provinceEntity);
   registerCrudRoutes(app, crud, municipalityEntity);
-  registerCrudRoutes(app, crud, userEntity({ db, mailer, log: app.log, publicUrl, now }));
+  registerCrudRoutes(app, crud, userEntity({ publicUrl }));
   registerCrudRoutes(app, crud, addressEntity);
   registerCrudRoutes(app, crud, planEntity);
   registerPlanRoutes(app, { db, publicUrl });

@@ -123,7 +123,7 @@ export interface EntityDefinition<TTable extends PgTable, TItem, TInputSchema ex
    * from the caller's tenant, so no body can move a row to another tenant. A key left
    * undefined is not written by Update (the column keeps its value).
    */
-  toRow?: (input: z.output<TInputSchema>) => Omit<TTable['$inferInsert'], 'tenantId'>;
+  toRow?: (input: z.output<TInputSchema>, now: Date) => Omit<TTable['$inferInsert'], 'tenantId'>;
   /** Replaces the default writes (which need `toRow`). */
   writes?: EntityWrites<z.output<TInputSchema>>;
   roles: EntityRoles;

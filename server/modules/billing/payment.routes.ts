@@ -282,7 +282,12 @@ export function registerPaymentRoutes(fastify: FastifyInstance, options: Payment
       },
     },
     async (request) =>
-      ok(await syncPlanWithPaypal(deps, tenantOf(request), request.params.planId), widgetMessages.planSynced),
+      ok(
+        await syncPlanWithPaypal(deps, tenantOf(request), request.params.planId, (work) =>
+          request.unitOfWork(work),
+        ),
+        widgetMessages.planSynced,
+      ),
   );
 
   app.post(
@@ -351,7 +356,12 @@ export function registerPaymentRoutes(fastify: FastifyInstance, options: Payment
       },
     },
     async (request) =>
-      ok(await syncPlanWithStripe(deps, tenantOf(request), request.params.planId), stripeMessages.planSynced),
+      ok(
+        await syncPlanWithStripe(deps, tenantOf(request), request.params.planId, (work) =>
+          request.unitOfWork(work),
+        ),
+        stripeMessages.planSynced,
+      ),
   );
 
   // Stripe signs the body's bytes: this route (alone) keeps them raw.

@@ -159,6 +159,8 @@ export async function syncPlanWithPaypal(
   deps: { providers: ProviderRegistry; connectionFor: (tenantId: number) => Database },
   tenantId: number,
   planId: number,
+  /** The caller's unit of work, where the ids are recorded once PayPal has answered. */
+  inUnit: (work: (w: UnitOfWork) => Promise<void>) => Promise<void>,
 ): Promise<{ paypalPlanId: string; paypalProductId: string }> {
   const db = deps.connectionFor(tenantId);
   const plan = await planToSync(db, tenantId, planId);
@@ -173,9 +175,11 @@ export async function syncPlanWithPaypal(
     priceCents,
     intervalMonths: plan.recurrence,
   });
-  await db
-    .update(plans)
-    .set({ paypalProductId: productId, paypalPlanId, paypalPriceCents: priceCents, updatedAt: new Date() })
-    .where(and(eq(plans.tenantId, tenantId), eq(plans.id, planId)));
+  await inUnit(async (w) => {
+    await w.tx
+      .update(plans)
+      .set({ paypalProductId: productId, paypalPlanId, paypalPriceCents: priceCents, updatedAt: w.now })
+      .where(and(eq(plans.tenantId, w.tenantId), eq(plans.id, planId)));
+  });
   return { paypalPlanId, paypalProductId: productId };
 }

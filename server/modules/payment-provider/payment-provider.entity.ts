@@ -80,7 +80,7 @@ export function paymentProviderEntity(
         webhookSecret: hasWebhookSecret ? SECRET_MASK : null,
       }));
     },
-    toRow: (input) => ({
+    toRow: (input, now) => ({
       name: input.name,
       kind: input.kind,
       mode: input.mode,
@@ -90,7 +90,7 @@ export function paymentProviderEntity(
       apiKey: input.apiKey,
       ...(input.apiSecret ? { apiSecretEncrypted: box.encrypt(input.apiSecret) } : {}),
       ...(input.webhookSecret ? { webhookSecretEncrypted: box.encrypt(input.webhookSecret) } : {}),
-      updatedAt: new Date(),
+      updatedAt: now,
     }),
     export: {
       fileName: 'fornitori-di-pagamento',
