@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { RoleId } from '../../contract/enums';
 import type { Database } from '../db/client';
 import type { GlobalUnitOfWork } from '../unit-of-work/unit-of-work';
-import type { ExportSpec } from './export';
+import type { ExportSpec } from './export-spec';
 import type { SortSpec } from './sort';
 
 /** How a query-string filter matches: text inside (case-insensitive), boolean exact, id exact. */

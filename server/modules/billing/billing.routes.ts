@@ -36,8 +36,8 @@ import {
   keysetBatches,
   exportQuerySchema,
   sendExport,
-  type ExportSpec,
 } from '../../crud/export';
+import type { ExportSpec } from '../../crud/export-spec';
 import { idParamsSchema, listQuerySchema } from '../../crud/list-query';
 import { tenantNameOf } from '../../crud/tenant-name';
 import { ADMINS } from '../../crud/roles';

@@ -15,7 +15,8 @@ import { envelopeOf, ok } from '../../lib/envelope';
 import { HttpError } from '../../lib/http-error';
 import { callerOf, tenantOf } from '../../plugins/request-context';
 import { ADMINS } from '../../crud/roles';
-import { sendExport, type ExportSpec } from '../../crud/export';
+import { sendExport } from '../../crud/export';
+import type { ExportSpec } from '../../crud/export-spec';
 import {
   createKey,
   getKey,
