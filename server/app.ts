@@ -305,7 +305,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Cancelled at PayPal first, outside the transaction: if PayPal fails nothing changes.
     beforeCancel: (tenantId, id) => cancelAtProvider(paypalDeps, tenantId, id),
   });
-  registerPaymentRoutes(app, { ...paypalDeps, publicUrl, rateLimit: config.rateLimit });
+  registerPaymentRoutes(app, {
+    ...paypalDeps,
+    publicUrl,
+    rateLimit: config.rateLimit,
+    widgetDailyCap: config.widget.dailyCapPerPlan,
+  });
   registerDashboardRoutes(app, { connectionFor, clock: now });
 
   // Invoices sent to the SdI through the tenant's PEC (issue 12): its SMTP password in the box.

@@ -64,6 +64,11 @@ export interface Config {
     /** Webhook URLs on private, loopback or link-local addresses (false in production). */
     webhookAllowPrivate: boolean;
   };
+  /** The public plan widget (issue 23). */
+  widget: {
+    /** Subscription requests (new confirmation e-mails) per tenant and plan in 24 hours. */
+    dailyCapPerPlan: number;
+  };
   rateLimit: {
     windowMs: number;
     login: number;
@@ -256,6 +261,9 @@ export function loadConfig(env: Env = process.env): Config {
       apiPerTenantPerMinute: int('API_RATE_PER_TENANT', 1200, 1, 1_000_000),
       webhookTimeoutMs: duration('WEBHOOK_TIMEOUT', '5s'),
       webhookAllowPrivate: !production && bool('WEBHOOK_ALLOW_PRIVATE', true),
+    },
+    widget: {
+      dailyCapPerPlan: int('WIDGET_DAILY_CAP', 100, 1, 1_000_000),
     },
     rateLimit: {
       windowMs: duration('RATE_LIMIT_WINDOW', '1m'),
