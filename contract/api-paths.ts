@@ -15,6 +15,18 @@ export const apiPaths = {
     requestPasswordReset: 'user/request-password-reset',
     resetPassword: 'user/reset-password',
     validateResetToken: 'user/validate-reset-token',
+    /** POST {challenge, code}: the second step of a sign-in with two factors. */
+    loginSecondFactor: 'user/Login/second-factor',
+    /** GET: the caller's two-factor status. */
+    twoFactor: 'user/two-factor',
+    /** POST: a new secret to scan (not active until confirmed). */
+    twoFactorSetup: 'user/two-factor/setup',
+    /** POST {code}: confirms the scanned secret; answers the recovery codes, once. */
+    twoFactorEnable: 'user/two-factor/enable',
+    /** POST {code}: turns it off (a current code or a recovery code). */
+    twoFactorDisable: 'user/two-factor/disable',
+    /** POST (SuperAdmin): clears another person's second factor. */
+    twoFactorReset: (userId: number | string) => `user/two-factor/reset/${userId}`,
   },
   plan: {
     /** POST: replaces the plan's features with the array sent ([{ featureName, description }]). */

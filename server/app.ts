@@ -29,6 +29,7 @@ import { startFakePayPal, type FakePayPal } from './providers/fake-paypal';
 import { startFakeStripe, type FakeStripe } from './providers/fake-stripe';
 import { createProviderRegistry } from './providers/registry';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
+import { registerTwoFactorRoutes } from './modules/auth/two-factor.routes';
 import { registerContactRoutes } from './modules/contact/contact.routes';
 import { registerCrudRoutes } from './crud/routes';
 import { registerReportRoutes } from './modules/dashboard/report.routes';
@@ -235,15 +236,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(callContextPlugin, { uow });
 
   registerHealthRoutes(app, db);
+  const secretBox = createSecretBox(config.encryptionKey ?? options.jwtSecret);
   const auth = createAuthService({
     db,
+    secretBox,
     uow,
     log: app.log,
     publicUrl,
     loginMaxFailures: config.rateLimit.loginMaxFailures,
     loginLockMs: config.rateLimit.loginLockMs,
+    signInFreeFailures: config.rateLimit.signInFreeFailures,
   });
   registerAuthRoutes(app, { auth, rateLimit: config.rateLimit });
+  registerTwoFactorRoutes(app, { db, twoFactor: auth.twoFactor });
   registerContactRoutes(app, { supportEmail: config.supportEmail, rateLimit: config.rateLimit });
   registerCrudRoutes(app, crud, regionEntity);
   registerCrudRoutes(app, crud, provinceEntity);
@@ -254,7 +259,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerPlanRoutes(app, { db, publicUrl });
   registerCrudRoutes(app, crud, featureEntity);
   registerCrudRoutes(app, crud, planFeatureEntity);
-  const secretBox = createSecretBox(config.encryptionKey ?? options.jwtSecret);
   registerCrudRoutes(app, crud, tenantEntity(secretBox));
   registerCrudRoutes(app, crud, paymentProviderEntity(secretBox));
   // PAYPAL_FAKE (development): a fake PayPal on loopback answers every PayPal call.

@@ -80,6 +80,8 @@ export interface Config {
     webhook: number;
     loginMaxFailures: number;
     loginLockMs: number;
+    /** Failed sign-ins of one account name before each try waits, doubling (sign-in-guard.ts). */
+    signInFreeFailures: number;
   };
 }
 
@@ -274,6 +276,7 @@ export function loadConfig(env: Env = process.env): Config {
       webhook: int('RATE_LIMIT_WEBHOOK', 600, 1, 1_000_000),
       loginMaxFailures: int('LOGIN_MAX_FAILURES', 5, 1, 1_000_000),
       loginLockMs: duration('LOGIN_LOCK', '15m'),
+      signInFreeFailures: int('SIGN_IN_FREE_FAILURES', 3, 1, 1_000_000),
     },
   };
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {

@@ -57,6 +57,8 @@ export interface Tenant extends TenantBillingProfile, TenantPecSettings {
   id: number;
   name: string;
   configuration: string | null;
+  /** Its Admins must sign in with a second factor (TOTP) to act in it (issue 23). */
+  requireTwoFactor: boolean;
 }
 
 /** true / false / 'true' / 'false'; absent, '' or null keep the stored value. */
@@ -118,5 +120,6 @@ export const tenantInputSchema = z.object({
   }, z.string().max(500).nullable().optional()),
   sdiPec: optionalText(254, { test: isValidEmail, message: validationMessages.pecInvalid }),
   pecAutoSend: optionalBool,
+  requireTwoFactor: optionalBool,
 });
 export type TenantInput = z.input<typeof tenantInputSchema>;

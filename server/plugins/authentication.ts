@@ -58,6 +58,12 @@ export const authenticationPlugin = fp<AuthenticationOptions>(
             where ${userTenants.userId} = ${users.id} and ${userTenants.tenantId} = ${tenantParam}
               and ${userTenants.isActive})
           end`,
+        // An Admin without a second factor, in a tenant that requires one of its Admins.
+        secondFactorMissing: sql<boolean | null>`case
+          when ${tenantParam} is null or ${users.roleId} <> ${Role.Admin} or ${users.totpEnabledAt} is not null
+            then false
+          else exists (select 1 from ${tenants} where ${tenants.id} = ${tenantParam} and ${tenants.requireTwoFactor})
+          end`,
       })
       .from(users)
       .where(eq(users.id, sql.placeholder('userId')))
@@ -91,7 +97,15 @@ export const authenticationPlugin = fp<AuthenticationOptions>(
         userId: user.id,
         roleId: user.roleId,
         email: user.email,
-        ...(tenantId !== null ? { tenantAccess: { tenantId, allowed: user.tenantAllowed === true } } : {}),
+        ...(tenantId !== null
+          ? {
+              tenantAccess: {
+                tenantId,
+                allowed: user.tenantAllowed === true,
+                secondFactorMissing: user.secondFactorMissing === true,
+              },
+            }
+          : {}),
       };
     });
   },

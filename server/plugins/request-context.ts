@@ -12,7 +12,7 @@ export interface AuthContext {
    * Whether the caller may act in the tenant of a well-formed `X-Tenant-Id`, read in the same
    * query as the account (one round trip per call); the tenant plugin decides with it.
    */
-  tenantAccess?: { tenantId: number; allowed: boolean };
+  tenantAccess?: { tenantId: number; allowed: boolean; secondFactorMissing?: boolean };
 }
 
 /**

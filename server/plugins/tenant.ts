@@ -6,6 +6,7 @@ import { serverMessages } from '../../contract/messages';
 import type { Database } from '../db/client';
 import { tenants, userTenants } from '../db/schema';
 import { HttpError } from '../lib/http-error';
+import { twoFactorMessages } from '../../contract/schemas/two-factor';
 import { accessOf } from './request-context';
 
 /** The tenant id of an `X-Tenant-Id` value, or null when it is not a positive int4. */
@@ -53,6 +54,10 @@ export const tenantPlugin = fp<{ db: Database }>(
       }
       if (auth.tenantAccess?.tenantId === tenantId) {
         if (!auth.tenantAccess.allowed) throw new HttpError(403, serverMessages.tenantForbidden);
+        // A tenant that requires a second factor of its Admins: its calls wait until they enrol
+        // (enrolment needs no tenant; the tenant list still answers, so the SPA can prompt).
+        if (required && auth.tenantAccess.secondFactorMissing)
+          throw new HttpError(403, twoFactorMessages.requiredByTenant);
         request.tenantId = tenantId;
         return;
       }

@@ -34,6 +34,8 @@ export const tenants = pgTable(
     sdiPec: text('sdi_pec').notNull().default('sdi01@pec.fatturapa.it'),
     /** Send each invoice to the SdI as soon as it is issued (the send job picks it up). */
     pecAutoSend: boolean('pec_auto_send').notNull().default(false),
+    /** Its Admins must sign in with a second factor (TOTP) to act in this tenant. */
+    requireTwoFactor: boolean('require_two_factor').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [...searchableNameIndexes('tenants', t.name, t.id)],

@@ -42,6 +42,13 @@ export const users = pgTable(
      */
     tokenVersion: integer('token_version').notNull().default(0),
     defaultTenantId: integer('default_tenant_id').references(() => tenants.id),
+    /** Two-factor sign-in (TOTP, RFC 6238): the secret, sealed by the secret box, once confirmed. */
+    totpSecretEncrypted: text('totp_secret_encrypted'),
+    /** A secret shown for enrolment, waiting for its first code. */
+    totpPendingEncrypted: text('totp_pending_encrypted'),
+    totpEnabledAt: timestamp('totp_enabled_at', { withTimezone: true, mode: 'date' }),
+    /** The last 30-second step a code was accepted for: a code is never accepted twice. */
+    totpLastStep: integer('totp_last_step'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -140,4 +147,80 @@ export const passwordResetTokens = pgTable(
     uniqueIndex('password_reset_tokens_hash_idx').on(t.tokenHash),
     index('password_reset_tokens_user_id_idx').on(t.userId),
   ],
+);
+
+/** One-time recovery codes of a two-factor account (sha256 only); used ones keep `usedAt`. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: id(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('recovery_codes_user_hash_idx').on(t.userId, t.codeHash)],
+);
+
+/**
+ * The second step of a sign-in: handed out once the password was right, short-lived, single use,
+ * bound to the account and its token version (a password reset meanwhile voids it).
+ */
+export const signInChallenges = pgTable(
+  'sign_in_challenges',
+  {
+    id: id(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    tokenVersion: integer('token_version').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    attempts: smallint('attempts').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('sign_in_challenges_hash_idx').on(t.tokenHash),
+    index('sign_in_challenges_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * Failed sign-ins per account name (sha256 of the lower-cased e-mail, whether an account exists
+ * or not, so the delay reveals nothing), shared by every server process: each failure after the
+ * third doubles the wait before the next try from an unknown address.
+ */
+export const signInFailures = pgTable('sign_in_failures', {
+  emailHash: text('email_hash').primaryKey(),
+  failures: integer('failures').notNull(),
+  lastFailureAt: timestamp('last_failure_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
+/** Addresses (an IPv6 /64) an account signed in from: the owner is not slowed by a stranger's failures. */
+export const signInKnownAddresses = pgTable(
+  'sign_in_known_addresses',
+  {
+    emailHash: text('email_hash').notNull(),
+    addressKey: text('address_key').notNull(),
+    lastSuccessAt: timestamp('last_success_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.emailHash, t.addressKey] })],
+);
+
+/** What happened to an account's security (second factor on, off, reset by a SuperAdmin). */
+export const securityEvents = pgTable(
+  'security_events',
+  {
+    id: id(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    actorUserId: integer('actor_user_id'),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('security_events_user_idx').on(t.userId, t.at)],
 );

@@ -12,7 +12,8 @@ import {
 import { envelopeOf, ok } from '../../lib/envelope';
 import { perIp } from '../../plugins/rate-limit';
 import { callerOf, tenantOf } from '../../plugins/request-context';
-import type { AuthService } from './auth.service';
+import type { AuthService, SignInOutcome } from './auth.service';
+import { secondFactorLoginSchema } from '../../../contract/schemas/two-factor';
 
 export interface AuthRoutesOptions {
   auth: AuthService;
@@ -20,6 +21,10 @@ export interface AuthRoutesOptions {
 }
 
 const tags = ['user'];
+const signInAnswer = z.union([
+  z.object({ token: z.string(), user: sessionUserSchema }),
+  z.object({ secondFactor: z.literal(true), challenge: z.string() }),
+]);
 
 /** Sign-in and password reset (api-contract.md 'Auth calls'); paths as the SPA calls them. */
 export function registerAuthRoutes(fastify: FastifyInstance, { auth, rateLimit }: AuthRoutesOptions): void {
@@ -35,15 +40,36 @@ export function registerAuthRoutes(fastify: FastifyInstance, { auth, rateLimit }
           'Accesso: 401 credenziali errate, 409 con data.resetUrl se serve una nuova password, 429 troppi tentativi',
         security: [{ apiKey: [] }],
         body: loginRequestSchema,
-        response: { 200: envelopeOf(z.object({ token: z.string(), user: sessionUserSchema })) },
+        response: { 200: envelopeOf(signInAnswer) },
       },
     },
-    async (request) => {
-      const { user, tokenVersion } = await auth.login(request.body.email, request.body.password, request.ip);
-      const token = app.jwt.sign({ sub: String(user.id), roleId: user.roleId, tv: tokenVersion });
-      return ok({ token, user }, serverMessages.ok);
-    },
+    async (request) => answer(await auth.login(request.body.email, request.body.password, request.ip)),
   );
+
+  app.post(
+    '/api/user/Login/second-factor',
+    {
+      config: { access: 'appKey', rateLimit: perIp(rateLimit.login, rateLimit.windowMs) },
+      schema: {
+        tags,
+        summary:
+          'Secondo passaggio dell’accesso in due passaggi: il challenge di Login e un codice TOTP (6 cifre) o un codice di recupero; risponde come Login',
+        security: [{ apiKey: [] }],
+        body: secondFactorLoginSchema,
+        response: { 200: envelopeOf(signInAnswer) },
+      },
+    },
+    async (request) =>
+      answer(await auth.completeSecondFactor(request.body.challenge, request.body.code, request.ip)),
+  );
+
+  /** A session's token, or the second step's challenge. */
+  function answer(outcome: SignInOutcome) {
+    if ('secondFactor' in outcome) return ok(outcome, serverMessages.ok);
+    const { user, tokenVersion } = outcome;
+    const token = app.jwt.sign({ sub: String(user.id), roleId: user.roleId, tv: tokenVersion });
+    return ok({ token, user }, serverMessages.ok);
+  }
 
   app.post(
     '/api/user/Logout',

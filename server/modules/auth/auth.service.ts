@@ -10,16 +10,27 @@ import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passw
 import { passwordResetMail } from '../../mail/templates';
 import { LoginThrottle } from './login-throttle';
 import type { Actor, GlobalUnitOfWork, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
+import { clientAddressKey } from '../../lib/client-address';
+import type { SecretBox } from '../../lib/secret-box';
+import { twoFactorMessages, type SecondFactorChallenge } from '../../../contract/schemas/two-factor';
+import { createSignInGuard } from './sign-in-guard';
+import { canUseTwoFactor, createTwoFactor } from './two-factor.service';
 import { consumeResetToken, isResetTokenOpen, issueResetToken, resetPath } from './reset-tokens';
+
+/** A sign-in step's answer: a session, or the second step's challenge. */
+export type SignInOutcome = { user: SessionUser; tokenVersion: number } | SecondFactorChallenge;
 
 export interface AuthServiceDeps {
   db: Database;
+  /** Seals the TOTP secrets. */
+  secretBox: SecretBox;
   /** Every write of sign-in and reset is a unit of work (its clock, its outbox for e-mails). */
   uow: UnitOfWorkRunner;
   log: FastifyBaseLogger;
   publicUrl: () => string;
   loginMaxFailures: number;
   loginLockMs: number;
+  signInFreeFailures: number;
 }
 
 /** Who acts when nobody is signed in yet (a reset request, a reset link, a forced reset). */
@@ -30,6 +41,8 @@ const byEmail = (email: string) => eq(sql`lower(${users.email})`, email.trim().t
 export function createAuthService(deps: AuthServiceDeps) {
   const { db, uow } = deps;
   const now = () => uow.clock();
+  const twoFactor = createTwoFactor(deps.secretBox);
+  const guard = createSignInGuard(db, deps.signInFreeFailures);
   const throttle = new LoginThrottle(deps.loginMaxFailures, deps.loginLockMs, () => now().getTime());
 
   /**
@@ -51,19 +64,33 @@ export function createAuthService(deps: AuthServiceDeps) {
     return user;
   }
 
+  async function sessionOf(user: typeof users.$inferSelect): Promise<SignInOutcome> {
+    if (!isRoleId(user.roleId)) throw new HttpError(401, serverMessages.invalidCredentials);
+    return {
+      user: {
+        id: user.id,
+        email: user.email,
+        name: user.name,
+        roleId: user.roleId,
+        defaultTenantId:
+          user.roleId === Role.SuperAdmin
+            ? user.defaultTenantId
+            : await usableTenant(user.id, user.defaultTenantId),
+      },
+      tokenVersion: user.tokenVersion,
+    };
+  }
+
   return {
+    twoFactor,
     /**
      * Checks e-mail and password. One message for an unknown e-mail, a wrong password, an account
      * without a password yet and a deactivated account, so answers reveal no account.
      */
-    async login(
-      email: string,
-      password: string,
-      ip: string,
-    ): Promise<{ user: SessionUser; tokenVersion: number }> {
-      // Failures count per (e-mail, IP) and per IP, never per e-mail alone: a stranger's wrong
-      // passwords from elsewhere cannot lock the owner out of their own address, while one
-      // address still gets only a few guesses per account and a few more across accounts.
+    async login(email: string, password: string, ip: string): Promise<SignInOutcome> {
+      // Failures count per (e-mail, IP) and per IP in this process, and per account name across
+      // every process and address (sign-in-guard.ts): a stranger's wrong passwords from elsewhere
+      // can neither lock the owner out of their own address nor make the delay reveal the account.
       const keys = [`email-ip:${email.trim().toLowerCase()}|${ip}`, `ip:${ip}`];
       const retryAfter = throttle.retryAfterSeconds(keys);
       if (retryAfter > 0) {
@@ -71,11 +98,18 @@ export function createAuthService(deps: AuthServiceDeps) {
           headers: { 'retry-after': String(retryAfter) },
         });
       }
+      const address = clientAddressKey(ip);
+      const wait = await guard.retryAfterSeconds(email, address, now());
+      if (wait > 0)
+        throw new HttpError(429, twoFactorMessages.slowDown(wait), {
+          headers: { 'retry-after': String(wait) },
+        });
 
       const user = await findByEmail(email);
       const passwordOk = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
       if (!user || !user.passwordHash || !passwordOk || !user.isActive || !isRoleId(user.roleId)) {
         throttle.recordFailure(keys);
+        await guard.recordFailure(email, now());
         throw new HttpError(401, serverMessages.invalidCredentials);
       }
       throttle.clear(keys[0] ?? '');
@@ -86,19 +120,32 @@ export function createAuthService(deps: AuthServiceDeps) {
           data: { resetUrl: resetPath(token) },
         });
       }
-      return {
-        user: {
-          id: user.id,
-          email: user.email,
-          name: user.name,
-          roleId: user.roleId,
-          defaultTenantId:
-            user.roleId === Role.SuperAdmin
-              ? user.defaultTenantId
-              : await usableTenant(user.id, user.defaultTenantId),
-        },
-        tokenVersion: user.tokenVersion,
-      };
+      if (canUseTwoFactor(user.roleId) && user.totpEnabledAt) {
+        const challenge = await uow.runGlobal(signIn, (w) =>
+          twoFactor.issueChallenge(w, user.id, user.tokenVersion),
+        );
+        return { secondFactor: true, challenge };
+      }
+      await guard.recordSuccess(email, address, now());
+      return sessionOf(user);
+    },
+
+    /** The second step: the challenge of the password step and a TOTP or recovery code. */
+    async completeSecondFactor(challenge: string, code: string, ip: string): Promise<SignInOutcome> {
+      const outcome = await uow.runGlobal(signIn, (w) => twoFactor.redeem(w, challenge, code));
+      if (outcome === null)
+        throw new HttpError(400, twoFactorMessages.challengeInvalid, {
+          errors: [`challenge: ${twoFactorMessages.challengeInvalid}`],
+        });
+      if (outcome === 'badCode')
+        throw new HttpError(400, twoFactorMessages.codeInvalid, {
+          errors: [`code: ${twoFactorMessages.codeInvalid}`],
+        });
+      const [user] = await db.select().from(users).where(eq(users.id, outcome.userId));
+      if (!user || !user.isActive || !isRoleId(user.roleId))
+        throw new HttpError(401, serverMessages.invalidCredentials);
+      await guard.recordSuccess(user.email, clientAddressKey(ip), now());
+      return sessionOf(user);
     },
 
     /**

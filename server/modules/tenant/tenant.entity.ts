@@ -35,6 +35,7 @@ const fullTenantItem = z.object({
   pecSmtpPassword: z.literal(SECRET_MASK).nullable(),
   sdiPec: z.string(),
   pecAutoSend: z.boolean(),
+  requireTwoFactor: z.boolean(),
 });
 
 /**
@@ -70,6 +71,7 @@ const tenantColumns = {
   hasPecPassword: sql<boolean>`${tenants.pecSmtpPasswordEncrypted} is not null`,
   sdiPec: tenants.sdiPec,
   pecAutoSend: tenants.pecAutoSend,
+  requireTwoFactor: tenants.requireTwoFactor,
 };
 
 /**
@@ -144,6 +146,7 @@ export function tenantEntity(
       // Blank puts back the SdI's default address; absent keeps the stored one.
       sdiPec: input.sdiPec === null ? SDI_PEC_DEFAULT : input.sdiPec,
       pecAutoSend: input.pecAutoSend,
+      requireTwoFactor: input.requireTwoFactor,
     }),
     export: {
       fileName: 'tenant',

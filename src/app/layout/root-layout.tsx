@@ -2,6 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react'
 import { Outlet, useLocation } from 'react-router-dom';
 import { Role } from '../../../contract/enums';
 import { useSession } from '../../lib/session';
+import { useSelectedTenantId } from '../../lib/tenant-store';
 import { findRoute } from '../route-table';
 import { useShellToasts } from '../providers';
 import { PageSpinner } from '../spinner';
@@ -9,6 +10,9 @@ import { Sidebar } from './sidebar';
 import { TopBar } from './top-bar';
 
 const TenantMobileDropdown = lazy(() => import('../../features/tenant/tenant-mobile-dropdown'));
+const TwoFactorPrompt = lazy(() =>
+  import('../../features/auth/two-factor-dialog').then((m) => ({ default: m.TwoFactorPrompt })),
+);
 
 /** The signed-in shell with a tenant selected: top bar, slide-in sidebar, content (spec §2). */
 export default function RootLayout() {
@@ -18,6 +22,7 @@ export default function RootLayout() {
   const toggleRef = useRef<HTMLButtonElement>(null);
   const closeSidebar = useCallback(() => setSidebarOpen(false), []);
   const isSuperAdmin = session?.user.role === Role.SuperAdmin;
+  const tenantId = useSelectedTenantId();
   useShellToasts();
 
   useEffect(() => {
@@ -56,6 +61,11 @@ export default function RootLayout() {
       {isSuperAdmin && (
         <Suspense fallback={null}>
           <TenantMobileDropdown />
+        </Suspense>
+      )}
+      {session.user.role === Role.Admin && (
+        <Suspense fallback={null}>
+          <TwoFactorPrompt tenantId={tenantId} />
         </Suspense>
       )}
     </div>

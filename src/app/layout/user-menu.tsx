@@ -1,17 +1,24 @@
-import { useEffect, useRef, type KeyboardEvent } from 'react';
-import { roleNameById } from '../../../contract/enums';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { Role, roleNameById } from '../../../contract/enums';
+import { TwoFactorDialog, twoFactorText } from '../../features/auth/two-factor-dialog';
 import { messages } from '../../../contract/messages';
 import { logout } from '../../lib/logout';
 import { type StoredUser } from '../../lib/session';
-import { ChevronDownIcon, LogoutIcon } from '../icons';
+import { ChevronDownIcon, LogoutIcon, ShieldIcon } from '../icons';
 import { usePopover } from './use-popover';
 
 const MENU_ID = 'user-menu';
 
-/** The user menu: e-mail and role, then 'Logout' (spec §2). Arrow keys move between items. */
+/**
+ * The user menu: e-mail and role, 'Accesso in due passaggi' for Admin and SuperAdmin (issue 23),
+ * then 'Logout' (spec §2). Arrow keys move between items.
+ */
 export function UserMenu({ user }: { user: StoredUser }) {
   const { open, setOpen, close, rootRef, triggerRef } = usePopover();
   const menuRef = useRef<HTMLDivElement>(null);
+  const [twoFactorOpen, setTwoFactorOpen] = useState(false);
+  const closeTwoFactor = useCallback(() => setTwoFactorOpen(false), []);
+  const staff = user.role === Role.Admin || user.role === Role.SuperAdmin;
 
   useEffect(() => {
     if (open) menuRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
@@ -77,6 +84,21 @@ export function UserMenu({ user }: { user: StoredUser }) {
             <p className="text-xs text-slate-500">{roleNameById[user.role]}</p>
           </div>
           <div className="p-1" role="none">
+            {staff && (
+              <button
+                type="button"
+                role="menuitem"
+                tabIndex={-1}
+                className="flex w-full items-center gap-2 rounded-lg px-3 py-2 text-left text-sm text-slate-700 hover:bg-slate-50 focus:bg-slate-50 focus:outline-none"
+                onClick={() => {
+                  setOpen(false);
+                  setTwoFactorOpen(true);
+                }}
+              >
+                <ShieldIcon className="h-4 w-4 text-slate-400" />
+                {twoFactorText.title}
+              </button>
+            )}
             <button
               type="button"
               role="menuitem"
@@ -93,6 +115,7 @@ export function UserMenu({ user }: { user: StoredUser }) {
           </div>
         </div>
       )}
+      {twoFactorOpen && <TwoFactorDialog onClose={closeTwoFactor} />}
     </div>
   );
 }

@@ -145,6 +145,12 @@ export const tenantResource = defineResource<Tenant>({
   fields: [
     { kind: 'text', key: 'name', label: 'Nome', required: true, group: tenantTabs.data },
     { kind: 'textarea', key: 'configuration', label: 'Configurazione', rows: 6, group: tenantTabs.data },
+    {
+      kind: 'checkbox',
+      key: 'requireTwoFactor',
+      label: 'Richiedi agli Admin l’accesso in due passaggi (codice dall’app di autenticazione)',
+      group: tenantTabs.data,
+    },
     ...tenantBillingFields,
     ...tenantPecFields,
   ],

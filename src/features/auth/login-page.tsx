@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router-dom';
@@ -6,6 +6,7 @@ import { apiPaths } from '../../../contract/api-paths';
 import type { Envelope } from '../../../contract/envelope';
 import { messages } from '../../../contract/messages';
 import type { ForcedResetData, LoginResponse } from '../../../contract/schemas/auth';
+import { twoFactorMessages, type SecondFactorChallenge } from '../../../contract/schemas/two-factor';
 import { FieldShell, inputClass } from '../../components/fields/field-shell';
 import { errorData, serverMessage, sessionToastIds } from '../../lib/http-errors';
 import { notify } from '../../lib/notify';
@@ -41,6 +42,8 @@ export function pathAndQuery(url: string): string {
 /** /login: sign in, or ask for a password-reset e-mail (spec §2, §4, §5, §8). */
 export default function LoginPage() {
   const [mode, setMode] = useState<'login' | 'reset'>('login');
+  /** The second step's challenge, once the password was right on a two-factor account. */
+  const [challenge, setChallenge] = useState<string | null>(null);
   const [params] = useSearchParams();
   const expired = params.get('sessionExpired') === 'true';
 
@@ -49,9 +52,18 @@ export default function LoginPage() {
     if (expired) notify.info(messages.login.sessionExpired, { toastId: sessionToastIds.expired });
   }, [expired]);
 
+  if (challenge)
+    return (
+      <AuthCard
+        title="Verifica in due passaggi"
+        subtitle="Apri l’app di autenticazione e scrivi il codice a 6 cifre che mostra per Rinnova."
+      >
+        <SecondFactorView challenge={challenge} onBack={() => setChallenge(null)} />
+      </AuthCard>
+    );
   return mode === 'login' ? (
     <AuthCard title="Accedi a Rinnova" subtitle="Gestisci abbonamenti, piani e pagamenti ricorrenti.">
-      <LoginFormView onForgot={() => setMode('reset')} />
+      <LoginFormView onForgot={() => setMode('reset')} onSecondFactor={setChallenge} />
     </AuthCard>
   ) : (
     <AuthCard
@@ -63,9 +75,26 @@ export default function LoginPage() {
   );
 }
 
-function LoginFormView({ onForgot }: { onForgot: () => void }) {
+/** After a session answer: the token and user stored, the cache cleared, home. */
+function useStartSession() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  return (data: LoginResponse) => {
+    queryClient.clear();
+    startSession(data.token, data.user);
+    navigate('/', { replace: true });
+  };
+}
+
+function LoginFormView({
+  onForgot,
+  onSecondFactor,
+}: {
+  onForgot: () => void;
+  onSecondFactor: (challenge: string) => void;
+}) {
+  const navigate = useNavigate();
+  const signIn = useStartSession();
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const {
@@ -74,9 +103,11 @@ function LoginFormView({ onForgot }: { onForgot: () => void }) {
     formState: { errors },
   } = useForm<LoginForm>({ defaultValues: { email: '', password: '' } });
 
-  /** One error, in the form where the person looks (not a toast as well). */
+  /** Spec §8: every message is a toast ('Errore durante il login' or the server's); the form shows it too. */
   function fail(message: string | null) {
-    setError(message ?? messages.login.defaultError);
+    const text = message ?? messages.login.defaultError;
+    setError(text);
+    notify.error(text);
   }
 
   async function onSubmit(values: LoginForm) {
@@ -84,7 +115,7 @@ function LoginFormView({ onForgot }: { onForgot: () => void }) {
     setError(null);
     try {
       const http = await loadHttp();
-      const res = await http.post<Envelope<LoginResponse | ForcedResetData>>(
+      const res = await http.post<Envelope<LoginResponse | ForcedResetData | SecondFactorChallenge>>(
         apiPaths.user.login,
         { Email: values.email.trim(), Password: values.password },
         // Wrong credentials answer 401: this page reports it, the logout routine must not run.
@@ -93,10 +124,10 @@ function LoginFormView({ onForgot }: { onForgot: () => void }) {
       const data = res.data.data;
       if (data && 'resetUrl' in data && data.resetUrl) {
         navigate(pathAndQuery(data.resetUrl));
+      } else if (res.data.success && data && 'secondFactor' in data) {
+        onSecondFactor(data.challenge);
       } else if (res.data.success && data && 'token' in data) {
-        queryClient.clear();
-        startSession(data.token, data.user);
-        navigate('/', { replace: true });
+        signIn(data);
       } else {
         fail(res.data.message);
       }
@@ -161,6 +192,82 @@ function LoginFormView({ onForgot }: { onForgot: () => void }) {
         {loading && <ButtonSpinner />}
         {loading ? 'Accesso in corso…' : 'Accedi'}
       </button>
+    </form>
+  );
+}
+
+/** The second step of a two-factor sign-in: the app's code, or a recovery code. */
+function SecondFactorView({ challenge, onBack }: { challenge: string; onBack: () => void }) {
+  const signIn = useStartSession();
+  const [recovery, setRecovery] = useState(false);
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!code.trim()) {
+      setError(twoFactorMessages.codeRequired);
+      return;
+    }
+    setLoading(true);
+    setError(null);
+    try {
+      const http = await loadHttp();
+      const res = await http.post<Envelope<LoginResponse>>(
+        apiPaths.user.loginSecondFactor,
+        { challenge, code: code.trim() },
+        { skipSessionRedirect: true },
+      );
+      if (res.data.success && res.data.data) signIn(res.data.data);
+    } catch (err) {
+      const text = serverMessage(err) ?? messages.login.defaultError;
+      setError(text);
+      notify.error(text);
+      // A spent or expired challenge: back to e-mail and password.
+      if (text === twoFactorMessages.challengeInvalid) onBack();
+    } finally {
+      setLoading(false);
+    }
+  }
+
+  return (
+    <form noValidate onSubmit={(e) => void submit(e)} className="space-y-5">
+      <FieldShell label={recovery ? 'Codice di recupero' : 'Codice a 6 cifre'} error={error ?? undefined}>
+        {(control) => (
+          <input
+            {...control}
+            autoFocus
+            inputMode={recovery ? 'text' : 'numeric'}
+            autoComplete="one-time-code"
+            maxLength={20}
+            placeholder={recovery ? 'XXXX-XXXX' : '123456'}
+            className={`${inputClass(error ?? undefined)} font-mono tracking-widest`}
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+          />
+        )}
+      </FieldShell>
+      <button type="submit" className="btn-primary w-full py-2.5" disabled={loading} aria-busy={loading}>
+        {loading && <ButtonSpinner />}
+        {loading ? 'Verifica in corso…' : 'Verifica e accedi'}
+      </button>
+      <div className="flex flex-col gap-2 text-center text-sm sm:flex-row sm:justify-between">
+        <button
+          type="button"
+          className="link"
+          onClick={() => {
+            setRecovery((v) => !v);
+            setCode('');
+            setError(null);
+          }}
+        >
+          {recovery ? 'Usa il codice dell’app' : 'Non hai il telefono? Usa un codice di recupero'}
+        </button>
+        <button type="button" className="link" onClick={onBack}>
+          Torna al login
+        </button>
+      </div>
     </form>
   );
 }

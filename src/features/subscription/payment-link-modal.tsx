@@ -1,23 +1,8 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { CheckIcon, CopyIcon } from '../../components/icons';
 import { Modal } from '../../components/modal';
+import { useQrCode } from '../../components/qr-code';
 import { subscriptionText as t } from './subscription-text';
-
-/** The link as an SVG QR code; the encoder is loaded only when a link is shown. */
-function useQrCode(link: string): string | null {
-  const [svg, setSvg] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    import('qrcode')
-      .then((qr) => (qr.default ?? qr).toString(link, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }))
-      .then((out) => live && setSvg(out))
-      .catch((error: unknown) => console.error('QR code non generato:', error));
-    return () => {
-      live = false;
-    };
-  }, [link]);
-  return svg;
-}
 
 /** The payment link of a subscription (spec §4 'NotActive: generate a payment link'), with 'Copia' and a QR code. */
 export function PaymentLinkModal({ link, onClose }: { link: string; onClose: () => void }) {

@@ -74,6 +74,7 @@ export function testConfig(env: Record<string, string> = {}) {
     RATE_LIMIT_PUBLIC: '10000',
     RATE_LIMIT_WEBHOOK: '10000',
     LOGIN_MAX_FAILURES: '10000',
+    SIGN_IN_FREE_FAILURES: '10000',
     // The job engine is installed, but a job runs only when a test asks (engine.drain/runJobNow).
     JOBS: 'manual',
     ...env,

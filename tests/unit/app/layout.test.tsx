@@ -154,6 +154,9 @@ describe('top bar', () => {
     await user.click(await screen.findByRole('button', { name: /Menu utente/ }));
     const menu = screen.getByRole('menu', { name: 'Menu utente' });
     expect(within(menu).getByText('mario@rinnova.test')).toBeInTheDocument();
+    // An Admin's menu: 'Accesso in due passaggi' first (focused), then Logout.
+    expect(within(menu).getByRole('menuitem', { name: 'Accesso in due passaggi' })).toHaveFocus();
+    await user.keyboard('{ArrowDown}');
     const logout = within(menu).getByRole('menuitem', { name: 'Logout' });
     expect(logout).toHaveFocus();
 

@@ -48,6 +48,14 @@ export const baselineHandlers = [
   http.get(api('hangfire/recent'), () => HttpResponse.json({ success: true, message: null, data: [] })),
   http.get(api('hangfire/recurring'), () => HttpResponse.json({ success: true, message: null, data: [] })),
   // The home page of an Admin (the dashboard) asks for its summary: an empty tenant by default.
+  // The Admin shell asks whether the selected tenant requires a second factor (issue 23).
+  http.get(api('user/two-factor'), () =>
+    HttpResponse.json({
+      success: true,
+      message: null,
+      data: { available: true, enabled: false, recoveryCodesLeft: 0, requiredByTenantIds: [] },
+    }),
+  ),
   http.get(api('dashboard/summary'), () =>
     HttpResponse.json({ success: true, message: null, data: emptyDashboardSummary }),
   ),
