@@ -8,6 +8,7 @@ import type { Database } from './db/client';
 import { parseQueryString } from './lib/querystring';
 import { applyItalianZodMessages } from './lib/zod-italian';
 import { createSecretBox } from './lib/secret-box';
+import { createOutbound, type Outbound } from './lib/outbound';
 import { createMailer } from './mail/mailer';
 import type { Mailer } from './mail/mailer';
 import { createJobEngine } from './jobs/engine';
@@ -119,6 +120,11 @@ export interface AppOptions {
   paymentHooks?: Partial<PaymentHooks>;
   /** Extra nodemailer options of the PEC sending (tests: a loopback server's self-signed TLS). */
   pecTransportOptions?: Record<string, unknown>;
+  /**
+   * The door of server-initiated connections (lib/outbound); default one built from
+   * OUTBOUND_ALLOW_PRIVATE. Tests pass one with a rebinding resolver.
+   */
+  outbound?: Outbound;
 }
 
 /**
@@ -261,6 +267,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerCrudRoutes(app, crud, featureEntity);
   registerCrudRoutes(app, crud, planFeatureEntity);
   const secretBox = createSecretBox(config.encryptionKey ?? options.jwtSecret);
+  // Every connection the server opens on its own (webhooks, PayPal, Stripe, PEC) goes through it.
+  const outbound = options.outbound ?? createOutbound({ allowPrivate: config.outboundAllowPrivate });
+  if (!options.outbound) app.addHook('onClose', async () => outbound.close());
   registerCrudRoutes(app, crud, tenantEntity(secretBox));
   registerCrudRoutes(app, crud, paymentProviderEntity(secretBox));
   // PAYPAL_FAKE (development): a fake PayPal on loopback answers every PayPal call.
@@ -302,7 +311,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     uow,
     secretBox,
     timeoutMs: config.integrations.webhookTimeoutMs,
-    allowPrivate: config.integrations.webhookAllowPrivate,
+    outbound,
     log: app.log,
   });
   registerBillingRoutes(app, {
@@ -396,7 +405,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db,
     secretBox,
     sender: webhookSender,
-    allowPrivate: config.integrations.webhookAllowPrivate,
+    allowPrivate: !outbound.guard,
   });
   registerReportRoutes(app, { connectionFor, clock: now, jobs });
   // What a crash left between commit and dispatch goes out at start.

@@ -61,9 +61,14 @@ export interface Config {
     apiPerTenantPerMinute: number;
     /** How long a webhook endpoint may take to answer. */
     webhookTimeoutMs: number;
-    /** Webhook URLs on private, loopback or link-local addresses (false in production). */
-    webhookAllowPrivate: boolean;
   };
+  /**
+   * OUTBOUND_ALLOW_PRIVATE (older name WEBHOOK_ALLOW_PRIVATE): server-initiated connections
+   * (webhooks, PayPal, Stripe, PEC) may reach private, loopback and link-local addresses, and
+   * providers' API URLs are not pinned to their official hosts. Always false in production;
+   * true by default elsewhere (the fakes of development and tests listen on loopback).
+   */
+  outboundAllowPrivate: boolean;
   rateLimit: {
     windowMs: number;
     login: number;
@@ -255,8 +260,13 @@ export function loadConfig(env: Env = process.env): Config {
       apiPerKeyPerMinute: int('API_RATE_PER_KEY', 600, 1, 100_000),
       apiPerTenantPerMinute: int('API_RATE_PER_TENANT', 1200, 1, 1_000_000),
       webhookTimeoutMs: duration('WEBHOOK_TIMEOUT', '5s'),
-      webhookAllowPrivate: !production && bool('WEBHOOK_ALLOW_PRIVATE', true),
     },
+    outboundAllowPrivate:
+      !production &&
+      bool(
+        opt('OUTBOUND_ALLOW_PRIVATE') !== undefined ? 'OUTBOUND_ALLOW_PRIVATE' : 'WEBHOOK_ALLOW_PRIVATE',
+        true,
+      ),
     rateLimit: {
       windowMs: duration('RATE_LIMIT_WINDOW', '1m'),
       login: int('RATE_LIMIT_LOGIN', 20, 1, 1_000_000),
@@ -276,6 +286,15 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (config.stripeFake && production) {
     problems.push('STRIPE_FAKE: non ammesso in produzione / not allowed when NODE_ENV=production');
+  }
+  for (const [key, on] of [
+    ['PAYPAL_FAKE', config.paypalFake],
+    ['STRIPE_FAKE', config.stripeFake],
+  ] as const) {
+    if (on && !production && !config.outboundAllowPrivate)
+      problems.push(
+        `${key}: il finto fornitore ascolta su loopback, serve OUTBOUND_ALLOW_PRIVATE=true / the fake listens on loopback, it needs OUTBOUND_ALLOW_PRIVATE=true`,
+      );
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
