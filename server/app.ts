@@ -8,6 +8,7 @@ import type { Database } from './db/client';
 import { parseQueryString } from './lib/querystring';
 import { applyItalianZodMessages } from './lib/zod-italian';
 import { createSecretBox } from './lib/secret-box';
+import { countStale, SECRET_REWRAP_JOB, secretRewrapJob } from './lib/secret-rewrap';
 import { createOutbound, type Outbound } from './lib/outbound';
 import { createMailer } from './mail/mailer';
 import type { Mailer } from './mail/mailer';
@@ -266,7 +267,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerPlanRoutes(app, { db, publicUrl });
   registerCrudRoutes(app, crud, featureEntity);
   registerCrudRoutes(app, crud, planFeatureEntity);
-  const secretBox = createSecretBox(config.encryptionKey ?? options.jwtSecret);
+  // Secrets at rest, sealed to their row with the current key; the previous one is still read
+  // until the secrets-rewrap job has rewritten everything (lib/secret-box.ts, lib/secret-rewrap.ts).
+  const secretBox = createSecretBox({
+    current: config.encryptionKey ?? options.jwtSecret,
+    previous: config.encryptionKeyPrevious,
+  });
   // Every connection the server opens on its own (webhooks, PayPal, Stripe, PEC) goes through it.
   const outbound = options.outbound ?? createOutbound({ allowPrivate: config.outboundAllowPrivate });
   if (!options.outbound) app.addHook('onClose', async () => outbound.close());
@@ -306,6 +312,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   const paypalDeps = { uow, providers, connectionFor, shared: db };
+  const rewrapDeps = { shared: db, connectionFor, box: secretBox, log: app.log };
   const webhookSender = createWebhookSender({
     db,
     uow,
@@ -363,6 +370,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         ...definitions,
         ...integrationJobs({ db, sender: webhookSender, now }),
         reportJob({ db, uow }),
+        secretRewrapJob(rewrapDeps),
         {
           // What a failed send or an after-commit consumer left in the outbox, retried every minute.
           name: 'outbox-sweep',
@@ -387,6 +395,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       else
         engine.start().catch((error: unknown) => app.log.error({ err: error }, 'job engine: avvio fallito'));
     });
+    // Secrets under an older key (or in the first, unbound form): rewritten now, not at night.
+    if (engine.mode === 'auto')
+      app.addHook('onReady', async () => {
+        void countStale(rewrapDeps)
+          .then((stale) => (stale > 0 ? engine.enqueue(SECRET_REWRAP_JOB, {}) : null))
+          .catch((error: unknown) =>
+            app.log.error({ err: error }, 'segreti: controllo della chiave fallito'),
+          );
+      });
     app.addHook('onClose', async () => engine.stop());
   }
   app.decorate('jobs', jobs);

@@ -16,6 +16,11 @@ export interface Config {
   jwtSecret: string | undefined;
   /** Key material for secrets stored encrypted (payment-provider secrets); falls back to the JWT secret. */
   encryptionKey: string | undefined;
+  /**
+   * ENCRYPTION_KEY_PREVIOUS: the material before a rotation, still read until the re-encryption
+   * job (secrets-rewrap) has sealed every secret with the current one.
+   */
+  encryptionKeyPrevious: string | undefined;
   jwtExpiresInMs: number;
   apiKeys: string[];
   smtpUrl: string | undefined;
@@ -179,6 +184,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (encryptionKey !== undefined && encryptionKey.length < 32) {
     problems.push('ENCRYPTION_KEY: almeno 32 caratteri / at least 32 characters');
   }
+  const encryptionKeyPrevious = opt('ENCRYPTION_KEY_PREVIOUS');
+  if (encryptionKeyPrevious !== undefined && encryptionKeyPrevious.length < 32) {
+    problems.push('ENCRYPTION_KEY_PREVIOUS: almeno 32 caratteri / at least 32 characters');
+  }
   if (databaseUrl && production && jwtSecret === undefined) {
     problems.push(
       'JWT_SECRET: obbligatorio con DATABASE_URL in produzione / required with DATABASE_URL when NODE_ENV=production',
@@ -228,6 +237,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     jwtSecret,
     encryptionKey,
+    encryptionKeyPrevious,
     jwtExpiresInMs: duration('JWT_EXPIRES_IN', '8h'),
     apiKeys,
     smtpUrl: url('SMTP_URL', ['smtp:', 'smtps:']),

@@ -81,9 +81,13 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
   async function findStripe(tenantId: number): Promise<TenantStripe | null> {
     const row = await activeRow(tenantId, 'stripe');
     if (!row) return null;
-    const secretKey = row.secret ? options.secretBox.decrypt(row.secret) : null;
+    const secretKey = row.secret
+      ? options.secretBox.open(row.secret, 'payment_providers.api_secret_encrypted', row.id)
+      : null;
     if (!secretKey) throw new HttpError(409, stripeProviderMessages.noSecret);
-    const webhookSecret = row.webhookSecret ? options.secretBox.decrypt(row.webhookSecret) : null;
+    const webhookSecret = row.webhookSecret
+      ? options.secretBox.open(row.webhookSecret, 'payment_providers.webhook_secret_encrypted', row.id)
+      : null;
     const adapter = createStripeAdapter(
       { apiUrl: options.stripeApiUrlOverride?.() ?? row.apiUrl, secretKey, webhookSecret },
       { timeoutMs: options.timeoutMs },
@@ -114,7 +118,7 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
     if (!row) return null;
     if (!row.secret) throw new HttpError(409, providerMessages.noSecret);
     // null when the key material changed since the secret was stored (server/README 'Payment providers').
-    const secret = options.secretBox.decrypt(row.secret);
+    const secret = options.secretBox.open(row.secret, 'payment_providers.api_secret_encrypted', row.id);
     if (secret === null) throw new HttpError(409, providerMessages.noSecret);
     const adapter = createPayPalAdapter(
       { apiUrl: options.apiUrlOverride?.() ?? row.apiUrl, clientId: row.apiKey, secret },

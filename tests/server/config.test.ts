@@ -155,6 +155,14 @@ describe('loadConfig', () => {
     expect(loadConfig({}).encryptionKey).toBeUndefined();
     expect(loadConfig({ ENCRYPTION_KEY: 'k'.repeat(32) }).encryptionKey).toBe('k'.repeat(32));
     expect(() => loadConfig({ ENCRYPTION_KEY: 'corta' })).toThrow(/ENCRYPTION_KEY: almeno 32/);
+    // The material before a rotation, read until the secrets-rewrap job has rewritten everything.
+    expect(loadConfig({}).encryptionKeyPrevious).toBeUndefined();
+    expect(loadConfig({ ENCRYPTION_KEY_PREVIOUS: 'p'.repeat(32) }).encryptionKeyPrevious).toBe(
+      'p'.repeat(32),
+    );
+    expect(() => loadConfig({ ENCRYPTION_KEY_PREVIOUS: 'corta' })).toThrow(
+      /ENCRYPTION_KEY_PREVIOUS: almeno 32/,
+    );
   });
 
   it("TRUST_PROXY: none, a number of hops or the proxies' addresses; true is refused", () => {

@@ -328,14 +328,24 @@ export async function createEndpoint(
 ): Promise<WebhookEndpointCreated> {
   const url = checkEndpointUrl(input.url, deps.allowPrivate);
   const secret = `whsec_${randomBytes(32).toString('base64url')}`;
+  // The row's id first: the secret is sealed to it (lib/secret-box.ts).
+  const result = await w.tx.execute<{ id: string | number }>(
+    sql`select nextval(pg_get_serial_sequence('webhook_endpoints', 'id')) as id`,
+  );
+  const rows = (Array.isArray(result) ? result : (result as { rows: { id: string | number }[] }).rows) as {
+    id: string | number;
+  }[];
+  const next = { id: Number(rows[0]?.id) };
+  if (!Number.isSafeInteger(next.id)) throw new Error('webhook endpoint id not allocated');
   const [row] = await w.tx
     .insert(webhookEndpoints)
     .values({
+      id: next.id,
       tenantId: w.tenantId,
       url: url.toString(),
       description: input.description ?? null,
       events: [...new Set(input.events)],
-      secretEncrypted: deps.secretBox.encrypt(secret),
+      secretEncrypted: deps.secretBox.seal(secret, 'webhook_endpoints.secret_encrypted', next.id),
       secretLastFour: secret.slice(-4),
       createdAt: w.now,
       updatedAt: w.now,
@@ -459,7 +469,11 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   const { db, uow, secretBox, timeoutMs, outbound, log } = options;
 
   async function send(delivery: DeliveryRow, endpoint: EndpointRow, now: Date): Promise<SendResult> {
-    const secret = secretBox.decrypt(endpoint.secretEncrypted);
+    const secret = secretBox.open(
+      endpoint.secretEncrypted,
+      'webhook_endpoints.secret_encrypted',
+      endpoint.id,
+    );
     if (!secret)
       return {
         statusCode: null,

@@ -82,7 +82,7 @@ export async function pecSettingsOf(
   if (!t.from) missing.push(pecMessages.fieldSender);
   const base = { missing, sdiPec: t.to, autoSend: t.autoSend };
   if (!t.host || !t.user || !t.password || !t.from) return { settings: null, ...base };
-  const password = box.decrypt(t.password);
+  const password = box.open(t.password, 'tenants.pec_smtp_password_encrypted', tenantId);
   if (password === null) return { settings: null, ...base, missing: [pecMessages.fieldPasswordUnreadable] };
   return {
     settings: {

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { PaymentProvider } from '../../../contract/schemas/payment-provider';
 import {
@@ -88,10 +88,27 @@ export function paymentProviderEntity(
       isActive: input.isActive,
       apiUrl: input.apiUrl,
       apiKey: input.apiKey,
-      ...(input.apiSecret ? { apiSecretEncrypted: box.encrypt(input.apiSecret) } : {}),
-      ...(input.webhookSecret ? { webhookSecretEncrypted: box.encrypt(input.webhookSecret) } : {}),
       updatedAt: new Date(),
     }),
+    // The secrets are sealed to the row (its id known only after the insert): lib/secret-box.ts.
+    afterWrite: async (w, id, input) => {
+      const sealed = {
+        ...(input.apiSecret
+          ? { apiSecretEncrypted: box.seal(input.apiSecret, 'payment_providers.api_secret_encrypted', id) }
+          : {}),
+        ...(input.webhookSecret
+          ? {
+              webhookSecretEncrypted: box.seal(
+                input.webhookSecret,
+                'payment_providers.webhook_secret_encrypted',
+                id,
+              ),
+            }
+          : {}),
+      };
+      if (Object.keys(sealed).length > 0)
+        await w.tx.update(paymentProviders).set(sealed).where(eq(paymentProviders.id, id));
+    },
     export: {
       fileName: 'fornitori-di-pagamento',
       columns: [

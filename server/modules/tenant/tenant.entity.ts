@@ -140,11 +140,24 @@ export function tenantEntity(
       pecSmtpPort: input.pecSmtpPort,
       pecSmtpSecure: input.pecSmtpSecure,
       pecSmtpUser: input.pecSmtpUser,
-      ...(input.pecSmtpPassword ? { pecSmtpPasswordEncrypted: box.encrypt(input.pecSmtpPassword) } : {}),
       // Blank puts back the SdI's default address; absent keeps the stored one.
       sdiPec: input.sdiPec === null ? SDI_PEC_DEFAULT : input.sdiPec,
       pecAutoSend: input.pecAutoSend,
     }),
+    // The PEC password is sealed to the tenant's row (its id known only after the insert).
+    afterWrite: async (w, id, input) => {
+      if (!input.pecSmtpPassword) return;
+      await w.tx
+        .update(tenants)
+        .set({
+          pecSmtpPasswordEncrypted: box.seal(
+            input.pecSmtpPassword,
+            'tenants.pec_smtp_password_encrypted',
+            id,
+          ),
+        })
+        .where(eq(tenants.id, id));
+    },
     export: {
       fileName: 'tenant',
       columns: [

@@ -194,7 +194,7 @@ describe('sending an invoice to the SdI by PEC', () => {
       pecAutoSend: false,
     });
     const stored = (await tenantRow()).pecSmtpPasswordEncrypted!;
-    expect(stored).toMatch(/^v1\./);
+    expect(stored).toMatch(/^v2\./);
     expect(stored).not.toContain('sbagliata');
     // Sent back with the mask (as the form does): the stored password stays.
     await saveSettings({ pecSmtpPassword: SECRET_MASK });
