@@ -276,8 +276,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Every connection the server opens on its own (webhooks, PayPal, Stripe, PEC) goes through it.
   const outbound = options.outbound ?? createOutbound({ allowPrivate: config.outboundAllowPrivate });
   if (!options.outbound) app.addHook('onClose', async () => outbound.close());
-  registerCrudRoutes(app, crud, tenantEntity(secretBox));
-  registerCrudRoutes(app, crud, paymentProviderEntity(secretBox));
+  registerCrudRoutes(app, crud, tenantEntity(secretBox, { guard: outbound.guard }));
+  registerCrudRoutes(app, crud, paymentProviderEntity(secretBox, { pinHosts: outbound.guard }));
   // PAYPAL_FAKE (development): a fake PayPal on loopback answers every PayPal call.
   let fakePaypal: FakePayPal | undefined;
   if (config.paypalFake) {
@@ -300,6 +300,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const providers = createProviderRegistry({
     connectionFor,
     secretBox,
+    outbound,
     timeoutMs: config.paypalTimeoutMs,
     now,
     apiUrlOverride: () => fakePaypal?.url,
@@ -336,6 +337,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     shared: db,
     uow,
     box: secretBox,
+    outbound,
     ...(options.pecTransportOptions ? { transportOptions: options.pecTransportOptions } : {}),
   };
   // Background jobs: pg-boss on this database, started when the app is ready (after migrations:

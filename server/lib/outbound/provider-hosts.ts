@@ -27,6 +27,18 @@ export const providerHostMessages = {
     'L’URL API di Stripe salvato non è l’indirizzo ufficiale di Stripe: correggilo nella configurazione di Stripe (e inserisci di nuovo la chiave segreta).',
 } as const;
 
+/**
+ * A stored secret goes only to the address it was typed for: changing the address asks for it
+ * again (on the secret's own field).
+ */
+export const secretRetypeMessages = {
+  apiSecret:
+    'Hai cambiato l’URL API: inserisci di nuovo il secret, non viene inviato a un indirizzo diverso da quello per cui era stato salvato.',
+  pecSmtpPassword:
+    'Hai cambiato il server SMTP: inserisci di nuovo la password, non viene inviata a un server diverso da quello per cui era stata salvata.',
+  pecHostPrivate: 'Server SMTP non ammesso: punta a una rete privata o locale.',
+} as const;
+
 /** The hosts `apiUrl` may name for a provider of this kind and mode. */
 export function officialHosts(kind: PaymentProviderKind, mode: PaymentProviderMode): readonly string[] {
   return kind === 'stripe' ? STRIPE_HOSTS : PAYPAL_HOSTS[mode];

@@ -5,6 +5,10 @@ import type { Tenant } from '../../../contract/schemas/tenant';
 import { SDI_PEC_DEFAULT, tenantInputSchema } from '../../../contract/schemas/tenant';
 import { SECRET_MASK } from '../../../contract/schemas/payment-provider';
 import type { SecretBox } from '../../lib/secret-box';
+import { serverMessages } from '../../../contract/messages';
+import { HttpError } from '../../lib/http-error';
+import { hostRefusal } from '../../lib/outbound';
+import { sameHost, secretRetypeMessages } from '../../lib/outbound/provider-hosts';
 import { taxRegimes } from '../../../contract/validation/italian';
 import { tenants, userTenants } from '../../db/schema';
 import type { EntityDefinition } from '../../crud/entity';
@@ -79,6 +83,10 @@ const tenantColumns = {
  */
 export function tenantEntity(
   box: SecretBox,
+  options: {
+    /** The outbound guard is on (production): no PEC server on this machine or a private network. */
+    guard: boolean;
+  },
 ): EntityDefinition<typeof tenants, TenantView, typeof tenantInputSchema> {
   return {
     name: 'tenant',
@@ -144,8 +152,23 @@ export function tenantEntity(
       sdiPec: input.sdiPec === null ? SDI_PEC_DEFAULT : input.sdiPec,
       pecAutoSend: input.pecAutoSend,
     }),
-    // The PEC password is sealed to the tenant's row (its id known only after the insert).
-    afterWrite: async (w, id, input) => {
+    afterWrite: async (w, id, input, previous) => {
+      const [row] = await w.tx.select({ host: tenants.pecSmtpHost }).from(tenants).where(eq(tenants.id, id));
+      const host = row?.host ?? null;
+      const errors: string[] = [];
+      // Production: not this machine nor a private network, in any spelling (lib/outbound).
+      if (options.guard && host !== null && hostRefusal(host) !== null)
+        errors.push(`pecSmtpHost: ${secretRetypeMessages.pecHostPrivate}`);
+      // The stored password is never sent to a server chosen after it was stored.
+      if (
+        previous?.pecSmtpPasswordEncrypted &&
+        !input.pecSmtpPassword &&
+        host !== null &&
+        !sameHost(previous.pecSmtpHost, host)
+      )
+        errors.push(`pecSmtpPassword: ${secretRetypeMessages.pecSmtpPassword}`);
+      if (errors.length > 0) throw new HttpError(400, serverMessages.validation, { errors });
+      // The PEC password is sealed to the tenant's row (its id known only after the insert).
       if (!input.pecSmtpPassword) return;
       await w.tx
         .update(tenants)
