@@ -83,6 +83,8 @@ export interface Config {
     publicLookup: number;
     /** Provider webhook deliveries per IP. */
     webhook: number;
+    /** Signed PayPal webhook deliveries per tenant (each is a verification call to PayPal). */
+    webhookPerTenant: number;
     loginMaxFailures: number;
     loginLockMs: number;
   };
@@ -284,6 +286,7 @@ export function loadConfig(env: Env = process.env): Config {
       contact: int('RATE_LIMIT_CONTACT', 5, 1, 1_000_000),
       publicLookup: int('RATE_LIMIT_PUBLIC', 60, 1, 1_000_000),
       webhook: int('RATE_LIMIT_WEBHOOK', 600, 1, 1_000_000),
+      webhookPerTenant: int('RATE_LIMIT_WEBHOOK_TENANT', 300, 1, 1_000_000),
       loginMaxFailures: int('LOGIN_MAX_FAILURES', 5, 1, 1_000_000),
       loginLockMs: duration('LOGIN_LOCK', '15m'),
     },
