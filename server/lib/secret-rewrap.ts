@@ -10,7 +10,7 @@
  * meanwhile is left alone (it is already current). The plain secret exists only in this process's
  * memory between the two steps, never in a log or the job's output.
  */
-import { and, asc, eq, gt, isNotNull, not, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, not, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
@@ -90,25 +90,46 @@ export interface RewrapResult {
 const staleCondition = (column: PgColumn, keyId: string) =>
   and(isNotNull(column), not(sql`starts_with(${column}, ${`v2.${keyId}.`})`));
 
-async function rewrapSlot(
-  db: Database,
+/** Where a slot's rows live: a connection, and the tenants whose rows it holds (null: all of them). */
+interface Scope {
+  db: Database;
+  tenantIds: number[] | null;
+}
+
+/**
+ * The connections of a slot: the global database for the tenants' own rows; for tenant data,
+ * the tenants grouped by their connection (one group, with no tenant filter, while every tenant
+ * shares one database).
+ */
+async function scopesOf(
   spec: SlotSpec,
-  tenantId: number | null,
+  deps: Pick<RewrapDeps, 'shared' | 'connectionFor'>,
+): Promise<Scope[]> {
+  if (spec.tenantId === null) return [{ db: deps.shared, tenantIds: null }];
+  const rows = await deps.shared.select({ id: tenants.id }).from(tenants).orderBy(asc(tenants.id));
+  const groups = new Map<Database, number[]>();
+  for (const { id } of rows) {
+    const db = deps.connectionFor(id);
+    groups.set(db, [...(groups.get(db) ?? []), id]);
+  }
+  return [...groups].map(([db, ids]) => ({ db, tenantIds: groups.size === 1 ? null : ids }));
+}
+
+const inScope = (spec: SlotSpec, scope: Scope) =>
+  spec.tenantId && scope.tenantIds ? inArray(spec.tenantId, scope.tenantIds) : undefined;
+
+async function rewrapScope(
+  spec: SlotSpec,
+  scope: Scope,
   box: SecretBox,
   result: { rewritten: number; unreadable: number; unreadableRows: string[] },
 ): Promise<void> {
   let afterId = 0;
   for (;;) {
-    const rows = await db
+    const rows = await scope.db
       .select({ id: spec.id, value: spec.column })
       .from(spec.table)
-      .where(
-        and(
-          staleCondition(spec.column, box.keyId),
-          gt(spec.id, afterId),
-          spec.tenantId && tenantId !== null ? eq(spec.tenantId, tenantId) : undefined,
-        ),
-      )
+      .where(and(staleCondition(spec.column, box.keyId), gt(spec.id, afterId), inScope(spec, scope)))
       .orderBy(asc(spec.id))
       .limit(BATCH);
     for (const row of rows) {
@@ -121,7 +142,7 @@ async function rewrapSlot(
         result.unreadableRows.push(`${spec.slot}#${id}`);
         continue;
       }
-      const updated = await db
+      const updated = await scope.db
         .update(spec.table)
         .set({ [spec.key]: box.seal(plain, spec.slot, id) })
         .where(and(eq(spec.id, id), eq(spec.column, value)))
@@ -137,43 +158,23 @@ export async function countStale(
   deps: Pick<RewrapDeps, 'shared' | 'connectionFor' | 'box'>,
 ): Promise<number> {
   let total = 0;
-  const tenantIds = await allTenantIds(deps.shared);
   for (const spec of SECRET_SLOTS) {
-    const scopes = spec.tenantId ? tenantIds : [null];
-    for (const tenantId of scopes) {
-      const db = tenantId === null ? deps.shared : deps.connectionFor(tenantId);
-      const [row] = await db
+    for (const scope of await scopesOf(spec, deps)) {
+      const [row] = await scope.db
         .select({ n: sql<number>`count(*)::int` })
         .from(spec.table)
-        .where(
-          and(
-            staleCondition(spec.column, deps.box.keyId),
-            spec.tenantId && tenantId !== null ? eq(spec.tenantId, tenantId) : undefined,
-          ),
-        );
+        .where(and(staleCondition(spec.column, deps.box.keyId), inScope(spec, scope)));
       total += row?.n ?? 0;
     }
   }
   return total;
 }
 
-async function allTenantIds(shared: Database): Promise<number[]> {
-  const rows = await shared.select({ id: tenants.id }).from(tenants).orderBy(asc(tenants.id));
-  return rows.map((r) => r.id);
-}
-
 /** One run over every slot of every tenant. */
 export async function rewrapSecrets(deps: RewrapDeps): Promise<RewrapResult> {
   const result = { rewritten: 0, unreadable: 0, unreadableRows: [] as string[] };
-  const tenantIds = await allTenantIds(deps.shared);
-  for (const spec of SECRET_SLOTS) {
-    if (spec.tenantId === null) {
-      await rewrapSlot(deps.shared, spec, null, deps.box, result);
-      continue;
-    }
-    for (const tenantId of tenantIds)
-      await rewrapSlot(deps.connectionFor(tenantId), spec, tenantId, deps.box, result);
-  }
+  for (const spec of SECRET_SLOTS)
+    for (const scope of await scopesOf(spec, deps)) await rewrapScope(spec, scope, deps.box, result);
   const remaining = await countStale(deps);
   if (result.unreadable > 0)
     deps.log.warn(
