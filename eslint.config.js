@@ -5,6 +5,43 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import { importX } from 'eslint-plugin-import-x';
 import globals from 'globals';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { readdirSync } from 'node:fs';
+
+/**
+ * Server module boundaries (issue 24): a module (server/modules/<name>) imports the contract and
+ * the shared infrastructure (db, unit-of-work, plugins, lib, crud, jobs, mail, providers), never
+ * another module: modules talk through domain events. The infrastructure imports no module.
+ */
+const serverModules = readdirSync(new URL('./server/modules', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const serverBoundaries = [
+  ...serverModules.map((name) => ({
+    target: `./server/modules/${name}`,
+    from: './server/modules',
+    except: [`./${name}`],
+    message: `Un modulo del server non importa un altro modulo: usa un evento di dominio (server/unit-of-work/events.ts) o l'infrastruttura condivisa.`,
+  })),
+  {
+    target: [
+      './server/crud',
+      './server/db',
+      './server/lib',
+      './server/plugins',
+      './server/unit-of-work',
+      './server/jobs',
+      './server/mail',
+      './server/providers',
+    ],
+    from: './server/modules',
+    message: "L'infrastruttura condivisa non importa i moduli: sono i moduli a registrarsi (app.ts).",
+  },
+  {
+    target: './server/modules/**/*.routes.ts',
+    from: './server/db/schema',
+    message: 'Un file di route non scrive né legge tabelle: passa da un servizio o repository del modulo.',
+  },
+];
 
 export default tseslint.config(
   {
@@ -66,6 +103,9 @@ export default tseslint.config(
   },
   {
     files: ['server/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['**/src/**'] }] },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['**/src/**'] }],
+      'import-x/no-restricted-paths': ['error', { zones: serverBoundaries }],
+    },
   },
 );

@@ -51,7 +51,10 @@ export const apiPaths = {
     bankTransferInstructions: (id: number | string) => `subscription/bankTransferInstructions/${id}`,
     syncPaypal: 'subscription/sync-paypal',
     syncStripe: 'subscription/sync-stripe',
+    /** POST {planId, email, name?} (app key): e-mails a confirmation link; `data = { confirmationSent: true }`. */
     subscribe: 'subscription/subscribe',
+    /** POST {token} (app key): the link opened; creates customer, subscription, payment; `data.paymentUrl`. */
+    subscribeConfirm: 'subscription/subscribe/confirm',
   },
   bankTransfer: {
     /** GET ?paymentId=&page=1&pageSize=100 */

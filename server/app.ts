@@ -69,6 +69,7 @@ import { securityHeadersPlugin } from './plugins/security-headers';
 import { tenantPlugin } from './plugins/tenant';
 import { tenantKeyPlugin } from './modules/integrations/tenant-key.plugin';
 import { registerApiKeyRoutes } from './modules/integrations/api-keys.routes';
+import { registerApiV1SubscriptionRoutes } from './modules/billing/api-v1.routes';
 import { createApiRateLimiter } from './modules/integrations/rate-limits';
 import { createRequestLogWriter } from './modules/integrations/request-log';
 import { integrationJobs } from './modules/integrations/jobs';
@@ -243,25 +244,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerHealthRoutes(app, db);
   const auth = createAuthService({
     db,
-    mailer,
+    uow,
     log: app.log,
     publicUrl,
-    now,
     loginMaxFailures: config.rateLimit.loginMaxFailures,
     loginLockMs: config.rateLimit.loginLockMs,
   });
   registerAuthRoutes(app, { auth, rateLimit: config.rateLimit });
-  registerContactRoutes(app, {
-    db,
-    mailer,
-    supportEmail: config.supportEmail,
-    rateLimit: config.rateLimit,
-    now,
-  });
+  registerContactRoutes(app, { supportEmail: config.supportEmail, rateLimit: config.rateLimit });
   registerCrudRoutes(app, crud, regionEntity);
   registerCrudRoutes(app, crud, provinceEntity);
   registerCrudRoutes(app, crud, municipalityEntity);
-  registerCrudRoutes(app, crud, userEntity({ db, mailer, log: app.log, publicUrl, now }));
+  registerCrudRoutes(app, crud, userEntity({ publicUrl }));
   registerCrudRoutes(app, crud, addressEntity);
   registerCrudRoutes(app, crud, planEntity);
   registerPlanRoutes(app, { db, publicUrl });
@@ -328,7 +322,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Cancelled at PayPal first, outside the transaction: if PayPal fails nothing changes.
     beforeCancel: (tenantId, id) => cancelAtProvider(paypalDeps, tenantId, id),
   });
-  registerPaymentRoutes(app, { ...paypalDeps, publicUrl, rateLimit: config.rateLimit });
+  registerPaymentRoutes(app, {
+    ...paypalDeps,
+    publicUrl,
+    rateLimit: config.rateLimit,
+    widgetDailyCap: config.widget.dailyCapPerPlan,
+  });
   registerDashboardRoutes(app, { connectionFor, clock: now });
 
   // Invoices sent to the SdI through the tenant's PEC (issue 12): its SMTP password in the box.
@@ -411,12 +410,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('jobs', jobs);
   registerHangfireRoutes(app, jobs, now);
   registerInvoiceRoutes(app, { connectionFor, uow, pec: pecDeps, jobs });
-  registerApiKeyRoutes(app, {
+  registerApiKeyRoutes(app, { db, limiter: apiLimiter, requestLog, now });
+  registerApiV1SubscriptionRoutes(app, {
     db,
     uow,
-    limiter: apiLimiter,
-    requestLog,
-    now,
     beforeCancel: (tenantId, id) => cancelAtProvider(paypalDeps, tenantId, id),
   });
   app.decorate('integrations', { requestLog, webhooks: webhookSender });

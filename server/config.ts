@@ -74,6 +74,11 @@ export interface Config {
    * true by default elsewhere (the fakes of development and tests listen on loopback).
    */
   outboundAllowPrivate: boolean;
+  /** The public plan widget (issue 23). */
+  widget: {
+    /** Subscription requests (new confirmation e-mails) per tenant and plan in 24 hours. */
+    dailyCapPerPlan: number;
+  };
   rateLimit: {
     windowMs: number;
     login: number;
@@ -279,6 +284,9 @@ export function loadConfig(env: Env = process.env): Config {
         opt('OUTBOUND_ALLOW_PRIVATE') !== undefined ? 'OUTBOUND_ALLOW_PRIVATE' : 'WEBHOOK_ALLOW_PRIVATE',
         true,
       ),
+    widget: {
+      dailyCapPerPlan: int('WIDGET_DAILY_CAP', 100, 1, 1_000_000),
+    },
     rateLimit: {
       windowMs: duration('RATE_LIMIT_WINDOW', '1m'),
       login: int('RATE_LIMIT_LOGIN', 20, 1, 1_000_000),

@@ -26,3 +26,9 @@ export const apiSettingsSchema = z
   });
 
 export type ApiSettingsInput = z.infer<typeof apiSettingsSchema>;
+
+/** How a /api/v1 call names the tenant's customer: by e-mail or by id. */
+export const v1CustomerQuery = z.object({
+  customerEmail: z.string().trim().max(320).optional(),
+  customerId: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
+});

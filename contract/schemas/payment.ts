@@ -69,7 +69,10 @@ export const updatePaymentSchema = z.object({
   providerSubscriptionId,
 });
 
-/** `POST api/subscription/subscribe` body (the plan widget). */
+/**
+ * `POST api/subscription/subscribe` body (the plan widget). The call creates nothing: it e-mails a
+ * confirmation link and answers `SubscribeAnswer`, the same whoever the address belongs to.
+ */
 export const subscribeSchema = z.object({
   planId: requiredId,
   email: z.string().trim().toLowerCase().max(254).pipe(z.email('Formato email non valido.')),
@@ -109,3 +112,49 @@ export const stripeConfirmSchema = z.object({
     .regex(/^cs_[A-Za-z0-9_]+$/, 'Sessione di pagamento non valida.'),
   tenantId: requiredId,
 });
+
+/** The bank-transfer causale of a payment: `RNV-<tenant>-<payment, 6 digits>`. */
+export function causaleOf(tenantId: number, paymentId: number): string {
+  return `RNV-${tenantId}-${String(paymentId).padStart(6, '0')}`;
+}
+/** `POST api/subscription/subscribe` → data: always this (issue 23), whoever the e-mail belongs to. */
+export interface SubscribeAnswer {
+  confirmationSent: true;
+}
+
+/** The widget's confirmation link lives 1 hour and works once. */
+export const WIDGET_CONFIRM_TTL_MS = 60 * 60 * 1000;
+
+/** SPA route of the link e-mailed by the widget: `{origin}/widget/confirm?token=…`. */
+export const WIDGET_CONFIRM_PATH = '/widget/confirm';
+
+export function widgetConfirmUrlOf(origin: string, token: string): string {
+  return `${origin.replace(/\/+$/, '')}${WIDGET_CONFIRM_PATH}?token=${encodeURIComponent(token)}`;
+}
+
+/** `POST api/subscription/subscribe/confirm` body: the token of the e-mailed link. */
+export const subscribeConfirmSchema = z.object({
+  token: z
+    .string()
+    .trim()
+    .min(1, 'Token mancante nella richiesta.')
+    .max(200)
+    .regex(/^[A-Za-z0-9_-]+$/, 'Link di conferma non valido.'),
+});
+
+/**
+ * `POST api/subscription/subscribe/confirm` → data: the payment page of the subscription the link
+ * made (`created`), or of the one it made before while that payment link is still valid
+ * (`replayed`).
+ */
+export interface SubscribeConfirmAnswer {
+  paymentUrl: string;
+  result: 'created' | 'replayed';
+}
+
+/**
+ * Why a confirmation was refused, in the error envelope's `data.reason`: unknown link (400
+ * `invalid`), expired (400 `expired`), already used and its payment link spent (409 `used`), an
+ * address that cannot subscribe here (409 `notAllowed`), a plan no longer on sale (409 `unavailable`).
+ */
+export type SubscribeConfirmRefusal = 'invalid' | 'expired' | 'used' | 'notAllowed' | 'unavailable';

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { RoleId } from '../../contract/enums';
 import type { Database } from '../db/client';
 import type { GlobalUnitOfWork } from '../unit-of-work/unit-of-work';
-import type { ExportSpec } from './export';
+import type { ExportSpec } from './export-spec';
 import type { SortSpec } from './sort';
 
 /** How a query-string filter matches: text inside (case-insensitive), boolean exact, id exact. */
@@ -123,7 +123,7 @@ export interface EntityDefinition<TTable extends PgTable, TItem, TInputSchema ex
    * from the caller's tenant, so no body can move a row to another tenant. A key left
    * undefined is not written by Update (the column keeps its value).
    */
-  toRow?: (input: z.output<TInputSchema>) => Omit<TTable['$inferInsert'], 'tenantId'>;
+  toRow?: (input: z.output<TInputSchema>, now: Date) => Omit<TTable['$inferInsert'], 'tenantId'>;
   /**
    * Runs after the default Create (`previous` null) or Update (`previous`: the row as it was,
    * read in the caller's scope and locked), in the same unit of work: it may refuse (an

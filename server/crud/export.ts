@@ -19,28 +19,7 @@ import { z } from 'zod';
 import { BILLING_TIME_ZONE } from '../../contract/billing-dates';
 import { listQuerySchema } from './list-query';
 
-export type ExportValue = string | number | boolean | Date | null | undefined;
-/**
- * How a column is written: text; integer/number; money (euros, 2 decimals, EUR format);
- * percent (22 means 22 %); date (a 'YYYY-MM-DD' day, or an instant shown as its Rome day);
- * datetime (an instant, shown in Rome time); bool ('Sì'/'No').
- */
-export type ExportType = 'text' | 'integer' | 'number' | 'money' | 'percent' | 'date' | 'datetime' | 'bool';
-
-export interface ExportColumn<T> {
-  /** The column's Italian name, as the list screen shows it. */
-  header: string;
-  type?: ExportType;
-  value: (row: T) => ExportValue;
-}
-
-export interface ExportSpec<T> {
-  /** The file name's first part: the entity's Italian plural, slugged ('sottoscrizioni'). */
-  fileName: string;
-  /** The XLSX sheet's name (defaults to the file name). */
-  sheetName?: string;
-  columns: readonly ExportColumn<T>[];
-}
+import type { ExportColumn, ExportSpec, ExportType, ExportValue } from './export-spec';
 
 export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

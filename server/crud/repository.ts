@@ -60,9 +60,9 @@ export function createCrudRepository<TTable extends PgTable, TItem, TInputSchema
     return whereAll(eq(scope.column, caller.tenantId), scope.restrict?.(caller));
   }
 
-  function rowValues(caller: Caller, input: z.output<TInputSchema>): TTable['$inferInsert'] {
+  function rowValues(caller: Caller, input: z.output<TInputSchema>, now: Date): TTable['$inferInsert'] {
     if (!toRow) throw new Error(`${def.name}: no toRow`);
-    const row = toRow(input);
+    const row = toRow(input, now);
     // toRow's type lacks only tenantId, which is added here for tenant-scoped tables.
     return (scope.kind === 'tenant' ? { ...row, tenantId: caller.tenantId } : row) as TTable['$inferInsert'];
   }
@@ -197,7 +197,10 @@ export function createCrudRepository<TTable extends PgTable, TItem, TInputSchema
     async create(w, caller, input) {
       scopeCondition(caller); // a tenant-scoped write needs the tenant (400 otherwise)
       if (def.writes) return def.writes.create(w, caller, input);
-      const [row] = await w.tx.insert(def.table).values(rowValues(caller, input)).returning({ id: def.id });
+      const [row] = await w.tx
+        .insert(def.table)
+        .values(rowValues(caller, input, w.now))
+        .returning({ id: def.id });
       if (!row) throw new Error(`${def.name}: insert returned no row`);
       await def.afterWrite?.(w, row.id as number, input, null);
       return row.id as number;
@@ -221,7 +224,7 @@ export function createCrudRepository<TTable extends PgTable, TItem, TInputSchema
       }
       const [row] = await w.tx
         .update(def.table)
-        .set(rowValues(caller, input))
+        .set(rowValues(caller, input, w.now))
         .where(where)
         .returning({ id: def.id });
       if (!row) throw new HttpError(404, serverMessages.notFound);

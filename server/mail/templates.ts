@@ -2,7 +2,7 @@ import { escapeHtml } from '../lib/html';
 import type { MailMessage } from './mailer';
 import { integrationMessages } from '../../contract/messages';
 
-function layout(title: string, body: string): string {
+export function layout(title: string, body: string): string {
   return (
     `<!doctype html><html lang="it"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>` +
     `<body style="font-family:system-ui,sans-serif;color:#0f172a;line-height:1.5">${body}` +

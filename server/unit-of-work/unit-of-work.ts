@@ -70,6 +70,12 @@ export interface OutboxWriter {
   email(message: MailMessage): Promise<void>;
 }
 
+/** Where a query runs and for which tenant (a UnitOfWork, or a read outside one). */
+export interface TenantScope {
+  readonly tenantId: number;
+  readonly tx: Database | Transaction;
+}
+
 /** A write that belongs to no tenant (reference data, the tenants themselves). */
 export interface GlobalUnitOfWork {
   readonly tenantId: number | null;

@@ -180,6 +180,7 @@ export const publicPaths = [
   '/payment',
   '/payment/process',
   '/widget/plan',
+  '/widget/confirm',
 ] as const;
 
 export function canAccess(route: Pick<AppRoute, 'roles'>, role: RoleId | null | undefined): boolean {

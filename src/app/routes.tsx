@@ -10,6 +10,7 @@ const ResetPasswordPage = lazy(() => import('../features/auth/reset-password-pag
 const RegisterPage = lazy(() => import('../features/auth/register-page'));
 const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page'));
 const PlanWidgetPage = lazy(() => import('../features/payment/plan-widget-page'));
+const WidgetConfirmPage = lazy(() => import('../features/payment/widget-confirm-page'));
 const PaymentGate = lazy(() =>
   import('../features/tenant/payment-gate').then((m) => ({ default: m.PaymentGate })),
 );
@@ -42,6 +43,8 @@ export function createAppRoutes(): RouteObject[] {
         { path: 'payment/process', element: <PaymentGate /> },
         // The plan's embeddable widget (PLAN_WIDGET_PATH): public, no chrome, framed by other sites.
         { path: 'widget/plan', element: <PlanWidgetPage /> },
+        // The link the widget e-mails (WIDGET_CONFIRM_PATH): confirms, then goes to /payment.
+        { path: 'widget/confirm', element: <WidgetConfirmPage /> },
         {
           path: '/',
           element: <AuthGate />,

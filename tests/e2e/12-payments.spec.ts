@@ -4,13 +4,25 @@
  * the fake's stub through request interception: nothing reaches the internet.
  * Admin: plan synced with PayPal, payment link offered after create (copy + QR); a signed-out
  * customer pays; Active; the link replayed says 'Token non valido.'; cancel → Canceled (and at
- * PayPal). A prospect subscribes through the plan widget framed by another site, then pays.
+ * PayPal). A prospect subscribes through the plan widget framed by another site, confirms through
+ * the e-mailed link (outbox), then pays; the confirmation page's states at 390 and 1280 px.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { startFakePayPal, type FakePayPal } from '../../server/providers/fake-paypal';
-import { accounts, api, apiLogin, DEMO_TENANT, env, login, screenshot, tenantIdByName } from './support';
+import {
+  accounts,
+  api,
+  apiLogin,
+  DEMO_TENANT,
+  env,
+  login,
+  outboxSnapshot,
+  screenshot,
+  tenantIdByName,
+  waitForMail,
+} from './support';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -24,6 +36,8 @@ let planName: string;
 // public page from framing a loopback address.
 let shop: Server;
 let SHOP = '';
+/** The confirmation link the widget e-mailed (the next test opens it once it is spent). */
+let widgetLink = '';
 
 /** PayPal's SDK script (any host) answered by the fake's stub; anything else of PayPal refused. */
 /**
@@ -196,11 +210,41 @@ test('a prospect subscribes through the plan widget framed by another site, then
   await widget.getByRole('button', { name: 'Abbonati' }).click();
   await expect(widget.getByRole('alert')).toHaveText('Formato email non valido.');
   const email = `widget.${Date.now().toString(36)}@example.com`;
+  const before = await outboxSnapshot();
   await widget.getByLabel('Email').fill(email);
   await widget.getByLabel('Nome (facoltativo)').fill('Cliente Widget');
   await widget.getByRole('button', { name: 'Abbonati' }).click();
+  // Nothing is created yet: the widget says a confirmation e-mail was sent, and stays.
+  await expect(widget.getByRole('heading', { name: 'Controlla la tua email' })).toBeVisible();
+  await expect(widget.getByText(`Abbiamo inviato un link di conferma a ${email}`)).toBeVisible();
+  expect(page.url()).toBe(SHOP);
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expect(widget.getByRole('heading', { name: 'Controlla la tua email' })).toBeVisible();
+    await screenshot(page, `11-widget-sent-${width}`);
+  }
+  const noCustomer = await api<{ totalCount: number }>(
+    'GET',
+    `/api/subscription/getAll?page=1&pageSize=5&searchTerm=${encodeURIComponent(email)}`,
+    { token, tenantId },
+  );
+  expect(noCustomer.body.data!.totalCount).toBe(0);
+
+  // The person opens the e-mailed link: confirmation, then the payment page.
+  const mail = await waitForMail((m) => m.to === email, before);
+  expect(mail.subject).toBe(`${DEMO_TENANT}: conferma l’abbonamento «${planName}»`);
+  const link = /https?:\/\/\S+\/widget\/confirm\?token=[\w-]+/.exec(mail.text)?.[0];
+  expect(link, mail.text).toBeTruthy();
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.goto(link!);
   await page.waitForURL(/\/payment\?token=/);
   await expect(page.getByText(planName)).toBeVisible();
+  // Opened again before paying: the same payment page, nothing created twice.
+  const paymentPage = page.url();
+  await page.goto(link!);
+  await page.waitForURL(/\/payment\?token=/);
+  expect(page.url()).toBe(paymentPage);
+  widgetLink = link!;
   await page.getByRole('button', { name: 'Abbonati con PayPal' }).click();
   await expect(page.getByText("Pagamento completato! Grazie per l'acquisto.")).toBeVisible();
   const subs = await api<{ items: { subscriptionStatus: number; user: { email: string } }[] }>(
@@ -209,4 +253,41 @@ test('a prospect subscribes through the plan widget framed by another site, then
     { token, tenantId },
   );
   expect(subs.body.data!.items.map((s) => s.subscriptionStatus)).toEqual([1]);
+});
+
+test('the widget’s confirmation page: while confirming, a spent link, an unknown one (390 and 1280 px)', async ({
+  page,
+}) => {
+  expect(widgetLink, 'the widget test ran first').not.toBe('');
+  // Held open, to see the page while it confirms.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/subscription/subscribe/confirm', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto(widgetLink);
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    await expect(page.getByText('Stiamo confermando il tuo abbonamento…')).toBeVisible();
+    await screenshot(page, `11-widget-confirming-${width}`);
+  }
+  release();
+  // The subscription is paid: its payment link is spent, so the confirmation link says it was used.
+  const used = page.getByRole('alert');
+  await expect(used).toContainText('Link già usato');
+  await expect(used).toContainText('Questo link di conferma è già stato usato.');
+  await expect(page).toHaveURL(widgetLink);
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    await screenshot(page, `11-widget-confirm-used-${width}`);
+  }
+  await page.unroute('**/api/subscription/subscribe/confirm');
+  await page.goto('/widget/confirm?token=sconosciuto');
+  await expect(page.getByRole('alert')).toContainText('Link non valido');
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    await screenshot(page, `11-widget-confirm-invalid-${width}`);
+  }
 });

@@ -23,6 +23,7 @@ describe('loadConfig', () => {
       adminPassword: undefined,
       bodyLimitBytes: 1_048_576,
       jobs: 'auto',
+      widget: { dailyCapPerPlan: 100 },
       rateLimit: {
         windowMs: 60_000,
         login: 20,
@@ -44,8 +45,10 @@ describe('loadConfig', () => {
       ADMIN_EMAIL: 'Capo@Rinnova.IT',
       ADMIN_PASSWORD: 'segreta1',
       DATABASE_URL: 'postgres://u:p@localhost:5432/rinnova',
+      WIDGET_DAILY_CAP: '25',
     });
     expect(config).toMatchObject({
+      widget: { dailyCapPerPlan: 25 },
       port: 3101,
       dataDir: ':memory:',
       apiKeys: ['uno', 'due'],
@@ -68,6 +71,7 @@ describe('loadConfig', () => {
         ADMIN_EMAIL: 'capo@rinnova.it',
         DEMO_PASSWORD: '123',
         LOG_LEVEL: 'loud',
+        WIDGET_DAILY_CAP: '0',
       });
     } catch (e) {
       error = e;
@@ -82,6 +86,7 @@ describe('loadConfig', () => {
       'PORT',
       'SEED_DEMO',
       'SMTP_URL',
+      'WIDGET_DAILY_CAP',
     ]);
     const port = problems.find((p) => p.startsWith('PORT'));
     expect(port).toContain('deve essere un intero');

@@ -172,6 +172,8 @@ describe('reset-password', () => {
       ).json<{ success: boolean; data: unknown }>();
     await createUser('clock@example.it');
     await call('POST', '/api/user/request-password-reset', { email: 'clock@example.it' });
+    // The link is written and e-mailed after the answer.
+    await app.backgroundIdle();
     const token = /token=([A-Za-z0-9_-]+)/.exec((await ctx.outbox()).at(-1)?.text ?? '')?.[1] ?? '';
     now = new Date('2030-01-01T10:59:59Z');
     expect((await call('GET', `/api/user/validate-reset-token?token=${token}`)).data).toBe(true);
@@ -180,6 +182,29 @@ describe('reset-password', () => {
     expect((await call('POST', '/api/user/reset-password', { token, newPassword: 'abcdef' })).success).toBe(
       false,
     );
+  });
+
+  it('answers before looking the account up: the link is written and e-mailed after the answer (issue 23)', async () => {
+    await createUser('dopo@example.it');
+    const mails = (await ctx.outbox()).length;
+    const sent = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/user/request-password-reset',
+      headers: { 'x-api-key': 'test-api-key' },
+      payload: { email: 'dopo@example.it' },
+    });
+    const stranger = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/user/request-password-reset',
+      headers: { 'x-api-key': 'test-api-key' },
+      payload: { email: 'nessuno@example.it' },
+    });
+    expect(sent.statusCode).toBe(200);
+    expect(sent.body).toBe(stranger.body);
+    await ctx.app.backgroundIdle();
+    const after = await ctx.outbox();
+    expect(after).toHaveLength(mails + 1);
+    expect(after.at(-1)?.to).toBe('dopo@example.it');
   });
 
   it('a new password shorter than 6 characters is a 400 with the contract message and consumes nothing', async () => {

@@ -163,4 +163,22 @@ describe('a session ends', () => {
     expect((await admin.delete(`/api/user/Delete/${id}`)).status).toBe(200);
     expect((await inRossi.get('/api/subscription/getAll')).status).toBe(200);
   });
+
+  it("when an Admin changes the person's e-mail: sessions end and links sent to the old address stop working", async () => {
+    const { id, api } = await signedIn('vecchio.indirizzo@example.com');
+    // A reset link e-mailed to the old address.
+    await ctx.api.post('/api/user/request-password-reset', { email: 'vecchio.indirizzo@example.com' });
+    const mail = (await ctx.outbox()).filter((m) => m.to === 'vecchio.indirizzo@example.com').at(-1);
+    const token = /token=([A-Za-z0-9_-]+)/.exec(mail?.text ?? '')?.[1] ?? '';
+    expect((await ctx.api.get('/api/user/validate-reset-token', { query: { token } })).body.data).toBe(true);
+    const admin = await ctx.as('admin', 'Demo Srl');
+    const moved = await admin.put('/api/user/Update', userBody(id, 'nuovo.indirizzo@example.com'));
+    expect(moved.status, moved.raw).toBe(200);
+    await expectEnded(api);
+    expect((await ctx.api.get('/api/user/validate-reset-token', { query: { token } })).body.data).toBe(false);
+    const used = await ctx.api.post('/api/user/reset-password', { token, newPassword: 'rubata-123' });
+    expect(used.status).toBe(400);
+    // The new address signs in with the same password.
+    expect(await ctx.login('nuovo.indirizzo@example.com', PASSWORD)).toBeTruthy();
+  });
 });

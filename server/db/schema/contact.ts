@@ -1,4 +1,4 @@
-import { boolean, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt, id } from './columns';
 
 /** Messages from the landing page's contact form; kept even when forwarding by e-mail fails. */
@@ -12,8 +12,6 @@ export const contactMessages = pgTable(
     locale: text('locale'),
     ip: text('ip'),
     createdAt: createdAt(),
-    emailedAt: timestamp('emailed_at', { withTimezone: true, mode: 'date' }),
-    emailError: text('email_error'),
   },
   (t) => [index('contact_messages_created_at_idx').on(t.createdAt)],
 );

@@ -12,3 +12,4 @@ export * from './meta';
 export * from './invoices';
 export * from './dashboard';
 export * from './integrations';
+export * from './widget';

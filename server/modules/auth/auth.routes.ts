@@ -57,7 +57,7 @@ export function registerAuthRoutes(fastify: FastifyInstance, { auth, rateLimit }
       },
     },
     async (request) => {
-      await auth.endSessions(callerOf(request).userId);
+      await request.globalUnitOfWork((w) => auth.endSessions(w, callerOf(request).userId));
       return ok(null, serverMessages.loggedOut);
     },
   );
@@ -74,7 +74,10 @@ export function registerAuthRoutes(fastify: FastifyInstance, { auth, rateLimit }
       },
     },
     async (request) => {
-      await auth.requestPasswordReset(request.body.email);
+      // The same answer, in the same time, whether the account exists or not: the look-up and the
+      // e-mail run after it has been sent.
+      const { email } = request.body;
+      request.afterResponse(() => auth.requestPasswordReset(email));
       return ok(null, serverMessages.resetRequested);
     },
   );

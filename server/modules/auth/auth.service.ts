@@ -7,26 +7,29 @@ import type { Database } from '../../db/client';
 import { users, userTenants } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords';
-import type { Mailer } from '../../mail/mailer';
 import { passwordResetMail } from '../../mail/templates';
 import { LoginThrottle } from './login-throttle';
-import { createResetTokens, resetPath } from './reset-tokens';
+import type { Actor, GlobalUnitOfWork, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
+import { consumeResetToken, isResetTokenOpen, issueResetToken, resetPath } from './reset-tokens';
 
 export interface AuthServiceDeps {
   db: Database;
-  mailer: Mailer;
+  /** Every write of sign-in and reset is a unit of work (its clock, its outbox for e-mails). */
+  uow: UnitOfWorkRunner;
   log: FastifyBaseLogger;
   publicUrl: () => string;
-  now: () => Date;
   loginMaxFailures: number;
   loginLockMs: number;
 }
 
+/** Who acts when nobody is signed in yet (a reset request, a reset link, a forced reset). */
+const signIn: Actor = { kind: 'system', job: 'accesso e reset password' };
+
 const byEmail = (email: string) => eq(sql`lower(${users.email})`, email.trim().toLowerCase());
 
 export function createAuthService(deps: AuthServiceDeps) {
-  const { db, now } = deps;
-  const tokens = createResetTokens(db, now);
+  const { db, uow } = deps;
+  const now = () => uow.clock();
   const throttle = new LoginThrottle(deps.loginMaxFailures, deps.loginLockMs, () => now().getTime());
 
   /**
@@ -78,7 +81,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       throttle.clear(keys[0] ?? '');
       if (user.mustResetPassword) {
         // The password came from configuration or from someone else: the owner must choose one.
-        const token = await tokens.issue(user.id);
+        const token = await uow.runGlobal(signIn, (w) => issueResetToken(w, user.id));
         throw new HttpError(409, serverMessages.passwordResetRequired, {
           data: { resetUrl: resetPath(token) },
         });
@@ -98,26 +101,28 @@ export function createAuthService(deps: AuthServiceDeps) {
       };
     },
 
-    /** Always succeeds for the caller; only an existing active account gets the e-mail. */
+    /**
+     * Only an existing active account gets the e-mail (through the outbox, in the unit that writes
+     * its link). The route answers before this runs, so timing tells nothing of the account.
+     */
     async requestPasswordReset(email: string): Promise<void> {
       const user = await findByEmail(email);
       if (!user || !user.isActive) return;
-      const token = await tokens.issue(user.id);
-      const link = `${deps.publicUrl()}${resetPath(token)}`;
-      try {
-        await deps.mailer.send(passwordResetMail(user.email, user.name, link));
-      } catch (error) {
-        deps.log.error({ err: error, userId: user.id }, 'invio email di reset fallito');
-      }
+      await uow.runGlobal(signIn, async (w) => {
+        const token = await issueResetToken(w, user.id);
+        await w.outbox.email(
+          passwordResetMail(user.email, user.name, `${deps.publicUrl()}${resetPath(token)}`),
+        );
+      });
     },
 
-    isResetTokenValid: (token: string) => tokens.isValid(token),
+    isResetTokenValid: (token: string) => isResetTokenOpen(db, token, now()),
 
     /** Logout: the account's token version moves on, so its tokens stop working everywhere. */
-    async endSessions(userId: number): Promise<void> {
-      await db
+    async endSessions(w: GlobalUnitOfWork, userId: number): Promise<void> {
+      await w.tx
         .update(users)
-        .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
+        .set({ tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: w.now })
         .where(eq(users.id, userId));
     },
 
@@ -125,8 +130,9 @@ export function createAuthService(deps: AuthServiceDeps) {
       const invalid = () =>
         new HttpError(400, serverMessages.resetTokenInvalid, { errors: [serverMessages.resetTokenInvalid] });
       // Checked before hashing, so junk tokens cost no scrypt time; consume() re-checks atomically.
-      if (!(await tokens.isValid(token))) throw invalid();
-      if (!(await tokens.consume(token, await hashPassword(newPassword)))) throw invalid();
+      if (!(await isResetTokenOpen(db, token, now()))) throw invalid();
+      const hash = await hashPassword(newPassword);
+      if (!(await uow.runGlobal(signIn, (w) => consumeResetToken(w, token, hash)))) throw invalid();
     },
 
     /** True when no member of the tenant uses this e-mail (the wizard's uniqueness check). */

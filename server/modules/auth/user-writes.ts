@@ -1,16 +1,14 @@
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
 import { Role } from '../../../contract/enums';
 import { serverMessages } from '../../../contract/messages';
 import type { UserInputParsed } from '../../../contract/schemas/user';
-import type { Database, Executor } from '../../db/client';
+import type { Executor } from '../../db/client';
 import type { GlobalUnitOfWork } from '../../unit-of-work/unit-of-work';
 import { tenants, users, userTenants } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import { PgErrorCode, pgErrorCode } from '../../lib/pg-errors';
-import type { Mailer } from '../../mail/mailer';
 import { setPasswordMail } from '../../mail/templates';
-import { createResetTokens, resetPath } from './reset-tokens';
+import { closeResetTokens, issueResetToken, resetPath } from './reset-tokens';
 import { tenantOfCaller } from '../../crud/caller';
 import type { Caller, EntityWrites } from '../../crud/entity';
 import { resolveBillingAddress } from './billing-address';
@@ -18,11 +16,8 @@ import type { BillingColumns } from './billing-address';
 import { assertMayGrantRole, assertMayManage, assertNotSelf } from './user-rules';
 
 export interface UserWritesDeps {
-  db: Database;
-  mailer: Mailer;
-  log: FastifyBaseLogger;
+  /** Origin of the e-mailed set-password links (PUBLIC_URL). */
   publicUrl: () => string;
-  now: () => Date;
 }
 
 /** The set-password link of a new account lives longer than a reset link (1 h): it waits in an inbox. */
@@ -73,9 +68,6 @@ async function emailConflictAs409<T>(write: () => Promise<T>): Promise<T> {
  *   the identity with its last membership, unless it is a SuperAdmin.
  */
 export function createUserWrites(deps: UserWritesDeps): EntityWrites<UserInputParsed> {
-  const { db, now } = deps;
-  const tokens = createResetTokens(db, now);
-
   async function member(db: Executor, userId: number, tenantId: number) {
     const [row] = await db
       .select({ id: users.id, email: users.email, roleId: users.roleId, isActive: userTenants.isActive })
@@ -98,7 +90,7 @@ export function createUserWrites(deps: UserWritesDeps): EntityWrites<UserInputPa
     name: string | null,
     tenantId: number,
   ) {
-    const token = await tokens.issue(userId, SET_PASSWORD_TTL_HOURS * 3_600_000, w.tx);
+    const token = await issueResetToken(w, userId, SET_PASSWORD_TTL_HOURS * 3_600_000);
     const [tenant] = await w.tx.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, tenantId));
     const link = `${deps.publicUrl()}${resetPath(token)}`;
     await w.outbox.email(
@@ -173,16 +165,18 @@ export function createUserWrites(deps: UserWritesDeps): EntityWrites<UserInputPa
             roleId: input.roleId,
             // The display name follows the record of the account's only tenant.
             ...(shared ? {} : { name: input.name }),
-            // A new role, or a deactivation in their only tenant, ends the person's sessions (they
-            // sign in again). Deactivated here while they belong to other tenants too, their
+            // A new e-mail, a new role, or a deactivation in their only tenant ends the person's
+            // sessions (they sign in again). Deactivated here while they belong to other tenants too, their
             // sessions go on there: this tenant refuses them on the very next call (its membership
             // is checked on every call), and one tenant's Admin cannot sign them out of another's.
-            ...(roleChanged || (deactivated && !shared)
+            ...(emailChanged || roleChanged || (deactivated && !shared)
               ? { tokenVersion: sql`${users.tokenVersion} + 1` }
               : {}),
             updatedAt: w.now,
           })
           .where(eq(users.id, id));
+        // Links e-mailed to the old address (set-password, reset) stop working.
+        if (emailChanged) await closeResetTokens(w, id);
         await tx
           .update(userTenants)
           .set({ ...profile, updatedAt: w.now })

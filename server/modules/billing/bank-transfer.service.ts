@@ -11,8 +11,8 @@ import type { BankTransfer } from '../../../contract/schemas/subscription';
 import { SubscriptionStatus } from '../../../contract/subscription-status';
 import { bankTransfers } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
-import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
-import { findPayment, findSubscription, type TenantScope } from './billing.repository';
+import type { UnitOfWork, TenantScope } from '../../unit-of-work/unit-of-work';
+import { findPayment, findSubscription } from './billing.repository';
 import { formatEur } from './subscription.service';
 
 export interface BankTransferWrite {

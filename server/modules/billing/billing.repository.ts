@@ -17,7 +17,6 @@ import type {
 import type { SubscriptionEvent, SubscriptionStatusId } from '../../../contract/subscription-status';
 import { subscriptionStatusNames } from '../../../contract/subscription-status';
 import { fromCents, fromPercentHundredths } from '../../../contract/money';
-import type { Database } from '../../db/client';
 import { preparedOnce } from '../../db/prepared';
 import {
   bankTransfers,
@@ -29,7 +28,7 @@ import {
   userTenants,
 } from '../../db/schema';
 import { fromDecimalString } from '../../lib/money';
-import type { Transaction } from '../../unit-of-work/unit-of-work';
+import type { TenantScope } from '../../unit-of-work/unit-of-work';
 import { containsPattern } from '../../crud/list-query';
 
 /** `column = any($name::int[])`: one placeholder for a list of ids (IN would need one per id). */
@@ -45,12 +44,6 @@ const planOfSubscription = and(
   eq(plans.id, subscriptions.planId),
   eq(plans.tenantId, subscriptions.tenantId),
 );
-
-/** Where a query runs and for which tenant (a UnitOfWork, or a read outside one). */
-export interface TenantScope {
-  readonly tenantId: number;
-  readonly tx: Database | Transaction;
-}
 
 export interface SubscriptionListFilter {
   status?: SubscriptionStatusId;

@@ -29,15 +29,15 @@ import type { Database } from '../../db/client';
 import { envelopeOf, ok } from '../../lib/envelope';
 import { HttpError } from '../../lib/http-error';
 import { callerOf, tenantOf } from '../../plugins/request-context';
-import type { UnitOfWork, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
+import type { UnitOfWork, UnitOfWorkRunner, TenantScope } from '../../unit-of-work/unit-of-work';
 import {
   EXPORT_BATCH_SIZE,
   exportFileName,
   keysetBatches,
   exportQuerySchema,
   sendExport,
-  type ExportSpec,
 } from '../../crud/export';
+import type { ExportSpec } from '../../crud/export-spec';
 import { idParamsSchema, listQuerySchema } from '../../crud/list-query';
 import { tenantNameOf } from '../../crud/tenant-name';
 import { ADMINS } from '../../crud/roles';
@@ -50,7 +50,6 @@ import {
   subscriptionExportBatch,
   type SubscriptionExportRow,
   type SubscriptionListFilter,
-  type TenantScope,
 } from './billing.repository';
 import {
   bankTransferExportBatch,

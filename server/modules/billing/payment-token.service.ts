@@ -67,20 +67,15 @@ export interface CreatedLink {
 }
 
 /**
- * A new payment link for `paymentId` (of the unit's tenant): its subscription must be NotActive,
- * the payment unpaid, the plan on PayPal at the payment's amount. Older active links of the same
- * payment are retired (Expired). 404 for a payment of another tenant.
+ * How a payment of `amountDueCents` for the tenant's plan `planId` can be paid: the provider's plan
+ * id and the provider row (PayPal when its plan charges exactly that amount, else Stripe when the
+ * plan is on Stripe), or the 409 that says why it cannot be paid online. 404 for another tenant's plan.
  */
-export async function createPaymentLink(uow: UnitOfWork, paymentId: number): Promise<CreatedLink> {
-  const payment = await findPayment(uow, paymentId, { lock: true });
-  if (!payment) throw new HttpError(404, serverMessages.notFound);
-  const sub = await findSubscription(uow, payment.subscriptionId, { lock: true });
-  if (!sub) throw new HttpError(404, serverMessages.notFound);
-  // NotActive (the first payment), or ActiveNoRenewal (the next period's payment of a renewal
-  // reminder: paying it with PayPal turns on automatic renewal).
-  if (sub.status !== SubscriptionStatus.NotActive && sub.status !== SubscriptionStatus.ActiveNoRenewal)
-    throw new HttpError(409, paymentMessages.linkOnlyNotActive);
-  if (payment.paidAt !== null) throw new HttpError(409, paymentMessages.alreadyPaid);
+export async function paymentRouteOf(
+  uow: UnitOfWork,
+  planId: number,
+  amountDueCents: number,
+): Promise<{ providerPlanId: string; providerId: number | null }> {
   const [plan] = await uow.tx
     .select({
       name: plans.name,
@@ -91,7 +86,7 @@ export async function createPaymentLink(uow: UnitOfWork, paymentId: number): Pro
       vat: plans.vatPercentage,
     })
     .from(plans)
-    .where(and(eq(plans.tenantId, uow.tenantId), eq(plans.id, sub.planId)));
+    .where(and(eq(plans.tenantId, uow.tenantId), eq(plans.id, planId)));
   if (!plan) throw new HttpError(404, serverMessages.notFound);
   const active = await uow.tx
     .select({ id: paymentProviders.id, kind: paymentProviders.kind })
@@ -106,7 +101,7 @@ export async function createPaymentLink(uow: UnitOfWork, paymentId: number): Pro
   // PayPal charges what its plan says: a link for another amount would charge the wrong sum.
   const paypalPrice =
     plan.paypalPriceCents ?? amountWithVat(toCents(plan.cost), toPercentHundredths(plan.vat));
-  const paypalOk = plan.paypalPlanId !== null && paypalPrice === payment.amountDueCents;
+  const paypalOk = plan.paypalPlanId !== null && paypalPrice === amountDueCents;
   if (!paypalOk && !stripeOk) {
     if (!plan.paypalPlanId) {
       throw new HttpError(
@@ -116,13 +111,37 @@ export async function createPaymentLink(uow: UnitOfWork, paymentId: number): Pro
           : paymentMessages.planNotOnPaypal(plan.name),
       );
     }
-    throw new HttpError(
-      409,
-      paymentMessages.priceDiffers(formatEur(payment.amountDueCents), formatEur(paypalPrice)),
-    );
+    throw new HttpError(409, paymentMessages.priceDiffers(formatEur(amountDueCents), formatEur(paypalPrice)));
   }
-  const providerPlanId = paypalOk ? plan.paypalPlanId! : plan.stripePlanId!;
   const provider = paypalOk ? (paypalRow ?? stripeRow) : stripeRow;
+  return {
+    providerPlanId: paypalOk ? plan.paypalPlanId! : plan.stripePlanId!,
+    providerId: provider?.id ?? null,
+  };
+}
+
+/**
+ * A new payment link for `paymentId` (of the unit's tenant): its subscription must be NotActive,
+ * the payment unpaid, the plan on PayPal at the payment's amount. Older active links of the same
+ * payment are retired (Expired). 404 for a payment of another tenant. `options.token`: the link's
+ * token when the caller derives it (the plan widget's confirmation, so that opening its link again
+ * leads to the same page); 256 random bits otherwise.
+ */
+export async function createPaymentLink(
+  uow: UnitOfWork,
+  paymentId: number,
+  options: { token?: string } = {},
+): Promise<CreatedLink> {
+  const payment = await findPayment(uow, paymentId, { lock: true });
+  if (!payment) throw new HttpError(404, serverMessages.notFound);
+  const sub = await findSubscription(uow, payment.subscriptionId, { lock: true });
+  if (!sub) throw new HttpError(404, serverMessages.notFound);
+  // NotActive (the first payment), or ActiveNoRenewal (the next period's payment of a renewal
+  // reminder: paying it with PayPal turns on automatic renewal).
+  if (sub.status !== SubscriptionStatus.NotActive && sub.status !== SubscriptionStatus.ActiveNoRenewal)
+    throw new HttpError(409, paymentMessages.linkOnlyNotActive);
+  if (payment.paidAt !== null) throw new HttpError(409, paymentMessages.alreadyPaid);
+  const { providerPlanId, providerId } = await paymentRouteOf(uow, sub.planId, payment.amountDueCents);
 
   await uow.tx
     .update(paymentTokens)
@@ -134,7 +153,7 @@ export async function createPaymentLink(uow: UnitOfWork, paymentId: number): Pro
         eq(paymentTokens.status, PaymentTokenStatus.Active),
       ),
     );
-  const token = randomBytes(32).toString('base64url');
+  const token = options.token ?? randomBytes(32).toString('base64url');
   const expiresAt = new Date(uow.now.getTime() + PAYMENT_TOKEN_LIFETIME_MS);
   const [row] = await uow.tx
     .insert(paymentTokens)
@@ -146,7 +165,7 @@ export async function createPaymentLink(uow: UnitOfWork, paymentId: number): Pro
       userId: sub.userId,
       planId: sub.planId,
       amountCents: payment.amountDueCents,
-      paymentProviderId: provider?.id ?? null,
+      paymentProviderId: providerId,
       providerPlanId,
       expiresAt,
       createdAt: uow.now,

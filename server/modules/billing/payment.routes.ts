@@ -15,6 +15,7 @@ import {
   paymentUrlOf,
   stripeCheckoutSchema,
   stripeConfirmSchema,
+  subscribeConfirmSchema,
   subscribeSchema,
   updatePaymentSchema,
 } from '../../../contract/schemas/payment';
@@ -42,12 +43,8 @@ import {
   syncPlanWithStripe,
 } from './stripe-billing.service';
 import { createPaymentLink, paymentMessages, validatePaymentToken } from './payment-token.service';
-import {
-  planWidgetView,
-  subscribeFromWidget,
-  syncPlanWithPaypal,
-  widgetMessages,
-} from './widget-and-plans.service';
+import { planWidgetView, syncPlanWithPaypal, widgetMessages } from './widget-and-plans.service';
+import { confirmSubscription, requestSubscription, widgetRequestMessages } from './widget-requests.service';
 
 export interface PaymentRoutesOptions {
   uow: UnitOfWorkRunner;
@@ -56,6 +53,8 @@ export interface PaymentRoutesOptions {
   shared: Database;
   publicUrl: () => string;
   rateLimit: { windowMs: number; publicLookup: number; webhook: number; webhookPerTenant: number };
+  /** WIDGET_DAILY_CAP: the plan widget's requests per tenant and plan in 24 hours. */
+  widgetDailyCap: number;
 }
 
 /**
@@ -130,6 +129,7 @@ export function registerPaymentRoutes(fastify: FastifyInstance, options: Payment
   const { uow, providers, connectionFor, shared, publicUrl, rateLimit } = options;
   const deps = { uow, providers, connectionFor, shared };
   const stripeDeps = { ...deps, publicUrl };
+  const widgetDeps = { uow, shared, publicUrl, dailyCap: options.widgetDailyCap };
   const publicLimit = perIp(rateLimit.publicLookup, rateLimit.windowMs);
   // PayPal webhook verifications per tenant and window (each one is a call to PayPal).
   const paypalVerifications = new RateLimiterMemory({
@@ -296,25 +296,38 @@ export function registerPaymentRoutes(fastify: FastifyInstance, options: Payment
       schema: {
         tags: ['subscription'],
         summary:
-          'Pubblica (widget del piano): trova o crea il cliente, crea la sottoscrizione NotActive e risponde data.paymentUrl; piano inattivo o sconosciuto → 404',
+          'Pubblica (widget del piano): non crea nulla; invia all’email un link di conferma (1 ora, una sola volta) e risponde data.confirmationSent, la stessa risposta chiunque sia il titolare dell’email. Una richiesta aperta per (email, piano): una seconda rimanda il link o risponde lo stesso. Piano inattivo o sconosciuto → 404, non acquistabile online → 409, oltre WIDGET_DAILY_CAP richieste in 24 ore per piano → 429',
         security: [{ apiKey: [] }],
         body: subscribeSchema,
+        response: { 200: envelopeOf(z.object({ confirmationSent: z.literal(true) })) },
+      },
+    },
+    async (request) => {
+      await requestSubscription(widgetDeps, request.body);
+      return ok({ confirmationSent: true as const }, widgetRequestMessages.sent);
+    },
+  );
+
+  app.post(
+    '/api/subscription/subscribe/confirm',
+    {
+      config: { access: 'appKey', rateLimit: publicLimit },
+      schema: {
+        tags: ['subscription'],
+        summary:
+          'Pubblica (il link dell’email del widget aperto): trova, collega o crea il cliente, crea la sottoscrizione NotActive con il pagamento e risponde data.paymentUrl (result created). Riaperto: la stessa pagina di pagamento finché il suo link è valido (result replayed), poi 409 used. Link sconosciuto 400 invalid, scaduto 400 expired, email di un account dello staff 409 notAllowed, piano non più in vendita 409 unavailable (data.reason); un rifiuto non cambia nulla',
+        security: [{ apiKey: [] }],
+        body: subscribeConfirmSchema,
         response: {
-          200: envelopeOf(
-            z.object({ subscriptionId: z.number(), paymentUrl: z.string(), token: z.string() }),
-          ),
+          200: envelopeOf(z.object({ paymentUrl: z.string(), result: z.enum(['created', 'replayed']) })),
         },
       },
     },
     async (request) => {
-      const created = await subscribeFromWidget(deps, request.body);
+      const answer = await confirmSubscription(widgetDeps, request.body.token);
       return ok(
-        {
-          subscriptionId: created.subscriptionId,
-          token: created.token,
-          paymentUrl: paymentUrlOf(publicUrl(), created.token),
-        },
-        widgetMessages.subscribed,
+        answer,
+        answer.result === 'created' ? widgetRequestMessages.confirmed : widgetRequestMessages.replayed,
       );
     },
   );
@@ -332,7 +345,12 @@ export function registerPaymentRoutes(fastify: FastifyInstance, options: Payment
       },
     },
     async (request) =>
-      ok(await syncPlanWithPaypal(deps, tenantOf(request), request.params.planId), widgetMessages.planSynced),
+      ok(
+        await syncPlanWithPaypal(deps, tenantOf(request), request.params.planId, (work) =>
+          request.unitOfWork(work),
+        ),
+        widgetMessages.planSynced,
+      ),
   );
 
   app.post(
@@ -401,7 +419,12 @@ export function registerPaymentRoutes(fastify: FastifyInstance, options: Payment
       },
     },
     async (request) =>
-      ok(await syncPlanWithStripe(deps, tenantOf(request), request.params.planId), stripeMessages.planSynced),
+      ok(
+        await syncPlanWithStripe(deps, tenantOf(request), request.params.planId, (work) =>
+          request.unitOfWork(work),
+        ),
+        stripeMessages.planSynced,
+      ),
   );
 
   // Stripe signs the body's bytes: this route (alone) keeps them raw.

@@ -26,7 +26,8 @@ import {
 import type { ProviderRegistry } from '../../providers/registry';
 import { machineActorOf, type UnitOfWork, type UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import { findSubscription, firstPayment } from './billing.repository';
-import { causaleOf, changeStatus } from './subscription.service';
+import { changeStatus } from './subscription.service';
+import { causaleOf } from '../../../contract/schemas/payment';
 import { findToken, isUsable, paymentMessages, type TokenRow } from './payment-token.service';
 
 export interface PaypalDeps {

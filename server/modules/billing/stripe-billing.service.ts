@@ -337,6 +337,8 @@ export async function syncPlanWithStripe(
   deps: Pick<PaypalDeps, 'providers' | 'connectionFor'>,
   tenantId: number,
   planId: number,
+  /** The caller's unit of work, where the ids are recorded once Stripe has answered. */
+  inUnit: (work: (w: UnitOfWork) => Promise<void>) => Promise<void>,
 ): Promise<{ stripePlanId: string; stripeProductId: string }> {
   const db = deps.connectionFor(tenantId);
   const plan = await planToSync(db, tenantId, planId);
@@ -361,9 +363,11 @@ export async function syncPlanWithStripe(
     priceCents,
     intervalMonths: plan.recurrence,
   });
-  await db
-    .update(plans)
-    .set({ stripePlanId, updatedAt: new Date() })
-    .where(and(eq(plans.tenantId, tenantId), eq(plans.id, planId)));
+  await inUnit(async (w) => {
+    await w.tx
+      .update(plans)
+      .set({ stripePlanId, updatedAt: w.now })
+      .where(and(eq(plans.tenantId, w.tenantId), eq(plans.id, planId)));
+  });
   return { stripePlanId, stripeProductId: productId };
 }

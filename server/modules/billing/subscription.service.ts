@@ -2,6 +2,7 @@
  * Subscription commands. Each runs inside a unit of work (one transaction, one clock reading, an
  * outbox) and moves a status only through `changeStatus`, which asks the state machine.
  */
+import { causaleOf } from '../../../contract/schemas/payment';
 import { and, eq, sql } from 'drizzle-orm';
 import { nextBillingDate } from '../../../contract/billing-dates';
 import { billingMessages, serverMessages } from '../../../contract/messages';
@@ -25,7 +26,12 @@ import {
 } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import { bankTransferInstructionsMail } from '../../mail/templates';
-import { describeActor, machineActorOf, type UnitOfWork } from '../../unit-of-work/unit-of-work';
+import {
+  describeActor,
+  machineActorOf,
+  type TenantScope,
+  type UnitOfWork,
+} from '../../unit-of-work/unit-of-work';
 
 /** The outbound webhook event of a status move (issue 15); none for setBankTransfer. */
 import {
@@ -34,7 +40,6 @@ import {
   latestApprovalDate,
   transferTotals,
   type SubscriptionRow,
-  type TenantScope,
 } from './billing.repository';
 
 const eur = new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' });
@@ -158,10 +163,6 @@ export async function insertPayment(
     createdAt: uow.now,
   });
   return paymentId;
-}
-
-export function causaleOf(tenantId: number, paymentId: number): string {
-  return `RNV-${tenantId}-${String(paymentId).padStart(6, '0')}`;
 }
 
 /** Create: NotActive, with its first payment; the customer and the plan must be of the tenant. */
@@ -359,4 +360,14 @@ export async function cancelSubscription(uow: UnitOfWork, id: number): Promise<v
     throw new HttpError(409, billingMessages.cancelNeedsProvider);
   }
   await changeStatus(uow, sub, 'cancel');
+}
+
+/**
+ * The public API's cancel: like an Admin's, except that a subscription cancelled meanwhile (a
+ * concurrent replay of the same call) is left as it is.
+ */
+export async function cancelUnlessCanceled(uow: UnitOfWork, id: number): Promise<void> {
+  const sub = await lockedSubscription(uow, id);
+  if (sub.status === SubscriptionStatus.Canceled) return;
+  await cancelSubscription(uow, id);
 }

@@ -1,31 +1,26 @@
 /**
- * The embeddable plan widget (a prospect subscribes by themselves) and 'Sincronizza con PayPal'
- * on a plan (creates the PayPal product and billing plan, so no Admin copies ids by hand).
+ * The embeddable plan widget's view of a plan (its subscribe call and the confirmation are in
+ * widget-requests.service.ts) and 'Sincronizza con PayPal' on a plan (creates the PayPal product
+ * and billing plan, so no Admin copies ids by hand).
  */
-import { and, asc, eq, sql } from 'drizzle-orm';
-import { Role } from '../../../contract/enums';
+import { and, asc, eq } from 'drizzle-orm';
 import { serverMessages } from '../../../contract/messages';
 import { amountWithVat, fromCents, toCents, toPercentHundredths } from '../../../contract/money';
 import type { PlanWidgetView } from '../../../contract/schemas/payment';
 import { recurrenceTypeNames, type RecurrenceTypeId } from '../../../contract/schemas/plan';
 import type { Database } from '../../db/client';
-import { planFeatures, plans, tenants, users, userTenants } from '../../db/schema';
+import { planFeatures, plans, tenants } from '../../db/schema';
 import { fromDecimalString } from '../../lib/money';
 import { HttpError } from '../../lib/http-error';
 import type { ProviderRegistry } from '../../providers/registry';
-import type { UnitOfWork, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
-import { firstPayment } from './billing.repository';
-import { createSubscription } from './subscription.service';
-import { createPaymentLink, type CreatedLink } from './payment-token.service';
+import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
 
 export const widgetMessages = {
-  emailNotAllowed: 'Questa email non può essere usata per abbonarsi da qui: scrivi al venditore.',
-  subscribed: 'Sottoscrizione creata: completa il pagamento.',
   planSynced: 'Piano sincronizzato con PayPal.',
 } as const;
 
 /** An active plan, with its tenant, looked up by id alone (public calls): unknown or inactive → 404. */
-async function activePlan(db: Database, planId: number) {
+export async function activePlan(db: Database, planId: number) {
   const [plan] = await db
     .select({
       id: plans.id,
@@ -67,67 +62,6 @@ export async function planWidgetView(db: Database, planId: number): Promise<Plan
   };
 }
 
-/** The customer of `email` in the unit's tenant: found, attached (a User elsewhere) or created without password. */
-async function customerOf(w: UnitOfWork, email: string, name: string | null): Promise<number> {
-  const [existing] = await w.tx
-    .select({ id: users.id, roleId: users.roleId })
-    .from(users)
-    .where(sql`lower(${users.email}) = ${email}`);
-  if (existing) {
-    // Only customers (User role) subscribe here: roles are global, and an Admin's identity is not
-    // something a public form may attach or bill.
-    if (existing.roleId !== Role.User) throw new HttpError(409, widgetMessages.emailNotAllowed);
-    const [member] = await w.tx
-      .select({ userId: userTenants.userId })
-      .from(userTenants)
-      .where(and(eq(userTenants.tenantId, w.tenantId), eq(userTenants.userId, existing.id)));
-    if (member) return existing.id;
-    await w.tx
-      .insert(userTenants)
-      .values({ userId: existing.id, tenantId: w.tenantId, name, createdAt: w.now, updatedAt: w.now });
-    return existing.id;
-  }
-  const [created] = await w.tx
-    .insert(users)
-    .values({
-      email,
-      name,
-      roleId: Role.User,
-      defaultTenantId: w.tenantId,
-      createdAt: w.now,
-      updatedAt: w.now,
-    })
-    .returning({ id: users.id });
-  if (!created) throw new Error('user insert returned no row');
-  await w.tx
-    .insert(userTenants)
-    .values({ userId: created.id, tenantId: w.tenantId, name, createdAt: w.now, updatedAt: w.now });
-  return created.id;
-}
-
-/**
- * `POST api/subscription/subscribe {planId, email, name?}` (public): finds or creates the
- * customer, creates the NotActive subscription with its first payment and a payment link, in one
- * unit of work of the plan's tenant. Unknown or inactive plan → 404.
- */
-export async function subscribeFromWidget(
-  deps: { uow: UnitOfWorkRunner; shared: Database },
-  input: { planId: number; email: string; name?: string | null },
-): Promise<CreatedLink & { subscriptionId: number }> {
-  const plan = await activePlan(deps.shared, input.planId);
-  return deps.uow.run(
-    { tenantId: plan.tenantId, actor: { kind: 'system', job: 'plan-widget' } },
-    async (w) => {
-      const userId = await customerOf(w, input.email, input.name?.trim() || null);
-      const subscriptionId = await createSubscription(w, { userId, planId: plan.id });
-      const payment = await firstPayment(w, subscriptionId);
-      if (!payment) throw new Error('subscription without payment');
-      const link = await createPaymentLink(w, payment.id);
-      return { ...link, subscriptionId };
-    },
-  );
-}
-
 /**
  * A plan of the tenant as a provider's plan sync needs it (404 when it is not the tenant's): name,
  * recurrence, the providers' ids, the tenant's name and the price with VAT in cents.
@@ -159,6 +93,8 @@ export async function syncPlanWithPaypal(
   deps: { providers: ProviderRegistry; connectionFor: (tenantId: number) => Database },
   tenantId: number,
   planId: number,
+  /** The caller's unit of work, where the ids are recorded once PayPal has answered. */
+  inUnit: (work: (w: UnitOfWork) => Promise<void>) => Promise<void>,
 ): Promise<{ paypalPlanId: string; paypalProductId: string }> {
   const db = deps.connectionFor(tenantId);
   const plan = await planToSync(db, tenantId, planId);
@@ -173,9 +109,11 @@ export async function syncPlanWithPaypal(
     priceCents,
     intervalMonths: plan.recurrence,
   });
-  await db
-    .update(plans)
-    .set({ paypalProductId: productId, paypalPlanId, paypalPriceCents: priceCents, updatedAt: new Date() })
-    .where(and(eq(plans.tenantId, tenantId), eq(plans.id, planId)));
+  await inUnit(async (w) => {
+    await w.tx
+      .update(plans)
+      .set({ paypalProductId: productId, paypalPlanId, paypalPriceCents: priceCents, updatedAt: w.now })
+      .where(and(eq(plans.tenantId, w.tenantId), eq(plans.id, planId)));
+  });
   return { paypalPlanId, paypalProductId: productId };
 }

@@ -12,13 +12,8 @@ import { jobMessages } from '../../../contract/messages';
 import { envelopeOf, ok } from '../../lib/envelope';
 import { HttpError } from '../../lib/http-error';
 import type { JobEngine, RecentJob } from '../../jobs/engine';
-import {
-  exportFileName,
-  keysetBatches,
-  sendExport,
-  EXPORT_FORMATS,
-  type ExportSpec,
-} from '../../crud/export';
+import { exportFileName, keysetBatches, sendExport, EXPORT_FORMATS } from '../../crud/export';
+import type { ExportSpec } from '../../crud/export-spec';
 
 const STATE_LABELS: Record<RecentJob['state'], string> = {
   enqueued: 'In coda',

@@ -1,50 +1,42 @@
 /**
  * 'Chiavi API' (Admin, SuperAdmin): a tenant's API keys, their request log and rate limits; and the
- * public API /api/v1 that those keys call (entitlements, subscriptions).
+ * entitlement calls of the public API /api/v1 (its subscription calls are billing's).
  */
-import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Role } from '../../../contract/enums';
 import { API_KEY_SCOPES, type ApiRequestLogItem, type Entitlement } from '../../../contract/integrations';
-import { billingMessages, integrationMessages as m, serverMessages } from '../../../contract/messages';
-import { SubscriptionStatus, subscriptionStatusNames } from '../../../contract/subscription-status';
+import { integrationMessages as m, serverMessages } from '../../../contract/messages';
 import { requiredId } from '../../../contract/schemas/common';
-import { apiSettingsSchema } from '../../../contract/schemas/integrations';
+import { apiSettingsSchema, v1CustomerQuery } from '../../../contract/schemas/integrations';
 import type { Database } from '../../db/client';
-import { apiSettings, subscriptions } from '../../db/schema';
 import { envelopeOf, ok } from '../../lib/envelope';
 import { HttpError } from '../../lib/http-error';
 import { callerOf, tenantOf } from '../../plugins/request-context';
 import { ADMINS } from '../../crud/roles';
-import { sendExport, type ExportSpec } from '../../crud/export';
-import type { UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
-import { cancelSubscription } from '../billing/subscription.service';
+import { sendExport } from '../../crud/export';
+import type { ExportSpec } from '../../crud/export-spec';
 import {
   createKey,
   getKey,
+  saveApiSettings,
   listKeys,
   listRequestLog,
   revokeKey,
   rotateKey,
   type LogFilter,
 } from './api-keys.service';
-import { entitlementsOf, findCustomer, subscriptionOf, subscriptionsOf } from './entitlements.service';
+import { entitlementsOf } from './entitlements.service';
+import { customerOf } from '../../db/customers';
 import type { ApiRateLimiter } from './rate-limits';
 import type { RequestLogWriter } from './request-log';
 
 export interface IntegrationRoutesOptions {
   db: Database;
-  uow: UnitOfWorkRunner;
   limiter: ApiRateLimiter;
   requestLog: RequestLogWriter;
   now: () => Date;
-  /**
-   * The provider's cancel of an Active subscription (PayPal or Stripe), run before the unit of
-   * work and outside it, as for an Admin's cancel: if the provider fails nothing changes.
-   */
-  beforeCancel?: (tenantId: number, subscriptionId: number) => Promise<void>;
 }
 
 const admins = { access: 'user', roles: ADMINS, tenant: 'required' } as const;
@@ -119,7 +111,7 @@ async function* oneBatch<T>(rows: T[]): AsyncIterable<T[]> {
 }
 
 export function registerApiKeyRoutes(fastify: FastifyInstance, options: IntegrationRoutesOptions): void {
-  const { db, uow, limiter, requestLog, now, beforeCancel } = options;
+  const { db, limiter, requestLog, now } = options;
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const idParams = z.object({ id: requiredId });
 
@@ -193,12 +185,7 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
     async (request) => {
       const tenantId = tenantOf(request);
       const values = request.body;
-      await request.unitOfWork((w) =>
-        w.tx
-          .insert(apiSettings)
-          .values({ tenantId, ...values, updatedAt: w.now })
-          .onConflictDoUpdate({ target: apiSettings.tenantId, set: { ...values, updatedAt: w.now } }),
-      );
+      await request.unitOfWork((w) => saveApiSettings(w, values));
       limiter.invalidate(tenantId);
       return ok(await limiter.settings(tenantId), m.settingsSaved);
     },
@@ -323,10 +310,7 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
 
   // ---- The public API of tenant keys (/api/v1) ----
   const v1Tags = ['v1'];
-  const customerQuery = z.object({
-    customerEmail: z.string().trim().max(320).optional(),
-    customerId: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
-  });
+  const customerQuery = v1CustomerQuery;
   const entitlement = z.object({
     key: z.string(),
     name: z.string(),
@@ -335,14 +319,6 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
     subscriptionId: z.number(),
     until: z.string(),
   });
-
-  async function customerOf(request: FastifyRequest, q: z.output<typeof customerQuery>) {
-    if (!q.customerEmail && q.customerId === undefined)
-      throw new HttpError(400, serverMessages.validation, {
-        errors: [`customerEmail: ${m.customerRequired}`],
-      });
-    return findCustomer(db, tenantOf(request), q);
-  }
 
   app.get(
     '/api/v1/entitlements',
@@ -380,7 +356,7 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
       },
     },
     async (request) => {
-      const customer = await customerOf(request, request.query);
+      const customer = await customerOf(db, request, request.query);
       if (!customer) throw new HttpError(404, serverMessages.notFound);
       return ok({ customer, features: await entitlementsOf(db, tenantOf(request), customer.id, now()) });
     },
@@ -460,103 +436,6 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
         until: hit?.until ?? null,
         planName: hit?.planName ?? null,
       });
-    },
-  );
-
-  app.get(
-    '/api/v1/subscriptions',
-    {
-      config: { access: 'tenantKey', apiKeyScope: 'read' },
-      schema: {
-        tags: v1Tags,
-        security: [{ tenantKey: [] }],
-        summary: 'Le sottoscrizioni del cliente, dalla più recente (ambito read)',
-        querystring: customerQuery,
-        response: {
-          200: envelopeOf(
-            z.array(
-              z.object({
-                id: z.number(),
-                status: z.string(),
-                planId: z.number(),
-                planName: z.string(),
-                startDate: z.string(),
-                nextBillingDate: z.string(),
-              }),
-            ),
-          ),
-        },
-      },
-    },
-    async (request) => {
-      const customer = await customerOf(request, request.query);
-      if (!customer) throw new HttpError(404, serverMessages.notFound);
-      return ok(await subscriptionsOf(db, tenantOf(request), customer.id));
-    },
-  );
-
-  const apiSubscription = z.object({
-    id: z.number(),
-    status: z.string(),
-    planId: z.number(),
-    planName: z.string(),
-    startDate: z.string(),
-    nextBillingDate: z.string(),
-  });
-
-  app.post(
-    '/api/v1/subscriptions/:id/cancel',
-    {
-      config: { access: 'tenantKey', apiKeyScope: 'write' },
-      schema: {
-        tags: v1Tags,
-        security: [{ tenantKey: [] }],
-        summary: 'Cancella una sottoscrizione attiva, prima presso il fornitore di pagamento (ambito write)',
-        description: [
-          'Come la cancellazione di un Admin: la sottoscrizione `Active` è cancellata prima presso PayPal o Stripe, poi in Rinnova passa a `Canceled` (con la voce nella cronologia, attore: la chiave API, e il webhook `subscription.canceled`). Se il fornitore non risponde non cambia nulla (502).',
-          '',
-          'Ripetere la chiamata su una sottoscrizione già cancellata risponde 200 con la sottoscrizione com’è, senza scrivere nulla né chiamare il fornitore. Da un altro stato la macchina a stati rifiuta: 409 con il motivo in italiano. 404 se la sottoscrizione non è del tenant della chiave.',
-          '',
-          '```sh',
-          "curl -X POST -H 'Authorization: Bearer rnv_live_…' 'https://rinnova.example/api/v1/subscriptions/42/cancel'",
-          '```',
-          '',
-          '```js',
-          'const res = await fetch(`https://rinnova.example/api/v1/subscriptions/${id}/cancel`, {',
-          "  method: 'POST',",
-          '  headers: { Authorization: `Bearer ${process.env.RINNOVA_API_KEY}` },',
-          '});',
-          "const { data, message } = await res.json(); // data.status === 'Canceled'",
-          '```',
-        ].join('\n'),
-        params: idParams,
-        response: { 200: envelopeOf(apiSubscription) },
-      },
-    },
-    async (request) => {
-      const tenantId = tenantOf(request);
-      const key = request.apiKey;
-      if (!key) throw new HttpError(401, m.keyInvalid);
-      const { id } = request.params;
-      const current = await subscriptionOf(db, tenantId, id);
-      if (!current) throw new HttpError(404, serverMessages.notFound);
-      // A replay: already cancelled, nothing to do (no provider call, nothing written).
-      if (current.status === subscriptionStatusNames[SubscriptionStatus.Canceled])
-        return ok(current, billingMessages.canceled);
-      if (beforeCancel) await beforeCancel(tenantId, id);
-      await uow.run({ tenantId, actor: { kind: 'apiKey', keyId: key.id } }, async (w) => {
-        const [row] = await w.tx
-          .select({ status: subscriptions.status })
-          .from(subscriptions)
-          .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, id)))
-          .for('update');
-        // Cancelled meanwhile by a concurrent replay: done already.
-        if (row?.status === SubscriptionStatus.Canceled) return;
-        await cancelSubscription(w, id);
-      });
-      const after = await subscriptionOf(db, tenantId, id);
-      if (!after) throw new HttpError(404, serverMessages.notFound);
-      return ok(after, billingMessages.canceled);
     },
   );
 }

@@ -13,7 +13,7 @@ import type {
 } from '../../../contract/integrations';
 import { integrationMessages as m, serverMessages } from '../../../contract/messages';
 import type { Database } from '../../db/client';
-import { apiKeys, apiRequestLogs } from '../../db/schema';
+import { apiKeys, apiRequestLogs, apiSettings } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import { sha256 } from '../../lib/secrets';
 import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
@@ -234,4 +234,15 @@ export async function listRequestLog(
       ip: r.ip,
     })),
   };
+}
+
+/** The tenant's own limits for its keys (SuperAdmin), inside the call's unit. */
+export async function saveApiSettings(
+  w: UnitOfWork,
+  values: { perKeyPerMinute: number; perTenantPerMinute: number },
+): Promise<void> {
+  await w.tx
+    .insert(apiSettings)
+    .values({ tenantId: w.tenantId, ...values, updatedAt: w.now })
+    .onConflictDoUpdate({ target: apiSettings.tenantId, set: { ...values, updatedAt: w.now } });
 }

@@ -7,34 +7,11 @@
  */
 import { and, eq, gt, or, sql } from 'drizzle-orm';
 import { featureKeyOf, type Entitlement } from '../../../contract/integrations';
-import { SubscriptionStatus, subscriptionStatusNames } from '../../../contract/subscription-status';
+import { SubscriptionStatus } from '../../../contract/subscription-status';
 import type { Database } from '../../db/client';
 import { features, planFeatures, plans, subscriptions, users, userTenants } from '../../db/schema';
 import { preparedOnce } from '../../db/prepared';
-
-export interface CustomerRef {
-  customerEmail?: string;
-  customerId?: number;
-}
-
-/** The tenant's customer by e-mail (case-insensitive) or id; undefined when not a member. */
-export async function findCustomer(
-  db: Database,
-  tenantId: number,
-  ref: CustomerRef,
-): Promise<{ id: number; email: string } | undefined> {
-  const where =
-    ref.customerId !== undefined
-      ? eq(users.id, ref.customerId)
-      : sql`lower(${users.email}) = ${(ref.customerEmail ?? '').trim().toLowerCase()}`;
-  const [row] = await db
-    .select({ id: users.id, email: users.email })
-    .from(users)
-    .innerJoin(userTenants, and(eq(userTenants.userId, users.id), eq(userTenants.tenantId, tenantId)))
-    .where(where)
-    .limit(1);
-  return row;
-}
+import type { CustomerRef } from '../../db/customers';
 
 /** How the entitlement query names the customer: a member's id, or an id / e-mail to resolve. */
 type CustomerVariant = 'member' | 'id' | 'email';
@@ -128,70 +105,4 @@ export async function entitlementsOf(
     if (!seen || seen.until < item.until) byKey.set(key, item);
   }
   return [...byKey.values()].sort((a, b) => a.key.localeCompare(b.key));
-}
-
-export interface ApiSubscription {
-  id: number;
-  status: string;
-  planId: number;
-  planName: string;
-  startDate: string;
-  nextBillingDate: string;
-}
-
-const apiSubscriptionColumns = {
-  id: subscriptions.id,
-  status: subscriptions.status,
-  planId: plans.id,
-  planName: plans.name,
-  startDate: subscriptions.startDate,
-  nextBillingDate: subscriptions.nextBillingDate,
-};
-
-function apiSubscriptionOf(r: {
-  id: number;
-  status: number;
-  planId: number;
-  planName: string;
-  startDate: Date;
-  nextBillingDate: Date;
-}): ApiSubscription {
-  return {
-    id: r.id,
-    status: subscriptionStatusNames[r.status as keyof typeof subscriptionStatusNames] ?? String(r.status),
-    planId: r.planId,
-    planName: r.planName,
-    startDate: r.startDate.toISOString(),
-    nextBillingDate: r.nextBillingDate.toISOString(),
-  };
-}
-
-/** The customer's subscriptions, newest first (the `read` scope). */
-export async function subscriptionsOf(
-  db: Database,
-  tenantId: number,
-  customerId: number,
-): Promise<ApiSubscription[]> {
-  const rows = await db
-    .select(apiSubscriptionColumns)
-    .from(subscriptions)
-    .innerJoin(plans, and(eq(plans.id, subscriptions.planId), eq(plans.tenantId, subscriptions.tenantId)))
-    .where(and(eq(subscriptions.tenantId, tenantId), eq(subscriptions.userId, customerId)))
-    .orderBy(sql`${subscriptions.id} desc`)
-    .limit(100);
-  return rows.map(apiSubscriptionOf);
-}
-
-/** One subscription of the tenant, as the API shows it; undefined when not the tenant's. */
-export async function subscriptionOf(
-  db: Database,
-  tenantId: number,
-  id: number,
-): Promise<ApiSubscription | undefined> {
-  const [row] = await db
-    .select(apiSubscriptionColumns)
-    .from(subscriptions)
-    .innerJoin(plans, and(eq(plans.id, subscriptions.planId), eq(plans.tenantId, subscriptions.tenantId)))
-    .where(and(eq(subscriptions.tenantId, tenantId), eq(subscriptions.id, id)));
-  return row ? apiSubscriptionOf(row) : undefined;
 }

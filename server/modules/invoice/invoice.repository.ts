@@ -22,7 +22,7 @@ import {
 } from '../../../contract/schemas/invoice';
 import { invoiceIssues, invoices, invoiceSends, userTenants, users } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
-import type { TenantScope } from '../billing/billing.repository';
+import type { TenantScope } from '../../unit-of-work/unit-of-work';
 import type { ListQuery } from '../../crud/list-query';
 
 const MAX_ID = 2_147_483_647;

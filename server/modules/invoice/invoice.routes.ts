@@ -17,14 +17,9 @@ import { envelopeOf, ok } from '../../lib/envelope';
 import { HttpError } from '../../lib/http-error';
 import { callerOf, tenantOf } from '../../plugins/request-context';
 import type { UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
-import type { TenantScope } from '../billing/billing.repository';
-import {
-  exportFileName,
-  exportQuerySchema,
-  keysetBatches,
-  sendExport,
-  type ExportSpec,
-} from '../../crud/export';
+import type { TenantScope } from '../../unit-of-work/unit-of-work';
+import { exportFileName, exportQuerySchema, keysetBatches, sendExport } from '../../crud/export';
+import type { ExportSpec } from '../../crud/export-spec';
 import { idParamsSchema, listQuerySchema } from '../../crud/list-query';
 import { tenantNameOf } from '../../crud/tenant-name';
 import { ADMINS } from '../../crud/roles';

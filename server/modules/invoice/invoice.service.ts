@@ -25,7 +25,7 @@ import {
 } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
-import type { TenantScope } from '../billing/billing.repository';
+import type { TenantScope } from '../../unit-of-work/unit-of-work';
 import { buildFatturaXml, fatturaErrors, type InvoiceDocument, type InvoiceParty } from './fatturapa';
 
 export type IssueOutcome =

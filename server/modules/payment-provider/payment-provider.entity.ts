@@ -90,7 +90,7 @@ export function paymentProviderEntity(
         webhookSecret: hasWebhookSecret ? SECRET_MASK : null,
       }));
     },
-    toRow: (input) => ({
+    toRow: (input, now) => ({
       name: input.name,
       kind: input.kind,
       mode: input.mode,
@@ -98,7 +98,7 @@ export function paymentProviderEntity(
       isActive: input.isActive,
       apiUrl: input.apiUrl,
       apiKey: input.apiKey,
-      updatedAt: new Date(),
+      updatedAt: now,
     }),
     afterWrite: async (w, id, input, previous) => {
       const [row] = await w.tx

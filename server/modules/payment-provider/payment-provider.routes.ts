@@ -1,10 +1,9 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { messages } from '../../../contract/messages';
 import type { Database } from '../../db/client';
-import { paymentProviders } from '../../db/schema';
+import { activePublicKeysOf, paypalClientIdOf } from './payment-provider.service';
 import { envelopeOf, ok } from '../../lib/envelope';
 import { HttpError } from '../../lib/http-error';
 import { perIp } from '../../plugins/rate-limit';
@@ -43,19 +42,7 @@ export function registerPaymentProviderRoutes(
       },
     },
     async (request) => {
-      const [provider] = await db
-        .select({ apiKey: paymentProviders.apiKey })
-        .from(paymentProviders)
-        .where(eq(paymentProviders.tenantId, request.params.tenantId))
-        .orderBy(
-          // The active PayPal of the tenant first; then the older rule (named like 'paypal').
-          asc(
-            sql`case when ${paymentProviders.kind} = 'paypal' and ${paymentProviders.isActive} then 0 else 1 end`,
-          ),
-          asc(sql`case when ${paymentProviders.name} ilike '%paypal%' then 0 else 1 end`),
-          asc(paymentProviders.id),
-        )
-        .limit(1);
+      const provider = await paypalClientIdOf(db, request.params.tenantId);
       if (!provider) throw new HttpError(404, messages.payment.paypalNotConfigured);
       const fake = sdkBaseUrl?.();
       return ok({ apiKey: provider.apiKey, ...(fake ? { sdkBaseUrl: fake } : {}) });
@@ -84,13 +71,7 @@ export function registerPaymentProviderRoutes(
       },
     },
     async (request) => {
-      const rows = await db
-        .select({ kind: paymentProviders.kind, apiKey: paymentProviders.apiKey })
-        .from(paymentProviders)
-        .where(
-          and(eq(paymentProviders.tenantId, request.params.tenantId), eq(paymentProviders.isActive, true)),
-        )
-        .orderBy(asc(paymentProviders.id));
+      const rows = await activePublicKeysOf(db, request.params.tenantId);
       const paypal = rows.find((r) => r.kind === 'paypal');
       const stripe = rows.find((r) => r.kind === 'stripe');
       const fake = sdkBaseUrl?.();

@@ -127,7 +127,7 @@ export const planEntity: EntityDefinition<typeof plans, Plan, typeof planInput> 
       };
     });
   },
-  toRow: (input) => ({
+  toRow: (input, now) => ({
     name: input.name,
     recurringCostBeforeVat: toDecimalString(input.recurringCostBeforeVAT),
     vatPercentage: toDecimalString(input.vatPercentage),
@@ -136,7 +136,7 @@ export const planEntity: EntityDefinition<typeof plans, Plan, typeof planInput> 
     paypalPlanId: input.paypalPlanId ?? null,
     stripePlanId: input.stripePlanId ?? null,
     isActive: input.isActive,
-    updatedAt: new Date(),
+    updatedAt: now,
   }),
   export: {
     fileName: 'piani',

@@ -1,18 +1,16 @@
-import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { serverMessages } from '../../../contract/messages';
 import { associateFeaturesSchema } from '../../../contract/schemas/plan';
 import type { Database } from '../../db/client';
-import { planFeatures, plans } from '../../db/schema';
 import { envelopeOf, ok } from '../../lib/envelope';
-import { HttpError } from '../../lib/http-error';
 import { tenantOf } from '../../plugins/request-context';
 import { idParamsSchema } from '../../crud/list-query';
 import { ADMINS } from '../../crud/roles';
 import { planIframeCode } from './plan-iframe';
-import { featuresOfPlans, planFeatureItem } from './plan.entity';
+import { planFeatureItem } from './plan.entity';
+import { planOfTenant, replacePlanFeatures } from './plan.service';
 
 export interface PlanRoutesOptions {
   db: Database;
@@ -41,29 +39,9 @@ export function registerPlanRoutes(fastify: FastifyInstance, { db, publicUrl }: 
       },
     },
     async (request) => {
-      const tenantId = tenantOf(request);
-      const { planId } = request.params;
-      const list = await db.transaction(async (tx) => {
-        // Locking the plan serializes two concurrent replacements of the same list.
-        const [plan] = await tx
-          .select({ id: plans.id })
-          .from(plans)
-          .where(and(eq(plans.id, planId), eq(plans.tenantId, tenantId)))
-          .for('update');
-        if (!plan) throw new HttpError(404, serverMessages.notFound);
-        await tx.delete(planFeatures).where(eq(planFeatures.planId, planId));
-        if (request.body.length > 0) {
-          await tx.insert(planFeatures).values(
-            request.body.map((f) => ({
-              tenantId,
-              planId,
-              featureName: f.featureName,
-              description: f.description ?? null,
-            })),
-          );
-        }
-        return (await featuresOfPlans(tx, [planId])).get(planId) ?? [];
-      });
+      const list = await request.unitOfWork((w) =>
+        replacePlanFeatures(w, request.params.planId, request.body),
+      );
       return ok(list, serverMessages.ok);
     },
   );
@@ -79,11 +57,7 @@ export function registerPlanRoutes(fastify: FastifyInstance, { db, publicUrl }: 
       },
     },
     async (request, reply) => {
-      const [plan] = await db
-        .select({ id: plans.id, name: plans.name })
-        .from(plans)
-        .where(and(eq(plans.id, request.query.planId), eq(plans.tenantId, tenantOf(request))));
-      if (!plan) throw new HttpError(404, serverMessages.notFound);
+      const plan = await planOfTenant(db, tenantOf(request), request.query.planId);
       return reply.type('text/plain; charset=utf-8').send(planIframeCode(publicUrl(), plan));
     },
   );

@@ -1,7 +1,12 @@
 /** The public payment page's and the plan widget's calls: no session, no tenant header. */
 import { apiPaths } from '../../../contract/api-paths';
 import type { Envelope } from '../../../contract/envelope';
-import type { PaymentTokenView, PlanWidgetView } from '../../../contract/schemas/payment';
+import type {
+  PaymentTokenView,
+  PlanWidgetView,
+  SubscribeAnswer,
+  SubscribeConfirmAnswer,
+} from '../../../contract/schemas/payment';
 import type { PublicProviderSettings } from '../../../contract/schemas/payment-provider';
 import { unwrap } from '../../lib/entity-hooks';
 import { http } from '../../lib/http';
@@ -60,9 +65,15 @@ export function getPlanWidget(planId: number) {
   return unwrap<PlanWidgetView>(http.get(apiPaths.plan.widget, { params: { planId }, ...publicCall }));
 }
 
+/** The widget's request: the server e-mails a confirmation link and creates nothing yet. */
 export function subscribe(body: { planId: number; email: string; name?: string }) {
-  return unwrap<{ subscriptionId: number; paymentUrl: string }>(
-    http.post(apiPaths.subscription.subscribe, body, publicCall),
+  return unwrap<SubscribeAnswer>(http.post(apiPaths.subscription.subscribe, body, publicCall));
+}
+
+/** The e-mailed link opened: customer, subscription and payment are made; `paymentUrl` is where to pay. */
+export function confirmSubscription(token: string) {
+  return unwrap<SubscribeConfirmAnswer>(
+    http.post(apiPaths.subscription.subscribeConfirm, { token }, publicCall),
   );
 }
 

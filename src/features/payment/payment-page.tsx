@@ -8,6 +8,7 @@ import { Spinner } from '../../app/spinner';
 import { CheckIcon } from '../../components/icons';
 import { formatCurrency } from '../../lib/formatters';
 import { notify } from '../../lib/notify';
+import { PublicCard } from './public-card';
 import type { PublicProviderSettings } from '../../../contract/schemas/payment-provider';
 import {
   confirmStripeCheckout,
@@ -90,26 +91,17 @@ function StripeReturn({ sessionId, tenantId }: { sessionId: string; tenantId: nu
 
 function Shell({ tenantName, children }: { tenantName?: string | undefined; children: ReactNode }) {
   return (
-    <main className="flex min-h-screen items-start justify-center bg-slate-50 px-4 py-8 sm:items-center sm:py-12">
-      <section aria-labelledby="payment-title" className="card w-full max-w-md overflow-hidden">
-        <div className="h-1 bg-linear-to-r from-brand-sky via-brand-blue to-brand-indigo" />
-        <div className="px-5 py-7 sm:px-7">
-          <div className="flex items-center gap-3">
-            <img src="/logo.svg" alt="" className="h-9 w-9" />
-            <div className="min-w-0">
-              <h1 id="payment-title" className="text-lg font-semibold text-slate-900">
-                Pagamento
-              </h1>
-              {tenantName && <p className="truncate text-sm text-slate-500">{tenantName}</p>}
-            </div>
-            <span className="ml-auto inline-flex items-center gap-1 rounded-full bg-emerald-50 px-2.5 py-1 text-xs font-medium text-emerald-700">
-              <LockIcon /> Sicuro
-            </span>
-          </div>
-          <div className="mt-6">{children}</div>
-        </div>
-      </section>
-    </main>
+    <PublicCard
+      title="Pagamento"
+      subtitle={tenantName}
+      badge={
+        <span className="inline-flex items-center gap-1 rounded-full bg-emerald-50 px-2.5 py-1 text-xs font-medium text-emerald-700">
+          <LockIcon /> Sicuro
+        </span>
+      }
+    >
+      {children}
+    </PublicCard>
   );
 }
 

@@ -6,12 +6,14 @@ import { CheckIcon } from '../../components/icons';
 import { failureEnvelope } from '../../lib/entity-hooks';
 import { formatCurrency } from '../../lib/formatters';
 import { getPlanWidget, periodLabel, subscribe } from './payment-api';
+import { MailIcon } from './public-card';
 
 /**
  * /widget/plan?planId= — the page a plan's iframe code embeds on another site: name, features,
- * price with VAT and period, e-mail and name, 'Abbonati'. Subscribing creates the subscription
- * and opens its payment page in the whole window (the payment page itself is not framed).
- * No app chrome; readable from 320 px.
+ * price with VAT and period, e-mail and name, 'Abbonati'. Subscribing creates nothing yet: the
+ * server e-mails a confirmation link (issue 23) and the widget says so, the same for every
+ * address; the link opens /widget/confirm, which leads to the payment page. No app chrome;
+ * readable from 320 px.
  */
 export default function PlanWidgetPage() {
   const [params] = useSearchParams();
@@ -27,7 +29,7 @@ export default function PlanWidgetPage() {
   const [name, setName] = useState('');
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [paymentUrl, setPaymentUrl] = useState<string | null>(null);
+  const [sentTo, setSentTo] = useState<string | null>(null);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -38,19 +40,13 @@ export default function PlanWidgetPage() {
     setError(null);
     setSending(true);
     try {
-      const created = await subscribe({
+      const answer = await subscribe({
         planId,
         email: email.trim(),
         ...(name.trim() ? { name: name.trim() } : {}),
       });
-      if (!created?.paymentUrl) throw new Error('paymentUrl mancante');
-      setPaymentUrl(created.paymentUrl);
-      // Still within the click's user activation: the whole window goes to the payment page.
-      try {
-        window.open(created.paymentUrl, '_top');
-      } catch {
-        // The embedding page forbids it: the link below does the same on a click.
-      }
+      if (!answer?.confirmationSent) throw new Error('conferma non inviata');
+      setSentTo(email.trim());
     } catch (err) {
       const env = failureEnvelope(err);
       const first = Array.isArray(env?.errors) && env.errors.length > 0 ? String(env.errors[0]) : null;
@@ -108,15 +104,34 @@ export default function PlanWidgetPage() {
           ))}
         </ul>
       )}
-      {paymentUrl ? (
+      {sentTo ? (
         <div
-          className="mt-5 rounded-lg border border-emerald-100 bg-emerald-50 p-3 text-sm text-emerald-900"
+          className="mt-5 rounded-xl border border-blue-100 bg-blue-50/60 px-4 py-5 text-center"
           role="status"
         >
-          <p className="font-medium">Sottoscrizione creata: completa il pagamento.</p>
-          <a href={paymentUrl} target="_top" className="btn-primary mt-3 w-full justify-center">
-            Vai al pagamento
-          </a>
+          <span className="mx-auto flex h-11 w-11 items-center justify-center rounded-full bg-white text-blue-600 shadow-sm ring-1 ring-blue-100">
+            <MailIcon className="h-5 w-5" />
+          </span>
+          <h2 className="mt-3 text-base font-semibold text-slate-900">Controlla la tua email</h2>
+          <p className="mt-1 text-sm text-slate-600">
+            Abbiamo inviato un link di conferma a{' '}
+            <strong className="mt-0.5 block font-semibold text-slate-900 [overflow-wrap:anywhere]">
+              {sentTo}
+            </strong>
+          </p>
+          <p className="mt-2 text-sm text-slate-600">
+            Aprilo entro 1 ora per confermare l’abbonamento: poi potrai completare il pagamento.
+          </p>
+          <p className="mt-3 text-xs text-slate-500">
+            Non la trovi? Controlla anche la posta indesiderata, oppure riprova tra qualche minuto.
+          </p>
+          <button
+            type="button"
+            className="btn-secondary mt-4 w-full justify-center"
+            onClick={() => setSentTo(null)}
+          >
+            Cambia email o invia di nuovo
+          </button>
         </div>
       ) : (
         <form className="mt-5 space-y-3" onSubmit={(e) => void submit(e)} noValidate>

@@ -176,6 +176,8 @@ export function client(
       ...(options.body !== undefined ? { payload: options.body as InjectOptions['payload'] } : {}),
       ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}),
     });
+    // Work the route left for after its answer (a reset e-mail) has ended too.
+    await app.backgroundIdle();
     let body: Envelope<T>;
     try {
       body = res.json<Envelope<T>>();

@@ -18,7 +18,7 @@ import {
 } from '../../../server/db/schema';
 import { startFakePayPal, type FakePayPal } from '../../../server/providers/fake-paypal';
 import { createSubscription, movableClock, planId, pointPayPalAt, userId } from '../billing/helpers';
-import type { ApiSubscription } from '../../../server/modules/integrations/entitlements.service';
+import type { ApiSubscription } from '../../../server/modules/billing/api-v1.service';
 import { dataOf } from '../helpers/entity-checks';
 import { client, createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
 

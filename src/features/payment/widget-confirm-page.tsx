@@ -1,0 +1,137 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import type { SubscribeConfirmRefusal } from '../../../contract/schemas/payment';
+import { Spinner } from '../../app/spinner';
+import { CheckIcon } from '../../components/icons';
+import { failureEnvelope } from '../../lib/entity-hooks';
+import { confirmSubscription } from './payment-api';
+import { PublicCard } from './public-card';
+
+const headings: Record<SubscribeConfirmRefusal, string> = {
+  invalid: 'Link non valido',
+  expired: 'Link scaduto',
+  used: 'Link già usato',
+  notAllowed: 'Email non utilizzabile',
+  unavailable: 'Piano non disponibile',
+};
+
+const MISSING_TOKEN = 'Il link è incompleto: aprilo di nuovo dall’email, per intero.';
+
+function refusalOf(error: unknown): { reason: SubscribeConfirmRefusal | null; message: string | null } {
+  const envelope = failureEnvelope(error);
+  const data = envelope?.data as { reason?: unknown } | null | undefined;
+  const reason =
+    typeof data?.reason === 'string' && data.reason in headings
+      ? (data.reason as SubscribeConfirmRefusal)
+      : null;
+  return { reason, message: typeof envelope?.message === 'string' ? envelope.message : null };
+}
+
+/**
+ * /widget/confirm?token=… — the link the plan widget e-mails (issue 23). Opening it confirms the
+ * request: the server creates the customer, the subscription and its payment, and this page goes
+ * on to the payment page with a whole page load (history replaced; opening the link again leads
+ * to the same payment page while it is valid). A link that is unknown,
+ * expired, used or cannot subscribe says why. Public: no session, no tenant.
+ */
+export default function WidgetConfirmPage() {
+  const [params] = useSearchParams();
+  const token = params.get('token')?.trim() ?? '';
+  const confirmation = useQuery({
+    queryKey: ['public', 'widgetConfirm', token],
+    queryFn: () => confirmSubscription(token),
+    enabled: token !== '',
+    retry: false,
+    staleTime: Infinity,
+  });
+  const paymentUrl = confirmation.data?.paymentUrl ?? null;
+
+  useEffect(() => {
+    // A whole page load, never a client-side route change: the payment page's own
+    // Content-Security-Policy (PayPal's SDK, Stripe.js) comes with its document.
+    if (paymentUrl) window.location.replace(new URL(paymentUrl, window.location.href).href);
+  }, [paymentUrl]);
+
+  let body: React.ReactNode;
+  if (!token) body = <Refused heading={headings.invalid} text={MISSING_TOKEN} tone="error" />;
+  else if (confirmation.isPending)
+    body = (
+      <div className="flex flex-col items-center gap-3 py-10 text-center" role="status">
+        <Spinner label="Conferma in corso…" />
+        <p className="text-sm font-medium text-slate-700">Stiamo confermando il tuo abbonamento…</p>
+        <p className="text-xs text-slate-500">Tra un attimo passerai al pagamento.</p>
+      </div>
+    );
+  else if (confirmation.isError) {
+    const { reason, message } = refusalOf(confirmation.error);
+    body = reason ? (
+      <Refused
+        heading={headings[reason]}
+        text={message ?? ''}
+        tone={reason === 'expired' || reason === 'used' ? 'warning' : 'error'}
+      />
+    ) : (
+      <Refused
+        heading="Conferma non riuscita"
+        text={
+          message ?? 'Non è stato possibile confermare l’abbonamento. Controlla la connessione e riprova.'
+        }
+        tone="error"
+        retry={() => void confirmation.refetch()}
+        retrying={confirmation.isFetching}
+      />
+    );
+  } else
+    body = (
+      <div className="py-8 text-center" role="status">
+        <span className="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-emerald-100 text-emerald-600">
+          <CheckIcon className="h-6 w-6" />
+        </span>
+        <p className="mt-4 text-base font-semibold text-slate-900">Abbonamento confermato</p>
+        <p className="mt-1 text-sm text-slate-500">Ti stiamo portando al pagamento…</p>
+        {paymentUrl && (
+          <a href={paymentUrl} className="btn-primary mt-5 w-full justify-center">
+            Vai al pagamento
+          </a>
+        )}
+      </div>
+    );
+
+  return <PublicCard title="Conferma abbonamento">{body}</PublicCard>;
+}
+
+function Refused({
+  heading,
+  text,
+  tone,
+  retry,
+  retrying = false,
+}: {
+  heading: string;
+  text: string;
+  tone: 'error' | 'warning';
+  retry?: () => void;
+  retrying?: boolean;
+}) {
+  const colours =
+    tone === 'warning'
+      ? 'border-amber-200 bg-amber-50 text-amber-900'
+      : 'border-red-100 bg-red-50 text-red-900';
+  return (
+    <div role="alert" className={`rounded-xl border px-4 py-5 text-center ${colours}`}>
+      <p className="text-base font-semibold">{heading}</p>
+      {text && <p className="mt-1.5 text-sm leading-relaxed opacity-90">{text}</p>}
+      {retry && (
+        <button
+          type="button"
+          className="btn-secondary mt-4 w-full justify-center"
+          onClick={retry}
+          disabled={retrying}
+        >
+          {retrying ? 'Attendere…' : 'Riprova'}
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,125 @@
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { currentUrl, renderApp } from '../app/harness';
+import { apiPost, deferred, fail, ok, server } from '../msw/server';
+
+const original = window.location;
+
+/** jsdom cannot load another document: records what the page asks `location.replace` to load. */
+function stubLocationReplace(): string[] {
+  const replaced: string[] = [];
+  Object.defineProperty(window, 'location', {
+    configurable: true,
+    value: {
+      ...original,
+      origin: original.origin,
+      href: original.href,
+      replace: (url: string) => replaced.push(url),
+    },
+  });
+  return replaced;
+}
+
+function restoreLocation() {
+  Object.defineProperty(window, 'location', { configurable: true, value: original });
+}
+
+describe('the widget’s confirmation page (/widget/confirm)', () => {
+  it('shows that it is confirming, then loads the payment page of the answer as a whole page (history replaced)', async () => {
+    const gate = deferred();
+    const bodies: unknown[] = [];
+    const headers: Headers[] = [];
+    const paymentUrl = `${window.location.origin}/payment?token=pay-tok&bypassTenant=true`;
+    server.use(
+      apiPost('subscription/subscribe/confirm', async ({ request }) => {
+        bodies.push(await request.json());
+        headers.push(request.headers);
+        await gate.promise;
+        return ok({ paymentUrl, result: 'created' }, 'Abbonamento confermato: completa il pagamento.');
+      }),
+    );
+    const replaced = stubLocationReplace();
+    try {
+      const { router } = renderApp('/widget/confirm?token=abc_DEF-123');
+      expect(await screen.findByRole('heading', { name: 'Conferma abbonamento' })).toBeInTheDocument();
+      expect(await screen.findByText('Stiamo confermando il tuo abbonamento…')).toBeInTheDocument();
+      expect(replaced).toEqual([]);
+      gate.resolve();
+
+      // Not a client-side route change: the payment page's CSP (PayPal, Stripe) comes with its document.
+      await waitFor(() => expect(replaced).toEqual([paymentUrl]));
+      expect(currentUrl(router)).toBe('/widget/confirm?token=abc_DEF-123');
+      expect(screen.getByText('Abbonamento confermato')).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Vai al pagamento' })).toHaveAttribute('href', paymentUrl);
+      expect(bodies).toEqual([{ token: 'abc_DEF-123' }]);
+      expect(headers[0]?.get('authorization')).toBeNull();
+      expect(headers[0]?.get('x-tenant-id')).toBeNull();
+    } finally {
+      restoreLocation();
+    }
+  });
+
+  it.each([
+    ['invalid', 400, 'Link non valido', 'Link di conferma non valido o sostituito da uno più recente.'],
+    ['expired', 400, 'Link scaduto', 'Il link di conferma è scaduto: richiedi di nuovo l’abbonamento.'],
+    ['used', 409, 'Link già usato', 'Questo link di conferma è già stato usato.'],
+    ['notAllowed', 409, 'Email non utilizzabile', 'Questa email non può essere usata per abbonarsi da qui.'],
+    [
+      'unavailable',
+      409,
+      'Piano non disponibile',
+      'Questo piano non si può acquistare online in questo momento.',
+    ],
+  ])('a refusal (%s) says why and goes nowhere', async (reason, status, heading, message) => {
+    server.use(apiPost('subscription/subscribe/confirm', () => fail(status, message, { reason })));
+    const { router } = renderApp('/widget/confirm?token=tok');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(heading);
+    expect(alert).toHaveTextContent(message);
+    expect(screen.queryByRole('button', { name: 'Riprova' })).not.toBeInTheDocument();
+    expect(currentUrl(router)).toBe('/widget/confirm?token=tok');
+  });
+
+  it('without a token: the link is incomplete, and nothing is called', async () => {
+    let called = false;
+    server.use(
+      apiPost('subscription/subscribe/confirm', () => {
+        called = true;
+        return fail(400, 'x');
+      }),
+    );
+    renderApp('/widget/confirm');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Link non validoIl link è incompleto: aprilo di nuovo dall’email, per intero.',
+    );
+    expect(called).toBe(false);
+  });
+
+  it('a failure without a reason (server down) offers to try again, which can succeed', async () => {
+    let calls = 0;
+    server.use(
+      apiPost('subscription/subscribe/confirm', () => {
+        calls += 1;
+        return calls === 1
+          ? fail(503, 'Servizio momentaneamente non disponibile.')
+          : ok({ paymentUrl: 'https://pagamenti.example.com/payment?token=x', result: 'replayed' });
+      }),
+    );
+    const replaced = stubLocationReplace();
+    try {
+      const { user } = renderApp('/widget/confirm?token=tok');
+      const alert = await screen.findByRole('alert');
+      expect(alert).toHaveTextContent('Conferma non riuscita');
+      expect(alert).toHaveTextContent('Servizio momentaneamente non disponibile.');
+      await user.click(screen.getByRole('button', { name: 'Riprova' }));
+      await waitFor(() => expect(replaced).toEqual(['https://pagamenti.example.com/payment?token=x']));
+      expect(screen.getByText('Abbonamento confermato')).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Vai al pagamento' })).toHaveAttribute(
+        'href',
+        'https://pagamenti.example.com/payment?token=x',
+      );
+    } finally {
+      restoreLocation();
+    }
+  });
+});
