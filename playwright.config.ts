@@ -72,6 +72,9 @@ export default defineConfig({
       ADMIN_PASSWORD: process.env.E2E_ADMIN_PASSWORD,
       SUPPORT_EMAIL: process.env.E2E_SUPPORT_EMAIL,
       LOG_LEVEL: 'warn',
+      // The loopback PEC server of the invoices spec speaks TLS (PEC requires it) with a
+      // certificate of the test CA, which the server trusts here only (tests/fixtures/tls).
+      NODE_EXTRA_CA_CERTS: join(process.cwd(), 'tests/fixtures/tls/ca.pem'),
     },
   },
 });

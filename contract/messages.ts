@@ -324,7 +324,9 @@ export const pecMessages = {
   errorConnection: (server: string) =>
     `Invio non riuscito: il server SMTP della PEC (${server}) non risponde, controlla server e porta.`,
   errorTls: (server: string) =>
-    `Invio non riuscito: connessione sicura con il server SMTP della PEC (${server}) non riuscita.`,
+    `Invio non riuscito: connessione sicura con il server SMTP della PEC (${server}) non riuscita (la PEC richiede TLS o STARTTLS con un certificato valido).`,
+  errorPrivate: (server: string) =>
+    `Invio non riuscito: il server SMTP della PEC (${server}) punta a una rete privata o locale.`,
   errorRefused: (response: string) =>
     `Invio non riuscito: il server PEC ha rifiutato il messaggio (${response}).`,
   errorOther: (detail: string) => `Invio non riuscito: ${detail}`,

@@ -8,6 +8,8 @@ import type { Database } from './db/client';
 import { parseQueryString } from './lib/querystring';
 import { applyItalianZodMessages } from './lib/zod-italian';
 import { createSecretBox } from './lib/secret-box';
+import { countStale, SECRET_REWRAP_JOB, secretRewrapJob } from './lib/secret-rewrap';
+import { createOutbound, type Outbound } from './lib/outbound';
 import { createMailer } from './mail/mailer';
 import type { Mailer } from './mail/mailer';
 import { createJobEngine } from './jobs/engine';
@@ -121,6 +123,11 @@ export interface AppOptions {
   paymentHooks?: Partial<PaymentHooks>;
   /** Extra nodemailer options of the PEC sending (tests: a loopback server's self-signed TLS). */
   pecTransportOptions?: Record<string, unknown>;
+  /**
+   * The door of server-initiated connections (lib/outbound); default one built from
+   * OUTBOUND_ALLOW_PRIVATE. Tests pass one with a rebinding resolver.
+   */
+  outbound?: Outbound;
 }
 
 /**
@@ -236,7 +243,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(callContextPlugin, { uow });
 
   registerHealthRoutes(app, db);
-  const secretBox = createSecretBox(config.encryptionKey ?? options.jwtSecret);
+  // Secrets at rest, sealed to their row with the current key; the previous one is still read
+  // until the secrets-rewrap job has rewritten everything (lib/secret-box.ts, lib/secret-rewrap.ts).
+  const secretBox = createSecretBox({
+    current: config.encryptionKey ?? options.jwtSecret,
+    previous: config.encryptionKeyPrevious,
+  });
   const auth = createAuthService({
     db,
     secretBox,
@@ -259,8 +271,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerPlanRoutes(app, { db, publicUrl });
   registerCrudRoutes(app, crud, featureEntity);
   registerCrudRoutes(app, crud, planFeatureEntity);
-  registerCrudRoutes(app, crud, tenantEntity(secretBox));
-  registerCrudRoutes(app, crud, paymentProviderEntity(secretBox));
+  // Every connection the server opens on its own (webhooks, PayPal, Stripe, PEC) goes through it.
+  const outbound = options.outbound ?? createOutbound({ allowPrivate: config.outboundAllowPrivate });
+  if (!options.outbound) app.addHook('onClose', async () => outbound.close());
+  registerCrudRoutes(app, crud, tenantEntity(secretBox, { guard: outbound.guard }));
+  registerCrudRoutes(app, crud, paymentProviderEntity(secretBox, { pinHosts: outbound.guard }));
   // PAYPAL_FAKE (development): a fake PayPal on loopback answers every PayPal call.
   let fakePaypal: FakePayPal | undefined;
   if (config.paypalFake) {
@@ -283,6 +298,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const providers = createProviderRegistry({
     connectionFor,
     secretBox,
+    outbound,
     timeoutMs: config.paypalTimeoutMs,
     now,
     apiUrlOverride: () => fakePaypal?.url,
@@ -295,12 +311,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   const paypalDeps = { uow, providers, connectionFor, shared: db };
+  const rewrapDeps = { shared: db, connectionFor, box: secretBox, log: app.log };
   const webhookSender = createWebhookSender({
     db,
     uow,
     secretBox,
     timeoutMs: config.integrations.webhookTimeoutMs,
-    allowPrivate: config.integrations.webhookAllowPrivate,
+    outbound,
     log: app.log,
   });
   registerBillingRoutes(app, {
@@ -323,6 +340,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     shared: db,
     uow,
     box: secretBox,
+    outbound,
     ...(options.pecTransportOptions ? { transportOptions: options.pecTransportOptions } : {}),
   };
   // Background jobs: pg-boss on this database, started when the app is ready (after migrations:
@@ -357,6 +375,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         ...definitions,
         ...integrationJobs({ db, sender: webhookSender, now }),
         reportJob({ db, uow }),
+        secretRewrapJob(rewrapDeps),
         {
           // What a failed send or an after-commit consumer left in the outbox, retried every minute.
           name: 'outbox-sweep',
@@ -381,6 +400,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       else
         engine.start().catch((error: unknown) => app.log.error({ err: error }, 'job engine: avvio fallito'));
     });
+    // Secrets under an older key (or in the first, unbound form): rewritten now, not at night.
+    if (engine.mode === 'auto')
+      app.addHook('onReady', async () => {
+        void countStale(rewrapDeps)
+          .then((stale) => (stale > 0 ? engine.enqueue(SECRET_REWRAP_JOB, {}) : null))
+          .catch((error: unknown) =>
+            app.log.error({ err: error }, 'segreti: controllo della chiave fallito'),
+          );
+      });
     app.addHook('onClose', async () => engine.stop());
   }
   app.decorate('jobs', jobs);
@@ -397,7 +425,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db,
     secretBox,
     sender: webhookSender,
-    allowPrivate: config.integrations.webhookAllowPrivate,
+    allowPrivate: !outbound.guard,
   });
   registerReportRoutes(app, { connectionFor, clock: now, jobs });
   // What a crash left between commit and dispatch goes out at start.

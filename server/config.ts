@@ -16,6 +16,11 @@ export interface Config {
   jwtSecret: string | undefined;
   /** Key material for secrets stored encrypted (payment-provider secrets); falls back to the JWT secret. */
   encryptionKey: string | undefined;
+  /**
+   * ENCRYPTION_KEY_PREVIOUS: the material before a rotation, still read until the re-encryption
+   * job (secrets-rewrap) has sealed every secret with the current one.
+   */
+  encryptionKeyPrevious: string | undefined;
   jwtExpiresInMs: number;
   apiKeys: string[];
   smtpUrl: string | undefined;
@@ -61,9 +66,14 @@ export interface Config {
     apiPerTenantPerMinute: number;
     /** How long a webhook endpoint may take to answer. */
     webhookTimeoutMs: number;
-    /** Webhook URLs on private, loopback or link-local addresses (false in production). */
-    webhookAllowPrivate: boolean;
   };
+  /**
+   * OUTBOUND_ALLOW_PRIVATE (older name WEBHOOK_ALLOW_PRIVATE): server-initiated connections
+   * (webhooks, PayPal, Stripe, PEC) may reach private, loopback and link-local addresses, and
+   * providers' API URLs are not pinned to their official hosts. Always false in production;
+   * true by default elsewhere (the fakes of development and tests listen on loopback).
+   */
+  outboundAllowPrivate: boolean;
   /** The public plan widget (issue 23). */
   widget: {
     /** Subscription requests (new confirmation e-mails) per tenant and plan in 24 hours. */
@@ -78,6 +88,8 @@ export interface Config {
     publicLookup: number;
     /** Provider webhook deliveries per IP. */
     webhook: number;
+    /** Signed PayPal webhook deliveries per tenant (each is a verification call to PayPal). */
+    webhookPerTenant: number;
     loginMaxFailures: number;
     loginLockMs: number;
     /** Failed sign-ins of one account name before each try waits, doubling (sign-in-guard.ts). */
@@ -181,6 +193,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (encryptionKey !== undefined && encryptionKey.length < 32) {
     problems.push('ENCRYPTION_KEY: almeno 32 caratteri / at least 32 characters');
   }
+  const encryptionKeyPrevious = opt('ENCRYPTION_KEY_PREVIOUS');
+  if (encryptionKeyPrevious !== undefined && encryptionKeyPrevious.length < 32) {
+    problems.push('ENCRYPTION_KEY_PREVIOUS: almeno 32 caratteri / at least 32 characters');
+  }
   if (databaseUrl && production && jwtSecret === undefined) {
     problems.push(
       'JWT_SECRET: obbligatorio con DATABASE_URL in produzione / required with DATABASE_URL when NODE_ENV=production',
@@ -230,6 +246,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     jwtSecret,
     encryptionKey,
+    encryptionKeyPrevious,
     jwtExpiresInMs: duration('JWT_EXPIRES_IN', '8h'),
     apiKeys,
     smtpUrl: url('SMTP_URL', ['smtp:', 'smtps:']),
@@ -262,8 +279,13 @@ export function loadConfig(env: Env = process.env): Config {
       apiPerKeyPerMinute: int('API_RATE_PER_KEY', 600, 1, 100_000),
       apiPerTenantPerMinute: int('API_RATE_PER_TENANT', 1200, 1, 1_000_000),
       webhookTimeoutMs: duration('WEBHOOK_TIMEOUT', '5s'),
-      webhookAllowPrivate: !production && bool('WEBHOOK_ALLOW_PRIVATE', true),
     },
+    outboundAllowPrivate:
+      !production &&
+      bool(
+        opt('OUTBOUND_ALLOW_PRIVATE') !== undefined ? 'OUTBOUND_ALLOW_PRIVATE' : 'WEBHOOK_ALLOW_PRIVATE',
+        true,
+      ),
     widget: {
       dailyCapPerPlan: int('WIDGET_DAILY_CAP', 100, 1, 1_000_000),
     },
@@ -274,6 +296,7 @@ export function loadConfig(env: Env = process.env): Config {
       contact: int('RATE_LIMIT_CONTACT', 5, 1, 1_000_000),
       publicLookup: int('RATE_LIMIT_PUBLIC', 60, 1, 1_000_000),
       webhook: int('RATE_LIMIT_WEBHOOK', 600, 1, 1_000_000),
+      webhookPerTenant: int('RATE_LIMIT_WEBHOOK_TENANT', 300, 1, 1_000_000),
       loginMaxFailures: int('LOGIN_MAX_FAILURES', 5, 1, 1_000_000),
       loginLockMs: duration('LOGIN_LOCK', '15m'),
       signInFreeFailures: int('SIGN_IN_FREE_FAILURES', 3, 1, 1_000_000),
@@ -287,6 +310,15 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (config.stripeFake && production) {
     problems.push('STRIPE_FAKE: non ammesso in produzione / not allowed when NODE_ENV=production');
+  }
+  for (const [key, on] of [
+    ['PAYPAL_FAKE', config.paypalFake],
+    ['STRIPE_FAKE', config.stripeFake],
+  ] as const) {
+    if (on && !production && !config.outboundAllowPrivate)
+      problems.push(
+        `${key}: il finto fornitore ascolta su loopback, serve OUTBOUND_ALLOW_PRIVATE=true / the fake listens on loopback, it needs OUTBOUND_ALLOW_PRIVATE=true`,
+      );
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -110,7 +110,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         adminEmail: config.adminEmail,
         adminPassword: config.adminPassword,
         // In production ENCRYPTION_KEY is required (config.ts); the JWT secret is a development fallback.
-        secretBox: createSecretBox(config.encryptionKey ?? jwtSecret),
+        secretBox: createSecretBox({
+          current: config.encryptionKey ?? jwtSecret,
+          previous: config.encryptionKeyPrevious,
+        }),
       });
     };
     let seeded: SeedStep[];

@@ -124,6 +124,18 @@ export interface EntityDefinition<TTable extends PgTable, TItem, TInputSchema ex
    * undefined is not written by Update (the column keeps its value).
    */
   toRow?: (input: z.output<TInputSchema>, now: Date) => Omit<TTable['$inferInsert'], 'tenantId'>;
+  /**
+   * Runs after the default Create (`previous` null) or Update (`previous`: the row as it was,
+   * read in the caller's scope and locked), in the same unit of work: it may refuse (an
+   * HttpError rolls the write back: nothing changes) and may write more, e.g. a secret sealed
+   * to the new row's id (lib/secret-box.ts).
+   */
+  afterWrite?: (
+    w: GlobalUnitOfWork,
+    id: number,
+    input: z.output<TInputSchema>,
+    previous: TTable['$inferSelect'] | null,
+  ) => Promise<void>;
   /** Replaces the default writes (which need `toRow`). */
   writes?: EntityWrites<z.output<TInputSchema>>;
   roles: EntityRoles;

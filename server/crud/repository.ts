@@ -202,6 +202,7 @@ export function createCrudRepository<TTable extends PgTable, TItem, TInputSchema
         .values(rowValues(caller, input, w.now))
         .returning({ id: def.id });
       if (!row) throw new Error(`${def.name}: insert returned no row`);
+      await def.afterWrite?.(w, row.id as number, input, null);
       return row.id as number;
     },
 
@@ -210,12 +211,24 @@ export function createCrudRepository<TTable extends PgTable, TItem, TInputSchema
         scopeCondition(caller);
         return def.writes.update(w, caller, id, input);
       }
+      const where = whereAll(scopeCondition(caller), eq(def.id, id));
+      let previous: TTable['$inferSelect'] | null = null;
+      if (def.afterWrite) {
+        const [stored] = await w.tx
+          .select()
+          .from(def.table as PgTable)
+          .where(where)
+          .for('update');
+        if (!stored) throw new HttpError(404, serverMessages.notFound);
+        previous = stored as TTable['$inferSelect'];
+      }
       const [row] = await w.tx
         .update(def.table)
         .set(rowValues(caller, input, w.now))
-        .where(whereAll(scopeCondition(caller), eq(def.id, id)))
+        .where(where)
         .returning({ id: def.id });
       if (!row) throw new HttpError(404, serverMessages.notFound);
+      await def.afterWrite?.(w, id, input, previous);
     },
 
     async remove(w, caller, id) {

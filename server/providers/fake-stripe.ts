@@ -101,7 +101,14 @@ export function parseStripeForm(raw: string): Record<string, unknown> {
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-export async function startFakeStripe(options: { port?: number; host?: string } = {}): Promise<FakeStripe> {
+export async function startFakeStripe(
+  options: {
+    port?: number;
+    host?: string;
+    /** Where the sessions' `url` points (tests: Stripe's own Checkout host); default this fake. */
+    checkoutBaseUrl?: string;
+  } = {},
+): Promise<FakeStripe> {
   const subscriptions = new Map<string, FakeStripeSubscription>();
   const sessions = new Map<string, FakeStripeSession>();
   const prices = new Map<string, FakeStripePrice>();
@@ -246,7 +253,7 @@ export async function startFakeStripe(options: { port?: number; host?: string } 
       const session: FakeStripeSession = {
         id,
         object: 'checkout.session',
-        url: `${url}/checkout/${id}`,
+        url: `${options.checkoutBaseUrl ?? url}/checkout/${id}`,
         mode: str(body.mode),
         status: 'open',
         payment_status: 'unpaid',

@@ -1,6 +1,7 @@
 /**
- * PayPal through its REST API with plain `fetch` against the provider row's `apiUrl`
- * (https://api-m.sandbox.paypal.com or https://api-m.paypal.com; a loopback fake in tests).
+ * PayPal through its REST API against the provider row's `apiUrl` (https://api-m.sandbox.paypal.com
+ * or https://api-m.paypal.com; a loopback fake in tests), with the outbound door's `fetch`
+ * (lib/outbound: the socket checked at connect time, no redirects).
  * OAuth2 client credentials; the access token is cached until shortly before it expires.
  */
 import { createHash } from 'node:crypto';
@@ -23,7 +24,8 @@ export interface PayPalOptions {
   timeoutMs: number;
   /** The clock of the token cache. */
   now: () => number;
-  fetch?: typeof fetch;
+  /** The outbound door's fetch (registry.ts): never the global one. */
+  fetch: typeof fetch;
 }
 
 interface CachedToken {
@@ -51,7 +53,7 @@ export function createPayPalAdapter(
   options: PayPalOptions,
 ): PaymentProviderAdapter {
   const base = credentials.apiUrl.replace(/\/+$/, '');
-  const doFetch = options.fetch ?? fetch;
+  const doFetch = options.fetch;
   // Keyed by a digest of the credentials: a changed secret never reuses the old token.
   const cacheKey = createHash('sha256')
     .update(`${base}\u0000${credentials.clientId}\u0000${credentials.secret}`)

@@ -7,6 +7,8 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { paymentProviders } from '../db/schema';
 import { HttpError } from '../lib/http-error';
+import type { Outbound } from '../lib/outbound';
+import { apiUrlProblem, providerHostMessages } from '../lib/outbound/provider-hosts';
 import type { SecretBox } from '../lib/secret-box';
 import {
   providerMessages,
@@ -46,6 +48,8 @@ export interface ProviderRegistry {
 export interface ProviderRegistryOptions {
   connectionFor: (tenantId: number) => Database;
   secretBox: SecretBox;
+  /** The door every provider call goes through (lib/outbound); with its guard on, apiUrls are pinned. */
+  outbound: Outbound;
   timeoutMs: number;
   now: () => Date;
   /** PAYPAL_FAKE: the base URL that replaces every row's apiUrl. */
@@ -55,11 +59,27 @@ export interface ProviderRegistryOptions {
 }
 
 export function createProviderRegistry(options: ProviderRegistryOptions): ProviderRegistry {
+  /**
+   * The row's apiUrl, or the fake's (development). With the outbound guard on, a row saved before
+   * the official hosts were enforced is refused here, before its secret is sent anywhere.
+   */
+  function apiUrlOf(kind: ProviderKind, row: { mode: string; apiUrl: string }, fake: string | undefined) {
+    if (fake !== undefined) return fake;
+    const mode = row.mode === 'live' ? 'live' : 'sandbox';
+    if (options.outbound.guard && apiUrlProblem(kind, mode, row.apiUrl) !== null)
+      throw new HttpError(
+        409,
+        kind === 'stripe' ? providerHostMessages.storedStripe : providerHostMessages.storedPaypal,
+      );
+    return row.apiUrl;
+  }
+
   async function activeRow(tenantId: number, kind: ProviderKind) {
     const [row] = await options
       .connectionFor(tenantId)
       .select({
         id: paymentProviders.id,
+        mode: paymentProviders.mode,
         apiUrl: paymentProviders.apiUrl,
         apiKey: paymentProviders.apiKey,
         secret: paymentProviders.apiSecretEncrypted,
@@ -81,12 +101,20 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
   async function findStripe(tenantId: number): Promise<TenantStripe | null> {
     const row = await activeRow(tenantId, 'stripe');
     if (!row) return null;
-    const secretKey = row.secret ? options.secretBox.decrypt(row.secret) : null;
+    const secretKey = row.secret
+      ? options.secretBox.open(row.secret, 'payment_providers.api_secret_encrypted', row.id)
+      : null;
     if (!secretKey) throw new HttpError(409, stripeProviderMessages.noSecret);
-    const webhookSecret = row.webhookSecret ? options.secretBox.decrypt(row.webhookSecret) : null;
+    const webhookSecret = row.webhookSecret
+      ? options.secretBox.open(row.webhookSecret, 'payment_providers.webhook_secret_encrypted', row.id)
+      : null;
     const adapter = createStripeAdapter(
-      { apiUrl: options.stripeApiUrlOverride?.() ?? row.apiUrl, secretKey, webhookSecret },
-      { timeoutMs: options.timeoutMs },
+      { apiUrl: apiUrlOf('stripe', row, options.stripeApiUrlOverride?.()), secretKey, webhookSecret },
+      {
+        timeoutMs: options.timeoutMs,
+        outbound: options.outbound,
+        checkoutHostPinned: options.outbound.guard,
+      },
     );
     return { adapter, providerId: row.id, publishableKey: row.apiKey };
   }
@@ -96,6 +124,7 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
       .connectionFor(tenantId)
       .select({
         id: paymentProviders.id,
+        mode: paymentProviders.mode,
         apiUrl: paymentProviders.apiUrl,
         apiKey: paymentProviders.apiKey,
         secret: paymentProviders.apiSecretEncrypted,
@@ -114,11 +143,15 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
     if (!row) return null;
     if (!row.secret) throw new HttpError(409, providerMessages.noSecret);
     // null when the key material changed since the secret was stored (server/README 'Payment providers').
-    const secret = options.secretBox.decrypt(row.secret);
+    const secret = options.secretBox.open(row.secret, 'payment_providers.api_secret_encrypted', row.id);
     if (secret === null) throw new HttpError(409, providerMessages.noSecret);
     const adapter = createPayPalAdapter(
-      { apiUrl: options.apiUrlOverride?.() ?? row.apiUrl, clientId: row.apiKey, secret },
-      { timeoutMs: options.timeoutMs, now: () => options.now().getTime() },
+      { apiUrl: apiUrlOf('paypal', row, options.apiUrlOverride?.()), clientId: row.apiKey, secret },
+      {
+        timeoutMs: options.timeoutMs,
+        now: () => options.now().getTime(),
+        fetch: options.outbound.fetch(options.timeoutMs),
+      },
     );
     return { adapter, providerId: row.id, webhookId: row.webhookId };
   }

@@ -1,11 +1,13 @@
 /**
  * Stripe through the official `stripe` package, pointed at the provider row's `apiUrl`
  * (https://api.stripe.com for sandbox and live alike: the key decides; a loopback fake in tests)
- * by host, port and protocol. No automatic retries (a failure is reported, nothing changes);
+ * by host, port and protocol, its sockets from the outbound door (lib/outbound). No automatic retries (a failure is reported, nothing changes);
  * every Stripe error becomes a `ProviderError` with an Italian message. Webhook signatures are
  * checked offline with the signing secret (`stripe.webhooks.constructEvent` on the raw body).
  */
 import Stripe from 'stripe';
+import type { Outbound } from '../lib/outbound';
+import { isStripeCheckoutUrl } from '../lib/outbound/provider-hosts';
 import {
   ProviderError,
   type PaymentProviderAdapter,
@@ -77,6 +79,10 @@ export interface StripeAdapter extends PaymentProviderAdapter {
 
 export interface StripeOptions {
   timeoutMs: number;
+  /** The door of the calls: the package's HTTP agent comes from it (lib/outbound). */
+  outbound: Outbound;
+  /** A Checkout URL is accepted only on Stripe's Checkout host (production). */
+  checkoutHostPinned: boolean;
 }
 
 /** Stripe's subscription statuses in the words the rest of Rinnova uses (PayPal's). */
@@ -130,6 +136,8 @@ export function createStripeAdapter(credentials: StripeCredentials, options: Str
     port: url.port || (protocol === 'http' ? 80 : 443),
     protocol,
     timeout: options.timeoutMs,
+    // Every socket from the outbound door, checked at connect time; no redirects are followed.
+    httpAgent: protocol === 'http' ? options.outbound.agents.http : options.outbound.agents.https,
     maxNetworkRetries: 0,
     telemetry: false,
     appInfo: { name: 'Rinnova' },
@@ -220,6 +228,9 @@ export function createStripeAdapter(credentials: StripeCredentials, options: Str
       );
       if (typeof session?.id !== 'string' || typeof session.url !== 'string')
         throw new ProviderError('invalid', null, null, 'stripe');
+      // The customer is sent there: only to Stripe's own Checkout.
+      if (options.checkoutHostPinned && !isStripeCheckoutUrl(session.url))
+        throw new ProviderError('invalid', null, 'checkout_url_not_stripe', 'stripe');
       return { id: session.id, url: session.url };
     },
     async getCheckoutSession(id) {

@@ -151,13 +151,17 @@ test.describe('Admin: approving a bank transfer issues the invoice', () => {
   });
 });
 
+const TLS_DIR = path.resolve(import.meta.dirname, '../fixtures/tls');
+
 /** A PEC provider's SMTP server on loopback: what it received (envelope and raw message). */
 async function loopbackPec() {
   const received: { to: string[]; raw: string }[] = [];
+  // STARTTLS with the test CA's certificate (tests/fixtures/tls): PEC sending requires TLS, and
+  // the e2e server trusts that CA (playwright.config.ts).
   const server = new SMTPServer({
     secure: false,
-    disabledCommands: ['STARTTLS'],
-    allowInsecureAuth: true,
+    key: readFileSync(path.join(TLS_DIR, 'localhost.key')),
+    cert: readFileSync(path.join(TLS_DIR, 'localhost.pem')),
     logger: false,
     onAuth: (auth, _s, done) =>
       auth.password === 'e2e-pec-password' ? done(null, { user: auth.username }) : done(new Error('no')),

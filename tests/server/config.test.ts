@@ -138,10 +138,36 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
   });
 
+  it('OUTBOUND_ALLOW_PRIVATE (older name WEBHOOK_ALLOW_PRIVATE): on by default outside production, never in production', () => {
+    const production = { NODE_ENV: 'production', API_KEYS: 'k-prod', ENCRYPTION_KEY: 'e'.repeat(32) };
+    expect(loadConfig({}).outboundAllowPrivate).toBe(true);
+    expect(loadConfig({ OUTBOUND_ALLOW_PRIVATE: 'false' }).outboundAllowPrivate).toBe(false);
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'false' }).outboundAllowPrivate).toBe(false);
+    expect(
+      loadConfig({ OUTBOUND_ALLOW_PRIVATE: 'true', WEBHOOK_ALLOW_PRIVATE: 'false' }).outboundAllowPrivate,
+    ).toBe(true);
+    expect(loadConfig(production).outboundAllowPrivate).toBe(false);
+    expect(loadConfig({ ...production, OUTBOUND_ALLOW_PRIVATE: 'true' }).outboundAllowPrivate).toBe(false);
+    expect(() => loadConfig({ OUTBOUND_ALLOW_PRIVATE: 'forse' })).toThrow(/OUTBOUND_ALLOW_PRIVATE/);
+    // The fake providers listen on loopback: they need the guard off.
+    expect(() => loadConfig({ PAYPAL_FAKE: 'true', OUTBOUND_ALLOW_PRIVATE: 'false' })).toThrow(
+      /PAYPAL_FAKE: .*OUTBOUND_ALLOW_PRIVATE=true/,
+    );
+    expect(() => loadConfig({ STRIPE_FAKE: 'true', OUTBOUND_ALLOW_PRIVATE: 'false' })).toThrow(/STRIPE_FAKE/);
+  });
+
   it('ENCRYPTION_KEY is optional, and at least 32 characters when set', () => {
     expect(loadConfig({}).encryptionKey).toBeUndefined();
     expect(loadConfig({ ENCRYPTION_KEY: 'k'.repeat(32) }).encryptionKey).toBe('k'.repeat(32));
     expect(() => loadConfig({ ENCRYPTION_KEY: 'corta' })).toThrow(/ENCRYPTION_KEY: almeno 32/);
+    // The material before a rotation, read until the secrets-rewrap job has rewritten everything.
+    expect(loadConfig({}).encryptionKeyPrevious).toBeUndefined();
+    expect(loadConfig({ ENCRYPTION_KEY_PREVIOUS: 'p'.repeat(32) }).encryptionKeyPrevious).toBe(
+      'p'.repeat(32),
+    );
+    expect(() => loadConfig({ ENCRYPTION_KEY_PREVIOUS: 'corta' })).toThrow(
+      /ENCRYPTION_KEY_PREVIOUS: almeno 32/,
+    );
   });
 
   it("TRUST_PROXY: none, a number of hops or the proxies' addresses; true is refused", () => {

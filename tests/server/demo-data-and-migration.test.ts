@@ -56,9 +56,13 @@ describe('demo data of Demo Srl', () => {
       .select()
       .from(paymentProviders)
       .where(eq(paymentProviders.id, provider?.id ?? 0));
-    expect(createSecretBox(JWT_SECRET).decrypt(row?.apiSecretEncrypted ?? '')).toBe(
-      'SEGNAPOSTO-sandbox-secret',
-    );
+    expect(
+      createSecretBox(JWT_SECRET).open(
+        row?.apiSecretEncrypted ?? '',
+        'payment_providers.api_secret_encrypted',
+        row?.id ?? 0,
+      ),
+    ).toBe('SEGNAPOSTO-sandbox-secret');
   });
 
   it('customers with billing addresses (valid Partita IVA and SDI), and addresses of the demo User', async () => {

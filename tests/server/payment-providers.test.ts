@@ -17,6 +17,7 @@ let cliente: ApiClient;
 let demoId: number;
 let rossiId: number;
 const box = createSecretBox(JWT_SECRET);
+const SLOT = 'payment_providers.api_secret_encrypted' as const;
 const SECRET = 'EFx-super-segreto-0123456789';
 
 beforeAll(async () => {
@@ -65,10 +66,15 @@ describe('the API secret is write-only', () => {
     });
     const stored = (await row(provider.id))?.apiSecretEncrypted ?? '';
     expect(stored).not.toContain(SECRET);
-    expect(stored).toMatch(/^v1\./);
-    expect(box.decrypt(stored)).toBe(SECRET);
-    // Another key cannot read it.
-    expect(createSecretBox('another-server-secret-another-secret-0123').decrypt(stored)).toBeNull();
+    // v2, the current key's id, bound to this row's api_secret_encrypted.
+    expect(stored).toMatch(new RegExp(`^v2\\.${box.keyId}\\.`));
+    expect(box.open(stored, SLOT, provider.id)).toBe(SECRET);
+    // Another key, another row or another column cannot read it.
+    expect(
+      createSecretBox('another-server-secret-another-secret-0123').open(stored, SLOT, provider.id),
+    ).toBeNull();
+    expect(box.open(stored, SLOT, provider.id + 1)).toBeNull();
+    expect(box.open(stored, 'payment_providers.webhook_secret_encrypted', provider.id)).toBeNull();
   });
 
   it('never appears in getAll, GetById or getAllForSelect', async () => {
@@ -105,7 +111,9 @@ describe('the API secret is write-only', () => {
     });
     expectNoSecret(res, 'nuovo-segreto');
     expect(dataOf(res).apiSecret).toBe(SECRET_MASK);
-    expect(box.decrypt((await row(provider.id))?.apiSecretEncrypted ?? '')).toBe('nuovo-segreto');
+    expect(box.open((await row(provider.id))?.apiSecretEncrypted ?? '', SLOT, provider.id)).toBe(
+      'nuovo-segreto',
+    );
   });
 });
 

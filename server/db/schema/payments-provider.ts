@@ -58,7 +58,9 @@ export const paymentTokens = pgTable(
 
 /**
  * Every webhook delivery a provider made, with what Rinnova did about it. The unique
- * (provider, event_id) makes a second delivery of the same event a no-op.
+ * (tenant_id, provider, event_id) makes a second delivery of the same event to the same tenant a
+ * no-op; another tenant's event with the same id (two tenants on one PayPal or Stripe account)
+ * is its own.
  */
 export const providerWebhookEvents = pgTable(
   'provider_webhook_events',
@@ -76,7 +78,7 @@ export const providerWebhookEvents = pgTable(
     receivedAt: at('received_at').notNull(),
   },
   (t) => [
-    unique('provider_webhook_events_event_unique').on(t.provider, t.eventId),
+    unique('provider_webhook_events_tenant_event_unique').on(t.tenantId, t.provider, t.eventId),
     index('provider_webhook_events_tenant_idx').on(t.tenantId, t.id.desc()),
   ],
 );

@@ -131,13 +131,27 @@ export async function seedDemoCatalogue(
     })),
   );
 
-  await tx.insert(paymentProviders).values({
-    tenantId,
-    name: 'PayPal Sandbox (credenziali segnaposto)',
-    apiUrl: 'https://api-m.sandbox.paypal.com',
-    apiKey: 'SEGNAPOSTO-sandbox-client-id',
-    apiSecretEncrypted: secretBox?.encrypt('SEGNAPOSTO-sandbox-secret') ?? null,
-  });
+  const [provider] = await tx
+    .insert(paymentProviders)
+    .values({
+      tenantId,
+      name: 'PayPal Sandbox (credenziali segnaposto)',
+      apiUrl: 'https://api-m.sandbox.paypal.com',
+      apiKey: 'SEGNAPOSTO-sandbox-client-id',
+    })
+    .returning({ id: paymentProviders.id });
+  // Sealed to its row (secret-box.ts): the id exists only after the insert.
+  if (provider && secretBox)
+    await tx
+      .update(paymentProviders)
+      .set({
+        apiSecretEncrypted: secretBox.seal(
+          'SEGNAPOSTO-sandbox-secret',
+          'payment_providers.api_secret_encrypted',
+          provider.id,
+        ),
+      })
+      .where(eq(paymentProviders.id, provider.id));
 
   for (const customer of DEMO_CUSTOMERS) {
     const place = await municipalityOf(tx, customer.municipality[0], customer.municipality[1]);

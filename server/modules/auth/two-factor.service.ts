@@ -210,7 +210,7 @@ export function createTwoFactor(box: SecretBox) {
     async verify(w: GlobalUnitOfWork, userId: number, code: string): Promise<boolean> {
       const row = await account(w, userId);
       if (!row.secret) return false;
-      const secret = box.decrypt(row.secret);
+      const secret = box.open(row.secret, 'users.totp_secret_encrypted', userId);
       if (secret && (await acceptTotp(w, userId, secret, code))) return true;
       return acceptRecoveryCode(w, userId, code);
     },
@@ -248,7 +248,10 @@ export function createTwoFactor(box: SecretBox) {
       const secret = new Secret({ size: 20 }).base32;
       await w.tx
         .update(users)
-        .set({ totpPendingEncrypted: box.encrypt(secret), updatedAt: w.now })
+        .set({
+          totpPendingEncrypted: box.seal(secret, 'users.totp_pending_encrypted', userId),
+          updatedAt: w.now,
+        })
         .where(eq(users.id, userId));
       return { otpauthUri: totpOf(secret, row.email).toString(), secret };
     },
@@ -258,13 +261,14 @@ export function createTwoFactor(box: SecretBox) {
       const row = await account(w, userId);
       if (!canUseTwoFactor(row.roleId)) throw new HttpError(403, m.notForRole);
       if (row.secret) throw new HttpError(409, m.alreadyEnabled);
-      const secret = row.pending ? box.decrypt(row.pending) : null;
+      const secret = row.pending ? box.open(row.pending, 'users.totp_pending_encrypted', userId) : null;
       if (!secret) throw new HttpError(409, m.setupMissing);
       if (!(await acceptTotp(w, userId, secret, code))) throw badCode();
       await w.tx
         .update(users)
         .set({
-          totpSecretEncrypted: row.pending,
+          // Sealed again for its own column: a value is bound to the column it lives in.
+          totpSecretEncrypted: box.seal(secret, 'users.totp_secret_encrypted', userId),
           totpPendingEncrypted: null,
           totpEnabledAt: w.now,
           updatedAt: w.now,

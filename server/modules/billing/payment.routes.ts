@@ -5,10 +5,11 @@
  * Public calls are limited per IP; webhooks need no x-api-key (PayPal cannot send one) and are
  * trusted only after PayPal's signature check.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { messages } from '../../../contract/messages';
+import { messages, serverMessages } from '../../../contract/messages';
 import {
   createPaymentTokenSchema,
   paymentUrlOf,
@@ -51,21 +52,50 @@ export interface PaymentRoutesOptions {
   connectionFor: (tenantId: number) => Database;
   shared: Database;
   publicUrl: () => string;
-  rateLimit: { windowMs: number; publicLookup: number; webhook: number };
+  rateLimit: { windowMs: number; publicLookup: number; webhook: number; webhookPerTenant: number };
   /** WIDGET_DAILY_CAP: the plan widget's requests per tenant and plan in 24 hours. */
   widgetDailyCap: number;
 }
 
+/**
+ * What a provider webhook answers. A delivery that cannot be trusted gets `unverified` whatever
+ * the reason (unknown tenant, provider or webhook id or signing secret not configured, secret
+ * unreadable, no signature, wrong signature): a stranger learns nothing of a tenant's setup. The
+ * reason goes to the log.
+ */
 export const webhookMessages = {
   unverified: 'Firma del webhook non valida: evento ignorato.',
-  notConfigured:
-    'Webhook PayPal non configurato per questo tenant (ID webhook mancante in Configura PayPal).',
   malformed: 'Evento webhook non valido.',
-  stripeNotConfigured:
-    'Webhook Stripe non configurato per questo tenant (segreto di firma mancante nella configurazione di Stripe).',
   received: 'Evento ricevuto.',
   duplicate: 'Evento già ricevuto.',
 } as const;
+
+/** The headers PayPal signs a delivery with: without them there is nothing to ask PayPal about. */
+const PAYPAL_SIGNATURE_HEADERS = [
+  'paypal-auth-algo',
+  'paypal-cert-url',
+  'paypal-transmission-id',
+  'paypal-transmission-sig',
+  'paypal-transmission-time',
+] as const;
+
+function unverified(request: FastifyRequest, provider: string, reason: string): HttpError {
+  request.log.info(
+    { provider, tenantId: (request.params as { tenantId?: number }).tenantId, reason },
+    'webhook rifiutato',
+  );
+  return new HttpError(400, webhookMessages.unverified);
+}
+
+/** A provider lookup whose refusals (409: no secret, secret unreadable, address not official) read as "none". */
+async function orNone<T>(lookup: Promise<T | null>): Promise<T | null> {
+  try {
+    return await lookup;
+  } catch (error) {
+    if (error instanceof HttpError) return null;
+    throw error;
+  }
+}
 
 const admins = { access: 'user', roles: ADMINS, tenant: 'required' } as const;
 
@@ -101,6 +131,11 @@ export function registerPaymentRoutes(fastify: FastifyInstance, options: Payment
   const stripeDeps = { ...deps, publicUrl };
   const widgetDeps = { uow, shared, publicUrl, dailyCap: options.widgetDailyCap };
   const publicLimit = perIp(rateLimit.publicLookup, rateLimit.windowMs);
+  // PayPal webhook verifications per tenant and window (each one is a call to PayPal).
+  const paypalVerifications = new RateLimiterMemory({
+    points: rateLimit.webhookPerTenant,
+    duration: Math.max(1, Math.round(rateLimit.windowMs / 1000)),
+  });
 
   app.post(
     '/api/PaymentToken/create',
@@ -194,7 +229,7 @@ export function registerPaymentRoutes(fastify: FastifyInstance, options: Payment
       schema: {
         tags: ['webhooks'],
         summary:
-          'Webhook PayPal del tenant (senza x-api-key): verificato con la firma PayPal (400 altrimenti), idempotente per ID evento',
+          'Webhook PayPal del tenant (senza x-api-key): verificato con la firma PayPal (400, la stessa risposta qualunque sia il motivo), verifiche limitate per tenant (429), idempotente per tenant e ID evento',
         params: z.object({ tenantId: idParamsSchema.shape.id }),
         response: {
           200: envelopeOf(z.object({ eventId: z.string(), outcome: z.string() })),
@@ -205,13 +240,28 @@ export function registerPaymentRoutes(fastify: FastifyInstance, options: Payment
       const { tenantId } = request.params;
       const event = parseWebhookEvent(request.body);
       if (!event) throw new HttpError(400, webhookMessages.malformed);
-      const provider = await providers.findPaypal(tenantId);
-      if (!provider?.webhookId) throw new HttpError(400, webhookMessages.notConfigured);
+      // Unsigned: refused without a call to PayPal.
+      if (PAYPAL_SIGNATURE_HEADERS.some((name) => !request.headers[name]))
+        throw unverified(request, 'paypal', 'firma assente');
+      // Each signed delivery costs a call to PayPal: limited per tenant, whether or not the
+      // tenant exists or has a webhook id (the answer says nothing of either).
+      const allowed = await paypalVerifications.consume(`paypal:${tenantId}`).then(
+        () => null,
+        (refusal: unknown) => refusal,
+      );
+      if (allowed !== null) {
+        const ms = (allowed as { msBeforeNext?: number }).msBeforeNext ?? rateLimit.windowMs;
+        throw new HttpError(429, serverMessages.rateLimited, {
+          headers: { 'Retry-After': String(Math.max(1, Math.ceil(ms / 1000))) },
+        });
+      }
+      const provider = await orNone(providers.findPaypal(tenantId));
+      if (!provider?.webhookId) throw unverified(request, 'paypal', 'PayPal o ID webhook non configurati');
       const verified = await provider.adapter.verifyWebhook(
         { headers: request.headers, event: request.body },
         provider.webhookId,
       );
-      if (!verified) throw new HttpError(400, webhookMessages.unverified);
+      if (!verified) throw unverified(request, 'paypal', 'firma non confermata da PayPal');
       const result = await applyWebhookEvent(deps, tenantId, event);
       request.log.info(
         { eventId: event.id, type: event.event_type, outcome: result.outcome },
@@ -390,7 +440,7 @@ export function registerPaymentRoutes(fastify: FastifyInstance, options: Payment
         schema: {
           tags: ['webhooks'],
           summary:
-            'Webhook Stripe del tenant (senza x-api-key): firma verificata sul corpo grezzo con il segreto di firma (400 altrimenti), idempotente per ID evento',
+            'Webhook Stripe del tenant (senza x-api-key): firma verificata sul corpo grezzo con il segreto di firma (400, la stessa risposta qualunque sia il motivo), idempotente per tenant e ID evento',
           params: z.object({ tenantId: idParamsSchema.shape.id }),
           response: {
             200: envelopeOf(z.object({ eventId: z.string(), outcome: z.string() })),
@@ -401,11 +451,19 @@ export function registerPaymentRoutes(fastify: FastifyInstance, options: Payment
         const { tenantId } = request.params;
         const raw = request.body;
         if (!Buffer.isBuffer(raw) || raw.length === 0) throw new HttpError(400, webhookMessages.malformed);
-        const provider = await providers.findStripe(tenantId);
         const signature = request.headers['stripe-signature'];
-        if (!provider) throw new HttpError(400, webhookMessages.stripeNotConfigured);
-        const event = provider.adapter.parseWebhook(raw, Array.isArray(signature) ? signature[0] : signature);
-        if (!event) throw new HttpError(400, webhookMessages.unverified);
+        if (!signature) throw unverified(request, 'stripe', 'firma assente');
+        // Checked offline with the tenant's signing secret: one answer whether the tenant, its
+        // Stripe or its secret exist or not (issue 31).
+        const provider = await orNone(providers.findStripe(tenantId));
+        const event =
+          provider?.adapter.parseWebhook(raw, Array.isArray(signature) ? signature[0] : signature) ?? null;
+        if (!event)
+          throw unverified(
+            request,
+            'stripe',
+            provider ? 'firma non valida' : 'Stripe o segreto di firma non configurati',
+          );
         const result = await applyStripeEvent(deps, tenantId, event);
         request.log.info({ eventId: event.id, type: event.type, outcome: result.outcome }, 'webhook Stripe');
         return ok(

@@ -6,14 +6,11 @@
  * (`Rinnova-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, `${t}.${body}`)>`), and logs
  * the attempt. A failure is retried after 1, 4, 16, 64, 256 minutes and then every 8 hours, for
  * 24 hours from the event; then the delivery fails and the endpoint is disabled, its Admins told
- * by e-mail (outbox). In production targets on private, loopback or link-local addresses are
- * refused when the name is resolved (the connection uses the checked address).
+ * by e-mail (outbox). Every POST goes through the outbound door (lib/outbound): in production a
+ * target on a private, loopback or link-local address, in any spelling, is refused when the URL is
+ * saved and again on the socket's real remote address at each delivery; redirects are not followed.
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { isIP } from 'node:net';
-import dns from 'node:dns';
-import http from 'node:http';
-import https from 'node:https';
 import { and, asc, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { Role } from '../../../contract/enums';
@@ -41,6 +38,7 @@ import {
   webhookEndpoints,
 } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
+import { hostRefusal, isOutboundRefused, type Outbound } from '../../lib/outbound';
 import type { SecretBox } from '../../lib/secret-box';
 import { webhookDisabledMail } from '../../mail/templates';
 import type { UnitOfWork, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
@@ -63,46 +61,14 @@ export function signatureHeader(secret: string, timestamp: number, body: string)
   return `t=${timestamp},v1=${v1}`;
 }
 
-// ---------------------------------------------------------------- SSRF guard
+// ---------------------------------------------------------------- the URL (checked again at connect time)
 
-/** Private, loopback, link-local, unique-local, CGNAT, multicast, unspecified: never a webhook target in production. */
-export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) {
-    const [a = 0, b = 0] = address.split('.').map(Number);
-    return (
-      a === 0 ||
-      a === 10 ||
-      a === 127 ||
-      (a === 100 && b >= 64 && b <= 127) ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 192 && b === 0) ||
-      (a === 198 && (b === 18 || b === 19)) ||
-      a >= 224
-    );
-  }
-  if (family === 6) {
-    const v = address.toLowerCase();
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(v);
-    if (mapped?.[1]) return isPrivateAddress(mapped[1]);
-    return (
-      v === '::' ||
-      v === '::1' ||
-      v.startsWith('fe8') ||
-      v.startsWith('fe9') ||
-      v.startsWith('fea') ||
-      v.startsWith('feb') ||
-      v.startsWith('fc') ||
-      v.startsWith('fd') ||
-      v.startsWith('ff')
-    );
-  }
-  return true;
-}
-
-/** 400 field errors for an endpoint URL: http(s), no credentials; in production https and no private literal. */
+/**
+ * 400 field errors for an endpoint URL: http(s), no credentials; with the outbound guard on
+ * (production) https and no host that names this machine or a private network in any spelling
+ * (the host as the URL parser reads it: `[::ffff:a9fe:a9fe]`, `0x7f000001` → 127.0.0.1). A name
+ * is checked again on every delivery, on the socket's real remote address (lib/outbound).
+ */
 export function checkEndpointUrl(raw: string, allowPrivate: boolean): URL {
   let url: URL;
   try {
@@ -114,9 +80,7 @@ export function checkEndpointUrl(raw: string, allowPrivate: boolean): URL {
     throw fieldError('url', m.urlInvalid);
   if (!allowPrivate) {
     if (url.protocol !== 'https:') throw fieldError('url', m.urlHttpsRequired);
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (host === 'localhost' || host.endsWith('.localhost') || (isIP(host) && isPrivateAddress(host)))
-      throw fieldError('url', m.urlPrivate);
+    if (hostRefusal(url.hostname) !== null) throw fieldError('url', m.urlPrivate);
   }
   return url;
 }
@@ -125,35 +89,22 @@ function fieldError(field: string, message: string) {
   return new HttpError(400, serverMessages.validation, { errors: [`${field}: ${message}`] });
 }
 
-/** A DNS lookup that refuses private answers: the connection goes to the address checked here. */
-const guardedLookup: NonNullable<http.RequestOptions['lookup']> = (hostname, options, callback) => {
-  dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, '', 4);
-    const list = (addresses as unknown as dns.LookupAddress[]) ?? [];
-    const bad = list.find((a) => isPrivateAddress(a.address));
-    if (list.length === 0 || bad) {
-      const refused = Object.assign(new Error(m.urlPrivate), { code: 'EPRIVATE' });
-      return callback(refused, '', 4);
-    }
-    if ((options as { all?: boolean }).all)
-      return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
-    const first = list[0] as dns.LookupAddress;
-    callback(null, first.address, first.family);
-  });
-};
-
 export interface SendResult {
   statusCode: number | null;
   error: string | null;
   durationMs: number;
 }
 
-/** One POST with a timeout; never throws. Redirects are not followed (a 3xx is a failure). */
-export function postJson(
+/**
+ * One POST through the outbound door with a timeout; never throws. Redirects are not followed
+ * (a 3xx is a failure); the answer's body is read up to 64 KiB and dropped.
+ */
+export async function postJson(
+  outbound: Outbound,
   url: string,
   body: string,
   headers: Record<string, string>,
-  options: { timeoutMs: number; allowPrivate: boolean },
+  timeoutMs: number,
 ): Promise<SendResult> {
   const started = performance.now();
   const done = (statusCode: number | null, error: string | null): SendResult => ({
@@ -161,37 +112,26 @@ export function postJson(
     error,
     durationMs: Math.round(performance.now() - started),
   });
-  return new Promise((resolve) => {
-    let target: URL;
-    try {
-      target = new URL(url);
-    } catch {
-      return resolve(done(null, m.urlInvalid));
-    }
-    const host = target.hostname.replace(/^\[|\]$/g, '');
-    if (!options.allowPrivate && isIP(host) && isPrivateAddress(host))
-      return resolve(done(null, m.urlPrivate));
-    const client = target.protocol === 'https:' ? https : http;
-    const request = client.request(
-      target,
-      {
-        method: 'POST',
-        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
-        timeout: options.timeoutMs,
-        ...(options.allowPrivate ? {} : { lookup: guardedLookup }),
-      },
-      (response) => {
-        response.resume();
-        response.on('end', () => resolve(done(response.statusCode ?? null, null)));
-        response.on('error', (e) => resolve(done(response.statusCode ?? null, e.message)));
-      },
-    );
-    request.on('timeout', () => request.destroy(new Error(`nessuna risposta entro ${options.timeoutMs} ms`)));
-    request.on('error', (e: Error & { code?: string }) =>
-      resolve(done(null, e.code === 'EPRIVATE' ? m.urlPrivate : e.message.slice(0, 300))),
-    );
-    request.end(body);
-  });
+  try {
+    const target = new URL(url);
+    // Refused at once when the literal says so: no connection is tried.
+    if (outbound.guard && hostRefusal(target.hostname) !== null) return done(null, m.urlPrivate);
+  } catch {
+    return done(null, m.urlInvalid);
+  }
+  try {
+    const res = await outbound.request(url, {
+      method: 'POST',
+      headers,
+      body,
+      timeoutMs,
+      maxResponseBytes: 65_536,
+    });
+    return done(res.status, null);
+  } catch (error) {
+    if (isOutboundRefused(error)) return done(null, m.urlPrivate);
+    return done(null, (error as Error).message.slice(0, 300));
+  }
 }
 
 // ---------------------------------------------------------------- emit (inside the unit of work)
@@ -388,14 +328,24 @@ export async function createEndpoint(
 ): Promise<WebhookEndpointCreated> {
   const url = checkEndpointUrl(input.url, deps.allowPrivate);
   const secret = `whsec_${randomBytes(32).toString('base64url')}`;
+  // The row's id first: the secret is sealed to it (lib/secret-box.ts).
+  const result = await w.tx.execute<{ id: string | number }>(
+    sql`select nextval(pg_get_serial_sequence('webhook_endpoints', 'id')) as id`,
+  );
+  const rows = (Array.isArray(result) ? result : (result as { rows: { id: string | number }[] }).rows) as {
+    id: string | number;
+  }[];
+  const next = { id: Number(rows[0]?.id) };
+  if (!Number.isSafeInteger(next.id)) throw new Error('webhook endpoint id not allocated');
   const [row] = await w.tx
     .insert(webhookEndpoints)
     .values({
+      id: next.id,
       tenantId: w.tenantId,
       url: url.toString(),
       description: input.description ?? null,
       events: [...new Set(input.events)],
-      secretEncrypted: deps.secretBox.encrypt(secret),
+      secretEncrypted: deps.secretBox.seal(secret, 'webhook_endpoints.secret_encrypted', next.id),
       secretLastFour: secret.slice(-4),
       createdAt: w.now,
       updatedAt: w.now,
@@ -501,7 +451,8 @@ export interface WebhookSenderOptions {
   uow: UnitOfWorkRunner;
   secretBox: SecretBox;
   timeoutMs: number;
-  allowPrivate: boolean;
+  /** The door every delivery goes through. */
+  outbound: Outbound;
   log: FastifyBaseLogger;
 }
 
@@ -515,10 +466,14 @@ export interface WebhookSender {
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
 export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
-  const { db, uow, secretBox, timeoutMs, allowPrivate, log } = options;
+  const { db, uow, secretBox, timeoutMs, outbound, log } = options;
 
   async function send(delivery: DeliveryRow, endpoint: EndpointRow, now: Date): Promise<SendResult> {
-    const secret = secretBox.decrypt(endpoint.secretEncrypted);
+    const secret = secretBox.open(
+      endpoint.secretEncrypted,
+      'webhook_endpoints.secret_encrypted',
+      endpoint.id,
+    );
     if (!secret)
       return {
         statusCode: null,
@@ -527,6 +482,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       };
     const timestamp = Math.floor(now.getTime() / 1000);
     return postJson(
+      outbound,
       endpoint.url,
       delivery.body,
       {
@@ -536,7 +492,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         'Rinnova-Event': delivery.eventType,
         'Rinnova-Delivery': delivery.eventId,
       },
-      { timeoutMs, allowPrivate },
+      timeoutMs,
     );
   }
 

@@ -9,7 +9,8 @@
  * 1. claim (one short unit of work): the invoice row locked, still 'issued', no other attempt under
  *    way → an `invoice_sends` row 'sending'. Two jobs for one invoice: the second finds the claim
  *    (or the invoice sent) and does nothing;
- * 2. the SMTP call, outside any transaction;
+ * 2. the SMTP call, outside any transaction, through the outbound door and always over TLS
+ *    (implicit or STARTTLS);
  * 3. outcome (another unit): 'sent' with the message id and the invoice issued → sent; or 'failed'
  *    with the Italian error, and nothing else changes (the job then fails, so pg-boss retries it;
  *    'Invia allo SdI' again is the manual retry).
@@ -23,6 +24,7 @@ import { invoices, invoiceSends, tenants } from '../../db/schema';
 import type { InvoiceSend } from '../../../contract/schemas/invoice';
 import { HttpError } from '../../lib/http-error';
 import { toSend } from './invoice.repository';
+import type { Outbound } from '../../lib/outbound';
 import type { SecretBox } from '../../lib/secret-box';
 import type { JobDefinition } from '../../jobs/engine';
 import type { UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
@@ -41,7 +43,9 @@ export interface PecDeps {
   shared: Database;
   uow: UnitOfWorkRunner;
   box: SecretBox;
-  /** Test seam: nodemailer's transport options (e.g. a loopback server's self-signed TLS). */
+  /** The door the SMTP connection is made through (lib/outbound). */
+  outbound: Outbound;
+  /** Test seam: more nodemailer options (a loopback server's test CA: `tls: { ca }`). */
   transportOptions?: Record<string, unknown>;
 }
 
@@ -82,7 +86,7 @@ export async function pecSettingsOf(
   if (!t.from) missing.push(pecMessages.fieldSender);
   const base = { missing, sdiPec: t.to, autoSend: t.autoSend };
   if (!t.host || !t.user || !t.password || !t.from) return { settings: null, ...base };
-  const password = box.decrypt(t.password);
+  const password = box.open(t.password, 'tenants.pec_smtp_password_encrypted', tenantId);
   if (password === null) return { settings: null, ...base, missing: [pecMessages.fieldPasswordUnreadable] };
   return {
     settings: {
@@ -100,8 +104,17 @@ export async function pecSettingsOf(
 
 /** An SMTP failure in Italian: what a person can act on, never a secret. */
 export function italianSmtpError(error: unknown, s: Pick<PecSettings, 'host' | 'port'>): string {
-  const e = error as { code?: string; responseCode?: number; response?: string; message?: string };
+  const e = error as {
+    code?: string;
+    originalCode?: string;
+    responseCode?: number;
+    response?: string;
+    message?: string;
+  };
   const server = `${s.host}:${s.port}`;
+  // A certificate the server does not trust (unknown CA, self-signed, another name, expired).
+  if (/CERT|SIGNATURE|SELF_SIGNED|ALTNAME|ERR_TLS|ERR_SSL/.test(e.originalCode ?? ''))
+    return pecMessages.errorTls(server);
   switch (e.code) {
     case 'EAUTH':
       return pecMessages.errorAuth;
@@ -113,6 +126,8 @@ export function italianSmtpError(error: unknown, s: Pick<PecSettings, 'host' | '
       return pecMessages.errorConnection(server);
     case 'ETLS':
       return pecMessages.errorTls(server);
+    case 'EOUTBOUNDREFUSED':
+      return pecMessages.errorPrivate(server);
     case 'EENVELOPE':
     case 'EMESSAGE':
       return pecMessages.errorRefused(String(e.response ?? e.message ?? '').slice(0, 300));
@@ -191,16 +206,22 @@ export async function sendInvoiceByPec(
 
   // Outside any transaction: the SMTP conversation with the tenant's PEC provider.
   let result: { messageId: string } | { error: string };
+  // Through the outbound door (the socket checked on its real remote address), always over TLS:
+  // implicit (secure, 465) or STARTTLS, which requireTLS makes mandatory (never plain text), the
+  // certificate checked against the host name.
   const transport = nodemailer.createTransport({
+    ...deps.transportOptions,
     host: settings.host,
     port: settings.port,
     secure: settings.secure,
+    requireTLS: !settings.secure,
+    ignoreTLS: false,
+    getSocket: deps.outbound.smtpSocket,
     auth: { user: settings.user, pass: settings.password },
     connectionTimeout: SMTP_TIMEOUT_MS,
     greetingTimeout: SMTP_TIMEOUT_MS,
     socketTimeout: SMTP_TIMEOUT_MS,
-    ...deps.transportOptions,
-  });
+  } as Parameters<typeof nodemailer.createTransport>[0]);
   try {
     const kind = claim.documentType === 'TD04' ? 'Nota di credito' : 'Fattura';
     const info = await transport.sendMail({

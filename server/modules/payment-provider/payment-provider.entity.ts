@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { PaymentProvider } from '../../../contract/schemas/payment-provider';
 import {
@@ -9,6 +9,9 @@ import {
 } from '../../../contract/schemas/payment-provider';
 import { paymentProviders } from '../../db/schema';
 import type { SecretBox } from '../../lib/secret-box';
+import { serverMessages } from '../../../contract/messages';
+import { HttpError } from '../../lib/http-error';
+import { apiUrlProblem, sameEndpoint, secretRetypeMessages } from '../../lib/outbound/provider-hosts';
 import type { EntityDefinition } from '../../crud/entity';
 import { adminEntityRoles } from '../../crud/roles';
 import { byName, windowed } from '../../crud/window';
@@ -29,12 +32,19 @@ const paymentProviderItem: z.ZodType<PaymentProvider> = z.object({
 });
 
 /**
- * Payment-provider settings of the tenant. `apiSecret` is write-only: stored encrypted, never
- * selected for an answer (which shows SECRET_MASK when one is stored); an Update whose secret is
- * absent, empty or the mask keeps the stored one.
+ * Payment-provider settings of the tenant. `apiSecret` is write-only: stored encrypted (sealed to
+ * the row), never selected for an answer (which shows SECRET_MASK when one is stored); an Update
+ * whose secret is absent, empty or the mask keeps the stored one, unless it changes `apiUrl`:
+ * then the secret must be typed again (400 on apiSecret), so a stored secret never goes to an
+ * address chosen after it. In production `apiUrl` is one of the provider's official hosts for
+ * its mode (400 on apiUrl).
  */
 export function paymentProviderEntity(
   box: SecretBox,
+  options: {
+    /** The outbound guard is on (production): apiUrl only on the provider's official hosts. */
+    pinHosts: boolean;
+  },
 ): EntityDefinition<typeof paymentProviders, PaymentProvider, typeof paymentProviderInputSchema> {
   return {
     name: 'paymentprovider',
@@ -88,10 +98,43 @@ export function paymentProviderEntity(
       isActive: input.isActive,
       apiUrl: input.apiUrl,
       apiKey: input.apiKey,
-      ...(input.apiSecret ? { apiSecretEncrypted: box.encrypt(input.apiSecret) } : {}),
-      ...(input.webhookSecret ? { webhookSecretEncrypted: box.encrypt(input.webhookSecret) } : {}),
       updatedAt: now,
     }),
+    afterWrite: async (w, id, input, previous) => {
+      const [row] = await w.tx
+        .select({ kind: paymentProviders.kind, mode: paymentProviders.mode, apiUrl: paymentProviders.apiUrl })
+        .from(paymentProviders)
+        .where(eq(paymentProviders.id, id));
+      if (!row) return;
+      const errors: string[] = [];
+      // Production: PayPal's or Stripe's own hosts only (lib/outbound/provider-hosts.ts).
+      const mode = row.mode === 'live' ? 'live' : 'sandbox';
+      const hostProblem = options.pinHosts
+        ? apiUrlProblem(row.kind === 'stripe' ? 'stripe' : 'paypal', mode, row.apiUrl)
+        : null;
+      if (hostProblem) errors.push(`apiUrl: ${hostProblem}`);
+      // A stored secret is never sent to an address chosen after it was stored.
+      if (previous?.apiSecretEncrypted && !input.apiSecret && !sameEndpoint(previous.apiUrl, row.apiUrl))
+        errors.push(`apiSecret: ${secretRetypeMessages.apiSecret}`);
+      if (errors.length > 0) throw new HttpError(400, serverMessages.validation, { errors });
+      // The secrets are sealed to the row (its id known only after the insert): lib/secret-box.ts.
+      const sealed = {
+        ...(input.apiSecret
+          ? { apiSecretEncrypted: box.seal(input.apiSecret, 'payment_providers.api_secret_encrypted', id) }
+          : {}),
+        ...(input.webhookSecret
+          ? {
+              webhookSecretEncrypted: box.seal(
+                input.webhookSecret,
+                'payment_providers.webhook_secret_encrypted',
+                id,
+              ),
+            }
+          : {}),
+      };
+      if (Object.keys(sealed).length > 0)
+        await w.tx.update(paymentProviders).set(sealed).where(eq(paymentProviders.id, id));
+    },
     export: {
       fileName: 'fornitori-di-pagamento',
       columns: [

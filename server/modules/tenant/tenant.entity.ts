@@ -5,6 +5,10 @@ import type { Tenant } from '../../../contract/schemas/tenant';
 import { SDI_PEC_DEFAULT, tenantInputSchema } from '../../../contract/schemas/tenant';
 import { SECRET_MASK } from '../../../contract/schemas/payment-provider';
 import type { SecretBox } from '../../lib/secret-box';
+import { serverMessages } from '../../../contract/messages';
+import { HttpError } from '../../lib/http-error';
+import { hostRefusal } from '../../lib/outbound';
+import { sameHost, secretRetypeMessages } from '../../lib/outbound/provider-hosts';
 import { taxRegimes } from '../../../contract/validation/italian';
 import { tenants, userTenants } from '../../db/schema';
 import type { EntityDefinition } from '../../crud/entity';
@@ -81,6 +85,10 @@ const tenantColumns = {
  */
 export function tenantEntity(
   box: SecretBox,
+  options: {
+    /** The outbound guard is on (production): no PEC server on this machine or a private network. */
+    guard: boolean;
+  },
 ): EntityDefinition<typeof tenants, TenantView, typeof tenantInputSchema> {
   return {
     name: 'tenant',
@@ -142,12 +150,40 @@ export function tenantEntity(
       pecSmtpPort: input.pecSmtpPort,
       pecSmtpSecure: input.pecSmtpSecure,
       pecSmtpUser: input.pecSmtpUser,
-      ...(input.pecSmtpPassword ? { pecSmtpPasswordEncrypted: box.encrypt(input.pecSmtpPassword) } : {}),
       // Blank puts back the SdI's default address; absent keeps the stored one.
       sdiPec: input.sdiPec === null ? SDI_PEC_DEFAULT : input.sdiPec,
       pecAutoSend: input.pecAutoSend,
       requireTwoFactor: input.requireTwoFactor,
     }),
+    afterWrite: async (w, id, input, previous) => {
+      const [row] = await w.tx.select({ host: tenants.pecSmtpHost }).from(tenants).where(eq(tenants.id, id));
+      const host = row?.host ?? null;
+      const errors: string[] = [];
+      // Production: not this machine nor a private network, in any spelling (lib/outbound).
+      if (options.guard && host !== null && hostRefusal(host) !== null)
+        errors.push(`pecSmtpHost: ${secretRetypeMessages.pecHostPrivate}`);
+      // The stored password is never sent to a server chosen after it was stored.
+      if (
+        previous?.pecSmtpPasswordEncrypted &&
+        !input.pecSmtpPassword &&
+        host !== null &&
+        !sameHost(previous.pecSmtpHost, host)
+      )
+        errors.push(`pecSmtpPassword: ${secretRetypeMessages.pecSmtpPassword}`);
+      if (errors.length > 0) throw new HttpError(400, serverMessages.validation, { errors });
+      // The PEC password is sealed to the tenant's row (its id known only after the insert).
+      if (!input.pecSmtpPassword) return;
+      await w.tx
+        .update(tenants)
+        .set({
+          pecSmtpPasswordEncrypted: box.seal(
+            input.pecSmtpPassword,
+            'tenants.pec_smtp_password_encrypted',
+            id,
+          ),
+        })
+        .where(eq(tenants.id, id));
+    },
     export: {
       fileName: 'tenant',
       columns: [

@@ -7,7 +7,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, LookupFunction } from 'node:net';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
@@ -19,13 +19,7 @@ import type { Subscription } from '../../../contract/schemas/subscription';
 import { subscriptions, webhookDeliveries, webhookEndpoints } from '../../../server/db/schema';
 import type { JobEngine } from '../../../server/jobs/engine';
 import { changeStatus } from '../../../server/modules/billing/subscription.service';
-import {
-  WEBHOOK_JOB,
-  checkEndpointUrl,
-  isPrivateAddress,
-  postJson,
-  retryDelayMs,
-} from '../../../server/modules/integrations/webhooks.service';
+import { WEBHOOK_JOB, postJson, retryDelayMs } from '../../../server/modules/integrations/webhooks.service';
 import {
   approveWholeAmount,
   createSubscription,
@@ -35,7 +29,9 @@ import {
   userId,
 } from '../billing/helpers';
 import { dataOf } from '../helpers/entity-checks';
-import { createTestContext, DEMO, type ApiClient, type TestContext } from '../helpers/test-app';
+import { client, createTestContext, DEMO, type ApiClient, type TestContext } from '../helpers/test-app';
+import { integrationMessages } from '../../../contract/messages';
+import { createOutbound, type Outbound } from '../../../server/lib/outbound';
 
 const MINUTE = 60_000;
 const clock = movableClock('2026-05-04T08:00:00.000Z');
@@ -87,7 +83,10 @@ beforeAll(async () => {
   demo = await ctx.tenantId('Demo Srl');
   await giveIban(ctx, 'Demo Srl');
 });
+/** The door as production has it (guard on), for the sender's helper. */
+const guardedDoor: Outbound = createOutbound({ allowPrivate: false });
 afterAll(async () => {
+  guardedDoor.close();
   await ctx?.close();
   await new Promise((resolve) => receiver?.close(resolve));
 });
@@ -323,37 +322,112 @@ describe('outbound webhooks', () => {
     ).not.toContain(endpoint.id);
   });
 
-  it('refuses private, loopback and link-local targets in production (SSRF guard), also through DNS', async () => {
-    for (const a of [
-      '127.0.0.1',
-      '10.1.2.3',
-      '172.16.0.1',
-      '192.168.1.1',
-      '169.254.169.254',
-      '::1',
-      'fe80::1',
-      'fd00::1',
-      '::ffff:127.0.0.1',
-      '0.0.0.0',
-    ])
-      expect(isPrivateAddress(a), a).toBe(true);
-    for (const a of ['93.184.216.34', '2a00:1450:4001::1']) expect(isPrivateAddress(a), a).toBe(false);
-    expect(() => checkEndpointUrl('https://127.0.0.1/x', false)).toThrow();
-    expect(() => checkEndpointUrl('https://localhost/x', false)).toThrow();
-    expect(() => checkEndpointUrl('http://example.com/x', false)).toThrow();
-    expect(checkEndpointUrl('https://example.com/x', false).host).toBe('example.com');
-    const before = received.length;
-    const literal = await postJson(receiverUrl, '{}', {}, { timeoutMs: 2000, allowPrivate: false });
-    expect(literal).toMatchObject({ statusCode: null, error: expect.stringContaining('rete privata') });
-    // A name that resolves to loopback is refused when resolved.
-    const viaDns = await postJson(
-      receiverUrl.replace('127.0.0.1', 'localhost'),
-      '{}',
-      {},
-      { timeoutMs: 2000, allowPrivate: false },
+  it('with the outbound guard on (OUTBOUND_ALLOW_PRIVATE=false, always in production), refuses private targets in every spelling', async () => {
+    // The same database, an app with the guard on; the test app above runs with it off (the default
+    // outside production), which is why its deliveries reach the loopback receiver.
+    const guarded = await ctx.buildAnotherApp({ OUTBOUND_ALLOW_PRIVATE: 'false' }, { now: clock.now });
+    const token = await ctx.login(DEMO.admin, DEMO.password);
+    const guardedAdmin = client(guarded, { authorization: `Bearer ${token}`, 'x-tenant-id': String(demo) });
+    for (const url of [
+      'https://[::ffff:a9fe:a9fe]/latest/meta-data',
+      'https://[::ffff:169.254.169.254]/',
+      'https://[0:0:0:0:0:ffff:127.0.0.1]/x',
+      'https://[::127.0.0.1]/x',
+      'https://[64:ff9b::a9fe:a9fe]/x',
+      'https://[::]/x',
+      'https://[::1]/x',
+      'https://[fd00::1]/x',
+      'https://0/x',
+      'https://2130706433/x',
+      'https://0x7f000001/x',
+      'https://127.1/x',
+      'https://10.0.0.1/x',
+      'https://100.64.0.1/x',
+      'https://localhost/x',
+      'https://api.localhost./x',
+    ]) {
+      const res = await guardedAdmin.post('/api/webhook/create', { url, events: ['payment.succeeded'] });
+      expect(res.status, url).toBe(400);
+      expect(res.body.errors, url).toEqual([`url: ${integrationMessages.urlPrivate}`]);
+    }
+    const plain = await guardedAdmin.post('/api/webhook/create', {
+      url: 'http://hooks.example.com/x',
+      events: ['payment.succeeded'],
+    });
+    expect(plain.body.errors).toEqual([`url: ${integrationMessages.urlHttpsRequired}`]);
+    // The permissive app takes a loopback URL (development); the guarded one takes public names.
+    expect(
+      (await admin.post('/api/webhook/create', { url: receiverUrl, events: ['payment.succeeded'] })).status,
+    ).toBe(200);
+    expect(
+      (
+        await guardedAdmin.post('/api/webhook/create', {
+          url: 'https://hooks.example.com/x',
+          events: ['payment.succeeded'],
+        })
+      ).status,
+    ).toBe(200);
+
+    // A delivery to an endpoint stored before (loopback), re-sent by the guarded app: refused, nothing received.
+    const [delivery] = dataOf(
+      await admin.get<WebhookDeliveryItem[]>(`/api/webhook/${endpoint.id}/deliveries`),
     );
-    expect(viaDns.statusCode).toBeNull();
-    expect(viaDns.error).toContain('rete privata');
+    const before = received.length;
+    const attempt = await guardedAdmin.post<{ succeeded: boolean; error: string | null }>(
+      `/api/webhook/deliveries/${delivery!.id}/resend`,
+    );
+    expect(attempt.body.data).toMatchObject({ succeeded: false, error: integrationMessages.urlPrivate });
     expect(received.length).toBe(before);
+    // The same through the sender's helper, by literal and by a name resolving to loopback.
+    for (const url of [receiverUrl, receiverUrl.replace('127.0.0.1', 'localhost')]) {
+      const result = await postJson(guardedDoor, url, '{}', {}, 2000);
+      expect(result, url).toMatchObject({ statusCode: null, error: integrationMessages.urlPrivate });
+    }
+    expect(received.length).toBe(before);
+  });
+
+  it('checks the delivery’s socket at connect time: a name that re-resolves to loopback gets nothing', async () => {
+    const rebinding: LookupFunction = (_host, options, callback) => {
+      const cb = callback as (e: null, a: unknown, f?: number) => void;
+      if ((options as { all?: boolean }).all) return cb(null, [{ address: '127.0.0.1', family: 4 }]);
+      cb(null, '127.0.0.1', 4);
+    };
+    const rebound = createOutbound({ allowPrivate: false, lookup: rebinding });
+    const guarded = await ctx.buildAnotherApp(
+      { OUTBOUND_ALLOW_PRIVATE: 'false' },
+      { now: clock.now, outbound: rebound },
+    );
+    try {
+      const token = await ctx.login(DEMO.admin, DEMO.password);
+      const guardedAdmin = client(guarded, { authorization: `Bearer ${token}`, 'x-tenant-id': String(demo) });
+      const port = (receiver.address() as AddressInfo).port;
+      // A public-looking name: accepted when saved (names are judged when they are resolved).
+      const created = dataOf(
+        await guardedAdmin.post<WebhookEndpointCreated>('/api/webhook/create', {
+          url: `https://rebind.example.com:${port}/hooks/rinnova`,
+          events: ['subscription.created'],
+        }),
+      );
+      const before = received.length;
+      // An event for it: the guarded app's sender delivers.
+      await createSubscription(guardedAdmin, {
+        userId: await userId(ctx, 'amministrazione@bianchi-consulting.example.com'),
+        planId: await planId(ctx, 'Demo Srl', 'Basic'),
+      });
+      const run = await guarded.integrations.webhooks.deliverDue();
+      expect(run.tried).toBeGreaterThan(0);
+      const deliveries = dataOf(
+        await guardedAdmin.get<WebhookDeliveryItem[]>(`/api/webhook/${created.id}/deliveries`),
+      );
+      expect(deliveries[0]?.attemptList[0]).toMatchObject({
+        succeeded: false,
+        statusCode: null,
+        error: integrationMessages.urlPrivate,
+      });
+      expect(received.length).toBe(before);
+      await guardedAdmin.delete(`/api/webhook/${created.id}`);
+    } finally {
+      rebound.close();
+    }
   });
 });

@@ -5,7 +5,9 @@
  * each attempt logged, issued → sent, a failure logged in Italian and nothing else changed, the
  * retry, automatic sending, and who may do what.
  */
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { and, asc, eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +22,12 @@ import { giveIban, movableClock, planId, userId } from '../billing/helpers';
 import { payByBankTransfer } from './helpers';
 
 const clock = movableClock('2026-06-10T09:00:00.000Z');
+const TLS_DIR = path.resolve(import.meta.dirname, '../../fixtures/tls');
+const TEST_CA = readFileSync(path.join(TLS_DIR, 'ca.pem'));
+const TLS_SERVER = {
+  key: readFileSync(path.join(TLS_DIR, 'localhost.key')),
+  cert: readFileSync(path.join(TLS_DIR, 'localhost.pem')),
+};
 const PASSWORD = 'pec-Segreta-42';
 let ctx: TestContext;
 let admin: ApiClient;
@@ -66,10 +74,10 @@ let basic: number;
 let customer: number;
 
 beforeAll(async () => {
+  // STARTTLS with a certificate of the test CA (tests/fixtures/tls): PEC sending requires TLS.
   smtp = new SMTPServer({
     secure: false,
-    disabledCommands: ['STARTTLS'],
-    allowInsecureAuth: true,
+    ...TLS_SERVER,
     logger: false,
     onAuth(auth, _session, done) {
       if (auth.username === 'fatture@pec.demo.it' && auth.password === PASSWORD)
@@ -91,7 +99,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   smtpPort = (smtp.server.address() as AddressInfo).port;
-  ctx = await createTestContext({ app: { now: clock.now } });
+  ctx = await createTestContext({ app: { now: clock.now, pecTransportOptions: { tls: { ca: TEST_CA } } } });
   admin = await ctx.as('admin', 'Demo Srl');
   demoId = await ctx.tenantId('Demo Srl');
   await giveIban(ctx, 'Demo Srl');
@@ -194,7 +202,7 @@ describe('sending an invoice to the SdI by PEC', () => {
       pecAutoSend: false,
     });
     const stored = (await tenantRow()).pecSmtpPasswordEncrypted!;
-    expect(stored).toMatch(/^v1\./);
+    expect(stored).toMatch(/^v2\./);
     expect(stored).not.toContain('sbagliata');
     // Sent back with the mask (as the form does): the stored password stays.
     await saveSettings({ pecSmtpPassword: SECRET_MASK });

@@ -15,6 +15,7 @@ import { INTEGRATION_JOB_NAMES } from '../../../server/modules/integrations/jobs
 import { REPORT_JOB } from '../../../server/modules/dashboard/report-job';
 import { PEC_JOBS } from '../../../server/modules/invoice/invoice-pec';
 import { movableClock } from '../billing/helpers';
+import { SECRET_REWRAP_JOB } from '../../../server/lib/secret-rewrap';
 import { client, createTestContext, type TestContext } from '../helpers/test-app';
 
 const DAY = 86_400_000;
@@ -109,12 +110,13 @@ describe('the engine at start', () => {
         ...Object.values(INTEGRATION_JOB_NAMES),
         PEC_JOBS.auto,
         'outbox-sweep',
+        SECRET_REWRAP_JOB,
       ].sort(),
     );
     expect(recurring.body.data?.every((r) => r.timeZone === 'Europe/Rome')).toBe(true);
     const stats = await superadmin.get<Record<string, number>>('/api/hangfire/stats');
     // Plus the report-send queue (issue 14), which runs only when enqueued.
-    expect(stats.body.data).toMatchObject({ recurring: 8, queues: 10, failed: 0, processing: 0 });
+    expect(stats.body.data).toMatchObject({ recurring: 9, queues: 11, failed: 0, processing: 0 });
   });
 });
 
@@ -384,6 +386,7 @@ describe('without the payment hooks', () => {
       PEC_JOBS.auto,
       ...Object.values(INTEGRATION_JOB_NAMES),
       'outbox-sweep',
+      SECRET_REWRAP_JOB,
     ];
     expect(res.body.data?.map((r) => r.key).sort()).toEqual([...expected].sort());
     expect(other.jobs?.definitions.map((d) => d.name)).toEqual([
@@ -392,6 +395,7 @@ describe('without the payment hooks', () => {
       PEC_JOBS.auto,
       ...Object.values(INTEGRATION_JOB_NAMES),
       REPORT_JOB,
+      SECRET_REWRAP_JOB,
       'outbox-sweep',
     ]);
     const stats = await superadmin.get<Record<string, number>>('/api/hangfire/stats');
@@ -414,6 +418,7 @@ describe('without the payment hooks', () => {
         ...Object.values(INTEGRATION_JOB_NAMES),
         PEC_JOBS.auto,
         'outbox-sweep',
+        SECRET_REWRAP_JOB,
       ].sort(),
     );
   });

@@ -1,0 +1,2 @@
+ALTER TABLE "provider_webhook_events" DROP CONSTRAINT "provider_webhook_events_event_unique";--> statement-breakpoint
+ALTER TABLE "provider_webhook_events" ADD CONSTRAINT "provider_webhook_events_tenant_event_unique" UNIQUE("tenant_id","provider","event_id");
