@@ -241,7 +241,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   const config: Config = {
     port,
-    host: str('HOST', '0.0.0.0'),
+    host: str('HOST', '127.0.0.1'),
     dataDir: rawDataDir === MEMORY_DATA_DIR ? MEMORY_DATA_DIR : path.resolve(rawDataDir),
     databaseUrl,
     jwtSecret,
