@@ -75,12 +75,8 @@ import { createApiRateLimiter } from './modules/integrations/rate-limits';
 import { createRequestLogWriter } from './modules/integrations/request-log';
 import { integrationJobs } from './modules/integrations/jobs';
 import { registerWebhookRoutes } from './modules/integrations/webhooks.routes';
-import {
-  WEBHOOK_JOB,
-  WEBHOOK_SIGNAL,
-  createWebhookSender,
-  type WebhookSender,
-} from './modules/integrations/webhooks.service';
+import { WEBHOOK_JOB, WEBHOOK_SIGNAL } from './modules/integrations/webhook-transport';
+import { createWebhookSender, type WebhookSender } from './modules/integrations/webhook-sender';
 import type { RequestLogWriter } from './modules/integrations/request-log';
 import { createOutboxDispatcher } from './unit-of-work/outbox';
 import { createEventBus } from './unit-of-work/events';

@@ -6,7 +6,8 @@
 import type { Database } from '../../db/client';
 import type { JobDefinition } from '../../jobs/engine';
 import { purgeRequestLog } from './request-log';
-import { WEBHOOK_JOB, type WebhookSender } from './webhooks.service';
+import { WEBHOOK_JOB } from './webhook-transport';
+import { type WebhookSender } from './webhook-sender';
 
 export const INTEGRATION_JOB_NAMES = {
   webhookDeliveries: WEBHOOK_JOB,

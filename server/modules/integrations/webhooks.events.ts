@@ -1,7 +1,7 @@
 import type { WebhookEventType } from '../../../contract/integrations';
 import type { SubscriptionEvent } from '../../../contract/subscription-status';
 import type { EventBus } from '../../unit-of-work/events';
-import { emitBankTransferApproved, emitPaymentSucceeded, emitSubscriptionEvent } from './webhooks.service';
+import { emitBankTransferApproved, emitPaymentSucceeded, emitSubscriptionEvent } from './webhook-emit';
 
 /** The outbound webhook each move of the state machine fires (none for the others). */
 const webhookOfMove: Partial<Record<SubscriptionEvent, WebhookEventType>> = {

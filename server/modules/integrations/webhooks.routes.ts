@@ -17,8 +17,8 @@ import {
   listDeliveries,
   listEndpoints,
   updateEndpoint,
-  type WebhookSender,
-} from './webhooks.service';
+} from './webhook-endpoints.service';
+import { type WebhookSender } from './webhook-sender';
 
 export interface WebhookRoutesOptions {
   db: Database;

@@ -19,7 +19,7 @@ import type { Subscription } from '../../../contract/schemas/subscription';
 import { subscriptions, webhookDeliveries, webhookEndpoints } from '../../../server/db/schema';
 import type { JobEngine } from '../../../server/jobs/engine';
 import { changeStatus } from '../../../server/modules/billing/subscription.service';
-import { WEBHOOK_JOB, postJson, retryDelayMs } from '../../../server/modules/integrations/webhooks.service';
+import { WEBHOOK_JOB, postJson, retryDelayMs } from '../../../server/modules/integrations/webhook-transport';
 import {
   approveWholeAmount,
   createSubscription,

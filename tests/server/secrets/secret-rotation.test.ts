@@ -20,7 +20,7 @@ import type { Tenant } from '../../../contract/schemas/tenant';
 import { paymentProviders, tenants, webhookEndpoints } from '../../../server/db/schema';
 import { createSecretBox } from '../../../server/lib/secret-box';
 import { SECRET_REWRAP_JOB, SECRET_SLOTS } from '../../../server/lib/secret-rewrap';
-import { WEBHOOK_JOB } from '../../../server/modules/integrations/webhooks.service';
+import { WEBHOOK_JOB } from '../../../server/modules/integrations/webhook-transport';
 import { createSubscription, planId, userId } from '../billing/helpers';
 import { dataOf } from '../helpers/entity-checks';
 import { sealV1 } from '../helpers/secrets';
