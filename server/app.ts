@@ -19,7 +19,8 @@ import { recurringJobs } from './modules/billing/billing-jobs';
 import { createAuthService } from './modules/auth/auth.service';
 import { addressEntity } from './modules/address/address.entity';
 import { registerBillingRoutes } from './modules/billing/billing.routes';
-import { cancelAtProvider, syncPaypal, syncProvider } from './modules/billing/paypal-billing.service';
+import { cancelAtProvider } from './modules/billing/provider-payments';
+import { syncPaypal, syncProvider } from './modules/billing/provider-sync';
 import { paymentUrlOf } from '../contract/schemas/payment';
 import {
   createRenewalPaymentLink,
@@ -306,7 +307,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sdkBaseUrl: () => (fakePaypal ? `${fakePaypal.url}/sdk/js` : undefined),
   });
 
-  const paypalDeps = { uow, providers, connectionFor, shared: db };
+  const providerDeps = { uow, providers, connectionFor, shared: db };
   const rewrapDeps = { shared: db, connectionFor, box: secretBox, log: app.log };
   const webhookSender = createWebhookSender({
     db,
@@ -320,10 +321,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     connectionFor,
     uow,
     // Cancelled at PayPal first, outside the transaction: if PayPal fails nothing changes.
-    beforeCancel: (tenantId, id) => cancelAtProvider(paypalDeps, tenantId, id),
+    beforeCancel: (tenantId, id) => cancelAtProvider(providerDeps, tenantId, id),
   });
   registerPaymentRoutes(app, {
-    ...paypalDeps,
+    ...providerDeps,
     publicUrl,
     rateLimit: config.rateLimit,
     widgetDailyCap: config.widget.dailyCapPerPlan,
@@ -348,10 +349,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // The nightly provider sync covers both providers of a tenant (PayPal, then Stripe).
       syncPaypal: async (tenantId) => {
         const paypal = (await tenantsWithLivePaypal(db, 'paypal')).includes(tenantId)
-          ? (await syncPaypal(paypalDeps, tenantId, { by: 'job' })).changed
+          ? (await syncPaypal(providerDeps, tenantId, { by: 'job' })).changed
           : 0;
         const stripe = (await tenantsWithLivePaypal(db, 'stripe')).includes(tenantId)
-          ? (await syncProvider(paypalDeps, tenantId, 'stripe', { by: 'job' })).changed
+          ? (await syncProvider(providerDeps, tenantId, 'stripe', { by: 'job' })).changed
           : 0;
         return paypal + stripe;
       },
@@ -414,7 +415,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerApiV1SubscriptionRoutes(app, {
     db,
     uow,
-    beforeCancel: (tenantId, id) => cancelAtProvider(paypalDeps, tenantId, id),
+    beforeCancel: (tenantId, id) => cancelAtProvider(providerDeps, tenantId, id),
   });
   app.decorate('integrations', { requestLog, webhooks: webhookSender });
   registerWebhookRoutes(app, {

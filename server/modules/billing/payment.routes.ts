@@ -28,13 +28,8 @@ import type { ProviderRegistry } from '../../providers/registry';
 import type { UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import { idParamsSchema } from '../../crud/list-query';
 import { ADMINS } from '../../crud/roles';
-import {
-  applyWebhookEvent,
-  parseWebhookEvent,
-  payWithToken,
-  syncPaypal,
-  syncProvider,
-} from './paypal-billing.service';
+import { applyWebhookEvent, parseWebhookEvent, payWithToken } from './paypal-billing.service';
+import { syncPaypal, syncProvider } from './provider-sync';
 import {
   applyStripeEvent,
   confirmStripeCheckout,

@@ -10,7 +10,8 @@ import { and, eq } from 'drizzle-orm';
 import { paymentUrlOf } from '../../../contract/schemas/payment';
 import { recurrenceTypeNames, type RecurrenceTypeId } from '../../../contract/schemas/plan';
 import { SubscriptionStatus } from '../../../contract/subscription-status';
-import { paymentTokens, plans, providerWebhookEvents, users } from '../../db/schema';
+import { paymentTokens, plans, users } from '../../db/schema';
+import { receiveProviderEvent } from './provider-inbox';
 import { HttpError } from '../../lib/http-error';
 import { ProviderError } from '../../providers/payment-provider';
 import { STRIPE_STATUS, type StripeWebhookEvent } from '../../providers/stripe';
@@ -23,9 +24,9 @@ import {
   recordTokenPayment,
   subscriptionOfProviderId,
   tokenInvalid,
-  type PaypalDeps,
+  type ProviderDeps,
   type WebhookOutcome,
-} from './paypal-billing.service';
+} from './provider-payments';
 import { findToken, isUsable, tokenRowColumns, type TokenRow } from './payment-token.service';
 import { planToSync } from './widget-and-plans.service';
 
@@ -43,7 +44,7 @@ export const stripeMessages = {
   checkoutCreated: 'Sessione di pagamento creata.',
 } as const;
 
-export interface StripeDeps extends PaypalDeps {
+export interface StripeDeps extends ProviderDeps {
   publicUrl: () => string;
 }
 
@@ -104,7 +105,7 @@ export async function createStripeCheckout(
 
 /** The token of a session's metadata, in the tenant whose Stripe created the session. */
 async function tokenOfSession(
-  deps: PaypalDeps,
+  deps: ProviderDeps,
   tenantId: number,
   metadata: Record<string, string>,
 ): Promise<TokenRow | undefined> {
@@ -126,7 +127,7 @@ async function tokenOfSession(
  * payment. The same session again answers 'replayed' and changes nothing.
  */
 export async function confirmStripeCheckout(
-  deps: PaypalDeps,
+  deps: ProviderDeps,
   input: { sessionId: string; tenantId: number },
 ): Promise<'paid' | 'replayed'> {
   const { adapter } = await deps.providers.stripe(input.tenantId);
@@ -193,7 +194,7 @@ function resourceIdOf(event: StripeWebhookEvent): string | null {
  * 'stripe') in the same unit that applies it, so a second delivery (or two at once) does nothing.
  */
 export async function applyStripeEvent(
-  deps: PaypalDeps,
+  deps: ProviderDeps,
   tenantId: number,
   event: StripeWebhookEvent,
 ): Promise<{ outcome: WebhookOutcome; detail: string | null }> {
@@ -207,30 +208,20 @@ export async function applyStripeEvent(
     Number.isSafeInteger(tokenId) && tokenId > 0
       ? ({ kind: 'paymentToken', tokenId } as const)
       : ({ kind: 'provider', provider: 'stripe', eventId: event.id } as const);
-  return deps.uow.run({ tenantId, actor }, async (w) => {
-    const resourceId = resourceIdOf(event);
-    const [claimed] = await w.tx
-      .insert(providerWebhookEvents)
-      .values({
-        tenantId: w.tenantId,
-        provider: 'stripe',
-        eventId: event.id.slice(0, 200),
-        eventType: event.type.slice(0, 100),
-        resourceId: resourceId?.slice(0, 200) ?? null,
-        outcome: 'received',
-        payload: { id: event.id, type: event.type, created: event.created, object: event.object },
-        receivedAt: w.now,
-      })
-      .onConflictDoNothing()
-      .returning({ id: providerWebhookEvents.id });
-    if (!claimed) return { outcome: 'duplicate' as const, detail: null };
-    const result = await handleStripeEvent(w, event, resourceId);
-    await w.tx
-      .update(providerWebhookEvents)
-      .set({ outcome: result.outcome, detail: result.detail })
-      .where(eq(providerWebhookEvents.id, claimed.id));
-    return result;
-  });
+  const resourceId = resourceIdOf(event);
+  return receiveProviderEvent(
+    deps.uow,
+    tenantId,
+    {
+      provider: 'stripe',
+      id: event.id,
+      type: event.type,
+      resourceId,
+      payload: { id: event.id, type: event.type, created: event.created, object: event.object },
+      actor,
+    },
+    (w) => handleStripeEvent(w, event, resourceId),
+  );
 }
 
 async function handleStripeEvent(
@@ -334,7 +325,7 @@ async function sessionCompleted(
  * stores the price id as `stripePlanId`. The Stripe calls come first; if one fails nothing is stored.
  */
 export async function syncPlanWithStripe(
-  deps: Pick<PaypalDeps, 'providers' | 'connectionFor'>,
+  deps: Pick<ProviderDeps, 'providers' | 'connectionFor'>,
   tenantId: number,
   planId: number,
   /** The caller's unit of work, where the ids are recorded once Stripe has answered. */
