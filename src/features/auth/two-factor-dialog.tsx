@@ -198,7 +198,7 @@ function ConfirmSetup({ setup, onEnabled }: { setup: TwoFactorSetup; onEnabled: 
           className="break-all rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-800"
           data-testid="two-factor-secret"
         >
-          {setup.secret}
+          {setup.secret.replace(/(.{4})(?=.)/g, '$1 ')}
         </code>
       </p>
       <CodeField label={t.codeLabel} value={code} onChange={setCode} error={error} />

@@ -95,7 +95,7 @@ describe('enrolment from the user menu', () => {
     await user.click(screen.getByRole('menuitem', { name: 'Accesso in due passaggi' }));
     const dialog = await screen.findByRole('dialog', { name: 'Accesso in due passaggi' });
     await user.click(await within(dialog).findByRole('button', { name: 'Attiva' }));
-    expect(await within(dialog).findByTestId('two-factor-secret')).toHaveTextContent('JBSWY3DPEHPK3PXP');
+    expect(await within(dialog).findByTestId('two-factor-secret')).toHaveTextContent('JBSW Y3DP EHPK 3PXP');
     expect(
       await within(dialog).findByRole('img', { name: 'Codice QR per l’app di autenticazione' }),
     ).toBeInTheDocument();
