@@ -14,16 +14,23 @@ export interface Envelope<T> {
 export interface Paged<T> {
   items: T[];
   /**
-   * Rows under the list's filters. Exact up to the page plus 1,000 rows after it; past that the
-   * count is not finished (it would cost a scan of the whole tenant) and `totalCountCapped` is
-   * true: "more than totalCount" (api-contract: capped counts).
+   * Rows under the list's filters. Exact up to EXACT_COUNT_UP_TO matching rows (api-contract), and
+   * on a deep page up to that page plus COUNT_AHEAD rows; past that the count is not finished (it
+   * would cost a scan of the whole tenant) and `totalCountCapped` is true: "more than totalCount".
    */
   totalCount: number;
   totalCountCapped?: boolean;
 }
 
-/** How far past the current page a list counts before it says "oltre …". */
+/** A list counts its matching rows exactly up to this many (api-contract 'capped counts'). */
+export const EXACT_COUNT_UP_TO = 10_000;
+/** On a page deeper than that, how far past the page a list counts before it says "oltre …". */
 export const COUNT_AHEAD = 1_000;
+
+/** How many rows a list counts before it stops (its count is capped at that number minus one). */
+export function countLimitFor(skippedRows: number): number {
+  return Math.max(EXACT_COUNT_UP_TO, skippedRows + COUNT_AHEAD) + 1;
+}
 
 export interface SelectOption {
   value: number;

@@ -2,7 +2,7 @@ import { count, eq, getTableColumns, or, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
-import { COUNT_AHEAD, type SelectOption } from '../../contract/envelope';
+import { countLimitFor, type SelectOption } from '../../contract/envelope';
 import { serverMessages } from '../../contract/messages';
 import type { Database } from '../db/client';
 import { HttpError } from '../lib/http-error';
@@ -80,9 +80,9 @@ export function createCrudRepository<TTable extends PgTable, TItem, TInputSchema
     return row?.value ?? 0;
   }
 
-  /** Exact up to the page plus COUNT_AHEAD rows; beyond, capped (the SPA says "oltre …"). */
+  /** Exact up to 10,000 rows (or a deep page plus COUNT_AHEAD); beyond, capped ("oltre …"). */
   async function pagedCount(where: SQL | undefined, page: number, pageSize: number) {
-    const limit = (page - 1) * pageSize + COUNT_AHEAD + 1;
+    const limit = countLimitFor((page - 1) * pageSize);
     const n = await countWhere(where, limit);
     return n >= limit ? { totalCount: limit - 1, totalCountCapped: true as const } : { totalCount: n };
   }

@@ -3,7 +3,7 @@
  * and filters by its tenant: there is no way to call them without one. Routes never import
  * db/schema; they go through the services, which go through here.
  */
-import { and, asc, desc, eq, gt, isNotNull, like, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, like, lt, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { isRoleId, roleNameById } from '../../../contract/enums';
@@ -130,51 +130,6 @@ export async function countSubscriptions(
   });
   const [row] = await query.execute({ ...values, limit });
   return row?.n ?? 0;
-}
-
-/**
- * One page's ids, newest first, and the list's count capped at `limit`, in one query: the list's
- * first `limit` rows in its order (the walk a capped count makes anyway), numbered, then the page
- * after `offset` with the number of rows walked. A deep page reads its index once instead of
- * twice (once for OFFSET, once for the count) and the call makes one round trip fewer. A page
- * past the end has no row to carry the count: that case alone counts apart.
- */
-export async function pageAndCountOfSubscriptionIds(
-  scope: TenantScope,
-  filter: SubscriptionListFilter,
-  pageSize: number,
-  offset: number,
-  limit: number,
-): Promise<{ ids: number[]; counted: number }> {
-  const { where, shape, values, statementName } = listWhere(scope, filter);
-  const query = preparedOnce(scope.tx, `subscription_page_count_${shape}`, (name) => {
-    const capped = scope.tx
-      .select({ id: subscriptions.id })
-      .from(subscriptions)
-      .where(where())
-      .orderBy(desc(subscriptions.id))
-      .limit(sql.placeholder('limit'))
-      .as('capped');
-    const numbered = scope.tx
-      .select({
-        id: capped.id,
-        position: sql<number>`(row_number() over (order by ${capped.id} desc))::int`.as('position'),
-        walked: sql<number>`(count(*) over ())::int`.as('walked'),
-      })
-      .from(capped)
-      .as('numbered');
-    return scope.tx
-      .select({ id: numbered.id, walked: numbered.walked })
-      .from(numbered)
-      .where(gt(numbered.position, sql.placeholder('offset')))
-      .orderBy(asc(numbered.position))
-      .limit(sql.placeholder('pageSize'))
-      .prepare(statementName(name));
-  });
-  const rows = await query.execute({ ...values, limit, offset, pageSize });
-  const first = rows[0];
-  if (first !== undefined) return { ids: rows.map((r) => r.id), counted: first.walked };
-  return { ids: [], counted: offset === 0 ? 0 : await countSubscriptions(scope, filter, limit) };
 }
 
 /** Ids of one page, newest first (served by the (tenant, …, id desc) indexes). */

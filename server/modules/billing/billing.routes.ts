@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { COUNT_AHEAD } from '../../../contract/envelope';
+import { countLimitFor } from '../../../contract/envelope';
 import { fromCents } from '../../../contract/money';
 import { Role, type RoleId } from '../../../contract/enums';
 import { billingMessages, messages, serverMessages } from '../../../contract/messages';
@@ -45,7 +45,6 @@ import {
   countSubscriptions,
   historyOf,
   loadSubscriptions,
-  pageAndCountOfSubscriptionIds,
   pageOfSubscriptionIds,
   subscriptionExportBatch,
   type SubscriptionExportRow,
@@ -301,22 +300,19 @@ export function registerBillingRoutes(
       // A cursor reads the rows after the given id (newest first) on the list's index; the count
       // stays the whole filtered list's, capped as for page 1.
       const skipped = afterId === undefined ? (page - 1) * pageSize : 0;
-      const limit = skipped + COUNT_AHEAD + 1;
-      // The first pages: the page and its count in one query (one round trip; its numbering of
-      // at most 2,000 rows costs less than the trip). Deeper: OFFSET and the count side by side
-      // on two connections (numbering tens of thousands of rows costs more than the trip).
-      const { ids, counted } =
-        afterId === undefined && skipped <= COUNT_AHEAD
-          ? await pageAndCountOfSubscriptionIds(scope, filter, pageSize, skipped, limit)
-          : await Promise.all([
-              pageOfSubscriptionIds(
-                scope,
-                afterId === undefined ? filter : { ...filter, beforeId: afterId },
-                pageSize,
-                skipped,
-              ),
-              countSubscriptions(scope, filter, limit),
-            ]).then(([ids, counted]) => ({ ids, counted }));
+      const limit = countLimitFor(skipped);
+      // The page (OFFSET, or after the cursor) and the count side by side on two connections: a
+      // count of up to 10,000 rows on the list's index costs less than numbering them in the page's
+      // own query.
+      const [ids, counted] = await Promise.all([
+        pageOfSubscriptionIds(
+          scope,
+          afterId === undefined ? filter : { ...filter, beforeId: afterId },
+          pageSize,
+          skipped,
+        ),
+        countSubscriptions(scope, filter, limit),
+      ]);
       const items = (await loadSubscriptions(scope, ids)).map(withActions(callerOf(request).roleId));
       const nextAfterId = ids.length === pageSize ? (ids[ids.length - 1] ?? null) : null;
       return ok(

@@ -1,9 +1,9 @@
 /**
- * The subscription list's numbered pages and capped count come from one query (issue 8): the
- * list's first page + 1,000 rows walked once, numbered, the page cut out of them. Against the
- * plain queries: every page holds the rows the list's order gives at that offset, the count is
- * exact when the rows end within the window and capped (with the flag) past it, a page past the
- * end is empty with the exact count, and a filter or another tenant changes nothing of that.
+ * The subscription list's pages and counts (issues 8 and 31): the count is exact up to 10,000
+ * matching rows, and on a deeper page up to that page plus 1,000 rows; past that it is capped
+ * (with the flag). Against the plain queries: every page holds the rows the list's order gives at
+ * that offset, a page past the end is empty with the exact count, and a filter or another tenant
+ * changes nothing of that.
  * The list's statements are prepared once per filter shape: every shape, asked in either order,
  * answers its own rows (a statement reused for another shape would not). A search's statements
  * stay unnamed, so that PostgreSQL plans each with its pattern instead of a generic plan.
@@ -26,13 +26,13 @@ beforeAll(async () => {
   ctx = await createTestContext();
   admin = await ctx.as('admin', 'Demo Srl');
   tenantId = await ctx.tenantId('Demo Srl');
-  // 1,200 more subscriptions of the tenant's customers and plans (statuses 1–5 in turn), so the
-  // list is longer than a page + 1,000.
+  // 10,100 more subscriptions of the tenant's customers and plans (statuses 1–5 in turn), so the
+  // list is longer than the 10,000 rows counted exactly.
   await ctx.db.execute(sql`
     insert into subscriptions (tenant_id, user_id, plan_id, status, start_date, next_billing_date,
                                cost_before_vat_cents, vat_hundredths, amount_due_cents)
     select ${tenantId}, u.user_id, p.id, 1 + g % 5, now(), now() + interval '1 month', 1000, 2200, 1220
-    from generate_series(1, 1200) g
+    from generate_series(1, 10100) g
     cross join lateral (select user_id from user_tenants where tenant_id = ${tenantId} order by user_id
                         offset g % 3 limit 1) u
     cross join lateral (select id from plans where tenant_id = ${tenantId} order by id limit 1) p`);
@@ -54,10 +54,10 @@ async function page(query: Record<string, number>) {
   return res.body.data!;
 }
 
-describe('subscription list: pages and capped counts in one query', () => {
-  it('each page holds the rows at its offset; the count is capped a window past the page', async () => {
+describe('subscription list: pages and counts exact up to 10,000 rows', () => {
+  it('each page holds the rows at its offset; past 10,000 matching rows the count is capped', async () => {
     const all = await expectedIds();
-    expect(all.length).toBeGreaterThan(1200);
+    expect(all.length).toBeGreaterThan(10_100);
     for (const [n, size] of [
       [1, 20],
       [2, 20],
@@ -65,15 +65,16 @@ describe('subscription list: pages and capped counts in one query', () => {
     ] as const) {
       const data = await page({ page: n, pageSize: size });
       expect(data.items.map((s) => s.id)).toEqual(all.slice((n - 1) * size, n * size));
-      expect(data.totalCount).toBe((n - 1) * size + 1000);
+      expect(data.totalCount).toBe(10_000);
       expect(data.totalCountCapped).toBe(true);
     }
   });
 
   it('exact without the flag once the rows end within the window; a page past the end is empty', async () => {
     const all = await expectedIds();
-    const near = await page({ page: 10, pageSize: 50 });
-    expect(near.items.map((s) => s.id)).toEqual(all.slice(450, 500));
+    // A deep page counts 1,000 rows past itself: here the end of the list.
+    const near = await page({ page: 200, pageSize: 50 });
+    expect(near.items.map((s) => s.id)).toEqual(all.slice(9950, 10_000));
     expect(near.totalCount).toBe(all.length);
     expect(near.totalCountCapped).toBeUndefined();
     const lastPage = Math.ceil(all.length / 50);
@@ -91,12 +92,13 @@ describe('subscription list: pages and capped counts in one query', () => {
     const data = await page({ page: 3, pageSize: 25, 'filters[status]': 1 });
     expect(data.items.map((s) => s.id)).toEqual(active.slice(50, 75));
     expect(data.items.every((s) => s.subscriptionStatus === 1)).toBe(true);
-    expect(data.totalCount).toBe(Math.min(active.length, 50 + 1000));
-    // Past the end of a shorter list, within the first 1,000 rows (the one-query path's own
-    // fallback count) and past them (the two-query path).
+    // Under 10,000 matching rows: exact.
+    expect(data.totalCount).toBe(active.length);
+    expect(data.totalCountCapped).toBeUndefined();
+    // Past the end of a shorter list, near it and far past it.
     const paused = await expectedIds(2);
-    expect(paused.length).toBeLessThan(900);
-    for (const n of [Math.floor(900 / 100) + 1, 30]) {
+    expect(paused.length).toBeLessThan(2100);
+    for (const n of [Math.ceil(paused.length / 100) + 1, 130]) {
       const beyond = await page({ page: n, pageSize: 100, 'filters[status]': 2 });
       expect(beyond.items).toEqual([]);
       expect(beyond.totalCount).toBe(paused.length);
@@ -152,7 +154,7 @@ describe('subscription list: pages and capped counts in one query', () => {
           data.items.map((s) => s.id),
           set.join(),
         ).toEqual(expected.slice(5, 10));
-        expect(data.totalCount, set.join()).toBe(Math.min(expected.length, 5 + 1000));
+        expect(data.totalCount, set.join()).toBe(Math.min(expected.length, 10_000));
         // The cursor's statements (afterId: one more condition in the name).
         const after = expected[2]!;
         const next = await page({ ...query, afterId: after, pageSize: 5 } as Record<string, number>);
