@@ -6,7 +6,7 @@ import { serverMessages } from '../../contract/messages';
 import type { Database } from '../db/client';
 import { tenants, userTenants } from '../db/schema';
 import { HttpError } from '../lib/http-error';
-import { twoFactorMessages } from '../../contract/schemas/two-factor';
+import { twoFactorMessages } from '../../contract/two-factor';
 import { accessOf } from './request-context';
 
 /** The tenant id of an `X-Tenant-Id` value, or null when it is not a positive int4. */

@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverMessages } from '../../contract/messages';
-import { twoFactorMessages as m } from '../../contract/schemas/two-factor';
+import { twoFactorMessages as m } from '../../contract/two-factor';
 import { securityEvents, users, userTenants } from '../../server/db/schema';
 import { hashPassword } from '../../server/lib/passwords';
 import { client, createTestContext, DEMO } from './helpers/test-app';

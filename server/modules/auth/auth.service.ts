@@ -12,7 +12,7 @@ import { LoginThrottle } from './login-throttle';
 import type { Actor, GlobalUnitOfWork, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import { clientAddressKey } from '../../lib/client-address';
 import type { SecretBox } from '../../lib/secret-box';
-import { twoFactorMessages, type SecondFactorChallenge } from '../../../contract/schemas/two-factor';
+import { twoFactorMessages, type SecondFactorChallenge } from '../../../contract/two-factor';
 import { createSignInGuard } from './sign-in-guard';
 import { canUseTwoFactor, createTwoFactor } from './two-factor.service';
 import { consumeResetToken, isResetTokenOpen, issueResetToken, resetPath } from './reset-tokens';

@@ -14,7 +14,7 @@ import {
   twoFactorMessages as m,
   type TwoFactorSetup,
   type TwoFactorStatus,
-} from '../../../contract/schemas/two-factor';
+} from '../../../contract/two-factor';
 import type { Database } from '../../db/client';
 import {
   recoveryCodes,

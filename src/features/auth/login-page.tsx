@@ -6,7 +6,7 @@ import { apiPaths } from '../../../contract/api-paths';
 import type { Envelope } from '../../../contract/envelope';
 import { messages } from '../../../contract/messages';
 import type { ForcedResetData, LoginResponse } from '../../../contract/schemas/auth';
-import { twoFactorMessages, type SecondFactorChallenge } from '../../../contract/schemas/two-factor';
+import { twoFactorMessages, type SecondFactorChallenge } from '../../../contract/two-factor';
 import { FieldShell, inputClass } from '../../components/fields/field-shell';
 import { errorData, serverMessage, sessionToastIds } from '../../lib/http-errors';
 import { notify } from '../../lib/notify';

@@ -5,7 +5,7 @@ import {
   type TwoFactorEnabled,
   type TwoFactorSetup,
   type TwoFactorStatus,
-} from '../../../contract/schemas/two-factor';
+} from '../../../contract/two-factor';
 import { inputClass } from '../../components/fields/field-shell';
 import { CheckIcon, CopyIcon } from '../../components/icons';
 import { Modal } from '../../components/modal';

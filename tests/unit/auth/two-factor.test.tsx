@@ -5,7 +5,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { Role } from '../../../contract/enums';
-import { twoFactorMessages as m } from '../../../contract/schemas/two-factor';
+import { twoFactorMessages as m } from '../../../contract/two-factor';
 import { currentUrl, renderApp } from '../app/harness';
 import { apiGet, apiPost, fail, ok, recordRequests, server } from '../msw/server';
 
