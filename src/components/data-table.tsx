@@ -33,8 +33,8 @@ export interface DataTableProps {
   /** Server-side sorting: the current order and what a header click does. */
   sorting?: TableSorting;
   /**
-   * Criteria are applied: an empty answer says "nothing matches" and offers 'Resetta' (instead of
-   * the empty-list text of spec §2).
+   * Criteria are applied: an empty answer keeps the spec's empty-list text (§2) and adds, below
+   * it, a hint and 'Resetta'.
    */
   filtered?: { onReset: () => void };
 }
@@ -46,12 +46,12 @@ export interface TableSorting {
   onSet: (sort: { key: string; desc: boolean } | null) => void;
 }
 
-/** The empty state: the spec's text for an empty list; after a filter, "no matches" with 'Resetta'. */
+/** The empty state: the spec's text (§2); after a filter, the same text with a hint and 'Resetta'. */
 function EmptyState({ filtered }: { filtered?: DataTableProps['filtered'] }) {
   if (!filtered) return <>{messages.common.emptyTable}</>;
   return (
     <div className="flex flex-col items-center gap-3" role="status">
-      <p className="font-medium text-slate-700">{uiText.noMatches}</p>
+      <p className="font-medium text-slate-700">{messages.common.emptyTable}</p>
       <p className="text-slate-500">{uiText.noMatchesHint}</p>
       <button type="button" className="btn-secondary" onClick={filtered.onReset}>
         {messages.common.reset}

@@ -119,7 +119,8 @@ test.describe('Regions (Admin, real ISTAT data)', () => {
       await expect(dialog.getByRole('heading', { name: 'Sei sicuro?' })).toBeVisible();
       await dialog.getByRole('button', { name: 'Sì, elimina!' }).click();
       // The list is filtered: its empty state says nothing matches and offers 'Resetta'.
-      await expect(page.getByText('Nessun risultato con questi filtri.')).toBeVisible();
+      await expect(page.getByText('Ancora niente qui ¯\\_(ツ)_/¯')).toBeVisible();
+      await expect(page.getByText(/Nessun risultato con questi filtri/)).toBeVisible();
       await expect(page.getByText(renamed)).toHaveCount(0);
 
       await (await openFilters(page)).getByRole('button', { name: 'Resetta', exact: true }).click();

@@ -212,7 +212,8 @@ for (const width of [390, 1280] as const) {
       await expect.poll(firstTitle).toBe('Veneto');
 
       await page.goto('/region?q=nessuna-regione-si-chiama-cosi');
-      await expect(page.getByText('Nessun risultato con questi filtri.')).toBeVisible();
+      await expect(page.getByText('Ancora niente qui ¯\\_(ツ)_/¯')).toBeVisible();
+      await expect(page.getByText(/Nessun risultato con questi filtri/)).toBeVisible();
       await expectNoHorizontalOverflow(page);
       await shot(page, 'region-no-matches');
       await page.getByRole('button', { name: 'Resetta' }).last().click();
@@ -301,7 +302,8 @@ for (const width of [390, 1280] as const) {
       await expect(page.locator('.swal2-popup')).toHaveCSS('border-radius', '12px');
       await shot(page, 'delete-dialog');
       await dialog.getByRole('button', { name: 'Sì, elimina!' }).click();
-      await expect(page.getByText('Nessun risultato con questi filtri.')).toBeVisible();
+      await expect(page.getByText('Ancora niente qui ¯\\_(ツ)_/¯')).toBeVisible();
+      await expect(page.getByText(/Nessun risultato con questi filtri/)).toBeVisible();
     });
 
     test('a new plan stays open for its features; a duplicate name is said on Nome', async ({ page }) => {
