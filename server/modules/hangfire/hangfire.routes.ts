@@ -42,6 +42,8 @@ const statsSchema = z.object({
 const recentSchema = z.object({
   id: z.string(),
   key: z.string(),
+  /** The job's Italian name (its definition's label); the key when it has none. */
+  label: z.string(),
   args: z.record(z.string(), z.unknown()),
   enqueuedAt: z.string(),
   state: z.enum(['enqueued', 'scheduled', 'processing', 'retrying', 'succeeded', 'failed', 'cancelled']),
@@ -84,6 +86,9 @@ export function registerHangfireRoutes(
     async () => ok(await running().stats()),
   );
 
+  const labels = new Map((engine?.definitions ?? []).map((d) => [d.name, d.label]));
+  const labelOf = (key: string) => labels.get(key) ?? key;
+
   app.get(
     '/api/hangfire/recent',
     {
@@ -91,20 +96,19 @@ export function registerHangfireRoutes(
       schema: {
         tags,
         summary:
-          'Job recenti, dal più recente: key (nome del job), args, enqueuedAt, stato ed errore dell’ultimo tentativo',
+          'Job recenti, dal più recente: key (nome interno del job), label (nome italiano), args, enqueuedAt, stato ed errore dell’ultimo tentativo',
         querystring: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) }),
         response: { 200: envelopeOf(z.array(recentSchema)) },
       },
     },
-    async (request) => ok(await running().recent(request.query.limit)),
+    async (request) =>
+      ok((await running().recent(request.query.limit)).map((j) => ({ ...j, label: labelOf(j.key) }))),
   );
-
-  const labels = new Map((engine?.definitions ?? []).map((d) => [d.name, d.label]));
   /** The 'Job recenti' table's columns (src/features/hangfire). */
   const jobExport: ExportSpec<RecentJob> = {
     fileName: 'job',
     columns: [
-      { header: 'Job', value: (j) => labels.get(j.key) ?? j.key },
+      { header: 'Job', value: (j) => labelOf(j.key) },
       { header: 'Chiave', value: (j) => j.key },
       { header: 'Argomenti', value: (j) => JSON.stringify(j.args) },
       { header: 'Accodato il', type: 'datetime', value: (j) => j.enqueuedAt },

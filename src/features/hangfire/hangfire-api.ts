@@ -12,6 +12,8 @@ export type JobStats = Record<string, number>;
 export type JobState =
   'enqueued' | 'scheduled' | 'processing' | 'retrying' | 'succeeded' | 'failed' | 'cancelled';
 export interface RecentJob {
+  /** The job's Italian name (the key when it has none). */
+  label?: string;
   id: string;
   key: string;
   args: Record<string, unknown>;

@@ -36,14 +36,6 @@ const STATES: Record<JobState, { label: string; className: string }> = {
   cancelled: { label: 'Annullato', className: 'bg-slate-100 text-slate-500' },
 };
 
-/** Italian names of the recurring jobs' queues. */
-const JOB_LABELS: Record<string, string> = {
-  'subscriptions-expire': 'Scadenza sottoscrizioni senza rinnovo',
-  'payment-tokens-expire': 'Scadenza link di pagamento',
-  'paypal-sync': 'Sincronizzazione PayPal',
-  'renewal-reminders': 'Promemoria di rinnovo',
-};
-
 const dateTime = new Intl.DateTimeFormat('it-IT', {
   day: '2-digit',
   month: '2-digit',
@@ -98,7 +90,7 @@ function JobRow({ job }: { job: RecentJob }) {
   return (
     <tr className="align-top">
       <td className="px-4 py-3">
-        <p className="font-medium text-slate-900">{JOB_LABELS[job.key] ?? job.key}</p>
+        <p className="font-medium text-slate-900">{job.label ?? job.key}</p>
         <p className="font-mono text-xs text-slate-500">{job.key}</p>
       </td>
       <td className="px-4 py-3 text-sm text-slate-700">{argsText(job.args)}</td>
@@ -232,12 +224,12 @@ export default function HangfirePage({ routeLabel }: ScreenProps) {
                 className="flex items-center justify-between gap-3 rounded-lg border border-slate-200 px-3 py-2"
               >
                 <span className="min-w-0">
-                  <span className="block text-sm text-slate-700">{JOB_LABELS[r.key] ?? r.label}</span>
+                  <span className="block text-sm text-slate-700">{r.label}</span>
                   <code className="mt-0.5 inline-block rounded bg-slate-100 px-2 py-0.5 text-xs text-slate-600">
                     {r.cron} ({r.timeZone})
                   </code>
                 </span>
-                <TriggerButton jobKey={r.key} label={JOB_LABELS[r.key] ?? r.label} />
+                <TriggerButton jobKey={r.key} label={r.label} />
               </li>
             ))}
           </ul>

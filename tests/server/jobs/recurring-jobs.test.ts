@@ -289,6 +289,8 @@ describe('a failing job: retries with back-off, failed, shown on /hangfire, retr
     const recent = async () => (await superadmin.get<Recent[]>('/api/hangfire/recent')).body.data!;
     let job = (await recent()).find((r) => r.key === JOB_NAMES.paypalSync && r.args.tenantId === demo)!;
     expect(job).toMatchObject({ state: 'retrying', error: 'PayPal non raggiungibile (test)', retryCount: 0 });
+    // Its Italian name beside the internal one (issue 31), the job definition's own label.
+    expect((job as Recent & { label?: string }).label).toBe('Sincronizzazione PayPal');
     // Back-off: the next attempt waits (at least a minute), so a drain now runs nothing.
     expect(new Date(job.startAfter).getTime()).toBeGreaterThan(Date.now() + 30_000);
     expect(await jobs.drain()).toEqual([]);

@@ -18,6 +18,7 @@ const stats = {
 const failed = {
   id: '11111111-1111-4111-8111-111111111111',
   key: 'paypal-sync',
+  label: 'Sincronizzazione PayPal',
   args: { tenantId: 1 },
   enqueuedAt: '2026-03-15T09:00:00.000Z',
   state: 'failed',
@@ -27,7 +28,8 @@ const failed = {
 };
 const succeeded = {
   id: '22222222-2222-4222-8222-222222222222',
-  key: 'subscriptions-expire',
+  key: 'webhook-deliveries',
+  label: 'Invio dei webhook in uscita',
   args: {},
   enqueuedAt: '2026-03-15T08:05:00.000Z',
   state: 'succeeded',
@@ -68,6 +70,9 @@ describe('/hangfire', () => {
     expect(within(rows[0]!).getByText('Fallito')).toHaveClass('text-red-700');
     expect(within(rows[0]!).getByText('PayPal non raggiungibile')).toBeInTheDocument();
     expect(within(rows[0]!).getByText('15/03/2026, 10:00:00')).toBeInTheDocument();
+    // The Italian name the server gives each job, its internal name small below it (issue 31).
+    expect(within(rows[1]!).getByText('Invio dei webhook in uscita')).toBeInTheDocument();
+    expect(within(rows[1]!).getByText('webhook-deliveries')).toHaveClass('text-xs');
     expect(within(rows[1]!).getByText('Riuscito')).toBeInTheDocument();
     expect(within(rows[1]!).getByText('Tutti i tenant')).toBeInTheDocument();
     expect(within(rows[1]!).queryByRole('button', { name: 'Riprova' })).not.toBeInTheDocument();
