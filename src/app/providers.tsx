@@ -1,4 +1,4 @@
-import { useEffect, useSyncExternalStore, type CSSProperties, type ReactNode } from 'react';
+import { useEffect, useState, useSyncExternalStore, type CSSProperties, type ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { CloseButtonProps, ToastPosition } from 'react-toastify';
 import { toastLibrary } from '../lib/notify';
@@ -49,11 +49,48 @@ export function useShellToasts(): void {
   }, []);
 }
 
+/** The top bar's height: a toast never goes above it. */
+const TOP_BAR_PX = 72;
+
 /**
- * Where toasts appear. Public pages: top-center (spec §2). In the signed-in shell a toast must
- * never cover the breadcrumb or the page title (issue 13): on wider screens top-right under the
- * top bar (the spec's other area), on a phone, where the title spans the width, bottom-center
- * above the SuperAdmin's tenant bar.
+ * Just below the page's header (its title, its count and its main actions: 'Crea Nuovo …',
+ * 'Esporta'), or below the top bar once the header has scrolled under it. Measured again when the
+ * page scrolls, resizes or changes.
+ */
+function useBelowPageHeader(enabled: boolean): number {
+  const [top, setTop] = useState(TOP_BAR_PX);
+  useEffect(() => {
+    if (!enabled) return;
+    let frame = 0;
+    const measure = () => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => {
+        const header = document.querySelector('main header') ?? document.querySelector('main h1');
+        const bottom = header ? header.getBoundingClientRect().bottom + 8 : TOP_BAR_PX;
+        setTop(Math.max(TOP_BAR_PX, Math.round(bottom)));
+      });
+    };
+    measure();
+    window.addEventListener('scroll', measure, { passive: true });
+    window.addEventListener('resize', measure);
+    const main = document.querySelector('main');
+    const observer = main ? new MutationObserver(measure) : null;
+    if (main) observer?.observe(main, { childList: true, subtree: true });
+    return () => {
+      cancelAnimationFrame(frame);
+      window.removeEventListener('scroll', measure);
+      window.removeEventListener('resize', measure);
+      observer?.disconnect();
+    };
+  }, [enabled]);
+  return top;
+}
+
+/**
+ * Where toasts appear: top-center (spec §2). In the signed-in shell a toast never covers the
+ * breadcrumb, the page title or the page's main actions (issues 13 and 31): top-center just below
+ * the page's header; on a phone, where the header spans the screen, bottom-center above the
+ * SuperAdmin's tenant bar.
  */
 export function useToastPlacement(): { position: ToastPosition; style?: CSSProperties } {
   const inShell = useSyncExternalStore(
@@ -62,10 +99,11 @@ export function useToastPlacement(): { position: ToastPosition; style?: CSSPrope
     () => false,
   );
   const phone = useMediaQuery(NARROW_QUERY);
+  const top = useBelowPageHeader(inShell && !phone);
   if (!inShell) return { position: 'top-center' };
   if (phone)
     return { position: 'bottom-center', style: { bottom: 'calc(var(--tenant-bar-height, 0px) + 1rem)' } };
-  return { position: 'top-right', style: { top: '4.5rem' } };
+  return { position: 'top-center', style: { top: `${top}px` } };
 }
 
 /** The toast area as the spec describes it: 5 s, click/hover/focus/drag behaviour; placed as above. */

@@ -62,7 +62,7 @@ const SHOW_TEXT = 4;
 const overlaps = (a: Box, b: Box) =>
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
-/** The visible toast covers neither the page title nor any breadcrumb item. */
+/** The visible toast covers neither the page title, any breadcrumb item, nor the page header's actions. */
 async function expectToastClearOfTitle(page: Page): Promise<void> {
   const toast = page.locator('.Toastify__toast').first();
   await expect(toast).toBeVisible();
@@ -73,6 +73,9 @@ async function expectToastClearOfTitle(page: Page): Promise<void> {
   const targets: Locator[] = [
     heading1(page),
     page.getByRole('navigation', { name: 'Percorso' }).locator('li'),
+    // 'Crea Nuovo …', 'Esporta' and the other actions beside the title (issue 31).
+    page.locator('main header').getByRole('link'),
+    page.locator('main header').getByRole('button'),
   ];
   for (const target of targets) {
     for (const el of await target.all()) {

@@ -36,7 +36,7 @@ describe('toasts (spec §2, Notifications)', () => {
   });
 });
 
-describe('toasts in the signed-in shell never cover the breadcrumb or the page title', () => {
+describe('toasts in the signed-in shell never cover the breadcrumb, the page title or its actions', () => {
   function screenWidth(narrow: boolean) {
     vi.spyOn(window, 'matchMedia').mockImplementation(
       (query: string) =>
@@ -51,7 +51,7 @@ describe('toasts in the signed-in shell never cover the breadcrumb or the page t
   afterEach(() => vi.restoreAllMocks());
 
   it.each([
-    [false, 'top-right'],
+    [false, 'top-center'],
     [true, 'bottom-center'],
   ])('narrow screen %s → %s', async (narrow, area) => {
     screenWidth(narrow);
