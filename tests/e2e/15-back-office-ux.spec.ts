@@ -420,10 +420,14 @@ for (const width of [390, 1280] as const) {
   });
 }
 
-test('a failed sign-in shows one error, not two', async ({ page }) => {
+test('a failed sign-in: the message as a toast (spec §8), and the inline hint on the form', async ({
+  page,
+}) => {
   await page.goto('/login');
   await submitLoginForm(page, accounts.admin.email, 'sbagliata-davvero');
-  await expect(page.getByRole('alert').filter({ hasText: 'Email o password non corretti.' })).toHaveCount(1);
-  await expect(page.locator('.Toastify__toast')).toHaveCount(0);
+  await expect(page.getByTestId('login-error')).toHaveText('Email o password non corretti.');
+  await expect(
+    page.locator('.Toastify__toast').filter({ hasText: 'Email o password non corretti.' }),
+  ).toHaveCount(1);
   await screenshot(page, 'issue-13/1280-login-error');
 });
