@@ -21,7 +21,7 @@ export const statusTone: Record<number, string> = {
 const statusLabel = messages.subscriptionStatus as Record<number, string>;
 
 function Missing() {
-  return <span className="text-slate-400">{NOT_AVAILABLE}</span>;
+  return <span className="text-slate-500">{NOT_AVAILABLE}</span>;
 }
 
 /** One table cell's content, by column type; missing values read 'N/D'. */

@@ -182,11 +182,7 @@ function CardList({
           rows.map((row) => {
             const isSelected = selection?.selected.has(row.id) ?? false;
             return (
-              <li
-                key={row.id}
-                aria-selected={selection ? isSelected : undefined}
-                className={`flex gap-3 p-4 ${isSelected ? 'bg-blue-50/60' : ''}`}
-              >
+              <li key={row.id} className={`flex gap-3 p-4 ${isSelected ? 'bg-blue-50/60' : ''}`}>
                 {selection && (
                   <input
                     type="checkbox"
@@ -336,7 +332,6 @@ function Table({
               return (
                 <tr
                   key={row.id}
-                  aria-selected={selection ? isSelected : undefined}
                   className={`group transition-colors ${isSelected ? 'bg-blue-50/60' : 'hover:bg-slate-50'}`}
                 >
                   {selection && (

@@ -52,12 +52,12 @@ export function FilterPanel(props: FilterPanelProps) {
           aria-controls={bodyId}
           onClick={() => setOpen((o) => !o)}
         >
-          <span className="flex h-8 w-8 items-center justify-center rounded-lg bg-blue-50 text-brand-blue">
+          <span className="flex h-8 w-8 items-center justify-center rounded-lg bg-blue-50 text-brand-ink">
             <FilterIcon />
           </span>
           <span className="flex-1">{messages.common.filtersTitle}</span>
           {props.activeCount > 0 && (
-            <span className="badge bg-brand-blue/10 text-brand-blue" aria-hidden="true">
+            <span className="badge bg-brand-blue/10 text-brand-ink" aria-hidden="true">
               {props.activeCount}
             </span>
           )}

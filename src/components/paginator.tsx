@@ -1,3 +1,4 @@
+import { useLayoutEffect, useRef } from 'react';
 import ReactPaginateModule from 'react-paginate';
 import { ChevronLeftIcon, ChevronRightIcon } from './icons';
 import { uiText } from './ui-text';
@@ -32,9 +33,17 @@ const PHONE_PAGE_RANGE = 3;
 /** Page links (react-paginate, 0-based inside, 1-based outside), Italian labels. */
 export function Paginator({ page, pageCount, onPageChange }: PaginatorProps) {
   const phone = useMediaQuery(PHONE_QUERY);
+  const nav = useRef<HTMLElement>(null);
+  // react-paginate renders its <ul> with role="navigation" and an English label, which leaves its
+  // <li> items without a list (axe 'listitem'): the <nav> around it is the landmark, the <ul> a list.
+  useLayoutEffect(() => {
+    const list = nav.current?.querySelector('ul');
+    list?.setAttribute('role', 'list');
+    list?.removeAttribute('aria-label');
+  });
   if (pageCount < 1) return null;
   return (
-    <nav aria-label={uiText.pagination}>
+    <nav ref={nav} aria-label={uiText.pagination}>
       <ReactPaginate
         pageCount={pageCount}
         forcePage={Math.min(Math.max(page, 1), pageCount) - 1}
@@ -53,8 +62,8 @@ export function Paginator({ page, pageCount, onPageChange }: PaginatorProps) {
         pageLinkClassName={link}
         previousLinkClassName={link}
         nextLinkClassName={link}
-        breakLinkClassName={`${link} text-slate-400`}
-        activeLinkClassName="!bg-brand-blue !text-white shadow-sm hover:!bg-blue-600"
+        breakLinkClassName={`${link} text-slate-500`}
+        activeLinkClassName="!bg-brand-ink !text-white shadow-sm hover:!bg-blue-800"
         disabledLinkClassName="!cursor-not-allowed opacity-40 hover:!bg-transparent"
         renderOnZeroPageCount={null}
       />

@@ -51,7 +51,7 @@ test.describe('Sign-in through the login form', () => {
 
       await expectDashboard(page);
       // Signed in as this account: its e-mail on the user menu.
-      await expect(page.getByRole('button', { name: `Menu utente (${account.email})` })).toBeVisible();
+      await expect(page.getByRole('button', { name: `${account.email} – Menu utente` })).toBeVisible();
       await expect(page.getByRole('heading', { name: 'Scegli il tenant' })).toHaveCount(0);
       // Only a SuperAdmin has the tenant selector.
       await expect(page.getByText('Tenant attuale:')).toHaveCount(0);

@@ -48,7 +48,7 @@ test('password reset through the e-mailed link, which works only once', async ({
   await submitLoginForm(page, account.email, newPassword);
   await expectDashboard(page);
   // Signed in as this account: its e-mail on the user menu.
-  await expect(page.getByRole('button', { name: `Menu utente (${account.email})` })).toBeVisible();
+  await expect(page.getByRole('button', { name: `${account.email} – Menu utente` })).toBeVisible();
 
   // The same link a second time.
   await page.goto(`${link.pathname}${link.search}`);

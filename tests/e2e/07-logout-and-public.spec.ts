@@ -5,7 +5,7 @@ test('Logout from the user menu goes to /login and forgets the session', async (
   await login(page, accounts.admin);
   await expectDashboard(page);
 
-  await page.getByRole('button', { name: `Menu utente (${accounts.admin.email})` }).click();
+  await page.getByRole('button', { name: `${accounts.admin.email} – Menu utente` }).click();
   const menu = page.getByRole('menu', { name: 'Menu utente' });
   await expect(menu).toContainText(accounts.admin.email);
   await expect(menu).toContainText('Admin');

@@ -145,10 +145,14 @@ test.describe('/hangfire', () => {
     await expect(page.getByTestId('counter-recurring')).toHaveText(/^[1-9]$/);
     const succeeded = Number(await page.getByTestId('counter-succeeded').textContent());
 
-    await page.getByRole('button', { name: 'Esegui ora: Scadenza sottoscrizioni senza rinnovo' }).click();
+    await page
+      .getByRole('button', { name: 'Esegui ora: Sottoscrizioni senza rinnovo scadute → non attive' })
+      .click();
     await expect(page.getByText('Job accodato: parte entro pochi secondi.')).toBeVisible();
     // The engine's workers run it (and the one job per tenant it enqueues); the page refreshes by itself.
-    const rows = page.getByRole('row').filter({ hasText: 'Scadenza sottoscrizioni senza rinnovo' });
+    const rows = page
+      .getByRole('row')
+      .filter({ hasText: 'Sottoscrizioni senza rinnovo scadute → non attive' });
     await expect(rows.filter({ hasText: 'Tutti i tenant' }).first()).toContainText('Riuscito', {
       timeout: 30_000,
     });

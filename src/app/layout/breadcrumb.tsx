@@ -21,7 +21,7 @@ export function Breadcrumb({ className = '' }: { className?: string }) {
               )}
               <li className={`min-w-0 ${last ? 'truncate' : 'shrink-0'}`}>
                 {last || !crumb.to ? (
-                  <span aria-current={last ? 'page' : undefined} className="truncate text-slate-400">
+                  <span aria-current={last ? 'page' : undefined} className="truncate text-slate-500">
                     {crumb.label}
                   </span>
                 ) : (

@@ -69,7 +69,7 @@ export function Sidebar({
                   className={({ isActive }) =>
                     `group flex items-center justify-between rounded-lg px-3 py-2.5 text-sm font-medium transition-colors ${
                       isActive
-                        ? 'bg-blue-50 text-brand-blue'
+                        ? 'bg-blue-50 text-brand-ink'
                         : 'text-slate-700 hover:bg-slate-50 hover:text-slate-900'
                     }`
                   }

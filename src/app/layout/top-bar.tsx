@@ -41,7 +41,7 @@ export function TopBar({
         <div className="ml-auto flex items-center gap-1 sm:gap-2">
           {isSuperAdmin && (
             <div className="hidden md:block">
-              <Suspense fallback={<span className="text-xs text-slate-400">…</span>}>
+              <Suspense fallback={<span className="text-xs text-slate-500">…</span>}>
                 <TenantTopBarSelector />
               </Suspense>
             </div>

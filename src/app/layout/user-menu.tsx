@@ -46,7 +46,8 @@ export function UserMenu({ user }: { user: StoredUser }) {
         ref={triggerRef}
         type="button"
         className="flex items-center gap-2 rounded-lg p-1 text-sm text-slate-700 transition-colors hover:bg-slate-100 sm:pr-2"
-        aria-label={`Menu utente (${user.email})`}
+        // The visible text first (WCAG 2.5.3, label in name): the e-mail, then what the button opens.
+        aria-label={`${user.email} – Menu utente`}
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? MENU_ID : undefined}

@@ -85,7 +85,7 @@ export function FormField({ field, form, fields, readOnly = false, hint, isEdit 
             {input}
             <span
               aria-hidden="true"
-              className="pointer-events-none absolute inset-y-0 right-3 flex items-center text-sm text-slate-400"
+              className="pointer-events-none absolute inset-y-0 right-3 flex items-center text-sm text-slate-500"
             >
               {field.suffix}
             </span>

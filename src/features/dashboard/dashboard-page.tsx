@@ -25,7 +25,7 @@ function Greeting({ name }: { name: string }) {
         className="absolute inset-y-0 right-0 w-2/3 bg-linear-to-l from-brand-indigo/10 via-brand-blue/5 to-transparent"
       />
       <div className="relative px-6 py-7 sm:px-8">
-        <p className="text-sm font-medium text-brand-blue">Dashboard</p>
+        <p className="text-sm font-medium text-brand-ink">Dashboard</p>
         <h1 className="page-title mt-1 min-h-8" aria-label={`${first} ${t.question}`}>
           <span aria-hidden="true">
             {a}
@@ -58,7 +58,7 @@ function EmptyState({ summary }: { summary: DashboardSummary }) {
         <li className="flex items-center gap-3 rounded-lg border border-slate-200 px-4 py-3">
           <span
             className={`inline-flex h-7 w-7 shrink-0 items-center justify-center rounded-full text-sm font-semibold ${
-              summary.hasPlans ? 'bg-emerald-100 text-emerald-700' : 'bg-blue-100 text-brand-blue'
+              summary.hasPlans ? 'bg-emerald-100 text-emerald-700' : 'bg-blue-100 text-brand-ink'
             }`}
           >
             {summary.hasPlans ? '✓' : '1'}
@@ -72,7 +72,7 @@ function EmptyState({ summary }: { summary: DashboardSummary }) {
           )}
         </li>
         <li className="flex items-center gap-3 rounded-lg border border-slate-200 px-4 py-3">
-          <span className="inline-flex h-7 w-7 shrink-0 items-center justify-center rounded-full bg-blue-100 text-sm font-semibold text-brand-blue">
+          <span className="inline-flex h-7 w-7 shrink-0 items-center justify-center rounded-full bg-blue-100 text-sm font-semibold text-brand-ink">
             2
           </span>
           <Link to="/subscription/new" className="link text-sm">

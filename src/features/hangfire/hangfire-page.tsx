@@ -17,7 +17,7 @@ import {
 
 /** Counters as cards (the contract's six, then the engine's extra ones when present). */
 const COUNTERS: { key: string; label: string; tone: string }[] = [
-  { key: 'enqueued', label: 'In coda', tone: 'text-brand-blue' },
+  { key: 'enqueued', label: 'In coda', tone: 'text-brand-ink' },
   { key: 'scheduled', label: 'Programmati', tone: 'text-slate-700' },
   { key: 'processing', label: 'In esecuzione', tone: 'text-brand-indigo' },
   { key: 'succeeded', label: 'Riusciti', tone: 'text-emerald-600' },
@@ -188,7 +188,8 @@ export default function HangfirePage({ routeLabel }: ScreenProps) {
             </p>
           </div>
         ) : (
-          <div className="overflow-x-auto">
+          // Scrolls sideways on a phone: reachable by keyboard too (tab to it, then the arrows).
+          <div className="overflow-x-auto" tabIndex={0} role="region" aria-labelledby="recent-title">
             <table className="min-w-full divide-y divide-slate-200 text-left">
               <thead className="bg-slate-50 text-xs font-semibold tracking-wide text-slate-500 uppercase">
                 <tr>

@@ -338,12 +338,15 @@ function CardIcon() {
   );
 }
 
+/** PayPal's wordmark in its two brand blues, as an SVG (no font or request of its own). */
+const PAYPAL_WORDMARK = `data:image/svg+xml;utf8,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 58 18"><text x="0" y="14" font-family="Helvetica,Arial,sans-serif" font-size="16" font-weight="700" font-style="italic"><tspan fill="#003087">Pay</tspan><tspan fill="#009cde">Pal</tspan></text></svg>',
+)}`;
+
 function PayPalMark() {
   return (
-    <span className="text-base font-bold italic leading-none">
-      <span className="text-[#003087]">Pay</span>
-      <span className="text-[#009cde]">Pal</span>
-    </span>
+    // A logotype (WCAG 1.4.3 exempts its colours), drawn as an image with its name as the text.
+    <img src={PAYPAL_WORDMARK} alt="PayPal" width={58} height={18} className="h-[18px] w-auto" />
   );
 }
 

@@ -82,7 +82,7 @@ export default function PlanWidgetPage() {
   const period = periodLabel(p.recurrenceType);
   return (
     <WidgetFrame>
-      <p className="text-xs font-medium uppercase tracking-wide text-brand-blue">{p.tenantName}</p>
+      <p className="text-xs font-medium uppercase tracking-wide text-brand-ink">{p.tenantName}</p>
       <h1 className="mt-1 text-xl font-semibold text-slate-900">{p.name}</h1>
       <p className="mt-2">
         <span className="text-3xl font-bold tracking-tight text-slate-900">{formatCurrency(p.amount)}</span>{' '}
@@ -170,7 +170,7 @@ export default function PlanWidgetPage() {
           <button type="submit" className="btn-primary w-full justify-center" disabled={sending}>
             {sending ? 'Attendere…' : 'Abbonati'}
           </button>
-          <p className="text-center text-xs text-slate-400">Pagamento sicuro con PayPal · Rinnova</p>
+          <p className="text-center text-xs text-slate-500">Pagamento sicuro con PayPal · Rinnova</p>
         </form>
       )}
     </WidgetFrame>

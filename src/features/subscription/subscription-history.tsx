@@ -29,7 +29,7 @@ export function SubscriptionHistory({ entries }: { entries: readonly Subscriptio
               {e.fromStatus !== null && e.fromStatus !== undefined && (
                 <>
                   <SubscriptionStatusBadge status={e.fromStatus} />
-                  <span aria-label="diventa" className="text-slate-400">
+                  <span aria-label="diventa" className="text-slate-500">
                     →
                   </span>
                 </>

@@ -13,7 +13,7 @@ export function SubscriptionStatusBadge({
   status: number | null | undefined;
   name?: string | null;
 }) {
-  if (!isSubscriptionStatusId(status)) return <span className="text-slate-400">{NOT_AVAILABLE}</span>;
+  if (!isSubscriptionStatusId(status)) return <span className="text-slate-500">{NOT_AVAILABLE}</span>;
   const tone = statusTone[status] ?? 'bg-slate-100 text-slate-600 ring-1 ring-inset ring-slate-500/20';
   return (
     <span className={`badge ${tone}`} title={name ?? undefined}>

@@ -189,7 +189,7 @@ export default function UserWizardPage({ routeLabel }: ScreenProps) {
                 aria-hidden="true"
               />
               <span
-                className={`flex items-center gap-2 text-xs font-medium sm:text-sm ${current ? 'text-blue-700' : done ? 'text-slate-700' : 'text-slate-400'}`}
+                className={`flex items-center gap-2 text-xs font-medium sm:text-sm ${current ? 'text-blue-700' : done ? 'text-slate-700' : 'text-slate-500'}`}
               >
                 <span
                   className={`grid h-6 w-6 shrink-0 place-items-center rounded-full text-xs ${
@@ -301,7 +301,7 @@ function SummaryRow({ label, value }: { label: string; value: unknown }) {
     <div className="grid grid-cols-1 gap-0.5 py-2 sm:grid-cols-3 sm:gap-4">
       <dt className="text-sm text-slate-500">{label}</dt>
       <dd
-        className={`text-sm break-words sm:col-span-2 ${missing ? 'text-slate-400' : 'font-medium text-slate-900'}`}
+        className={`text-sm break-words sm:col-span-2 ${missing ? 'text-slate-500' : 'font-medium text-slate-900'}`}
       >
         {missing ? messages.common.notAvailable : String(value)}
       </dd>
