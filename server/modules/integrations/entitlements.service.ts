@@ -5,9 +5,9 @@
  * the catalogue feature of the same name (features.key), or the slug of its name when the
  * catalogue has none.
  */
-import { and, eq, gt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, ne, or, sql } from 'drizzle-orm';
 import { featureKeyOf, type Entitlement } from '../../../contract/integrations';
-import { SubscriptionStatus } from '../../../contract/subscription-status';
+import { liveStatuses, SubscriptionStatus } from '../../../contract/subscription-status';
 import type { Database } from '../../db/client';
 import { features, planFeatures, plans, subscriptions, users, userTenants } from '../../db/schema';
 import { preparedOnce } from '../../db/prepared';
@@ -57,12 +57,12 @@ function prepareEntitlements(db: Database, variant: CustomerVariant, name: strin
       and(
         eq(subscriptions.tenantId, tenant),
         customerCondition,
+        // Live (the contract's set), and a subscription without renewal only until its next
+        // billing date.
+        inArray(subscriptions.status, [...liveStatuses]),
         or(
-          eq(subscriptions.status, SubscriptionStatus.Active),
-          and(
-            eq(subscriptions.status, SubscriptionStatus.ActiveNoRenewal),
-            gt(subscriptions.nextBillingDate, sql.placeholder('now')),
-          ),
+          ne(subscriptions.status, SubscriptionStatus.ActiveNoRenewal),
+          gt(subscriptions.nextBillingDate, sql.placeholder('now')),
         ),
       ),
     )

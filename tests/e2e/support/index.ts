@@ -340,15 +340,27 @@ export const screenshotDir = path.join(import.meta.dirname, '..', 'screenshots')
 export async function expectAccessible(page: Page, name: string): Promise<void> {
   // Colours are judged once fades and slides have ended (a form fading in reads as low contrast):
   // no finite animation running (spinners run forever) and no text still transparent.
-  await page.waitForFunction(
-    () =>
-      document
+  await page.waitForFunction(() => {
+    // This runs in the page; the e2e code is typed for Node (no DOM lib).
+    const dom = globalThis as unknown as {
+      document: {
+        getAnimations(): {
+          playState: string;
+          effect: { getComputedTiming(): { endTime?: number } } | null;
+        }[];
+        querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }>;
+      };
+      getComputedStyle(element: unknown): { visibility: string };
+    };
+    return (
+      dom.document
         .getAnimations()
         .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity) &&
-      [...document.querySelectorAll('.opacity-0')].every(
-        (el) => (el.textContent ?? '').trim() === '' || getComputedStyle(el).visibility === 'hidden',
-      ),
-  );
+      Array.from(dom.document.querySelectorAll('.opacity-0')).every(
+        (el) => (el.textContent ?? '').trim() === '' || dom.getComputedStyle(el).visibility === 'hidden',
+      )
+    );
+  });
   const result = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
     .analyze();
