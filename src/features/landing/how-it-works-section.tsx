@@ -110,7 +110,7 @@ export function HowItWorksSection() {
                 <span className="size-2.5 rounded-full bg-white/20" />
                 <span className="size-2.5 rounded-full bg-white/20" />
                 <span className="size-2.5 rounded-full bg-white/20" />
-                <span className="ml-2 text-xs text-slate-500">premium.js</span>
+                <span className="ml-2 text-xs text-slate-400">premium.js</span>
               </figcaption>
               <pre className="overflow-x-auto p-4 text-[12px] leading-relaxed sm:text-[12.5px] text-slate-200">
                 <code>{snippet}</code>
