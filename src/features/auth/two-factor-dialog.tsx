@@ -114,6 +114,27 @@ function StartSetup({ onReady }: { onReady: (setup: TwoFactorSetup) => void }) {
   );
 }
 
+/** A form of one code: required, sent trimmed, its error on the field (and as a toast). */
+function useCodeForm(send: (code: string) => Promise<void>) {
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!code.trim()) return setError(m.codeRequired);
+    setBusy(true);
+    setError(null);
+    try {
+      await send(code.trim());
+    } catch (err) {
+      report(err, setError);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return { code, setCode, error, busy, submit };
+}
+
 function CodeField({
   label,
   value,
@@ -153,29 +174,13 @@ function CodeField({
 
 function ConfirmSetup({ setup, onEnabled }: { setup: TwoFactorSetup; onEnabled: (codes: string[]) => void }) {
   const qr = useQrCode(setup.otpauthUri);
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    if (!code.trim()) return setError(m.codeRequired);
-    setBusy(true);
-    setError(null);
-    try {
-      const done = await unwrap<TwoFactorEnabled>(
-        http.post(apiPaths.user.twoFactorEnable, { code: code.trim() }),
-      );
-      if (done) {
-        notify.success(m.enabled);
-        onEnabled(done.recoveryCodes);
-      }
-    } catch (err) {
-      report(err, setError);
-    } finally {
-      setBusy(false);
+  const { code, setCode, error, busy, submit } = useCodeForm(async (value) => {
+    const done = await unwrap<TwoFactorEnabled>(http.post(apiPaths.user.twoFactorEnable, { code: value }));
+    if (done) {
+      notify.success(m.enabled);
+      onEnabled(done.recoveryCodes);
     }
-  }
+  });
 
   return (
     <form noValidate onSubmit={(e) => void submit(e)} className="space-y-4">
@@ -247,25 +252,11 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
 }
 
 function Disable({ status, onDisabled }: { status: TwoFactorStatus; onDisabled: () => void }) {
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    if (!code.trim()) return setError(m.codeRequired);
-    setBusy(true);
-    setError(null);
-    try {
-      await unwrap(http.post(apiPaths.user.twoFactorDisable, { code: code.trim() }));
-      notify.success(m.disabled);
-      onDisabled();
-    } catch (err) {
-      report(err, setError);
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { code, setCode, error, busy, submit } = useCodeForm(async (value) => {
+    await unwrap(http.post(apiPaths.user.twoFactorDisable, { code: value }));
+    notify.success(m.disabled);
+    onDisabled();
+  });
 
   return (
     <form noValidate onSubmit={(e) => void submit(e)} className="space-y-4">
