@@ -347,3 +347,11 @@ export const receiptMessages = {
   already: (number: string) => `La ricevuta della fattura ${number} era già registrata.`,
   alreadyDelivered: (number: string) => `La fattura ${number} risulta già consegnata.`,
 } as const;
+
+/** The database of each tenant (issue 25; contract 'Tenancy'). */
+export const tenancyMessages = {
+  unavailable:
+    'I dati di questo tenant non sono raggiungibili in questo momento. Riprova tra qualche minuto.',
+  readOnly:
+    'Il tenant è in manutenzione: puoi consultare i dati, le modifiche saranno di nuovo possibili tra pochi minuti.',
+} as const;

@@ -35,6 +35,8 @@ import { registerAuthRoutes } from './modules/auth/auth.routes';
 import { registerTwoFactorRoutes } from './modules/auth/two-factor.routes';
 import { registerContactRoutes } from './modules/contact/contact.routes';
 import { registerCrudRoutes } from './crud/routes';
+import { describeTenantDatabase } from './db/tenancy/describe';
+import type { TenantDatabases } from './db/tenancy/tenant-databases';
 import { registerReportRoutes } from './modules/dashboard/report.routes';
 import { reportJob } from './modules/dashboard/report-job';
 import { municipalityEntity } from './modules/geography/municipality.entity';
@@ -120,6 +122,11 @@ export interface AppOptions {
   paymentHooks?: Partial<PaymentHooks>;
   /** Extra nodemailer options of the PEC sending (tests: a loopback server's self-signed TLS). */
   pecTransportOptions?: Record<string, unknown>;
+  /**
+   * Where each tenant's data lives (db/tenancy): the directory and the connections to tenants'
+   * own databases. Absent (most tests): every tenant on `db`, as before databases per tenant.
+   */
+  tenancy?: TenantDatabases;
   /**
    * The door of server-initiated connections (lib/outbound); default one built from
    * OUTBOUND_ALLOW_PRIVATE. Tests pass one with a rebinding resolver.
@@ -213,9 +220,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(docsPlugin);
   await app.register(notFoundPlugin, { spaDir: options.spaDir });
 
-  // Every write is a unit of work on the tenant's connection (one shared database today; a
-  // dedicated database per tenant changes only `connectionFor`), with an outbox sent after commit.
-  const connectionFor = () => db;
+  // Every write is a unit of work on the tenant's connection (its own database, or the control
+  // database for a tenant still there: db/tenancy), with an outbox sent after commit.
+  const tenancy = options.tenancy;
+  const connectionFor = tenancy ? (tenantId: number) => tenancy.connectionFor(tenantId) : () => db;
   // Domain events between modules (issue 24): each module subscribes its consumers here, at start.
   const events = createEventBus();
   subscribeOutboundWebhooks(events);
@@ -271,7 +279,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Every connection the server opens on its own (webhooks, PayPal, Stripe, PEC) goes through it.
   const outbound = options.outbound ?? createOutbound({ allowPrivate: config.outboundAllowPrivate });
   if (!options.outbound) app.addHook('onClose', async () => outbound.close());
-  registerCrudRoutes(app, crud, tenantEntity(secretBox, { guard: outbound.guard }));
+  registerCrudRoutes(
+    app,
+    crud,
+    tenantEntity(secretBox, {
+      guard: outbound.guard,
+      databaseOf: (tenantId) => describeTenantDatabase(db, tenancy, tenantId),
+    }),
+  );
   registerCrudRoutes(app, crud, paymentProviderEntity(secretBox, { pinHosts: outbound.guard }));
   // PAYPAL_FAKE (development): a fake PayPal on loopback answers every PayPal call.
   let fakePaypal: FakePayPal | undefined;

@@ -13,6 +13,12 @@ export interface Config {
   /** Absolute path; `:memory:` keeps the embedded database in memory (tests, throw-away runs). */
   dataDir: string;
   databaseUrl: string | undefined;
+  /**
+   * TENANT_DATABASE_SERVERS: further PostgreSQL servers tenants' databases may be created on, by
+   * name (`name=postgres://…`, comma-separated); the control database's server is always one,
+   * named 'control'. Ignored on the embedded database.
+   */
+  tenantDatabaseServers: Record<string, string>;
   jwtSecret: string | undefined;
   /** Key material for secrets stored encrypted (payment-provider secrets); falls back to the JWT secret. */
   encryptionKey: string | undefined;
@@ -184,6 +190,26 @@ export function loadConfig(env: Env = process.env): Config {
   const port = int('PORT', 3000, 0, 65535);
   const databaseUrl = url('DATABASE_URL', ['postgres:', 'postgresql:']);
   const production = str('NODE_ENV', 'development') === 'production';
+  const tenantDatabaseServers: Record<string, string> = {};
+  for (const entry of str('TENANT_DATABASE_SERVERS', '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
+    const at = entry.indexOf('=');
+    const name = at > 0 ? entry.slice(0, at).trim() : '';
+    const value = at > 0 ? entry.slice(at + 1).trim() : '';
+    let valid = /^[a-z][a-z0-9_-]{0,39}$/.test(name) && name !== 'control' && name !== 'embedded';
+    try {
+      valid &&= ['postgres:', 'postgresql:'].includes(new URL(value).protocol);
+    } catch {
+      valid = false;
+    }
+    if (valid) tenantDatabaseServers[name] = value;
+    else
+      problems.push(
+        `TENANT_DATABASE_SERVERS: voce non valida, atteso nome=postgres://… / invalid entry, expected name=postgres://… (got "${name || entry.slice(0, 40)}")`,
+      );
+  }
   const rawDataDir = str('DATA_DIR', './data');
   const jwtSecret = opt('JWT_SECRET');
   if (jwtSecret !== undefined && jwtSecret.length < 32) {
@@ -244,6 +270,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: str('HOST', '127.0.0.1'),
     dataDir: rawDataDir === MEMORY_DATA_DIR ? MEMORY_DATA_DIR : path.resolve(rawDataDir),
     databaseUrl,
+    tenantDatabaseServers,
     jwtSecret,
     encryptionKey,
     encryptionKeyPrevious,

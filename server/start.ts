@@ -9,6 +9,7 @@ import { buildApp } from './app';
 import { loadConfig, MEMORY_DATA_DIR } from './config';
 import type { Config } from './config';
 import { openDatabase } from './db/client';
+import { createTenantDatabases } from './db/tenancy/tenant-databases';
 import type { DatabaseHandle, DatabaseTarget } from './db/client';
 import { DEMO_ACCOUNTS } from './db/seed/accounts';
 import { seedDatabase } from './db/seed/seed';
@@ -81,6 +82,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     },
   };
   let handle = await openDatabase(target, databaseOptions);
+  // Tenants' own databases (db/tenancy): beside the embedded database, or on the configured servers.
+  const tenancyOf = (control: DatabaseHandle) =>
+    createTenantDatabases({
+      control,
+      servers: config.tenantDatabaseServers,
+      dataDir: inMemory || target.kind === 'postgres' ? undefined : config.dataDir,
+    });
+  let tenancy = tenancyOf(handle);
   const outboxDir = config.smtpUrl
     ? undefined
     : inMemory
@@ -95,6 +104,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       buildApp({
         config,
         db: handle.db,
+        tenancy,
         jwtSecret,
         publicUrl: () => config.publicUrl ?? `http://localhost:${boundPort}`,
         ...(outboxDir ? { outboxDir } : {}),
@@ -122,8 +132,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       if (seeded.includes('geography')) {
         // The embedded database's memory grows while the ISTAT seed loads (WebAssembly memory
         // never shrinks): its process started again on the same data directory gives it back.
+        await tenancy.close();
         await handle.close();
         handle = await openDatabase(target, databaseOptions);
+        tenancy = tenancyOf(handle);
       }
       app = await build();
       await handle.ready;
@@ -132,6 +144,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       app = await build();
       seeded = await prepare();
     }
+    // Tenants' databases behind this release's migrations (an upgrade) catch up now.
+    const upgrade = await tenancy.upgradeAll();
+    if (upgrade.failed.length > 0)
+      app.log.warn(
+        { tenants: upgrade.failed },
+        'tenant databases not upgraded (they keep their previous schema): run npm run tenants -- migrate',
+      );
     // Once the database is open: files PGlite wrote with its own modes, and an earlier version's.
     if (!inMemory) await tightenDataDir(config.dataDir);
     app.log.info({ ms: Date.now() - started, seeded, database: handle.kind }, 'database ready');
@@ -157,10 +176,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       config,
       seeded,
       outboxDir,
-      close: () => (closing ??= running.close().then(() => handle.close())),
+      close: () =>
+        (closing ??= running
+          .close()
+          .then(() => tenancy.close())
+          .then(() => handle.close())),
     };
   } catch (error) {
     await app?.close().catch(() => undefined);
+    await tenancy.close().catch(() => undefined);
     await handle.close().catch(() => undefined);
     throw error;
   }

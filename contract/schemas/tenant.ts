@@ -59,7 +59,20 @@ export interface Tenant extends TenantBillingProfile, TenantPecSettings {
   configuration: string | null;
   /** Its Admins must sign in with a second factor (TOTP) to act in it (issue 23). */
   requireTwoFactor: boolean;
+  /** Where its database lives (GetById, SuperAdmin only; contract 'Tenancy'). */
+  database?: TenantDatabase;
 }
+
+/**
+ * A tenant's database: the server it is on ('control' while its rows are still in the control
+ * database), its name there, and its size in bytes (null while in the control database).
+ */
+export const tenantDatabaseSchema = z.object({
+  server: z.string(),
+  name: z.string(),
+  sizeBytes: z.number().nullable(),
+});
+export type TenantDatabase = z.infer<typeof tenantDatabaseSchema>;
 
 /** true / false / 'true' / 'false'; absent, '' or null keep the stored value. */
 const optionalBool = z

@@ -100,6 +100,8 @@ export interface EntityDefinition<TTable extends PgTable, TItem, TInputSchema ex
    * a tenant's id and name only). Default: the whole item.
    */
   present?: (caller: Caller, item: TItem) => TItem;
+  /** What GetById adds to the presented item for this caller (e.g. a tenant's database for a SuperAdmin). */
+  detail?: (caller: Caller, item: TItem) => Promise<TItem>;
   /** Body of Create and (with `id`) Update, from contract/schemas. */
   input: TInputSchema;
   /** Label of the entity in getAllForSelect options. */

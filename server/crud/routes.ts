@@ -127,7 +127,8 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
     },
     async (request) => {
       const c = caller(request);
-      return ok(shown(c, await repo.get(c, request.params.id)));
+      const item = shown(c, await repo.get(c, request.params.id));
+      return ok(def.detail ? await def.detail(c, item) : item);
     },
   );
 

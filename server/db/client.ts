@@ -36,6 +36,12 @@ export interface DatabaseHandle {
   dumpDataDir?: (file: string) => Promise<void>;
   /** The embedded database's process id (measurements, tests); undefined on PostgreSQL. */
   embeddedPid?: number | undefined;
+  /** The embedded database (tenant databases open beside it, in its process); undefined on PostgreSQL. */
+  embedded?: EmbeddedDatabase;
+  /** The pool behind `db` (the tenant directory routes a tenant still in this database to it). */
+  pool: pg.Pool;
+  /** PostgreSQL: the connection string; undefined on the embedded database. */
+  url?: string;
 }
 
 const embeddedPools = new WeakSet<object>();
@@ -47,6 +53,11 @@ const embeddedPools = new WeakSet<object>();
 export function isEmbedded(db: Database): boolean {
   const client = (db as unknown as { $client?: unknown }).$client;
   return typeof client === 'object' && client !== null && embeddedPools.has(client);
+}
+
+/** Marks a pool-like client as running on the embedded database (see isEmbedded). */
+export function markEmbedded(client: object): void {
+  embeddedPools.add(client);
 }
 
 export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -109,6 +120,8 @@ export async function openDatabase(
   let closing: Promise<void> | undefined;
   return {
     db,
+    pool,
+    ...(target.kind === 'postgres' ? { url: target.url } : {}),
     kind: target.kind,
     ready: child ? child.ready : Promise.resolve(),
     migrate: (folder = migrationsFolder) => migratePg(db, { migrationsFolder: folder }),
@@ -121,6 +134,8 @@ export async function openDatabase(
           await child?.close();
         }
       })()),
-    ...(child ? { dumpDataDir: (file: string) => child.dump(file), embeddedPid: child.pid } : {}),
+    ...(child
+      ? { dumpDataDir: (file: string) => child.dump(file), embeddedPid: child.pid, embedded: child }
+      : {}),
   };
 }

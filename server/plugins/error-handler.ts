@@ -11,6 +11,7 @@ import type { Envelope } from '../../contract/envelope';
 import { fieldErrorsOf } from '../../contract/field-errors';
 import { billingMessages, serverMessages } from '../../contract/messages';
 import { HttpError } from '../lib/http-error';
+import { tenantDatabaseErrorOf } from '../db/tenancy/tenant-databases';
 import { PgErrorCode, pgConstraint, pgErrorCode, uniqueFieldErrors } from '../lib/pg-errors';
 import { isProviderError } from '../providers/payment-provider';
 
@@ -52,6 +53,10 @@ const UNIQUE_MESSAGES: Record<string, string> = {
 /** Maps any error to [status, envelope]; nothing of a 5xx's internals reaches the response. */
 export function toErrorResponse(error: unknown, request: FastifyRequest): [Status, Envelope<unknown>] {
   if (error instanceof HttpError) return [error.statusCode, envelope(error.message, error.options)];
+  // A tenant's database out of reach or read-only (db/tenancy), raised by its connection and
+  // wrapped by drizzle as a failed query: its own 503.
+  const unreachable = tenantDatabaseErrorOf(error);
+  if (unreachable) return [unreachable.statusCode, envelope(unreachable.message)];
   // The state machine refused a move (contract/subscription-status.ts): the contract's 409.
   if (error instanceof TransitionRefused)
     return [

@@ -31,6 +31,11 @@ export interface EmbeddedOptions {
    * of its own, ended with the database (its memory goes back to the system).
    */
   sharedProcess?: boolean;
+  /**
+   * Serve this database from the process of `alongside` (tenant databases: one process serves the
+   * control database and every tenant's; V8 compiles PGlite once). Closing it leaves that process.
+   */
+  alongside?: EmbeddedDatabase;
 }
 
 export interface EmbeddedDatabase {
@@ -157,10 +162,15 @@ function startHost(adopted?: ChildProcess): Host {
 
 /** The shared process of this parent (see EmbeddedOptions.sharedProcess). */
 let shared: Host | undefined;
+/** The process serving each database (EmbeddedOptions.alongside). */
+const hostOf = new WeakMap<EmbeddedDatabase, Host>();
 let nextDb = 1;
 
 export async function startEmbeddedDatabase(options: EmbeddedOptions = {}): Promise<EmbeddedDatabase> {
-  const prestarted = takePrestarted();
+  const beside = options.alongside ? hostOf.get(options.alongside) : undefined;
+  if (options.alongside && (!beside || beside.ended))
+    throw new Error('database process: the process to open beside has ended');
+  const prestarted = beside ? undefined : takePrestarted();
   const adopt =
     prestarted && !options.sharedProcess && !options.loadDataDir && prestarted.dataDir === options.dataDir;
   if (prestarted && !adopt) {
@@ -173,13 +183,16 @@ export async function startEmbeddedDatabase(options: EmbeddedOptions = {}): Prom
   }
   // Private to this user: the socket has no password.
   const socketDir = adopt ? prestarted.socketDir : await mkdtemp(path.join(os.tmpdir(), 'rinnova-db-'));
-  const host = adopt
-    ? startHost(prestarted.child)
-    : options.sharedProcess
-      ? shared && !shared.ended
-        ? shared
-        : (shared = startHost())
-      : startHost();
+  const keepsHost = options.sharedProcess === true || beside !== undefined;
+  const host = beside
+    ? beside
+    : adopt
+      ? startHost(prestarted.child)
+      : options.sharedProcess
+        ? shared && !shared.ended
+          ? shared
+          : (shared = startHost())
+        : startHost();
   const db = adopt ? 0 : nextDb++;
   let closing: Promise<void> | undefined;
   const onExit = (reason: string) => {
@@ -200,12 +213,12 @@ export async function startEmbeddedDatabase(options: EmbeddedOptions = {}): Prom
   ).then(() => void host.open.set(db, onExit));
   const opened = ready.catch(async (error: unknown) => {
     await rm(socketDir, { recursive: true, force: true });
-    if (!options.sharedProcess) await endHost(host);
+    if (!keepsHost) await endHost(host);
     throw error;
   });
   opened.catch(() => undefined); // the caller awaits `ready`
 
-  return {
+  const database: EmbeddedDatabase = {
     socketDir,
     ready: opened,
     pid: host.child.pid,
@@ -227,10 +240,12 @@ export async function startEmbeddedDatabase(options: EmbeddedOptions = {}): Prom
           }
         } finally {
           await rm(socketDir, { recursive: true, force: true });
-          if (!options.sharedProcess) await endHost(host);
+          if (!keepsHost) await endHost(host);
         }
       })()),
   };
+  hostOf.set(database, host);
+  return database;
 }
 
 /** Keeps this process alive (the child's channel referenced) until `promise` settles. */

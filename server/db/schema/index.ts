@@ -13,3 +13,4 @@ export * from './invoices';
 export * from './dashboard';
 export * from './integrations';
 export * from './widget';
+export * from './tenancy';

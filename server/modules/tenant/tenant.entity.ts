@@ -1,8 +1,8 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { Role } from '../../../contract/enums';
-import type { Tenant } from '../../../contract/schemas/tenant';
-import { SDI_PEC_DEFAULT, tenantInputSchema } from '../../../contract/schemas/tenant';
+import type { Tenant, TenantDatabase } from '../../../contract/schemas/tenant';
+import { SDI_PEC_DEFAULT, tenantDatabaseSchema, tenantInputSchema } from '../../../contract/schemas/tenant';
 import { SECRET_MASK } from '../../../contract/schemas/payment-provider';
 import type { SecretBox } from '../../lib/secret-box';
 import { serverMessages } from '../../../contract/messages';
@@ -40,6 +40,7 @@ const fullTenantItem = z.object({
   sdiPec: z.string(),
   pecAutoSend: z.boolean(),
   requireTwoFactor: z.boolean(),
+  database: tenantDatabaseSchema.optional(),
 });
 
 /**
@@ -88,6 +89,8 @@ export function tenantEntity(
   options: {
     /** The outbound guard is on (production): no PEC server on this machine or a private network. */
     guard: boolean;
+    /** Where the tenant's database lives and its size: a SuperAdmin's GetById shows it (contract 'Tenancy'). */
+    databaseOf?: (tenantId: number) => Promise<TenantDatabase>;
   },
 ): EntityDefinition<typeof tenants, TenantView, typeof tenantInputSchema> {
   return {
@@ -113,6 +116,10 @@ export function tenantEntity(
     sortable: { name: textSort(tenants.name) },
     item: tenantItem,
     present: (caller, t) => (caller.roleId === Role.User ? { id: t.id, name: t.name } : t),
+    detail: async (caller, t) =>
+      caller.roleId === Role.SuperAdmin && options.databaseOf
+        ? { ...t, database: await options.databaseOf(t.id) }
+        : t,
     input: tenantInputSchema,
     label: (t) => t.name,
     list: async (db, window) => {

@@ -1,0 +1,35 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { createdAt } from './columns';
+import { tenants } from './tenants';
+
+/**
+ * The directory (control database): where each tenant's database lives. `server` names one of
+ * the configured database servers ('control' is the control database's own server; 'embedded' the
+ * embedded database process); `database` is the tenant's database there, or null while the
+ * tenant's rows still live in the control database (an install made before databases per tenant,
+ * until `npm run tenants -- split` moves them). `state`: 'ready'; 'readOnly' while the tenant is
+ * being backed up into a move (its connections refuse writes); 'unavailable' once its database is
+ * known to be gone (restore pending) — its calls answer 503, nobody else's.
+ */
+export const tenantDatabases = pgTable(
+  'tenant_databases',
+  {
+    tenantId: integer('tenant_id')
+      .primaryKey()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    server: text('server').notNull(),
+    database: text('database'),
+    state: text('state').notNull().default('ready'),
+    /** Bumped by every change of the entry: instances compare it to drop a stale cached placement. */
+    version: integer('version').notNull().default(1),
+    /** How many of the migrations (server/db/migrations) the tenant's database has: a start upgrades the ones behind. */
+    migrations: integer('migrations').notNull().default(0),
+    createdAt: createdAt(),
+    movedAt: timestamp('moved_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    check('tenant_databases_state_check', sql`${t.state} in ('ready', 'readOnly', 'unavailable')`),
+    index('tenant_databases_server_idx').on(t.server),
+  ],
+);

@@ -1,0 +1,654 @@
+/**
+ * Where each tenant's data lives, and the connections to it (issue 25; contract 'Tenancy').
+ *
+ * The control database holds the directory (`tenant_databases`): for each tenant, the server its
+ * database is on and the database's name. A tenant with no entry, or whose entry names no
+ * database, still has its rows in the control database (every install made before databases per
+ * tenant) and is served by the control database's pool, exactly as before.
+ *
+ * `connectionFor(tenantId)` answers at once a drizzle database for the tenant; its pool is a
+ * router that finds the tenant's placement on first use (cached; re-read after `directoryTtlMs`,
+ * or at once after `invalidate`), then connects:
+ * - PostgreSQL: a small pool per tenant database (`perTenant` connections), opened lazily, its
+ *   connections closed after `idleMs` without use, all tenant pools under one cap
+ *   (`maxConnections`): at the cap a new connection waits, an idle tenant pool is closed for it, and
+ *   a connection given back while others wait is closed rather than kept.
+ * - Embedded: each tenant's PGlite, under `<dataDir>/tenants/<id>`, is opened beside the control
+ *   database in the same database process on first use and closed once idle.
+ * A tenant whose database cannot be reached (stopped, dropped, 'unavailable' in the directory)
+ * fails with TenantDatabaseUnavailable: a 503 with an Italian message, on that tenant's calls only.
+ */
+import { readFileSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { and, eq, isNotNull, lt, sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import { tenancyMessages } from '../../../contract/messages';
+import { HttpError } from '../../lib/http-error';
+import { markEmbedded, migrationsFolder as defaultMigrations } from '../client';
+import type { Database, DatabaseHandle } from '../client';
+import { startEmbeddedDatabase } from '../embedded/embedded';
+import { executeRows } from '../rows';
+import type { EmbeddedDatabase } from '../embedded/embedded';
+import * as schema from '../schema';
+import { tenantDatabases, tenants } from '../schema';
+
+export type TenantDatabaseState = 'ready' | 'readOnly' | 'unavailable';
+
+/** A directory entry: `database` null means the tenant's rows are in the control database. */
+export interface TenantPlacement {
+  tenantId: number;
+  server: string;
+  database: string | null;
+  state: TenantDatabaseState;
+  version: number;
+}
+
+/** The control database's own server in the directory. */
+export const CONTROL_SERVER = 'control';
+/** The embedded database process in the directory. */
+export const EMBEDDED_SERVER = 'embedded';
+
+/**
+ * The name of a tenant's database: the control database's name (so two installs, or two test
+ * files, on one server never share a name; 'rinnova' for the server's default 'postgres') and the
+ * tenant's id. Lower case, digits and underscores only: a safe PostgreSQL identifier.
+ */
+export function tenantDatabaseName(controlDatabase: string, tenantId: number): string {
+  const base = controlDatabase === 'postgres' || controlDatabase === '' ? 'rinnova' : controlDatabase;
+  if (!/^[a-z_][a-z0-9_]*$/.test(base))
+    throw new Error(`control database name '${base}' is not a plain identifier`);
+  return `${base}_t${tenantId}`;
+}
+
+/** A tenant whose database cannot be reached: 503, on its own calls only. */
+export class TenantDatabaseUnavailable extends HttpError {
+  constructor(
+    readonly tenantId: number,
+    cause?: unknown,
+  ) {
+    super(503, tenancyMessages.unavailable);
+    this.name = 'TenantDatabaseUnavailable';
+    if (cause !== undefined) this.cause = cause;
+  }
+}
+
+/** A tenant being moved or backed up into a move: reads work, writes answer 503. */
+export class TenantDatabaseReadOnly extends HttpError {
+  constructor(readonly tenantId: number) {
+    super(503, tenancyMessages.readOnly);
+    this.name = 'TenantDatabaseReadOnly';
+  }
+}
+
+/** The tenant-database error behind `error` (drizzle wraps what the connection throws), if any. */
+export function tenantDatabaseErrorOf(
+  error: unknown,
+): TenantDatabaseUnavailable | TenantDatabaseReadOnly | undefined {
+  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++)
+    if (e instanceof TenantDatabaseUnavailable || e instanceof TenantDatabaseReadOnly) return e;
+  return undefined;
+}
+
+/** SQLSTATE classes and socket errors that mean "the database is not there", not "the query is wrong". */
+const UNREACHABLE_CODES = new Set([
+  '3D000', // invalid_catalog_name: the database was dropped
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOENT',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+]);
+
+export function isUnreachable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && UNREACHABLE_CODES.has(code)) return true;
+  const message = (error as { message?: unknown }).message;
+  return (
+    typeof message === 'string' &&
+    /Connection terminated|connection timeout|Client has encountered a connection error/i.test(message)
+  );
+}
+
+const READ_ONLY_CODE = '25006'; // read_only_sql_transaction
+
+export interface TenantDatabasesOptions {
+  /** The control database (directory, identities, job engine). */
+  control: DatabaseHandle;
+  /**
+   * PostgreSQL servers tenant databases may be created on, by name → a connection URL to any
+   * database of that server with the rights to create databases (its path is replaced). The
+   * control database's server is always there as 'control'.
+   */
+  servers?: Record<string, string>;
+  /** Embedded: where tenant databases' files go (`<dataDir>/tenants/<id>`); undefined keeps them in memory. */
+  dataDir?: string | undefined;
+  migrationsFolder?: string;
+  /** Connections per tenant database (default 3; 1 on the embedded database, which is one session). */
+  perTenant?: number;
+  /** All tenant databases' connections together (default 60). */
+  maxConnections?: number;
+  /** A tenant's idle connections close after this long, an idle embedded database too (default 30 s). */
+  idleMs?: number;
+  /** How long a placement read from the directory is trusted (default 5 s). */
+  directoryTtlMs?: number;
+  log?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+}
+
+/** A tenant's open database: its pool, and on the embedded database the PGlite behind it. */
+interface Open {
+  placement: TenantPlacement;
+  pool: pg.Pool;
+  embedded?: EmbeddedDatabase;
+  /** Connections checked out now. */
+  active: number;
+  lastUsed: number;
+  closing?: Promise<void>;
+}
+
+interface Cached {
+  placement: TenantPlacement;
+  readAt: number;
+}
+
+export interface TenantDatabaseStats {
+  /** Tenant databases with an open pool. */
+  open: number;
+  /** Connections open to tenant databases (the control database's pool not counted). */
+  connections: number;
+  /** Requests waiting for a connection because of the cap. */
+  waiting: number;
+}
+
+export interface TenantDatabases {
+  /** The tenant's database: a drizzle database whose pool routes to the tenant's placement. */
+  connectionFor(tenantId: number): Database;
+  /** The tenant's directory entry (a tenant without one: in the control database). */
+  placementOf(tenantId: number): Promise<TenantPlacement>;
+  /**
+   * Creates the tenant's database (on `server`, else the configured server with the fewest
+   * tenants; embedded: beside the control database), applies the migrations and records it in
+   * the directory. Refused when the tenant already has a database of its own.
+   */
+  create(tenantId: number, server?: string): Promise<TenantPlacement>;
+  /** Applies the migrations that have not run on the tenant's database (an upgrade). */
+  migrate(tenantId: number): Promise<void>;
+  /**
+   * Applies the migrations to every tenant database the directory records as behind (a start
+   * after an upgrade), a few at a time; a tenant that fails is reported, the others go on.
+   */
+  upgradeAll(): Promise<{ upgraded: number; failed: number[] }>;
+  /** Drops the tenant's database and its directory entry (its rows in other databases stay). */
+  drop(tenantId: number): Promise<void>;
+  /** Bytes the tenant's database takes (its own database; null while it is in the control database). */
+  sizeOf(tenantId: number): Promise<number | null>;
+  /** Changes the tenant's state in the directory (and forgets what this instance cached of it). */
+  setState(tenantId: number, state: TenantDatabaseState): Promise<void>;
+  /** Forgets the cached placement of a tenant (all tenants without argument): re-read on next use. */
+  invalidate(tenantId?: number): Promise<void>;
+  /** The servers tenants can be placed on. */
+  servers(): string[];
+  stats(): TenantDatabaseStats;
+  /** Closes every tenant pool and embedded tenant database (not the control database). */
+  close(): Promise<void>;
+}
+
+export function createTenantDatabases(options: TenantDatabasesOptions): TenantDatabases {
+  const control = options.control;
+  const embedded = control.kind === 'pglite';
+  const folder = options.migrationsFolder ?? defaultMigrations;
+  const perTenant = options.perTenant ?? (embedded ? 1 : 3);
+  const maxConnections = options.maxConnections ?? 60;
+  const idleMs = options.idleMs ?? 30_000;
+  const ttl = options.directoryTtlMs ?? 5_000;
+  const serverUrls = new Map<string, string>();
+  if (control.url) serverUrls.set(CONTROL_SERVER, control.url);
+  for (const [name, url] of Object.entries(options.servers ?? {})) serverUrls.set(name, url);
+
+  const cache = new Map<number, Cached>();
+  const opens = new Map<number, Open>();
+  const opening = new Map<number, Promise<Open | null>>();
+  const handles = new Map<number, Database>();
+  let connections = 0;
+  let reserved = 0;
+  const waiters: Array<() => void> = [];
+  let closed = false;
+
+  const wake = () => {
+    const next = waiters.shift();
+    if (next) next();
+  };
+
+  function urlOf(server: string, database: string): string {
+    const base = serverUrls.get(server);
+    if (!base) throw new Error(`tenant database server '${server}' is not configured`);
+    const url = new URL(base);
+    url.pathname = `/${database}`;
+    return url.toString();
+  }
+
+  async function readPlacement(tenantId: number): Promise<TenantPlacement> {
+    const [row] = await control.db
+      .select()
+      .from(tenantDatabases)
+      .where(eq(tenantDatabases.tenantId, tenantId));
+    if (!row) return { tenantId, server: CONTROL_SERVER, database: null, state: 'ready', version: 0 };
+    return {
+      tenantId,
+      server: row.server,
+      database: row.database,
+      state: row.state as TenantDatabaseState,
+      version: row.version,
+    };
+  }
+
+  async function placementOf(tenantId: number): Promise<TenantPlacement> {
+    const hit = cache.get(tenantId);
+    if (hit && Date.now() - hit.readAt < ttl) return hit.placement;
+    const placement = await readPlacement(tenantId);
+    cache.set(tenantId, { placement, readAt: Date.now() });
+    const current = opens.get(tenantId);
+    if (current && current.placement.version !== placement.version) void retire(tenantId, current);
+    return placement;
+  }
+
+  /**
+   * Embedded databases in memory (DATA_DIR=:memory:, tests): closing one would lose it, so they stay
+   * open until dropped or until close().
+   */
+  const inMemory = new Map<number, EmbeddedDatabase>();
+
+  /**
+   * Closes a tenant's pool (after its checked-out connections come back) and its embedded database
+   * (one kept in memory only when `forget`: dropped).
+   */
+  function retire(tenantId: number, open: Open, forget = false): Promise<void> {
+    if (opens.get(tenantId) === open) opens.delete(tenantId);
+    return (open.closing ??= (async () => {
+      await open.pool.end().catch(() => undefined);
+      if (open.embedded && (options.dataDir || forget)) {
+        inMemory.delete(tenantId);
+        await open.embedded.close().catch(() => undefined);
+      }
+    })());
+  }
+
+  async function openEmbedded(tenantId: number): Promise<EmbeddedDatabase> {
+    if (!control.embedded) throw new Error('no embedded database to open beside');
+    const dataDir = options.dataDir ? path.join(options.dataDir, 'tenants', String(tenantId)) : undefined;
+    if (dataDir) await mkdir(path.dirname(dataDir), { recursive: true, mode: 0o700 });
+    const database = await startEmbeddedDatabase({
+      alongside: control.embedded,
+      ...(dataDir ? { dataDir } : {}),
+      onUnexpectedExit: () => cache.delete(tenantId),
+    });
+    await database.ready;
+    return database;
+  }
+
+  function newPool(placement: TenantPlacement, database: EmbeddedDatabase | undefined): pg.Pool {
+    const readOnly = placement.state === 'readOnly' ? { options: '-c default_transaction_read_only=on' } : {};
+    const pool = database
+      ? new pg.Pool({
+          host: database.socketDir,
+          port: 5432,
+          user: 'postgres',
+          database: 'postgres',
+          max: perTenant,
+        })
+      : new pg.Pool({
+          connectionString: urlOf(placement.server, placement.database ?? ''),
+          max: perTenant,
+          idleTimeoutMillis: idleMs,
+          connectionTimeoutMillis: 10_000,
+          ...readOnly,
+        });
+    pool.on('error', () => {});
+    pool.on('connect', () => void connections++);
+    pool.on('remove', () => {
+      connections--;
+      wake();
+    });
+    return pool;
+  }
+
+  /** The tenant's open database, opened now if needed; null when the tenant is in the control database. */
+  async function openFor(tenantId: number): Promise<Open | null> {
+    if (closed) throw new TenantDatabaseUnavailable(tenantId);
+    const placement = await placementOf(tenantId);
+    if (placement.state === 'unavailable') throw new TenantDatabaseUnavailable(tenantId);
+    if (placement.database === null) return null;
+    const current = opens.get(tenantId);
+    if (current && current.placement.version === placement.version) return current;
+    const pending = opening.get(tenantId);
+    if (pending) return pending;
+    const work = (async () => {
+      try {
+        const database = embedded ? (inMemory.get(tenantId) ?? (await openEmbedded(tenantId))) : undefined;
+        if (database && !options.dataDir) inMemory.set(tenantId, database);
+        const open: Open = { placement, pool: newPool(placement, database), active: 0, lastUsed: Date.now() };
+        if (database) open.embedded = database;
+        opens.set(tenantId, open);
+        return open;
+      } catch (error) {
+        throw new TenantDatabaseUnavailable(tenantId, error);
+      }
+    })();
+    opening.set(tenantId, work);
+    // Forgotten once settled (after the set: on PostgreSQL the work above may settle at once).
+    const forget = () => void (opening.get(tenantId) === work && opening.delete(tenantId));
+    work.then(forget, forget);
+    return work;
+  }
+
+  /** Waits for room under the cap: closes an idle tenant's pool for it, else waits for one to free. */
+  async function slot(tenantId: number): Promise<void> {
+    for (;;) {
+      if (connections + reserved < maxConnections) {
+        reserved++;
+        return;
+      }
+      const idle = [...opens.entries()]
+        .filter(([id, o]) => id !== tenantId && o.active === 0 && o.pool.totalCount > 0)
+        .sort((a, b) => a[1].lastUsed - b[1].lastUsed)[0];
+      if (idle) {
+        await retire(idle[0], idle[1]);
+        continue;
+      }
+      await new Promise<void>((resolve) => waiters.push(resolve));
+    }
+  }
+
+  const wrapped = Symbol('tenantClient');
+
+  /** A connection to the tenant's database (the control database's for a tenant still there). */
+  async function acquire(tenantId: number): Promise<pg.PoolClient> {
+    const open = await openFor(tenantId);
+    if (open === null) return control.pool.connect();
+    open.lastUsed = Date.now();
+    const grows = open.pool.idleCount === 0 && open.pool.totalCount < perTenant;
+    if (grows && !open.embedded) await slot(tenantId);
+    let client: pg.PoolClient;
+    try {
+      client = await open.pool.connect();
+    } catch (error) {
+      if (isUnreachable(error)) {
+        cache.delete(tenantId);
+        void retire(tenantId, open);
+        throw new TenantDatabaseUnavailable(tenantId, error);
+      }
+      throw error;
+    } finally {
+      if (grows && !open.embedded) reserved--;
+    }
+    open.active++;
+    const marked = client as pg.PoolClient & { [wrapped]?: true };
+    if (!marked[wrapped]) {
+      marked[wrapped] = true;
+      const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+      (client as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = async (...args) => {
+        try {
+          return await query(...args);
+        } catch (error) {
+          if ((error as { code?: unknown }).code === READ_ONLY_CODE)
+            throw new TenantDatabaseReadOnly(tenantId);
+          if (isUnreachable(error)) {
+            cache.delete(tenantId);
+            throw new TenantDatabaseUnavailable(tenantId, error);
+          }
+          throw error;
+        }
+      };
+    }
+    const release = client.release.bind(client);
+    client.release = (error?: Error | boolean) => {
+      client.release = release;
+      open.active--;
+      open.lastUsed = Date.now();
+      // Someone waits for room under the cap: this connection closes rather than stay idle.
+      if (waiters.length > 0 && !error) return release(true);
+      return release(error);
+    };
+    return client;
+  }
+
+  /** A pool-shaped router drizzle talks to (its name holds "Pool": drizzle checks for it). */
+  class TenantRouterPool {
+    constructor(private readonly tenantId: number) {}
+    connect(): Promise<pg.PoolClient> {
+      return acquire(this.tenantId);
+    }
+    async query(...args: unknown[]): Promise<unknown> {
+      const client = await acquire(this.tenantId);
+      try {
+        return await (client.query as (...a: unknown[]) => Promise<unknown>)(...args);
+      } finally {
+        client.release();
+      }
+    }
+    on(): this {
+      return this;
+    }
+  }
+
+  // Idle tenants: their pools end (their connections already closed by idleTimeoutMillis on
+  // PostgreSQL), their embedded databases close. Cached placements expire on their own.
+  const sweeper = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [tenantId, open] of opens)
+        if (open.active === 0 && now - open.lastUsed >= idleMs) void retire(tenantId, open);
+    },
+    Math.max(250, Math.floor(idleMs / 2)),
+  );
+  sweeper.unref();
+
+  async function leastUsedServer(): Promise<string> {
+    if (embedded) return EMBEDDED_SERVER;
+    const names = [...serverUrls.keys()];
+    const rows = await control.db
+      .select({ server: tenantDatabases.server, n: sql<number>`count(*)::int` })
+      .from(tenantDatabases)
+      .groupBy(tenantDatabases.server);
+    const count = (name: string) => rows.find((r) => r.server === name)?.n ?? 0;
+    return names.reduce(
+      (best, name) => (count(name) < count(best) ? name : best),
+      names[0] ?? CONTROL_SERVER,
+    );
+  }
+
+  async function withServer<T>(server: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+    const client = new pg.Client({ connectionString: urlOf(server, 'postgres') });
+    client.on('error', () => {});
+    await client.connect();
+    try {
+      return await work(client);
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+
+  const migrationCount = (
+    JSON.parse(readFileSync(path.join(folder, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] }
+  ).entries.length;
+
+  async function migrateOpen(open: Open): Promise<void> {
+    const db = drizzlePg({ client: open.pool, schema });
+    await migratePg(db, { migrationsFolder: folder });
+    await control.db
+      .update(tenantDatabases)
+      .set({ migrations: migrationCount })
+      .where(eq(tenantDatabases.tenantId, open.placement.tenantId));
+  }
+
+  /**
+   * The tenant's own row, copied into its database: the tenant-owned tables there reference it
+   * (`tenant_id` stays a second guard, with its foreign key, in every database).
+   */
+  async function copyTenantRow(tenantId: number, open: Open): Promise<void> {
+    const [row] = await control.db.select().from(tenants).where(eq(tenants.id, tenantId));
+    if (!row) throw new Error(`tenant ${tenantId} does not exist`);
+    const { regionId: _r, provinceId: _p, municipalityId: _m, ...own } = row;
+    await drizzlePg({ client: open.pool, schema }).insert(tenants).values(own).onConflictDoNothing();
+  }
+
+  async function upsert(placement: Omit<TenantPlacement, 'version'>): Promise<TenantPlacement> {
+    const [row] = await control.db
+      .insert(tenantDatabases)
+      .values({
+        tenantId: placement.tenantId,
+        server: placement.server,
+        database: placement.database,
+        state: placement.state,
+      })
+      .onConflictDoUpdate({
+        target: tenantDatabases.tenantId,
+        set: {
+          server: placement.server,
+          database: placement.database,
+          state: placement.state,
+          version: sql`${tenantDatabases.version} + 1`,
+          movedAt: sql`now()`,
+        },
+      })
+      .returning();
+    cache.delete(placement.tenantId);
+    return { ...placement, version: row?.version ?? 1 };
+  }
+
+  return {
+    connectionFor(tenantId) {
+      let db = handles.get(tenantId);
+      if (!db) {
+        const router = new TenantRouterPool(tenantId);
+        if (embedded) markEmbedded(router);
+        db = drizzlePg({ client: router as unknown as pg.Pool, schema }) as unknown as Database;
+        handles.set(tenantId, db);
+      }
+      return db;
+    },
+    placementOf: (tenantId) => placementOf(tenantId),
+    async create(tenantId, server) {
+      const existing = await readPlacement(tenantId);
+      if (existing.database !== null) throw new Error(`tenant ${tenantId} already has its database`);
+      const target = server ?? (await leastUsedServer());
+      const database = tenantDatabaseName(
+        control.url ? decodeURIComponent(new URL(control.url).pathname.slice(1)) : 'rinnova',
+        tenantId,
+      );
+      if (!embedded) {
+        await withServer(target, async (client) => {
+          const { rows } = await client.query('select 1 from pg_database where datname = $1', [database]);
+          if (rows.length === 0) await client.query(`CREATE DATABASE ${database}`);
+        });
+      } else if (options.dataDir) {
+        // A directory left by an earlier, failed creation starts clean.
+        await rm(path.join(options.dataDir, 'tenants', String(tenantId)), { recursive: true, force: true });
+      }
+      const placement = await upsert({ tenantId, server: target, database, state: 'ready' });
+      try {
+        const open = await openFor(tenantId);
+        if (open) {
+          await migrateOpen(open);
+          await copyTenantRow(tenantId, open);
+        }
+      } catch (error) {
+        await this.drop(tenantId).catch(() => undefined);
+        throw error;
+      }
+      return placement;
+    },
+    async migrate(tenantId) {
+      const open = await openFor(tenantId);
+      if (open) await migrateOpen(open);
+    },
+    async upgradeAll() {
+      const behind = await control.db
+        .select({ tenantId: tenantDatabases.tenantId })
+        .from(tenantDatabases)
+        .where(and(isNotNull(tenantDatabases.database), lt(tenantDatabases.migrations, migrationCount)));
+      const failed: number[] = [];
+      let upgraded = 0;
+      const queue = behind.map((r) => r.tenantId);
+      const worker = async () => {
+        for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+          try {
+            await this.migrate(id);
+            upgraded++;
+          } catch (error) {
+            failed.push(id);
+            options.log?.warn({ tenantId: id, err: error }, 'tenant database upgrade failed');
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: embedded ? 1 : 4 }, worker));
+      return { upgraded, failed };
+    },
+    async drop(tenantId) {
+      const placement = await readPlacement(tenantId);
+      const open = opens.get(tenantId);
+      if (open) await retire(tenantId, open, true);
+      await inMemory.get(tenantId)?.close();
+      inMemory.delete(tenantId);
+      if (placement.database !== null) {
+        if (embedded) {
+          if (options.dataDir)
+            await rm(path.join(options.dataDir, 'tenants', String(tenantId)), {
+              recursive: true,
+              force: true,
+            });
+        } else {
+          const name = placement.database;
+          await withServer(placement.server, (client) =>
+            client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+          );
+        }
+      }
+      await control.db.delete(tenantDatabases).where(eq(tenantDatabases.tenantId, tenantId));
+      cache.delete(tenantId);
+    },
+    async sizeOf(tenantId) {
+      const placement = await placementOf(tenantId);
+      if (placement.database === null) return null;
+      const [row] = await executeRows<{ size: string }>(
+        this.connectionFor(tenantId),
+        sql`select pg_database_size(current_database())::text as size`,
+      );
+      return Number(row?.size ?? 0);
+    },
+    async setState(tenantId, state) {
+      await control.db
+        .update(tenantDatabases)
+        .set({ state, version: sql`${tenantDatabases.version} + 1` })
+        .where(eq(tenantDatabases.tenantId, tenantId));
+      cache.delete(tenantId);
+      const open = opens.get(tenantId);
+      if (open) await retire(tenantId, open);
+    },
+    async invalidate(tenantId) {
+      if (tenantId === undefined) cache.clear();
+      else cache.delete(tenantId);
+    },
+    servers: () => (embedded ? [EMBEDDED_SERVER] : [...serverUrls.keys()]),
+    stats: () => ({ open: opens.size, connections, waiting: waiters.length }),
+    async close() {
+      closed = true;
+      clearInterval(sweeper);
+      await Promise.all([...opens.entries()].map(([id, open]) => retire(id, open, true)));
+      await Promise.all([...inMemory.values()].map((database) => database.close().catch(() => undefined)));
+      inMemory.clear();
+      while (waiters.length > 0) wake();
+    },
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * Tenant databases as an API client sees them (issue 25; contract 'Tenancy'): a SuperAdmin reads
+ * where a tenant's database lives and its size; a tenant whose database is unavailable answers 503
+ * with the Italian message on its own calls, while another tenant's calls answer as usual.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tenancyMessages } from '../../../contract/messages';
+import type { Tenant } from '../../../contract/schemas/tenant';
+import { createTenantDatabases } from '../../../server/db/tenancy/tenant-databases';
+import type { TenantDatabases } from '../../../server/db/tenancy/tenant-databases';
+import { client, createTestContext, DEMO } from '../helpers/test-app';
+import type { ApiClient, TestContext } from '../helpers/test-app';
+
+let ctx: TestContext;
+let tenancy: TenantDatabases;
+let superAdmin: (tenantId?: number) => ApiClient;
+const created: number[] = [];
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  tenancy = createTenantDatabases({ control: ctx.database.handle });
+  const app = await ctx.buildAnotherApp({}, { tenancy });
+  const token = await ctx.login(DEMO.superadmin, DEMO.password);
+  superAdmin = (tenantId) =>
+    client(app, {
+      authorization: `Bearer ${token}`,
+      ...(tenantId === undefined ? {} : { 'x-tenant-id': String(tenantId) }),
+    });
+  for (const name of ['Studio Isolato Uno', 'Bottega Isolata Due']) {
+    const res = await superAdmin().post<Tenant>('/api/tenant/Create', { name });
+    expect(res.status).toBe(200);
+    created.push(res.body.data?.id ?? 0);
+  }
+  for (const id of created) await tenancy.create(id);
+}, 120_000);
+
+afterAll(async () => {
+  for (const id of created) await tenancy.drop(id).catch(() => undefined);
+  await tenancy.close();
+  await ctx.close();
+});
+
+describe('tenant databases through the API', () => {
+  it('a SuperAdmin reads where each tenant’s database lives and its size; an Admin does not', async () => {
+    const [own] = created as [number];
+    const res = await superAdmin().get<Tenant>(`/api/tenant/GetById/${own}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data?.database).toEqual({
+      server: process.env.DATABASE_URL ? 'control' : 'embedded',
+      name: expect.stringMatching(new RegExp(`_t${own}$`)),
+      sizeBytes: expect.any(Number),
+    });
+    expect(res.body.data?.database?.sizeBytes).toBeGreaterThan(1_000_000);
+
+    const seeded = await ctx.tenantId('Demo Srl');
+    const inControl = await superAdmin().get<Tenant>(`/api/tenant/GetById/${seeded}`);
+    expect(inControl.body.data?.database).toEqual({
+      server: 'control',
+      name: expect.any(String),
+      sizeBytes: null,
+    });
+
+    const admin = await ctx.as('admin');
+    const asAdmin = await admin.get<Tenant>(`/api/tenant/GetById/${seeded}`);
+    expect(asAdmin.status).toBe(200);
+    expect(asAdmin.body.data).not.toHaveProperty('database');
+  });
+
+  it('a tenant whose database is unavailable answers 503 in Italian on its calls only', async () => {
+    const [down, up] = created as [number, number];
+    expect((await superAdmin(down).get('/api/dashboard/summary')).status).toBe(200);
+    await tenancy.setState(down, 'unavailable');
+    try {
+      const refused = await superAdmin(down).get('/api/dashboard/summary');
+      expect(refused.status).toBe(503);
+      expect(refused.body).toMatchObject({ success: false, message: tenancyMessages.unavailable });
+      expect((await superAdmin(up).get('/api/dashboard/summary')).status).toBe(200);
+      // Calls that are not the tenant's (the tenant list, geography) still answer.
+      expect((await superAdmin().get(`/api/tenant/GetById/${up}`)).status).toBe(200);
+    } finally {
+      await tenancy.setState(down, 'ready');
+    }
+    expect((await superAdmin(down).get('/api/dashboard/summary')).status).toBe(200);
+  });
+});

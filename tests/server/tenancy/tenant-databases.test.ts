@@ -1,0 +1,210 @@
+/**
+ * The directory of tenant databases and the connections to them (issue 25): a tenant without a
+ * database of its own runs on the control database as before; a tenant with one gets its own
+ * migrated database (beside the control database in the embedded process, or on a PostgreSQL
+ * server), sees only its rows there, and, when its database is gone, fails with a 503 of its own
+ * while every other tenant keeps working. On PostgreSQL also: writes refused while read-only, a
+ * dropped database, and the cap on all tenant connections.
+ */
+import { count, eq, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tenancyMessages } from '../../../contract/messages';
+import { plans, tenantDatabases, tenants } from '../../../server/db/schema';
+import {
+  createTenantDatabases,
+  TenantDatabaseReadOnly,
+  TenantDatabaseUnavailable,
+  tenantDatabaseErrorOf,
+} from '../../../server/db/tenancy/tenant-databases';
+import type { TenantDatabases } from '../../../server/db/tenancy/tenant-databases';
+import { openTestDatabase } from '../helpers/test-database';
+import type { TestDatabase } from '../helpers/test-database';
+
+const onPostgres = Boolean(process.env.DATABASE_URL);
+let database: TestDatabase;
+let tenancy: TenantDatabases;
+let ids: number[];
+
+/** New tenants in the control database (the seed's own keep their rows there). */
+async function newTenants(n: number): Promise<number[]> {
+  const rows = await database.handle.db
+    .insert(tenants)
+    .values(Array.from({ length: n }, (_, i) => ({ name: `Tenant isolato ${i + 1}` })))
+    .returning({ id: tenants.id });
+  return rows.map((r) => r.id);
+}
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  tenancy = createTenantDatabases({ control: database.handle, maxConnections: 4, idleMs: 60_000 });
+  ids = await newTenants(4);
+});
+
+afterAll(async () => {
+  for (const id of ids) await tenancy.drop(id).catch(() => undefined);
+  await tenancy.close();
+  await database.dispose();
+});
+
+const planCount = async (tenantId: number) => {
+  const [row] = await tenancy
+    .connectionFor(tenantId)
+    .select({ n: count() })
+    .from(plans)
+    .where(eq(plans.tenantId, tenantId));
+  return row?.n ?? 0;
+};
+
+describe('tenant databases', () => {
+  it('a tenant without a database of its own runs on the control database', async () => {
+    const [seeded] = await database.handle.db.select({ id: plans.tenantId }).from(plans).limit(1);
+    expect(seeded).toBeDefined();
+    const tenantId = seeded?.id ?? 0;
+    expect(await tenancy.placementOf(tenantId)).toMatchObject({ server: 'control', database: null });
+    expect(await planCount(tenantId)).toBeGreaterThan(0);
+    expect(await tenancy.sizeOf(tenantId)).toBeNull();
+  });
+
+  // Creating a database runs initdb and every migration (embedded: a few seconds of WebAssembly).
+  it('creates a migrated database of its own, where only its rows are', { timeout: 60_000 }, async () => {
+    const [a, b] = ids as [number, number];
+    const placement = await tenancy.create(a);
+    expect(placement.server).toBe(onPostgres ? 'control' : 'embedded');
+    expect(placement.database).toMatch(new RegExp(`_t${a}$`));
+    // Migrated: every table is there, and empty.
+    expect(await planCount(a)).toBe(0);
+    await tenancy
+      .connectionFor(a)
+      .insert(plans)
+      .values({
+        tenantId: a,
+        name: 'Solo nel suo database',
+        recurringCostBeforeVat: '10.00',
+        recurrenceType: 1,
+      })
+      .execute();
+    expect(await planCount(a)).toBe(1);
+    // The control database does not hold it, nor does another tenant's connection see it.
+    const inControl = await database.handle.db
+      .select({ n: count() })
+      .from(plans)
+      .where(eq(plans.tenantId, a));
+    expect(inControl[0]?.n).toBe(0);
+    expect(await planCount(b)).toBe(0);
+    expect(await tenancy.sizeOf(a)).toBeGreaterThan(1_000_000);
+    // Its migrations are recorded: a start has nothing to upgrade.
+    const [entry] = await database.handle.db
+      .select()
+      .from(tenantDatabases)
+      .where(eq(tenantDatabases.tenantId, a));
+    expect(entry?.migrations).toBeGreaterThan(20);
+    expect(await tenancy.upgradeAll()).toEqual({ upgraded: 0, failed: [] });
+    // A second creation is refused: the tenant has its database.
+    await expect(tenancy.create(a)).rejects.toThrow(/already has its database/);
+  });
+
+  it(
+    'a tenant whose database is unavailable answers 503 in Italian; the others keep working',
+    { timeout: 60_000 },
+    async () => {
+      const [a, , c] = ids as [number, number, number];
+      await tenancy.create(c);
+      await tenancy.setState(a, 'unavailable');
+      const failure = await planCount(a).catch((e: unknown) => e);
+      expect(tenantDatabaseErrorOf(failure)).toBeInstanceOf(TenantDatabaseUnavailable);
+      expect(tenantDatabaseErrorOf(failure)).toMatchObject({
+        statusCode: 503,
+        message: tenancyMessages.unavailable,
+      });
+      expect(await planCount(c)).toBe(0);
+      await tenancy.setState(a, 'ready');
+      expect(await planCount(a)).toBe(1);
+    },
+  );
+
+  it('a dropped tenant is back in the control database, its own database gone', async () => {
+    const [, , c] = ids as [number, number, number];
+    await tenancy.drop(c);
+    expect(await tenancy.placementOf(c)).toMatchObject({ server: 'control', database: null });
+    const rows = await database.handle.db
+      .select()
+      .from(tenantDatabases)
+      .where(eq(tenantDatabases.tenantId, c));
+    expect(rows).toEqual([]);
+  });
+});
+
+describe.runIf(onPostgres)('tenant databases on PostgreSQL', () => {
+  const adminUrl = process.env.DATABASE_URL ?? '';
+
+  it('a read-only tenant reads and is refused writes with a 503', async () => {
+    const [a] = ids as [number];
+    await tenancy.setState(a, 'readOnly');
+    expect(await planCount(a)).toBe(1);
+    const refused = await tenancy
+      .connectionFor(a)
+      .insert(plans)
+      .values({
+        tenantId: a,
+        name: 'Durante lo spostamento',
+        recurringCostBeforeVat: '10.00',
+        recurrenceType: 1,
+      })
+      .execute()
+      .catch((e: unknown) => e);
+    expect(tenantDatabaseErrorOf(refused)).toBeInstanceOf(TenantDatabaseReadOnly);
+    expect(tenantDatabaseErrorOf(refused)).toMatchObject({
+      statusCode: 503,
+      message: tenancyMessages.readOnly,
+    });
+    await tenancy.setState(a, 'ready');
+    expect(await planCount(a)).toBe(1);
+  });
+
+  it(
+    'a tenant whose database was dropped under it answers 503; another dedicated tenant works',
+    { timeout: 60_000 },
+    async () => {
+      const [, b, , d] = ids as [number, number, number, number];
+      const placeB = await tenancy.create(b);
+      await tenancy.create(d);
+      expect(await planCount(b)).toBe(0);
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      await admin.query(`DROP DATABASE ${placeB.database ?? ''} WITH (FORCE)`);
+      await admin.end();
+      await tenancy.invalidate(b);
+      const failure = await planCount(b).catch((e: unknown) => e);
+      expect(tenantDatabaseErrorOf(failure)).toBeInstanceOf(TenantDatabaseUnavailable);
+      expect(await planCount(d)).toBe(0);
+    },
+  );
+
+  it('all tenant connections stay under the cap: a fifth waits for one to free', async () => {
+    const [a, , , d] = ids as [number, number, number, number];
+    await tenancy.close();
+    tenancy = createTenantDatabases({
+      control: database.handle,
+      maxConnections: 2,
+      perTenant: 2,
+      idleMs: 60_000,
+    });
+    const holds: Array<() => void> = [];
+    const held = [a, a].map((id) =>
+      tenancy.connectionFor(id).transaction(async (tx) => {
+        await tx.execute(sql`select 1`);
+        await new Promise<void>((resolve) => holds.push(resolve));
+      }),
+    );
+    await expect.poll(() => holds.length).toBe(2);
+    expect(tenancy.stats().connections).toBe(2);
+    const waiting = planCount(d);
+    await expect.poll(() => tenancy.stats().waiting).toBe(1);
+    holds.shift()?.();
+    expect(await waiting).toBe(0);
+    expect(tenancy.stats().connections).toBeLessThanOrEqual(2);
+    holds.shift()?.();
+    await Promise.all(held);
+  });
+});
