@@ -4,6 +4,7 @@ import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
+import { isEmbedded } from './db/client';
 import type { Database } from './db/client';
 import { parseQueryString } from './lib/querystring';
 import { applyItalianZodMessages } from './lib/zod-italian';
@@ -35,6 +36,7 @@ import { registerAuthRoutes } from './modules/auth/auth.routes';
 import { registerTwoFactorRoutes } from './modules/auth/two-factor.routes';
 import { registerContactRoutes } from './modules/contact/contact.routes';
 import { registerCrudRoutes } from './crud/routes';
+import { sharedCountersFor } from './lib/shared-counters';
 import { describeTenantDatabase } from './db/tenancy/describe';
 import type { TenantDatabases } from './db/tenancy/tenant-databases';
 import { registerReportRoutes } from './modules/dashboard/report.routes';
@@ -216,7 +218,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const requestLog = createRequestLogWriter(db, app.log);
   app.addHook('onClose', async () => requestLog.close());
   await app.register(tenantKeyPlugin, { db, limiter: apiLimiter, requestLog, now });
-  await app.register(rateLimitPlugin);
+  // Rate limits and the sign-in lock count in one place for every app instance (PostgreSQL).
+  const counters = await sharedCountersFor((db as unknown as { $client?: unknown }).$client, isEmbedded(db));
+  await app.register(rateLimitPlugin, { counters });
   await app.register(docsPlugin);
   await app.register(notFoundPlugin, { spaDir: options.spaDir });
 
@@ -263,6 +267,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     loginMaxFailures: config.rateLimit.loginMaxFailures,
     loginLockMs: config.rateLimit.loginLockMs,
     signInFreeFailures: config.rateLimit.signInFreeFailures,
+    counters,
   });
   registerAuthRoutes(app, { auth, rateLimit: config.rateLimit });
   registerTwoFactorRoutes(app, { db, twoFactor: auth.twoFactor });

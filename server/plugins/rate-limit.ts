@@ -2,6 +2,8 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import type { RateLimitOptions } from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
 import { clientAddressKey } from '../lib/client-address';
+import { rateLimitStoreOn } from '../lib/shared-counters';
+import type { SharedCounters } from '../lib/shared-counters';
 
 /**
  * Rate limiting per client IP, opt-in per route (`config: { rateLimit: perIp(...) }`). When a
@@ -9,8 +11,9 @@ import { clientAddressKey } from '../lib/client-address';
  * turns into the Italian envelope. Limits come from configuration so tests can set them low.
  */
 export const rateLimitPlugin = fp(
-  async (app) => {
-    await app.register(fastifyRateLimit, { global: false });
+  async (app, options: { counters: SharedCounters }) => {
+    // Counted in the shared counters: on PostgreSQL every app instance counts the same calls.
+    await app.register(fastifyRateLimit, { global: false, store: rateLimitStoreOn(options.counters) });
   },
   { name: 'rate-limit' },
 );

@@ -9,6 +9,7 @@ import { HttpError } from '../../lib/http-error';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords';
 import { passwordResetMail } from '../../mail/templates';
 import { LoginThrottle } from './login-throttle';
+import type { SharedCounters } from '../../lib/shared-counters';
 import type { Actor, GlobalUnitOfWork, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import { clientAddressKey } from '../../lib/client-address';
 import type { SecretBox } from '../../lib/secret-box';
@@ -31,6 +32,8 @@ export interface AuthServiceDeps {
   loginMaxFailures: number;
   loginLockMs: number;
   signInFreeFailures: number;
+  /** Where failed sign-ins are counted: shared by every app instance on PostgreSQL. */
+  counters: SharedCounters;
 }
 
 /** Who acts when nobody is signed in yet (a reset request, a reset link, a forced reset). */
@@ -43,7 +46,7 @@ export function createAuthService(deps: AuthServiceDeps) {
   const now = () => uow.clock();
   const twoFactor = createTwoFactor(deps.secretBox);
   const guard = createSignInGuard(db, deps.signInFreeFailures);
-  const throttle = new LoginThrottle(deps.loginMaxFailures, deps.loginLockMs, () => now().getTime());
+  const throttle = new LoginThrottle(deps.counters, deps.loginMaxFailures, deps.loginLockMs);
 
   /**
    * The tenant to open after sign-in: the default one while its membership is active, else the
@@ -88,11 +91,11 @@ export function createAuthService(deps: AuthServiceDeps) {
      * without a password yet and a deactivated account, so answers reveal no account.
      */
     async login(email: string, password: string, ip: string): Promise<SignInOutcome> {
-      // Failures count per (e-mail, IP) and per IP in this process, and per account name across
+      // Failures count per (e-mail, IP) and per IP (shared counters), and per account name across
       // every process and address (sign-in-guard.ts): a stranger's wrong passwords from elsewhere
       // can neither lock the owner out of their own address nor make the delay reveal the account.
       const keys = [`email-ip:${email.trim().toLowerCase()}|${ip}`, `ip:${ip}`];
-      const retryAfter = throttle.retryAfterSeconds(keys);
+      const retryAfter = await throttle.retryAfterSeconds(keys);
       if (retryAfter > 0) {
         throw new HttpError(429, serverMessages.rateLimited, {
           headers: { 'retry-after': String(retryAfter) },
@@ -108,11 +111,11 @@ export function createAuthService(deps: AuthServiceDeps) {
       const user = await findByEmail(email);
       const passwordOk = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
       if (!user || !user.passwordHash || !passwordOk || !user.isActive || !isRoleId(user.roleId)) {
-        throttle.recordFailure(keys);
+        await throttle.recordFailure(keys);
         await guard.recordFailure(email, now());
         throw new HttpError(401, serverMessages.invalidCredentials);
       }
-      throttle.clear(keys[0] ?? '');
+      await throttle.clear(keys[0] ?? '');
       if (user.mustResetPassword) {
         // The password came from configuration or from someone else: the owner must choose one.
         const token = await uow.runGlobal(signIn, (w) => issueResetToken(w, user.id));

@@ -66,32 +66,37 @@ describe('invoice numbers under parallel payments', () => {
     second = await readyToConfirm(5);
   });
 
-  it('are 1…n with no gap and no duplicate, one invoice per payment, across two parallel rounds', async () => {
-    const round1 = await Promise.all(
-      first.map((s) => admin.put(`/api/subscription/setActiveNoRenewal/${s.id}`)),
-    );
-    expect(round1.map((r) => r.status)).toEqual(first.map(() => 200));
-    expect(await numbersOfTenant()).toEqual([1, 2, 3, 4, 5, 6]);
+  // 22 confirmations at once: seconds on a loaded 2-core machine, so more room than the default 5 s.
+  it(
+    'are 1…n with no gap and no duplicate, one invoice per payment, across two parallel rounds',
+    { timeout: 30_000 },
+    async () => {
+      const round1 = await Promise.all(
+        first.map((s) => admin.put(`/api/subscription/setActiveNoRenewal/${s.id}`)),
+      );
+      expect(round1.map((r) => r.status)).toEqual(first.map(() => 200));
+      expect(await numbersOfTenant()).toEqual([1, 2, 3, 4, 5, 6]);
 
-    // A second round, each confirmation sent twice at once: one wins per payment, the other is a 409.
-    const round2 = await Promise.all(
-      second.flatMap((s) => [
-        admin.put(`/api/subscription/setActiveNoRenewal/${s.id}`),
-        admin.put(`/api/subscription/setActiveNoRenewal/${s.id}`),
-      ]),
-    );
-    const statuses = round2.map((r) => r.status).sort();
-    expect(statuses).toEqual([...second.map(() => 200), ...second.map(() => 409)].sort());
-    expect(await numbersOfTenant()).toEqual(Array.from({ length: 11 }, (_, i) => i + 1));
+      // A second round, each confirmation sent twice at once: one wins per payment, the other is a 409.
+      const round2 = await Promise.all(
+        second.flatMap((s) => [
+          admin.put(`/api/subscription/setActiveNoRenewal/${s.id}`),
+          admin.put(`/api/subscription/setActiveNoRenewal/${s.id}`),
+        ]),
+      );
+      const statuses = round2.map((r) => r.status).sort();
+      expect(statuses).toEqual([...second.map(() => 200), ...second.map(() => 409)].sort());
+      expect(await numbersOfTenant()).toEqual(Array.from({ length: 11 }, (_, i) => i + 1));
 
-    const tenantId = await ctx.tenantId('Demo Srl');
-    const [counter] = await ctx.db
-      .select({ n: invoiceCounters.lastNumber })
-      .from(invoiceCounters)
-      .where(and(eq(invoiceCounters.tenantId, tenantId), eq(invoiceCounters.year, 2026)));
-    expect(counter?.n).toBe(11);
-    const paymentIds = (await ctx.db.select({ p: invoices.paymentId }).from(invoices)).map((r) => r.p);
-    expect(new Set(paymentIds).size).toBe(11);
-    expect(new Set(paymentIds)).toEqual(new Set([...first, ...second].map((s) => s.payments[0]!.id)));
-  });
+      const tenantId = await ctx.tenantId('Demo Srl');
+      const [counter] = await ctx.db
+        .select({ n: invoiceCounters.lastNumber })
+        .from(invoiceCounters)
+        .where(and(eq(invoiceCounters.tenantId, tenantId), eq(invoiceCounters.year, 2026)));
+      expect(counter?.n).toBe(11);
+      const paymentIds = (await ctx.db.select({ p: invoices.paymentId }).from(invoices)).map((r) => r.p);
+      expect(new Set(paymentIds).size).toBe(11);
+      expect(new Set(paymentIds)).toEqual(new Set([...first, ...second].map((s) => s.payments[0]!.id)));
+    },
+  );
 });
