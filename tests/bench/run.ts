@@ -14,6 +14,7 @@ import { benchFrontEnd } from './front-end';
 import { BENCH_RATE_ENV, benchEntitlementsOnPostgres, measureEntitlementCheck } from './entitlements';
 import { benchUnderLoad, treeRssMb } from './embedded-load';
 import { startPostgres } from './postgres';
+import { benchTenantDatabasesEmbedded, benchTenantDatabasesOnPostgres } from './tenant-databases';
 
 const API_KEY = 'bench-key';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 150);
@@ -36,7 +37,38 @@ async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   return [value, performance.now() - start];
 }
 
+/** Tenant databases (issue 25): PostgreSQL with BENCH_TENANTS of them, and the embedded default. */
+async function tenantDatabases(): Promise<void> {
+  console.log('\nTenant databases (issue 25):');
+  if (process.env.BENCH_POSTGRES !== 'off') {
+    const onPostgres = await benchTenantDatabasesOnPostgres();
+    if (typeof onPostgres === 'string') {
+      console.log(`MISS  tenant databases on PostgreSQL not measured: ${onPostgres}`);
+      results.push({ name: 'tenant databases on PostgreSQL (not measured)', value: 1, unit: '', target: 0 });
+    } else results.push(...onPostgres);
+  }
+  results.push(...(await benchTenantDatabasesEmbedded()));
+}
+
+function report(): void {
+  let failed = 0;
+  for (const r of results) {
+    const ok = r.value <= r.target;
+    if (!ok) failed++;
+    console.log(
+      `${ok ? 'ok  ' : 'MISS'}  ${r.name.padEnd(58)} ${r.value.toFixed(1).padStart(9)} ${r.unit}  (target ≤ ${r.target} ${r.unit})`,
+    );
+  }
+  console.log(`${results.length - failed} passed, ${failed} failed`);
+  process.exitCode = failed ? 1 : 0;
+}
+
 async function main(): Promise<void> {
+  // BENCH_ONLY=tenants: the tenant databases' part alone.
+  if (process.env.BENCH_ONLY === 'tenants') {
+    await tenantDatabases();
+    return report();
+  }
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rinnova-bench-'));
   const env = {
     ...process.env,
@@ -171,16 +203,8 @@ async function main(): Promise<void> {
     results.push(...(await benchFrontEnd()));
   }
 
-  let failed = 0;
-  for (const r of results) {
-    const ok = r.value <= r.target;
-    if (!ok) failed++;
-    console.log(
-      `${ok ? 'ok  ' : 'MISS'}  ${r.name.padEnd(58)} ${r.value.toFixed(1).padStart(9)} ${r.unit}  (target ≤ ${r.target} ${r.unit})`,
-    );
-  }
-  console.log(`${results.length - failed} passed, ${failed} failed`);
-  process.exitCode = failed ? 1 : 0;
+  if (process.env.BENCH_TENANTS !== '0') await tenantDatabases();
+  report();
 }
 
 await main();

@@ -18,8 +18,9 @@
  * A tenant whose database cannot be reached (stopped, dropped, 'unavailable' in the directory)
  * fails with TenantDatabaseUnavailable: a 503 with an Italian message, on that tenant's calls only.
  */
-import { readFileSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { and, eq, isNotNull, lt, sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -208,6 +209,9 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
   const control = options.control;
   const embedded = control.kind === 'pglite';
   const folder = options.migrationsFolder ?? defaultMigrations;
+  const migrationCount = (
+    JSON.parse(readFileSync(path.join(folder, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] }
+  ).entries.length;
   const perTenant = options.perTenant ?? (embedded ? 1 : 3);
   const maxConnections = options.maxConnections ?? 60;
   const idleMs = options.idleMs ?? 30_000;
@@ -284,13 +288,30 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
     })());
   }
 
+  /**
+   * Embedded: a dump of a new tenant database with every migration applied and no row, made by the
+   * first creation and loaded by the next ones (PGlite's initdb and the migrations take seconds of
+   * WebAssembly; loading the dump a fraction of one). Named by the migration count, so an upgrade
+   * makes a new one.
+   */
+  const templateFile = path.join(
+    options.dataDir ? path.join(options.dataDir, 'tenants') : os.tmpdir(),
+    options.dataDir
+      ? `template-${migrationCount}.tar`
+      : `rinnova-tenant-template-${process.pid}-${migrationCount}.tar`,
+  );
+  /** Tenants being created from the template. */
+  const loadFrom = new Map<number, string>();
+
   async function openEmbedded(tenantId: number): Promise<EmbeddedDatabase> {
     if (!control.embedded) throw new Error('no embedded database to open beside');
     const dataDir = options.dataDir ? path.join(options.dataDir, 'tenants', String(tenantId)) : undefined;
     if (dataDir) await mkdir(path.dirname(dataDir), { recursive: true, mode: 0o700 });
+    const template = loadFrom.get(tenantId);
     const database = await startEmbeddedDatabase({
       alongside: control.embedded,
       ...(dataDir ? { dataDir } : {}),
+      ...(template ? { loadDataDir: template } : {}),
       onUnexpectedExit: () => cache.delete(tenantId),
     });
     await database.ready;
@@ -479,13 +500,20 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
     }
   }
 
-  const migrationCount = (
-    JSON.parse(readFileSync(path.join(folder, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] }
-  ).entries.length;
+  /** Work on the open database outside acquire(): counted as in use, so the idle sweep leaves it open. */
+  async function busy<T>(open: Open, work: () => Promise<T>): Promise<T> {
+    open.active++;
+    try {
+      return await work();
+    } finally {
+      open.active--;
+      open.lastUsed = Date.now();
+    }
+  }
 
   async function migrateOpen(open: Open): Promise<void> {
     const db = drizzlePg({ client: open.pool, schema });
-    await migratePg(db, { migrationsFolder: folder });
+    await busy(open, () => migratePg(db, { migrationsFolder: folder }));
     await control.db
       .update(tenantDatabases)
       .set({ migrations: migrationCount })
@@ -500,7 +528,9 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
     const [row] = await control.db.select().from(tenants).where(eq(tenants.id, tenantId));
     if (!row) throw new Error(`tenant ${tenantId} does not exist`);
     const { regionId: _r, provinceId: _p, municipalityId: _m, ...own } = row;
-    await drizzlePg({ client: open.pool, schema }).insert(tenants).values(own).onConflictDoNothing();
+    await busy(open, () =>
+      drizzlePg({ client: open.pool, schema }).insert(tenants).values(own).onConflictDoNothing(),
+    );
   }
 
   async function upsert(placement: Omit<TenantPlacement, 'version'>): Promise<TenantPlacement> {
@@ -558,9 +588,18 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
       }
       const placement = await upsert({ tenantId, server: target, database, state: 'ready' });
       try {
-        const open = await openFor(tenantId);
+        const fromTemplate = embedded && existsSync(templateFile);
+        if (fromTemplate) loadFrom.set(tenantId, templateFile);
+        const open = await openFor(tenantId).finally(() => loadFrom.delete(tenantId));
         if (open) {
           await migrateOpen(open);
+          const dump = open.embedded?.dump.bind(open.embedded);
+          if (dump && !fromTemplate) {
+            // Written under another name and renamed: a half-written template is never loaded.
+            const partial = `${templateFile}.${process.pid}.${tenantId}.partial`;
+            await busy(open, () => dump(partial));
+            await rename(partial, templateFile);
+          }
           await copyTenantRow(tenantId, open);
         }
       } catch (error) {
@@ -648,6 +687,7 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
       await Promise.all([...opens.entries()].map(([id, open]) => retire(id, open, true)));
       await Promise.all([...inMemory.values()].map((database) => database.close().catch(() => undefined)));
       inMemory.clear();
+      if (!options.dataDir) await rm(templateFile, { force: true });
       while (waiters.length > 0) wake();
     },
   };

@@ -109,7 +109,11 @@ describe('tenant databases', () => {
     { timeout: 60_000 },
     async () => {
       const [a, , c] = ids as [number, number, number];
+      // The second database comes from the first one's template (embedded): migrated, and holding
+      // nothing of the first tenant, only its own tenant row.
       await tenancy.create(c);
+      const own = await tenancy.connectionFor(c).select({ id: tenants.id }).from(tenants);
+      expect(own).toEqual([{ id: c }]);
       await tenancy.setState(a, 'unavailable');
       const failure = await planCount(a).catch((e: unknown) => e);
       expect(tenantDatabaseErrorOf(failure)).toBeInstanceOf(TenantDatabaseUnavailable);
