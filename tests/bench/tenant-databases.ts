@@ -201,10 +201,16 @@ export async function benchTenantDatabasesEmbedded(): Promise<Result[]> {
     execFileSync('sync');
     return [
       {
-        name: 'embedded: creating a tenant database + migrations (p95 of 10)',
-        value: percentile(creation, 95),
+        name: 'embedded: creating a tenant database (p95 of 9, from the template)',
+        value: percentile(creation.slice(1), 95),
         unit: 'ms',
         target: 5_000,
+      },
+      {
+        name: 'embedded: the first one (initdb, migrations, writes the template)',
+        value: creation[0] ?? NaN,
+        unit: 'ms',
+        target: 15_000,
       },
       // No target of its own in the issue ("printed beside today's single database"): a quarter
       // more than the single database is the regression guard.
