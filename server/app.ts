@@ -246,7 +246,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     afterCommit,
     events,
   });
-  const crud = { db, uow };
+  const crud = { db, uow, connectionFor };
   app.decorate('unitOfWork', uow);
   // request.actor and request.unitOfWork(work): the call context, built once per request.
   await app.register(callContextPlugin, { uow });
@@ -278,7 +278,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerCrudRoutes(app, crud, userEntity({ publicUrl }));
   registerCrudRoutes(app, crud, addressEntity);
   registerCrudRoutes(app, crud, planEntity);
-  registerPlanRoutes(app, { db, publicUrl });
+  registerPlanRoutes(app, { connectionFor, publicUrl });
   registerCrudRoutes(app, crud, featureEntity);
   registerCrudRoutes(app, crud, planFeatureEntity);
   // Every connection the server opens on its own (webhooks, PayPal, Stripe, PEC) goes through it.
@@ -322,7 +322,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     stripeApiUrlOverride: () => fakeStripe?.url,
   });
   registerPaymentProviderRoutes(app, {
-    db,
+    connectionFor,
     rateLimit: config.rateLimit,
     sdkBaseUrl: () => (fakePaypal ? `${fakePaypal.url}/sdk/js` : undefined),
   });

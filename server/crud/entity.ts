@@ -100,6 +100,12 @@ export interface EntityDefinition<TTable extends PgTable, TItem, TInputSchema ex
    * a tenant's id and name only). Default: the whole item.
    */
   present?: (caller: Caller, item: TItem) => TItem;
+  /**
+   * Where a tenant-scoped entity's rows live: the tenant's database (default), or the control
+   * database whatever the tenant's placement (members and their addresses, for now; see
+   * server/README 'Tenant databases').
+   */
+  home?: 'tenant' | 'control';
   /** What GetById adds to the presented item for this caller (e.g. a tenant's database for a SuperAdmin). */
   detail?: (caller: Caller, item: TItem) => Promise<TItem>;
   /** Body of Create and (with `id`) Update, from contract/schemas. */

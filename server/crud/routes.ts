@@ -29,18 +29,36 @@ const selectResultSchema = z.object({
 export interface CrudDeps {
   db: Database;
   uow: UnitOfWorkRunner;
+  /** The tenant's database (db/tenancy); absent: every tenant on `db`. */
+  connectionFor?: (tenantId: number) => Database;
 }
 
 export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema extends z.ZodObject>(
   fastify: FastifyInstance,
-  { db, uow }: CrudDeps,
+  { db, uow, connectionFor }: CrudDeps,
   def: EntityDefinition<TTable, TItem, TInputSchema>,
 ): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const repo = createCrudRepository(db, def);
+  // A tenant-scoped entity at home in the tenant's database reads and writes there (one
+  // repository per tenant database, made on first use); the others use the control database.
+  const inTenant = def.scope.kind === 'tenant' && def.home !== 'control' && connectionFor !== undefined;
+  const controlRepo = createCrudRepository(db, def);
+  const tenantRepos = new WeakMap<
+    Database,
+    ReturnType<typeof createCrudRepository<TTable, TItem, TInputSchema>>
+  >();
+  const repoOf = (c: Caller) => {
+    if (!inTenant || c.tenantId === null || !connectionFor) return controlRepo;
+    const tenantDb = connectionFor(c.tenantId);
+    let found = tenantRepos.get(tenantDb);
+    if (!found) tenantRepos.set(tenantDb, (found = createCrudRepository(tenantDb, def)));
+    return found;
+  };
   /** Every write is one unit of work: the tenant's for tenant-scoped entities, else global. */
   const write = <T>(request: FastifyRequest, work: (w: GlobalUnitOfWork) => Promise<T>): Promise<T> =>
-    def.scope.kind === 'tenant' ? request.unitOfWork(work) : request.globalUnitOfWork(work);
+    def.scope.kind === 'tenant'
+      ? request.unitOfWork(work, def.home === 'control' ? 'control' : 'tenant')
+      : request.globalUnitOfWork(work);
   const base = `/api/${def.name}`;
   const tenant = def.scope.kind === 'tenant' ? ('required' as const) : ('optional' as const);
   const access = (roles: EntityDefinition<TTable, TItem, TInputSchema>['roles']['read']) => ({
@@ -52,6 +70,8 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
     const auth = callerOf(request);
     return { userId: auth.userId, roleId: auth.roleId, tenantId: request.tenantId };
   };
+  const selectFor = (c: Caller, query: Parameters<typeof controlRepo.select>[1]) =>
+    repoOf(c).select(c, query);
   const shown = (c: Caller, item: TItem): TItem => (def.present ? def.present(c, item) : item);
   const tags = [def.name];
   const itemEnvelope = envelopeOf(def.item);
@@ -79,7 +99,7 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
     },
     async (request) => {
       const c = caller(request);
-      const page = await repo.list(c, request.query);
+      const page = await repoOf(c).list(c, request.query);
       return ok({ ...page, items: page.items.map((item) => shown(c, item)) });
     },
   );
@@ -100,7 +120,7 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
       async (request, reply) => {
         const c = caller(request);
         const { format, ...query } = request.query;
-        const all = repo.batches(c, query);
+        const all = repoOf(c).batches(c, query);
         const batches = (size: number) => presentedBatches(all(size), (item) => shown(c, item));
         const tenantName =
           def.scope.kind === 'tenant' && c.tenantId !== null ? await tenantNameOf(db, c.tenantId) : null;
@@ -116,7 +136,7 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
       config: access(def.roles.read),
       schema: { tags, querystring: selectQuerySchema, response: { 200: envelopeOf(selectResultSchema) } },
     },
-    async (request) => ok(await repo.select(caller(request), request.query)),
+    async (request) => ok(await selectFor(caller(request), request.query)),
   );
 
   app.get(
@@ -127,7 +147,7 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
     },
     async (request) => {
       const c = caller(request);
-      const item = shown(c, await repo.get(c, request.params.id));
+      const item = shown(c, await repoOf(c).get(c, request.params.id));
       return ok(def.detail ? await def.detail(c, item) : item);
     },
   );
@@ -156,8 +176,8 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
     // The type provider cannot resolve a generic schema's output; validation has produced it.
     async (request) => {
       const c = caller(request);
-      const id = await write(request, (w) => repo.create(w, c, request.body as z.output<TInputSchema>));
-      return ok(shown(c, await repo.get(c, id)), messages.http.created);
+      const id = await write(request, (w) => repoOf(c).create(w, c, request.body as z.output<TInputSchema>));
+      return ok(shown(c, await repoOf(c).get(c, id)), messages.http.created);
     },
   );
 
@@ -172,8 +192,8 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
     async (request) => {
       const body = request.body as z.output<TInputSchema> & { id: number };
       const c = caller(request);
-      await write(request, (w) => repo.update(w, c, body.id, body));
-      return ok(shown(c, await repo.get(c, body.id)), messages.http.updated);
+      await write(request, (w) => repoOf(c).update(w, c, body.id, body));
+      return ok(shown(c, await repoOf(c).get(c, body.id)), messages.http.updated);
     },
   );
 
@@ -185,7 +205,7 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
     },
     async (request) => {
       const c = caller(request);
-      await write(request, (w) => repo.remove(w, c, request.params.id));
+      await write(request, (w) => repoOf(c).remove(w, c, request.params.id));
       return ok({ id: request.params.id }, 'Elemento eliminato.');
     },
   );

@@ -15,7 +15,7 @@ declare module 'fastify' {
      * Runs `work` as one unit of work in the request's tenant (`X-Tenant-Id`, or the API key's),
      * as the request's actor, at the unit's clock. Routes never open a transaction of their own.
      */
-    unitOfWork<T>(work: (w: UnitOfWork) => Promise<T>): Promise<T>;
+    unitOfWork<T>(work: (w: UnitOfWork) => Promise<T>, database?: 'tenant' | 'control'): Promise<T>;
     /**
      * The same for writes of global data (geography, tenants, identities). A route that takes no
      * caller (the contact form, sign-in) names who acts.
@@ -57,8 +57,11 @@ export const callContextPlugin = fp<{ uow: UnitOfWorkRunner }>(
     });
     app.decorateRequest('unitOfWork', function <
       T,
-    >(this: FastifyRequest, work: (w: UnitOfWork) => Promise<T>) {
-      return uow.run({ tenantId: tenantOf(this), actor: actorOf(this) }, work);
+    >(this: FastifyRequest, work: (w: UnitOfWork) => Promise<T>, database?: 'tenant' | 'control') {
+      return uow.run(
+        { tenantId: tenantOf(this), actor: actorOf(this), ...(database ? { database } : {}) },
+        work,
+      );
     });
     app.decorateRequest('globalUnitOfWork', function <
       T,

@@ -103,6 +103,12 @@ export interface UnitOfWork extends GlobalUnitOfWork {
 export interface UnitOfWorkScope {
   tenantId: number;
   actor: Actor;
+  /**
+   * Where the unit's transaction runs: the tenant's database (default), or the control database
+   * for a tenant's rows that still live there whatever the tenant's placement (its members and
+   * their addresses, until customers move to the tenant's database: server/README 'Tenant databases').
+   */
+  database?: 'tenant' | 'control';
 }
 
 export interface UnitOfWorkRunner {
@@ -190,7 +196,13 @@ export function createUnitOfWorkRunner({
   }
   return {
     clock,
-    run: (scope, work) => execute(connectionFor(scope.tenantId), scope.tenantId, scope.actor, work),
+    run: (scope, work) =>
+      execute(
+        scope.database === 'control' ? shared : connectionFor(scope.tenantId),
+        scope.tenantId,
+        scope.actor,
+        work,
+      ),
     runGlobal: (actor, work) => execute(shared, null, actor, work),
   };
 }

@@ -116,6 +116,8 @@ export function userEntity(
     name: 'user',
     table: userTenants,
     id: userTenants.userId,
+    // Members and memberships: in the control database for now (server/README 'Tenant databases').
+    home: 'control',
     scope: { kind: 'tenant', column: userTenants.tenantId },
     searchColumns: [
       userTenants.name,

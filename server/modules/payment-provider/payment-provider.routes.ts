@@ -17,11 +17,12 @@ import { idParamsSchema } from '../../crud/list-query';
 export function registerPaymentProviderRoutes(
   fastify: FastifyInstance,
   {
-    db,
+    connectionFor,
     rateLimit,
     sdkBaseUrl,
   }: {
-    db: Database;
+    /** The tenant's database (db/tenancy). */
+    connectionFor: (tenantId: number) => Database;
     rateLimit: { windowMs: number; publicLookup: number };
     /** PAYPAL_FAKE: where the payment page loads the fake PayPal SDK from. */
     sdkBaseUrl?: () => string | undefined;
@@ -42,7 +43,10 @@ export function registerPaymentProviderRoutes(
       },
     },
     async (request) => {
-      const provider = await paypalClientIdOf(db, request.params.tenantId);
+      const provider = await paypalClientIdOf(
+        connectionFor(request.params.tenantId),
+        request.params.tenantId,
+      );
       if (!provider) throw new HttpError(404, messages.payment.paypalNotConfigured);
       const fake = sdkBaseUrl?.();
       return ok({ apiKey: provider.apiKey, ...(fake ? { sdkBaseUrl: fake } : {}) });
@@ -71,7 +75,7 @@ export function registerPaymentProviderRoutes(
       },
     },
     async (request) => {
-      const rows = await activePublicKeysOf(db, request.params.tenantId);
+      const rows = await activePublicKeysOf(connectionFor(request.params.tenantId), request.params.tenantId);
       const paypal = rows.find((r) => r.kind === 'paypal');
       const stripe = rows.find((r) => r.kind === 'stripe');
       const fake = sdkBaseUrl?.();

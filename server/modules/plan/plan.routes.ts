@@ -13,7 +13,8 @@ import { planFeatureItem } from './plan.entity';
 import { planOfTenant, replacePlanFeatures } from './plan.service';
 
 export interface PlanRoutesOptions {
-  db: Database;
+  /** The tenant's database (db/tenancy). */
+  connectionFor: (tenantId: number) => Database;
   /** Origin of the public widget the embed code points at (PUBLIC_URL). */
   publicUrl: () => string;
 }
@@ -23,7 +24,10 @@ const access = { access: 'user', roles: ADMINS, tenant: 'required' } as const;
 const tags = ['plan'];
 
 /** The plan calls beyond the generic set: its feature list and its embed code. */
-export function registerPlanRoutes(fastify: FastifyInstance, { db, publicUrl }: PlanRoutesOptions): void {
+export function registerPlanRoutes(
+  fastify: FastifyInstance,
+  { connectionFor, publicUrl }: PlanRoutesOptions,
+): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   app.post(
@@ -57,7 +61,8 @@ export function registerPlanRoutes(fastify: FastifyInstance, { db, publicUrl }: 
       },
     },
     async (request, reply) => {
-      const plan = await planOfTenant(db, tenantOf(request), request.query.planId);
+      const tenantId = tenantOf(request);
+      const plan = await planOfTenant(connectionFor(tenantId), tenantId, request.query.planId);
       return reply.type('text/plain; charset=utf-8').send(planIframeCode(publicUrl(), plan));
     },
   );

@@ -4,7 +4,10 @@
  * with the Italian message on its own calls, while another tenant's calls answer as usual.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
 import { tenancyMessages } from '../../../contract/messages';
+import type { Database } from '../../../server/db/client';
+import { features, paymentProviders, planFeatures, plans } from '../../../server/db/schema';
 import type { Tenant } from '../../../contract/schemas/tenant';
 import { createTenantDatabases } from '../../../server/db/tenancy/tenant-databases';
 import type { TenantDatabases } from '../../../server/db/tenancy/tenant-databases';
@@ -81,5 +84,70 @@ describe('tenant databases through the API', () => {
       await tenancy.setState(down, 'ready');
     }
     expect((await superAdmin(down).get('/api/dashboard/summary')).status).toBe(200);
+  });
+
+  it('plans, features and payment providers of a tenant with its own database live there only', async () => {
+    const [own, other] = created as [number, number];
+    const api = superAdmin(own);
+    const plan = await api.post<{ id: number }>('/api/plan/Create', {
+      name: 'Piano isolato',
+      recurringCostBeforeVAT: 30,
+      vatPercentage: 22,
+      recurrenceType: 1,
+      paypalPlanId: '',
+      stripePlanId: '',
+      isActive: true,
+    });
+    expect(plan.status).toBe(200);
+    const planId = plan.body.data?.id ?? 0;
+    const feature = await api.post<{ id: number }>('/api/feature/Create', { featureName: 'Report avanzati' });
+    expect(feature.status).toBe(200);
+    const linked = await api.post(`/api/plan/associateFeatures/${planId}`, [
+      { featureName: 'Report avanzati' },
+    ]);
+    expect(linked.status).toBe(200);
+    const provider = await api.post('/api/paymentprovider/Create', {
+      name: 'PayPal',
+      apiUrl: 'https://api-m.sandbox.paypal.com',
+      apiKey: 'client-id-isolato',
+      ApiSecret: 'segreto-isolato-123',
+      isActive: true,
+    });
+    expect(provider.status).toBe(200);
+
+    // Read back through the API: lists, detail, the widget's code, the payment page's settings.
+    const list = await api.get<{ items: { name: string }[] }>('/api/plan/getAll', {
+      query: { PageNumber: 1, PageSize: 10 },
+    });
+    expect(list.body.data?.items.map((p) => p.name)).toEqual(['Piano isolato']);
+    expect((await api.get(`/api/plan/GetById/${planId}`)).status).toBe(200);
+    expect((await api.get('/api/plan/iframe', { query: { planId } })).status).toBe(200);
+    const settings = await superAdmin().get<{ apiKey: string }>(
+      `/api/paymentprovider/GetPayPalSettingsByTenant/${own}`,
+    );
+    expect(settings.body.data?.apiKey).toBe('client-id-isolato');
+
+    // Where the rows are: the tenant's database, not the control database, not the other tenant's.
+    const inOwn = tenancy.connectionFor(own);
+    const count = async (db: Database, table: typeof plans | typeof features | typeof paymentProviders) =>
+      (
+        await db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(table)
+          .where(eq(table.tenantId, own))
+      )[0]?.n;
+    for (const table of [plans, features, paymentProviders]) {
+      expect(await count(inOwn, table)).toBeGreaterThan(0);
+      expect(await count(ctx.db, table)).toBe(0);
+      expect(await count(tenancy.connectionFor(other), table)).toBe(0);
+    }
+    expect((await inOwn.select().from(planFeatures)).length).toBe(1);
+
+    // The other tenant with its own database lists nothing of it.
+    const otherList = await superAdmin(other).get<{ items: unknown[] }>('/api/plan/getAll', {
+      query: { PageNumber: 1, PageSize: 10 },
+    });
+    expect(otherList.body.data?.items).toEqual([]);
+    expect((await superAdmin(other).get(`/api/plan/GetById/${planId}`)).status).toBe(404);
   });
 });
