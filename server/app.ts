@@ -232,7 +232,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const events = createEventBus();
   subscribeOutboundWebhooks(events);
   subscribeInvoicing(events);
-  const dispatcher = createOutboxDispatcher({ db, mailer, log: app.log, clock: now, events });
+  const dispatcher = createOutboxDispatcher({
+    db,
+    mailer,
+    log: app.log,
+    clock: now,
+    events,
+    ...(tenancy ? { tenantDatabases: () => tenancy.ownDatabases() } : {}),
+  });
   // What a unit signals runs after its commit: webhook deliveries it wrote go to the job engine.
   let jobs: JobEngine | null = null;
   const afterCommit = async (signals: ReadonlySet<string>) => {

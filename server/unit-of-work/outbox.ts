@@ -6,9 +6,12 @@ import type { Mailer, MailMessage } from '../mail/mailer';
 import type { EventBus, EventOutboxPayload } from './events';
 
 export interface OutboxDispatcher {
-  /** Sends the given pending rows (after their unit committed). */
-  dispatch(ids: readonly number[]): Promise<void>;
-  /** Sends every row still pending (at start, after a crash between commit and dispatch). */
+  /** Sends the given pending rows (after their unit committed), in the database the unit wrote them to. */
+  dispatch(ids: readonly number[], database?: Database): Promise<void>;
+  /**
+   * Sends every row still pending (at start, after a crash between commit and dispatch), in the
+   * control database and in every tenant's own database.
+   */
   dispatchPending(): Promise<number>;
 }
 
@@ -24,8 +27,10 @@ export function createOutboxDispatcher(deps: {
   clock: () => Date;
   /** After-commit consumers of domain events (rows of kind 'event'). */
   events?: EventBus;
+  /** The tenants' own databases, each with its outbox (db/tenancy); absent: the control database only. */
+  tenantDatabases?: () => Promise<Database[]>;
 }): OutboxDispatcher {
-  const { db, mailer, log, clock, events } = deps;
+  const { mailer, log, clock, events } = deps;
 
   async function send(row: {
     id: number;
@@ -39,7 +44,7 @@ export function createOutboxDispatcher(deps: {
     throw new Error(`outbox: unknown kind ${row.kind}`);
   }
 
-  async function dispatchRows(where: ReturnType<typeof and>): Promise<number> {
+  async function dispatchRows(db: Database, where: ReturnType<typeof and>): Promise<number> {
     const claimed = await db
       .update(outbox)
       .set({ sentAt: clock(), attempts: sql`${outbox.attempts} + 1` })
@@ -67,23 +72,30 @@ export function createOutboxDispatcher(deps: {
   }
 
   return {
-    async dispatch(ids) {
-      await dispatchRows(inArray(outbox.id, [...ids]));
+    async dispatch(ids, database = deps.db) {
+      await dispatchRows(database, inArray(outbox.id, [...ids]));
     },
     async dispatchPending() {
-      const pending = await db
-        .select({ id: outbox.id })
-        .from(outbox)
-        .where(isNull(outbox.sentAt))
-        .orderBy(asc(outbox.id))
-        .limit(1000);
-      if (pending.length === 0) return 0;
-      return dispatchRows(
-        inArray(
-          outbox.id,
-          pending.map((p) => p.id),
-        ),
-      );
+      let sent = 0;
+      for (const db of [deps.db, ...((await deps.tenantDatabases?.()) ?? [])]) sent += await pendingIn(db);
+      return sent;
     },
   };
+
+  async function pendingIn(db: Database): Promise<number> {
+    const pending = await db
+      .select({ id: outbox.id })
+      .from(outbox)
+      .where(isNull(outbox.sentAt))
+      .orderBy(asc(outbox.id))
+      .limit(1000);
+    if (pending.length === 0) return 0;
+    return dispatchRows(
+      db,
+      inArray(
+        outbox.id,
+        pending.map((p) => p.id),
+      ),
+    );
+  }
 }

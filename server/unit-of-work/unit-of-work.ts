@@ -190,7 +190,7 @@ export function createUnitOfWorkRunner({
     });
     // After commit: dispatch what this unit wrote. A failure is recorded on the row and
     // retried later; it never undoes the committed work.
-    if (written.length > 0) await dispatcher.dispatch(written);
+    if (written.length > 0) await dispatcher.dispatch(written, database);
     if (signals.size > 0 && afterCommit) await afterCommit(signals).catch(() => undefined);
     return result;
   }

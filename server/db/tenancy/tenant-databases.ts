@@ -175,6 +175,11 @@ export interface TenantDatabaseStats {
 export interface TenantDatabases {
   /** The tenant's database: a drizzle database whose pool routes to the tenant's placement. */
   connectionFor(tenantId: number): Database;
+  /**
+   * The databases of the tenants that have one of their own and can be reached (jobs and sweeps
+   * that walk every database: the control database holds the other tenants').
+   */
+  ownDatabases(): Promise<Database[]>;
   /** The tenant's directory entry (a tenant without one: in the control database). */
   placementOf(tenantId: number): Promise<TenantPlacement>;
   /**
@@ -569,6 +574,13 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
       return db;
     },
     placementOf: (tenantId) => placementOf(tenantId),
+    async ownDatabases() {
+      const rows = await control.db
+        .select({ tenantId: tenantDatabases.tenantId })
+        .from(tenantDatabases)
+        .where(and(isNotNull(tenantDatabases.database), eq(tenantDatabases.state, 'ready')));
+      return rows.map((r) => this.connectionFor(r.tenantId));
+    },
     async create(tenantId, server) {
       const existing = await readPlacement(tenantId);
       if (existing.database !== null) throw new Error(`tenant ${tenantId} already has its database`);

@@ -10,7 +10,11 @@ import { count, eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenancyMessages } from '../../../contract/messages';
-import { plans, tenantDatabases, tenants } from '../../../server/db/schema';
+import type { FastifyBaseLogger } from 'fastify';
+import { outbox, plans, tenantDatabases, tenants } from '../../../server/db/schema';
+import type { MailMessage } from '../../../server/mail/mailer';
+import { createOutboxDispatcher } from '../../../server/unit-of-work/outbox';
+import { createUnitOfWorkRunner } from '../../../server/unit-of-work/unit-of-work';
 import {
   createTenantDatabases,
   TenantDatabaseReadOnly,
@@ -126,6 +130,42 @@ describe('tenant databases', () => {
       expect(await planCount(a)).toBe(1);
     },
   );
+
+  it('a unit of work of a tenant with its own database writes and sends its outbox there', async () => {
+    const [a] = ids as [number];
+    const sent: MailMessage[] = [];
+    const mailer = { send: async (m: MailMessage) => void sent.push(m), close: () => undefined };
+    const log = { warn: () => undefined } as unknown as FastifyBaseLogger;
+    const dispatcher = createOutboxDispatcher({
+      db: database.handle.db,
+      mailer,
+      log,
+      clock: () => new Date(),
+      tenantDatabases: () => tenancy.ownDatabases(),
+    });
+    const uow = createUnitOfWorkRunner({
+      connectionFor: (id) => tenancy.connectionFor(id),
+      shared: database.handle.db,
+      clock: () => new Date(),
+      dispatcher,
+    });
+    const mail = (subject: string) => ({ to: 'cliente@example.com', subject, text: subject, html: subject });
+    await uow.run({ tenantId: a, actor: { kind: 'system', job: 'test' } }, (w) =>
+      w.outbox.email(mail('Subito')),
+    );
+    expect(sent.map((m) => m.subject)).toEqual(['Subito']);
+    const own = await tenancy.connectionFor(a).select().from(outbox);
+    expect(own.map((r) => [r.tenantId, r.sentAt !== null])).toEqual([[a, true]]);
+    expect(await database.handle.db.select().from(outbox).where(eq(outbox.tenantId, a))).toEqual([]);
+    // A row left pending (a crash between commit and sending) goes out with the next sweep.
+    await tenancy
+      .connectionFor(a)
+      .insert(outbox)
+      .values({ tenantId: a, kind: 'email', payload: mail('Dopo il crash') });
+    expect(await dispatcher.dispatchPending()).toBe(1);
+    expect(sent.map((m) => m.subject)).toEqual(['Subito', 'Dopo il crash']);
+    expect(await dispatcher.dispatchPending()).toBe(0);
+  });
 
   it('a dropped tenant is back in the control database, its own database gone', async () => {
     const [, , c] = ids as [number, number, number];
