@@ -3,6 +3,7 @@
  * Implementations make plain HTTP calls outside any transaction; every failure is a
  * `ProviderError` with an Italian message, and callers change nothing in Rinnova when one is thrown.
  */
+import { messages } from '../../contract/messages';
 
 /** What the provider says a subscription is. */
 export interface ProviderSubscription {
@@ -61,7 +62,8 @@ export const providerMessages = {
   unprocessable: 'PayPal ha rifiutato l’operazione nello stato attuale della sottoscrizione.',
   server: 'PayPal è momentaneamente non disponibile. Riprova più tardi: in Rinnova non è cambiato nulla.',
   invalid: 'PayPal ha dato una risposta inattesa. Riprova più tardi: in Rinnova non è cambiato nulla.',
-  notConfigured: 'Configurazione PayPal non trovata per questo tenant.',
+  /** The spec's own words (§8), from the one catalogue. */
+  notConfigured: messages.payment.paypalNotConfigured,
   noSecret: 'Manca il Secret PayPal del tenant: aggiungilo in Configura PayPal.',
 } as const;
 

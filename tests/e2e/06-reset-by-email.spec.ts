@@ -53,6 +53,8 @@ test('password reset through the e-mailed link, which works only once', async ({
   // The same link a second time.
   await page.goto(`${link.pathname}${link.search}`);
   await expect(page.getByRole('heading', { name: 'Link non valido' })).toBeVisible();
-  await expect(page.getByText('Token non valido o scaduto.')).toBeVisible();
+  await expect(page.getByRole('main').getByText('Token non valido o scaduto.')).toBeVisible();
+  // Spec §8: every message is a toast unless stated.
+  await expect(toast(page, 'Token non valido o scaduto.')).toBeVisible();
   await expect(page.getByLabel('Nuova password', { exact: true })).toHaveCount(0);
 });

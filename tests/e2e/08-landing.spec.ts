@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { env, expectNoHorizontalOverflow, outboxSnapshot, screenshot, waitForMail } from './support';
+import { env, expectNoHorizontalOverflow, outboxSnapshot, screenshot, toast, waitForMail } from './support';
 
 const sections = [
   { link: 'Vantaggi', id: 'vantaggi' },
@@ -98,6 +98,8 @@ test.describe('Landing page, desktop 1280 px', () => {
     await send.click();
 
     await expect(form.getByText('Il tuo messaggio è stato inviato.')).toBeVisible();
+    // Spec §8: every message is a toast unless stated.
+    await expect(toast(page, 'Il tuo messaggio è stato inviato.')).toBeVisible();
     await expect(required).toHaveCount(0);
     await expect(form.getByLabel('Email')).toHaveValue('');
 

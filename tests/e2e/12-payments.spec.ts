@@ -21,6 +21,7 @@ import {
   outboxSnapshot,
   screenshot,
   tenantIdByName,
+  toast,
   waitForMail,
 } from './support';
 
@@ -152,7 +153,8 @@ test('Admin links a plan to PayPal, a signed-out customer pays, the link works o
   await pay.setViewportSize({ width: 1280, height: 800 });
   await screenshot(pay, '11-payment-page-1280');
   await pay.getByRole('button', { name: 'Abbonati con PayPal' }).click();
-  await expect(pay.getByText("Pagamento completato! Grazie per l'acquisto.")).toBeVisible();
+  await expect(pay.getByRole('main').getByText("Pagamento completato! Grazie per l'acquisto.")).toBeVisible();
+  await expect(toast(pay, "Pagamento completato! Grazie per l'acquisto.")).toBeVisible();
   await screenshot(pay, '11-payment-done-1280');
 
   // The Admin sees it Active, paid with PayPal.
@@ -162,7 +164,8 @@ test('Admin links a plan to PayPal, a signed-out customer pays, the link works o
 
   // The same link again: spent.
   await pay.goto(link);
-  await expect(pay.getByRole('alert')).toHaveText(/Token non valido\./);
+  await expect(pay.getByRole('main').getByRole('alert')).toHaveText(/Token non valido\./);
+  await expect(toast(pay, 'Token non valido.')).toBeVisible();
   await customerContext.close();
 
   // Cancel: at PayPal first, then Canceled.
@@ -177,9 +180,11 @@ test('Admin links a plan to PayPal, a signed-out customer pays, the link works o
 test('a page without a token, and a token that does not exist', async ({ page }) => {
   await stubPayPal(page);
   await page.goto('/payment');
-  await expect(page.getByRole('alert')).toHaveText(/Token mancante nella richiesta\./);
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText(/Token mancante nella richiesta\./);
+  await expect(toast(page, 'Token mancante nella richiesta.')).toBeVisible();
   await page.goto('/payment/process?token=sconosciuto&bypassTenant=true');
-  await expect(page.getByRole('alert')).toHaveText(/Token non valido\./);
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText(/Token non valido\./);
+  await expect(toast(page, 'Token non valido.')).toBeVisible();
 });
 
 test('a prospect subscribes through the plan widget framed by another site, then pays', async ({ page }) => {
@@ -246,7 +251,10 @@ test('a prospect subscribes through the plan widget framed by another site, then
   expect(page.url()).toBe(paymentPage);
   widgetLink = link!;
   await page.getByRole('button', { name: 'Abbonati con PayPal' }).click();
-  await expect(page.getByText("Pagamento completato! Grazie per l'acquisto.")).toBeVisible();
+  await expect(
+    page.getByRole('main').getByText("Pagamento completato! Grazie per l'acquisto."),
+  ).toBeVisible();
+  await expect(toast(page, "Pagamento completato! Grazie per l'acquisto.")).toBeVisible();
   const subs = await api<{ items: { subscriptionStatus: number; user: { email: string } }[] }>(
     'GET',
     `/api/subscription/getAll?page=1&pageSize=5&searchTerm=${encodeURIComponent(email)}`,

@@ -387,6 +387,29 @@ for (const width of [390, 1280] as const) {
       await expect(page.getByText('DE123456789').first()).toBeVisible();
     });
 
+    test('a User (customer) walks their own screens; the admin ones are refused (issue 31)', async ({
+      page,
+    }) => {
+      await login(page, accounts.cliente);
+      const screens = [
+        { path: '/', slug: 'dashboard', title: /^Benvenuto, / },
+        { path: '/subscription', slug: 'subscription-list', title: 'Gestisci Sottoscrizioni' },
+        { path: '/subscription/new', slug: 'subscription-new', title: 'Crea Sottoscrizione' },
+        { path: '/invoice', slug: 'invoice-list', title: 'Fatture' },
+        { path: '/address', slug: 'address-list', title: 'Lista Indirizzi' },
+        { path: '/hangfire', slug: 'hangfire-refused', title: 'Accesso negato' },
+        { path: '/user', slug: 'user-refused', title: 'Accesso negato' },
+      ] as const;
+      for (const s of screens) {
+        await page.goto(s.path);
+        await expect(heading1(page)).toHaveText(s.title);
+        await expect(page.getByTestId('skeleton-row')).toHaveCount(0);
+        await expectNoHorizontalOverflow(page);
+        await expectNoInternalKey(page);
+        await shot(page, `user-role-${s.slug}`);
+      }
+    });
+
     test('the frame: breadcrumb of an unknown path, and the e-mail in the top bar', async ({ page }) => {
       await login(page, accounts.superadmin, { to: '/una/pagina/che/non/esiste' });
       const crumbs = page.getByRole('navigation', { name: 'Percorso' });

@@ -9,7 +9,7 @@
 import { expect, test, type BrowserContext } from '@playwright/test';
 import { startFakePayPal, type FakePayPal } from '../../server/providers/fake-paypal';
 import { startFakeStripe, type FakeStripe } from '../../server/providers/fake-stripe';
-import { accounts, api, apiLogin, DEMO_TENANT, login, screenshot, tenantIdByName } from './support';
+import { accounts, api, apiLogin, DEMO_TENANT, login, screenshot, tenantIdByName, toast } from './support';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -162,15 +162,18 @@ test('Admin puts a plan on Stripe; a signed-out customer chooses the card, pays 
   });
   await pay.getByRole('button', { name: 'Paga con carta' }).click();
   await pay.waitForURL(/\/payment\/process\?session_id=cs_test_/);
-  await expect(pay.getByText("Pagamento completato! Grazie per l'acquisto.")).toBeVisible();
+  await expect(pay.getByRole('main').getByText("Pagamento completato! Grazie per l'acquisto.")).toBeVisible();
+  await expect(toast(pay, "Pagamento completato! Grazie per l'acquisto.")).toBeVisible();
   await screenshot(pay, '18-payment-done-390');
 
   // Coming back again (a reload) changes nothing and still thanks the customer.
   await pay.reload();
-  await expect(pay.getByText("Pagamento completato! Grazie per l'acquisto.")).toBeVisible();
+  await expect(pay.getByRole('main').getByText("Pagamento completato! Grazie per l'acquisto.")).toBeVisible();
+  await expect(toast(pay, "Pagamento completato! Grazie per l'acquisto.")).toBeVisible();
   // The link itself is spent.
   await pay.goto(link.body.data!.paymentUrl);
-  await expect(pay.getByRole('alert')).toHaveText(/Token non valido\./);
+  await expect(pay.getByRole('main').getByRole('alert')).toHaveText(/Token non valido\./);
+  await expect(toast(pay, 'Token non valido.')).toBeVisible();
   await customer.close();
 
   // The Admin sees it Active, paid by card through Stripe; cancelling reaches Stripe first.

@@ -62,27 +62,33 @@ export default function ResetPasswordPage() {
       </AuthCard>
     );
   }
-  if (token === '' || !check.data) {
-    return (
-      <AuthCard title="Link non valido">
-        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
-          {messages.resetPage.invalidToken}
-        </p>
-        <p className="mt-4 text-sm text-slate-600">
-          Richiedi un nuovo link dalla pagina di accesso con “Password dimenticata?”.
-        </p>
-        <Link to="/login" className="btn-primary mt-6 w-full">
-          Vai al login
-        </Link>
-      </AuthCard>
-    );
-  }
+  if (token === '' || !check.data) return <InvalidLinkView />;
   return (
     <AuthCard
       title="Scegli una nuova password"
       subtitle="Almeno 6 caratteri. La userai per i prossimi accessi."
     >
       <NewPasswordFormView token={token} onDone={() => setDone(true)} />
+    </AuthCard>
+  );
+}
+
+/** A missing, spent or expired link: the catalogue's message as a toast (spec §8) and on the card. */
+function InvalidLinkView() {
+  useEffect(() => {
+    notify.error(messages.resetPage.invalidToken, { toastId: 'reset-invalid-token' });
+  }, []);
+  return (
+    <AuthCard title="Link non valido">
+      <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
+        {messages.resetPage.invalidToken}
+      </p>
+      <p className="mt-4 text-sm text-slate-600">
+        Richiedi un nuovo link dalla pagina di accesso con “Password dimenticata?”.
+      </p>
+      <Link to="/login" className="btn-primary mt-6 w-full">
+        Vai al login
+      </Link>
     </AuthCard>
   );
 }

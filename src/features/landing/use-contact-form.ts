@@ -4,6 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { messages } from '../../../contract/messages';
 import { contactSchema } from '../../../contract/schemas/contact';
+import { notify } from '../../lib/notify';
 import { sendContact, type ContactPayload, type ContactResult } from './send-contact';
 
 type ContactInput = z.input<typeof contactSchema>;
@@ -50,11 +51,14 @@ export function useContactForm() {
     async (values) => {
       setStatus({ state: 'idle' });
       const result = await sendContact(values);
+      // Spec §8: a toast, as every message unless stated; the form shows the outcome too.
       if (result.ok) {
         form.reset(emptyForm);
         setStatus({ state: 'sent' });
+        notify.success(messages.contact.success);
       } else {
         setStatus({ state: 'error', reason: result.reason });
+        notify.error(messages.contact.error);
       }
     },
     () => setStatus({ state: 'idle' }),

@@ -115,6 +115,10 @@ function Loading() {
 }
 
 function Problem({ text }: { text: string }) {
+  // Spec §8: every message is a toast unless stated; the card keeps saying it too.
+  useEffect(() => {
+    notify.error(text, { toastId: `payment-problem-${text}` });
+  }, [text]);
   return (
     <div role="alert" className="rounded-lg border border-red-100 bg-red-50 px-4 py-5 text-center">
       <p className="text-base font-medium text-red-800">{text}</p>
@@ -124,6 +128,10 @@ function Problem({ text }: { text: string }) {
 }
 
 function ThankYou({ detail }: { detail: string }) {
+  // Spec §8: the success message is a toast too (once, whichever way the payment ended here).
+  useEffect(() => {
+    notify.success(m.success, { toastId: 'payment-success' });
+  }, []);
   return (
     <div className="py-6 text-center" role="status">
       <span className="mx-auto flex h-14 w-14 items-center justify-center rounded-full bg-emerald-100 text-emerald-600">

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { messages } from '../../../contract/messages';
 import { Spinner } from '../../app/spinner';
 import { CheckIcon } from '../../components/icons';
 import { failureEnvelope } from '../../lib/entity-hooks';
@@ -34,7 +35,7 @@ export default function PlanWidgetPage() {
   async function submit(e: FormEvent) {
     e.preventDefault();
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim())) {
-      setError('Formato email non valido.');
+      setError(messages.wizard.emailInvalid);
       return;
     }
     setError(null);

@@ -1,8 +1,13 @@
+import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { messages } from '../../../contract/messages';
+import { notify } from '../../lib/notify';
 
-/** bypassTenant=true anywhere but the payment page (spec §5). */
+/** bypassTenant=true anywhere but the payment page (spec §5): the message as a toast (§8) and on screen. */
 export function BypassNotAllowed() {
+  useEffect(() => {
+    notify.error(messages.tenant.bypassOnlyOnPayment, { toastId: 'bypass-not-allowed' });
+  }, []);
   const { pathname, search } = useLocation();
   const rest = new URLSearchParams(search);
   rest.delete('bypassTenant');

@@ -1,4 +1,4 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../contract/messages';
 import { currentUrl, renderApp } from '../app/harness';
@@ -22,6 +22,19 @@ async function fill(user: ReturnType<typeof renderApp>['user'], password: string
   await user.click(screen.getByRole('button', { name: 'Imposta la nuova password' }));
 }
 
+/** What the page's card shows (the toasts live outside <main>; the card is re-rendered per state). */
+const inCard = <T,>(query: (card: ReturnType<typeof within>) => T) =>
+  waitFor(() => query(within(screen.getByRole('main'))));
+
+/** Spec §8: every message is a toast unless stated; exactly one toast says this text. */
+async function expectOneToast(text: string) {
+  await waitFor(() =>
+    expect(
+      [...document.querySelectorAll('.Toastify__toast')].filter((t) => t.textContent === text),
+    ).toHaveLength(1),
+  );
+}
+
 describe('/reset-password', () => {
   it('checks the token first, showing that it is checking', async () => {
     const gate = deferred();
@@ -42,20 +55,23 @@ describe('/reset-password', () => {
   it('an invalid or expired token says so', async () => {
     server.use(apiGet('user/validate-reset-token', () => fail(400, 'Token non valido o scaduto.')));
     renderApp('/reset-password?token=scaduto');
-    expect(await screen.findByRole('alert')).toHaveTextContent(messages.resetPage.invalidToken);
+    expect(await inCard((c) => c.getByRole('alert'))).toHaveTextContent(messages.resetPage.invalidToken);
+    await expectOneToast(messages.resetPage.invalidToken);
     expect(screen.queryByLabelText('Nuova password')).not.toBeInTheDocument();
   });
 
   it('a success:false answer is invalid too', async () => {
     server.use(apiGet('user/validate-reset-token', () => fail(200, 'no')));
     renderApp('/reset-password?token=x');
-    expect(await screen.findByText(messages.resetPage.invalidToken)).toBeInTheDocument();
+    expect(await inCard((c) => c.getByText(messages.resetPage.invalidToken))).toBeInTheDocument();
+    await expectOneToast(messages.resetPage.invalidToken);
   });
 
   it('without a token nothing is called and the link is invalid', async () => {
     const calls = recordRequests();
     renderApp('/reset-password');
-    expect(await screen.findByText(messages.resetPage.invalidToken)).toBeInTheDocument();
+    expect(await inCard((c) => c.getByText(messages.resetPage.invalidToken))).toBeInTheDocument();
+    await expectOneToast(messages.resetPage.invalidToken);
     expect(calls).toHaveLength(0);
   });
 

@@ -1,11 +1,12 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { http as mswHttp, HttpResponse } from 'msw';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../../contract/messages';
 import { http } from '../../../src/lib/http';
 import { installHttpErrorHandling } from '../../../src/lib/http-errors';
 import { apiPost, deferred, fail, networkError, ok, recordRequests, server } from '../msw/server';
-import { contactFields, fillContactForm, renderLanding } from './helpers';
+import { renderApp } from '../app/harness';
+import { contactFields, fillContactForm, renderLanding, stubCanvas } from './helpers';
 
 // The app installs the error catalogue at bootstrap; the form must opt out of its logout routine.
 beforeAll(() => installHttpErrorHandling(http));
@@ -243,5 +244,36 @@ describe('contact form submission to the project server', () => {
 
     expect(await screen.findByText(messages.contact.success)).toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+});
+
+describe('contact form outcome as a toast (spec §8: every message is a toast unless stated)', () => {
+  const toasts = () => [...document.querySelectorAll('.Toastify__toast')].map((t) => t.textContent);
+
+  it('a sent message: the success toast, and the form says it too', async () => {
+    server.use(apiPost('contact', () => ok(null)));
+    stubCanvas();
+    const { user } = renderApp('/');
+    await screen.findByRole('button', { name: 'Invia messaggio' });
+    const f = await fillContactForm(user);
+
+    await user.click(f.submit);
+
+    expect(await screen.findByRole('status')).toHaveTextContent(messages.contact.success);
+    await waitFor(() => expect(toasts()).toEqual([messages.contact.success]));
+  });
+
+  it('a refused message: the error toast, and the form says it too', async () => {
+    server.use(apiPost('contact', () => fail(400, 'Dati non validi.')));
+    stubCanvas();
+    const { user } = renderApp('/');
+    await screen.findByRole('button', { name: 'Invia messaggio' });
+    const f = await fillContactForm(user);
+
+    await user.click(f.submit);
+
+    await waitFor(() => expect(toasts()).toEqual([messages.contact.error]));
+    const form = f.submit.closest('form')!;
+    expect(within(form).getByRole('alert')).toHaveTextContent(messages.contact.error);
   });
 });

@@ -1,4 +1,4 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { messages } from '../../../contract/messages';
 import type { PaymentTokenView } from '../../../contract/schemas/payment';
@@ -25,16 +25,30 @@ const view: PaymentTokenView = {
   vatPercentage: 22,
 };
 
+/** The page's own card (the toasts live outside <main>). */
+const card = async () => within(await screen.findByRole('main'));
+
+/** Spec §8: every message is a toast unless stated; exactly one toast says this text. */
+async function expectOneToast(text: string) {
+  await waitFor(() =>
+    expect(
+      [...document.querySelectorAll('.Toastify__toast')].filter((t) => t.textContent === text),
+    ).toHaveLength(1),
+  );
+}
+
 describe('the public payment page (/payment)', () => {
   it('without a token says so, and calls nothing', async () => {
     renderApp('/payment');
-    expect(await screen.findByRole('alert')).toHaveTextContent(messages.payment.tokenMissing);
+    expect(await (await card()).findByRole('alert')).toHaveTextContent(messages.payment.tokenMissing);
+    await expectOneToast(messages.payment.tokenMissing);
   });
 
   it('an invalid token: Token non valido.', async () => {
     server.use(apiGet('PaymentToken/validate', () => fail(200, messages.payment.tokenInvalid)));
     renderApp('/payment?token=old&bypassTenant=true');
-    expect(await screen.findByRole('alert')).toHaveTextContent(messages.payment.tokenInvalid);
+    expect(await (await card()).findByRole('alert')).toHaveTextContent(messages.payment.tokenInvalid);
+    await expectOneToast(messages.payment.tokenInvalid);
   });
 
   it('a tenant without PayPal: Configurazione PayPal non trovata per questo tenant.', async () => {
@@ -43,7 +57,8 @@ describe('the public payment page (/payment)', () => {
       apiGet('paymentprovider/GetPublicSettingsByTenant/:id', () => ok({ paypal: null, stripe: null })),
     );
     renderApp('/payment/process?token=tok-123');
-    expect(await screen.findByRole('alert')).toHaveTextContent(messages.payment.paypalNotConfigured);
+    expect(await (await card()).findByRole('alert')).toHaveTextContent(messages.payment.paypalNotConfigured);
+    await expectOneToast(messages.payment.paypalNotConfigured);
   });
 
   it('shows plan, features, price, VAT and total per period, signed out, without a tenant header', async () => {
@@ -103,10 +118,12 @@ describe('the public payment page (/payment)', () => {
       }),
     );
     const first = renderApp('/payment/process?session_id=cs_test_ok&tenant=4');
-    expect(await screen.findByText(messages.payment.success)).toBeInTheDocument();
+    expect(await (await card()).findByText(messages.payment.success)).toBeInTheDocument();
+    await expectOneToast(messages.payment.success);
     expect(confirmed).toEqual([{ sessionId: 'cs_test_ok', tenantId: 4 }]);
     first.unmount();
     renderApp('/payment/process?session_id=cs_test_bad&tenant=4');
-    expect(await screen.findByRole('alert')).toHaveTextContent(messages.payment.updateFailed);
+    expect(await (await card()).findByRole('alert')).toHaveTextContent(messages.payment.updateFailed);
+    await expectOneToast(messages.payment.updateFailed);
   });
 });

@@ -183,13 +183,25 @@ describe('tenant bypass (spec §4, §5)', () => {
     const calls = recordRequests();
     renderApp('/payment?token=tok1&bypassTenant=true');
     expect(await screen.findByRole('heading', { name: 'Pagamento' })).toBeInTheDocument();
-    expect(await screen.findByRole('alert')).toHaveTextContent(messages.payment.tokenInvalid);
+    expect(await within(screen.getByRole('main')).findByRole('alert')).toHaveTextContent(
+      messages.payment.tokenInvalid,
+    );
     // Only the token check: no tenant list, no tenant selected.
     expect(calls.map((c) => new URL(c.url).pathname)).toEqual(['/api/PaymentToken/validate']);
   });
 
   it('anywhere else bypassTenant=true shows its message', async () => {
     renderApp('/subscription?bypassTenant=true', { role: Role.Admin, tenantId: 4 });
-    expect(await screen.findByRole('alert')).toHaveTextContent(messages.tenant.bypassOnlyOnPayment);
+    expect(await within(await screen.findByRole('main')).findByRole('alert')).toHaveTextContent(
+      messages.tenant.bypassOnlyOnPayment,
+    );
+    // Spec §8: every message is a toast unless stated (the bypass one is in §5, named by §8).
+    await waitFor(() =>
+      expect(
+        [...document.querySelectorAll('.Toastify__toast')].filter(
+          (t) => t.textContent === messages.tenant.bypassOnlyOnPayment,
+        ),
+      ).toHaveLength(1),
+    );
   });
 });
