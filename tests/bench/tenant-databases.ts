@@ -170,7 +170,14 @@ export async function benchTenantDatabasesOnPostgres(): Promise<Result[] | strin
     await control.close();
     await admin.end();
   } finally {
-    cluster.stop();
+    // A failed stop must not hide why the measurement ended.
+    try {
+      cluster.stop();
+    } catch (error) {
+      console.log(
+        `  (PostgreSQL did not stop cleanly: ${error instanceof Error ? error.message : String(error)})`,
+      );
+    }
     await rm(dataDir, { recursive: true, force: true });
   }
   return results;
