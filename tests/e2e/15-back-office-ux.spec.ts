@@ -454,3 +454,19 @@ test('a failed sign-in: the message as a toast (spec §8), and the inline hint o
   ).toHaveCount(1);
   await screenshot(page, 'issue-13/1280-login-error');
 });
+
+// Issue 25: below a tenant's form, a SuperAdmin reads where its database lives (an Admin's
+// detail carries no database: tests/unit/tenant/tenant-database.test.tsx).
+for (const width of [390, 1280] as const) {
+  test(`${width} px: a SuperAdmin reads where a tenant's database lives`, async ({ page }) => {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    await login(page, accounts.superadmin, { to: '/tenant' });
+    await page.getByRole('link', { name: 'Modifica' }).first().click();
+    await expect(page).toHaveURL(/\/tenant\/\d+$/);
+    const card = page.getByRole('region', { name: 'Database del tenant' });
+    await expect(card.getByText('Server di controllo')).toBeVisible();
+    await expect(card.getByText('Nel database di controllo (non ancora separato)')).toBeVisible();
+    await expectNoHorizontalOverflow(page);
+    await screenshot(page, `issue-25/${width}-tenant-database`);
+  });
+}

@@ -1,4 +1,7 @@
+import { useParams } from 'react-router-dom';
 import { FormPage } from '../../components/form-page';
+import { TenantDatabaseCard } from '../../features/tenant/tenant-database-card';
+import { parseEntityId } from '../../lib/use-form-controller';
 import { ListPage } from '../../components/list-page';
 import { tenantResource } from './tenant.resource';
 
@@ -7,7 +10,13 @@ export function ListScreen() {
   return <ListPage resource={tenantResource} />;
 }
 
-/** Route element of /tenant/new and /tenant/:id ('Dettaglio Tenant'). */
+/** Route element of /tenant/new and /tenant/:id ('Dettaglio Tenant'); a SuperAdmin also sees where its database lives. */
 export function FormScreen() {
-  return <FormPage resource={tenantResource} />;
+  const id = parseEntityId(useParams().id);
+  return (
+    <FormPage
+      resource={tenantResource}
+      after={id !== null && <TenantDatabaseCard tenantId={id} resource={tenantResource} />}
+    />
+  );
 }

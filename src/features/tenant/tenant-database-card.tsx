@@ -1,0 +1,74 @@
+import { useId } from 'react';
+import { Role } from '../../../contract/enums';
+import type { Tenant } from '../../../contract/schemas/tenant';
+import { entityHooks } from '../../lib/entity-hooks';
+import type { ResourceDef } from '../../lib/resource';
+import { useRoleAllowed } from '../../lib/use-list-controller';
+
+export const tenantDatabaseText = {
+  title: 'Database del tenant',
+  intro: 'Dove vivono i dati di questo tenant e quanto spazio occupano.',
+  server: 'Server',
+  name: 'Database',
+  size: 'Dimensione',
+  shared: 'Nel database di controllo (non ancora separato)',
+  controlServer: 'Server di controllo',
+} as const;
+
+/** Bytes as the Italian way writes them: 12,4 MB, 1,2 GB. */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toLocaleString('it-IT', { maximumFractionDigits: unit === 0 ? 0 : 1 })} ${units[unit]}`;
+}
+
+/**
+ * Where a tenant's database lives and its size (contract 'Tenancy': GetById answers it to a
+ * SuperAdmin only), below the tenant's form. Reads the form's own cached detail: no second call.
+ */
+export function TenantDatabaseCard({
+  tenantId,
+  resource,
+}: {
+  tenantId: number;
+  resource: ResourceDef<Tenant>;
+}) {
+  const headingId = useId();
+  const superAdmin = useRoleAllowed([Role.SuperAdmin]);
+  const detail = entityHooks(resource).useDetail(superAdmin ? tenantId : null);
+  const database = (detail.data as Tenant | undefined)?.database;
+  if (!superAdmin || !database) return null;
+  // Names the machine uses (a server's, a database's) in monospace; words in the text face.
+  const rows: [string, string, boolean][] = [
+    database.server === 'control'
+      ? [tenantDatabaseText.server, tenantDatabaseText.controlServer, false]
+      : [tenantDatabaseText.server, database.server, true],
+    [tenantDatabaseText.name, database.name, true],
+    database.sizeBytes === null
+      ? [tenantDatabaseText.size, tenantDatabaseText.shared, false]
+      : [tenantDatabaseText.size, formatBytes(database.sizeBytes), false],
+  ];
+  return (
+    <section aria-labelledby={headingId} className="card mt-6 p-6">
+      <h2 id={headingId} className="text-lg font-semibold text-slate-900">
+        {tenantDatabaseText.title}
+      </h2>
+      <p className="mt-1 text-sm text-slate-500">{tenantDatabaseText.intro}</p>
+      <dl className="mt-4 grid gap-4 sm:grid-cols-3">
+        {rows.map(([label, value, machine]) => (
+          <div key={label} className="min-w-0">
+            <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</dt>
+            <dd className={`mt-1 break-words text-sm text-slate-900 ${machine ? 'font-mono' : ''}`}>
+              {value}
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
