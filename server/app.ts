@@ -452,9 +452,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     allowPrivate: !outbound.guard,
   });
   registerReportRoutes(app, { connectionFor, clock: now, jobs });
-  // What a crash left between commit and dispatch goes out at start.
+  // What a crash left between commit and dispatch goes out at start: the control database's now;
+  // the tenants' own databases with the every-minute sweep (a start does not wait on every
+  // tenant database: with a thousand, that alone took longer than Fastify's 10 s).
   app.addHook('onReady', async () => {
-    const sent = await dispatcher.dispatchPending();
+    const sent = await dispatcher.dispatchPending({ controlOnly: true });
     if (sent > 0) app.log.info({ sent }, 'outbox: messaggi in sospeso inviati');
   });
   return app;

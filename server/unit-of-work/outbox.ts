@@ -9,10 +9,11 @@ export interface OutboxDispatcher {
   /** Sends the given pending rows (after their unit committed), in the database the unit wrote them to. */
   dispatch(ids: readonly number[], database?: Database): Promise<void>;
   /**
-   * Sends every row still pending (at start, after a crash between commit and dispatch), in the
-   * control database and in every tenant's own database.
+   * Sends every row still pending (after a crash between commit and dispatch, or a failed send),
+   * in the control database and, unless `controlOnly`, in every tenant's own database (a few at a
+   * time).
    */
-  dispatchPending(): Promise<number>;
+  dispatchPending(options?: { controlOnly?: boolean }): Promise<number>;
 }
 
 /**
@@ -75,9 +76,14 @@ export function createOutboxDispatcher(deps: {
     async dispatch(ids, database = deps.db) {
       await dispatchRows(database, inArray(outbox.id, [...ids]));
     },
-    async dispatchPending() {
-      let sent = 0;
-      for (const db of [deps.db, ...((await deps.tenantDatabases?.()) ?? [])]) sent += await pendingIn(db);
+    async dispatchPending(options = {}) {
+      let sent = await pendingIn(deps.db);
+      if (options.controlOnly) return sent;
+      const queue = [...((await deps.tenantDatabases?.()) ?? [])];
+      const worker = async () => {
+        for (let db = queue.shift(); db; db = queue.shift()) sent += await pendingIn(db);
+      };
+      await Promise.all(Array.from({ length: Math.min(8, queue.length) }, worker));
       return sent;
     },
   };
