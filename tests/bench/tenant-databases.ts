@@ -174,8 +174,9 @@ export async function benchTenantDatabasesOnPostgres(): Promise<Result[] | strin
     await control.close();
     await admin.end();
   } catch (error) {
+    const cause = (error as { cause?: unknown }).cause;
     console.log(
-      `  tenant databases on PostgreSQL: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      `  tenant databases on PostgreSQL: ${String(error)}${cause ? `\n  cause: ${String(cause)}` : ''}`,
     );
     throw error;
   } finally {

@@ -400,28 +400,49 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
 
   /** A connection to the tenant's database (the control database's for a tenant still there). */
   async function acquire(tenantId: number): Promise<pg.PoolClient> {
-    const open = await openFor(tenantId);
-    if (open === null) return control.pool.connect();
-    open.lastUsed = Date.now();
-    const grows = open.pool.idleCount === 0 && open.pool.totalCount < perTenant;
-    if (grows && !open.embedded) await slot(tenantId);
-    let client: pg.PoolClient;
-    try {
-      client = await open.pool.connect();
-    } catch (error) {
-      if (isUnreachable(error)) {
-        cache.delete(tenantId);
-        void retire(tenantId, open);
-        throw new TenantDatabaseUnavailable(tenantId, error);
+    for (;;) {
+      const open = await openFor(tenantId);
+      if (open === null) return control.pool.connect();
+      // Held from here: a pool with a caller waiting for room is not idle, so the cap's eviction
+      // and the idle sweep leave it open (before, a waiter could find its pool ended under it).
+      open.active++;
+      open.lastUsed = Date.now();
+      const grows = !open.embedded && open.pool.idleCount === 0 && open.pool.totalCount < perTenant;
+      let client: pg.PoolClient;
+      try {
+        if (grows) await slot(tenantId);
+        try {
+          // Retired meanwhile (a placement change, setState): start again on the new placement.
+          if (open.closing) {
+            open.active--;
+            continue;
+          }
+          client = await open.pool.connect();
+        } finally {
+          if (grows) reserved--;
+        }
+      } catch (error) {
+        open.active--;
+        if (isUnreachable(error)) {
+          cache.delete(tenantId);
+          void retire(tenantId, open);
+          throw new TenantDatabaseUnavailable(tenantId, error);
+        }
+        throw error;
       }
-      throw error;
-    } finally {
-      if (grows && !open.embedded) reserved--;
+      return wrap(tenantId, open, client);
     }
-    open.active++;
+  }
+
+  /** The tenant's connection: its errors mapped to 503s, its release counted and, under the cap, closed. */
+  function wrap(tenantId: number, open: Open, client: pg.PoolClient): pg.PoolClient {
     const marked = client as pg.PoolClient & { [wrapped]?: true };
     if (!marked[wrapped]) {
       marked[wrapped] = true;
+      // A connection lost while checked out (the tenant's database dropped or its server stopped
+      // under a query) emits 'error' besides failing its query: without a listener that would end
+      // the whole process, not just this tenant's call.
+      client.on('error', () => cache.delete(tenantId));
       const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
       (client as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = async (...args) => {
         try {
@@ -442,8 +463,10 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
       client.release = release;
       open.active--;
       open.lastUsed = Date.now();
-      // Someone waits for room under the cap: this connection closes rather than stay idle.
-      if (waiters.length > 0 && !error) return release(true);
+      // Someone waits for room under the cap: this connection closes rather than stay idle, unless
+      // a caller of this tenant waits in its pool's own queue (closing it would make the pool open
+      // a new one for that caller, outside the cap).
+      if (waiters.length > 0 && !error && open.pool.waitingCount === 0) return release(true);
       return release(error);
     };
     return client;

@@ -251,4 +251,32 @@ describe.runIf(onPostgres)('tenant databases on PostgreSQL', () => {
     holds.shift()?.();
     await Promise.all(held);
   });
+
+  it(
+    'many callers over more tenants than the cap allows: every call answers, never over the cap',
+    { timeout: 60_000 },
+    async () => {
+      const [a, , c, d] = ids as [number, number, number, number];
+      await tenancy.create(c);
+      await tenancy.close();
+      tenancy = createTenantDatabases({
+        control: database.handle,
+        maxConnections: 2,
+        perTenant: 1,
+        idleMs: 60_000,
+      });
+      let peak = 0;
+      const tenantsOf = [a, c, d];
+      const calls = Array.from({ length: 60 }, (_, i) => tenantsOf[i % 3] ?? a);
+      const answers = await Promise.all(
+        calls.map(async (id) => {
+          const n = await planCount(id);
+          peak = Math.max(peak, tenancy.stats().connections);
+          return n;
+        }),
+      );
+      expect(answers).toHaveLength(60);
+      expect(peak).toBeLessThanOrEqual(2);
+    },
+  );
 });
