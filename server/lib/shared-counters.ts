@@ -9,6 +9,7 @@
  * Used by the per-IP limits of public routes (@fastify/rate-limit's store, below) and by the
  * failed-sign-in lock (modules/auth/login-throttle.ts).
  */
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 
 export interface CounterState {
@@ -130,16 +131,20 @@ export function rateLimitStoreOn(counters: SharedCounters) {
       _options?: unknown,
       private readonly prefix = 'ip:',
     ) {}
+    /** The client's address as a digest: the counters' table holds no address in clear. */
+    private keyOf(key: string): string {
+      return this.prefix + createHash('sha256').update(key).digest('base64url');
+    }
     incr(key: string, callback: Callback, timeWindow: number): void {
-      counters.hit(this.prefix + key, timeWindow).then(
+      counters.hit(this.keyOf(key), timeWindow).then(
         (state) => callback(null, { current: state.count, ttl: state.ttlMs }),
         (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
       );
     }
     read(key: string, callback: Callback): void {
-      counters.peek([this.prefix + key]).then(
+      counters.peek([this.keyOf(key)]).then(
         (found) => {
-          const state = found.get(this.prefix + key);
+          const state = found.get(this.keyOf(key));
           callback(null, { current: state?.count ?? 0, ttl: state?.ttlMs ?? 0 });
         },
         (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),

@@ -4,9 +4,14 @@
  * counts are shared counters (lib/shared-counters.ts): on PostgreSQL every app instance sees the
  * same ones, so a second instance is no second chance.
  */
+import { createHash } from 'node:crypto';
 import type { SharedCounters } from '../../lib/shared-counters';
 
-const PREFIX = 'sign-in:';
+/**
+ * The counter's key: a digest of (e-mail, address) or of the address, so the counters' table (in
+ * the control database on PostgreSQL) holds no e-mail address or client address in clear.
+ */
+const counterKey = (key: string) => `sign-in:${createHash('sha256').update(key).digest('base64url')}`;
 
 export class LoginThrottle {
   constructor(
@@ -17,22 +22,22 @@ export class LoginThrottle {
 
   /** Seconds until the first locked key frees up, or 0 when none of the keys is locked. */
   async retryAfterSeconds(keys: readonly string[]): Promise<number> {
-    const found = await this.counters.peek(keys.map((k) => PREFIX + k));
+    const found = await this.counters.peek(keys.map(counterKey));
     let waitMs = 0;
     for (const key of keys) {
-      const state = found.get(PREFIX + key);
+      const state = found.get(counterKey(key));
       if (state && state.count >= this.limitFor(key)) waitMs = Math.max(waitMs, state.ttlMs);
     }
     return waitMs === 0 ? 0 : Math.max(1, Math.ceil(waitMs / 1000));
   }
 
   async recordFailure(keys: readonly string[]): Promise<void> {
-    for (const key of keys) await this.counters.hit(PREFIX + key, this.windowMs);
+    for (const key of keys) await this.counters.hit(counterKey(key), this.windowMs);
   }
 
   /** A successful sign-in clears its (e-mail, IP) count (not the IP's: one good account does not vouch for the rest). */
   async clear(key: string): Promise<void> {
-    await this.counters.clear(PREFIX + key);
+    await this.counters.clear(counterKey(key));
   }
 
   /** An office behind one NAT shares an IP, so IPs get more room than a single e-mail. */
