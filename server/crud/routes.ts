@@ -70,8 +70,6 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
     const auth = callerOf(request);
     return { userId: auth.userId, roleId: auth.roleId, tenantId: request.tenantId };
   };
-  const selectFor = (c: Caller, query: Parameters<typeof controlRepo.select>[1]) =>
-    repoOf(c).select(c, query);
   const shown = (c: Caller, item: TItem): TItem => (def.present ? def.present(c, item) : item);
   const tags = [def.name];
   const itemEnvelope = envelopeOf(def.item);
@@ -136,7 +134,10 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
       config: access(def.roles.read),
       schema: { tags, querystring: selectQuerySchema, response: { 200: envelopeOf(selectResultSchema) } },
     },
-    async (request) => ok(await selectFor(caller(request), request.query)),
+    async (request) => {
+      const c = caller(request);
+      return ok(await repoOf(c).select(c, request.query));
+    },
   );
 
   app.get(

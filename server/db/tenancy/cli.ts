@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { asc } from 'drizzle-orm';
+import { formatBytes } from '../../../contract/format-bytes';
 import { loadConfig, MEMORY_DATA_DIR } from '../../config';
 import { openDatabase } from '../client';
 import type { DatabaseTarget } from '../client';
@@ -22,9 +23,6 @@ const USAGE = `Uso: npm run tenants -- <comando>
   list          tutti i tenant: dove vive il database, stato e dimensione
   where <id>    il database di un tenant
   migrate       applica le migrazioni ai database dei tenant che ne sono indietro`;
-
-const formatBytes = (bytes: number | null) =>
-  bytes === null ? '—' : `${(bytes / 1024 / 1024).toLocaleString('it-IT', { maximumFractionDigits: 1 })} MB`;
 
 export async function runTenantsCli(
   argv: string[],
@@ -67,7 +65,14 @@ export async function runTenantsCli(
       const placement = await tenancy.placementOf(row.id);
       const view = await describeTenantDatabase(handle.db, tenancy, row.id);
       out(
-        [row.id, row.name, view.server, view.name, placement.state, formatBytes(view.sizeBytes)].join('\t'),
+        [
+          row.id,
+          row.name,
+          view.server,
+          view.name,
+          placement.state,
+          view.sizeBytes === null ? '—' : formatBytes(view.sizeBytes),
+        ].join('\t'),
       );
     }
     return 0;

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { Role } from '../../../contract/enums';
+import { formatBytes } from '../../../contract/format-bytes';
 import type { Tenant } from '../../../contract/schemas/tenant';
 import { entityHooks } from '../../lib/entity-hooks';
 import type { ResourceDef } from '../../lib/resource';
@@ -14,18 +15,6 @@ export const tenantDatabaseText = {
   shared: 'Nel database di controllo (non ancora separato)',
   controlServer: 'Server di controllo',
 } as const;
-
-/** Bytes as the Italian way writes them: 12,4 MB, 1,2 GB. */
-export function formatBytes(bytes: number): string {
-  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toLocaleString('it-IT', { maximumFractionDigits: unit === 0 ? 0 : 1 })} ${units[unit]}`;
-}
 
 /**
  * Where a tenant's database lives and its size (contract 'Tenancy': GetById answers it to a

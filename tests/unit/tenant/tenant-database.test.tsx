@@ -5,7 +5,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { Role } from '../../../contract/enums';
-import { formatBytes } from '../../../src/features/tenant/tenant-database-card';
+import { formatBytes } from '../../../contract/format-bytes';
 import { renderApp } from '../app/harness';
 import { fakeEntityServer, fakeSelectServer } from '../components/fixtures';
 
