@@ -37,6 +37,8 @@ import { registerTwoFactorRoutes } from './modules/auth/two-factor.routes';
 import { registerContactRoutes } from './modules/contact/contact.routes';
 import { registerCrudRoutes } from './crud/routes';
 import { sharedCountersFor } from './lib/shared-counters';
+import { createPublicHome } from './db/tenancy/public-home';
+import { acrossDatabases } from './db/tenancy/every-database';
 import { describeTenantDatabase } from './db/tenancy/describe';
 import type { TenantDatabases } from './db/tenancy/tenant-databases';
 import { registerReportRoutes } from './modules/dashboard/report.routes';
@@ -252,6 +254,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     dispatcher,
     afterCommit,
     events,
+    ...(tenancy
+      ? {
+          hasOwnDatabase: async (tenantId: number) => (await tenancy.placementOf(tenantId)).database !== null,
+        }
+      : {}),
   });
   const crud = { db, uow, connectionFor };
   app.decorate('unitOfWork', uow);
@@ -334,7 +341,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sdkBaseUrl: () => (fakePaypal ? `${fakePaypal.url}/sdk/js` : undefined),
   });
 
-  const providerDeps = { uow, providers, connectionFor, shared: db };
+  const providerDeps = {
+    uow,
+    providers,
+    connectionFor,
+    home: createPublicHome(db, tenancy ? connectionFor : undefined),
+  };
   const rewrapDeps = { shared: db, connectionFor, box: secretBox, log: app.log };
   const webhookSender = createWebhookSender({
     db,
@@ -375,20 +387,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       expireTokens: (w) => expirePaymentTokens(w),
       // The nightly provider sync covers both providers of a tenant (PayPal, then Stripe).
       syncPaypal: async (tenantId) => {
-        const paypal = (await tenantsWithLivePaypal(db, 'paypal')).includes(tenantId)
+        const tenantDb = connectionFor(tenantId);
+        const paypal = (await tenantsWithLivePaypal(tenantDb, 'paypal')).includes(tenantId)
           ? (await syncPaypal(providerDeps, tenantId, { by: 'job' })).changed
           : 0;
-        const stripe = (await tenantsWithLivePaypal(db, 'stripe')).includes(tenantId)
+        const stripe = (await tenantsWithLivePaypal(tenantDb, 'stripe')).includes(tenantId)
           ? (await syncProvider(providerDeps, tenantId, 'stripe', { by: 'job' })).changed
           : 0;
         return paypal + stripe;
       },
       createRenewalPaymentLink: async (w, input) =>
         paymentUrlOf(publicUrl(), (await createRenewalPaymentLink(w, input)).token),
-      paypalTenants: async () =>
-        [
-          ...new Set([...(await tenantsWithLivePaypal(db)), ...(await tenantsWithLivePaypal(db, 'stripe'))]),
-        ].sort((a, b) => a - b),
+      // In the control database and every tenant database of its own (db/tenancy/every-database.ts).
+      paypalTenants: async () => {
+        const found = await acrossDatabases(db, tenancy && (() => tenancy.ownDatabases()), async (d) => [
+          ...(await tenantsWithLivePaypal(d)),
+          ...(await tenantsWithLivePaypal(d, 'stripe')),
+        ]);
+        return [...new Set(found.flat())].sort((a, b) => a - b);
+      },
     };
     const { definitions, missing } = recurringJobs({ db, uow, hooks: paymentHooks });
     definitions.push(...invoicePecJobs({ ...pecDeps, clock: now }));

@@ -31,6 +31,7 @@ import { HttpError } from '../../lib/http-error';
 import { markEmbedded, migrationsFolder as defaultMigrations } from '../client';
 import type { Database, DatabaseHandle } from '../client';
 import { startEmbeddedDatabase } from '../embedded/embedded';
+import { copyGeography } from './reference-data';
 import { executeRows } from '../rows';
 import type { EmbeddedDatabase } from '../embedded/embedded';
 import * as schema from '../schema';
@@ -187,7 +188,18 @@ export interface TenantDatabases {
    * tenants; embedded: beside the control database), applies the migrations and records it in
    * the directory. Refused when the tenant already has a database of its own.
    */
-  create(tenantId: number, server?: string): Promise<TenantPlacement>;
+  create(
+    tenantId: number,
+    server?: string,
+    options?: { state?: TenantDatabaseState },
+  ): Promise<TenantPlacement>;
+  /**
+   * The tenant's database even while 'unavailable', for the command filling it (a split, a
+   * restore); never for a request.
+   */
+  maintenanceConnection(tenantId: number): Database;
+  /** How long another app instance may still use a placement it read before a change (its cache). */
+  readonly directoryTtlMs: number;
   /** Applies the migrations that have not run on the tenant's database (an upgrade). */
   migrate(tenantId: number): Promise<void>;
   /**
@@ -349,11 +361,14 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
     return pool;
   }
 
-  /** The tenant's open database, opened now if needed; null when the tenant is in the control database. */
-  async function openFor(tenantId: number): Promise<Open | null> {
+  /**
+   * The tenant's open database, opened now if needed; null when the tenant is in the control
+   * database. `maintenance`: opened even while 'unavailable' (a split or restore filling it).
+   */
+  async function openFor(tenantId: number, maintenance = false): Promise<Open | null> {
     if (closed) throw new TenantDatabaseUnavailable(tenantId);
     const placement = await placementOf(tenantId);
-    if (placement.state === 'unavailable') throw new TenantDatabaseUnavailable(tenantId);
+    if (placement.state === 'unavailable' && !maintenance) throw new TenantDatabaseUnavailable(tenantId);
     if (placement.database === null) return null;
     const current = opens.get(tenantId);
     if (current && current.placement.version === placement.version) return current;
@@ -399,9 +414,9 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
   const wrapped = Symbol('tenantClient');
 
   /** A connection to the tenant's database (the control database's for a tenant still there). */
-  async function acquire(tenantId: number): Promise<pg.PoolClient> {
+  async function acquire(tenantId: number, maintenance = false): Promise<pg.PoolClient> {
     for (;;) {
-      const open = await openFor(tenantId);
+      const open = await openFor(tenantId, maintenance);
       if (open === null) return control.pool.connect();
       // Held from here: a pool with a caller waiting for room is not idle, so the cap's eviction
       // and the idle sweep leave it open (before, a waiter could find its pool ended under it).
@@ -474,12 +489,15 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
 
   /** A pool-shaped router drizzle talks to (its name holds "Pool": drizzle checks for it). */
   class TenantRouterPool {
-    constructor(private readonly tenantId: number) {}
+    constructor(
+      private readonly tenantId: number,
+      private readonly maintenance = false,
+    ) {}
     connect(): Promise<pg.PoolClient> {
-      return acquire(this.tenantId);
+      return acquire(this.tenantId, this.maintenance);
     }
     async query(...args: unknown[]): Promise<unknown> {
-      const client = await acquire(this.tenantId);
+      const client = await acquire(this.tenantId, this.maintenance);
       try {
         return await (client.query as (...a: unknown[]) => Promise<unknown>)(...args);
       } finally {
@@ -549,16 +567,17 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
   }
 
   /**
-   * The tenant's own row, copied into its database: the tenant-owned tables there reference it
-   * (`tenant_id` stays a second guard, with its foreign key, in every database).
+   * The geography and the tenant's own row, copied into its database: the tenant-owned tables there
+   * reference them (`tenant_id` stays a second guard, with its foreign key, in every database).
    */
   async function copyTenantRow(tenantId: number, open: Open): Promise<void> {
     const [row] = await control.db.select().from(tenants).where(eq(tenants.id, tenantId));
     if (!row) throw new Error(`tenant ${tenantId} does not exist`);
-    const { regionId: _r, provinceId: _p, municipalityId: _m, ...own } = row;
-    await busy(open, () =>
-      drizzlePg({ client: open.pool, schema }).insert(tenants).values(own).onConflictDoNothing(),
-    );
+    await busy(open, async () => {
+      const db = drizzlePg({ client: open.pool, schema }) as unknown as Database;
+      await copyGeography(control.db, db);
+      await db.insert(tenants).values(row).onConflictDoNothing();
+    });
   }
 
   async function upsert(placement: Omit<TenantPlacement, 'version'>): Promise<TenantPlacement> {
@@ -604,7 +623,13 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
         .where(and(isNotNull(tenantDatabases.database), eq(tenantDatabases.state, 'ready')));
       return rows.map((r) => this.connectionFor(r.tenantId));
     },
-    async create(tenantId, server) {
+    maintenanceConnection(tenantId) {
+      const router = new TenantRouterPool(tenantId, true);
+      if (embedded) markEmbedded(router);
+      return drizzlePg({ client: router as unknown as pg.Pool, schema }) as unknown as Database;
+    },
+    directoryTtlMs: ttl,
+    async create(tenantId, server, createOptions = {}) {
       const existing = await readPlacement(tenantId);
       if (existing.database !== null) throw new Error(`tenant ${tenantId} already has its database`);
       const target = server ?? (await leastUsedServer());
@@ -621,11 +646,16 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
         // A directory left by an earlier, failed creation starts clean.
         await rm(path.join(options.dataDir, 'tenants', String(tenantId)), { recursive: true, force: true });
       }
-      const placement = await upsert({ tenantId, server: target, database, state: 'ready' });
+      const placement = await upsert({
+        tenantId,
+        server: target,
+        database,
+        state: createOptions.state ?? 'ready',
+      });
       try {
         const fromTemplate = embedded && existsSync(templateFile);
         if (fromTemplate) loadFrom.set(tenantId, templateFile);
-        const open = await openFor(tenantId).finally(() => loadFrom.delete(tenantId));
+        const open = await openFor(tenantId, true).finally(() => loadFrom.delete(tenantId));
         if (open) {
           await migrateOpen(open);
           const dump = open.embedded?.dump.bind(open.embedded);
@@ -644,7 +674,7 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
       return placement;
     },
     async migrate(tenantId) {
-      const open = await openFor(tenantId);
+      const open = await openFor(tenantId, true);
       if (open) await migrateOpen(open);
     },
     async upgradeAll() {
