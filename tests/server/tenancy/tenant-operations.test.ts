@@ -6,7 +6,7 @@
  * another server (rows kept, the old database gone; a failed move undone). On PGlite (default)
  * and on PostgreSQL (DATABASE_URL).
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { and, asc, eq, sql } from 'drizzle-orm';
@@ -279,6 +279,56 @@ describe('operations on one tenant', () => {
       ).toHaveLength(1);
       if (onPostgres) expect(await databaseExists(placement.database ?? '')).toBe(false);
       expect(await fingerprint(b)).toBe(before);
+    },
+  );
+
+  it.runIf(!onPostgres)(
+    'embedded on disk: the restored files take the place of the old ones',
+    { timeout: 60_000 },
+    async () => {
+      const dataDir = path.join(dir, 'data');
+      const onDisk = createTenantDatabases({ control: database.handle, dataDir, directoryTtlMs: 0 });
+      const diskOps = createTenantOperations({ tenancy: onDisk, directoryTtlMs: 0 });
+      const [row] = await database.handle.db
+        .insert(tenants)
+        .values({ name: 'Su disco' })
+        .returning({ id: tenants.id });
+      const id = row?.id ?? 0;
+      try {
+        await onDisk.create(id);
+        const add = (name: string) =>
+          onDisk
+            .connectionFor(id)
+            .insert(plans)
+            .values({ tenantId: id, name, recurringCostBeforeVat: '1.00', recurrenceType: 1 })
+            .execute();
+        await add('Su disco prima');
+        const file = path.join(dir, 'disk.backup');
+        await diskOps.backup(id, file);
+        await add('Su disco dopo');
+        await diskOps.restore(id, file);
+        const names = async () =>
+          (await onDisk.connectionFor(id).select({ name: plans.name }).from(plans)).map((r) => r.name);
+        expect(await names()).toEqual(['Su disco prima']);
+        // Closed and opened again from its directory: the restored files are the tenant's.
+        await onDisk.close();
+        const reopened = createTenantDatabases({ control: database.handle, dataDir });
+        try {
+          expect(
+            (await reopened.connectionFor(id).select({ name: plans.name }).from(plans)).map((r) => r.name),
+          ).toEqual(['Su disco prima']);
+          expect(
+            (await readdir(path.join(dataDir, 'tenants')))
+              .filter((f) => !f.endsWith('.tar') && !f.endsWith('.lock'))
+              .sort(),
+          ).toEqual([String(id)]);
+        } finally {
+          await reopened.drop(id);
+          await reopened.close();
+        }
+      } finally {
+        await onDisk.close();
+      }
     },
   );
 
