@@ -41,6 +41,9 @@ import { createPublicHome } from './db/tenancy/public-home';
 import { acrossDatabases } from './db/tenancy/every-database';
 import { describeTenantDatabase } from './db/tenancy/describe';
 import type { TenantDatabases } from './db/tenancy/tenant-databases';
+import { createTenantOperations } from './db/tenancy/operations';
+import type { TenantOperations } from './db/tenancy/operations';
+import { registerTenantDatabaseRoutes } from './modules/tenant/tenant-database.routes';
 import { registerReportRoutes } from './modules/dashboard/report.routes';
 import { reportJob } from './modules/dashboard/report-job';
 import { municipalityEntity } from './modules/geography/municipality.entity';
@@ -131,6 +134,11 @@ export interface AppOptions {
    * own databases. Absent (most tests): every tenant on `db`, as before databases per tenant.
    */
   tenancy?: TenantDatabases;
+  /**
+   * Backup, restore, export, move of one tenant's database (db/tenancy/operations.ts); default
+   * built on `tenancy`. Tests pass one with a tiny directory cache wait.
+   */
+  tenantOperations?: TenantOperations;
   /**
    * The door of server-initiated connections (lib/outbound); default one built from
    * OUTBOUND_ALLOW_PRIVATE. Tests pass one with a rebinding resolver.
@@ -306,6 +314,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       databaseOf: (tenantId) => describeTenantDatabase(db, tenancy, tenantId),
     }),
   );
+  registerTenantDatabaseRoutes(app, {
+    tenancy,
+    operations:
+      options.tenantOperations ?? (tenancy ? createTenantOperations({ tenancy, log: app.log }) : undefined),
+    clock: now,
+  });
   registerCrudRoutes(app, crud, paymentProviderEntity(secretBox, { pinHosts: outbound.guard }));
   // PAYPAL_FAKE (development): a fake PayPal on loopback answers every PayPal call.
   let fakePaypal: FakePayPal | undefined;

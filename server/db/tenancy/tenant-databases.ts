@@ -207,8 +207,11 @@ export interface TenantDatabases {
    * after an upgrade), a few at a time; a tenant that fails is reported, the others go on.
    */
   upgradeAll(): Promise<{ upgraded: number; failed: number[] }>;
-  /** Drops the tenant's database and its directory entry (its rows in other databases stay). */
-  drop(tenantId: number): Promise<void>;
+  /**
+   * Drops the tenant's database and its directory entry (its rows in other databases stay).
+   * `placement`: the database to drop when its entry is already gone (a deleted tenant).
+   */
+  drop(tenantId: number, placement?: TenantPlacement): Promise<void>;
   /** Bytes the tenant's database takes (its own database; null while it is in the control database). */
   sizeOf(tenantId: number): Promise<number | null>;
   /** Changes the tenant's state in the directory (and forgets what this instance cached of it). */
@@ -217,6 +220,27 @@ export interface TenantDatabases {
   invalidate(tenantId?: number): Promise<void>;
   /** The servers tenants can be placed on. */
   servers(): string[];
+  // For the operations on one tenant (operations.ts: backup, restore, move, delete).
+  /** The control database these tenant databases are listed in. */
+  readonly control: DatabaseHandle;
+  /** This release's migrations: their folder and how many there are. */
+  release(): { migrationsFolder: string; migrations: number };
+  /** PostgreSQL: a connection URL to `database` on the configured `server` (throws for an unknown one). */
+  urlOf(server: string, database: string): string;
+  /**
+   * Records where the tenant's database now is (restore, move): a new version, so this instance's
+   * pool of the old placement is retired at once and other instances' once their cache expires.
+   */
+  record(placement: Omit<TenantPlacement, 'version'>, migrations?: number): Promise<TenantPlacement>;
+  /** Embedded: writes a dump (uncompressed tar) of the tenant's database to `file`. */
+  dumpEmbedded(tenantId: number, file: string): Promise<void>;
+  /**
+   * Embedded: opens a new database from the dump `file`, runs `prepare` on a pool to it (checks,
+   * migrations of an older release), and only then, with the tenant 'unavailable' for the swap,
+   * puts it in place of the tenant's database. A failure before the swap leaves the tenant's
+   * database as it was. The entry's state is left 'unavailable': the caller records it ready.
+   */
+  replaceEmbedded(tenantId: number, file: string, prepare: (pool: pg.Pool) => Promise<void>): Promise<void>;
   stats(): TenantDatabaseStats;
   /** Closes every tenant pool and embedded tenant database (not the control database). */
   close(): Promise<void>;
@@ -605,6 +629,7 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
   }
 
   return {
+    control,
     connectionFor(tenantId) {
       let db = handles.get(tenantId);
       if (!db) {
@@ -699,8 +724,8 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
       await Promise.all(Array.from({ length: embedded ? 1 : 4 }, worker));
       return { upgraded, failed };
     },
-    async drop(tenantId) {
-      const placement = await readPlacement(tenantId);
+    async drop(tenantId, given) {
+      const placement = given ?? (await readPlacement(tenantId));
       const open = opens.get(tenantId);
       if (open) await retire(tenantId, open, true);
       await inMemory.get(tenantId)?.close();
@@ -745,6 +770,75 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
       else cache.delete(tenantId);
     },
     servers: () => (embedded ? [EMBEDDED_SERVER] : [...serverUrls.keys()]),
+    release: () => ({ migrationsFolder: folder, migrations: migrationCount }),
+    urlOf,
+    async record(placement, migrations) {
+      const recorded = await upsert(placement);
+      if (migrations !== undefined)
+        await control.db
+          .update(tenantDatabases)
+          .set({ migrations })
+          .where(eq(tenantDatabases.tenantId, placement.tenantId));
+      const open = opens.get(placement.tenantId);
+      if (open) await retire(placement.tenantId, open);
+      return recorded;
+    },
+    async dumpEmbedded(tenantId, file) {
+      const open = await openFor(tenantId);
+      if (!open?.embedded) throw new Error(`tenant ${tenantId} has no embedded database of its own`);
+      const database = open.embedded;
+      await busy(open, () => database.dump(file));
+    },
+    async replaceEmbedded(tenantId, file, prepare) {
+      if (!control.embedded) throw new Error('no embedded database to open beside');
+      const home = options.dataDir ? path.join(options.dataDir, 'tenants', String(tenantId)) : undefined;
+      const staging = home ? `${home}.restore-${Date.now()}` : undefined;
+      const fresh = await startEmbeddedDatabase({
+        alongside: control.embedded,
+        ...(staging ? { dataDir: staging } : {}),
+        loadDataDir: file,
+      });
+      const discard = async () => {
+        await fresh.close().catch(() => undefined);
+        if (staging) await rm(staging, { recursive: true, force: true });
+      };
+      try {
+        await fresh.ready;
+        const pool = new pg.Pool({
+          host: fresh.socketDir,
+          port: 5432,
+          user: 'postgres',
+          database: 'postgres',
+          max: 1,
+        });
+        pool.on('error', () => {});
+        try {
+          await prepare(pool);
+        } finally {
+          await pool.end().catch(() => undefined);
+        }
+      } catch (error) {
+        await discard();
+        throw error;
+      }
+      // The swap: no call of the tenant opens its database meanwhile.
+      await this.setState(tenantId, 'unavailable');
+      const open = opens.get(tenantId);
+      if (open) await retire(tenantId, open, true);
+      await inMemory.get(tenantId)?.close();
+      inMemory.delete(tenantId);
+      if (home && staging) {
+        // Closed (its files complete), then renamed in; the old files go once the new are in place.
+        await fresh.close();
+        const old = `${home}.old-${Date.now()}`;
+        await rename(home, old);
+        await rename(staging, home);
+        await rm(old, { recursive: true, force: true });
+      } else {
+        inMemory.set(tenantId, fresh);
+      }
+      cache.delete(tenantId);
+    },
     stats: () => ({ open: opens.size, connections, waiting: waiters.length }),
     async close() {
       closed = true;
