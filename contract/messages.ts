@@ -356,6 +356,12 @@ export const tenancyMessages = {
     'Il tenant è in manutenzione: puoi consultare i dati, le modifiche saranno di nuovo possibili tra pochi minuti.',
   // Operations on one tenant's database (backup, restore, export, delete, move).
   noOwnDatabase: 'Il tenant non ha ancora un database proprio.',
+  createFailed:
+    'Non è stato possibile creare il database del nuovo tenant: il tenant non è stato creato. Riprova tra qualche minuto.',
+  createdInControl:
+    'Tenant creato, ma per ora nel database condiviso: non è stato possibile creare il suo database. Un amministratore di sistema può spostarlo con npm run tenants -- split.',
+  refreshFailed:
+    'Modifiche salvate, ma il database del tenant non le ha ancora ricevute: le fatture usano i dati precedenti finché non salvi di nuovo.',
   tenantNotFound: (id: number) => `Tenant ${id} inesistente.`,
   notABackup: 'Il file non è un backup di un tenant di Rinnova.',
   backupOfAnotherTenant: (backupOf: number, tenantId: number) =>

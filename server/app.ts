@@ -39,6 +39,9 @@ import { registerCrudRoutes } from './crud/routes';
 import { sharedCountersFor } from './lib/shared-counters';
 import { createPublicHome } from './db/tenancy/public-home';
 import { acrossDatabases } from './db/tenancy/every-database';
+import { ownDatabaseForNewTenant } from './db/tenancy/new-tenant';
+import { HttpError } from './lib/http-error';
+import { tenancyMessages } from '../contract/messages';
 import { describeTenantDatabase } from './db/tenancy/describe';
 import type { TenantDatabases } from './db/tenancy/tenant-databases';
 import { createTenantOperations } from './db/tenancy/operations';
@@ -129,6 +132,11 @@ export interface AppOptions {
   paymentHooks?: Partial<PaymentHooks>;
   /** Extra nodemailer options of the PEC sending (tests: a loopback server's self-signed TLS). */
   pecTransportOptions?: Record<string, unknown>;
+  /**
+   * A new tenant gets a database of its own at Create (npm start: true). Off, new tenants stay in
+   * the control database until `npm run tenants -- split` (most tests).
+   */
+  newTenantDatabases?: boolean;
   /**
    * Where each tenant's data lives (db/tenancy): the directory and the connections to tenants'
    * own databases. Absent (most tests): every tenant on `db`, as before databases per tenant.
@@ -312,6 +320,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     tenantEntity(secretBox, {
       guard: outbound.guard,
       databaseOf: (tenantId) => describeTenantDatabase(db, tenancy, tenantId),
+      ...(tenancy
+        ? {
+            afterCommit: (tenantId, op) =>
+              op === 'create'
+                ? options.newTenantDatabases
+                  ? ownDatabaseForNewTenant(tenancy, db, tenantId, app.log)
+                  : Promise.resolve()
+                : tenancy.refreshTenant(tenantId).catch((error: unknown) => {
+                    app.log.warn({ tenantId, err: error }, 'tenant row not copied to its database');
+                    throw new HttpError(503, tenancyMessages.refreshFailed);
+                  }),
+          }
+        : {}),
     }),
   );
   registerTenantDatabaseRoutes(app, {

@@ -10,6 +10,10 @@ import { loadConfig, MEMORY_DATA_DIR } from './config';
 import type { Config } from './config';
 import { openDatabase } from './db/client';
 import { createTenantDatabases } from './db/tenancy/tenant-databases';
+import type { TenantDatabases } from './db/tenancy/tenant-databases';
+import { splitTenant } from './db/tenancy/split';
+import { tenants } from './db/schema';
+import { asc } from 'drizzle-orm';
 import type { DatabaseHandle, DatabaseTarget } from './db/client';
 import { DEMO_ACCOUNTS } from './db/seed/accounts';
 import { seedDatabase } from './db/seed/seed';
@@ -105,6 +109,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         config,
         db: handle.db,
         tenancy,
+        newTenantDatabases: true,
         jwtSecret,
         publicUrl: () => config.publicUrl ?? `http://localhost:${boundPort}`,
         ...(outboxDir ? { outboxDir } : {}),
@@ -151,6 +156,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         { tenants: upgrade.failed },
         'tenant databases not upgraded (they keep their previous schema): run npm run tenants -- migrate',
       );
+    // A fresh install's demo tenants move into databases of their own, as every new tenant is born
+    // (newTenantDatabases); an older install's tenants move with npm run tenants -- split.
+    if (seeded.includes('demo')) await splitDemoTenants(handle, tenancy);
     // Once the database is open: files PGlite wrote with its own modes, and an earlier version's.
     if (!inMemory) await tightenDataDir(config.dataDir);
     app.log.info({ ms: Date.now() - started, seeded, database: handle.kind }, 'database ready');
@@ -231,4 +239,17 @@ function printBanner(
   if (config.adminEmail)
     lines.push(`Primo SuperAdmin: ${config.adminEmail} (nuova password obbligatoria al primo accesso)`);
   console.log(lines.join('\n') + '\n');
+}
+
+/** Every tenant still in the control database, moved into its own (db/tenancy/split.ts). */
+async function splitDemoTenants(handle: DatabaseHandle, tenancy: TenantDatabases): Promise<void> {
+  const all = await handle.db.select({ id: tenants.id }).from(tenants).orderBy(asc(tenants.id));
+  for (const { id } of all) {
+    if ((await tenancy.placementOf(id)).database !== null) continue;
+    // Embedded: this process is the database's only one, nobody else caches a placement.
+    await splitTenant(
+      { control: handle.db, tenancy, ...(handle.kind === 'pglite' ? { wait: async () => {} } : {}) },
+      id,
+    );
+  }
 }

@@ -113,6 +113,11 @@ export interface EntityDefinition<TTable extends PgTable, TItem, TInputSchema ex
    * recorded in `public_ids` under this kind. Needs `home: 'both'`.
    */
   publicId?: string;
+  /**
+   * After a Create's or an Update's unit committed (work in another database: a tenant's own one),
+   * before the answer; a failure answers its error (the write stays committed unless it undoes it).
+   */
+  afterCommit?: (id: number, op: 'create' | 'update') => Promise<void>;
   /** What GetById adds to the presented item for this caller (e.g. a tenant's database for a SuperAdmin). */
   detail?: (caller: Caller, item: TItem) => Promise<TItem>;
   /** Body of Create and (with `id`) Update, from contract/schemas. */

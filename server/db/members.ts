@@ -134,3 +134,52 @@ export async function removeMember(w: MemberUnit, userId: number, tenantId: numb
   await w.tx.delete(users).where(eq(users.id, userId));
   await controlOf(w).delete(userTenants).where(where);
 }
+
+/**
+ * After a tenant's database came back from a backup (restore), its members as the control database
+ * knows them now: a membership made since the backup gets the identity's copy and an empty record
+ * there (its details were typed after the backup); a record of someone whose membership ended since
+ * is kept with its history (subscriptions, invoices) and made inactive, and gets the membership
+ * back, inactive, when the identity still exists. Answers how many of each it found.
+ */
+export async function reconcileMembers(
+  control: Executor,
+  tenant: Executor,
+  tenantId: number,
+  now: Date,
+): Promise<{ added: number; deactivated: number }> {
+  const inControl = await control
+    .select({ userId: userTenants.userId, isActive: userTenants.isActive })
+    .from(userTenants)
+    .where(eq(userTenants.tenantId, tenantId));
+  const inTenant = await tenant
+    .select({ userId: userTenants.userId })
+    .from(userTenants)
+    .where(eq(userTenants.tenantId, tenantId));
+  const known = new Set(inTenant.map((r) => r.userId));
+  const members = new Set(inControl.map((r) => r.userId));
+  const unit = { tx: tenant, control, now };
+  let added = 0;
+  for (const member of inControl) {
+    if (known.has(member.userId)) continue;
+    await mirrorIdentity(unit, member.userId);
+    await tenant
+      .insert(userTenants)
+      .values({ userId: member.userId, tenantId, isActive: member.isActive, createdAt: now, updatedAt: now });
+    added++;
+  }
+  let deactivated = 0;
+  for (const record of inTenant) {
+    if (members.has(record.userId)) continue;
+    const where = and(eq(userTenants.userId, record.userId), eq(userTenants.tenantId, tenantId));
+    await tenant.update(userTenants).set({ isActive: false, updatedAt: now }).where(where);
+    const [identity] = await control.select({ id: users.id }).from(users).where(eq(users.id, record.userId));
+    if (identity)
+      await control
+        .insert(userTenants)
+        .values({ userId: record.userId, tenantId, isActive: false, createdAt: now, updatedAt: now })
+        .onConflictDoNothing();
+    deactivated++;
+  }
+  return { added, deactivated };
+}

@@ -12,6 +12,7 @@
  *   delete <id> --yes [--export <zip>] [dir]
  *                                 exports the tenant to dir (unless given an export), then deletes it
  *   move <id> <server>            the tenant's database to another server (PostgreSQL)
+ *   split <id>|all [server]       a tenant still in the control database into its own (split.ts)
  */
 import { existsSync } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
@@ -27,6 +28,7 @@ import { describeTenantDatabase } from './describe';
 import { HttpError } from '../../lib/http-error';
 import { createTenantOperations } from './operations';
 import type { TenantOperations } from './operations';
+import { splitTenant } from './split';
 import { createTenantDatabases } from './tenant-databases';
 
 const USAGE = `Uso: npm run tenants -- <comando>
@@ -39,9 +41,12 @@ const USAGE = `Uso: npm run tenants -- <comando>
   delete <id> --yes [--export <zip>] [dir]
                         esporta il tenant in dir (se non gli si dà un'esportazione), poi lo elimina:
                         database, voce della directory, iscrizioni
-  move <id> <server>    sposta il database di un tenant su un altro server (PostgreSQL)`;
+  move <id> <server>    sposta il database di un tenant su un altro server (PostgreSQL)
+  split <id>|all [server]
+                        porta un tenant (o tutti quelli ancora nel database di controllo) in un
+                        database suo; intanto le sue chiamate rispondono 503, gli altri lavorano`;
 
-const COMMANDS = ['list', 'where', 'migrate', 'backup', 'restore', 'export', 'delete', 'move'];
+const COMMANDS = ['list', 'where', 'migrate', 'backup', 'restore', 'export', 'delete', 'move', 'split'];
 const OPERATIONS = ['backup', 'restore', 'export', 'delete', 'move'];
 
 /** A file name's date part: 20250131-142501 (local time of the machine). */
@@ -72,6 +77,7 @@ export async function runTenantsCli(
     !COMMANDS.includes(command) ||
     (operation && !(Number.isInteger(id) && id > 0)) ||
     (['restore', 'move'].includes(command) && !second) ||
+    (command === 'split' && arg !== 'all' && !(Number.isInteger(id) && id > 0)) ||
     (exportAt >= 0 && !givenExport)
   ) {
     out(USAGE);
@@ -92,9 +98,34 @@ export async function runTenantsCli(
     control: handle,
     servers: config.tenantDatabaseServers,
     dataDir: config.databaseUrl || config.dataDir === MEMORY_DATA_DIR ? undefined : config.dataDir,
+    ...(cliOptions.directoryTtlMs === undefined ? {} : { directoryTtlMs: cliOptions.directoryTtlMs }),
   });
   try {
     await handle.migrate();
+    if (command === 'split') {
+      const all = await handle.db.select({ id: tenants.id }).from(tenants).orderBy(asc(tenants.id));
+      const chosen = arg === 'all' ? all.map((r) => r.id) : [id];
+      let failed = 0;
+      for (const tenantId of chosen) {
+        if (arg === 'all' && (await tenancy.placementOf(tenantId)).database !== null) continue;
+        try {
+          const report = await splitTenant(
+            // Embedded: this command is the database's only process, nobody else to wait for.
+            { control: handle.db, tenancy, ...(handle.kind === 'pglite' ? { wait: async () => {} } : {}) },
+            tenantId,
+            second,
+          );
+          const rows = Object.values(report.rows).reduce((a, b) => a + b, 0);
+          out(`Tenant ${tenantId}: ora nel suo database (${rows} righe copiate).`);
+        } catch (error) {
+          failed++;
+          out(
+            `Tenant ${tenantId}: non separato (${error instanceof Error ? error.message : String(error)}).`,
+          );
+        }
+      }
+      return failed > 0 ? 1 : 0;
+    }
     if (operation) {
       const ops = createTenantOperations({
         tenancy,

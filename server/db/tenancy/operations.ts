@@ -24,6 +24,7 @@
  *   version, ready), drop the source. A failure before the switch drops what was made on the
  *   target and makes the source writable and 'ready' again.
  */
+import { reconcileMembers } from '../members';
 import { mkdtemp, rename, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -267,10 +268,12 @@ export function createTenantOperations(options: TenantOperationsOptions): Tenant
         } catch (error) {
           throw new HttpError(500, tenancyMessages.restoreFailed(detailOf(error)));
         }
-        return tenancy.record(
+        const restored = await tenancy.record(
           { tenantId, server: placement.server, database: placement.database, state: 'ready' },
           release().migrations,
         );
+        await membersNow(tenantId);
+        return restored;
       }
       const fresh = `${tenantDatabaseName(controlName(), tenantId)}_r${now().getTime()}`;
       let unavailable = false;
@@ -294,6 +297,7 @@ export function createTenantOperations(options: TenantOperationsOptions): Tenant
           release().migrations,
         );
         switched = true;
+        await membersNow(tenantId);
         await dropDatabase(placement.server, placement.database).catch((error: unknown) =>
           options.log?.warn(
             { tenantId, database: placement.database, err: error },
@@ -308,6 +312,13 @@ export function createTenantOperations(options: TenantOperationsOptions): Tenant
         throw new HttpError(500, tenancyMessages.restoreFailed(detailOf(error)));
       }
     });
+  }
+
+  /** The restored database's members as the control database knows them now (db/members.ts). */
+  async function membersNow(tenantId: number): Promise<void> {
+    const found = await reconcileMembers(control.db, tenancy.connectionFor(tenantId), tenantId, now());
+    if (found.added + found.deactivated > 0)
+      options.log?.info({ tenantId, ...found }, 'restored tenant database: members reconciled');
   }
 
   function controlName(): string {

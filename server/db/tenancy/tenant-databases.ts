@@ -198,6 +198,11 @@ export interface TenantDatabases {
    * restore); never for a request.
    */
   maintenanceConnection(tenantId: number): Database;
+  /**
+   * After the tenant's row changed in the control database (its name, fiscal profile, PEC settings):
+   * the copy in its own database, which its invoices read, made the same. Nothing while it has none.
+   */
+  refreshTenant(tenantId: number): Promise<void>;
   /** How long another app instance may still use a placement it read before a change (its cache). */
   readonly directoryTtlMs: number;
   /** Applies the migrations that have not run on the tenant's database (an upgrade). */
@@ -604,6 +609,14 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
     });
   }
 
+  /** The control database's row of the tenant written over its database's copy. */
+  async function refreshTenantRow(tenantId: number, db: Database): Promise<void> {
+    const [row] = await control.db.select().from(tenants).where(eq(tenants.id, tenantId));
+    if (!row) return;
+    const { id: _id, ...columns } = row;
+    await db.insert(tenants).values(row).onConflictDoUpdate({ target: tenants.id, set: columns });
+  }
+
   async function upsert(placement: Omit<TenantPlacement, 'version'>): Promise<TenantPlacement> {
     const [row] = await control.db
       .insert(tenantDatabases)
@@ -654,6 +667,10 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
       return drizzlePg({ client: router as unknown as pg.Pool, schema }) as unknown as Database;
     },
     directoryTtlMs: ttl,
+    async refreshTenant(tenantId) {
+      if ((await placementOf(tenantId)).database === null) return;
+      await refreshTenantRow(tenantId, this.maintenanceConnection(tenantId));
+    },
     async create(tenantId, server, createOptions = {}) {
       const existing = await readPlacement(tenantId);
       if (existing.database !== null) throw new Error(`tenant ${tenantId} already has its database`);

@@ -91,6 +91,8 @@ export function tenantEntity(
     guard: boolean;
     /** Where the tenant's database lives and its size: a SuperAdmin's GetById shows it (contract 'Tenancy'). */
     databaseOf?: (tenantId: number) => Promise<TenantDatabase>;
+    /** After a tenant's Create or Update committed: its own database made, or its copy of the row refreshed. */
+    afterCommit?: (tenantId: number, op: 'create' | 'update') => Promise<void>;
   },
 ): EntityDefinition<typeof tenants, TenantView, typeof tenantInputSchema> {
   return {
@@ -110,6 +112,7 @@ export function tenantEntity(
                 .where(and(eq(userTenants.userId, caller.userId), eq(userTenants.isActive, true))),
             ),
     },
+    ...(options.afterCommit ? { afterCommit: options.afterCommit } : {}),
     searchColumns: [tenants.name],
     filters: { name: { column: tenants.name, kind: 'text' } },
     naturalOrder: textSort(tenants.name), // the list's byName order: exports seek on it

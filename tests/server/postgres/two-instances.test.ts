@@ -1,7 +1,8 @@
 /**
  * Two app instances on one PostgreSQL (issue 25's proof; CI's PostgreSQL stage): each a real
  * server in a process of its own (helpers/app-instance.ts) with its own pools, job engine in auto
- * mode and memory, reached over HTTP. What one instance does holds for the other:
+ * mode and memory, reached over HTTP, the demo tenant's rows in a database of its own (split
+ * before they start). What one instance does holds for the other:
  * - a session made on one works on the other, and a sign-out on one ends it on both;
  * - 16 payments confirmed in parallel, half through each, get 16 invoice numbers, no gap, no twin;
  * - an e-mail asked on one goes out once, although both sweep the outbox every minute;
@@ -27,6 +28,9 @@ import type { ApiClient, ApiResponse, RequestOptions } from '../helpers/test-app
 import { openTestDatabase, TEST_JWT_SECRET } from '../helpers/test-database';
 import type { TestDatabase } from '../helpers/test-database';
 import { tenants } from '../../../server/db/schema';
+import { splitTenant } from '../../../server/db/tenancy/split';
+import { createTenantDatabases } from '../../../server/db/tenancy/tenant-databases';
+import type { TenantDatabases } from '../../../server/db/tenancy/tenant-databases';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 
@@ -40,6 +44,7 @@ interface Instance {
 let database: TestDatabase;
 const instances: Instance[] = [];
 let startedAt: Date;
+let tenancy: TenantDatabases;
 
 async function startInstance(): Promise<Instance> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rinnova-instance-'));
@@ -153,6 +158,10 @@ describe.runIf(onPostgres)('two app instances on one PostgreSQL', () => {
       .update(tenants)
       .set({ iban: DEMO_IBAN, accountHolder: 'Demo Srl' })
       .where(eq(tenants.name, 'Demo Srl'));
+    // Issue 25: Demo Srl in a database of its own (what npm start does with a fresh install's demo
+    // tenants), so everything below runs on a tenant database, the control one beside it.
+    tenancy = createTenantDatabases({ control: database.handle });
+    await splitTenant({ control: database.handle.db, tenancy, wait: async () => {} }, await demoTenant());
     startedAt = new Date();
     [a, b] = (await Promise.all([startInstance(), startInstance()])) as [Instance, Instance];
   }, 120_000);
@@ -164,6 +173,9 @@ describe.runIf(onPostgres)('two app instances on one PostgreSQL', () => {
       await instance.exited;
       await rm(instance.dataDir, { recursive: true, force: true });
     }
+    for (const { id } of await database.handle.db.select({ id: tenants.id }).from(tenants))
+      await tenancy?.drop(id).catch(() => undefined);
+    await tenancy?.close();
     await database?.dispose();
   }, 60_000);
 
@@ -211,7 +223,7 @@ describe.runIf(onPostgres)('two app instances on one PostgreSQL', () => {
         sql`select id from users where email = 'amministrazione@bianchi-consulting.example.com'`,
       );
       const [plan] = await executeRows<{ id: number }>(
-        database.handle.db,
+        tenancy.connectionFor(tenantId),
         sql`select id from plans where tenant_id = ${tenantId} and name = 'Basic'`,
       );
       const ready: Subscription[] = [];
@@ -225,7 +237,8 @@ describe.runIf(onPostgres)('two app instances on one PostgreSQL', () => {
         ready.map((s, i) => (i % 2 === 0 ? viaA : viaB).put(`/api/subscription/setActiveNoRenewal/${s.id}`)),
       );
       expect(confirmed.map((r) => r.status)).toEqual(ready.map(() => 200));
-      const rows = await database.handle.db
+      const rows = await tenancy
+        .connectionFor(tenantId)
         .select({ number: invoices.number, year: invoices.year, paymentId: invoices.paymentId })
         .from(invoices)
         .where(eq(invoices.tenantId, tenantId));
@@ -292,7 +305,8 @@ describe.runIf(onPostgres)('two app instances on one PostgreSQL', () => {
     };
     await Promise.all([writer(), writer(), writer(), writer()]);
     await c.exited;
-    const stored = await database.handle.db
+    const stored = await tenancy
+      .connectionFor(tenantId)
       .select({ name: features.featureName })
       .from(features)
       .where(and(eq(features.tenantId, tenantId), like(features.featureName, 'kill-%')));

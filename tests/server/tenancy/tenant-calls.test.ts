@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { tenancyMessages } from '../../../contract/messages';
 import type { Database } from '../../../server/db/client';
-import { features, paymentProviders, planFeatures, plans } from '../../../server/db/schema';
+import { features, paymentProviders, planFeatures, plans, tenants } from '../../../server/db/schema';
 import type { Tenant } from '../../../contract/schemas/tenant';
 import { createTenantDatabases } from '../../../server/db/tenancy/tenant-databases';
 import type { TenantDatabases } from '../../../server/db/tenancy/tenant-databases';
@@ -150,4 +150,34 @@ describe('tenant databases through the API', () => {
     expect(otherList.body.data?.items).toEqual([]);
     expect((await superAdmin(other).get(`/api/plan/GetById/${planId}`)).status).toBe(404);
   });
+
+  it(
+    'with new tenant databases on (npm start), a tenant is born in its own; an update reaches its copy there',
+    { timeout: 60_000 },
+    async () => {
+      const started = await ctx.buildAnotherApp({}, { tenancy, newTenantDatabases: true });
+      const token = await ctx.login(DEMO.superadmin, DEMO.password);
+      const api = client(started, { authorization: `Bearer ${token}` });
+      const res = await api.post<Tenant>('/api/tenant/Create', { name: 'Nato Isolato' });
+      expect(res.status, res.raw).toBe(200);
+      const id = res.body.data?.id ?? 0;
+      created.push(id);
+      expect((await tenancy.placementOf(id)).database).toMatch(new RegExp(`_t${id}$`));
+      expect(
+        (await api.get<Tenant>(`/api/tenant/GetById/${id}`)).body.data?.database?.sizeBytes,
+      ).toBeGreaterThan(0);
+
+      const renamed = await api.put<Tenant>('/api/tenant/Update', {
+        ...res.body.data,
+        name: 'Nato Isolato Srl',
+      });
+      expect(renamed.status, renamed.raw).toBe(200);
+      const [copy] = await tenancy
+        .connectionFor(id)
+        .select({ name: tenants.name })
+        .from(tenants)
+        .where(eq(tenants.id, id));
+      expect(copy?.name).toBe('Nato Isolato Srl');
+    },
+  );
 });

@@ -5,6 +5,9 @@
  * its lists, subscriptions and invoices read it there. A person who is a customer of two sellers
  * signs in once and each seller keeps its own record in its own database.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Paged } from '../../../contract/envelope';
@@ -14,6 +17,7 @@ import type { Address } from '../../../contract/schemas/address';
 import type { Database } from '../../../server/db/client';
 import { addresses, municipalities, users, userTenants } from '../../../server/db/schema';
 import { hashPassword } from '../../../server/lib/passwords';
+import { createTenantOperations } from '../../../server/db/tenancy/operations';
 import { createTenantDatabases } from '../../../server/db/tenancy/tenant-databases';
 import type { TenantDatabases } from '../../../server/db/tenancy/tenant-databases';
 import { placeOf } from '../helpers/entity-checks';
@@ -210,5 +214,28 @@ describe('customers of a tenant with its own database', () => {
       .from(municipalities)
       .where(eq(municipalities.id, milano.municipalityId));
     expect(copy?.name).toBe('Milano');
+  });
+
+  it('a restore keeps the members the control database knows now: one added since the backup comes back with an empty record', async () => {
+    const [first] = sellers as [number];
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'rinnova-members-restore-'));
+    try {
+      const ops = createTenantOperations({ tenancy, directoryTtlMs: 0 });
+      const file = path.join(dir, 'prima.backup');
+      await ops.backup(first, file);
+      const added = await as(first).post<User>(
+        '/api/user/Create',
+        form({ name: 'Dopo il backup', email: 'dopo.backup@example.com', fiscalCode: '' }),
+      );
+      expect(added.status, added.raw).toBe(200);
+      const id = added.body.data?.id ?? 0;
+      await ops.restore(first, file);
+      const back = await as(first).get<User>(`/api/user/GetById/${id}`);
+      expect(back.status, back.raw).toBe(200);
+      expect(back.body.data).toMatchObject({ email: 'dopo.backup@example.com', name: null, isActive: true });
+      expect(await membership(ctx.db, id, first)).toMatchObject({ isActive: true });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -142,4 +142,35 @@ describe('npm run tenants', () => {
       }
     },
   );
+
+  it.runIf(Boolean(process.env.DATABASE_URL))(
+    'split all moves every tenant still in the control database into its own, and says so',
+    { timeout: 120_000 },
+    async () => {
+      const database = await openTestDatabase();
+      const check = createTenantDatabases({ control: database.handle });
+      try {
+        vi.stubEnv('DATABASE_URL', database.handle.url ?? '');
+        const all = await database.handle.db.select({ id: tenants.id }).from(tenants);
+        const lines: string[] = [];
+        expect(await runTenantsCli(['split', 'all'], (l) => lines.push(l), { directoryTtlMs: 0 })).toBe(0);
+        expect(lines).toHaveLength(all.length);
+        for (const { id } of all) {
+          expect(lines.some((l) => l.startsWith(`Tenant ${id}: ora nel suo database (`))).toBe(true);
+          expect((await check.placementOf(id)).database).toMatch(new RegExp(`_t${id}$`));
+        }
+        expect(await database.handle.db.select().from(plans)).toEqual([]);
+        // Nothing left to split: nothing done, exit 0.
+        const again: string[] = [];
+        expect(await runTenantsCli(['split', 'all'], (l) => again.push(l), { directoryTtlMs: 0 })).toBe(0);
+        expect(again).toEqual([]);
+        expect(await runTenantsCli(['split', 'tutti'], () => undefined)).toBe(2);
+      } finally {
+        for (const { id } of await database.handle.db.select({ id: tenants.id }).from(tenants))
+          await check.drop(id).catch(() => undefined);
+        await check.close();
+        await database.dispose();
+      }
+    },
+  );
 });
