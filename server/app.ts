@@ -210,24 +210,37 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(roleGuardPlugin);
   await app.register(tenantPlugin, { db });
+  // Every write is a unit of work on the tenant's connection (its own database, or the control
+  // database for a tenant still there: db/tenancy), with an outbox sent after commit.
+  const tenancy = options.tenancy;
+  const connectionFor = tenancy ? (tenantId: number) => tenancy.connectionFor(tenantId) : () => db;
+  const tenantDatabases = tenancy ? { tenantDatabases: () => tenancy.ownDatabases() } : {};
   // Tenant API keys (issue 15): /api/v1 calls authenticated by a tenant's key, rate-limited, logged.
-  const apiLimiter = await createApiRateLimiter(db, {
-    perKeyPerMinute: config.integrations.apiPerKeyPerMinute,
-    perTenantPerMinute: config.integrations.apiPerTenantPerMinute,
-  });
-  const requestLog = createRequestLogWriter(db, app.log);
+  // The key directory and the counters in the control database; keys, log, settings the tenant's.
+  const apiLimiter = await createApiRateLimiter(
+    db,
+    {
+      perKeyPerMinute: config.integrations.apiPerKeyPerMinute,
+      perTenantPerMinute: config.integrations.apiPerTenantPerMinute,
+    },
+    connectionFor,
+  );
+  const requestLog = createRequestLogWriter(
+    db,
+    app.log,
+    tenancy
+      ? async (tenantId) =>
+          (await tenancy.placementOf(tenantId)).database === null ? null : tenancy.connectionFor(tenantId)
+      : undefined,
+  );
   app.addHook('onClose', async () => requestLog.close());
-  await app.register(tenantKeyPlugin, { db, limiter: apiLimiter, requestLog, now });
+  await app.register(tenantKeyPlugin, { db, connectionFor, limiter: apiLimiter, requestLog, now });
   // Rate limits and the sign-in lock count in one place for every app instance (PostgreSQL).
   const counters = await sharedCountersFor((db as unknown as { $client?: unknown }).$client, isEmbedded(db));
   await app.register(rateLimitPlugin, { counters });
   await app.register(docsPlugin);
   await app.register(notFoundPlugin, { spaDir: options.spaDir });
 
-  // Every write is a unit of work on the tenant's connection (its own database, or the control
-  // database for a tenant still there: db/tenancy), with an outbox sent after commit.
-  const tenancy = options.tenancy;
-  const connectionFor = tenancy ? (tenantId: number) => tenancy.connectionFor(tenantId) : () => db;
   // Domain events between modules (issue 24): each module subscribes its consumers here, at start.
   const events = createEventBus();
   subscribeOutboundWebhooks(events);
@@ -238,7 +251,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     log: app.log,
     clock: now,
     events,
-    ...(tenancy ? { tenantDatabases: () => tenancy.ownDatabases() } : {}),
+    ...tenantDatabases,
   });
   // What a unit signals runs after its commit: webhook deliveries it wrote go to the job engine.
   let jobs: JobEngine | null = null;
@@ -335,9 +348,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   const providerDeps = { uow, providers, connectionFor, shared: db };
-  const rewrapDeps = { shared: db, connectionFor, box: secretBox, log: app.log };
+  const rewrapDeps = { shared: db, connectionFor, box: secretBox, log: app.log, ...tenantDatabases };
   const webhookSender = createWebhookSender({
     db,
+    connectionFor,
+    ...tenantDatabases,
     uow,
     secretBox,
     timeoutMs: config.integrations.webhookTimeoutMs,
@@ -397,7 +412,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       mode: config.jobs,
       definitions: [
         ...definitions,
-        ...integrationJobs({ db, sender: webhookSender, now }),
+        ...integrationJobs({ db, sender: webhookSender, now, log: app.log, ...tenantDatabases }),
         reportJob({ db, uow }),
         secretRewrapJob(rewrapDeps),
         {
@@ -438,7 +453,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('jobs', jobs);
   registerHangfireRoutes(app, jobs, now);
   registerInvoiceRoutes(app, { connectionFor, uow, pec: pecDeps, jobs });
-  registerApiKeyRoutes(app, { db, limiter: apiLimiter, requestLog, now });
+  registerApiKeyRoutes(app, { db, connectionFor, limiter: apiLimiter, requestLog, now });
   registerApiV1SubscriptionRoutes(app, {
     db,
     uow,
@@ -446,7 +461,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.decorate('integrations', { requestLog, webhooks: webhookSender });
   registerWebhookRoutes(app, {
-    db,
+    connectionFor,
     secretBox,
     sender: webhookSender,
     allowPrivate: !outbound.guard,
