@@ -253,10 +253,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     events,
     ...tenantDatabases,
   });
-  // What a unit signals runs after its commit: webhook deliveries it wrote go to the job engine.
+  // What a unit signals runs after its commit: webhook deliveries it wrote go to the job engine,
+  // which sends that tenant's (the every-minute run sweeps every database).
   let jobs: JobEngine | null = null;
-  const afterCommit = async (signals: ReadonlySet<string>) => {
-    if (signals.has(WEBHOOK_SIGNAL) && jobs) await jobs.enqueue(WEBHOOK_JOB, {});
+  const afterCommit = async (signals: ReadonlySet<string>, tenantId: number | null) => {
+    if (signals.has(WEBHOOK_SIGNAL) && jobs)
+      await jobs.enqueue(WEBHOOK_JOB, tenantId === null ? {} : { tenantId });
   };
   const uow = createUnitOfWorkRunner({
     connectionFor,

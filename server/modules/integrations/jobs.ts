@@ -31,7 +31,9 @@ export function integrationJobs(deps: {
       retryLimit: 2,
       retryDelaySeconds: 30,
       retryBackoff: true,
-      run: () => deps.sender.deliverDue(),
+      // After a commit: the tenant's database only; every minute (no tenant): every database.
+      run: (data) =>
+        deps.sender.deliverDue(typeof data.tenantId === 'number' ? { tenantId: data.tenantId } : {}),
     },
     {
       name: INTEGRATION_JOB_NAMES.requestLogPurge,

@@ -66,8 +66,11 @@ export interface WebhookSenderOptions {
 }
 
 export interface WebhookSender {
-  /** Sends every due delivery (claimed with a lease); answers how many were tried. */
-  deliverDue(): Promise<{ tried: number; succeeded: number }>;
+  /**
+   * Sends every due delivery (claimed with a lease) in every database, or only the given tenant's
+   * (after a commit of its unit); answers how many were tried.
+   */
+  deliverDue(options?: { tenantId?: number }): Promise<{ tried: number; succeeded: number }>;
   /** Sends one delivery now, whatever its state (the 'Reinvia' button); the attempt is logged. */
   resend(tenantId: number, deliveryId: number): Promise<WebhookAttemptItem>;
 }
@@ -197,7 +200,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   }
 
   /** Claims due deliveries in one database (the control database, or a tenant's own). */
-  async function claim(database: Database, now: Date): Promise<DeliveryRow[]> {
+  async function claim(database: Database, now: Date, tenantId?: number): Promise<DeliveryRow[]> {
     const leaseUntil = new Date(now.getTime() + LEASE_MS);
     const due = database
       .select({ id: webhookDeliveries.id })
@@ -215,6 +218,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
           lte(webhookDeliveries.nextAttemptAt, now),
           or(isNull(webhookDeliveries.leaseUntil), lte(webhookDeliveries.leaseUntil, now)),
           eq(webhookEndpoints.isEnabled, true),
+          tenantId === undefined ? undefined : eq(webhookDeliveries.tenantId, tenantId),
         ),
       )
       .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id))
@@ -242,34 +246,34 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   }
 
   return {
-    async deliverDue() {
+    async deliverDue({ tenantId } = {}) {
       let tried = 0;
       let succeeded = 0;
+      /** Claims and sends the due deliveries of one database (of one tenant, when given). */
+      const sweep = async (database: Database) => {
+        for (;;) {
+          const claimed = await claim(database, uow.clock(), tenantId);
+          if (claimed.length === 0) break;
+          for (const delivery of claimed) {
+            const endpoint = await endpointOf(database, delivery);
+            if (!endpoint) continue;
+            const result = await send(delivery, endpoint, uow.clock());
+            const attempt = await record(delivery, endpoint, result, false);
+            tried++;
+            if (attempt.succeeded) succeeded++;
+          }
+          if (claimed.length < BATCH) break;
+        }
+      };
+      if (tenantId !== undefined) await sweep(connectionFor(tenantId));
       // Every database holding deliveries: the control database, then the tenants' own, eight at
       // a time; one that cannot be reached waits for the next run, the others are sent.
-      await forEveryDatabase(
-        db,
-        async (database) => {
-          for (;;) {
-            const claimed = await claim(database, uow.clock());
-            if (claimed.length === 0) break;
-            for (const delivery of claimed) {
-              const endpoint = await endpointOf(database, delivery);
-              if (!endpoint) continue;
-              const result = await send(delivery, endpoint, uow.clock());
-              const attempt = await record(delivery, endpoint, result, false);
-              tried++;
-              if (attempt.succeeded) succeeded++;
-            }
-            if (claimed.length < BATCH) break;
-          }
-        },
-        {
+      else
+        await forEveryDatabase(db, sweep, {
           tenantDatabases: options.tenantDatabases,
           onError: (error) =>
             log.warn({ err: error }, 'webhook: consegne di un database non inviate, riprovo'),
-        },
-      );
+        });
       return { tried, succeeded };
     },
 

@@ -37,6 +37,7 @@ import { countStale, rewrapSecrets } from '../../../server/lib/secret-rewrap';
 import { sha256 } from '../../../server/lib/secrets';
 import { INTEGRATION_JOB_NAMES } from '../../../server/modules/integrations/jobs';
 import { emitWebhook } from '../../../server/modules/integrations/webhook-emit';
+import { WEBHOOK_JOB } from '../../../server/modules/integrations/webhook-transport';
 import { movableClock } from '../billing/helpers';
 import { dataOf } from '../helpers/entity-checks';
 import { client, createTestContext, DEMO, JWT_SECRET } from '../helpers/test-app';
@@ -317,6 +318,17 @@ describe('webhooks of a tenant with its own database', () => {
     expect(resent.body.data).toMatchObject({ manual: true, succeeded: true });
     expect(received).toHaveLength(2);
     expect(await ownDb.select().from(webhookAttempts)).toHaveLength(2);
+
+    // The job a commit enqueues sends its tenant's deliveries, from its database.
+    await app.unitOfWork.run({ tenantId: own, actor: { kind: 'system', job: 'test' } }, (w) =>
+      emitWebhook(w, 'payment.succeeded', { payment: { id: 2 } }),
+    );
+    const jobs = await app.jobs!.drain({ names: [WEBHOOK_JOB] });
+    expect(jobs.length).toBeGreaterThan(0);
+    for (const job of jobs) expect(job).toMatchObject({ outcome: 'succeeded', data: { tenantId: own } });
+    expect(jobs.reduce((n, j) => n + (j.output as { tried: number }).tried, 0)).toBe(1);
+    expect(received).toHaveLength(3);
+    expect(JSON.parse(received[2]?.body ?? '{}')).toMatchObject({ data: { payment: { id: 2 } } });
   });
 
   it('have their secrets (and payment providers’) rewrapped in the tenant’s database', async () => {
