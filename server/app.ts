@@ -442,9 +442,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         engine.start().catch((error: unknown) => app.log.error({ err: error }, 'job engine: avvio fallito'));
     });
     // Secrets under an older key (or in the first, unbound form): rewritten now, not at night.
+    // A start counts in the control database only (a thousand tenant databases would be opened
+    // for it); with ENCRYPTION_KEY_PREVIOUS set (a rotation under way) the job runs anyway and
+    // sweeps the tenants' databases too.
     if (engine.mode === 'auto')
       app.addHook('onReady', async () => {
-        void countStale(rewrapDeps)
+        void (
+          secretBox.previousKeyIds.length > 0
+            ? Promise.resolve(1)
+            : countStale({ ...rewrapDeps, tenantDatabases: async () => [] })
+        )
           .then((stale) => (stale > 0 ? engine.enqueue(SECRET_REWRAP_JOB, {}) : null))
           .catch((error: unknown) =>
             app.log.error({ err: error }, 'segreti: controllo della chiave fallito'),
