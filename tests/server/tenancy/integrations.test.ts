@@ -7,6 +7,9 @@
  * database keeps working on the same app.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
@@ -21,6 +24,7 @@ import type {
 } from '../../../contract/integrations';
 import type { Tenant } from '../../../contract/schemas/tenant';
 import type { Database } from '../../../server/db/client';
+import { migrationsFolder } from '../../../server/db/client';
 import {
   apiKeyDirectory,
   apiKeys,
@@ -42,6 +46,7 @@ import { movableClock } from '../billing/helpers';
 import { dataOf } from '../helpers/entity-checks';
 import { client, createTestContext, DEMO, JWT_SECRET } from '../helpers/test-app';
 import type { ApiClient, TestContext } from '../helpers/test-app';
+import { openEmptyDatabase } from '../helpers/test-database';
 
 const clock = movableClock('2026-06-01T08:00:00.000Z');
 let ctx: TestContext;
@@ -246,6 +251,37 @@ describe('API keys of a tenant with its own database', () => {
     expect(line?.tenantId).toBe(demo);
   });
 
+  it('count against limits named by tenant and key: the same key id in two tenant databases is two counters', async () => {
+    const limited = await ctx.buildAnotherApp({ API_RATE_PER_KEY: '2' }, { tenancy, now: clock.now });
+    const secrets = { [own]: `rnv_live_${'D'.repeat(43)}`, [other]: `rnv_live_${'E'.repeat(43)}` };
+    for (const tenantId of [own, other]) {
+      const secret = secrets[tenantId] ?? '';
+      // Id 500 in both tenants' databases (each database numbers its own keys).
+      await tenancy
+        .connectionFor(tenantId)
+        .insert(apiKeys)
+        .values({
+          id: 500,
+          tenantId,
+          name: 'Stesso id',
+          mode: 'live',
+          secretHash: sha256(secret),
+          lastFour: secret.slice(-4),
+          scopes: ['entitlements'],
+          createdAt: clock.now(),
+        });
+      await ctx.db.insert(apiKeyDirectory).values({ secretHash: sha256(secret), tenantId });
+    }
+    const call = (secret: string) =>
+      client(limited, { authorization: `Bearer ${secret}` }, null).get('/api/v1/entitlements/check', check);
+    expect((await call(secrets[own] ?? '')).status).toBe(200);
+    expect((await call(secrets[own] ?? '')).status).toBe(200);
+    expect((await call(secrets[own] ?? '')).status).toBe(429);
+    const second = await call(secrets[other] ?? '');
+    expect(second.status).toBe(200);
+    expect(second.headers['x-ratelimit-remaining']).toBe('1');
+  });
+
   it('the 30-day purge sweeps the tenant databases too', async () => {
     clock.advanceDays(31);
     try {
@@ -259,6 +295,34 @@ describe('API keys of a tenant with its own database', () => {
     }
   });
 });
+
+it('migration 0022 lists the keys of tenants still in the control database in the directory', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'rinnova-migrations-'));
+  const database = await openEmptyDatabase();
+  try {
+    await cp(migrationsFolder, dir, { recursive: true });
+    const journalFile = path.join(dir, 'meta', '_journal.json');
+    const journal = JSON.parse(await readFile(journalFile, 'utf8')) as { entries: { tag: string }[] };
+    const upTo = journal.entries.findIndex((e) => e.tag === '0021_tenant-databases');
+    await writeFile(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, upTo + 1) }));
+    await database.handle.migrate(dir);
+    const db = database.handle.db;
+    await db.execute(sql`insert into tenants (id, name) values (1, 'Vecchio'), (2, 'Altro')`);
+    await db.execute(
+      sql`insert into api_keys (tenant_id, name, mode, secret_hash, last_four, scopes)
+          values (1, 'a', 'live', 'digest-uno', 'abcd', '{read}'), (2, 'b', 'test', 'digest-due', 'efgh', '{read}')`,
+    );
+    await database.handle.migrate();
+    const listed = await db.select().from(apiKeyDirectory).orderBy(apiKeyDirectory.secretHash);
+    expect(listed).toEqual([
+      { secretHash: 'digest-due', tenantId: 2 },
+      { secretHash: 'digest-uno', tenantId: 1 },
+    ]);
+  } finally {
+    await database.dispose();
+    await rm(dir, { recursive: true, force: true });
+  }
+}, 60_000);
 
 describe('webhooks of a tenant with its own database', () => {
   let endpoint: WebhookEndpointCreated;
