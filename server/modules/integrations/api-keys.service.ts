@@ -179,7 +179,8 @@ export async function unlistFromDirectory(control: Database, secret: string): Pr
 
 /**
  * Lists a key just committed in the tenant's database in the control directory; if that fails,
- * `takeBack` removes the row (no key is left that no call can reach) and the error stands.
+ * `takeBack` removes the row (no key is left that no call can reach), the entry goes too (in case
+ * the insert did commit) and the error stands.
  */
 export async function listOrTakeBack(
   control: Database,
@@ -191,6 +192,7 @@ export async function listOrTakeBack(
     await listInDirectory(control, tenantId, secret);
   } catch (error) {
     await takeBack().catch(() => undefined);
+    await unlistFromDirectory(control, secret).catch(() => undefined);
     throw error;
   }
 }
