@@ -1,8 +1,9 @@
 /**
  * Rate limits of tenant API keys: calls per minute per key and per tenant (all its keys), from
- * the tenant's `api_settings` (in its own database) or the server's defaults. Counters live in PostgreSQL when the app
- * runs on it (rate-limiter-flexible's Postgres store: every server process shares them) and in
- * memory on the embedded database (one process).
+ * the tenant's `api_settings` (in its own database) or the server's defaults. Counters live in
+ * the control database when the app runs on PostgreSQL (rate-limiter-flexible's Postgres store:
+ * every server process shares them) and in memory on the embedded database (one process); a key's
+ * counter is named by tenant and key, as a key's id is its tenant database's.
  *
  * On PostgreSQL the counters' table is UNLOGGED: a count is no record worth a WAL flush, so a
  * counting call does not wait for the disk (a crash of the database server empties the table,

@@ -29,6 +29,7 @@ import {
   apiKeyDirectory,
   apiKeys,
   apiRequestLogs,
+  apiSettings,
   paymentProviders,
   webhookAttempts,
   webhookDeliveries,
@@ -280,6 +281,22 @@ describe('API keys of a tenant with its own database', () => {
     const second = await call(secrets[other] ?? '');
     expect(second.status).toBe(200);
     expect(second.headers['x-ratelimit-remaining']).toBe('1');
+  });
+
+  it('take their limits from the tenant’s database (api_settings)', async () => {
+    const saved = await superAdmin(own).put<{ perKeyPerMinute: number }>('/api/apikey/settings', {
+      perKeyPerMinute: 77,
+      perTenantPerMinute: 777,
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.body.data).toEqual({ perKeyPerMinute: 77, perTenantPerMinute: 777 });
+    const rows = await tenancy.connectionFor(own).select().from(apiSettings);
+    expect(rows.map((r) => [r.tenantId, r.perKeyPerMinute])).toEqual([[own, 77]]);
+    expect(await ctx.db.select().from(apiSettings).where(eq(apiSettings.tenantId, own))).toEqual([]);
+    const otherSettings = dataOf(
+      await superAdmin(other).get<{ perKeyPerMinute: number }>('/api/apikey/settings'),
+    );
+    expect(otherSettings.perKeyPerMinute).not.toBe(77);
   });
 
   it('the 30-day purge sweeps the tenant databases too', async () => {
