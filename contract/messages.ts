@@ -354,4 +354,32 @@ export const tenancyMessages = {
     'I dati di questo tenant non sono raggiungibili in questo momento. Riprova tra qualche minuto.',
   readOnly:
     'Il tenant è in manutenzione: puoi consultare i dati, le modifiche saranno di nuovo possibili tra pochi minuti.',
+  // Operations on one tenant's database (backup, restore, export, delete, move).
+  noOwnDatabase: 'Il tenant non ha ancora un database proprio.',
+  tenantNotFound: (id: number) => `Tenant ${id} inesistente.`,
+  notABackup: 'Il file non è un backup di un tenant di Rinnova.',
+  backupOfAnotherTenant: (backupOf: number, tenantId: number) =>
+    `Il backup è del tenant ${backupOf}: non si può ripristinare sul tenant ${tenantId}.`,
+  backupFromNewerRelease: (backup: number, release: number) =>
+    `Il backup viene da una versione più recente di Rinnova (${backup} migrazioni, questa ne ha ${release}): aggiorna prima Rinnova.`,
+  backupOfOtherKind: (kind: string) =>
+    `Il backup è di un database ${kind === 'embedded' ? 'incorporato (PGlite)' : 'PostgreSQL'}: si ripristina solo su un'installazione dello stesso tipo.`,
+  backupFailed: (detail: string) => `Backup non riuscito: ${detail}`,
+  restoreFailed: (detail: string) => `Ripristino non riuscito, il tenant è rimasto com'era: ${detail}`,
+  exportRequired: "Prima di eliminare il tenant serve un'esportazione completa dei suoi dati.",
+  exportOfAnotherTenant: "L'esportazione indicata non è di questo tenant.",
+  deleteRefused: (detail: string) => `Eliminazione rifiutata, nulla è cambiato: ${detail}`,
+  moveEmbedded: "Il database incorporato ha un solo server: non c'è dove spostare il tenant.",
+  unknownServer: (server: string) => `Il server ${server} non è configurato (TENANT_DATABASE_SERVERS).`,
+  sameServer: (server: string) => `Il database del tenant è già sul server ${server}.`,
+  moveFailed: (detail: string) =>
+    `Spostamento non riuscito e annullato: il tenant è rimasto sul server di prima. ${detail}`,
+  notReady: (state: string) =>
+    `Il database del tenant è nello stato ${state}: riprova quando l'operazione in corso sarà finita.`,
+  backupTaken: 'Backup del tenant pronto.',
+  restored: 'Tenant ripristinato dal backup.',
+  moved: (server: string) => `Tenant spostato sul server ${server}.`,
+  exported: 'Esportazione del tenant pronta.',
+  deleted: 'Tenant eliminato: database, voce della directory e iscrizioni rimossi.',
+  uploadRequired: 'Invia il file di backup come corpo della richiesta (application/octet-stream).',
 } as const;

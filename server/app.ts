@@ -37,8 +37,13 @@ import { registerTwoFactorRoutes } from './modules/auth/two-factor.routes';
 import { registerContactRoutes } from './modules/contact/contact.routes';
 import { registerCrudRoutes } from './crud/routes';
 import { sharedCountersFor } from './lib/shared-counters';
+import { createPublicHome } from './db/tenancy/public-home';
+import { acrossDatabases } from './db/tenancy/every-database';
 import { describeTenantDatabase } from './db/tenancy/describe';
 import type { TenantDatabases } from './db/tenancy/tenant-databases';
+import { createTenantOperations } from './db/tenancy/operations';
+import type { TenantOperations } from './db/tenancy/operations';
+import { registerTenantDatabaseRoutes } from './modules/tenant/tenant-database.routes';
 import { registerReportRoutes } from './modules/dashboard/report.routes';
 import { reportJob } from './modules/dashboard/report-job';
 import { municipalityEntity } from './modules/geography/municipality.entity';
@@ -129,6 +134,11 @@ export interface AppOptions {
    * own databases. Absent (most tests): every tenant on `db`, as before databases per tenant.
    */
   tenancy?: TenantDatabases;
+  /**
+   * Backup, restore, export, move of one tenant's database (db/tenancy/operations.ts); default
+   * built on `tenancy`. Tests pass one with a tiny directory cache wait.
+   */
+  tenantOperations?: TenantOperations;
   /**
    * The door of server-initiated connections (lib/outbound); default one built from
    * OUTBOUND_ALLOW_PRIVATE. Tests pass one with a rebinding resolver.
@@ -267,6 +277,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     dispatcher,
     afterCommit,
     events,
+    ...(tenancy
+      ? {
+          hasOwnDatabase: async (tenantId: number) => (await tenancy.placementOf(tenantId)).database !== null,
+        }
+      : {}),
   });
   const crud = { db, uow, connectionFor };
   app.decorate('unitOfWork', uow);
@@ -314,6 +329,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       databaseOf: (tenantId) => describeTenantDatabase(db, tenancy, tenantId),
     }),
   );
+  registerTenantDatabaseRoutes(app, {
+    tenancy,
+    operations:
+      options.tenantOperations ?? (tenancy ? createTenantOperations({ tenancy, log: app.log }) : undefined),
+    clock: now,
+  });
   registerCrudRoutes(app, crud, paymentProviderEntity(secretBox, { pinHosts: outbound.guard }));
   // PAYPAL_FAKE (development): a fake PayPal on loopback answers every PayPal call.
   let fakePaypal: FakePayPal | undefined;
@@ -349,7 +370,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sdkBaseUrl: () => (fakePaypal ? `${fakePaypal.url}/sdk/js` : undefined),
   });
 
-  const providerDeps = { uow, providers, connectionFor, shared: db };
+  const providerDeps = {
+    uow,
+    providers,
+    connectionFor,
+    home: createPublicHome(db, tenancy ? connectionFor : undefined),
+  };
   const rewrapDeps = { shared: db, connectionFor, box: secretBox, log: app.log, ...tenantDatabases };
   const webhookSender = createWebhookSender({
     db,
@@ -392,20 +418,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       expireTokens: (w) => expirePaymentTokens(w),
       // The nightly provider sync covers both providers of a tenant (PayPal, then Stripe).
       syncPaypal: async (tenantId) => {
-        const paypal = (await tenantsWithLivePaypal(db, 'paypal')).includes(tenantId)
+        const tenantDb = connectionFor(tenantId);
+        const paypal = (await tenantsWithLivePaypal(tenantDb, 'paypal')).includes(tenantId)
           ? (await syncPaypal(providerDeps, tenantId, { by: 'job' })).changed
           : 0;
-        const stripe = (await tenantsWithLivePaypal(db, 'stripe')).includes(tenantId)
+        const stripe = (await tenantsWithLivePaypal(tenantDb, 'stripe')).includes(tenantId)
           ? (await syncProvider(providerDeps, tenantId, 'stripe', { by: 'job' })).changed
           : 0;
         return paypal + stripe;
       },
       createRenewalPaymentLink: async (w, input) =>
         paymentUrlOf(publicUrl(), (await createRenewalPaymentLink(w, input)).token),
-      paypalTenants: async () =>
-        [
-          ...new Set([...(await tenantsWithLivePaypal(db)), ...(await tenantsWithLivePaypal(db, 'stripe'))]),
-        ].sort((a, b) => a - b),
+      // In the control database and every tenant database of its own (db/tenancy/every-database.ts).
+      paypalTenants: async () => {
+        const found = await acrossDatabases(db, tenancy && (() => tenancy.ownDatabases()), async (d) => [
+          ...(await tenantsWithLivePaypal(d)),
+          ...(await tenantsWithLivePaypal(d, 'stripe')),
+        ]);
+        return [...new Set(found.flat())].sort((a, b) => a - b);
+      },
     };
     const { definitions, missing } = recurringJobs({ db, uow, hooks: paymentHooks });
     definitions.push(...invoicePecJobs({ ...pecDeps, clock: now }));

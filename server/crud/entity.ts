@@ -101,11 +101,18 @@ export interface EntityDefinition<TTable extends PgTable, TItem, TInputSchema ex
    */
   present?: (caller: Caller, item: TItem) => TItem;
   /**
-   * Where a tenant-scoped entity's rows live: the tenant's database (default), or the control
-   * database whatever the tenant's placement (members and their addresses, for now; see
-   * server/README 'Tenant databases').
+   * Where a tenant-scoped entity's rows live: the tenant's database (default); the control
+   * database whatever the tenant's placement; or 'both': read in the tenant's database, written in
+   * a unit over both (members: the identity and membership in the control database, the tenant's
+   * record of the person in its own; see server/README 'Tenant databases').
    */
-  home?: 'tenant' | 'control';
+  home?: 'tenant' | 'control' | 'both';
+  /**
+   * Ids a public call names without the tenant (the plan widget's planId: db/tenancy/public-home.ts):
+   * in a tenant's own database a new row takes its id from the control database's sequence and is
+   * recorded in `public_ids` under this kind. Needs `home: 'both'`.
+   */
+  publicId?: string;
   /** What GetById adds to the presented item for this caller (e.g. a tenant's database for a SuperAdmin). */
   detail?: (caller: Caller, item: TItem) => Promise<TItem>;
   /** Body of Create and (with `id`) Update, from contract/schemas. */

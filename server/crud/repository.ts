@@ -1,10 +1,12 @@
-import { count, eq, getTableColumns, or, sql } from 'drizzle-orm';
+import { count, eq, getTableColumns, getTableName, or, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import { countLimitFor, type SelectOption } from '../../contract/envelope';
 import { serverMessages } from '../../contract/messages';
 import type { Database } from '../db/client';
+import { executeRows } from '../db/rows';
+import { forgetPublicId, recordPublicId } from '../db/tenancy/public-home';
 import { HttpError } from '../lib/http-error';
 import type { GlobalUnitOfWork } from '../unit-of-work/unit-of-work';
 import type { Caller, EntityDefinition, ListWindow } from './entity';
@@ -58,6 +60,15 @@ export function createCrudRepository<TTable extends PgTable, TItem, TInputSchema
     if (scope.kind === 'rows') return scope.filter(caller, db);
     if (caller.tenantId === null) throw new HttpError(400, serverMessages.tenantRequired);
     return whereAll(eq(scope.column, caller.tenantId), scope.restrict?.(caller));
+  }
+
+  /** The id's property in an insert. */
+  const idKey =
+    Object.entries(getTableColumns(def.table)).find(([, column]) => column === def.id)?.[0] ?? 'id';
+
+  /** The kind of public id this unit must allocate and record: a tenant in its own database only. */
+  function ownPublicId(w: GlobalUnitOfWork): string | undefined {
+    return def.publicId && w.control !== undefined && w.control !== w.tx ? def.publicId : undefined;
   }
 
   function rowValues(caller: Caller, input: z.output<TInputSchema>, now: Date): TTable['$inferInsert'] {
@@ -197,11 +208,19 @@ export function createCrudRepository<TTable extends PgTable, TItem, TInputSchema
     async create(w, caller, input) {
       scopeCondition(caller); // a tenant-scoped write needs the tenant (400 otherwise)
       if (def.writes) return def.writes.create(w, caller, input);
-      const [row] = await w.tx
-        .insert(def.table)
-        .values(rowValues(caller, input, w.now))
-        .returning({ id: def.id });
+      const publicId = ownPublicId(w);
+      const values = rowValues(caller, input, w.now);
+      if (publicId && w.control) {
+        const [next] = await executeRows<{ id: number }>(
+          w.control,
+          sql`select nextval(pg_get_serial_sequence(${getTableName(def.table)}, 'id'))::int as id`,
+        );
+        (values as Record<string, unknown>)[idKey] = next?.id;
+      }
+      const [row] = await w.tx.insert(def.table).values(values).returning({ id: def.id });
       if (!row) throw new Error(`${def.name}: insert returned no row`);
+      if (publicId && w.control && caller.tenantId !== null)
+        await recordPublicId(w.control, publicId, row.id as number, caller.tenantId);
       await def.afterWrite?.(w, row.id as number, input, null);
       return row.id as number;
     },
@@ -241,6 +260,8 @@ export function createCrudRepository<TTable extends PgTable, TItem, TInputSchema
         .where(whereAll(scopeCondition(caller), eq(def.id, id)))
         .returning({ id: def.id });
       if (rows.length === 0) throw new HttpError(404, serverMessages.notFound);
+      const publicId = ownPublicId(w);
+      if (publicId && w.control) await forgetPublicId(w.control, publicId, id);
     },
   };
 }

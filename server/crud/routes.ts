@@ -57,7 +57,7 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
   /** Every write is one unit of work: the tenant's for tenant-scoped entities, else global. */
   const write = <T>(request: FastifyRequest, work: (w: GlobalUnitOfWork) => Promise<T>): Promise<T> =>
     def.scope.kind === 'tenant'
-      ? request.unitOfWork(work, def.home === 'control' ? 'control' : 'tenant')
+      ? request.unitOfWork(work, def.home ?? 'tenant')
       : request.globalUnitOfWork(work);
   const base = `/api/${def.name}`;
   const tenant = def.scope.kind === 'tenant' ? ('required' as const) : ('optional' as const);

@@ -1,6 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Actor, GlobalUnitOfWork, UnitOfWork, UnitOfWorkRunner } from '../unit-of-work/unit-of-work';
+import type {
+  Actor,
+  GlobalUnitOfWork,
+  UnitDatabase,
+  UnitOfWork,
+  UnitOfWorkRunner,
+} from '../unit-of-work/unit-of-work';
 import { tenantOf } from './request-context';
 
 declare module 'fastify' {
@@ -15,7 +21,7 @@ declare module 'fastify' {
      * Runs `work` as one unit of work in the request's tenant (`X-Tenant-Id`, or the API key's),
      * as the request's actor, at the unit's clock. Routes never open a transaction of their own.
      */
-    unitOfWork<T>(work: (w: UnitOfWork) => Promise<T>, database?: 'tenant' | 'control'): Promise<T>;
+    unitOfWork<T>(work: (w: UnitOfWork) => Promise<T>, database?: UnitDatabase): Promise<T>;
     /**
      * The same for writes of global data (geography, tenants, identities). A route that takes no
      * caller (the contact form, sign-in) names who acts.
@@ -57,7 +63,7 @@ export const callContextPlugin = fp<{ uow: UnitOfWorkRunner }>(
     });
     app.decorateRequest('unitOfWork', function <
       T,
-    >(this: FastifyRequest, work: (w: UnitOfWork) => Promise<T>, database?: 'tenant' | 'control') {
+    >(this: FastifyRequest, work: (w: UnitOfWork) => Promise<T>, database?: UnitDatabase) {
       return uow.run(
         { tenantId: tenantOf(this), actor: actorOf(this), ...(database ? { database } : {}) },
         work,

@@ -88,6 +88,12 @@ export interface GlobalUnitOfWork {
    * runner's `afterCommit` receives the names once the transaction committed, never on rollback.
    */
   signal(name: string): void;
+  /**
+   * The control database's transaction of a unit that writes both databases (scope `database:
+   * 'both'`: a tenant's record of a control identity, its members): absent otherwise, and the same
+   * transaction as `tx` while the tenant's rows are in the control database.
+   */
+  readonly control?: Transaction;
 }
 
 /** A write inside one tenant: billing repositories require this one. */
@@ -100,15 +106,20 @@ export interface UnitOfWork extends GlobalUnitOfWork {
   publish<N extends DomainEventName>(event: N, payload: DomainEvents[N]): Promise<EventReport[]>;
 }
 
+export type UnitDatabase = 'tenant' | 'control' | 'both';
+
 export interface UnitOfWorkScope {
   tenantId: number;
   actor: Actor;
   /**
-   * Where the unit's transaction runs: the tenant's database (default), or the control database
-   * for a tenant's rows that still live there whatever the tenant's placement (its members and
-   * their addresses, until customers move to the tenant's database: server/README 'Tenant databases').
+   * Where the unit's transaction runs: the tenant's database (default); the control database
+   * (identities and memberships alone); or both, for a tenant's record of a person whose identity
+   * and membership live in the control database (members, customers): `tx` is then the tenant's
+   * transaction and `control` the control database's, opened inside it, so the control one commits
+   * first and a failure of either before that undoes both. A tenant whose rows are still in the
+   * control database gets one transaction for both.
    */
-  database?: 'tenant' | 'control';
+  database?: UnitDatabase;
 }
 
 export interface UnitOfWorkRunner {
@@ -129,6 +140,11 @@ export interface UnitOfWorkOptions {
   /** Where units publish their domain events (absent: nobody consumes them). */
   events?: EventBus;
   /**
+   * True when the tenant's rows live in a database of their own (db/tenancy); absent: never, every
+   * tenant in `shared`. A 'both' unit opens one transaction when false.
+   */
+  hasOwnDatabase?: (tenantId: number) => Promise<boolean>;
+  /**
    * Called after commit with the names the unit signalled and its tenant (null: a global unit); a
    * failure never undoes the unit.
    */
@@ -142,17 +158,26 @@ export function createUnitOfWorkRunner({
   dispatcher,
   afterCommit,
   events,
+  hasOwnDatabase,
 }: UnitOfWorkOptions): UnitOfWorkRunner {
   async function execute<T, W extends GlobalUnitOfWork>(
     database: Database,
     tenantId: number | null,
     actor: Actor,
     work: (uow: W) => Promise<T>,
+    /** 'both' units: the control database, whose transaction opens inside the unit's (null: the same one). */
+    control?: Database | null,
   ): Promise<T> {
     const written: number[] = [];
     const signals = new Set<string>();
     const now = clock();
     const result = await database.transaction(async (tx) => {
+      const inside = (controlTx: Transaction) => body(tx, controlTx);
+      if (control === undefined) return body(tx, undefined);
+      if (control === null) return inside(tx);
+      return control.transaction(inside);
+    });
+    async function body(tx: Transaction, controlTx: Transaction | undefined): Promise<T> {
       const outbox: OutboxWriter = {
         async email(message) {
           const [row] = await tx
@@ -163,7 +188,15 @@ export function createUnitOfWorkRunner({
         },
       };
       const signal = (name: string) => void signals.add(name);
-      const unit = { tenantId, actor, now, tx, outbox, signal } as GlobalUnitOfWork & {
+      const unit = {
+        tenantId,
+        actor,
+        now,
+        tx,
+        outbox,
+        signal,
+        ...(controlTx ? { control: controlTx } : {}),
+      } as GlobalUnitOfWork & {
         publish?: UnitOfWork['publish'];
       };
       if (tenantId !== null)
@@ -190,7 +223,7 @@ export function createUnitOfWorkRunner({
           return reports;
         };
       return work(unit as W);
-    });
+    }
     // After commit: dispatch what this unit wrote. A failure is recorded on the row and
     // retried later; it never undoes the committed work.
     if (written.length > 0) await dispatcher.dispatch(written, database);
@@ -199,13 +232,18 @@ export function createUnitOfWorkRunner({
   }
   return {
     clock,
-    run: (scope, work) =>
-      execute(
+    async run(scope, work) {
+      if (scope.database === 'both') {
+        const own = (await hasOwnDatabase?.(scope.tenantId)) ?? false;
+        return execute(connectionFor(scope.tenantId), scope.tenantId, scope.actor, work, own ? shared : null);
+      }
+      return execute(
         scope.database === 'control' ? shared : connectionFor(scope.tenantId),
         scope.tenantId,
         scope.actor,
         work,
-      ),
+      );
+    },
     runGlobal: (actor, work) => execute(shared, null, actor, work),
   };
 }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { check, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns';
 import { tenants } from './tenants';
 
@@ -32,6 +32,24 @@ export const tenantDatabases = pgTable(
     check('tenant_databases_state_check', sql`${t.state} in ('ready', 'readOnly', 'unavailable')`),
     index('tenant_databases_server_idx').on(t.server),
   ],
+);
+
+/**
+ * Ids a public call names without its tenant (control database): the plan widget's `planId`
+ * (`GET api/plan/widget`, `POST api/subscription/subscribe`) finds here the tenant whose database
+ * has the plan. Such ids stay unique across databases: a plan in a tenant's own database takes its
+ * id from the control database's sequence (crud/repository.ts, `publicId`).
+ */
+export const publicIds = pgTable(
+  'public_ids',
+  {
+    kind: text('kind').notNull(),
+    id: integer('id').notNull(),
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.id] })],
 );
 
 /**

@@ -6,8 +6,15 @@
  *   list            every tenant: where its database lives, its state and size
  *   where <id>      one tenant's database
  *   migrate         applies this release's migrations to every tenant database behind them
+ *   backup <id> [file]            one tenant's backup (operations.ts)
+ *   restore <id> <file>           one tenant's database from its backup; other tenants untouched
+ *   export <id> [dir]             everything of one tenant, a zip (CSVs + backup)
+ *   delete <id> --yes [--export <zip>] [dir]
+ *                                 exports the tenant to dir (unless given an export), then deletes it
+ *   move <id> <server>            the tenant's database to another server (PostgreSQL)
  */
 import { existsSync } from 'node:fs';
+import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import process from 'node:process';
 import { asc } from 'drizzle-orm';
@@ -17,21 +24,62 @@ import { openDatabase } from '../client';
 import type { DatabaseTarget } from '../client';
 import { tenants } from '../schema';
 import { describeTenantDatabase } from './describe';
+import { HttpError } from '../../lib/http-error';
+import { createTenantOperations } from './operations';
+import type { TenantOperations } from './operations';
 import { createTenantDatabases } from './tenant-databases';
 
 const USAGE = `Uso: npm run tenants -- <comando>
-  list          tutti i tenant: dove vive il database, stato e dimensione
-  where <id>    il database di un tenant
-  migrate       applica le migrazioni ai database dei tenant che ne sono indietro`;
+  list                  tutti i tenant: dove vive il database, stato e dimensione
+  where <id>            il database di un tenant
+  migrate               applica le migrazioni ai database dei tenant che ne sono indietro
+  backup <id> [file]    backup del database di un tenant (predefinito: tenant-<id>-<data>.backup)
+  restore <id> <file>   ripristina il database di un tenant dal suo backup (gli altri non cambiano)
+  export <id> [dir]     esporta tutto di un tenant in uno zip (CSV per Excel + backup)
+  delete <id> --yes [--export <zip>] [dir]
+                        esporta il tenant in dir (se non gli si dà un'esportazione), poi lo elimina:
+                        database, voce della directory, iscrizioni
+  move <id> <server>    sposta il database di un tenant su un altro server (PostgreSQL)`;
+
+const COMMANDS = ['list', 'where', 'migrate', 'backup', 'restore', 'export', 'delete', 'move'];
+const OPERATIONS = ['backup', 'restore', 'export', 'delete', 'move'];
+
+/** A file name's date part: 20250131-142501 (local time of the machine). */
+function stamp(date: Date): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}${p(date.getMonth() + 1)}${p(date.getDate())}-${p(date.getHours())}${p(date.getMinutes())}${p(date.getSeconds())}`;
+}
+
+export interface TenantsCliOptions {
+  /** Other app instances' directory cache (default 5 s): a move or restore waits it out. Tests: 0. */
+  directoryTtlMs?: number;
+}
 
 export async function runTenantsCli(
   argv: string[],
   out: (line: string) => void = console.log,
+  cliOptions: TenantsCliOptions = {},
 ): Promise<number> {
-  const [command, arg] = argv;
-  if (!command || !['list', 'where', 'migrate'].includes(command)) {
+  const flags = new Set(argv.filter((a) => a === '--yes'));
+  const exportAt = argv.indexOf('--export');
+  const givenExport = exportAt >= 0 ? argv[exportAt + 1] : undefined;
+  const positional = argv.filter((a, i) => !a.startsWith('--') && !(exportAt >= 0 && i === exportAt + 1));
+  const [command, arg, second] = positional;
+  const id = Number(arg);
+  const operation = command !== undefined && OPERATIONS.includes(command);
+  if (
+    !command ||
+    !COMMANDS.includes(command) ||
+    (operation && !(Number.isInteger(id) && id > 0)) ||
+    (['restore', 'move'].includes(command) && !second) ||
+    (exportAt >= 0 && !givenExport)
+  ) {
     out(USAGE);
     return command ? 2 : 0;
+  }
+  if (command === 'delete' && !flags.has('--yes')) {
+    out(`Eliminare il tenant ${id} è definitivo: aggiungi --yes per confermare.`);
+    return 2;
   }
   const config = loadConfig(process.env);
   const target: DatabaseTarget = config.databaseUrl
@@ -47,6 +95,21 @@ export async function runTenantsCli(
   });
   try {
     await handle.migrate();
+    if (operation) {
+      const ops = createTenantOperations({
+        tenancy,
+        ...(cliOptions.directoryTtlMs === undefined ? {} : { directoryTtlMs: cliOptions.directoryTtlMs }),
+      });
+      try {
+        return await runOperation(ops, command, id, second, givenExport, out);
+      } catch (error) {
+        if (error instanceof HttpError) {
+          out(error.message);
+          return 1;
+        }
+        throw error;
+      }
+    }
     if (command === 'migrate') {
       const { upgraded, failed } = await tenancy.upgradeAll();
       out(`Database aggiornati: ${upgraded}${failed.length ? `; non riusciti: ${failed.join(', ')}` : ''}`);
@@ -79,6 +142,58 @@ export async function runTenantsCli(
   } finally {
     await tenancy.close();
     await handle.close();
+  }
+}
+
+async function runOperation(
+  ops: TenantOperations,
+  command: string,
+  id: number,
+  second: string | undefined,
+  givenExport: string | undefined,
+  out: (line: string) => void,
+): Promise<number> {
+  const when = stamp(new Date());
+  const exportTo = async (dir: string) => {
+    await mkdir(dir, { recursive: true });
+    const file = path.resolve(dir, `tenant-${id}-${when}.zip`);
+    const manifest = await ops.exportTenant(id, file);
+    const rows = manifest.tables.reduce((n, t) => n + t.rows, 0);
+    out(
+      `Esportazione del tenant ${id} scritta in ${file} (${manifest.tables.length} tabelle, ${rows} righe).`,
+    );
+    return file;
+  };
+  switch (command) {
+    case 'backup': {
+      const file = path.resolve(second ?? `tenant-${id}-${when}.backup`);
+      await ops.backup(id, file);
+      out(`Backup del tenant ${id} scritto in ${file} (${formatBytes((await stat(file)).size)}).`);
+      return 0;
+    }
+    case 'restore': {
+      const placement = await ops.restore(id, path.resolve(second ?? ''));
+      out(
+        `Tenant ${id} ripristinato da ${second}: database ${placement.database} sul server ${placement.server}.`,
+      );
+      return 0;
+    }
+    case 'export':
+      await exportTo(second ?? '.');
+      return 0;
+    case 'delete': {
+      const exportFile = givenExport ? path.resolve(givenExport) : await exportTo(second ?? '.');
+      await ops.deleteTenant(id, { exportFile });
+      out(`Tenant ${id} eliminato: database, voce della directory e iscrizioni rimossi.`);
+      return 0;
+    }
+    case 'move': {
+      const placement = await ops.move(id, second ?? '');
+      out(`Tenant ${id} spostato sul server ${placement.server}: database ${placement.database}.`);
+      return 0;
+    }
+    default:
+      return 2;
   }
 }
 

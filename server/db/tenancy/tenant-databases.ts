@@ -31,6 +31,7 @@ import { HttpError } from '../../lib/http-error';
 import { markEmbedded, migrationsFolder as defaultMigrations } from '../client';
 import type { Database, DatabaseHandle } from '../client';
 import { startEmbeddedDatabase } from '../embedded/embedded';
+import { copyGeography } from './reference-data';
 import { executeRows } from '../rows';
 import type { EmbeddedDatabase } from '../embedded/embedded';
 import * as schema from '../schema';
@@ -187,7 +188,18 @@ export interface TenantDatabases {
    * tenants; embedded: beside the control database), applies the migrations and records it in
    * the directory. Refused when the tenant already has a database of its own.
    */
-  create(tenantId: number, server?: string): Promise<TenantPlacement>;
+  create(
+    tenantId: number,
+    server?: string,
+    options?: { state?: TenantDatabaseState },
+  ): Promise<TenantPlacement>;
+  /**
+   * The tenant's database even while 'unavailable', for the command filling it (a split, a
+   * restore); never for a request.
+   */
+  maintenanceConnection(tenantId: number): Database;
+  /** How long another app instance may still use a placement it read before a change (its cache). */
+  readonly directoryTtlMs: number;
   /** Applies the migrations that have not run on the tenant's database (an upgrade). */
   migrate(tenantId: number): Promise<void>;
   /**
@@ -195,8 +207,11 @@ export interface TenantDatabases {
    * after an upgrade), a few at a time; a tenant that fails is reported, the others go on.
    */
   upgradeAll(): Promise<{ upgraded: number; failed: number[] }>;
-  /** Drops the tenant's database and its directory entry (its rows in other databases stay). */
-  drop(tenantId: number): Promise<void>;
+  /**
+   * Drops the tenant's database and its directory entry (its rows in other databases stay).
+   * `placement`: the database to drop when its entry is already gone (a deleted tenant).
+   */
+  drop(tenantId: number, placement?: TenantPlacement): Promise<void>;
   /** Bytes the tenant's database takes (its own database; null while it is in the control database). */
   sizeOf(tenantId: number): Promise<number | null>;
   /** Changes the tenant's state in the directory (and forgets what this instance cached of it). */
@@ -205,6 +220,27 @@ export interface TenantDatabases {
   invalidate(tenantId?: number): Promise<void>;
   /** The servers tenants can be placed on. */
   servers(): string[];
+  // For the operations on one tenant (operations.ts: backup, restore, move, delete).
+  /** The control database these tenant databases are listed in. */
+  readonly control: DatabaseHandle;
+  /** This release's migrations: their folder and how many there are. */
+  release(): { migrationsFolder: string; migrations: number };
+  /** PostgreSQL: a connection URL to `database` on the configured `server` (throws for an unknown one). */
+  urlOf(server: string, database: string): string;
+  /**
+   * Records where the tenant's database now is (restore, move): a new version, so this instance's
+   * pool of the old placement is retired at once and other instances' once their cache expires.
+   */
+  record(placement: Omit<TenantPlacement, 'version'>, migrations?: number): Promise<TenantPlacement>;
+  /** Embedded: writes a dump (uncompressed tar) of the tenant's database to `file`. */
+  dumpEmbedded(tenantId: number, file: string): Promise<void>;
+  /**
+   * Embedded: opens a new database from the dump `file`, runs `prepare` on a pool to it (checks,
+   * migrations of an older release), and only then, with the tenant 'unavailable' for the swap,
+   * puts it in place of the tenant's database. A failure before the swap leaves the tenant's
+   * database as it was. The entry's state is left 'unavailable': the caller records it ready.
+   */
+  replaceEmbedded(tenantId: number, file: string, prepare: (pool: pg.Pool) => Promise<void>): Promise<void>;
   stats(): TenantDatabaseStats;
   /** Closes every tenant pool and embedded tenant database (not the control database). */
   close(): Promise<void>;
@@ -349,11 +385,14 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
     return pool;
   }
 
-  /** The tenant's open database, opened now if needed; null when the tenant is in the control database. */
-  async function openFor(tenantId: number): Promise<Open | null> {
+  /**
+   * The tenant's open database, opened now if needed; null when the tenant is in the control
+   * database. `maintenance`: opened even while 'unavailable' (a split or restore filling it).
+   */
+  async function openFor(tenantId: number, maintenance = false): Promise<Open | null> {
     if (closed) throw new TenantDatabaseUnavailable(tenantId);
     const placement = await placementOf(tenantId);
-    if (placement.state === 'unavailable') throw new TenantDatabaseUnavailable(tenantId);
+    if (placement.state === 'unavailable' && !maintenance) throw new TenantDatabaseUnavailable(tenantId);
     if (placement.database === null) return null;
     const current = opens.get(tenantId);
     if (current && current.placement.version === placement.version) return current;
@@ -399,9 +438,9 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
   const wrapped = Symbol('tenantClient');
 
   /** A connection to the tenant's database (the control database's for a tenant still there). */
-  async function acquire(tenantId: number): Promise<pg.PoolClient> {
+  async function acquire(tenantId: number, maintenance = false): Promise<pg.PoolClient> {
     for (;;) {
-      const open = await openFor(tenantId);
+      const open = await openFor(tenantId, maintenance);
       if (open === null) return control.pool.connect();
       // Held from here: a pool with a caller waiting for room is not idle, so the cap's eviction
       // and the idle sweep leave it open (before, a waiter could find its pool ended under it).
@@ -474,12 +513,15 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
 
   /** A pool-shaped router drizzle talks to (its name holds "Pool": drizzle checks for it). */
   class TenantRouterPool {
-    constructor(private readonly tenantId: number) {}
+    constructor(
+      private readonly tenantId: number,
+      private readonly maintenance = false,
+    ) {}
     connect(): Promise<pg.PoolClient> {
-      return acquire(this.tenantId);
+      return acquire(this.tenantId, this.maintenance);
     }
     async query(...args: unknown[]): Promise<unknown> {
-      const client = await acquire(this.tenantId);
+      const client = await acquire(this.tenantId, this.maintenance);
       try {
         return await (client.query as (...a: unknown[]) => Promise<unknown>)(...args);
       } finally {
@@ -549,16 +591,17 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
   }
 
   /**
-   * The tenant's own row, copied into its database: the tenant-owned tables there reference it
-   * (`tenant_id` stays a second guard, with its foreign key, in every database).
+   * The geography and the tenant's own row, copied into its database: the tenant-owned tables there
+   * reference them (`tenant_id` stays a second guard, with its foreign key, in every database).
    */
   async function copyTenantRow(tenantId: number, open: Open): Promise<void> {
     const [row] = await control.db.select().from(tenants).where(eq(tenants.id, tenantId));
     if (!row) throw new Error(`tenant ${tenantId} does not exist`);
-    const { regionId: _r, provinceId: _p, municipalityId: _m, ...own } = row;
-    await busy(open, () =>
-      drizzlePg({ client: open.pool, schema }).insert(tenants).values(own).onConflictDoNothing(),
-    );
+    await busy(open, async () => {
+      const db = drizzlePg({ client: open.pool, schema }) as unknown as Database;
+      await copyGeography(control.db, db);
+      await db.insert(tenants).values(row).onConflictDoNothing();
+    });
   }
 
   async function upsert(placement: Omit<TenantPlacement, 'version'>): Promise<TenantPlacement> {
@@ -586,6 +629,7 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
   }
 
   return {
+    control,
     connectionFor(tenantId) {
       let db = handles.get(tenantId);
       if (!db) {
@@ -604,7 +648,13 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
         .where(and(isNotNull(tenantDatabases.database), eq(tenantDatabases.state, 'ready')));
       return rows.map((r) => this.connectionFor(r.tenantId));
     },
-    async create(tenantId, server) {
+    maintenanceConnection(tenantId) {
+      const router = new TenantRouterPool(tenantId, true);
+      if (embedded) markEmbedded(router);
+      return drizzlePg({ client: router as unknown as pg.Pool, schema }) as unknown as Database;
+    },
+    directoryTtlMs: ttl,
+    async create(tenantId, server, createOptions = {}) {
       const existing = await readPlacement(tenantId);
       if (existing.database !== null) throw new Error(`tenant ${tenantId} already has its database`);
       const target = server ?? (await leastUsedServer());
@@ -621,11 +671,16 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
         // A directory left by an earlier, failed creation starts clean.
         await rm(path.join(options.dataDir, 'tenants', String(tenantId)), { recursive: true, force: true });
       }
-      const placement = await upsert({ tenantId, server: target, database, state: 'ready' });
+      const placement = await upsert({
+        tenantId,
+        server: target,
+        database,
+        state: createOptions.state ?? 'ready',
+      });
       try {
         const fromTemplate = embedded && existsSync(templateFile);
         if (fromTemplate) loadFrom.set(tenantId, templateFile);
-        const open = await openFor(tenantId).finally(() => loadFrom.delete(tenantId));
+        const open = await openFor(tenantId, true).finally(() => loadFrom.delete(tenantId));
         if (open) {
           await migrateOpen(open);
           const dump = open.embedded?.dump.bind(open.embedded);
@@ -644,7 +699,7 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
       return placement;
     },
     async migrate(tenantId) {
-      const open = await openFor(tenantId);
+      const open = await openFor(tenantId, true);
       if (open) await migrateOpen(open);
     },
     async upgradeAll() {
@@ -669,8 +724,8 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
       await Promise.all(Array.from({ length: embedded ? 1 : 4 }, worker));
       return { upgraded, failed };
     },
-    async drop(tenantId) {
-      const placement = await readPlacement(tenantId);
+    async drop(tenantId, given) {
+      const placement = given ?? (await readPlacement(tenantId));
       const open = opens.get(tenantId);
       if (open) await retire(tenantId, open, true);
       await inMemory.get(tenantId)?.close();
@@ -715,6 +770,75 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
       else cache.delete(tenantId);
     },
     servers: () => (embedded ? [EMBEDDED_SERVER] : [...serverUrls.keys()]),
+    release: () => ({ migrationsFolder: folder, migrations: migrationCount }),
+    urlOf,
+    async record(placement, migrations) {
+      const recorded = await upsert(placement);
+      if (migrations !== undefined)
+        await control.db
+          .update(tenantDatabases)
+          .set({ migrations })
+          .where(eq(tenantDatabases.tenantId, placement.tenantId));
+      const open = opens.get(placement.tenantId);
+      if (open) await retire(placement.tenantId, open);
+      return recorded;
+    },
+    async dumpEmbedded(tenantId, file) {
+      const open = await openFor(tenantId);
+      if (!open?.embedded) throw new Error(`tenant ${tenantId} has no embedded database of its own`);
+      const database = open.embedded;
+      await busy(open, () => database.dump(file));
+    },
+    async replaceEmbedded(tenantId, file, prepare) {
+      if (!control.embedded) throw new Error('no embedded database to open beside');
+      const home = options.dataDir ? path.join(options.dataDir, 'tenants', String(tenantId)) : undefined;
+      const staging = home ? `${home}.restore-${Date.now()}` : undefined;
+      const fresh = await startEmbeddedDatabase({
+        alongside: control.embedded,
+        ...(staging ? { dataDir: staging } : {}),
+        loadDataDir: file,
+      });
+      const discard = async () => {
+        await fresh.close().catch(() => undefined);
+        if (staging) await rm(staging, { recursive: true, force: true });
+      };
+      try {
+        await fresh.ready;
+        const pool = new pg.Pool({
+          host: fresh.socketDir,
+          port: 5432,
+          user: 'postgres',
+          database: 'postgres',
+          max: 1,
+        });
+        pool.on('error', () => {});
+        try {
+          await prepare(pool);
+        } finally {
+          await pool.end().catch(() => undefined);
+        }
+      } catch (error) {
+        await discard();
+        throw error;
+      }
+      // The swap: no call of the tenant opens its database meanwhile.
+      await this.setState(tenantId, 'unavailable');
+      const open = opens.get(tenantId);
+      if (open) await retire(tenantId, open, true);
+      await inMemory.get(tenantId)?.close();
+      inMemory.delete(tenantId);
+      if (home && staging) {
+        // Closed (its files complete), then renamed in; the old files go once the new are in place.
+        await fresh.close();
+        const old = `${home}.old-${Date.now()}`;
+        await rename(home, old);
+        await rename(staging, home);
+        await rm(old, { recursive: true, force: true });
+      } else {
+        inMemory.set(tenantId, fresh);
+      }
+      cache.delete(tenantId);
+    },
     stats: () => ({ open: opens.size, connections, waiting: waiters.length }),
     async close() {
       closed = true;

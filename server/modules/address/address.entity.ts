@@ -33,8 +33,6 @@ export const addressEntity: EntityDefinition<typeof addresses, Address, typeof a
   name: 'address',
   table: addresses,
   id: addresses.id,
-  // With its customers' memberships, in the control database for now (server/README 'Tenant databases').
-  home: 'control',
   scope: {
     kind: 'tenant',
     column: addresses.tenantId,

@@ -12,6 +12,7 @@ import { closeResetTokens, issueResetToken, resetPath } from './reset-tokens';
 import { tenantOfCaller } from '../../crud/caller';
 import type { Caller, EntityWrites } from '../../crud/entity';
 import { resolveBillingAddress } from './billing-address';
+import { addMember, controlOf, mirrorIdentity, removeMember, updateMember } from '../../db/members';
 import type { BillingColumns } from './billing-address';
 import { assertMayGrantRole, assertMayManage, assertNotSelf } from './user-rules';
 
@@ -90,8 +91,16 @@ export function createUserWrites(deps: UserWritesDeps): EntityWrites<UserInputPa
     name: string | null,
     tenantId: number,
   ) {
-    const token = await issueResetToken(w, userId, SET_PASSWORD_TTL_HOURS * 3_600_000);
-    const [tenant] = await w.tx.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, tenantId));
+    const control = controlOf(w);
+    const token = await issueResetToken(
+      { ...w, tx: control as GlobalUnitOfWork['tx'] },
+      userId,
+      SET_PASSWORD_TTL_HOURS * 3_600_000,
+    );
+    const [tenant] = await control
+      .select({ name: tenants.name })
+      .from(tenants)
+      .where(eq(tenants.id, tenantId));
     const link = `${deps.publicUrl()}${resetPath(token)}`;
     await w.outbox.email(
       setPasswordMail(email, name, link, tenant?.name ?? 'Rinnova', SET_PASSWORD_TTL_HOURS),
@@ -104,7 +113,7 @@ export function createUserWrites(deps: UserWritesDeps): EntityWrites<UserInputPa
       assertMayGrantRole(caller, input.roleId);
       const profile = profileOf(input, await resolveBillingAddress(w.tx, input));
       const email = input.email.toLowerCase();
-      const tx = w.tx;
+      const tx = controlOf(w);
       const outcome = await emailConflictAs409(async () => {
         const [existing] = await tx
           .select({ id: users.id, roleId: users.roleId, passwordHash: users.passwordHash })
@@ -124,7 +133,7 @@ export function createUserWrites(deps: UserWritesDeps): EntityWrites<UserInputPa
             throw new HttpError(409, serverMessages.emailOtherRole, {
               errors: [`email: ${serverMessages.emailOtherRole}`],
             });
-          await tx.insert(userTenants).values({ userId: existing.id, tenantId, ...profile });
+          await addMember(w, existing.id, tenantId, profile);
           return { userId: existing.id, invite: existing.passwordHash === null };
         }
         const [created] = await tx
@@ -132,7 +141,7 @@ export function createUserWrites(deps: UserWritesDeps): EntityWrites<UserInputPa
           .values({ email, name: input.name, roleId: input.roleId, defaultTenantId: tenantId })
           .returning({ id: users.id });
         if (!created) throw new Error('user insert returned no row');
-        await tx.insert(userTenants).values({ userId: created.id, tenantId, ...profile });
+        await addMember(w, created.id, tenantId, profile);
         return { userId: created.id, invite: true };
       });
       if (outcome.invite) await queueSetPasswordLink(w, outcome.userId, email, input.name, tenantId);
@@ -141,7 +150,7 @@ export function createUserWrites(deps: UserWritesDeps): EntityWrites<UserInputPa
 
     async update(w, caller, id, input) {
       const tenantId = tenantOfCaller(caller);
-      const target = await member(w.tx, id, tenantId);
+      const target = await member(controlOf(w), id, tenantId);
       assertMayManage(caller, target);
       assertMayGrantRole(caller, input.roleId);
       const roleChanged = input.roleId !== target.roleId;
@@ -150,7 +159,7 @@ export function createUserWrites(deps: UserWritesDeps): EntityWrites<UserInputPa
       const email = input.email.toLowerCase();
       const emailChanged = email !== target.email.toLowerCase();
       const profile = profileOf(input, await resolveBillingAddress(w.tx, input));
-      const tx = w.tx;
+      const tx = controlOf(w);
       await emailConflictAs409(async () => {
         const others = await tx
           .select({ tenantId: userTenants.tenantId })
@@ -176,22 +185,20 @@ export function createUserWrites(deps: UserWritesDeps): EntityWrites<UserInputPa
           })
           .where(eq(users.id, id));
         // Links e-mailed to the old address (set-password, reset) stop working.
-        if (emailChanged) await closeResetTokens(w, id);
-        await tx
-          .update(userTenants)
-          .set({ ...profile, updatedAt: w.now })
-          .where(and(eq(userTenants.userId, id), eq(userTenants.tenantId, tenantId)));
+        if (emailChanged) await closeResetTokens({ ...w, tx: tx as GlobalUnitOfWork['tx'] }, id);
+        await mirrorIdentity(w, id);
+        await updateMember(w, id, tenantId, profile);
       });
     },
 
     async remove(w, caller, id) {
       const tenantId = tenantOfCaller(caller);
-      const target = await member(w.tx, id, tenantId);
+      const target = await member(controlOf(w), id, tenantId);
       assertMayManage(caller, target);
       assertNotSelf(caller, id, true);
       // A reference still pointing at the membership or the identity aborts the unit: 409, nothing deleted.
-      const tx = w.tx;
-      await tx.delete(userTenants).where(and(eq(userTenants.userId, id), eq(userTenants.tenantId, tenantId)));
+      const tx = controlOf(w);
+      await removeMember(w, id, tenantId);
       const remaining = await tx
         .select({ tenantId: userTenants.tenantId })
         .from(userTenants)

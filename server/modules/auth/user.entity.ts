@@ -116,8 +116,9 @@ export function userEntity(
     name: 'user',
     table: userTenants,
     id: userTenants.userId,
-    // Members and memberships: in the control database for now (server/README 'Tenant databases').
-    home: 'control',
+    // Read in the tenant's database (its record of each member); written in both: the identity and
+    // the membership in the control database (db/members.ts, server/README 'Tenant databases').
+    home: 'both',
     scope: { kind: 'tenant', column: userTenants.tenantId },
     searchColumns: [
       userTenants.name,

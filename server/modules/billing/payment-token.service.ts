@@ -22,6 +22,7 @@ import {
 import { recurrenceTypeNames, type RecurrenceTypeId } from '../../../contract/schemas/plan';
 import { SubscriptionStatus } from '../../../contract/subscription-status';
 import type { Database } from '../../db/client';
+import { tokenOfTenant } from '../../db/tenancy/public-home';
 import {
   paymentProviders,
   payments,
@@ -153,7 +154,7 @@ export async function createPaymentLink(
         eq(paymentTokens.status, PaymentTokenStatus.Active),
       ),
     );
-  const token = options.token ?? randomBytes(32).toString('base64url');
+  const token = options.token ?? tokenOfTenant(uow.tenantId, randomBytes(32).toString('base64url'));
   const expiresAt = new Date(uow.now.getTime() + PAYMENT_TOKEN_LIFETIME_MS);
   const [row] = await uow.tx
     .insert(paymentTokens)

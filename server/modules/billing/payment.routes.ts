@@ -37,6 +37,7 @@ import {
   stripeMessages,
   syncPlanWithStripe,
 } from './stripe-billing.service';
+import type { PublicHome } from '../../db/tenancy/public-home';
 import { createPaymentLink, paymentMessages, validatePaymentToken } from './payment-token.service';
 import { planWidgetView, syncPlanWithPaypal, widgetMessages } from './widget-and-plans.service';
 import { confirmSubscription, requestSubscription, widgetRequestMessages } from './widget-requests.service';
@@ -45,7 +46,7 @@ export interface PaymentRoutesOptions {
   uow: UnitOfWorkRunner;
   providers: ProviderRegistry;
   connectionFor: (tenantId: number) => Database;
-  shared: Database;
+  home: PublicHome;
   publicUrl: () => string;
   rateLimit: { windowMs: number; publicLookup: number; webhook: number; webhookPerTenant: number };
   /** WIDGET_DAILY_CAP: the plan widget's requests per tenant and plan in 24 hours. */
@@ -121,10 +122,10 @@ const tokenViewSchema = z.object({
 
 export function registerPaymentRoutes(fastify: FastifyInstance, options: PaymentRoutesOptions): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { uow, providers, connectionFor, shared, publicUrl, rateLimit } = options;
-  const deps = { uow, providers, connectionFor, shared };
+  const { uow, providers, connectionFor, home, publicUrl, rateLimit } = options;
+  const deps = { uow, providers, connectionFor, home };
   const stripeDeps = { ...deps, publicUrl };
-  const widgetDeps = { uow, shared, publicUrl, dailyCap: options.widgetDailyCap };
+  const widgetDeps = { uow, home, publicUrl, dailyCap: options.widgetDailyCap };
   const publicLimit = perIp(rateLimit.publicLookup, rateLimit.windowMs);
   // PayPal webhook verifications per tenant and window (each one is a call to PayPal).
   const paypalVerifications = new RateLimiterMemory({
@@ -175,7 +176,7 @@ export function registerPaymentRoutes(fastify: FastifyInstance, options: Payment
     async (request, reply) => {
       const token = request.query.token;
       if (!token) throw new HttpError(400, messages.payment.tokenMissing);
-      const view = await validatePaymentToken(shared, token, uow.clock());
+      const view = await validatePaymentToken(home.ofToken(token), token, uow.clock());
       if (!view) return reply.send({ success: false, message: messages.payment.tokenInvalid, data: null });
       return ok(view);
     },
@@ -281,7 +282,8 @@ export function registerPaymentRoutes(fastify: FastifyInstance, options: Payment
         querystring: z.object({ planId: idParamsSchema.shape.id }),
       },
     },
-    async (request) => ok(await planWidgetView(shared, request.query.planId)),
+    async (request) =>
+      ok(await planWidgetView(await home.ofPlan(request.query.planId), request.query.planId)),
   );
 
   app.post(

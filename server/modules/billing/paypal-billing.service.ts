@@ -38,7 +38,7 @@ export async function payWithToken(
   deps: ProviderDeps,
   input: { token: string; providerSubscriptionId: string },
 ): Promise<'paid' | 'replayed' | 'pending'> {
-  const row = await findToken(deps.shared, input.token);
+  const row = await findToken(deps.home.ofToken(input.token), input.token);
   if (!row) throw tokenInvalid();
   if (row.status === PaymentTokenStatus.Used) {
     if (row.providerSubscriptionId === input.providerSubscriptionId) return 'replayed';

@@ -16,6 +16,7 @@ import {
   type SubscriptionStatusId,
 } from '../../../contract/subscription-status';
 import type { Database } from '../../db/client';
+import type { PublicHome } from '../../db/tenancy/public-home';
 import { paymentTokens, payments, plans, subscriptions } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import { ProviderError, type ProviderKind } from '../../providers/payment-provider';
@@ -30,8 +31,8 @@ export interface ProviderDeps {
   uow: UnitOfWorkRunner;
   providers: ProviderRegistry;
   connectionFor: (tenantId: number) => Database;
-  /** The shared database, where a token is found by its hash before its tenant is known. */
-  shared: Database;
+  /** Where a public call's token or plan is found before its tenant is known (db/tenancy/public-home.ts). */
+  home: PublicHome;
 }
 
 export const tokenInvalid = () => new HttpError(400, messages.payment.tokenInvalid);

@@ -60,7 +60,7 @@ export async function createStripeCheckout(
   deps: StripeDeps,
   token: string,
 ): Promise<{ url: string; sessionId: string }> {
-  const row = await findToken(deps.shared, token);
+  const row = await findToken(deps.home.ofToken(token), token);
   if (!row || !isUsable(row, deps.uow.clock())) throw tokenInvalid();
   const { adapter } = await deps.providers.stripe(row.tenantId);
   const db = deps.connectionFor(row.tenantId);

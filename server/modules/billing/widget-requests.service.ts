@@ -26,7 +26,9 @@ import {
   type SubscribeConfirmRefusal,
 } from '../../../contract/schemas/payment';
 import { SubscriptionStatus } from '../../../contract/subscription-status';
-import type { Database } from '../../db/client';
+import { addMember, controlOf } from '../../db/members';
+import type { PublicHome } from '../../db/tenancy/public-home';
+import { tokenOfTenant, tenantOfToken } from '../../db/tenancy/public-home';
 import {
   paymentTokens,
   plans,
@@ -72,7 +74,8 @@ const actor = { kind: 'system', job: 'plan-widget' } as const;
 
 export interface WidgetRequestDeps {
   uow: UnitOfWorkRunner;
-  shared: Database;
+  /** Where the plan a request names, and the request a link names, are (db/tenancy/public-home.ts). */
+  home: PublicHome;
   publicUrl: () => string;
   /** WIDGET_DAILY_CAP: requests per tenant and plan in 24 hours. */
   dailyCap: number;
@@ -87,7 +90,11 @@ function refusal(status: 400 | 409, reason: SubscribeConfirmRefusal): HttpError 
  * payment page again, and the server keeps neither token (only their SHA-256).
  */
 export function paymentTokenOf(confirmToken: string): string {
-  return createHmac('sha256', confirmToken).update('rinnova/widget/payment-link/v1').digest('base64url');
+  const link = createHmac('sha256', confirmToken)
+    .update('rinnova/widget/payment-link/v1')
+    .digest('base64url');
+  const tenantId = tenantOfToken(confirmToken);
+  return tenantId === null ? link : tokenOfTenant(tenantId, link);
 }
 
 /** The plan row locked for this unit (requests of one plan queue here: the cap cannot be overrun). */
@@ -119,7 +126,7 @@ export async function requestSubscription(
   deps: WidgetRequestDeps,
   input: { planId: number; email: string; name?: string | null | undefined },
 ): Promise<void> {
-  const found = await activePlan(deps.shared, input.planId);
+  const found = await activePlan(await deps.home.ofPlan(input.planId), input.planId);
   const email = input.email.trim().toLowerCase();
   const name = input.name?.trim() || null;
   await deps.uow.run({ tenantId: found.tenantId, actor }, async (w) => {
@@ -163,7 +170,7 @@ export async function requestSubscription(
       .from(widgetRequests)
       .where(and(samePlan, eq(widgetRequests.email, email), eq(widgetRequests.status, 'open')))
       .for('update');
-    const token = randomToken();
+    const token = tokenOfTenant(w.tenantId, randomToken());
     const expiresAt = new Date(now + WIDGET_CONFIRM_TTL_MS);
     if (open && open.expiresAt.getTime() > now) {
       const mayResend =
@@ -215,23 +222,21 @@ export async function requestSubscription(
  * refused (roles are global: a public form never makes staff a customer).
  */
 async function customerOf(w: UnitOfWork, email: string, name: string | null): Promise<number> {
-  const [existing] = await w.tx
+  const control = controlOf(w);
+  const [existing] = await control
     .select({ id: users.id, roleId: users.roleId })
     .from(users)
     .where(sql`lower(${users.email}) = ${email}`);
   if (existing) {
     if (existing.roleId !== Role.User) throw refusal(409, 'notAllowed');
-    const [member] = await w.tx
+    const [member] = await control
       .select({ userId: userTenants.userId })
       .from(userTenants)
       .where(and(eq(userTenants.tenantId, w.tenantId), eq(userTenants.userId, existing.id)));
-    if (!member)
-      await w.tx
-        .insert(userTenants)
-        .values({ userId: existing.id, tenantId: w.tenantId, name, createdAt: w.now, updatedAt: w.now });
+    if (!member) await addMember(w, existing.id, w.tenantId, { name });
     return existing.id;
   }
-  const [created] = await w.tx
+  const [created] = await control
     .insert(users)
     .values({
       email,
@@ -243,9 +248,7 @@ async function customerOf(w: UnitOfWork, email: string, name: string | null): Pr
     })
     .returning({ id: users.id });
   if (!created) throw new Error('user insert returned no row');
-  await w.tx
-    .insert(userTenants)
-    .values({ userId: created.id, tenantId: w.tenantId, name, createdAt: w.now, updatedAt: w.now });
+  await addMember(w, created.id, w.tenantId, { name });
   return created.id;
 }
 
@@ -299,12 +302,14 @@ export async function confirmSubscription(
 ): Promise<SubscribeConfirmAnswer> {
   const hash = sha256(token);
   // The hash is unique across tenants: it names the request, and so the tenant to act in.
-  const [found] = await deps.shared
+  const [found] = await deps.home
+    .ofToken(token)
     .select({ id: widgetRequests.id, tenantId: widgetRequests.tenantId })
     .from(widgetRequests)
     .where(eq(widgetRequests.tokenHash, hash));
   if (!found) throw refusal(400, 'invalid');
-  return deps.uow.run({ tenantId: found.tenantId, actor }, async (w) => {
+  // Over both databases: a new customer's identity and membership go to the control database.
+  return deps.uow.run({ tenantId: found.tenantId, actor, database: 'both' }, async (w) => {
     const [request] = await w.tx
       .select()
       .from(widgetRequests)

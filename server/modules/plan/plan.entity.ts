@@ -12,6 +12,7 @@ import { isNatura, naturaIds } from '../../../contract/invoice/fatturapa';
 import type { Database } from '../../db/client';
 import { planFeatures, plans } from '../../db/schema';
 import { fromDecimalString, toDecimalString } from '../../lib/money';
+import { PLAN_KIND } from '../../db/tenancy/public-home';
 import type { EntityDefinition } from '../../crud/entity';
 import { adminEntityRoles } from '../../crud/roles';
 import { byName, windowed } from '../../crud/window';
@@ -73,6 +74,10 @@ export const planEntity: EntityDefinition<typeof plans, Plan, typeof planInput> 
   name: 'plan',
   table: plans,
   id: plans.id,
+  // Read in the tenant's database; written in a unit over both, as the widget names a plan by its
+  // id alone: a plan of a tenant's own database takes a control id and is listed in public_ids.
+  home: 'both',
+  publicId: PLAN_KIND,
   scope: { kind: 'tenant', column: plans.tenantId },
   searchColumns: [plans.name, plans.paypalPlanId, plans.stripePlanId],
   filters: {

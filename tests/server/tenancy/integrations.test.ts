@@ -313,14 +313,14 @@ describe('API keys of a tenant with its own database', () => {
   });
 });
 
-it('migration 0022 lists the keys of tenants still in the control database in the directory', async () => {
+it('migration 0023 lists the keys of tenants still in the control database in the directory', async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'rinnova-migrations-'));
   const database = await openEmptyDatabase();
   try {
     await cp(migrationsFolder, dir, { recursive: true });
     const journalFile = path.join(dir, 'meta', '_journal.json');
     const journal = JSON.parse(await readFile(journalFile, 'utf8')) as { entries: { tag: string }[] };
-    const upTo = journal.entries.findIndex((e) => e.tag === '0021_tenant-databases');
+    const upTo = journal.entries.findIndex((e) => e.tag === '0022_tenant-split');
     await writeFile(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, upTo + 1) }));
     await database.handle.migrate(dir);
     const db = database.handle.db;
