@@ -228,24 +228,37 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(roleGuardPlugin);
   await app.register(tenantPlugin, { db });
+  // Every write is a unit of work on the tenant's connection (its own database, or the control
+  // database for a tenant still there: db/tenancy), with an outbox sent after commit.
+  const tenancy = options.tenancy;
+  const connectionFor = tenancy ? (tenantId: number) => tenancy.connectionFor(tenantId) : () => db;
+  const tenantDatabases = tenancy ? { tenantDatabases: () => tenancy.ownDatabases() } : {};
   // Tenant API keys (issue 15): /api/v1 calls authenticated by a tenant's key, rate-limited, logged.
-  const apiLimiter = await createApiRateLimiter(db, {
-    perKeyPerMinute: config.integrations.apiPerKeyPerMinute,
-    perTenantPerMinute: config.integrations.apiPerTenantPerMinute,
-  });
-  const requestLog = createRequestLogWriter(db, app.log);
+  // The key directory and the counters in the control database; keys, log, settings the tenant's.
+  const apiLimiter = await createApiRateLimiter(
+    db,
+    {
+      perKeyPerMinute: config.integrations.apiPerKeyPerMinute,
+      perTenantPerMinute: config.integrations.apiPerTenantPerMinute,
+    },
+    connectionFor,
+  );
+  const requestLog = createRequestLogWriter(
+    db,
+    app.log,
+    tenancy
+      ? async (tenantId) =>
+          (await tenancy.placementOf(tenantId)).database === null ? null : tenancy.connectionFor(tenantId)
+      : undefined,
+  );
   app.addHook('onClose', async () => requestLog.close());
-  await app.register(tenantKeyPlugin, { db, limiter: apiLimiter, requestLog, now });
+  await app.register(tenantKeyPlugin, { db, connectionFor, limiter: apiLimiter, requestLog, now });
   // Rate limits and the sign-in lock count in one place for every app instance (PostgreSQL).
   const counters = await sharedCountersFor((db as unknown as { $client?: unknown }).$client, isEmbedded(db));
   await app.register(rateLimitPlugin, { counters });
   await app.register(docsPlugin);
   await app.register(notFoundPlugin, { spaDir: options.spaDir });
 
-  // Every write is a unit of work on the tenant's connection (its own database, or the control
-  // database for a tenant still there: db/tenancy), with an outbox sent after commit.
-  const tenancy = options.tenancy;
-  const connectionFor = tenancy ? (tenantId: number) => tenancy.connectionFor(tenantId) : () => db;
   // Domain events between modules (issue 24): each module subscribes its consumers here, at start.
   const events = createEventBus();
   subscribeOutboundWebhooks(events);
@@ -256,12 +269,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     log: app.log,
     clock: now,
     events,
-    ...(tenancy ? { tenantDatabases: () => tenancy.ownDatabases() } : {}),
+    ...tenantDatabases,
   });
-  // What a unit signals runs after its commit: webhook deliveries it wrote go to the job engine.
+  // What a unit signals runs after its commit: webhook deliveries it wrote go to the job engine,
+  // which sends that tenant's (the every-minute run sweeps every database).
   let jobs: JobEngine | null = null;
-  const afterCommit = async (signals: ReadonlySet<string>) => {
-    if (signals.has(WEBHOOK_SIGNAL) && jobs) await jobs.enqueue(WEBHOOK_JOB, {});
+  const afterCommit = async (signals: ReadonlySet<string>, tenantId: number | null) => {
+    if (signals.has(WEBHOOK_SIGNAL) && jobs)
+      await jobs.enqueue(WEBHOOK_JOB, tenantId === null ? {} : { tenantId });
   };
   const uow = createUnitOfWorkRunner({
     connectionFor,
@@ -382,9 +397,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     connectionFor,
     home: createPublicHome(db, tenancy ? connectionFor : undefined),
   };
-  const rewrapDeps = { shared: db, connectionFor, box: secretBox, log: app.log };
+  const rewrapDeps = { shared: db, connectionFor, box: secretBox, log: app.log, ...tenantDatabases };
   const webhookSender = createWebhookSender({
     db,
+    connectionFor,
+    ...tenantDatabases,
     uow,
     secretBox,
     timeoutMs: config.integrations.webhookTimeoutMs,
@@ -449,7 +466,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       mode: config.jobs,
       definitions: [
         ...definitions,
-        ...integrationJobs({ db, sender: webhookSender, now }),
+        ...integrationJobs({ db, sender: webhookSender, now, log: app.log, ...tenantDatabases }),
         reportJob({ db, uow }),
         secretRewrapJob(rewrapDeps),
         {
@@ -477,9 +494,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         engine.start().catch((error: unknown) => app.log.error({ err: error }, 'job engine: avvio fallito'));
     });
     // Secrets under an older key (or in the first, unbound form): rewritten now, not at night.
+    // A start counts in the control database only (a thousand tenant databases would be opened
+    // for it); with ENCRYPTION_KEY_PREVIOUS set (a rotation under way) the job runs anyway and
+    // sweeps the tenants' databases too.
     if (engine.mode === 'auto')
       app.addHook('onReady', async () => {
-        void countStale(rewrapDeps)
+        void (
+          secretBox.previousKeyIds.length > 0
+            ? Promise.resolve(1)
+            : countStale({ ...rewrapDeps, tenantDatabases: async () => [] })
+        )
           .then((stale) => (stale > 0 ? engine.enqueue(SECRET_REWRAP_JOB, {}) : null))
           .catch((error: unknown) =>
             app.log.error({ err: error }, 'segreti: controllo della chiave fallito'),
@@ -490,15 +514,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('jobs', jobs);
   registerHangfireRoutes(app, jobs, now);
   registerInvoiceRoutes(app, { connectionFor, uow, pec: pecDeps, jobs });
-  registerApiKeyRoutes(app, { db, limiter: apiLimiter, requestLog, now });
+  registerApiKeyRoutes(app, { db, connectionFor, limiter: apiLimiter, requestLog, now });
   registerApiV1SubscriptionRoutes(app, {
-    db,
+    connectionFor,
     uow,
     beforeCancel: (tenantId, id) => cancelAtProvider(providerDeps, tenantId, id),
   });
   app.decorate('integrations', { requestLog, webhooks: webhookSender });
   registerWebhookRoutes(app, {
-    db,
+    connectionFor,
     secretBox,
     sender: webhookSender,
     allowPrivate: !outbound.guard,

@@ -9,6 +9,10 @@
  * Each value is rewritten by one UPDATE that also requires the old value: a secret saved again
  * meanwhile is left alone (it is already current). The plain secret exists only in this process's
  * memory between the two steps, never in a log or the job's output.
+ *
+ * Tenant data (payment providers, webhook endpoints) is swept in the control database and in
+ * every tenant's own database; one that cannot be reached is left for the next run
+ * (`skippedDatabases`), the others are rewritten.
  */
 import { and, asc, eq, gt, inArray, isNotNull, not, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
@@ -88,6 +92,11 @@ export interface RewrapDeps {
   /** The global database (the tenants). */
   shared: Database;
   connectionFor: (tenantId: number) => Database;
+  /**
+   * The tenants' own databases (db/tenancy): tenant data is swept in the control database (the
+   * tenants still there) and in each of these, whole. Absent: the tenants grouped by connection.
+   */
+  tenantDatabases?: () => Promise<Database[]>;
   box: SecretBox;
   log: FastifyBaseLogger;
 }
@@ -100,6 +109,8 @@ export interface RewrapResult {
   /** Values still not under the current key after the run (the unreadable ones, or ones changed meanwhile). */
   remaining: number;
   keyId: string;
+  /** Tenant databases that could not be reached (left for the next run; their values not counted). */
+  skippedDatabases?: number;
 }
 
 /** Not sealed with the current key: not `v2.<current key id>.…`. */
@@ -110,6 +121,8 @@ const staleCondition = (column: PgColumn, keyId: string) =>
 interface Scope {
   db: Database;
   tenantIds: number[] | null;
+  /** A tenant's own database: one that cannot be reached is skipped, not the whole run. */
+  own?: true;
 }
 
 /**
@@ -119,9 +132,16 @@ interface Scope {
  */
 async function scopesOf(
   spec: SlotSpec,
-  deps: Pick<RewrapDeps, 'shared' | 'connectionFor'>,
+  deps: Pick<RewrapDeps, 'shared' | 'connectionFor' | 'tenantDatabases'>,
 ): Promise<Scope[]> {
   if (spec.tenantId === null) return [{ db: deps.shared, tenantIds: null }];
+  // Databases per tenant: the control database whole, then every tenant database whole (each
+  // holds its tenant's rows only), rather than a query per tenant.
+  if (deps.tenantDatabases)
+    return [
+      { db: deps.shared, tenantIds: null },
+      ...(await deps.tenantDatabases()).map((db): Scope => ({ db, tenantIds: null, own: true })),
+    ];
   const rows = await deps.shared.select({ id: tenants.id }).from(tenants).orderBy(asc(tenants.id));
   const groups = new Map<Database, number[]>();
   for (const { id } of rows) {
@@ -169,40 +189,77 @@ async function rewrapScope(
   }
 }
 
+/**
+ * Runs `work` on every scope of every slot, tenant databases a few at a time; a tenant database
+ * that fails is logged and counted in `skipped` (the control database's failure stands).
+ */
+async function eachScope(
+  deps: Pick<RewrapDeps, 'shared' | 'connectionFor' | 'tenantDatabases'> & { log?: FastifyBaseLogger },
+  work: (spec: SlotSpec, scope: Scope) => Promise<void>,
+): Promise<{ skipped: Set<Database> }> {
+  const skipped = new Set<Database>();
+  for (const spec of SECRET_SLOTS) {
+    const scopes = await scopesOf(spec, deps);
+    const queue = scopes.filter((scope) => scope.own);
+    for (const scope of scopes) if (!scope.own) await work(spec, scope);
+    const worker = async () => {
+      for (let scope = queue.shift(); scope; scope = queue.shift()) {
+        if (skipped.has(scope.db)) continue;
+        try {
+          await work(spec, scope);
+        } catch (error) {
+          skipped.add(scope.db);
+          deps.log?.warn(
+            { err: error, slot: spec.slot },
+            'segreti: database di un tenant non raggiunto, riprovo',
+          );
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(4, queue.length) }, worker));
+  }
+  return { skipped };
+}
+
 /** How many stored values are not under the current key (every slot, every tenant). */
 export async function countStale(
-  deps: Pick<RewrapDeps, 'shared' | 'connectionFor' | 'box'>,
+  deps: Pick<RewrapDeps, 'shared' | 'connectionFor' | 'tenantDatabases' | 'box'> & {
+    log?: FastifyBaseLogger;
+  },
 ): Promise<number> {
   let total = 0;
-  for (const spec of SECRET_SLOTS) {
-    for (const scope of await scopesOf(spec, deps)) {
-      const [row] = await scope.db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(spec.table)
-        .where(and(staleCondition(spec.column, deps.box.keyId), inScope(spec, scope)));
-      total += row?.n ?? 0;
-    }
-  }
+  await eachScope(deps, async (spec, scope) => {
+    const [row] = await scope.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(spec.table)
+      .where(and(staleCondition(spec.column, deps.box.keyId), inScope(spec, scope)));
+    total += row?.n ?? 0;
+  });
   return total;
 }
 
-/** One run over every slot of every tenant. */
+/** One run over every slot of every tenant (in every database). */
 export async function rewrapSecrets(deps: RewrapDeps): Promise<RewrapResult> {
   const result = { rewritten: 0, unreadable: 0, unreadableRows: [] as string[] };
-  for (const spec of SECRET_SLOTS)
-    for (const scope of await scopesOf(spec, deps)) await rewrapScope(spec, scope, deps.box, result);
+  const { skipped } = await eachScope(deps, (spec, scope) => rewrapScope(spec, scope, deps.box, result));
   const remaining = await countStale(deps);
   if (result.unreadable > 0)
     deps.log.warn(
       { rows: result.unreadableRows.slice(0, 50), unreadable: result.unreadable },
       'segreti: valori che nessuna chiave configurata apre (vanno inseriti di nuovo)',
     );
-  if (remaining === 0 && deps.box.previousKeyIds.length > 0)
+  if (remaining === 0 && skipped.size === 0 && deps.box.previousKeyIds.length > 0)
     deps.log.info(
       { keyId: deps.box.keyId },
       'segreti: tutti cifrati con la chiave attuale, ENCRYPTION_KEY_PREVIOUS si può togliere',
     );
-  return { rewritten: result.rewritten, unreadable: result.unreadable, remaining, keyId: deps.box.keyId };
+  return {
+    rewritten: result.rewritten,
+    unreadable: result.unreadable,
+    remaining,
+    keyId: deps.box.keyId,
+    ...(skipped.size > 0 ? { skippedDatabases: skipped.size } : {}),
+  };
 }
 
 export function secretRewrapJob(deps: RewrapDeps): JobDefinition {

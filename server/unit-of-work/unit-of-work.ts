@@ -144,8 +144,11 @@ export interface UnitOfWorkOptions {
    * tenant in `shared`. A 'both' unit opens one transaction when false.
    */
   hasOwnDatabase?: (tenantId: number) => Promise<boolean>;
-  /** Called after commit with the names the unit signalled (a failure never undoes the unit). */
-  afterCommit?: (signals: ReadonlySet<string>) => Promise<void>;
+  /**
+   * Called after commit with the names the unit signalled and its tenant (null: a global unit); a
+   * failure never undoes the unit.
+   */
+  afterCommit?: (signals: ReadonlySet<string>, tenantId: number | null) => Promise<void>;
 }
 
 export function createUnitOfWorkRunner({
@@ -224,7 +227,7 @@ export function createUnitOfWorkRunner({
     // After commit: dispatch what this unit wrote. A failure is recorded on the row and
     // retried later; it never undoes the committed work.
     if (written.length > 0) await dispatcher.dispatch(written, database);
-    if (signals.size > 0 && afterCommit) await afterCommit(signals).catch(() => undefined);
+    if (signals.size > 0 && afterCommit) await afterCommit(signals, tenantId).catch(() => undefined);
     return result;
   }
   return {

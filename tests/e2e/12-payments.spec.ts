@@ -138,7 +138,8 @@ test('Admin links a plan to PayPal, a signed-out customer pays, the link works o
   await expect(dialog.getByRole('heading', { name: 'Link di pagamento' })).toBeVisible();
   await expect(dialog.getByRole('img', { name: 'QR code del link di pagamento' })).toBeVisible();
   const link = await dialog.getByRole('textbox', { name: 'Link di pagamento' }).inputValue();
-  expect(link).toMatch(/\/payment\?token=[\w-]{43}&bypassTenant=true$/);
+  // The tenant's prefix, then 256 random bits (server/db/tenancy/public-home.ts).
+  expect(link).toMatch(/\/payment\?token=t\d+_[\w-]{43}&bypassTenant=true$/);
 
   // The customer, signed out, at 390 px.
   const customerContext = await browser.newContext({ viewport: { width: 390, height: 844 } });

@@ -51,3 +51,20 @@ export const publicIds = pgTable(
   },
   (t) => [primaryKey({ columns: [t.kind, t.id] })],
 );
+
+/**
+ * The directory of tenant API keys (control database): which tenant a key's SHA-256 digest
+ * belongs to. A /api/v1 call arrives before its tenant is known; this one indexed read names the
+ * tenant, whose own database holds the key's row (`api_keys`: revocation, expiry, scopes). An
+ * entry whose row is missing in the tenant's database is no key (401).
+ */
+export const apiKeyDirectory = pgTable(
+  'api_key_directory',
+  {
+    secretHash: text('secret_hash').primaryKey(),
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+  },
+  (t) => [index('api_key_directory_tenant_idx').on(t.tenantId)],
+);

@@ -19,7 +19,8 @@ import { subscriptionOf, subscriptionsOf } from './api-v1.service';
 import { cancelUnlessCanceled } from './subscription.service';
 
 export interface ApiV1SubscriptionOptions {
-  db: Database;
+  /** The key's tenant's database (db/tenancy): its customers and subscriptions. */
+  connectionFor: (tenantId: number) => Database;
   uow: UnitOfWorkRunner;
   /**
    * The provider's cancel of an Active subscription (PayPal or Stripe), run before the unit of
@@ -32,7 +33,7 @@ export function registerApiV1SubscriptionRoutes(
   fastify: FastifyInstance,
   options: ApiV1SubscriptionOptions,
 ): void {
-  const { db, uow, beforeCancel } = options;
+  const { connectionFor, uow, beforeCancel } = options;
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const idParams = z.object({ id: requiredId });
   const v1Tags = ['v1'];
@@ -64,6 +65,7 @@ export function registerApiV1SubscriptionRoutes(
       },
     },
     async (request) => {
+      const db = connectionFor(tenantOf(request));
       const customer = await customerOf(db, request, request.query);
       if (!customer) throw new HttpError(404, serverMessages.notFound);
       return ok(await subscriptionsOf(db, tenantOf(request), customer.id));
@@ -113,6 +115,7 @@ export function registerApiV1SubscriptionRoutes(
       const key = request.apiKey;
       if (!key) throw new HttpError(401, m.keyInvalid);
       const { id } = request.params;
+      const db = connectionFor(tenantId);
       const current = await subscriptionOf(db, tenantId, id);
       if (!current) throw new HttpError(404, serverMessages.notFound);
       // A replay: already cancelled, nothing to do (no provider call, nothing written).

@@ -19,7 +19,9 @@ import { sendExport } from '../../crud/export';
 import type { ExportSpec } from '../../crud/export-spec';
 import {
   createKey,
+  deleteKey,
   getKey,
+  listOrTakeBack,
   saveApiSettings,
   listKeys,
   listRequestLog,
@@ -33,7 +35,10 @@ import type { ApiRateLimiter } from './rate-limits';
 import type { RequestLogWriter } from './request-log';
 
 export interface IntegrationRoutesOptions {
+  /** The control database: the key directory. */
   db: Database;
+  /** The tenant's database: its keys, their request log, its limits, its catalogue and subscriptions. */
+  connectionFor: (tenantId: number) => Database;
   limiter: ApiRateLimiter;
   requestLog: RequestLogWriter;
   now: () => Date;
@@ -111,7 +116,7 @@ async function* oneBatch<T>(rows: T[]): AsyncIterable<T[]> {
 }
 
 export function registerApiKeyRoutes(fastify: FastifyInstance, options: IntegrationRoutesOptions): void {
-  const { db, limiter, requestLog, now } = options;
+  const { db, connectionFor, limiter, requestLog, now } = options;
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const idParams = z.object({ id: requiredId });
 
@@ -125,7 +130,10 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
         response: { 200: envelopeOf(z.array(keyItem)) },
       },
     },
-    async (request) => ok(await listKeys(db, tenantOf(request), now())),
+    async (request) => {
+      const tenantId = tenantOf(request);
+      return ok(await listKeys(connectionFor(tenantId), tenantId, now()));
+    },
   );
 
   app.post(
@@ -141,6 +149,7 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
     },
     async (request) => {
       const body = request.body;
+      // The row in the tenant's database first (committed), then its digest in the directory.
       const created = await request.unitOfWork((w) =>
         createKey(
           w,
@@ -152,6 +161,9 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
           },
           callerOf(request).userId,
         ),
+      );
+      await listOrTakeBack(db, tenantOf(request), created.secret, () =>
+        request.unitOfWork((w) => deleteKey(w, created.id)),
       );
       return ok(created, m.keyCreated);
     },
@@ -202,7 +214,10 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
         response: { 200: envelopeOf(keyItem) },
       },
     },
-    async (request) => ok(await getKey(db, tenantOf(request), request.params.id, now())),
+    async (request) => {
+      const tenantId = tenantOf(request);
+      return ok(await getKey(connectionFor(tenantId), tenantId, request.params.id, now()));
+    },
   );
 
   app.post(
@@ -241,6 +256,10 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
       const result = await request.unitOfWork((w) =>
         rotateKey(w, request.params.id, request.body.graceHours, callerOf(request).userId),
       );
+      // The old key keeps its grace period if the new one cannot be listed (and is taken back).
+      await listOrTakeBack(db, tenantOf(request), result.created.secret, () =>
+        request.unitOfWork((w) => deleteKey(w, result.created.id)),
+      );
       return ok(result, m.keyRotated);
     },
   );
@@ -260,11 +279,11 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
     },
     async (request) => {
       const tenantId = tenantOf(request);
-      await getKey(db, tenantId, request.params.id, now());
+      await getKey(connectionFor(tenantId), tenantId, request.params.id, now());
       await requestLog.flush();
       const q = request.query;
       return ok(
-        await listRequestLog(db, tenantId, request.params.id, filterOf(q), {
+        await listRequestLog(connectionFor(tenantId), tenantId, request.params.id, filterOf(q), {
           limit: q.pageSize,
           offset: (q.page - 1) * q.pageSize,
         }),
@@ -285,10 +304,10 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
     },
     async (request, reply) => {
       const tenantId = tenantOf(request);
-      await getKey(db, tenantId, request.params.id, now());
+      await getKey(connectionFor(tenantId), tenantId, request.params.id, now());
       await requestLog.flush();
       const { items } = await listRequestLog(
-        db,
+        connectionFor(tenantId),
         tenantId,
         request.params.id,
         filterOf({ ...request.query, page: 1, pageSize: 50 }),
@@ -356,9 +375,13 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
       },
     },
     async (request) => {
-      const customer = await customerOf(db, request, request.query);
+      const tenantId = tenantOf(request);
+      const customer = await customerOf(connectionFor(tenantId), request, request.query);
       if (!customer) throw new HttpError(404, serverMessages.notFound);
-      return ok({ customer, features: await entitlementsOf(db, tenantOf(request), customer.id, now()) });
+      return ok({
+        customer,
+        features: await entitlementsOf(connectionFor(tenantId), tenantId, customer.id, now()),
+      });
     },
   );
 
@@ -366,7 +389,7 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
   /** The check's entitlement query, started beside the key look-up (tenant-key plugin). */
   const prefetched = new WeakMap<FastifyRequest, { tenantId: number; list: Promise<Entitlement[]> }>();
   const entitlementsFor = (tenantId: number, q: z.output<typeof checkQuery>) =>
-    entitlementsOf(db, tenantId, q, now());
+    entitlementsOf(connectionFor(tenantId), tenantId, q, now());
 
   app.get(
     '/api/v1/entitlements/check',

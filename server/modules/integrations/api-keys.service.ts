@@ -13,7 +13,8 @@ import type {
 } from '../../../contract/integrations';
 import { integrationMessages as m, serverMessages } from '../../../contract/messages';
 import type { Database } from '../../db/client';
-import { apiKeys, apiRequestLogs, apiSettings } from '../../db/schema';
+import { apiKeyDirectory, apiKeys, apiRequestLogs, apiSettings } from '../../db/schema';
+import { preparedOnce } from '../../db/prepared';
 import { HttpError } from '../../lib/http-error';
 import { sha256 } from '../../lib/secrets';
 import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
@@ -161,26 +162,86 @@ export interface AuthenticatedKey {
 }
 
 /**
- * The look-up of a presented key by its digest, prepared once (one round trip per call, no
- * cache: a revocation or an expiry is seen by the very next call in every server process).
- * Answers the key when it is live now; undefined otherwise (unknown, revoked, expired).
+ * Lists a new key in the control database's directory (digest → tenant), after its row committed
+ * in the tenant's database: until then a call with it is a 401, never a call into another tenant.
+ */
+export async function listInDirectory(control: Database, tenantId: number, secret: string): Promise<void> {
+  await control
+    .insert(apiKeyDirectory)
+    .values({ secretHash: sha256(secret), tenantId })
+    .onConflictDoNothing();
+}
+
+/** Takes a key's digest out of the directory (a key row that is gone, or never committed). */
+export async function unlistFromDirectory(control: Database, secret: string): Promise<void> {
+  await control.delete(apiKeyDirectory).where(eq(apiKeyDirectory.secretHash, sha256(secret)));
+}
+
+/**
+ * Lists a key just committed in the tenant's database in the control directory; if that fails,
+ * `takeBack` removes the row (no key is left that no call can reach), the entry goes too (in case
+ * the insert did commit) and the error stands.
+ */
+export async function listOrTakeBack(
+  control: Database,
+  tenantId: number,
+  secret: string,
+  takeBack: () => Promise<unknown>,
+): Promise<void> {
+  try {
+    await listInDirectory(control, tenantId, secret);
+  } catch (error) {
+    await takeBack().catch(() => undefined);
+    await unlistFromDirectory(control, secret).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Deletes a key row that never reached the directory (listOrTakeBack's way back). */
+export async function deleteKey(w: UnitOfWork, id: number): Promise<void> {
+  await w.tx.delete(apiKeys).where(and(eq(apiKeys.tenantId, w.tenantId), eq(apiKeys.id, id)));
+}
+
+/**
+ * The look-up of a presented key by its digest (no cache of its validity: a revocation or an
+ * expiry is seen by the very next call in every server process). Two indexed reads, each a
+ * prepared statement: the control directory names the key's tenant (skipped when the caller
+ * already knows it: a digest's tenant never changes), then the key's row in that tenant's
+ * database, by digest AND tenant. Answers the key when it is live now; undefined otherwise
+ * (unknown, listed without a row, revoked, expired): the same answer whatever the reason.
  */
 export function keyLookup(
-  db: Database,
-): (digest: string, now: Date) => Promise<AuthenticatedKey | undefined> {
-  const query = db
-    .select({
-      id: apiKeys.id,
-      tenantId: apiKeys.tenantId,
-      scopes: apiKeys.scopes,
-      revokedAt: apiKeys.revokedAt,
-      expiresAt: apiKeys.expiresAt,
-    })
-    .from(apiKeys)
-    .where(eq(apiKeys.secretHash, sql.placeholder('digest')))
-    .prepare('api_key_by_digest');
-  return async (digest, now) => {
-    const [row] = await query.execute({ digest });
+  control: Database,
+  connectionFor: (tenantId: number) => Database,
+): (digest: string, now: Date, knownTenant?: number) => Promise<AuthenticatedKey | undefined> {
+  const directory = control
+    .select({ tenantId: apiKeyDirectory.tenantId })
+    .from(apiKeyDirectory)
+    .where(eq(apiKeyDirectory.secretHash, sql.placeholder('digest')))
+    .prepare('api_key_directory_by_digest');
+  const rowOf = (db: Database) =>
+    preparedOnce(db, 'api_key_by_digest', (name) =>
+      db
+        .select({
+          id: apiKeys.id,
+          tenantId: apiKeys.tenantId,
+          scopes: apiKeys.scopes,
+          revokedAt: apiKeys.revokedAt,
+          expiresAt: apiKeys.expiresAt,
+        })
+        .from(apiKeys)
+        .where(
+          and(
+            eq(apiKeys.secretHash, sql.placeholder('digest')),
+            eq(apiKeys.tenantId, sql.placeholder('tenantId')),
+          ),
+        )
+        .prepare(name),
+    );
+  return async (digest, now, knownTenant) => {
+    const tenantId = knownTenant ?? (await directory.execute({ digest }))[0]?.tenantId;
+    if (tenantId === undefined) return undefined;
+    const [row] = await rowOf(connectionFor(tenantId)).execute({ digest, tenantId });
     if (!row || stateOf(row, now) !== 'active') return undefined;
     return { id: row.id, tenantId: row.tenantId, scopes: row.scopes as ApiKeyScope[] };
   };

@@ -1,8 +1,9 @@
 /**
  * The integrations' jobs (issue 15): outbound webhook deliveries (enqueued after the commit of a
  * unit that wrote some, and every minute for the retries that are due) and the 30-day purge of
- * the API request log.
+ * the API request log, in the control database and every tenant's own database.
  */
+import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
 import type { JobDefinition } from '../../jobs/engine';
 import { purgeRequestLog } from './request-log';
@@ -18,6 +19,9 @@ export function integrationJobs(deps: {
   db: Database;
   sender: WebhookSender;
   now: () => Date;
+  /** The tenants' own databases, purged too (db/tenancy); absent: the control database only. */
+  tenantDatabases?: () => Promise<Database[]>;
+  log?: FastifyBaseLogger;
 }): JobDefinition[] {
   return [
     {
@@ -27,7 +31,9 @@ export function integrationJobs(deps: {
       retryLimit: 2,
       retryDelaySeconds: 30,
       retryBackoff: true,
-      run: () => deps.sender.deliverDue(),
+      // After a commit: the tenant's database only; every minute (no tenant): every database.
+      run: (data) =>
+        deps.sender.deliverDue(typeof data.tenantId === 'number' ? { tenantId: data.tenantId } : {}),
     },
     {
       name: INTEGRATION_JOB_NAMES.requestLogPurge,
@@ -36,7 +42,12 @@ export function integrationJobs(deps: {
       retryLimit: 3,
       retryDelaySeconds: 60,
       retryBackoff: true,
-      run: async () => ({ removed: await purgeRequestLog(deps.db, deps.now()) }),
+      run: async () => ({
+        removed: await purgeRequestLog(deps.db, deps.now(), {
+          ...(deps.tenantDatabases ? { tenantDatabases: deps.tenantDatabases } : {}),
+          ...(deps.log ? { log: deps.log } : {}),
+        }),
+      }),
     },
   ];
 }

@@ -1,8 +1,9 @@
 /**
  * Rate limits of tenant API keys: calls per minute per key and per tenant (all its keys), from
- * the tenant's `api_settings` or the server's defaults. Counters live in PostgreSQL when the app
- * runs on it (rate-limiter-flexible's Postgres store: every server process shares them) and in
- * memory on the embedded database (one process).
+ * the tenant's `api_settings` (in its own database) or the server's defaults. Counters live in
+ * the control database when the app runs on PostgreSQL (rate-limiter-flexible's Postgres store:
+ * every server process shares them) and in memory on the embedded database (one process); a key's
+ * counter is named by tenant and key, as a key's id is its tenant database's.
  *
  * On PostgreSQL the counters' table is UNLOGGED: a count is no record worth a WAL flush, so a
  * counting call does not wait for the disk (a crash of the database server empties the table,
@@ -45,7 +46,15 @@ export interface ApiRateLimiter {
 
 const SETTINGS_TTL_MS = 10_000;
 
-export async function createApiRateLimiter(db: Database, defaults: ApiSettings): Promise<ApiRateLimiter> {
+/**
+ * `db` is the control database (the counters, shared by every app instance); a tenant's settings
+ * are read from its own database (`connectionFor`; absent: `db`).
+ */
+export async function createApiRateLimiter(
+  db: Database,
+  defaults: ApiSettings,
+  connectionFor: (tenantId: number) => Database = () => db,
+): Promise<ApiRateLimiter> {
   const client = (db as unknown as { $client?: unknown }).$client;
   let limiter: RateLimiterAbstract;
   let store: ApiRateLimiter['store'];
@@ -86,7 +95,7 @@ export async function createApiRateLimiter(db: Database, defaults: ApiSettings):
   async function settings(tenantId: number): Promise<ApiSettings> {
     const hit = cache.get(tenantId);
     if (hit && Date.now() - hit.at < SETTINGS_TTL_MS) return hit.value;
-    const [row] = await db
+    const [row] = await connectionFor(tenantId)
       .select({
         perKeyPerMinute: apiSettings.perKeyPerMinute,
         perTenantPerMinute: apiSettings.perTenantPerMinute,
@@ -113,7 +122,8 @@ export async function createApiRateLimiter(db: Database, defaults: ApiSettings):
     invalidate: (tenantId) => void cache.delete(tenantId),
     async consume(tenantId, keyId) {
       const limits = await settings(tenantId);
-      const [perKey, perTenant] = await Promise.all([take(`k:${keyId}`), take(`t:${tenantId}`)]);
+      // A key's id is its tenant database's: the counter is named by tenant and key.
+      const [perKey, perTenant] = await Promise.all([take(`k:${tenantId}:${keyId}`), take(`t:${tenantId}`)]);
       const keyLeft = limits.perKeyPerMinute - perKey.consumedPoints;
       const tenantLeft = limits.perTenantPerMinute - perTenant.consumedPoints;
       // The binding limit is the one with fewer calls left.

@@ -6,6 +6,9 @@
  * older than a minute, so it is throttled in every server process alike).
  * `flush()` waits for the writes under way (the log screen reads after it; the app flushes on
  * close).
+ *
+ * The line goes to the database of the key's tenant (its own database, where its key row is; the
+ * control database for a tenant still there). The 30-day purge sweeps every database.
  */
 import { lt } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -13,6 +16,7 @@ import pg from 'pg';
 import { isEmbedded } from '../../db/client';
 import type { Database } from '../../db/client';
 import { apiRequestLogs } from '../../db/schema';
+import { forEveryDatabase } from '../../db/tenancy/every-database';
 
 export interface RequestLogRow {
   tenantId: number;
@@ -43,7 +47,17 @@ interface Queryable {
   query(text: string, values: unknown[]): Promise<unknown>;
 }
 
-export function createRequestLogWriter(db: Database, log: FastifyBaseLogger): RequestLogWriter {
+/**
+ * The tenant's own database, or null while its rows are in the control database (`db`).
+ * Absent: every tenant in the control database.
+ */
+export type OwnDatabaseOf = (tenantId: number) => Promise<Database | null>;
+
+export function createRequestLogWriter(
+  db: Database,
+  log: FastifyBaseLogger,
+  ownDatabaseOf?: OwnDatabaseOf,
+): RequestLogWriter {
   const pending = new Set<Promise<void>>();
   const client = (db as unknown as { $client?: unknown }).$client;
   // On PostgreSQL the lines go through two connections of their own that commit without waiting
@@ -80,9 +94,18 @@ export function createRequestLogWriter(db: Database, log: FastifyBaseLogger): Re
       new Date(r.at.getTime() - LAST_USE_EVERY_MS).toISOString(),
     ];
     try {
+      // A tenant with its own database: through its pool (a named statement, parsed once per
+      // connection, embedded or not).
+      const tenantDb = ownDatabaseOf ? await ownDatabaseOf(r.tenantId) : null;
+      if (tenantDb)
+        await ((tenantDb as unknown as { $client: pg.Pool }).$client as pg.Pool).query({
+          name: 'api_request_log_write',
+          text: LOG_SQL,
+          values,
+        });
       // A named statement on PostgreSQL (parsed and planned once per connection); the embedded
       // engine takes the same text with its parameters.
-      if (own) await own.query({ name: 'api_request_log_write', text: LOG_SQL, values });
+      else if (own) await own.query({ name: 'api_request_log_write', text: LOG_SQL, values });
       else await (client as Queryable).query(LOG_SQL, values);
     } catch (error) {
       log.warn({ err: error }, 'registro delle chiamate API: scrittura non riuscita');
@@ -105,12 +128,32 @@ export function createRequestLogWriter(db: Database, log: FastifyBaseLogger): Re
   };
 }
 
-/** Deletes log rows older than 30 days (the recurring purge job); answers how many. */
-export async function purgeRequestLog(db: Database, now: Date): Promise<number> {
+/**
+ * Deletes log rows older than 30 days (the recurring purge job) in the control database and, when
+ * given, every tenant's own database (eight at a time; one that cannot be reached is logged and
+ * left to the next night); answers how many.
+ */
+export async function purgeRequestLog(
+  db: Database,
+  now: Date,
+  options: { tenantDatabases?: () => Promise<Database[]>; log?: FastifyBaseLogger } = {},
+): Promise<number> {
   const cutoff = new Date(now.getTime() - REQUEST_LOG_DAYS * 86_400_000);
-  const removed = await db
-    .delete(apiRequestLogs)
-    .where(lt(apiRequestLogs.at, cutoff))
-    .returning({ id: apiRequestLogs.id });
-  return removed.length;
+  let removed = 0;
+  await forEveryDatabase(
+    db,
+    async (database) => {
+      const rows = await database
+        .delete(apiRequestLogs)
+        .where(lt(apiRequestLogs.at, cutoff))
+        .returning({ id: apiRequestLogs.id });
+      removed += rows.length;
+    },
+    {
+      tenantDatabases: options.tenantDatabases,
+      onError: (error) =>
+        options.log?.warn({ err: error }, 'registro delle chiamate API: pulizia di un database non riuscita'),
+    },
+  );
+  return removed;
 }

@@ -52,6 +52,8 @@ const KNOWN_KEYS_MAX = 10_000;
  * The key acts in its own tenant only (`request.tenantId`); every other route refuses a tenant key
  * (api-key plugin: it is not an app key; authentication: it is not a session).
  *
+ * The key's tenant comes from the control database's directory (`api_key_directory`, by digest);
+ * its row, which decides (revoked, expired, scopes), from the tenant's own database.
  * Round trips: the look-up, the rate-limit count and the route's own read (`apiKeyPrefetch`) run
  * side by side when this process has seen the key live before (its id and tenant are remembered by
  * digest; its validity never is). If the
@@ -60,13 +62,16 @@ const KNOWN_KEYS_MAX = 10_000;
  * Each call is logged before its answer leaves (onSend): see request-log.ts.
  */
 export const tenantKeyPlugin = fp<{
+  /** The control database: the key directory (digest → tenant). */
   db: Database;
+  /** The tenant's database: the key's row. */
+  connectionFor: (tenantId: number) => Database;
   limiter: ApiRateLimiter;
   requestLog: RequestLogWriter;
   now: () => Date;
 }>(
-  (app, { db, limiter, requestLog, now }, done) => {
-    const lookup = keyLookup(db);
+  (app, { db, connectionFor, limiter, requestLog, now }, done) => {
+    const lookup = keyLookup(db, connectionFor);
     const known = new Map<string, { id: number; tenantId: number }>();
     app.decorateRequest('apiKey', null);
     app.addHook('onRequest', async (request, reply) => {
@@ -80,7 +85,10 @@ export const tenantKeyPlugin = fp<{
       // Settled here so that a refusal below leaves no unhandled rejection behind.
       early?.catch(() => undefined);
       if (seen) config.apiKeyPrefetch?.(request, seen.tenantId);
-      const key = await lookup(digest, now());
+      // A digest seen before: its tenant is known, one read in the tenant's database; else the
+      // directory first. An unknown key, a listed one without its row, a revoked or expired one:
+      // the same 401 whatever the reason (nothing tells which tenant a bad key would be of).
+      const key = await lookup(digest, now(), seen?.tenantId);
       if (!key) {
         known.delete(digest);
         throw new HttpError(401, m.keyInvalid);

@@ -9,6 +9,8 @@
  * by e-mail (outbox). Every POST goes through the outbound door (lib/outbound): in production a
  * target on a private, loopback or link-local address, in any spelling, is refused when the URL is
  * saved and again on the socket's real remote address at each delivery; redirects are not followed.
+ * Endpoints, deliveries and attempts live in the tenant's database (its own, or the control
+ * database for a tenant still there): `deliverDue` claims in every one of them.
  */
 
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
@@ -25,6 +27,7 @@ import {
   webhookDeliveries,
   webhookEndpoints,
 } from '../../db/schema';
+import { forEveryDatabase } from '../../db/tenancy/every-database';
 import { HttpError } from '../../lib/http-error';
 import type { Outbound } from '../../lib/outbound';
 import type { SecretBox } from '../../lib/secret-box';
@@ -48,7 +51,12 @@ const BATCH = 25;
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
 export interface WebhookSenderOptions {
+  /** The control database: the tenants' Admins (the disabled-endpoint e-mail), tenants still there. */
   db: Database;
+  /** The tenant's database: its endpoints, deliveries and attempts. */
+  connectionFor: (tenantId: number) => Database;
+  /** The tenants' own databases, swept for due deliveries too (db/tenancy); absent: control only. */
+  tenantDatabases?: () => Promise<Database[]>;
   uow: UnitOfWorkRunner;
   secretBox: SecretBox;
   timeoutMs: number;
@@ -58,16 +66,23 @@ export interface WebhookSenderOptions {
 }
 
 export interface WebhookSender {
-  /** Sends every due delivery (claimed with a lease); answers how many were tried. */
-  deliverDue(): Promise<{ tried: number; succeeded: number }>;
+  /**
+   * Sends every due delivery (claimed with a lease) in every database, or only the given tenant's
+   * (after a commit of its unit); answers how many were tried.
+   */
+  deliverDue(options?: { tenantId?: number }): Promise<{ tried: number; succeeded: number }>;
   /** Sends one delivery now, whatever its state (the 'Reinvia' button); the attempt is logged. */
   resend(tenantId: number, deliveryId: number): Promise<WebhookAttemptItem>;
 }
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+interface Contacts {
+  tenantName: string;
+  admins: { email: string }[];
+}
 
 export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
-  const { db, uow, secretBox, timeoutMs, outbound, log } = options;
+  const { db, connectionFor, uow, secretBox, timeoutMs, outbound, log } = options;
 
   async function send(delivery: DeliveryRow, endpoint: EndpointRow, now: Date): Promise<SendResult> {
     const secret = secretBox.open(
@@ -100,6 +115,9 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   /** Records an attempt and moves the delivery on; the endpoint is disabled after 24 hours of failures. */
   async function record(delivery: DeliveryRow, endpoint: EndpointRow, result: SendResult, manual: boolean) {
     const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+    // Whom to tell if this failure disables the endpoint: read from the control database before
+    // the unit (on the embedded database its one session is the unit's while it runs).
+    const contacts = succeeded || manual ? null : await adminsOf(delivery.tenantId);
     return uow.run(
       { tenantId: delivery.tenantId, actor: { kind: 'system', job: WEBHOOK_JOB } },
       async (w) => {
@@ -148,7 +166,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
             .set({ consecutiveFailures: sql`${webhookEndpoints.consecutiveFailures} + 1` })
             .where(and(eq(webhookEndpoints.tenantId, w.tenantId), eq(webhookEndpoints.id, endpoint.id)))
             .returning({ isEnabled: webhookEndpoints.isEnabled });
-          if (!manual && status === 'failed' && ep?.isEnabled) await disableEndpoint(w, endpoint);
+          if (contacts && status === 'failed' && ep?.isEnabled) await disableEndpoint(w, endpoint, contacts);
         }
         if (!attempt) throw new Error('attempt insert returned no row');
         return attempt;
@@ -156,33 +174,35 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     );
   }
 
-  async function disableEndpoint(w: UnitOfWork, endpoint: EndpointRow) {
+  /** The tenant's name and its active Admins' e-mails: the control database's (identities, memberships). */
+  async function adminsOf(tenantId: number): Promise<Contacts> {
+    const [tenant] = await db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, tenantId));
+    const admins = await db
+      .select({ email: users.email })
+      .from(users)
+      .innerJoin(userTenants, and(eq(userTenants.userId, users.id), eq(userTenants.tenantId, tenantId)))
+      .where(and(eq(users.roleId, Role.Admin), eq(users.isActive, true), eq(userTenants.isActive, true)));
+    return { tenantName: tenant?.name ?? '', admins };
+  }
+
+  async function disableEndpoint(w: UnitOfWork, endpoint: EndpointRow, contacts: Contacts) {
     await w.tx
       .update(webhookEndpoints)
       .set({ isEnabled: false, disabledAt: w.now, disabledReason: 'Consegne non riuscite per 24 ore' })
       .where(and(eq(webhookEndpoints.tenantId, w.tenantId), eq(webhookEndpoints.id, endpoint.id)));
-    const [tenant] = await w.tx
-      .select({ name: tenants.name })
-      .from(tenants)
-      .where(eq(tenants.id, w.tenantId));
-    const admins = await w.tx
-      .select({ email: users.email })
-      .from(users)
-      .innerJoin(userTenants, and(eq(userTenants.userId, users.id), eq(userTenants.tenantId, w.tenantId)))
-      .where(and(eq(users.roleId, Role.Admin), eq(users.isActive, true), eq(userTenants.isActive, true)));
+    const { tenantName, admins } = contacts;
     for (const admin of admins)
-      await w.outbox.email(
-        webhookDisabledMail(admin.email, { tenantName: tenant?.name ?? '', url: endpoint.url }),
-      );
+      await w.outbox.email(webhookDisabledMail(admin.email, { tenantName, url: endpoint.url }));
     log.warn(
       { tenantId: w.tenantId, endpointId: endpoint.id },
       'webhook: endpoint disattivato dopo 24 ore di errori',
     );
   }
 
-  async function claim(now: Date): Promise<DeliveryRow[]> {
+  /** Claims due deliveries in one database (the control database, or a tenant's own). */
+  async function claim(database: Database, now: Date, tenantId?: number): Promise<DeliveryRow[]> {
     const leaseUntil = new Date(now.getTime() + LEASE_MS);
-    const due = db
+    const due = database
       .select({ id: webhookDeliveries.id })
       .from(webhookDeliveries)
       .innerJoin(
@@ -198,12 +218,13 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
           lte(webhookDeliveries.nextAttemptAt, now),
           or(isNull(webhookDeliveries.leaseUntil), lte(webhookDeliveries.leaseUntil, now)),
           eq(webhookEndpoints.isEnabled, true),
+          tenantId === undefined ? undefined : eq(webhookDeliveries.tenantId, tenantId),
         ),
       )
       .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id))
       .limit(BATCH)
       .for('update', { of: webhookDeliveries, skipLocked: true });
-    const rows = await db
+    const rows = await database
       .update(webhookDeliveries)
       .set({ leaseUntil })
       .where(inArray(webhookDeliveries.id, due))
@@ -214,8 +235,8 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     );
   }
 
-  async function endpointOf(delivery: DeliveryRow): Promise<EndpointRow | undefined> {
-    const [row] = await db
+  async function endpointOf(database: Database, delivery: DeliveryRow): Promise<EndpointRow | undefined> {
+    const [row] = await database
       .select()
       .from(webhookEndpoints)
       .where(
@@ -225,32 +246,45 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   }
 
   return {
-    async deliverDue() {
+    async deliverDue({ tenantId } = {}) {
       let tried = 0;
       let succeeded = 0;
-      for (;;) {
-        const claimed = await claim(uow.clock());
-        if (claimed.length === 0) break;
-        for (const delivery of claimed) {
-          const endpoint = await endpointOf(delivery);
-          if (!endpoint) continue;
-          const result = await send(delivery, endpoint, uow.clock());
-          const attempt = await record(delivery, endpoint, result, false);
-          tried++;
-          if (attempt.succeeded) succeeded++;
+      /** Claims and sends the due deliveries of one database (of one tenant, when given). */
+      const sweep = async (database: Database) => {
+        for (;;) {
+          const claimed = await claim(database, uow.clock(), tenantId);
+          if (claimed.length === 0) break;
+          for (const delivery of claimed) {
+            const endpoint = await endpointOf(database, delivery);
+            if (!endpoint) continue;
+            const result = await send(delivery, endpoint, uow.clock());
+            const attempt = await record(delivery, endpoint, result, false);
+            tried++;
+            if (attempt.succeeded) succeeded++;
+          }
+          if (claimed.length < BATCH) break;
         }
-        if (claimed.length < BATCH) break;
-      }
+      };
+      if (tenantId !== undefined) await sweep(connectionFor(tenantId));
+      // Every database holding deliveries: the control database, then the tenants' own, eight at
+      // a time; one that cannot be reached waits for the next run, the others are sent.
+      else
+        await forEveryDatabase(db, sweep, {
+          tenantDatabases: options.tenantDatabases,
+          onError: (error) =>
+            log.warn({ err: error }, 'webhook: consegne di un database non inviate, riprovo'),
+        });
       return { tried, succeeded };
     },
 
     async resend(tenantId, deliveryId) {
-      const [delivery] = await db
+      const database = connectionFor(tenantId);
+      const [delivery] = await database
         .select()
         .from(webhookDeliveries)
         .where(and(eq(webhookDeliveries.tenantId, tenantId), eq(webhookDeliveries.id, deliveryId)));
       if (!delivery) throw new HttpError(404, serverMessages.notFound);
-      const endpoint = await endpointOf(delivery);
+      const endpoint = await endpointOf(database, delivery);
       if (!endpoint) throw new HttpError(404, serverMessages.notFound);
       const result = await send(delivery, endpoint, uow.clock());
       const attempt = await record(delivery, endpoint, result, true);

@@ -21,7 +21,8 @@ import {
 import { type WebhookSender } from './webhook-sender';
 
 export interface WebhookRoutesOptions {
-  db: Database;
+  /** The tenant's database: its endpoints, deliveries and attempts. */
+  connectionFor: (tenantId: number) => Database;
   secretBox: SecretBox;
   sender: WebhookSender;
   allowPrivate: boolean;
@@ -84,7 +85,7 @@ const SIGNING_DOC = [
 ].join('\n');
 
 export function registerWebhookRoutes(fastify: FastifyInstance, options: WebhookRoutesOptions): void {
-  const { db, secretBox, sender, allowPrivate } = options;
+  const { connectionFor, secretBox, sender, allowPrivate } = options;
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const idParams = z.object({ id: requiredId });
 
@@ -99,7 +100,10 @@ export function registerWebhookRoutes(fastify: FastifyInstance, options: Webhook
         response: { 200: envelopeOf(z.array(endpointItem)) },
       },
     },
-    async (request) => ok(await listEndpoints(db, tenantOf(request))),
+    async (request) => {
+      const tenantId = tenantOf(request);
+      return ok(await listEndpoints(connectionFor(tenantId), tenantId));
+    },
   );
 
   app.post(
@@ -133,7 +137,10 @@ export function registerWebhookRoutes(fastify: FastifyInstance, options: Webhook
         response: { 200: envelopeOf(endpointItem) },
       },
     },
-    async (request) => ok(await getEndpoint(db, tenantOf(request), request.params.id)),
+    async (request) => {
+      const tenantId = tenantOf(request);
+      return ok(await getEndpoint(connectionFor(tenantId), tenantId, request.params.id));
+    },
   );
 
   app.put(
@@ -185,8 +192,12 @@ export function registerWebhookRoutes(fastify: FastifyInstance, options: Webhook
         response: { 200: envelopeOf(z.array(deliveryItem)) },
       },
     },
-    async (request) =>
-      ok(await listDeliveries(db, tenantOf(request), request.params.id, request.query.limit)),
+    async (request) => {
+      const tenantId = tenantOf(request);
+      return ok(
+        await listDeliveries(connectionFor(tenantId), tenantId, request.params.id, request.query.limit),
+      );
+    },
   );
 
   app.post(
