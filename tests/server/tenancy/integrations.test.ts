@@ -459,3 +459,48 @@ describe('webhooks of a tenant with its own database', () => {
     }
   });
 });
+
+describe('/api/v1 of a tenant with its own database', () => {
+  it('finds the key’s tenant’s customer and their subscriptions there', async () => {
+    const admin = superAdmin(own);
+    const plan = dataOf(
+      await admin.post<{ id: number }>('/api/plan/Create', {
+        name: 'Piano API',
+        recurringCostBeforeVAT: 12,
+        vatPercentage: 22,
+        recurrenceType: 1,
+      }),
+    );
+    const customer = dataOf(
+      await admin.post<{ id: number }>('/api/user/Create', {
+        name: 'Giorgio Conti',
+        email: 'giorgio.conti@example.com',
+        isCompany: false,
+        isActive: true,
+        roleId: 3,
+      }),
+    );
+    const subscription = dataOf(
+      await admin.post<{ id: number }>('/api/subscription/Create', { userId: customer.id, planId: plan.id }),
+    );
+    const readKey = dataOf(
+      await admin.post<ApiKeyCreated>('/api/apikey/create', {
+        name: 'Sito',
+        scopes: ['read', 'entitlements'],
+      }),
+    );
+    const query = { query: { customerEmail: 'giorgio.conti@example.com' } };
+    const list = await withKey(readKey.secret).get<{ id: number; planName: string }[]>(
+      '/api/v1/subscriptions',
+      query,
+    );
+    expect(list.status, list.raw).toBe(200);
+    expect(list.body.data?.map((s) => [s.id, s.planName])).toEqual([[subscription.id, 'Piano API']]);
+    const entitlements = await withKey(readKey.secret).get<{ customer: { id: number } }>(
+      '/api/v1/entitlements',
+      query,
+    );
+    expect(entitlements.status, entitlements.raw).toBe(200);
+    expect(entitlements.body.data?.customer.id).toBe(customer.id);
+  });
+});
