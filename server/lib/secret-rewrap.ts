@@ -68,7 +68,8 @@ export const SECRET_SLOTS: readonly SlotSpec[] = [
     id: tenants.id,
     column: tenants.pecSmtpPasswordEncrypted,
     key: 'pecSmtpPasswordEncrypted',
-    tenantId: null,
+    // The tenant's row is copied into its own database, where its PEC sends read it: both rewrapped.
+    tenantId: tenants.id,
   },
   {
     slot: 'users.totp_secret_encrypted',

@@ -31,6 +31,7 @@ import {
   apiRequestLogs,
   apiSettings,
   paymentProviders,
+  tenants,
   webhookAttempts,
   webhookDeliveries,
   webhookEndpoints,
@@ -421,6 +422,14 @@ describe('webhooks of a tenant with its own database', () => {
       isActive: true,
     });
     expect(provider.status).toBe(200);
+    // The tenant's PEC password, sealed with the old key in its row and in its database's copy.
+    const sealed = createSecretBox(JWT_SECRET).seal(
+      'pec-segreta',
+      'tenants.pec_smtp_password_encrypted',
+      own,
+    );
+    for (const db of [ctx.db, tenancy.connectionFor(own)])
+      await db.update(tenants).set({ pecSmtpPasswordEncrypted: sealed }).where(eq(tenants.id, own));
     const box = createSecretBox({ current: 'a-new-encryption-key-0123456789abcdef', previous: JWT_SECRET });
     const deps = {
       shared: ctx.db,
@@ -439,6 +448,13 @@ describe('webhooks of a tenant with its own database', () => {
     expect(box.open(ep?.secretEncrypted ?? '', 'webhook_endpoints.secret_encrypted', ep?.id ?? 0)).toBe(
       endpoint.secret,
     );
+    for (const db of [ctx.db, ownDb]) {
+      const [row] = await db.select().from(tenants).where(eq(tenants.id, own));
+      expect(row?.pecSmtpPasswordEncrypted?.startsWith(`v2.${box.keyId}.`)).toBe(true);
+      expect(box.open(row?.pecSmtpPasswordEncrypted ?? '', 'tenants.pec_smtp_password_encrypted', own)).toBe(
+        'pec-segreta',
+      );
+    }
     const [pp] = await ownDb.select().from(paymentProviders);
     expect(pp?.apiSecretEncrypted?.startsWith(`v2.${box.keyId}.`)).toBe(true);
     expect(
