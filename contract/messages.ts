@@ -372,6 +372,9 @@ export const tenancyMessages = {
     `Il backup è di un database ${kind === 'embedded' ? 'incorporato (PGlite)' : 'PostgreSQL'}: si ripristina solo su un'installazione dello stesso tipo.`,
   backupFailed: (detail: string) => `Backup non riuscito: ${detail}`,
   restoreFailed: (detail: string) => `Ripristino non riuscito, il tenant è rimasto com'era: ${detail}`,
+  deleteConfirmName: 'Per confermare scrivi il nome del tenant, esattamente come appare.',
+  deletedWithExport: (name: string) =>
+    `Tenant «${name}» eliminato con tutti i suoi dati. L’esportazione completa è conservata sul server.`,
   exportRequired: "Prima di eliminare il tenant serve un'esportazione completa dei suoi dati.",
   exportOfAnotherTenant: "L'esportazione indicata non è di questo tenant.",
   deleteRefused: (detail: string) => `Eliminazione rifiutata, nulla è cambiato: ${detail}`,

@@ -1,9 +1,11 @@
 import path from 'node:path';
+import os from 'node:os';
 import fastifyCors from '@fastify/cors';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
+import { MEMORY_DATA_DIR } from './config';
 import { isEmbedded } from './db/client';
 import type { Database } from './db/client';
 import { parseQueryString } from './lib/querystring';
@@ -355,6 +357,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     operations:
       options.tenantOperations ?? (tenancy ? createTenantOperations({ tenancy, log: app.log }) : undefined),
     clock: now,
+    control: db,
+    exportsDir: path.join(config.dataDir === MEMORY_DATA_DIR ? os.tmpdir() : config.dataDir, 'exports'),
   });
   registerCrudRoutes(app, crud, paymentProviderEntity(secretBox, { pinHosts: outbound.guard }));
   // PAYPAL_FAKE (development): a fake PayPal on loopback answers every PayPal call.

@@ -6,7 +6,7 @@
  * 409 'Il tenant non ha ancora un database proprio.'.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Transform } from 'node:stream';
@@ -17,6 +17,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Role } from '../../../contract/enums';
 import { tenancyMessages } from '../../../contract/messages';
+import type { Database } from '../../db/client';
+import { tenantNameOf } from '../../crud/tenant-name';
 import type { TenantOperations } from '../../db/tenancy/operations';
 import type { TenantDatabases } from '../../db/tenancy/tenant-databases';
 import { envelopeOf, ok } from '../../lib/envelope';
@@ -35,7 +37,15 @@ const MAX_UPLOAD_BYTES = 4 * 1024 ** 3;
 
 export function registerTenantDatabaseRoutes(
   fastify: FastifyInstance,
-  deps: { tenancy: TenantDatabases | undefined; operations: TenantOperations | undefined; clock: () => Date },
+  deps: {
+    tenancy: TenantDatabases | undefined;
+    operations: TenantOperations | undefined;
+    clock: () => Date;
+    /** The control database: the tenant's name a delete is confirmed with. */
+    control: Database;
+    /** Where a delete keeps the export it takes first (DATA_DIR/exports). */
+    exportsDir: string;
+  },
 ): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const operations = (): TenantOperations => {
@@ -140,6 +150,38 @@ export function registerTenantDatabaseRoutes(
         { server: placement.server, database: placement.database, state: placement.state },
         tenancyMessages.moved(placement.server),
       );
+    },
+  );
+
+  app.post(
+    '/api/tenant/:id/database/delete',
+    {
+      config: superAdmin,
+      schema: {
+        tags,
+        summary:
+          'Elimina il tenant con tutti i suoi dati: prima un’esportazione completa, conservata sul server (data.exportFile), poi il database, la voce della directory e le iscrizioni. Conferma: name = il nome del tenant',
+        params,
+        body: z.object({ name: z.string().max(200) }),
+        response: { 200: envelopeOf(z.object({ exportFile: z.string() })) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const name = await tenantNameOf(deps.control, id);
+      if (name === null) throw new HttpError(404, tenancyMessages.tenantNotFound(id));
+      if (request.body.name.trim() !== name)
+        throw new HttpError(400, tenancyMessages.deleteConfirmName, {
+          errors: [`name: ${tenancyMessages.deleteConfirmName}`],
+        });
+      await mkdir(deps.exportsDir, { recursive: true, mode: 0o700 });
+      const exportFile = path.join(
+        deps.exportsDir,
+        `tenant-${id}-${deps.clock().toISOString().replace(/[:.]/g, '-')}.zip`,
+      );
+      await operations().exportTenant(id, exportFile);
+      await operations().deleteTenant(id, { exportFile });
+      return ok({ exportFile }, tenancyMessages.deletedWithExport(name));
     },
   );
 

@@ -3,6 +3,7 @@
  * downloaded and uploaded back (the tenant's rows restored), an export (zip) downloaded, refusals
  * in Italian, an Admin refused; on PostgreSQL a move, after which the tenant answers through the API.
  */
+import { readFile, rm } from 'node:fs/promises';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenancyMessages } from '../../../contract/messages';
@@ -150,6 +151,41 @@ describe('tenant database calls', () => {
       const unknown = await superAdmin().post(`/api/tenant/${own}/database/move`, { server: 'altrove' });
       expect(unknown.status).toBe(400);
       expect(unknown.body.message).toBe(tenancyMessages.unknownServer('altrove'));
+    },
+  );
+
+  it(
+    'deletes a tenant once its name is typed: an export is kept on the server first, then nothing of it remains',
+    { timeout: 60_000 },
+    async () => {
+      const res = await superAdmin().post<Tenant>('/api/tenant/Create', { name: 'Bottega da chiudere' });
+      const gone = res.body.data?.id ?? 0;
+      await tenancy.create(gone, adminUrl ? 'control' : undefined);
+      const wrong = await superAdmin().post(`/api/tenant/${gone}/database/delete`, { name: 'Bottega' });
+      expect(wrong.status).toBe(400);
+      expect(wrong.body).toMatchObject({
+        message: tenancyMessages.deleteConfirmName,
+        fieldErrors: { name: tenancyMessages.deleteConfirmName },
+      });
+      expect((await tenancy.placementOf(gone)).database).not.toBeNull();
+
+      const admin = await ctx.as('admin');
+      expect(
+        (await admin.post(`/api/tenant/${gone}/database/delete`, { name: 'Bottega da chiudere' })).status,
+      ).toBe(403);
+
+      const deleted = await superAdmin().post<{ exportFile: string }>(`/api/tenant/${gone}/database/delete`, {
+        name: 'Bottega da chiudere',
+      });
+      expect(deleted.status, deleted.raw).toBe(200);
+      expect(deleted.body.message).toBe(tenancyMessages.deletedWithExport('Bottega da chiudere'));
+      const exportFile = deleted.body.data?.exportFile ?? '';
+      expect((await readFile(exportFile)).subarray(0, 2).toString()).toBe('PK');
+      await rm(exportFile, { force: true });
+      expect((await tenancy.placementOf(gone)).database).toBeNull();
+      expect((await superAdmin().get(`/api/tenant/GetById/${gone}`)).status).toBe(404);
+      // The other tenant still answers.
+      expect((await superAdmin(own).get('/api/plan/getAll')).status).toBe(200);
     },
   );
 });
