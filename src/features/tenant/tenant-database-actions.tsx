@@ -124,12 +124,16 @@ export function TenantDatabaseActions({
   return (
     <div className="mt-6 border-t border-slate-200 pt-5">
       <h3 className="text-sm font-semibold text-slate-900">{t.operations}</h3>
+      <p id={`${id}-hint`} className="mt-1 text-sm text-slate-500">
+        {t.operationsHint}
+      </p>
       <div className="mt-3 flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:items-center">
         <button
           type="button"
           className={buttonClass}
           disabled={busy !== null}
           aria-busy={busy === 'backup'}
+          aria-describedby={`${id}-hint`}
           onClick={() => void backup()}
         >
           {label('backup', t.backup, t.backingUp, <DownloadIcon className="h-4 w-4" />)}
@@ -139,7 +143,7 @@ export function TenantDatabaseActions({
           className={buttonClass}
           disabled={busy !== null}
           aria-busy={busy === 'export'}
-          aria-describedby={`${id}-export-hint`}
+          aria-describedby={`${id}-hint`}
           onClick={() => void exportAll()}
         >
           {label('export', t.exportAll, t.exporting, <DownloadIcon className="h-4 w-4" />)}
@@ -162,9 +166,6 @@ export function TenantDatabaseActions({
           </label>
         </div>
       </div>
-      <p id={`${id}-export-hint`} className="mt-2 text-xs text-slate-500">
-        {t.exportHint}
-      </p>
       {others.length > 0 && (
         <div className="mt-4 flex flex-col gap-2 sm:flex-row sm:items-end">
           <div className="sm:w-64">

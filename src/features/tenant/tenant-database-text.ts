@@ -20,7 +20,8 @@ export const tenantDatabaseText = {
   exporting: 'Esportazione in corso…',
   exportSaved: (fileName: string) => `Esportazione scaricata: ${fileName}.`,
   exportFailed: 'Esportazione non riuscita.',
-  exportHint: 'Uno zip con un CSV per tabella (si apre con Excel) e il backup.',
+  operationsHint:
+    "Il backup si ripristina da qui; l'esportazione è uno zip con un CSV per tabella (si apre con Excel) e il backup.",
   restore: 'Ripristina da un backup…',
   restoring: 'Ripristino in corso…',
   restoreConfirm: {

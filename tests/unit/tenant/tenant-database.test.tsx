@@ -7,7 +7,7 @@
 import { File as NodeFile } from 'node:buffer';
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse } from 'msw';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Role } from '../../../contract/enums';
 import { formatBytes } from '../../../contract/format-bytes';
 import { tenancyMessages } from '../../../contract/messages';
@@ -69,6 +69,13 @@ function countDetailReads() {
  * request body arrives as 'undefined'), a browser's File is sent as it is.
  */
 const backupFile = (content: string, name: string) => new NodeFile([content], name) as unknown as File;
+
+// The tenant screen is a lazy route: its chunk (the form, the card, its operations) is transformed
+// once here, not inside the first test's 5 s wait, which three files in parallel on two loaded
+// cores overran.
+beforeAll(async () => {
+  await import('../../../src/entities/tenant/tenant.pages');
+}, 30_000);
 
 let saved: string[] = [];
 beforeEach(() => {
