@@ -54,7 +54,7 @@ export function TenantDatabaseCard({
         // Still in the control database: nothing of its own to back up, restore or move yet.
         <p className="mt-6 border-t border-slate-200 pt-5 text-sm text-slate-600">
           {tenantDatabaseText.notSplit}{' '}
-          <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-800">
+          <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs whitespace-nowrap text-slate-800">
             {tenantDatabaseText.splitCommand}
           </code>
         </p>
