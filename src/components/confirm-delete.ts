@@ -35,12 +35,12 @@ async function fire(options: SweetAlertOptions) {
 }
 
 /** The dialog's body: what it acts on (bold, when given), then the text. Built as nodes, never as HTML. */
-function body(text: string, subject?: string): HTMLElement {
+function body(text: string, subject?: string, subjectLabel: string = uiText.deleteSubject): HTMLElement {
   const wrap = document.createElement('div');
   if (subject) {
     const what = document.createElement('p');
     what.className = 'swal-rinnova-subject';
-    what.append(`${uiText.deleteSubject} `);
+    what.append(`${subjectLabel} `);
     const strong = document.createElement('strong');
     strong.textContent = subject;
     what.append(strong);
@@ -75,13 +75,15 @@ export interface ConfirmOptions {
   tone?: 'danger' | 'primary';
   /** What the action acts on, shown in bold above the text. */
   subject?: string;
+  /** The words before the subject (default 'Stai per eliminare'). */
+  subjectLabel?: string;
 }
 
 /** A confirmation with the delete dialog's look (e.g. 'Imposta pagamento con bonifico', irreversible). */
 export async function confirmAction(options: ConfirmOptions): Promise<boolean> {
   const result = await fire({
     title: options.title,
-    html: body(options.text, options.subject),
+    html: body(options.text, options.subject, options.subjectLabel),
     icon: 'warning',
     iconColor: options.tone === 'primary' ? '#3b82f6' : '#dc2626',
     showCancelButton: true,

@@ -3,7 +3,7 @@
  * SPA's axios instance (API key, token and tenant headers), then saved under the server's file
  * name (Content-Disposition) or a fallback.
  */
-import type { AxiosProgressEvent } from 'axios';
+import type { AxiosProgressEvent, AxiosRequestConfig, AxiosResponse } from 'axios';
 import { isAxiosError } from 'axios';
 import { http } from './http';
 
@@ -34,28 +34,50 @@ export interface DownloadProgress {
   total?: number;
 }
 
-export async function downloadFile(
-  path: string,
-  options: {
-    fileName?: string;
-    params?: Record<string, string | number>;
-    onProgress?: (p: DownloadProgress) => void;
-    signal?: AbortSignal;
-  } = {},
-): Promise<string> {
-  // Bytes, then a Blob of the answer's type (a 'blob' response type is not portable to every XHR).
-  const res = await http.get<ArrayBuffer>(path, {
+export interface DownloadOptions {
+  fileName?: string;
+  params?: Record<string, string | number>;
+  onProgress?: (p: DownloadProgress) => void;
+  signal?: AbortSignal;
+}
+
+/** The request options a download shares, GET or POST: bytes, progress, abort. */
+function downloadConfig(options: DownloadOptions): AxiosRequestConfig {
+  return {
+    // Bytes, then a Blob of the answer's type (a 'blob' response type is not portable to every XHR).
     responseType: 'arraybuffer',
     params: options.params,
     signal: options.signal,
     onDownloadProgress: options.onProgress
       ? (e: AxiosProgressEvent) => options.onProgress?.({ loaded: e.loaded, total: e.total || undefined })
       : undefined,
-  });
+  };
+}
+
+/** Saves an answer's bytes under the server's name (Content-Disposition) or the fallback; returns the name. */
+function saveResponse(res: AxiosResponse<ArrayBuffer>, fallback: string | undefined): string {
   const type = String(res.headers['content-type'] ?? 'application/octet-stream');
-  const name = fileNameOf(res.headers['content-disposition']) ?? options.fileName ?? 'download';
+  const name = fileNameOf(res.headers['content-disposition']) ?? fallback ?? 'download';
   saveBlob(new Blob([res.data], { type }), name);
   return name;
+}
+
+export async function downloadFile(path: string, options: DownloadOptions = {}): Promise<string> {
+  const res = await http.get<ArrayBuffer>(path, downloadConfig(options));
+  return saveResponse(res, options.fileName);
+}
+
+/**
+ * A download produced by a POST (e.g. a tenant's export, which does work on the server): `body`
+ * as JSON when given, then the answer saved as `downloadFile` does.
+ */
+export async function downloadFilePost(
+  path: string,
+  body?: unknown,
+  options: DownloadOptions = {},
+): Promise<string> {
+  const res = await http.post<ArrayBuffer>(path, body, downloadConfig(options));
+  return saveResponse(res, options.fileName);
 }
 
 /** The server's message of a failed download (its envelope arrives as bytes), if any. */

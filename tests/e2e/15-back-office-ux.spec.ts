@@ -6,6 +6,7 @@
  * on an empty filtered list, the ツ of the empty-list text drawn, the delete dialog naming its
  * item with Italian button names, a new plan staying open, the Partita IVA formats.
  */
+import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import {
   accounts,
@@ -16,8 +17,10 @@ import {
   expectOpaque,
   login,
   screenshot,
+  screenshotDir,
   submitLoginForm,
   tenantIdByName,
+  toast,
 } from './support';
 
 const uniqueTag = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
@@ -456,20 +459,82 @@ test('a failed sign-in: the message as a toast (spec §8), and the inline hint o
 });
 
 // Issue 25: below a tenant's form, a SuperAdmin reads where its database lives (an Admin's
-// detail carries no database: tests/unit/tenant/tenant-database.test.tsx).
+// detail carries no database: tests/unit/tenant/tenant-database.test.tsx) and backs it up: the e2e
+// server's demo tenants were split into databases of their own at its first start (start.ts).
+// A tenant still in the control database (no operations, the split hint): the component tests.
+const NOT_SPLIT = 'Nel database di controllo (non ancora separato)';
+
+/** The card alone, in screenshots/issue-25/ (the phone's fixed tenant bar hidden for the shot). */
+async function cardShot(card: Locator, name: string): Promise<void> {
+  await card.screenshot({
+    path: path.join(screenshotDir, `issue-25/${name}.png`),
+    style: '.fixed.bottom-0 { visibility: hidden !important; }',
+  });
+}
+
 for (const width of [390, 1280] as const) {
-  test(`${width} px: a SuperAdmin reads where a tenant's database lives`, async ({ page }) => {
+  test(`${width} px: a SuperAdmin reads where a tenant's database lives, and backs it up once it has its own`, async ({
+    page,
+  }) => {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
     await login(page, accounts.superadmin, { to: '/tenant' });
     await page.getByRole('link', { name: 'Modifica' }).first().click();
     await expect(page).toHaveURL(/\/tenant\/\d+$/);
     const card = page.getByRole('region', { name: 'Database del tenant' });
     // The demo tenants were split into databases of their own at the first start (start.ts).
-    await expect(card.getByText('embedded', { exact: true })).toBeVisible();
+    await expect(card.getByText('Database incorporato (questo server)')).toBeVisible();
     await expect(card.getByText(/^rinnova_t\d+$/)).toBeVisible();
-    await expect(card.getByText(/^\d+(,\d+)? (kB|MB|GB)$/)).toBeVisible();
-    await expect(card.getByText('Nel database di controllo (non ancora separato)')).toHaveCount(0);
+    const size = card.locator('dt', { hasText: 'Dimensione' }).locator('xpath=following-sibling::dd');
+    await expect(size).toHaveText(/^\d+(,\d)? (B|kB|MB|GB)$/);
+    await expect(card.getByText(NOT_SPLIT)).toHaveCount(0);
+    const download = page.waitForEvent('download');
+    await card.getByRole('button', { name: 'Scarica backup' }).click();
+    expect((await download).suggestedFilename()).toMatch(/^tenant-\d+-\d{4}-\d{2}-\d{2}\.backup$/);
+    await expect(toast(page, /^Backup scaricato: tenant-\d+-.+\.backup\.$/)).toBeVisible();
     await expectNoHorizontalOverflow(page);
     await screenshot(page, `issue-25/${width}-tenant-database`);
+    await cardShot(card, `${width}-tenant-database-card`);
+  });
+
+  // The operations' layout on a phone and a desktop, whatever the e2e server's tenants are: the
+  // detail is answered as a tenant with a database of its own and the servers as two, by
+  // interception (nothing is clicked: the server would answer for the tenant it really has).
+  test(`${width} px: the operations on a tenant's own database fit the screen`, async ({ page }) => {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    await page.route('**/api/tenant/GetById/*', async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { data: Record<string, unknown> };
+      body.data.database = { server: 'eu1', name: 'rinnova_t1', sizeBytes: 13_002_342 };
+      await route.fulfill({ response, json: body });
+    });
+    await page.route('**/api/tenant/database/servers', (route) =>
+      route.fulfill({ json: { success: true, message: null, data: ['control', 'eu1', 'eu2'] } }),
+    );
+    await login(page, accounts.superadmin, { to: '/tenant' });
+    await page.getByRole('link', { name: 'Modifica' }).first().click();
+    const card = page.getByRole('region', { name: 'Database del tenant' });
+    await expect(card.getByText('12,4 MB')).toBeVisible();
+    const buttons = [
+      card.getByRole('button', { name: 'Scarica backup' }),
+      card.getByRole('button', { name: 'Esporta tutti i dati' }),
+      card.getByText('Ripristina da un backup…'),
+      card.getByRole('button', { name: 'Sposta su un altro server' }),
+    ];
+    await expect(card.getByLabel('Ripristina da un backup…')).toHaveAttribute('type', 'file');
+    await expect(card.getByRole('combobox', { name: 'Server di destinazione' })).toHaveValue('control');
+    const cardBox = (await card.boundingBox())!;
+    for (const button of buttons) {
+      await expect(button).toBeVisible();
+      const box = (await button.boundingBox())!;
+      // Tappable, on one line, inside the card.
+      expect(box.height, 'a button is 36-44 px tall').toBeGreaterThanOrEqual(36);
+      expect(box.height).toBeLessThanOrEqual(44);
+      expect(box.x + box.width).toBeLessThanOrEqual(cardBox.x + cardBox.width);
+      // On a phone, a button spans the card's content (thumb-wide, aligned with each other).
+      if (width === 390) expect(box.width).toBeGreaterThan(cardBox.width - 64);
+    }
+    await expectNoHorizontalOverflow(page);
+    await screenshot(page, `issue-25/${width}-tenant-database-operations`);
+    await cardShot(card, `${width}-tenant-database-operations-card`);
   });
 }

@@ -5,16 +5,10 @@ import type { Tenant } from '../../../contract/schemas/tenant';
 import { entityHooks } from '../../lib/entity-hooks';
 import type { ResourceDef } from '../../lib/resource';
 import { useRoleAllowed } from '../../lib/use-list-controller';
+import { TenantDatabaseActions, isNamedServer, serverLabel } from './tenant-database-actions';
+import { tenantDatabaseText } from './tenant-database-text';
 
-export const tenantDatabaseText = {
-  title: 'Database del tenant',
-  intro: 'Dove vivono i dati di questo tenant e quanto spazio occupano.',
-  server: 'Server',
-  name: 'Database',
-  size: 'Dimensione',
-  shared: 'Nel database di controllo (non ancora separato)',
-  controlServer: 'Server di controllo',
-} as const;
+export { tenantDatabaseText };
 
 /**
  * Where a tenant's database lives and its size (contract 'Tenancy': GetById answers it to a
@@ -34,9 +28,7 @@ export function TenantDatabaseCard({
   if (!superAdmin || !database) return null;
   // Names the machine uses (a server's, a database's) in monospace; words in the text face.
   const rows: [string, string, boolean][] = [
-    database.server === 'control'
-      ? [tenantDatabaseText.server, tenantDatabaseText.controlServer, false]
-      : [tenantDatabaseText.server, database.server, true],
+    [tenantDatabaseText.server, serverLabel(database.server), isNamedServer(database.server)],
     [tenantDatabaseText.name, database.name, true],
     database.sizeBytes === null
       ? [tenantDatabaseText.size, tenantDatabaseText.shared, false]
@@ -58,6 +50,17 @@ export function TenantDatabaseCard({
           </div>
         ))}
       </dl>
+      {database.sizeBytes === null ? (
+        // Still in the control database: nothing of its own to back up, restore or move yet.
+        <p className="mt-6 border-t border-slate-200 pt-5 text-sm text-slate-600">
+          {tenantDatabaseText.notSplit}{' '}
+          <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs whitespace-nowrap text-slate-800">
+            {tenantDatabaseText.splitCommand}
+          </code>
+        </p>
+      ) : (
+        <TenantDatabaseActions tenantId={tenantId} entity={resource.name} server={database.server} />
+      )}
     </section>
   );
 }

@@ -1,0 +1,215 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type ChangeEvent, type ReactNode } from 'react';
+import { confirmAction } from '../../components/confirm-delete';
+import { DownloadIcon, SendIcon, UploadIcon } from '../../components/icons';
+import { downloadErrorMessage } from '../../lib/download-file';
+import { isHandledByInterceptor } from '../../lib/http-errors';
+import { notify } from '../../lib/notify';
+import { queryKeys } from '../../lib/query-keys';
+import { useSelectedTenantId } from '../../lib/tenant-store';
+import { tenantDatabaseCalls, useTenantDatabaseServers } from './tenant-database-api';
+import { tenantDatabaseText as t } from './tenant-database-text';
+
+type Operation = 'backup' | 'export' | 'restore' | 'move';
+
+/** A server's name as a person reads it ('control' is the control server). */
+/** A server's name as shown: the two the app names itself in words, a configured one as it is. */
+export const serverLabel = (server: string) =>
+  server === 'control' ? t.controlServer : server === 'embedded' ? t.embeddedServer : server;
+/** True for a configured server's name (shown in monospace), false for the app's own two. */
+export const isNamedServer = (server: string) => server !== 'control' && server !== 'embedded';
+
+/**
+ * The operations on a tenant's own database (issue 25), for a SuperAdmin: backup and full export
+ * as downloads, restore from a chosen backup file, move to another configured server. One at a
+ * time: while one runs every button waits and the running one says so. A failure is a toast with
+ * the server's Italian reason; after a restore or a move the tenant's detail is read again.
+ */
+export function TenantDatabaseActions({
+  tenantId,
+  entity,
+  server,
+}: {
+  tenantId: number;
+  /** The entity whose cached detail shows the card (refreshed after a restore or a move). */
+  entity: string;
+  /** The server the tenant's database is on now. */
+  server: string;
+}) {
+  const id = useId();
+  const queryClient = useQueryClient();
+  const selectedTenantId = useSelectedTenantId();
+  const [busy, setBusy] = useState<Operation | null>(null);
+  const servers = useTenantDatabaseServers(true);
+  // A move needs somewhere to go: more than one configured server, and one the tenant is not on.
+  const others = (servers.data?.length ?? 0) > 1 ? (servers.data ?? []).filter((s) => s !== server) : [];
+  const [target, setTarget] = useState<string>('');
+  const chosenTarget = others.includes(target) ? target : (others[0] ?? '');
+
+  const refresh = () =>
+    queryClient.invalidateQueries({ queryKey: queryKeys.entity(selectedTenantId, entity) });
+
+  /** Runs one operation: busy while it lasts, its outcome as a toast. */
+  async function run(
+    operation: Operation,
+    call: () => Promise<string>,
+    failed: string,
+    after?: () => unknown,
+  ) {
+    setBusy(operation);
+    try {
+      notify.success(await call());
+    } catch (error) {
+      console.error(`Operazione sul database del tenant non riuscita (${operation}):`, error);
+      if (!isHandledByInterceptor(error)) notify.error(downloadErrorMessage(error) ?? failed);
+    } finally {
+      setBusy(null);
+      await after?.();
+    }
+  }
+
+  const backup = () =>
+    run('backup', async () => t.backupSaved(await tenantDatabaseCalls.backup(tenantId)), t.backupFailed);
+
+  const exportAll = () =>
+    run('export', async () => t.exportSaved(await tenantDatabaseCalls.exportAll(tenantId)), t.exportFailed);
+
+  async function restore(e: ChangeEvent<HTMLInputElement>) {
+    const input = e.currentTarget;
+    const file = input.files?.[0];
+    // Cleared at once: choosing the same file again is a new choice.
+    input.value = '';
+    if (!file || busy) return;
+    const confirmed = await confirmAction({
+      title: t.restoreConfirm.title,
+      text: t.restoreConfirm.text,
+      subject: file.name,
+      subjectLabel: t.restoreConfirm.subjectLabel,
+      confirmText: t.restoreConfirm.confirm,
+      cancelText: t.cancel,
+    });
+    if (!confirmed) return;
+    await run(
+      'restore',
+      async () => (await tenantDatabaseCalls.restore(tenantId, file)) ?? t.restored,
+      t.restoreFailed,
+      refresh,
+    );
+  }
+
+  async function move() {
+    if (!chosenTarget || busy) return;
+    const confirmed = await confirmAction({
+      title: t.moveConfirm.title,
+      text: t.moveConfirm.text,
+      subject: `${serverLabel(server)} → ${serverLabel(chosenTarget)}`,
+      subjectLabel: t.moveConfirm.subjectLabel,
+      confirmText: t.moveConfirm.confirm,
+      cancelText: t.cancel,
+      tone: 'primary',
+    });
+    if (!confirmed) return;
+    await run(
+      'move',
+      async () => (await tenantDatabaseCalls.move(tenantId, chosenTarget)) ?? t.moved(chosenTarget),
+      t.moveFailed,
+      refresh,
+    );
+  }
+
+  const label = (operation: Operation, idle: string, running: string, icon: ReactNode) => (
+    <>
+      {busy === operation ? <Spinner /> : icon}
+      {busy === operation ? running : idle}
+    </>
+  );
+  const buttonClass = 'btn-secondary w-full sm:w-auto';
+
+  return (
+    <div className="mt-6 border-t border-slate-200 pt-5">
+      <h3 className="text-sm font-semibold text-slate-900">{t.operations}</h3>
+      <p id={`${id}-hint`} className="mt-1 text-sm text-slate-500">
+        {t.operationsHint}
+      </p>
+      <div className="mt-3 flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:items-center">
+        <button
+          type="button"
+          className={buttonClass}
+          disabled={busy !== null}
+          aria-busy={busy === 'backup'}
+          aria-describedby={`${id}-hint`}
+          onClick={() => void backup()}
+        >
+          {label('backup', t.backup, t.backingUp, <DownloadIcon className="h-4 w-4" />)}
+        </button>
+        <button
+          type="button"
+          className={buttonClass}
+          disabled={busy !== null}
+          aria-busy={busy === 'export'}
+          aria-describedby={`${id}-hint`}
+          onClick={() => void exportAll()}
+        >
+          {label('export', t.exportAll, t.exporting, <DownloadIcon className="h-4 w-4" />)}
+        </button>
+        {/* A real file input, visually hidden, named by the label drawn as a button. */}
+        <div>
+          <input
+            id={`${id}-restore`}
+            type="file"
+            accept=".backup"
+            className="peer sr-only"
+            disabled={busy !== null}
+            onChange={(e) => void restore(e)}
+          />
+          <label
+            htmlFor={`${id}-restore`}
+            className={`${buttonClass} cursor-pointer peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-brand-blue peer-disabled:cursor-not-allowed peer-disabled:opacity-60`}
+          >
+            {label('restore', t.restore, t.restoring, <UploadIcon className="h-4 w-4" />)}
+          </label>
+        </div>
+      </div>
+      {others.length > 0 && (
+        <div className="mt-4 flex flex-col gap-2 sm:flex-row sm:items-end">
+          <div className="sm:w-64">
+            <label className="label" htmlFor={`${id}-target`}>
+              {t.moveTarget}
+            </label>
+            <select
+              id={`${id}-target`}
+              className="input"
+              value={chosenTarget}
+              disabled={busy !== null}
+              onChange={(e) => setTarget(e.target.value)}
+            >
+              {others.map((s) => (
+                <option key={s} value={s}>
+                  {serverLabel(s)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button
+            type="button"
+            className={buttonClass}
+            disabled={busy !== null}
+            aria-busy={busy === 'move'}
+            onClick={() => void move()}
+          >
+            {label('move', t.move, t.moving, <SendIcon className="h-4 w-4" />)}
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function Spinner() {
+  return (
+    <span
+      aria-hidden="true"
+      className="h-4 w-4 animate-spin rounded-full border-2 border-slate-300 border-t-brand-blue"
+    />
+  );
+}

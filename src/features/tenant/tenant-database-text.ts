@@ -1,0 +1,48 @@
+/** Every Italian word of the tenant database card and its operations (issue 25). */
+export const tenantDatabaseText = {
+  title: 'Database del tenant',
+  intro: 'Dove vivono i dati di questo tenant e quanto spazio occupano.',
+  server: 'Server',
+  name: 'Database',
+  size: 'Dimensione',
+  shared: 'Nel database di controllo (non ancora separato)',
+  controlServer: 'Server di controllo',
+  embeddedServer: 'Database incorporato (questo server)',
+  // Operations on the tenant's own database.
+  operations: 'Operazioni',
+  notSplit:
+    'Backup, esportazione, ripristino e spostamento saranno disponibili quando il tenant avrà un database proprio:',
+  splitCommand: 'npm run tenants -- split',
+  backup: 'Scarica backup',
+  backingUp: 'Backup in corso…',
+  backupSaved: (fileName: string) => `Backup scaricato: ${fileName}.`,
+  backupFailed: 'Backup non riuscito.',
+  exportAll: 'Esporta tutti i dati',
+  exporting: 'Esportazione in corso…',
+  exportSaved: (fileName: string) => `Esportazione scaricata: ${fileName}.`,
+  exportFailed: 'Esportazione non riuscita.',
+  operationsHint:
+    "Il backup si ripristina da qui; l'esportazione è uno zip con un CSV per tabella (si apre con Excel) e il backup.",
+  restore: 'Ripristina da un backup…',
+  restoring: 'Ripristino in corso…',
+  restoreConfirm: {
+    title: 'Ripristinare il tenant dal backup?',
+    subjectLabel: 'File scelto:',
+    text: 'I dati del tenant torneranno allo stato del backup: quello che è cambiato dopo andrà perso. Durante il ripristino il tenant resterà non raggiungibile per qualche istante.',
+    confirm: 'Sì, ripristina',
+  },
+  restored: 'Tenant ripristinato dal backup.',
+  restoreFailed: 'Ripristino non riuscito.',
+  moveTarget: 'Server di destinazione',
+  move: 'Sposta su un altro server',
+  moving: 'Spostamento in corso…',
+  moveConfirm: {
+    title: 'Spostare il database del tenant?',
+    subjectLabel: 'Spostamento:',
+    text: 'Durante la copia il tenant si potrà consultare ma non modificare. Se qualcosa non riesce, lo spostamento viene annullato e il tenant resta sul server di prima.',
+    confirm: 'Sì, sposta',
+  },
+  moved: (server: string) => `Tenant spostato sul server ${server}.`,
+  moveFailed: 'Spostamento non riuscito.',
+  cancel: 'Annulla',
+} as const;
