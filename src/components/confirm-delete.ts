@@ -96,6 +96,32 @@ export async function confirmAction(options: ConfirmOptions): Promise<boolean> {
   return result.isConfirmed;
 }
 
+/**
+ * A confirmation that asks to type a word (a tenant's name) before an irreversible action: the
+ * confirm button refuses anything else, with `mismatch` under the field.
+ */
+export async function confirmTyped(
+  options: ConfirmOptions & { expected: string; inputLabel: string; mismatch: string },
+): Promise<boolean> {
+  const result = await fire({
+    title: options.title,
+    html: body(options.text, options.subject, options.subjectLabel),
+    icon: 'warning',
+    iconColor: '#dc2626',
+    input: 'text',
+    inputLabel: options.inputLabel,
+    // Named for assistive technology too (SweetAlert2 writes the label with innerText).
+    inputAttributes: { autocomplete: 'off', spellcheck: 'false', 'aria-label': options.inputLabel },
+    inputValidator: (value: string) => (value.trim() === options.expected ? null : options.mismatch),
+    showCancelButton: true,
+    showCloseButton: true,
+    confirmButtonText: options.confirmText,
+    cancelButtonText: options.cancelText,
+    customClass: { confirmButton: 'btn-danger', input: 'input', inputLabel: 'label' },
+  });
+  return result.isConfirmed;
+}
+
 /** A short success alert that closes by itself (e.g. 'Tenant Selezionata!'). */
 export async function showSuccess(title: string, text?: string, timerMs = 1800): Promise<void> {
   await fire({

@@ -496,6 +496,41 @@ for (const width of [390, 1280] as const) {
     await cardShot(card, `${width}-tenant-database-card`);
   });
 
+  // A tenant created now is born in its own database (npm start); deleting it asks for its name.
+  test(`${width} px: a new tenant has its own database; deleting it asks for its name, then it is gone`, async ({
+    page,
+  }) => {
+    const { token } = await apiLogin(accounts.superadmin);
+    const name = `Bottega ${uniqueTag()} ${width}`;
+    const created = await api<{ id: number }>('POST', '/api/tenant/Create', { token, body: { name } });
+    expect(created.status).toBe(200);
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    await login(page, accounts.superadmin, { to: `/tenant/${created.body.data!.id}` });
+    const card = page.getByRole('region', { name: 'Database del tenant' });
+    await expect(card.getByText(new RegExp(`^rinnova_t${created.body.data!.id}$`))).toBeVisible();
+    await card.getByRole('button', { name: 'Elimina il tenant…' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByText('Eliminare il tenant con tutti i suoi dati?')).toBeVisible();
+    const typed = dialog.getByRole('textbox', { name: 'Per confermare scrivi il nome del tenant' });
+    await typed.fill('Bottega');
+    await dialog.getByRole('button', { name: 'Elimina definitivamente' }).click();
+    await expect(
+      dialog.getByText('Il nome non corrisponde: scrivilo esattamente come appare.'),
+    ).toBeVisible();
+    await screenshot(page, `issue-25/${width}-tenant-delete-dialog`);
+    await typed.fill(name);
+    await dialog.getByRole('button', { name: 'Elimina definitivamente' }).click();
+    await expect(
+      toast(
+        page,
+        `Tenant «${name}» eliminato con tutti i suoi dati. L’esportazione completa è conservata sul server.`,
+      ),
+    ).toBeVisible();
+    await expect(page).toHaveURL(/\/tenant$/);
+    const gone = await api('GET', `/api/tenant/GetById/${created.body.data!.id}`, { token });
+    expect(gone.status).toBe(404);
+  });
+
   // The operations' layout on a phone and a desktop, whatever the e2e server's tenants are: the
   // detail is answered as a tenant with a database of its own and the servers as two, by
   // interception (nothing is clicked: the server would answer for the tenant it really has).
@@ -519,6 +554,7 @@ for (const width of [390, 1280] as const) {
       card.getByRole('button', { name: 'Esporta tutti i dati' }),
       card.getByText('Ripristina da un backup…'),
       card.getByRole('button', { name: 'Sposta su un altro server' }),
+      card.getByRole('button', { name: 'Elimina il tenant…' }),
     ];
     await expect(card.getByLabel('Ripristina da un backup…')).toHaveAttribute('type', 'file');
     await expect(card.getByRole('combobox', { name: 'Server di destinazione' })).toHaveValue('control');

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type ChangeEvent, type ReactNode } from 'react';
-import { confirmAction } from '../../components/confirm-delete';
+import { useNavigate } from 'react-router-dom';
+import { confirmAction, confirmTyped } from '../../components/confirm-delete';
 import { DownloadIcon, SendIcon, UploadIcon } from '../../components/icons';
 import { downloadErrorMessage } from '../../lib/download-file';
 import { isHandledByInterceptor } from '../../lib/http-errors';
@@ -10,7 +11,7 @@ import { useSelectedTenantId } from '../../lib/tenant-store';
 import { tenantDatabaseCalls, useTenantDatabaseServers } from './tenant-database-api';
 import { tenantDatabaseText as t } from './tenant-database-text';
 
-type Operation = 'backup' | 'export' | 'restore' | 'move';
+type Operation = 'backup' | 'export' | 'restore' | 'move' | 'remove';
 
 /** A server's name as a person reads it ('control' is the control server). */
 /** A server's name as shown: the two the app names itself in words, a configured one as it is. */
@@ -27,16 +28,20 @@ export const isNamedServer = (server: string) => server !== 'control' && server 
  */
 export function TenantDatabaseActions({
   tenantId,
+  tenantName,
   entity,
   server,
 }: {
   tenantId: number;
+  /** What a SuperAdmin types to confirm the tenant's deletion. */
+  tenantName: string;
   /** The entity whose cached detail shows the card (refreshed after a restore or a move). */
   entity: string;
   /** The server the tenant's database is on now. */
   server: string;
 }) {
   const id = useId();
+  const navigate = useNavigate();
   const queryClient = useQueryClient();
   const selectedTenantId = useSelectedTenantId();
   const [busy, setBusy] = useState<Operation | null>(null);
@@ -115,6 +120,36 @@ export function TenantDatabaseActions({
       t.moveFailed,
       refresh,
     );
+  }
+
+  /** The tenant deleted (an export kept on the server first): back to the list, every list read again. */
+  async function remove() {
+    if (busy) return;
+    const confirmed = await confirmTyped({
+      title: t.removeConfirm.title,
+      text: t.removeConfirm.text,
+      subject: tenantName,
+      subjectLabel: t.removeConfirm.subjectLabel,
+      confirmText: t.removeConfirm.confirm,
+      cancelText: t.cancel,
+      expected: tenantName,
+      inputLabel: t.removeConfirm.inputLabel,
+      mismatch: t.removeConfirm.mismatch,
+    });
+    if (!confirmed) return;
+    let removed = false;
+    await run(
+      'remove',
+      async () => {
+        const message = (await tenantDatabaseCalls.remove(tenantId, tenantName)) ?? t.removeConfirm.title;
+        removed = true;
+        return message;
+      },
+      t.removeFailed,
+    );
+    if (!removed) return;
+    await queryClient.invalidateQueries();
+    navigate('/tenant');
   }
 
   const label = (operation: Operation, idle: string, running: string, icon: ReactNode) => (
@@ -201,6 +236,17 @@ export function TenantDatabaseActions({
           </button>
         </div>
       )}
+      <div className="mt-5 border-t border-slate-200 pt-4">
+        <button
+          type="button"
+          className="btn-danger w-full sm:w-auto"
+          disabled={busy !== null}
+          aria-busy={busy === 'remove'}
+          onClick={() => void remove()}
+        >
+          {label('remove', t.remove, t.removing, null)}
+        </button>
+      </div>
     </div>
   );
 }

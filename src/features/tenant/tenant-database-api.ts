@@ -32,6 +32,15 @@ export const tenantDatabaseCalls = {
     });
     return res.data.message ?? null;
   },
+  /** Deletes the tenant (its name typed as confirmation); answers the server's message. */
+  remove: async (id: number, name: string): Promise<string | null> => {
+    const res = await http.post<Envelope<{ exportFile: string }>>(
+      `tenant/${id}/database/delete`,
+      { name },
+      { tenantId: null },
+    );
+    return res.data.message ?? null;
+  },
   move: async (id: number, server: string): Promise<string | null> => {
     const res = await http.post<Envelope<Placement>>(
       `tenant/${id}/database/move`,

@@ -59,7 +59,12 @@ export function TenantDatabaseCard({
           </code>
         </p>
       ) : (
-        <TenantDatabaseActions tenantId={tenantId} entity={resource.name} server={database.server} />
+        <TenantDatabaseActions
+          tenantId={tenantId}
+          tenantName={(detail.data as Tenant | undefined)?.name ?? ''}
+          entity={resource.name}
+          server={database.server}
+        />
       )}
     </section>
   );

@@ -44,5 +44,16 @@ export const tenantDatabaseText = {
   },
   moved: (server: string) => `Tenant spostato sul server ${server}.`,
   moveFailed: 'Spostamento non riuscito.',
+  remove: 'Elimina il tenant…',
+  removing: 'Eliminazione in corso…',
+  removeConfirm: {
+    title: 'Eliminare il tenant con tutti i suoi dati?',
+    subjectLabel: 'Tenant:',
+    text: "Il database del tenant, i suoi clienti, sottoscrizioni, pagamenti e fatture e le iscrizioni dei suoi utenti saranno eliminati. Prima viene salvata sul server un'esportazione completa. Non si può annullare.",
+    inputLabel: 'Per confermare scrivi il nome del tenant',
+    mismatch: 'Il nome non corrisponde: scrivilo esattamente come appare.',
+    confirm: 'Elimina definitivamente',
+  },
+  removeFailed: 'Eliminazione non riuscita.',
   cancel: 'Annulla',
 } as const;

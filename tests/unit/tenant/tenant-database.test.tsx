@@ -238,8 +238,7 @@ describe('the tenant database operations', () => {
     expect(text).toMatch(/tenant-1\.backup/);
     expect(text).toMatch(/torneranno allo stato del backup/);
     expect(text).toMatch(/non raggiungibile per qualche istante/);
-    // Give a stray call the time to leave.
-    await new Promise((r) => setTimeout(r, 50));
+    // A refused confirmation returns before any call (answerSwal waits for the dialog to close).
     expect(requests).toEqual([]);
     expect(input).toBeEnabled();
   });
@@ -322,7 +321,6 @@ describe('the tenant database operations', () => {
     const text = await answerSwal('Annulla');
     expect(text).toMatch(/Spostare il database del tenant\?/);
     expect(text).toMatch(/eu2 → eu3/);
-    await new Promise((r) => setTimeout(r, 50));
     expect(bodies).toEqual([]);
 
     const before = reads.length;
@@ -335,6 +333,46 @@ describe('the tenant database operations', () => {
     expect(bodies).toEqual([{ path: '/api/tenant/1/database/move', body: { server: 'eu3' } }]);
     await waitFor(() => expect(reads.length).toBeGreaterThan(before));
   });
+
+  it(
+    'Elimina: the tenant’s name typed to confirm (anything else refused in the dialog), then POST delete and back to the list',
+    { timeout: 30_000 },
+    async () => {
+      setup(own);
+      const bodies: unknown[] = [];
+      server.use(
+        apiPost('tenant/:id/database/delete', async ({ request }) => {
+          bodies.push({ path: new URL(request.url).pathname, body: await request.json() });
+          return ok(
+            { exportFile: '/dati/exports/tenant-1.zip' },
+            tenancyMessages.deletedWithExport('Acme S.r.l.'),
+          );
+        }),
+      );
+      const { user, router } = renderApp('/tenant/1', { role: Role.SuperAdmin, tenantId: 1 });
+      const region = await card();
+      await user.click(within(region).getByRole('button', { name: 'Elimina il tenant…' }));
+      const popup = await waitFor(() => {
+        const el = document.querySelector<HTMLElement>('.swal2-popup');
+        expect(el).not.toBeNull();
+        return el as HTMLElement;
+      });
+      expect(popup.textContent).toMatch(/Eliminare il tenant con tutti i suoi dati\?/);
+      const input = within(popup).getByRole('textbox', { name: 'Per confermare scrivi il nome del tenant' });
+      await user.type(input, 'Demo');
+      await user.click(within(popup).getByRole('button', { name: 'Elimina definitivamente' }));
+      expect(
+        await within(popup).findByText('Il nome non corrisponde: scrivilo esattamente come appare.'),
+      ).toBeVisible();
+      expect(bodies).toEqual([]);
+      await user.clear(input);
+      await user.type(input, tenant(own).name);
+      await user.click(within(popup).getByRole('button', { name: 'Elimina definitivamente' }));
+      expect(await screen.findByText(tenancyMessages.deletedWithExport('Acme S.r.l.'))).toBeInTheDocument();
+      expect(bodies).toEqual([{ path: '/api/tenant/1/database/delete', body: { name: tenant(own).name } }]);
+      await waitFor(() => expect(router.state.location.pathname).toBe('/tenant'));
+    },
+  );
 
   it('Sposta: a failed move shows the server message', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
