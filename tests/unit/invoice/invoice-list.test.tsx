@@ -84,7 +84,7 @@ describe('Fatture (/invoice)', () => {
     const { user } = renderApp('/invoice', { role: Role.Admin, tenantId: 1 });
     expect(await screen.findByRole('heading', { level: 1, name: 'Fatture' })).toBeInTheDocument();
     const table = await screen.findByRole('table', { name: 'Fatture' });
-    const row = within(table).getByText('2026/000003').closest('tr')!;
+    const row = (await within(table).findByText('2026/000003')).closest('tr')!;
     expect(row).toHaveTextContent('Codice SDI M5UXCR1');
     expect(row).toHaveTextContent('12,08 €');
     await user.click(within(row).getByRole('button', { name: 'Scarica XML (FatturaPA)' }));
