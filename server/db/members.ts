@@ -22,6 +22,17 @@ export type MemberProfile = Partial<
   Omit<typeof userTenants.$inferInsert, 'userId' | 'tenantId' | 'searchText' | 'email' | 'firstLiveAt'>
 >;
 
+/** What a tenant database keeps of an identity: no password, no second factor, no token version. */
+export const IDENTITY_COPY = {
+  id: users.id,
+  email: users.email,
+  name: users.name,
+  roleId: users.roleId,
+  isActive: users.isActive,
+  createdAt: users.createdAt,
+  updatedAt: users.updatedAt,
+};
+
 /** The two sides of a unit that writes members. */
 export interface MemberUnit {
   readonly tx: Executor;
@@ -46,18 +57,7 @@ export function ownDatabase(w: MemberUnit): boolean {
  */
 export async function mirrorIdentity(w: MemberUnit, userId: number): Promise<void> {
   if (!ownDatabase(w)) return;
-  const [identity] = await controlOf(w)
-    .select({
-      id: users.id,
-      email: users.email,
-      name: users.name,
-      roleId: users.roleId,
-      isActive: users.isActive,
-      createdAt: users.createdAt,
-      updatedAt: users.updatedAt,
-    })
-    .from(users)
-    .where(eq(users.id, userId));
+  const [identity] = await controlOf(w).select(IDENTITY_COPY).from(users).where(eq(users.id, userId));
   if (!identity) return;
   await w.tx
     .delete(users)

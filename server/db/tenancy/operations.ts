@@ -127,16 +127,8 @@ export function createTenantOperations(options: TenantOperationsOptions): Tenant
     return placement as TenantPlacement & { database: string };
   }
 
-  async function withServer<T>(server: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-    const client = new pg.Client({ connectionString: tenancy.urlOf(server, 'postgres') });
-    client.on('error', () => {});
-    await client.connect();
-    try {
-      return await work(client);
-    } finally {
-      await client.end().catch(() => undefined);
-    }
-  }
+  const withServer = <T>(server: string, work: (client: pg.Client) => Promise<T>) =>
+    tenancy.withServer(server, work);
 
   async function dropDatabase(server: string, database: string): Promise<void> {
     await withServer(server, (c) => c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));

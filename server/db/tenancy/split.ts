@@ -54,6 +54,7 @@ import {
   webhookEndpoints,
   widgetRequests,
 } from '../schema';
+import { IDENTITY_COPY } from '../members';
 import { PLAN_KIND, recordPublicId } from './public-home';
 import type { TenantDatabases } from './tenant-databases';
 
@@ -194,18 +195,7 @@ export async function splitTenant(
       ).map((r) => r.id);
       for (let i = 0; i < memberIds.length; i += BATCH) {
         const ids = memberIds.slice(i, i + BATCH);
-        const identities = await control
-          .select({
-            id: users.id,
-            email: users.email,
-            name: users.name,
-            roleId: users.roleId,
-            isActive: users.isActive,
-            createdAt: users.createdAt,
-            updatedAt: users.updatedAt,
-          })
-          .from(users)
-          .where(inArray(users.id, ids));
+        const identities = await control.select(IDENTITY_COPY).from(users).where(inArray(users.id, ids));
         if (identities.length > 0) await tx.insert(users).values(identities);
         const records = await control
           .select()

@@ -203,6 +203,8 @@ export interface TenantDatabases {
    * the copy in its own database, which its invoices read, made the same. Nothing while it has none.
    */
   refreshTenant(tenantId: number): Promise<void>;
+  /** A short-lived connection to a configured server's maintenance database (CREATE/DROP DATABASE). */
+  withServer<T>(server: string, work: (client: pg.Client) => Promise<T>): Promise<T>;
   /** How long another app instance may still use a placement it read before a change (its cache). */
   readonly directoryTtlMs: number;
   /** Applies the migrations that have not run on the tenant's database (an upgrade). */
@@ -666,6 +668,7 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
       if (embedded) markEmbedded(router);
       return drizzlePg({ client: router as unknown as pg.Pool, schema }) as unknown as Database;
     },
+    withServer,
     directoryTtlMs: ttl,
     async refreshTenant(tenantId) {
       if ((await placementOf(tenantId)).database === null) return;
