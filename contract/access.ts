@@ -1,0 +1,75 @@
+/**
+ * Who may do what, per resource: written once, read by the server (the entities' and routes'
+ * roles, which it enforces) and by the SPA (`can(resource, action, record?)` in src/lib/access.ts,
+ * which only hides what the server would refuse). An absent action is refused to everyone; the
+ * value `anyone` means any signed-in person (the server's scope still decides which rows).
+ */
+import { Role, type RoleId } from './enums';
+
+/** Admin and SuperAdmin: the people who run a tenant's back office. */
+export const ADMINS = [Role.SuperAdmin, Role.Admin] as const satisfies readonly RoleId[];
+/** The platform's operators only. */
+export const SUPER_ADMINS = [Role.SuperAdmin] as const satisfies readonly RoleId[];
+/** Any signed-in person (the server's scope decides which rows each sees). */
+export const ANYONE = [Role.SuperAdmin, Role.Admin, Role.User] as const satisfies readonly RoleId[];
+/** Nobody through this door (e.g. invoices are issued by the billing, never created by hand). */
+export const NOBODY = [] as const satisfies readonly RoleId[];
+
+/** The CRUD actions every resource answers, plus the named actions some add. */
+export type CrudAction = 'list' | 'read' | 'create' | 'edit' | 'delete';
+
+type Grants = Readonly<Record<string, readonly RoleId[]>>;
+
+function grants<const G extends Record<CrudAction, readonly RoleId[]> & Grants>(g: G): G {
+  return g;
+}
+
+const adminOnly = { list: ADMINS, read: ADMINS, create: ADMINS, edit: ADMINS, delete: ADMINS } as const;
+const referenceData = { list: ANYONE, read: ANYONE, create: ADMINS, edit: ADMINS, delete: ADMINS } as const;
+
+export const access = {
+  // A SuperAdmin creates and deletes tenants and runs their databases; an Admin edits their own.
+  tenant: grants({ list: ADMINS, read: ADMINS, create: SUPER_ADMINS, edit: ADMINS, delete: SUPER_ADMINS, database: SUPER_ADMINS }),
+  user: grants(adminOnly),
+  region: grants(referenceData),
+  province: grants(referenceData),
+  municipality: grants(referenceData),
+  // Addresses: a User reads their own (the server's scope), Admins write.
+  address: grants(referenceData),
+  plan: grants(adminOnly),
+  planfeature: grants(adminOnly),
+  feature: grants(adminOnly),
+  // A User lists their own subscriptions; only Admins create, edit and run the billing actions.
+  subscription: grants({ list: ANYONE, read: ANYONE, create: ADMINS, edit: ADMINS, delete: NOBODY, manage: ADMINS }),
+  // Issued by the billing only; a User lists and downloads their own, Admins send and credit them.
+  invoice: grants({ list: ANYONE, read: ANYONE, create: NOBODY, edit: NOBODY, delete: NOBODY, manage: ADMINS }),
+  paymentprovider: grants(adminOnly),
+  apikey: grants({ ...adminOnly, limits: SUPER_ADMINS }),
+  webhook: grants(adminOnly),
+  dashboard: grants({ list: ADMINS, read: ADMINS, create: NOBODY, edit: NOBODY, delete: NOBODY }),
+  hangfire: grants({ list: SUPER_ADMINS, read: SUPER_ADMINS, create: NOBODY, edit: NOBODY, delete: NOBODY }),
+} as const;
+
+export type ResourceName = keyof typeof access;
+/** The actions a resource answers: the CRUD ones and its named ones. */
+export type ActionOf<R extends ResourceName> = keyof (typeof access)[R] & string;
+
+/** The roles allowed `action` on `resource` (empty: nobody). */
+export function rolesFor<R extends ResourceName>(resource: R, action: ActionOf<R>): readonly RoleId[] {
+  return (access[resource] as Grants)[action] ?? NOBODY;
+}
+
+/** Whether `role` may do `action` on `resource` (role-level only: rows are the server's scope). */
+export function roleCan<R extends ResourceName>(
+  role: RoleId | null | undefined,
+  resource: R,
+  action: ActionOf<R>,
+): boolean {
+  return role !== null && role !== undefined && rolesFor(resource, action).includes(role);
+}
+
+/** The server's CRUD role record of an entity (server/crud/entity.ts `EntityRoles`). */
+export function entityRoles(resource: ResourceName) {
+  const g = access[resource] as Grants & Record<CrudAction, readonly RoleId[]>;
+  return { read: g.read, create: g.create, update: g.edit, remove: g.delete };
+}
