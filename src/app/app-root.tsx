@@ -12,7 +12,7 @@ import {
   tokenExpiryMs,
   useSession,
 } from '../lib/session';
-import { PageSpinner } from './spinner';
+import { PageSpinner } from '../components/spinner';
 
 /** setTimeout cannot wait longer than this (about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -6,7 +6,7 @@ import { useSelectedTenantId } from '../lib/tenant-store';
 import { canAccess, type AppRoute } from './route-table';
 import { ForbiddenPage } from './status-pages';
 
-const LandingPage = lazy(() => import('../features/landing/LandingPage'));
+const LandingPage = lazy(() => import('../features/landing/landing-page'));
 const TenantSelectionScreen = lazy(() => import('../features/tenant/tenant-selection-screen'));
 const RootLayout = lazy(() => import('./layout/root-layout'));
 

@@ -3,10 +3,9 @@ import { matchPath } from 'react-router-dom';
 import { Role, type RoleId } from '../../contract/enums';
 import { messages } from '../../contract/messages';
 
-/** What a route's screen receives: its own label, for screens that have no title of their own. */
-export interface ScreenProps {
-  routeLabel: string;
-}
+import type { ScreenProps } from '../lib/resource';
+
+export type { ScreenProps };
 
 /**
  * One row of the spec's route table (§2). The table is written once, here: the route tree,
@@ -55,10 +54,10 @@ function entityScreens(load: () => Promise<PagesModule>) {
 }
 const tenant = entityScreens(() => import('../entities/tenant/tenant.pages'));
 const user = entityScreens(() => import('../entities/user/user.pages'));
-const paymentProvider = entityScreens(() => import('../entities/paymentprovider/paymentprovider.pages'));
+const paymentProvider = entityScreens(() => import('../entities/payment-provider/payment-provider.pages'));
 const address = entityScreens(() => import('../entities/address/address.pages'));
 const plan = entityScreens(() => import('../entities/plan/plan.pages'));
-const planFeature = entityScreens(() => import('../entities/planfeature/planfeature.pages'));
+const planFeature = entityScreens(() => import('../entities/plan-feature/plan-feature.pages'));
 const feature = entityScreens(() => import('../entities/feature/feature.pages'));
 const subscription = entityScreens(() => import('../entities/subscription/subscription.pages'));
 const invoiceList = lazy(() => import('../features/invoice/invoice-list-page'));

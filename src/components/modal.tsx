@@ -1,6 +1,6 @@
 import { useId, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
-import { useFocusTrap } from '../app/layout/use-focus-trap';
+import { useFocusTrap } from '../lib/use-focus-trap';
 import { CloseIcon } from './icons';
 import { uiText } from './ui-text';
 

@@ -182,3 +182,8 @@ export const createButtonLabel = (r: Pick<ResourceDef, 'label' | 'titles'>) =>
 export function defineResource<T extends { id: number }>(def: ResourceDef<T>): ResourceDef<T> {
   return def;
 }
+
+/** What a route's screen receives: its own label, for screens that have no title of their own. */
+export interface ScreenProps {
+  routeLabel: string;
+}

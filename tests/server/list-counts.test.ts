@@ -20,7 +20,7 @@ const list = (query: Record<string, string | number>) =>
   admin.get<Paged<{ id: number; name: string }>>('/api/municipality/getAll', { query });
 
 describe('counts', () => {
-  it('page 1 of ~7,900 comuni: counted exactly (under 10,000 rows), so pages = ceil(count / size) (issue 31)', async () => {
+  it('page 1 of ~7,900 comuni: counted exactly (under 10,000 rows), so pages = ceil(count / size)', async () => {
     const res = await list({ page: 1, pageSize: 5 });
     const data = res.body.data!;
     expect(data.totalCountCapped).toBeUndefined();

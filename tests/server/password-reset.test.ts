@@ -184,7 +184,7 @@ describe('reset-password', () => {
     );
   });
 
-  it('answers before looking the account up: the link is written and e-mailed after the answer (issue 23)', async () => {
+  it('answers before looking the account up: the link is written and e-mailed after the answer', async () => {
     await createUser('dopo@example.it');
     const mails = (await ctx.outbox()).length;
     const sent = await ctx.app.inject({

@@ -139,7 +139,7 @@ describe('failed sign-in throttling', () => {
   });
 });
 
-describe('whose address a limit counts (issue 23)', () => {
+describe('whose address a limit counts', () => {
   const reset = (app: FastifyInstance, remoteAddress: string, headers: Record<string, string> = {}) =>
     client(app, headers).post('/api/user/request-password-reset', { email: 'x@y.it' }, { remoteAddress });
 

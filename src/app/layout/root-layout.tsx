@@ -5,7 +5,7 @@ import { useSession } from '../../lib/session';
 import { useSelectedTenantId } from '../../lib/tenant-store';
 import { findRoute } from '../route-table';
 import { useShellToasts } from '../providers';
-import { PageSpinner } from '../spinner';
+import { PageSpinner } from '../../components/spinner';
 import { Sidebar } from './sidebar';
 import { TopBar } from './top-bar';
 

@@ -4,7 +4,7 @@ import type { RoleId } from '../../../contract/enums';
 import { messages } from '../../../contract/messages';
 import { ArrowRightIcon, CloseIcon } from '../icons';
 import { sidebarRoutes } from '../route-table';
-import { useFocusTrap } from './use-focus-trap';
+import { useFocusTrap } from '../../lib/use-focus-trap';
 
 export const SIDEBAR_ID = 'app-sidebar';
 

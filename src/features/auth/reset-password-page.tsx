@@ -8,7 +8,7 @@ import { apiPaths } from '../../../contract/api-paths';
 import type { Envelope } from '../../../contract/envelope';
 import { messages } from '../../../contract/messages';
 import { newPasswordFormSchema } from '../../../contract/schemas/auth';
-import { Spinner } from '../../app/spinner';
+import { Spinner } from '../../components/spinner';
 import { FieldShell, inputClass } from '../../components/fields/field-shell';
 import { http } from '../../lib/http';
 import { notify } from '../../lib/notify';

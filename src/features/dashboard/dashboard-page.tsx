@@ -4,7 +4,7 @@ import { Role } from '../../../contract/enums';
 import { messages } from '../../../contract/messages';
 import type { DashboardSummary } from '../../../contract/schemas/dashboard';
 import { ArrowRightIcon, BuildingIcon, MapIcon, PinIcon } from '../../app/icons';
-import { PageSpinner } from '../../app/spinner';
+import { PageSpinner } from '../../components/spinner';
 import { useSession } from '../../lib/session';
 import { useDashboardSummary } from './dashboard-api';
 import { dashboardText as t } from './dashboard-text';

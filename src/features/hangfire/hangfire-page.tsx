@@ -1,9 +1,9 @@
 import { jobMessages, messages } from '../../../contract/messages';
-import { PageSpinner } from '../../app/spinner';
+import { PageSpinner } from '../../components/spinner';
 import { ExportMenu } from '../../components/export-menu';
 import { failureEnvelope } from '../../lib/entity-hooks';
 import { notify } from '../../lib/notify';
-import type { ScreenProps } from '../../app/route-table';
+import type { ScreenProps } from '../../lib/resource';
 import {
   REFRESH_MS,
   useJobStats,

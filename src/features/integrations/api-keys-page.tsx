@@ -8,8 +8,8 @@ import {
   type ApiKeyScope,
 } from '../../../contract/integrations';
 import { integrationMessages as m, messages } from '../../../contract/messages';
-import type { ScreenProps } from '../../app/route-table';
-import { PageSpinner } from '../../app/spinner';
+import type { ScreenProps } from '../../lib/resource';
+import { PageSpinner } from '../../components/spinner';
 import { confirmAction } from '../../components/confirm-delete';
 import { Modal } from '../../components/modal';
 import { failureEnvelope, serverErrors } from '../../lib/entity-hooks';

@@ -4,7 +4,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { messages } from '../../../contract/messages';
 import type { PaymentTokenView } from '../../../contract/schemas/payment';
-import { Spinner } from '../../app/spinner';
+import { Spinner } from '../../components/spinner';
 import { CheckIcon } from '../../components/icons';
 import { formatCurrency } from '../../lib/formatters';
 import { notify } from '../../lib/notify';

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import type { SubscribeConfirmRefusal } from '../../../contract/schemas/payment';
-import { Spinner } from '../../app/spinner';
+import { Spinner } from '../../components/spinner';
 import { CheckIcon } from '../../components/icons';
 import { failureEnvelope } from '../../lib/entity-hooks';
 import { confirmSubscription } from './payment-api';

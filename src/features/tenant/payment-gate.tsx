@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { PageSpinner } from '../../app/spinner';
+import { PageSpinner } from '../../components/spinner';
 import { useSession } from '../../lib/session';
 import { setSelectedTenantId } from '../../lib/tenant-store';
 import { useTenantList } from './use-tenant-list';

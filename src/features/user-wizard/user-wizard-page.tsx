@@ -6,7 +6,7 @@ import { apiPaths } from '../../../contract/api-paths';
 import type { Envelope } from '../../../contract/envelope';
 import { messages } from '../../../contract/messages';
 import type { User } from '../../../contract/schemas/user';
-import type { ScreenProps } from '../../app/route-table';
+import type { ScreenProps } from '../../lib/resource';
 import { FormField } from '../../components/fields/form-field';
 import { ArrowLeftIcon, ArrowRightIcon, CheckIcon } from '../../components/icons';
 import { billingAddressFields, roleOptions } from '../../entities/user/user.resource';

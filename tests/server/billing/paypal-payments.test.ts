@@ -705,7 +705,7 @@ describe('a renewal reminder’s link (the job engine’s hook, the real service
   });
 });
 
-describe('invoices of PayPal payments (issue 12)', () => {
+describe('invoices of PayPal payments', () => {
   it('a payment verified with PayPal issues its invoice in the same unit of work, paid by MP08', async () => {
     const { sub } = await paidSubscription('amministrazione@bianchi-consulting.example.com');
     const paymentId = sub.payments[0]!.id;

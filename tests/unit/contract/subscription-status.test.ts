@@ -262,7 +262,7 @@ describe('subscriptionActions', () => {
   });
 });
 
-describe('status sets (issue 24)', () => {
+describe('status sets', () => {
   it('live: Active and ActiveNoRenewal; editable: NotActive only', () => {
     expect(STATUSES.filter(isLive)).toEqual([ACTIVE, ACTIVE_NO_RENEWAL]);
     expect(STATUSES.filter(isEditable)).toEqual([NOT_ACTIVE]);

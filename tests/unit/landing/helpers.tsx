@@ -2,7 +2,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { vi } from 'vitest';
-import LandingPage from '../../../src/features/landing/LandingPage';
+import LandingPage from '../../../src/features/landing/landing-page';
 
 /** jsdom has no canvas: the decorative background must simply skip drawing. */
 export function stubCanvas() {

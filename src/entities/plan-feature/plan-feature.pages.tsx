@@ -1,6 +1,6 @@
 import { FormPage } from '../../components/form-page';
 import { ListPage } from '../../components/list-page';
-import { planFeatureResource } from './planfeature.resource';
+import { planFeatureResource } from './plan-feature.resource';
 
 /** Route element of /planfeature. */
 export function ListScreen() {

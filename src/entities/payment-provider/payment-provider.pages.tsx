@@ -1,6 +1,6 @@
 import { FormPage } from '../../components/form-page';
 import { ListPage } from '../../components/list-page';
-import { paymentProviderResource } from './paymentprovider.resource';
+import { paymentProviderResource } from './payment-provider.resource';
 
 /** Route element of /paymentprovider ('Configura PayPal'). */
 export function ListScreen() {
