@@ -29,7 +29,14 @@ const referenceData = { list: ANYONE, read: ANYONE, create: ADMINS, edit: ADMINS
 
 export const access = {
   // A SuperAdmin creates and deletes tenants and runs their databases; an Admin edits their own.
-  tenant: grants({ list: ADMINS, read: ADMINS, create: SUPER_ADMINS, edit: ADMINS, delete: SUPER_ADMINS, database: SUPER_ADMINS }),
+  tenant: grants({
+    list: ADMINS,
+    read: ADMINS,
+    create: SUPER_ADMINS,
+    edit: ADMINS,
+    delete: SUPER_ADMINS,
+    database: SUPER_ADMINS,
+  }),
   user: grants(adminOnly),
   region: grants(referenceData),
   province: grants(referenceData),
@@ -40,9 +47,23 @@ export const access = {
   planfeature: grants(adminOnly),
   feature: grants(adminOnly),
   // A User lists their own subscriptions; only Admins create, edit and run the billing actions.
-  subscription: grants({ list: ANYONE, read: ANYONE, create: ADMINS, edit: ADMINS, delete: NOBODY, manage: ADMINS }),
+  subscription: grants({
+    list: ANYONE,
+    read: ANYONE,
+    create: ADMINS,
+    edit: ADMINS,
+    delete: NOBODY,
+    manage: ADMINS,
+  }),
   // Issued by the billing only; a User lists and downloads their own, Admins send and credit them.
-  invoice: grants({ list: ANYONE, read: ANYONE, create: NOBODY, edit: NOBODY, delete: NOBODY, manage: ADMINS }),
+  invoice: grants({
+    list: ANYONE,
+    read: ANYONE,
+    create: NOBODY,
+    edit: NOBODY,
+    delete: NOBODY,
+    manage: ADMINS,
+  }),
   paymentprovider: grants(adminOnly),
   apikey: grants({ ...adminOnly, limits: SUPER_ADMINS }),
   webhook: grants(adminOnly),

@@ -8,7 +8,11 @@
 import { useCallback } from 'react';
 import { roleCan, type ActionOf, type ResourceName } from '../../contract/access';
 import type { RoleId } from '../../contract/enums';
-import { subscriptionActions, type ActionFacts, type SubscriptionAction } from '../../contract/subscription-status';
+import {
+  subscriptionActions,
+  type ActionFacts,
+  type SubscriptionAction,
+} from '../../contract/subscription-status';
 import { getSession, useSession } from './session';
 
 export type { ActionOf, ResourceName };

@@ -390,9 +390,7 @@ for (const width of [390, 1280] as const) {
       await expect(page.getByText('DE123456789').first()).toBeVisible();
     });
 
-    test('a User (customer) walks their own screens; the admin ones are refused', async ({
-      page,
-    }) => {
+    test('a User (customer) walks their own screens; the admin ones are refused', async ({ page }) => {
       await login(page, accounts.cliente);
       const screens = [
         { path: '/', slug: 'dashboard', title: /^Benvenuto, / },
