@@ -43,6 +43,36 @@ const serverBoundaries = [
   },
 ];
 
+/**
+ * SPA import zones (bulletproof-react's unidirectional architecture): app → features → entities →
+ * components / lib → contract, never back; type imports included (no-restricted-paths checks
+ * `import type` too unless told otherwise). The app registers screens, a feature composes
+ * entities and components, an entity declares, components and lib know no screen.
+ */
+const spaZones = [
+  {
+    target: './src/features',
+    from: './src/app',
+    message: "Una feature non importa app/: è l'app a registrare le schermate (src/app/registry.ts).",
+  },
+  {
+    target: './src/entities',
+    from: ['./src/app', './src/features'],
+    message:
+      "Un'entità dichiara soltanto: non importa feature né app (le schermate composte stanno in features/).",
+  },
+  {
+    target: ['./src/components', './src/lib'],
+    from: ['./src/app', './src/features', './src/entities'],
+    message: 'components/ e lib/ non conoscono schermate né entità: ricevono ciò che serve come parametri.',
+  },
+  {
+    target: './contract',
+    from: ['./src', './server'],
+    message: 'Il contratto non importa né la SPA né il server: sono loro a leggerlo.',
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -98,8 +128,11 @@ export default tseslint.config(
   },
   {
     // The SPA and the server meet only in contract/.
-    files: ['src/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['**/server/**'] }] },
+    files: ['src/**/*.{ts,tsx}', 'contract/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['**/server/**'] }],
+      'import-x/no-restricted-paths': ['error', { zones: spaZones }],
+    },
   },
   {
     files: ['server/**/*.ts'],

@@ -75,6 +75,10 @@ export type ResourceName = keyof typeof access;
 /** The actions a resource answers: the CRUD ones and its named ones. */
 export type ActionOf<R extends ResourceName> = keyof (typeof access)[R] & string;
 
+export function isResourceName(name: string): name is ResourceName {
+  return Object.hasOwn(access, name);
+}
+
 /** The roles allowed `action` on `resource` (empty: nobody). */
 export function rolesFor<R extends ResourceName>(resource: R, action: ActionOf<R>): readonly RoleId[] {
   return (access[resource] as Grants)[action] ?? NOBODY;

@@ -4,7 +4,7 @@
  * plus two one-line screens. A screen that does not fit is a custom page beside it, not a new flag.
  */
 import type { ZodType } from 'zod';
-import type { RoleId } from '../../contract/enums';
+import { isResourceName, type ResourceName } from '../../contract/access';
 import { messages } from '../../contract/messages';
 
 /** How a list cell is drawn (spec §2 'Shared list screens'); absent means plain text. */
@@ -119,9 +119,35 @@ export type FieldDef =
 /** Values of a generic form: text as string, numbers and select ids as number | null, checkboxes as boolean. */
 export type FormValues = Record<string, unknown>;
 
+/** One of a resource's screens in the route table: its label (sidebar entry, breadcrumb) and whether the sidebar lists it. */
+export interface RouteDecl {
+  label: string;
+  sidebar?: boolean;
+}
+
+/**
+ * A resource's routes (spec §2 'Route table'), from which the route table is generated:
+ * `/{name}` (list), `/{name}/new` (create, when declared) and `/{name}/:id` (edit). `access` says
+ * who opens them: 'guarded' asks `can(name, 'list')` (the roles of the contract's access table),
+ * 'open' lets any signed-in person in (the spec's 'no limit'; the server's scope decides the rows).
+ */
+export interface ResourceRoutes {
+  access: 'guarded' | 'open';
+  list: RouteDecl;
+  create?: RouteDecl;
+  edit: RouteDecl;
+}
+
 export interface ResourceDef<T extends { id: number } = { id: number }> {
   /** Endpoint name and route segment: `api/{name}/getAll`, `/{name}/:id`. */
   name: string;
+  /**
+   * The key of the contract's access table that decides who sees 'Crea', 'Modifica' and 'Elimina'
+   * (`can`); default `name`. A name the table does not know allows nothing.
+   */
+  access?: ResourceName;
+  /** The routes the app's registry (src/app/registry.ts) generates for this resource. */
+  routes?: ResourceRoutes;
   /** Display name in titles: 'Lista di {label}', 'Crea Nuovo {label}', 'Modifica {label}'. */
   label: string;
   /**
@@ -137,11 +163,6 @@ export interface ResourceDef<T extends { id: number } = { id: number }> {
   /** Show the free-text search box (`searchTerm`). Default true. */
   searchable?: boolean;
   fields: FieldDef[];
-  /**
-   * Roles allowed per action; an absent entry means any signed-in user. Hidden actions are a
-   * courtesy only: the server enforces roles.
-   */
-  roles?: { create?: readonly RoleId[]; edit?: readonly RoleId[]; delete?: readonly RoleId[] };
   /**
    * Client-side validation, run on the body the server will get (numbers parsed, `id` added when
    * editing, so create-only rules such as a required secret apply to new items only). Absent for
@@ -177,6 +198,11 @@ export const editTitle = (r: Pick<ResourceDef, 'label' | 'titles'>) =>
   r.titles?.edit ?? messages.common.edit(r.label);
 export const createButtonLabel = (r: Pick<ResourceDef, 'label' | 'titles'>) =>
   r.titles?.createButton ?? messages.common.createNew(r.label);
+
+/** The access table's key of a resource: `access`, else its name when the table knows it. */
+export function accessOf(r: Pick<ResourceDef, 'name' | 'access'>): ResourceName | null {
+  return r.access ?? (isResourceName(r.name) ? r.name : null);
+}
 
 /** Declares a resource with its row type, keeping literal checks on the object. */
 export function defineResource<T extends { id: number }>(def: ResourceDef<T>): ResourceDef<T> {

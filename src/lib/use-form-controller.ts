@@ -12,8 +12,15 @@ import { messages } from '../../contract/messages';
 import { entityHooks, serverFieldErrors } from './entity-hooks';
 import { formatDecimalInput, getPath, parseDecimal } from './formatters';
 import { notify } from './notify';
-import { createTitle, editTitle, type FieldDef, type FormValues, type ResourceDef } from './resource';
-import { useRoleAllowed } from './use-list-controller';
+import {
+  accessOf,
+  createTitle,
+  editTitle,
+  type FieldDef,
+  type FormValues,
+  type ResourceDef,
+} from './resource';
+import { useCan } from './access';
 
 /** Spec §9: the form fades in after 100 ms and, after a save, out for 300 ms before going back. */
 export const FADE_IN_DELAY_MS = 100;
@@ -253,7 +260,9 @@ export function useFormController<T extends { id: number }>(resource: ResourceDe
     }
   });
 
-  const canSave = useRoleAllowed(isEdit ? resource.roles?.edit : resource.roles?.create);
+  const can = useCan();
+  const name = accessOf(resource);
+  const canSave = name !== null && can(name, isEdit ? 'edit' : 'create');
 
   return {
     resource,

@@ -8,7 +8,7 @@
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type RoleId } from '../../contract/enums';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../../contract/enums';
 import { confirmAction, confirmDelete } from '../components/confirm-delete';
 import { uiText } from '../components/ui-text';
 import { messages } from '../../contract/messages';
@@ -16,21 +16,14 @@ import { entityHooks, errorText, hasValue, toParams, type FilterValue, type Row 
 import { notify } from './notify';
 import { getPath, formatText } from './formatters';
 import { exportRowsCsv } from './export-csv';
-import { sortKeyOf, type FilterDef, type ResourceDef } from './resource';
-import { useSession } from './session';
+import { accessOf, sortKeyOf, type FilterDef, type ResourceDef } from './resource';
+import { useCan } from './access';
 
 export type FilterValues = Record<string, FilterValue>;
 
 export interface ListCriteria {
   searchTerm: string;
   filters: FilterValues;
-}
-
-/** Whether the signed-in role may do an action limited to `roles` (absent = anyone signed in). */
-export function useRoleAllowed(roles: readonly RoleId[] | undefined): boolean {
-  const session = useSession();
-  if (!roles) return true;
-  return session !== null && roles.includes(session.user.role);
 }
 
 const filterParam = (key: string) => `filters[${key}]`;
@@ -250,9 +243,11 @@ export function useListController<T extends { id: number }>(resource: ResourceDe
   const toggleAll = () =>
     setSelectionState({ key: selectionKey, ids: allSelected ? new Set() : new Set(rows.map((r) => r.id)) });
 
-  const canCreate = useRoleAllowed(resource.roles?.create);
-  const canEdit = useRoleAllowed(resource.roles?.edit);
-  const canDelete = useRoleAllowed(resource.roles?.delete);
+  const can = useCan();
+  const name = accessOf(resource);
+  const canCreate = name !== null && can(name, 'create');
+  const canEdit = name !== null && can(name, 'edit');
+  const canDelete = name !== null && can(name, 'delete');
 
   const deletion = hooks.useDelete();
   const remove = async (row: Row) => {

@@ -11,6 +11,12 @@ import { defineResource } from '../../lib/resource';
 export const addressResource = defineResource<Address>({
   name: 'address',
   label: 'Indirizzo',
+  routes: {
+    access: 'open',
+    list: { label: 'Indirizzi' },
+    create: { label: 'Nuovo indirizzo' },
+    edit: { label: 'Dettaglio indirizzo' },
+  },
   titles: { list: 'Lista Indirizzi' },
   columns: [
     { key: 'street', name: 'Via', sortable: true, grow: true },

@@ -6,6 +6,12 @@ import { defineResource } from '../../lib/resource';
 export const featureResource = defineResource<Feature>({
   name: 'feature',
   label: 'Funzionalità',
+  routes: {
+    access: 'open',
+    list: { label: 'Funzionalità' },
+    create: { label: 'Nuova funzionalità' },
+    edit: { label: 'Dettaglio funzionalità' },
+  },
   titles: {
     list: 'Lista Funzionalità',
     create: 'Crea Nuova Funzionalità',

@@ -1,8 +1,5 @@
-import { Role } from '../../../contract/enums';
 import type { Invoice } from '../../../contract/schemas/invoice';
 import { defineResource, type FilterDef } from '../../lib/resource';
-
-const nobody = [] as const;
 
 /** The last 24 months, newest first, as the period filter ('marzo 2026' → filters[month]=2026-03). */
 export function monthOptions(now = new Date(), count = 24) {
@@ -52,7 +49,6 @@ export const invoiceResource = defineResource<Invoice>({
     typeFilter,
   ],
   fields: [],
-  roles: { create: nobody, edit: nobody, delete: nobody },
 });
 
 /** The same list for a User: their own invoices, no customer filter. */
@@ -60,5 +56,3 @@ export const ownInvoiceResource = defineResource<Invoice>({
   ...invoiceResource,
   filters: [periodFilter, typeFilter],
 });
-
-export const invoiceAdmins = [Role.Admin, Role.SuperAdmin] as const;

@@ -1,8 +1,5 @@
 import type { Municipality } from '../../../contract/schemas/geography';
-import { Role } from '../../../contract/enums';
 import { defineResource } from '../../lib/resource';
-
-const writers = [Role.SuperAdmin, Role.Admin] as const;
 
 /**
  * Municipalities: global reference data; each belongs to a province. The spec names the form field
@@ -11,6 +8,12 @@ const writers = [Role.SuperAdmin, Role.Admin] as const;
 export const municipalityResource = defineResource<Municipality>({
   name: 'municipality',
   label: 'Municipality',
+  routes: {
+    access: 'open',
+    list: { label: 'Comuni' },
+    create: { label: 'Nuovo comune' },
+    edit: { label: 'Dettaglio comune' },
+  },
   columns: [
     { key: 'name', name: 'Nome', sortable: true, grow: true },
     { key: 'zip', name: 'Cap', sortable: true },
@@ -36,5 +39,4 @@ export const municipalityResource = defineResource<Municipality>({
       source: { entity: 'province', pageSize: 20 },
     },
   ],
-  roles: { create: writers, edit: writers, delete: writers },
 });

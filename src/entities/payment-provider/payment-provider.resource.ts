@@ -1,10 +1,7 @@
 import type { PaymentProvider } from '../../../contract/schemas/payment-provider';
 import { paymentProviderInputSchema } from '../../../contract/schemas/payment-provider';
-import { Role } from '../../../contract/enums';
 import { messages } from '../../../contract/messages';
 import { defineResource } from '../../lib/resource';
-
-const admins = [Role.SuperAdmin, Role.Admin] as const;
 
 /**
  * Payment-provider settings ('Configura PayPal'), PayPal or Stripe. `apiKey` is PayPal's client id
@@ -15,6 +12,12 @@ const admins = [Role.SuperAdmin, Role.Admin] as const;
 export const paymentProviderResource = defineResource<PaymentProvider>({
   name: 'paymentprovider',
   label: 'Provider di pagamento',
+  routes: {
+    access: 'guarded',
+    list: { label: 'Configura PayPal', sidebar: true },
+    create: { label: 'Nuova configurazione PayPal' },
+    edit: { label: 'Dettaglio configurazione PayPal' },
+  },
   titles: { list: 'Configura PayPal' },
   columns: [
     { key: 'name', name: 'Nome', sortable: true, grow: true },
@@ -85,6 +88,5 @@ export const paymentProviderResource = defineResource<PaymentProvider>({
   ],
   // The same checks as the server, one message per field; the secret is required on create only.
   schema: paymentProviderInputSchema,
-  roles: { create: admins, edit: admins, delete: admins },
   messages: { deleteFailed: messages.user.deleteError },
 });

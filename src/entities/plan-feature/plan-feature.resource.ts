@@ -6,6 +6,12 @@ import { defineResource } from '../../lib/resource';
 export const planFeatureResource = defineResource<PlanFeature>({
   name: 'planfeature',
   label: 'Funzionalità del piano',
+  routes: {
+    access: 'open',
+    list: { label: 'Funzionalità dei piani' },
+    create: { label: 'Nuova funzionalità del piano' },
+    edit: { label: 'Dettaglio funzionalità del piano' },
+  },
   titles: {
     list: 'Lista Funzionalità dei piani',
     create: 'Crea Nuova Funzionalità del piano',

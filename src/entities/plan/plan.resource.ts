@@ -1,11 +1,9 @@
 import type { Plan } from '../../../contract/schemas/plan';
 import { planInputSchema, recurrenceTypeIds, recurrenceTypeNames } from '../../../contract/schemas/plan';
 import { naturaCodes, naturaIds } from '../../../contract/invoice/fatturapa';
-import { DEFAULT_VAT_PERCENTAGE, Role } from '../../../contract/enums';
+import { DEFAULT_VAT_PERCENTAGE } from '../../../contract/enums';
 import { messages } from '../../../contract/messages';
 import { defineResource } from '../../lib/resource';
-
-const admins = [Role.SuperAdmin, Role.Admin] as const;
 
 export const recurrenceOptions = recurrenceTypeIds.map((value) => ({
   value,
@@ -23,6 +21,12 @@ export const naturaOptions = naturaIds.map((value) => ({ value, label: `${value}
 export const planResource = defineResource<Plan>({
   name: 'plan',
   label: 'Piano',
+  routes: {
+    access: 'guarded',
+    list: { label: 'Gestisci piani di abbonamento', sidebar: true },
+    create: { label: 'Nuovo piano' },
+    edit: { label: 'Dettaglio piano' },
+  },
   titles: { list: 'Gestisci piani di abbonamento' },
   columns: [
     { key: 'name', name: 'Nome', sortable: true, grow: true },
@@ -79,7 +83,6 @@ export const planResource = defineResource<Plan>({
   schema: planInputSchema,
   // Its features can only be added once the plan exists: a new plan stays open after 'Crea'.
   afterCreate: 'edit',
-  roles: { create: admins, edit: admins, delete: admins },
   messages: {
     saveFailed: (errors) => errors[0] ?? messages.http.saveError,
     deleteFailed: messages.user.deleteError,

@@ -1,13 +1,16 @@
 import type { Province } from '../../../contract/schemas/geography';
-import { Role } from '../../../contract/enums';
 import { defineResource } from '../../lib/resource';
-
-const writers = [Role.SuperAdmin, Role.Admin] as const;
 
 /** Provinces: global reference data; each belongs to a region. */
 export const provinceResource = defineResource<Province>({
   name: 'province',
   label: 'Province',
+  routes: {
+    access: 'open',
+    list: { label: 'Province' },
+    create: { label: 'Nuova provincia' },
+    edit: { label: 'Dettaglio provincia' },
+  },
   columns: [
     { key: 'name', name: 'Nome', sortable: true, grow: true },
     { key: 'abbreviation', name: 'Sigla', sortable: true },
@@ -23,5 +26,4 @@ export const provinceResource = defineResource<Province>({
     { kind: 'text', key: 'abbreviation', label: 'Sigla' },
     { kind: 'select', key: 'regionId', label: 'Regione', source: { entity: 'region', pageSize: 10 } },
   ],
-  roles: { create: writers, edit: writers, delete: writers },
 });

@@ -1,13 +1,16 @@
 import type { Region } from '../../../contract/schemas/geography';
-import { Role } from '../../../contract/enums';
 import { defineResource } from '../../lib/resource';
-
-const writers = [Role.SuperAdmin, Role.Admin] as const;
 
 /** Regions: global reference data (any signed-in user reads; Admin or SuperAdmin writes). */
 export const regionResource = defineResource<Region>({
   name: 'region',
   label: 'Region',
+  routes: {
+    access: 'open',
+    list: { label: 'Regioni' },
+    create: { label: 'Nuova regione' },
+    edit: { label: 'Dettaglio regione' },
+  },
   columns: [
     { key: 'name', name: 'Nome', sortable: true, grow: true },
     { key: 'code', name: 'Codice', sortable: true },
@@ -20,5 +23,4 @@ export const regionResource = defineResource<Region>({
     { kind: 'text', key: 'name', label: 'Nome' },
     { kind: 'text', key: 'code', label: 'Codice' },
   ],
-  roles: { create: writers, edit: writers, delete: writers },
 });

@@ -1,9 +1,6 @@
-import { Role } from '../../../contract/enums';
 import type { Subscription } from '../../../contract/schemas/subscription';
 import { subscriptionStatusIds, subscriptionStatusLabels } from '../../../contract/subscription-status';
 import { defineResource } from '../../lib/resource';
-
-const admins = [Role.SuperAdmin, Role.Admin] as const;
 
 /** The five statuses as a filter's choices (spec §3), labelled in Italian. */
 export const subscriptionStatusOptions = subscriptionStatusIds.map((value) => ({
@@ -20,6 +17,12 @@ export const subscriptionStatusOptions = subscriptionStatusIds.map((value) => ({
 export const subscriptionResource = defineResource<Subscription>({
   name: 'subscription',
   label: 'Sottoscrizione',
+  routes: {
+    access: 'open',
+    list: { label: 'Gestisci Sottoscrizioni', sidebar: true },
+    create: { label: 'Crea Sottoscrizione', sidebar: true },
+    edit: { label: 'Dettaglio Sottoscrizione' },
+  },
   titles: {
     list: 'Gestisci Sottoscrizioni',
     create: 'Crea Sottoscrizione',
@@ -41,5 +44,4 @@ export const subscriptionResource = defineResource<Subscription>({
   ],
   // The create and detail screens are custom (src/features/subscription); the generic form is not used.
   fields: [],
-  roles: { create: admins, edit: admins, delete: [] },
 });

@@ -1,5 +1,4 @@
 import { SDI_PEC_DEFAULT, type Tenant } from '../../../contract/schemas/tenant';
-import { Role } from '../../../contract/enums';
 import { messages } from '../../../contract/messages';
 import { taxRegimes, type TaxRegime } from '../../../contract/validation/italian';
 import { defineResource, type ChoiceOption, type FieldDef } from '../../lib/resource';
@@ -136,6 +135,12 @@ export const tenantPecFields: FieldDef[] = [
 export const tenantResource = defineResource<Tenant>({
   name: 'tenant',
   label: 'Tenant',
+  routes: {
+    access: 'guarded',
+    list: { label: 'Lista Tenants', sidebar: true },
+    create: { label: 'Dettaglio Tenant' },
+    edit: { label: 'Dettaglio Tenant' },
+  },
   titles: { list: 'Lista Tenants', create: 'Dettaglio Tenant', edit: 'Dettaglio Tenant' },
   columns: [
     { key: 'name', name: 'Nome', sortable: true, grow: true },
@@ -154,11 +159,6 @@ export const tenantResource = defineResource<Tenant>({
     ...tenantBillingFields,
     ...tenantPecFields,
   ],
-  roles: {
-    create: [Role.SuperAdmin],
-    edit: [Role.SuperAdmin, Role.Admin],
-    delete: [Role.SuperAdmin],
-  },
   // Spec §8: a failed tenant delete shows a message with the error.
   messages: { deleteFailed: messages.user.deleteError },
 });

@@ -3,8 +3,6 @@ import { Role, roleNameById } from '../../../contract/enums';
 import { messages } from '../../../contract/messages';
 import { defineResource, type ChoiceOption, type FieldDef } from '../../lib/resource';
 
-const admins = [Role.SuperAdmin, Role.Admin] as const;
-
 /** The three roles, by id (spec §3), named as the server names them (`roleName`). */
 export const roleOptions: readonly ChoiceOption[] = ([Role.SuperAdmin, Role.Admin, Role.User] as const).map(
   (id) => ({
@@ -59,6 +57,11 @@ export const billingAddressFields: FieldDef[] = [
 export const userResource = defineResource<User>({
   name: 'user',
   label: 'Utente',
+  routes: {
+    access: 'guarded',
+    list: { label: 'Lista Utenti', sidebar: true },
+    edit: { label: 'Dettaglio Utente' },
+  },
   titles: { list: 'Lista Utenti' },
   createPath: '/user-wizard',
   // Spec §2: the user list's nine columns, in this order ('sDI' and 'vATCode' are sdi and vatCode on the wire).
@@ -113,7 +116,6 @@ export const userResource = defineResource<User>({
     },
     { kind: 'text', key: 'billingCity', label: 'Città (clienti esteri)', group: userTabs.billing },
   ],
-  roles: { create: admins, edit: admins, delete: admins },
   messages: {
     created: messages.user.created,
     updated: messages.user.updated,

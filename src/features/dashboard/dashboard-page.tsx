@@ -1,10 +1,11 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { Role } from '../../../contract/enums';
 import { messages } from '../../../contract/messages';
 import type { DashboardSummary } from '../../../contract/schemas/dashboard';
+// eslint-disable-next-line import-x/no-restricted-paths -- until the one icon kit lands (components/icons.tsx)
 import { ArrowRightIcon, BuildingIcon, MapIcon, PinIcon } from '../../app/icons';
 import { PageSpinner } from '../../components/spinner';
+import { useCan } from '../../lib/access';
 import { useSession } from '../../lib/session';
 import { useDashboardSummary } from './dashboard-api';
 import { dashboardText as t } from './dashboard-text';
@@ -157,9 +158,9 @@ function GeographyLinks() {
 /** The home page (spec §2 'Dashboard home'): the tenant's KPIs and charts from GET api/dashboard/summary. */
 export default function DashboardPage() {
   const session = useSession();
-  const role = session?.user.role ?? null;
+  const can = useCan();
   const name = session?.user.name?.trim() || t.greetingFallbackName;
-  const isAdmin = role === Role.Admin || role === Role.SuperAdmin;
+  const isAdmin = can('dashboard', 'read');
   return (
     <div className="space-y-6">
       <Greeting name={name} />

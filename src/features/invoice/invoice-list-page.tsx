@@ -1,13 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
-import { Role } from '../../../contract/enums';
 import type { Invoice } from '../../../contract/schemas/invoice';
 import { ListPage, type RowAction } from '../../components/list-page';
 import { DownloadIcon, FileCodeIcon, FilePdfIcon, SendIcon, UndoIcon } from '../../components/icons';
+import { useCan } from '../../lib/access';
 import { errorText, serverErrors } from '../../lib/entity-hooks';
 import { notify } from '../../lib/notify';
 import { queryKeys } from '../../lib/query-keys';
-import { useSession } from '../../lib/session';
 import { useSelectedTenantId } from '../../lib/tenant-store';
 import { invoiceResource, monthOptions, ownInvoiceResource } from '../../entities/invoice/invoice.resource';
 import {
@@ -146,8 +145,8 @@ function MonthZip() {
  * month's ZIP and the payments waiting for data (Admin). A User sees and downloads their own.
  */
 export default function InvoiceListPage() {
-  const role = useSession()?.user.role ?? null;
-  const isAdmin = role === Role.Admin || role === Role.SuperAdmin;
+  const can = useCan();
+  const isAdmin = can('invoice', 'manage');
   const tenantId = useSelectedTenantId();
   const client = useQueryClient();
   const asInvoice = (row: unknown) => row as Invoice;

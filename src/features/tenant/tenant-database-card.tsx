@@ -1,10 +1,9 @@
 import { useId } from 'react';
-import { Role } from '../../../contract/enums';
 import { formatBytes } from '../../../contract/format-bytes';
 import type { Tenant } from '../../../contract/schemas/tenant';
+import { useCan } from '../../lib/access';
 import { entityHooks } from '../../lib/entity-hooks';
 import type { ResourceDef } from '../../lib/resource';
-import { useRoleAllowed } from '../../lib/use-list-controller';
 import { TenantDatabaseActions, isNamedServer, serverLabel } from './tenant-database-actions';
 import { tenantDatabaseText } from './tenant-database-text';
 
@@ -22,7 +21,8 @@ export function TenantDatabaseCard({
   resource: ResourceDef<Tenant>;
 }) {
   const headingId = useId();
-  const superAdmin = useRoleAllowed([Role.SuperAdmin]);
+  const can = useCan();
+  const superAdmin = can('tenant', 'database');
   const detail = entityHooks(resource).useDetail(superAdmin ? tenantId : null);
   const database = (detail.data as Tenant | undefined)?.database;
   if (!superAdmin || !database) return null;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Role } from '../../../contract/enums';
-import { appRoutes, breadcrumbFor, findRoute, sidebarRoutes } from '../../../src/app/route-table';
+import { appRoutes, breadcrumbFor, canAccess, findRoute, sidebarRoutes } from '../../../src/app/route-table';
 import { sidebarEntriesByRole } from './sidebar-entries';
 
 describe('route table (spec §2)', () => {
@@ -42,7 +42,6 @@ describe('route table (spec §2)', () => {
       '/feature/new',
       '/feature/:id',
       '/hangfire',
-      // Issue 15.
       '/apikey',
       '/apikey/:id',
       '/webhook',
@@ -51,15 +50,36 @@ describe('route table (spec §2)', () => {
   });
 
   it('limits roles as the spec says', () => {
-    const roles = (path: string) => findRoute(path)?.roles;
-    expect(roles('/tenant')).toEqual([Role.Admin, Role.SuperAdmin]);
-    expect(roles('/user-wizard')).toEqual([Role.Admin, Role.SuperAdmin]);
-    expect(roles('/hangfire')).toEqual([Role.SuperAdmin]);
-    expect(roles('/apikey')).toEqual([Role.Admin, Role.SuperAdmin]);
-    expect(roles('/apikey/3')).toEqual([Role.Admin, Role.SuperAdmin]);
-    expect(roles('/webhook')).toEqual([Role.Admin, Role.SuperAdmin]);
-    expect(roles('/subscription')).toBeUndefined();
-    expect(roles('/region/4')).toBeUndefined();
+    const allowed = (path: string) => {
+      const route = findRoute(path);
+      if (!route) throw new Error(`no route at ${path}`);
+      return ([Role.SuperAdmin, Role.Admin, Role.User] as const).filter((role) => canAccess(route, role));
+    };
+    const admins = [Role.SuperAdmin, Role.Admin];
+    const anyone = [Role.SuperAdmin, Role.Admin, Role.User];
+    expect(allowed('/tenant')).toEqual(admins);
+    expect(allowed('/tenant/new')).toEqual(admins);
+    expect(allowed('/user/7')).toEqual(admins);
+    expect(allowed('/user-wizard')).toEqual(admins);
+    expect(allowed('/plan/3')).toEqual(admins);
+    expect(allowed('/paymentprovider/new')).toEqual(admins);
+    expect(allowed('/hangfire')).toEqual([Role.SuperAdmin]);
+    expect(allowed('/apikey')).toEqual(admins);
+    expect(allowed('/apikey/3')).toEqual(admins);
+    expect(allowed('/webhook')).toEqual(admins);
+    // 'No limit' in the spec's table: any signed-in person (the server's scope decides the rows).
+    for (const path of [
+      '/subscription',
+      '/subscription/new',
+      '/subscription/9',
+      '/invoice',
+      '/region/4',
+      '/address',
+    ]) {
+      expect(allowed(path)).toEqual(anyone);
+    }
+    expect(allowed('/planfeature/new')).toEqual(anyone);
+    expect(allowed('/feature')).toEqual(anyone);
   });
 
   it.each(sidebarEntriesByRole)('sidebar entries of role %i', (role, labels) => {

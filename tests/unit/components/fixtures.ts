@@ -6,7 +6,6 @@ import { screen, waitFor } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { HttpResponse } from 'msw';
 import { expect } from 'vitest';
-import { Role } from '../../../contract/enums';
 import { defineResource } from '../../../src/lib/resource';
 import { apiDelete, apiGet, apiPost, apiPut, fail, ok, server } from '../msw/server';
 
@@ -41,11 +40,8 @@ export const widgetResource = defineResource<Widget>({
     { kind: 'number', key: 'price', label: 'Prezzo' },
     { kind: 'checkbox', key: 'isActive', label: 'Attivo' },
   ],
-  roles: {
-    create: [Role.SuperAdmin, Role.Admin],
-    edit: [Role.SuperAdmin, Role.Admin],
-    delete: [Role.SuperAdmin, Role.Admin],
-  },
+  // Who sees 'Crea', 'Modifica', 'Elimina': the access table's row of an admin-only entity.
+  access: 'plan',
 });
 
 export function widget(id: number, over: Partial<Widget> = {}): Widget {

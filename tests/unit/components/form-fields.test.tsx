@@ -8,6 +8,8 @@ import { renderScreens } from './test-utils';
 /** An address-like declaration: region → province → municipality, each select depending on the previous. */
 const placeResource = defineResource<{ id: number }>({
   name: 'place',
+  // Who may save: the access table's row of addresses, which this declaration imitates.
+  access: 'address',
   label: 'Luogo',
   columns: [{ key: 'street', name: 'Via' }],
   fields: [

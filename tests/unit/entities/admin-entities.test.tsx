@@ -187,7 +187,8 @@ describe('address (spec §5: street and ZIP marked required)', () => {
   it('checks street, ZIP and municipality before sending', async () => {
     const { calls } = fakeEntityServer('address', []);
     fakeSelectServer('municipality', [{ value: 200, label: 'Rho' }]);
-    const { user } = renderApp('/address/new', { role: Role.User, tenantId: 1 });
+    // Addresses are written by Admins (contract/access.ts, as the server enforces).
+    const { user } = renderApp('/address/new', { role: Role.Admin, tenantId: 1 });
     const street = await screen.findByRole('textbox', { name: 'Via' });
     expect(street.closest('div')).toHaveTextContent('Via*');
     await user.click(screen.getByRole('button', { name: 'Crea' }));
@@ -195,5 +196,13 @@ describe('address (spec §5: street and ZIP marked required)', () => {
     expect(screen.getByText(validationMessages.zipRequired)).toBeInTheDocument();
     expect(screen.getByText(messages.wizard.municipalityRequired)).toBeInTheDocument();
     expect(calls.created).toEqual([]);
+  });
+
+  it('offers a User no Crea: the server would refuse it', async () => {
+    fakeEntityServer('address', []);
+    fakeSelectServer('municipality', [{ value: 200, label: 'Rho' }]);
+    renderApp('/address/new', { role: Role.User, tenantId: 1 });
+    expect(await screen.findByRole('textbox', { name: 'Via' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Crea' })).not.toBeInTheDocument();
   });
 });

@@ -1,7 +1,8 @@
 /**
  * One table-driven suite over every entity declaration (src/entities/<name>/<name>.resource.ts):
  * list → create → edit → delete through the entity's own route screens. A new declaration joins
- * automatically; its pages module must export ListScreen and FormScreen.
+ * automatically, and must be bound in the app's registry (src/app/registry.ts) to a screens module
+ * that exports ListScreen and FormScreen.
  *
  * Titles come from the declaration (`titles` or the generic 'Lista di …' / 'Crea Nuovo …' /
  * 'Modifica …'); fields in tabs (`group`) are filled tab by tab. A declaration whose create is a
@@ -21,6 +22,7 @@ import {
   type FieldDef,
   type ResourceDef,
 } from '../../../src/lib/resource';
+import { resourceBindings, type ScreensModule } from '../../../src/app/registry';
 import { fakeEntityServer, fakeSelectServer } from '../components/fixtures';
 import { apiGet, server } from '../msw/server';
 import { currentLocation, renderScreens } from '../components/test-utils';
@@ -30,9 +32,13 @@ type Row = { id: number } & Record<string, unknown>;
 const resourceModules = import.meta.glob<Record<string, unknown>>('../../../src/entities/*/*.resource.ts', {
   eager: true,
 });
-const pageModules = import.meta.glob<{ ListScreen?: ComponentType; FormScreen?: ComponentType }>(
-  '../../../src/entities/*/*.pages.tsx',
-  { eager: true },
+/** The screens module the registry binds to each declaration, loaded as the route would. */
+const screensByResource = new Map<ResourceDef, ScreensModule>(
+  await Promise.all(
+    Object.values(resourceBindings).map(
+      async (b) => [b.resource as ResourceDef, await b.screens()] as [ResourceDef, ScreensModule],
+    ),
+  ),
 );
 
 function isResource(value: unknown): value is ResourceDef<Row> {
@@ -47,12 +53,15 @@ function isResource(value: unknown): value is ResourceDef<Row> {
  */
 const customScreens = new Set(['subscription', 'invoice']);
 
-const cases = Object.entries(resourceModules).flatMap(([path, mod]) => {
+const cases = Object.values(resourceModules).flatMap((mod) => {
   const resources = Object.values(mod)
     .filter(isResource)
     .filter((r) => !customScreens.has(r.name));
-  const pages = pageModules[path.replace(/\.resource\.ts$/, '.pages.tsx')];
-  return resources.map((resource) => ({ name: resource.name, resource, pages }));
+  return resources.map((resource) => ({
+    name: resource.name,
+    resource,
+    pages: screensByResource.get(resource as ResourceDef),
+  }));
 });
 
 /**

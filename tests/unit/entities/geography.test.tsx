@@ -6,6 +6,8 @@ import * as provincePages from '../../../src/entities/province/province.pages';
 import { provinceResource } from '../../../src/entities/province/province.resource';
 import * as regionPages from '../../../src/entities/region/region.pages';
 import { regionResource } from '../../../src/entities/region/region.resource';
+import { rolesFor } from '../../../contract/access';
+import { accessOf } from '../../../src/lib/resource';
 import { fakeEntityServer, fakeSelectServer } from '../components/fixtures';
 import { renderScreens } from '../components/test-utils';
 
@@ -27,7 +29,8 @@ describe('geography declarations', () => {
       'Municipality',
     ]);
     for (const r of [regionResource, provinceResource, municipalityResource]) {
-      expect(r.roles).toEqual({ create: [1, 2], edit: [1, 2], delete: [1, 2] });
+      for (const action of ['create', 'edit', 'delete'] as const)
+        expect(rolesFor(accessOf(r)!, action)).toEqual([1, 2]);
       // Spec §8: delete failures of these three are only logged.
       expect(r.messages?.deleteFailed).toBeUndefined();
       // Spec §5: no client-side validation.

@@ -74,7 +74,7 @@ const backupFile = (content: string, name: string) => new NodeFile([content], na
 // once here, not inside the first test's 5 s wait, which three files in parallel on two loaded
 // cores overran.
 beforeAll(async () => {
-  await import('../../../src/entities/tenant/tenant.pages');
+  await import('../../../src/features/tenant/tenant-screens');
 }, 30_000);
 
 let saved: string[] = [];

@@ -1,9 +1,9 @@
 import { useParams } from 'react-router-dom';
 import { FormPage } from '../../components/form-page';
-import { TenantDatabaseCard } from '../../features/tenant/tenant-database-card';
 import { parseEntityId } from '../../lib/use-form-controller';
 import { ListPage } from '../../components/list-page';
-import { tenantResource } from './tenant.resource';
+import { tenantResource } from '../../entities/tenant/tenant.resource';
+import { TenantDatabaseCard } from './tenant-database-card';
 
 /** Route element of /tenant ('Lista Tenants'). */
 export function ListScreen() {

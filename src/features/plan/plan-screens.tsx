@@ -1,12 +1,12 @@
 import { useParams } from 'react-router-dom';
 import { FormPage } from '../../components/form-page';
 import { ListPage } from '../../components/list-page';
-import { PlanFeatures } from '../../features/plan/plan-features';
-import { PlanIframe } from '../../features/plan/plan-iframe';
-import { PlanPaypalSync } from '../../features/plan/plan-paypal-sync';
 import { parseEntityId } from '../../lib/use-form-controller';
-import { useRoleAllowed } from '../../lib/use-list-controller';
-import { planResource } from './plan.resource';
+import { planResource } from '../../entities/plan/plan.resource';
+import { useCan } from '../../lib/access';
+import { PlanFeatures } from './plan-features';
+import { PlanIframe } from './plan-iframe';
+import { PlanPaypalSync } from './plan-paypal-sync';
 
 /** Route element of /plan ('Gestisci piani di abbonamento'). */
 export function ListScreen() {
@@ -16,7 +16,8 @@ export function ListScreen() {
 /** Route element of /plan/:id: the plan form, then its features (after the first save) and its iframe code. */
 export function FormScreen() {
   const id = parseEntityId(useParams().id);
-  const canEdit = useRoleAllowed(planResource.roles?.edit);
+  const can = useCan();
+  const canEdit = can('plan', 'edit');
   return (
     <FormPage
       resource={planResource}

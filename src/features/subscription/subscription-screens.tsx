@@ -1,7 +1,7 @@
 import { useParams } from 'react-router-dom';
-import { SubscriptionCreatePage } from '../../features/subscription/subscription-create-page';
-import { SubscriptionDetailPage } from '../../features/subscription/subscription-detail-page';
-import { SubscriptionListPage } from '../../features/subscription/subscription-list-page';
+import { SubscriptionCreatePage } from './subscription-create-page';
+import { SubscriptionDetailPage } from './subscription-detail-page';
+import { SubscriptionListPage } from './subscription-list-page';
 import { parseEntityId } from '../../lib/use-form-controller';
 
 /** Route element of /subscription ('Gestisci Sottoscrizioni'). */

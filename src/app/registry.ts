@@ -1,0 +1,166 @@
+/**
+ * The app's registry, in react-admin's `<Resource>` shape: each entity's declaration
+ * (src/entities/<name>/<name>.resource.ts: its name, labels, routes and access) bound to the
+ * module that draws its screens, plus the screens that are not an entity's. The route table
+ * (route-table.ts: routes, sidebar, breadcrumb, guard) is generated from this list, in this order
+ * (the sidebar's). Adding an admin entity is one line here; its facts live in its declaration.
+ */
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ResourceName } from '../../contract/access';
+import { messages } from '../../contract/messages';
+import { addressResource } from '../entities/address/address.resource';
+import { featureResource } from '../entities/feature/feature.resource';
+import { municipalityResource } from '../entities/municipality/municipality.resource';
+import { paymentProviderResource } from '../entities/payment-provider/payment-provider.resource';
+import { planFeatureResource } from '../entities/plan-feature/plan-feature.resource';
+import { planResource } from '../entities/plan/plan.resource';
+import { provinceResource } from '../entities/province/province.resource';
+import { regionResource } from '../entities/region/region.resource';
+import { subscriptionResource } from '../entities/subscription/subscription.resource';
+import { tenantResource } from '../entities/tenant/tenant.resource';
+import { userResource } from '../entities/user/user.resource';
+import { accessOf, type ResourceDef, type ScreenProps } from '../lib/resource';
+
+type Screen = LazyExoticComponent<ComponentType<ScreenProps>>;
+
+/** Who opens a route: any signed-in person, or the roles allowed `action` on `resource` (contract/access.ts). */
+export type RouteAccess = 'open' | { resource: ResourceName; action: string };
+
+/** One row of the route table (spec §2): path, Italian label, sidebar flag, access, screen. */
+export interface AppRoute {
+  /** Absolute path; `:id` marks a detail page ('new' or any id). */
+  path: string;
+  /** Italian label: sidebar entry and breadcrumb segment. */
+  label: string;
+  inSidebar: boolean;
+  access: RouteAccess;
+  screen: Screen;
+}
+
+/** The list and form screens of a resource's screens module. */
+export interface ScreensModule {
+  ListScreen: ComponentType<ScreenProps>;
+  FormScreen: ComponentType<ScreenProps>;
+}
+
+/** An entity's declaration bound to the module that draws its screens. */
+export interface ResourceBinding {
+  resource: ResourceDef;
+  screens: () => Promise<ScreensModule>;
+}
+
+/**
+ * A resource's routes, from its declaration: `/{name}`, `/{name}/new` when it declares a create
+ * route, `/{name}/:id`; guarded by `can(name, 'list')` or open, as the declaration says.
+ */
+function routesOf({ resource: def, screens: load }: ResourceBinding): AppRoute[] {
+  const routes = def.routes;
+  const name = accessOf(def);
+  if (!routes || !name) throw new Error(`La risorsa ${def.name} non dichiara le sue route.`);
+  const access: RouteAccess = routes.access === 'open' ? 'open' : { resource: name, action: 'list' };
+  const list = lazy(() => load().then((m) => ({ default: m.ListScreen })));
+  const form = lazy(() => load().then((m) => ({ default: m.FormScreen })));
+  const base = `/${def.name}`;
+  return [
+    { path: base, label: routes.list.label, inSidebar: routes.list.sidebar ?? false, access, screen: list },
+    ...(routes.create
+      ? [
+          {
+            path: `${base}/new`,
+            label: routes.create.label,
+            inSidebar: routes.create.sidebar ?? false,
+            access,
+            screen: form,
+          },
+        ]
+      : []),
+    { path: `${base}/:id`, label: routes.edit.label, inSidebar: false, access, screen: form },
+  ];
+}
+
+/** A screen that is not an entity's list or form. */
+function page(path: string, label: string, access: RouteAccess, screen: Screen, inSidebar = false): AppRoute {
+  return { path, label, inSidebar, access, screen };
+}
+
+/** Every entity with screens, by the name of its declaration. */
+export const resourceBindings = {
+  tenant: { resource: tenantResource, screens: () => import('../features/tenant/tenant-screens') },
+  region: { resource: regionResource, screens: () => import('../entities/region/region.pages') },
+  province: { resource: provinceResource, screens: () => import('../entities/province/province.pages') },
+  municipality: {
+    resource: municipalityResource,
+    screens: () => import('../entities/municipality/municipality.pages'),
+  },
+  user: { resource: userResource, screens: () => import('../entities/user/user.pages') },
+  subscription: {
+    resource: subscriptionResource,
+    screens: () => import('../features/subscription/subscription-screens'),
+  },
+  paymentProvider: {
+    resource: paymentProviderResource,
+    screens: () => import('../entities/payment-provider/payment-provider.pages'),
+  },
+  address: { resource: addressResource, screens: () => import('../entities/address/address.pages') },
+  plan: { resource: planResource, screens: () => import('../features/plan/plan-screens') },
+  planFeature: {
+    resource: planFeatureResource,
+    screens: () => import('../entities/plan-feature/plan-feature.pages'),
+  },
+  feature: { resource: featureResource, screens: () => import('../entities/feature/feature.pages') },
+} satisfies Record<string, ResourceBinding>;
+
+export const registry: readonly AppRoute[] = [
+  ...routesOf(resourceBindings.tenant),
+  ...routesOf(resourceBindings.region),
+  ...routesOf(resourceBindings.province),
+  ...routesOf(resourceBindings.municipality),
+  ...routesOf(resourceBindings.user),
+  page(
+    '/user-wizard',
+    messages.wizard.title,
+    { resource: 'user', action: 'create' },
+    lazy(() => import('../features/user-wizard/user-wizard-page')),
+  ),
+  ...routesOf(resourceBindings.subscription),
+  // Admins see the tenant's invoices, a User their own (the server decides which rows).
+  page(
+    '/invoice',
+    'Fatture',
+    'open',
+    lazy(() => import('../features/invoice/invoice-list-page')),
+    true,
+  ),
+  ...routesOf(resourceBindings.paymentProvider),
+  ...routesOf(resourceBindings.address),
+  ...routesOf(resourceBindings.plan),
+  ...routesOf(resourceBindings.planFeature),
+  ...routesOf(resourceBindings.feature),
+  page(
+    '/apikey',
+    'Chiavi API',
+    { resource: 'apikey', action: 'list' },
+    lazy(() => import('../features/integrations/api-keys-page')),
+    true,
+  ),
+  page(
+    '/apikey/:id',
+    'Registro chiamate',
+    { resource: 'apikey', action: 'list' },
+    lazy(() => import('../features/integrations/api-key-log-page')),
+  ),
+  page(
+    '/webhook',
+    'Webhook',
+    { resource: 'webhook', action: 'list' },
+    lazy(() => import('../features/integrations/webhooks-page')),
+    true,
+  ),
+  page(
+    '/hangfire',
+    'Status aggiornamento subscription',
+    { resource: 'hangfire', action: 'list' },
+    lazy(() => import('../features/hangfire/hangfire-page')),
+    true,
+  ),
+];
