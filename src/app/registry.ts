@@ -19,6 +19,7 @@ import { regionResource } from '../entities/region/region.resource';
 import { subscriptionResource } from '../entities/subscription/subscription.resource';
 import { tenantResource } from '../entities/tenant/tenant.resource';
 import { userResource } from '../entities/user/user.resource';
+import type { ResourceScreens } from '../components/resource-screens';
 import { accessOf, type ResourceDef, type ScreenProps } from '../lib/resource';
 
 type Screen = LazyExoticComponent<ComponentType<ScreenProps>>;
@@ -37,23 +38,29 @@ export interface AppRoute {
   screen: Screen;
 }
 
-/** The list and form screens of a resource's screens module. */
-export interface ScreensModule {
-  ListScreen: ComponentType<ScreenProps>;
-  FormScreen: ComponentType<ScreenProps>;
-}
+export type ScreensModule = ResourceScreens;
 
-/** An entity's declaration bound to the module that draws its screens. */
+/**
+ * An entity's declaration and, when they are not the generic list and form
+ * (components/resource-screens.tsx), the module that draws its screens.
+ */
 export interface ResourceBinding {
   resource: ResourceDef;
-  screens: () => Promise<ScreensModule>;
+  screens?: () => Promise<ScreensModule>;
+}
+
+/** The module that draws a binding's screens: its own, or the generic ones of its declaration. */
+export function screensOf({ resource, screens }: ResourceBinding): () => Promise<ScreensModule> {
+  return screens ?? (() => import('../components/resource-screens').then((m) => m.resourceScreens(resource)));
 }
 
 /**
  * A resource's routes, from its declaration: `/{name}`, `/{name}/new` when it declares a create
  * route, `/{name}/:id`; guarded by `can(name, 'list')` or open, as the declaration says.
  */
-function routesOf({ resource: def, screens: load }: ResourceBinding): AppRoute[] {
+function routesOf(binding: ResourceBinding): AppRoute[] {
+  const def = binding.resource;
+  const load = screensOf(binding);
   const routes = def.routes;
   const name = accessOf(def);
   if (!routes || !name) throw new Error(`La risorsa ${def.name} non dichiara le sue route.`);
@@ -83,31 +90,22 @@ function page(path: string, label: string, access: RouteAccess, screen: Screen, 
   return { path, label, inSidebar, access, screen };
 }
 
-/** Every entity with screens, by the name of its declaration. */
+/** Every entity with screens, by the name of its declaration: the generic ones unless bound to its own. */
 export const resourceBindings = {
   tenant: { resource: tenantResource, screens: () => import('../features/tenant/tenant-screens') },
-  region: { resource: regionResource, screens: () => import('../entities/region/region.pages') },
-  province: { resource: provinceResource, screens: () => import('../entities/province/province.pages') },
-  municipality: {
-    resource: municipalityResource,
-    screens: () => import('../entities/municipality/municipality.pages'),
-  },
+  region: { resource: regionResource },
+  province: { resource: provinceResource },
+  municipality: { resource: municipalityResource },
   user: { resource: userResource, screens: () => import('../entities/user/user.pages') },
   subscription: {
     resource: subscriptionResource,
     screens: () => import('../features/subscription/subscription-screens'),
   },
-  paymentProvider: {
-    resource: paymentProviderResource,
-    screens: () => import('../entities/payment-provider/payment-provider.pages'),
-  },
-  address: { resource: addressResource, screens: () => import('../entities/address/address.pages') },
+  paymentProvider: { resource: paymentProviderResource },
+  address: { resource: addressResource },
   plan: { resource: planResource, screens: () => import('../features/plan/plan-screens') },
-  planFeature: {
-    resource: planFeatureResource,
-    screens: () => import('../entities/plan-feature/plan-feature.pages'),
-  },
-  feature: { resource: featureResource, screens: () => import('../entities/feature/feature.pages') },
+  planFeature: { resource: planFeatureResource },
+  feature: { resource: featureResource },
 } satisfies Record<string, ResourceBinding>;
 
 export const registry: readonly AppRoute[] = [

@@ -22,7 +22,7 @@ import {
   type FieldDef,
   type ResourceDef,
 } from '../../../src/lib/resource';
-import { resourceBindings, type ScreensModule } from '../../../src/app/registry';
+import { resourceBindings, screensOf, type ScreensModule } from '../../../src/app/registry';
 import { fakeEntityServer, fakeSelectServer } from '../components/fixtures';
 import { apiGet, server } from '../msw/server';
 import { currentLocation, renderScreens } from '../components/test-utils';
@@ -36,7 +36,7 @@ const resourceModules = import.meta.glob<Record<string, unknown>>('../../../src/
 const screensByResource = new Map<ResourceDef, ScreensModule>(
   await Promise.all(
     Object.values(resourceBindings).map(
-      async (b) => [b.resource as ResourceDef, await b.screens()] as [ResourceDef, ScreensModule],
+      async (b) => [b.resource as ResourceDef, await screensOf(b)()] as [ResourceDef, ScreensModule],
     ),
   ),
 );

@@ -1,16 +1,18 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import * as municipalityPages from '../../../src/entities/municipality/municipality.pages';
 import { municipalityResource } from '../../../src/entities/municipality/municipality.resource';
-import * as provincePages from '../../../src/entities/province/province.pages';
 import { provinceResource } from '../../../src/entities/province/province.resource';
-import * as regionPages from '../../../src/entities/region/region.pages';
 import { regionResource } from '../../../src/entities/region/region.resource';
 import { rolesFor } from '../../../contract/access';
 import { accessOf } from '../../../src/lib/resource';
+import { resourceScreens } from '../../../src/components/resource-screens';
 import { fakeEntityServer, fakeSelectServer } from '../components/fixtures';
 import { renderScreens } from '../components/test-utils';
 
+// The screens the registry gives these declarations: the generic list and form.
+const regionPages = resourceScreens(regionResource);
+const provincePages = resourceScreens(provinceResource);
+const municipalityPages = resourceScreens(municipalityResource);
 const regions = [
   { value: 1, label: 'Piemonte' },
   { value: 3, label: 'Lombardia' },
