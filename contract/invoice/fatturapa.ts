@@ -101,13 +101,16 @@ export function parseDecimal2(text: string): number {
 export interface SdiDocumentFigures {
   lines: { quantity: string; unitPrice: string; total: string; vatRate: string; natura: string | null }[];
   summaries: { vatRate: string; natura: string | null; taxable: string; tax: string }[];
+  /** DatiCassaPrevidenziale: each contribution joins the summary of its rate and Natura. */
+  pensionFund?: { vatRate: string; natura: string | null; amount: string }[];
   documentTotal: string | null;
 }
 
 /**
  * The SdI's arithmetic checks (errors 00421–00425, 00400–00401, 00443–00445, 00429 of its
  * specifications), on the decimals written in the file: each line total is price × quantity; 0 %
- * needs a Natura and a Natura needs 0 %; each summary's taxable is the sum of its lines and its tax
+ * needs a Natura and a Natura needs 0 %; each summary's taxable is the sum of its lines and of its
+ * cassa contributions, and its tax
  * is taxable × rate within one cent; the document total is taxable + tax. Answers Italian messages.
  */
 export function sdiArithmeticErrors(doc: SdiDocumentFigures): string[] {
@@ -128,6 +131,18 @@ export function sdiArithmeticErrors(doc: SdiDocumentFigures): string[] {
     const key = `${rate(l.vatRate)}|${l.natura ?? ''}`;
     sums.set(key, (sums.get(key) ?? 0) + total);
     labels.set(key, l.natura ? `${l.vatRate} ${l.natura}` : l.vatRate);
+  });
+  // The SdI adds ImportoContributoCassa to its rate's ImponibileImporto (check 00422).
+  (doc.pensionFund ?? []).forEach((c, i) => {
+    const amount = parseDecimal2(c.amount);
+    if (Number.isNaN(amount)) {
+      errors.push(`Cassa ${i + 1}: importo non nel formato con due decimali.`);
+      return;
+    }
+    if (rate(c.vatRate) === 0 && !c.natura) errors.push(`Cassa ${i + 1}: aliquota 0 senza Natura.`);
+    const key = `${rate(c.vatRate)}|${c.natura ?? ''}`;
+    sums.set(key, (sums.get(key) ?? 0) + amount);
+    labels.set(key, c.natura ? `${c.vatRate} ${c.natura}` : c.vatRate);
   });
   let grand = 0;
   const seen = new Set<string>();
