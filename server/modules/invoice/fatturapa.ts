@@ -15,6 +15,11 @@ import {
   type Natura,
   type SdiDocumentFigures,
 } from '../../../contract/invoice/fatturapa';
+import type {
+  FiscalDocument,
+  PensionFundBlock,
+  WithholdingType,
+} from '../../../contract/invoice/fiscal-document';
 import type { Cents, PercentHundredths } from '../../../contract/money';
 
 export const FATTURAPA_NAMESPACE = 'http://ivaservizi.agenziaentrate.gov.it/docs/xsd/fatture/v1.2';
@@ -51,6 +56,20 @@ export interface InvoiceLine {
   /** Period of the service, YYYY-MM-DD. */
   periodStart: string | null;
   periodEnd: string | null;
+  /** Ritenuta=SI: the line is part of the withholding's base. */
+  withholding?: boolean;
+}
+
+/** One VAT summary (DatiRiepilogo). */
+export interface InvoiceSummary {
+  vat: PercentHundredths;
+  natura: Natura | null;
+  taxableCents: Cents;
+  taxCents: Cents;
+  /** EsigibilitaIVA: 'S' under split payment; default 'I' when VAT is charged. */
+  chargeability?: 'I' | 'S' | null;
+  /** RiferimentoNormativo of a 0 % summary. */
+  legalReference?: string | null;
 }
 
 /** Everything an invoice file and its courtesy PDF show (stored as `invoices.document`). */
@@ -68,7 +87,15 @@ export interface InvoiceDocument {
   seller: InvoiceParty & { taxRegime: string; pec: string | null };
   buyer: InvoiceParty & { email: string | null };
   lines: InvoiceLine[];
-  summaries: { vat: PercentHundredths; natura: Natura | null; taxableCents: Cents; taxCents: Cents }[];
+  summaries: InvoiceSummary[];
+  /** DatiRitenuta (documents issued before the fiscal profiles have none). */
+  withholding?: { type: WithholdingType; rate: PercentHundredths; amountCents: Cents } | null;
+  /** DatiBollo: the 2,00 € virtual bollo. */
+  stampDuty?: boolean;
+  /** DatiCassaPrevidenziale. */
+  pensionFund?: PensionFundBlock[];
+  /** DatiOrdineAcquisto of an FPA12: the public body's order and its CIG. */
+  order?: { id: string; cig: string | null } | null;
   taxableCents: Cents;
   taxCents: Cents;
   totalCents: Cents;
@@ -77,6 +104,55 @@ export interface InvoiceDocument {
   /** The invoice a credit note reverses. */
   related: { number: string; date: string } | null;
   causale: string | null;
+}
+
+/**
+ * The parts of a document the one computation decides (contract/invoice/fiscal-document.ts): its
+ * lines (each charge over `period`), VAT summaries, ritenuta, bollo, cassa and totals.
+ */
+export function fiscalParts(
+  fd: FiscalDocument,
+  period: { start: string | null; end: string | null },
+): Pick<
+  InvoiceDocument,
+  | 'lines'
+  | 'summaries'
+  | 'withholding'
+  | 'stampDuty'
+  | 'pensionFund'
+  | 'taxableCents'
+  | 'taxCents'
+  | 'totalCents'
+> {
+  return {
+    lines: fd.lines.map((l) => ({
+      description: l.description,
+      quantity: l.quantity,
+      unitPriceCents: l.unitPriceCents,
+      totalCents: l.totalCents,
+      vat: l.vat,
+      natura: l.natura,
+      periodStart: l.kind === 'charge' ? period.start : null,
+      periodEnd: l.kind === 'charge' ? period.end : null,
+      withholding: l.withholding,
+    })),
+    summaries: fd.summaries.map((s) => ({
+      vat: s.vat,
+      natura: s.natura,
+      taxableCents: s.taxableCents,
+      taxCents: s.taxCents,
+      chargeability: s.chargeability,
+      legalReference: s.legalReference,
+    })),
+    withholding: fd.withholding
+      ? { type: fd.withholding.type, rate: fd.withholding.rate, amountCents: fd.withholding.amountCents }
+      : null,
+    stampDuty: fd.stampDuty,
+    pensionFund: fd.pensionFund,
+    taxableCents: fd.summaries.reduce((a, s) => a + s.taxableCents, 0),
+    taxCents: fd.vatCents,
+    totalCents: fd.totalCents,
+  };
 }
 
 /** 2200 → '22.00' (RateType). */
@@ -137,8 +213,36 @@ export function buildFatturaXml(doc: InvoiceDocument): string {
   gd.ele('Divisa').txt('EUR');
   gd.ele('Data').txt(doc.date);
   gd.ele('Numero').txt(doc.number);
+  if (doc.withholding) {
+    // Ritenuta d'acconto on self-employment income (art. 25 DPR 600/73): CausalePagamento A.
+    const r = gd.ele('DatiRitenuta');
+    r.ele('TipoRitenuta').txt(doc.withholding.type);
+    r.ele('ImportoRitenuta').txt(decimal2(doc.withholding.amountCents));
+    r.ele('AliquotaRitenuta').txt(rate2(doc.withholding.rate));
+    r.ele('CausalePagamento').txt('A');
+  }
+  if (doc.stampDuty) {
+    const b = gd.ele('DatiBollo');
+    b.ele('BolloVirtuale').txt('SI');
+    b.ele('ImportoBollo').txt('2.00');
+  }
+  for (const c of doc.pensionFund ?? []) {
+    const cassa = gd.ele('DatiCassaPrevidenziale');
+    cassa.ele('TipoCassa').txt(c.type);
+    cassa.ele('AlCassa').txt(rate2(c.rate));
+    cassa.ele('ImportoContributoCassa').txt(decimal2(c.amountCents));
+    cassa.ele('ImponibileCassa').txt(decimal2(c.baseCents));
+    cassa.ele('AliquotaIVA').txt(rate2(c.vat));
+    if (c.withholding) cassa.ele('Ritenuta').txt('SI');
+    if (c.natura) cassa.ele('Natura').txt(c.natura);
+  }
   gd.ele('ImportoTotaleDocumento').txt(decimal2(doc.totalCents));
   if (doc.causale) gd.ele('Causale').txt(clip(doc.causale, 200));
+  if (doc.order) {
+    const o = general.ele('DatiOrdineAcquisto');
+    o.ele('IdDocumento').txt(clip(doc.order.id, 20));
+    if (doc.order.cig) o.ele('CodiceCIG').txt(clip(doc.order.cig, 15));
+  }
   if (doc.related) {
     const rel = general.ele('DatiFattureCollegate');
     rel.ele('IdDocumento').txt(doc.related.number);
@@ -156,6 +260,7 @@ export function buildFatturaXml(doc: InvoiceDocument): string {
     l.ele('PrezzoUnitario').txt(decimal2(line.unitPriceCents));
     l.ele('PrezzoTotale').txt(decimal2(line.totalCents));
     l.ele('AliquotaIVA').txt(rate2(line.vat));
+    if (line.withholding) l.ele('Ritenuta').txt('SI');
     if (line.natura) l.ele('Natura').txt(line.natura);
   });
   for (const s of doc.summaries) {
@@ -164,7 +269,8 @@ export function buildFatturaXml(doc: InvoiceDocument): string {
     if (s.natura) r.ele('Natura').txt(s.natura);
     r.ele('ImponibileImporto').txt(decimal2(s.taxableCents));
     r.ele('Imposta').txt(decimal2(s.taxCents));
-    if (!s.natura) r.ele('EsigibilitaIVA').txt('I');
+    if (!s.natura) r.ele('EsigibilitaIVA').txt(s.chargeability ?? 'I');
+    if (s.natura && s.legalReference) r.ele('RiferimentoNormativo').txt(clip(s.legalReference, 100));
   }
 
   const pay = body.ele('DatiPagamento');
@@ -221,6 +327,11 @@ export function figuresOf(xml: string): SdiDocumentFigures {
       natura: text(s, 'Natura'),
       taxable: text(s, 'ImponibileImporto') ?? '',
       tax: text(s, 'Imposta') ?? '',
+    })),
+    pensionFund: all('DatiCassaPrevidenziale').map((c) => ({
+      vatRate: text(c, 'AliquotaIVA') ?? '',
+      natura: text(c, 'Natura'),
+      amount: text(c, 'ImportoContributoCassa') ?? '',
     })),
     documentTotal: all('ImportoTotaleDocumento')[0]?.textContent ?? null,
   };

@@ -169,17 +169,20 @@ function acceptedFile(
   return fatturaErrors(buildFatturaXml(doc));
 }
 
+// Six XSD validations per property: seconds on a loaded machine, so a minute each.
 describe('any set of lines and rates (property, through the real XSD)', () => {
   test.prop([fc.array(line, { minLength: 1, maxLength: 3 })], { numRuns: 6 })(
     'builds a file the schema and the SdI arithmetic accept: one to three lines',
     async (lines) => {
       expect(await acceptedFile(lines)).toEqual([]);
     },
+    60_000,
   );
   test.prop([fc.array(line, { minLength: 4, maxLength: 6 })], { numRuns: 6 })(
     'builds a file the schema and the SdI arithmetic accept: four to six lines',
     async (lines) => {
       expect(await acceptedFile(lines)).toEqual([]);
     },
+    60_000,
   );
 });
