@@ -15,6 +15,7 @@ import {
   type FiscalDocument,
   type SellerProfile,
 } from '../../../contract/invoice/fiscal-document';
+import { quoteSchema, toQuote } from '../../../contract/invoice/quote';
 import { taxRegimes } from '../../../contract/validation/italian';
 
 const ordinary: SellerProfile = {
@@ -297,5 +298,31 @@ describe('properties over random profiles', () => {
     const d = computeDocument(i);
     for (const l of d.lines) if (l.vat === 0) expect(l.natura).not.toBeNull();
     for (const s of d.summaries) if (s.vat === 0 && s.natura !== 'N4') expect(s.legalReference).toBeTruthy();
+  });
+});
+
+describe('the quote on the wire', () => {
+  it('answers golden document (1) in euros, as the contract names its fields', () => {
+    const d = computeDocument({
+      seller: { ...ordinary, pensionFund: { type: 'TC22', rate: 400 }, withholdingTax: 'RT01' },
+      customer: italianCompany,
+      charges: fee,
+      plan: vat22,
+    });
+    const quote = toQuote(d);
+    expect(quoteSchema.parse(quote)).toEqual({
+      lines: [
+        { description: 'Consulenza mensile', quantity: 1, unitPrice: 1000, vatPercentage: 22, natura: null },
+      ],
+      taxable: 1040,
+      vat: 228.8,
+      cassa: 40,
+      bollo: 0,
+      total: 1268.8,
+      withholding: 208,
+      netToPay: 1060.8,
+      natura: null,
+      legalReference: null,
+    });
   });
 });
