@@ -15,6 +15,13 @@ export const tenants = pgTable(
     vatCode: text('vat_code'),
     fiscalCode: text('fiscal_code'),
     taxRegime: text('tax_regime').notNull().default('RF01'),
+    // The fiscal profile (contract 'Fiscal profiles', docs/fiscal-rules.md): cassa previdenziale
+    // or rivalsa INPS (TipoCassa TC01–TC22) with its rate in hundredths of a percent, ritenuta
+    // d'acconto (RT01/RT02) and the bollo charged to the customer.
+    pensionFundType: text('pension_fund_type'),
+    pensionFundRate: integer('pension_fund_rate'),
+    withholdingTax: text('withholding_tax'),
+    stampDutyToCustomer: boolean('stamp_duty_to_customer').notNull().default(false),
     street: text('street'),
     zip: text('zip'),
     regionId: integer('region_id').references((): AnyPgColumn => regions.id),

@@ -90,6 +90,15 @@ export const userTenants = pgTable(
     billingCity: text('billing_city'),
     /** Codice univoco ufficio (IPA, 6 characters) of a public administration: FPA12 invoices. */
     paOfficeCode: text('pa_office_code'),
+    /** A public administration: split payment and FPA12 (contract 'Fiscal profiles'). */
+    publicAdministration: boolean('public_administration').notNull().default(false),
+    /** CIG of a public administration's order (DatiOrdineAcquisto). */
+    cig: text('cig'),
+    /**
+     * Sostituto d'imposta (withholds the ritenuta); null: the default, true for an Italian
+     * business or public body, false for a private person.
+     */
+    withholdingAgent: boolean('withholding_agent'),
     /** False: the user may not act in this tenant (403) and does not see it. */
     isActive: boolean('is_active').notNull().default(true),
     billingStreet: text('billing_street'),

@@ -8,7 +8,7 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { count, eq, getTableName } from 'drizzle-orm';
+import { count, eq, getTableName, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Plan } from '../../../contract/schemas/plan';
@@ -59,6 +59,43 @@ async function answers(tenantId: number): Promise<Record<string, string>> {
   return out;
 }
 
+/**
+ * Adds to the tables of the previous release's database the columns this release's schema has
+ * and its migrations would add (nullable, with the schema's default), for the seed to write.
+ */
+async function addLaterColumns(
+  db: TestDatabase['handle']['db'],
+): Promise<{ table: string; column: string }[]> {
+  const existing = await db.execute<{ table_name: string; column_name: string }>(
+    sql`SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public'`,
+  );
+  // PGlite answers { rows }, node-postgres through drizzle an array.
+  const rows = (Array.isArray(existing) ? existing : (existing as { rows: unknown[] }).rows) as {
+    table_name: string;
+    column_name: string;
+  }[];
+  const have = new Set(rows.map((r) => `${r.table_name}.${r.column_name}`));
+  const tables = new Set(rows.map((r) => r.table_name));
+  const added: { table: string; column: string }[] = [];
+  for (const value of Object.values(schema)) {
+    if (!(value instanceof PgTable)) continue;
+    const { name: table, columns } = getTableConfig(value);
+    if (!tables.has(table)) continue;
+    for (const c of columns) {
+      if (have.has(`${table}.${c.name}`)) continue;
+      const fallback =
+        typeof c.default === 'boolean' || typeof c.default === 'number'
+          ? ` DEFAULT ${String(c.default)}`
+          : typeof c.default === 'string'
+            ? ` DEFAULT '${c.default.replace(/'/g, "''")}'`
+            : '';
+      await db.execute(sql.raw(`ALTER TABLE "${table}" ADD COLUMN "${c.name}" ${c.getSQLType()}${fallback}`));
+      added.push({ table, column: c.name });
+    }
+  }
+  return added;
+}
+
 beforeAll(async () => {
   // The previous release: migrations up to 0021, its demo year seeded.
   const startedAt = Date.now();
@@ -70,11 +107,16 @@ beforeAll(async () => {
   await writeFile(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, upTo + 1) }));
   database = await openEmptyDatabase();
   await database.handle.migrate(migrationsDir);
+  // This release's seed writes columns later migrations add: they exist while it seeds, then go,
+  // so the database is the previous release's when this release's migrations run on it.
+  const added = await addLaterColumns(database.handle.db);
   await seedDatabase(database.handle.db, {
     seedDemo: true,
     demoPassword: TEST_DEMO_PASSWORD,
     secretBox: createSecretBox(JWT_SECRET),
   });
+  for (const { table, column } of added)
+    await database.handle.db.execute(sql.raw(`ALTER TABLE "${table}" DROP COLUMN "${column}"`));
   // This release.
   await database.handle.migrate();
   tenancy = createTenantDatabases({ control: database.handle, directoryTtlMs: 50 });
