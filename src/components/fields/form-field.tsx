@@ -1,8 +1,10 @@
 import { Controller, useWatch, type UseFormReturn } from 'react-hook-form';
+import type { FocusEvent } from 'react';
 import { parseDecimal } from '../../lib/formatters';
 import type { FieldDef, FormValues } from '../../lib/resource';
 import { numberText } from '../../lib/use-form-controller';
 import { uiText } from '../ui-text';
+import { EuroInput } from './euro-input';
 import { FieldError, FieldShell, inputClass, RequiredMark, useFieldControl } from './field-shell';
 import type { FieldControlProps } from './field-shell';
 import { SearchableSelect } from './searchable-select';
@@ -63,6 +65,25 @@ export function FormField({ field, form, fields, readOnly = false, hint, isEdit 
       case 'number': {
         // Typed the Italian way ('49,50'; a dot works too), tidied to the step's places on blur.
         const registered = form.register(field.key);
+        const tidy = (e: FocusEvent<HTMLInputElement>) => {
+          const n = parseDecimal(e.target.value);
+          if (n !== null) form.setValue(field.key, numberText(field, n), { shouldDirty: true });
+          void registered.onBlur(e);
+        };
+        // Euros: the one euro input of the SPA (components/fields/euro-input.tsx).
+        if (field.suffix === '€') {
+          return (
+            <EuroInput
+              {...control}
+              error={message}
+              extraClassName="text-right"
+              suffix
+              readOnly={readOnly}
+              {...registered}
+              onBlur={tidy}
+            />
+          );
+        }
         const input = (
           <input
             {...control}
@@ -72,11 +93,7 @@ export function FormField({ field, form, fields, readOnly = false, hint, isEdit 
             className={`${className} text-right tabular-nums ${field.suffix ? 'pr-8' : ''}`}
             readOnly={readOnly}
             {...registered}
-            onBlur={(e) => {
-              const n = parseDecimal(e.target.value);
-              if (n !== null) form.setValue(field.key, numberText(field, n), { shouldDirty: true });
-              void registered.onBlur(e);
-            }}
+            onBlur={tidy}
           />
         );
         if (!field.suffix) return input;

@@ -3,7 +3,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiPaths } from '../../../contract/api-paths';
 import type { Envelope } from '../../../contract/envelope';
 import { unwrap } from '../../lib/entity-hooks';
+import { messages } from '../../../contract/messages';
 import { http } from '../../lib/http';
+import { serverMessage } from '../../lib/http-errors';
+
+/** The failure toast of these calls: the server's message, else the catalogue's save error. */
+const serverMessageOrSaveError = (error: unknown) => serverMessage(error) ?? messages.http.saveError;
 
 /** The page refreshes while open (spec: 'refreshed every few seconds'). */
 export const REFRESH_MS = 5000;
@@ -64,6 +69,7 @@ export function useRetryJob() {
     mutationFn: async (id: string) =>
       (await http.post<Envelope<{ id: string }>>(apiPaths.hangfire.retry(id))).data,
     onSettled: () => client.invalidateQueries({ queryKey: key }),
+    meta: { errorMessage: serverMessageOrSaveError },
   });
 }
 
@@ -73,5 +79,6 @@ export function useTriggerJob() {
     mutationFn: async (jobKey: string) =>
       (await http.post<Envelope<{ id: string }>>(apiPaths.hangfire.trigger(jobKey))).data,
     onSettled: () => client.invalidateQueries({ queryKey: key }),
+    meta: { errorMessage: serverMessageOrSaveError },
   });
 }

@@ -73,7 +73,6 @@ function RetryButton({ job }: { job: RecentJob }) {
       onClick={() =>
         retry.mutate(job.id, {
           onSuccess: (env) => notify.success(env.message ?? jobMessages.retried),
-          onError: (error) => notify.error(failureEnvelope(error)?.message ?? messages.http.saveError),
         })
       }
     >
@@ -118,7 +117,6 @@ function TriggerButton({ jobKey, label }: { jobKey: string; label: string }) {
       onClick={() =>
         trigger.mutate(jobKey, {
           onSuccess: (env) => notify.success(env.message ?? jobMessages.triggered),
-          onError: (error) => notify.error(failureEnvelope(error)?.message ?? messages.http.saveError),
         })
       }
     >

@@ -202,7 +202,6 @@ function KeyRow({ item, onSecret }: { item: ApiKeyItem; onSecret: (k: ApiKeyCrea
                       if (env.data) onSecret(env.data.created);
                       notify.success(env.message ?? m.keyRotated);
                     },
-                    onError: (e) => notify.error(failureEnvelope(e)?.message ?? messages.http.saveError),
                   },
                 );
               }}
@@ -224,7 +223,6 @@ function KeyRow({ item, onSecret }: { item: ApiKeyItem; onSecret: (k: ApiKeyCrea
                 if (!ok) return;
                 revoke.mutate(item.id, {
                   onSuccess: (env) => notify.success(env.message ?? m.keyRevoked),
-                  onError: (e) => notify.error(failureEnvelope(e)?.message ?? messages.http.saveError),
                 });
               }}
             >

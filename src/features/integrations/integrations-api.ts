@@ -14,7 +14,12 @@ import type {
   WebhookEventType,
 } from '../../../contract/integrations';
 import { unwrap } from '../../lib/entity-hooks';
+import { messages } from '../../../contract/messages';
 import { http } from '../../lib/http';
+import { serverMessage } from '../../lib/http-errors';
+
+/** The failure toast of these calls: the server's message, else the catalogue's save error. */
+const serverMessageOrSaveError = (error: unknown) => serverMessage(error) ?? messages.http.saveError;
 
 const keys = ['apikey'] as const;
 const hooks = ['webhook'] as const;
@@ -107,6 +112,7 @@ export function useRevokeKey() {
   return useMutation({
     mutationFn: async (id: number) => (await http.post<Envelope<ApiKeyItem>>(`apikey/${id}/revoke`)).data,
     onSettled: () => client.invalidateQueries({ queryKey: keys }),
+    meta: { errorMessage: serverMessageOrSaveError },
   });
 }
 
@@ -123,6 +129,7 @@ export function useRotateKey() {
         )
       ).data,
     onSettled: () => client.invalidateQueries({ queryKey: keys }),
+    meta: { errorMessage: serverMessageOrSaveError },
   });
 }
 
@@ -181,5 +188,6 @@ export function useResend() {
     mutationFn: async (deliveryId: number) =>
       (await http.post<Envelope<WebhookAttemptItem>>(`webhook/deliveries/${deliveryId}/resend`)).data,
     onSettled: () => client.invalidateQueries({ queryKey: hooks }),
+    meta: { errorMessage: serverMessageOrSaveError },
   });
 }

@@ -194,7 +194,6 @@ function Deliveries({ endpointId }: { endpointId: number }) {
                         env.data?.succeeded
                           ? notify.success(m.deliveryResent)
                           : notify.error(m.deliveryResendFailed),
-                      onError: (e) => notify.error(failureEnvelope(e)?.message ?? messages.http.saveError),
                     })
                   }
                 >

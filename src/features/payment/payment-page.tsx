@@ -10,14 +10,10 @@ import { formatCurrency } from '../../lib/formatters';
 import { notify } from '../../lib/notify';
 import { PublicCard } from './public-card';
 import type { PublicProviderSettings } from '../../../contract/schemas/payment-provider';
-import {
-  confirmStripeCheckout,
-  createStripeCheckout,
-  getPublicSettings,
-  periodLabel,
-  updatePayment,
-  validatePaymentToken,
-} from './payment-api';
+import { confirmStripeCheckout } from './api/confirm-stripe-checkout';
+import { createStripeCheckout } from './api/create-stripe-checkout';
+import { getPublicSettings, periodLabel, validatePaymentToken } from './api/payment-queries';
+import { updatePayment } from './api/update-payment';
 
 const m = messages.payment;
 

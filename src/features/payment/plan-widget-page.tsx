@@ -6,7 +6,8 @@ import { Spinner } from '../../components/spinner';
 import { CheckIcon } from '../../components/icons';
 import { failureEnvelope } from '../../lib/entity-hooks';
 import { formatCurrency } from '../../lib/formatters';
-import { getPlanWidget, periodLabel, subscribe } from './payment-api';
+import { getPlanWidget, periodLabel } from './api/payment-queries';
+import { subscribe } from './api/subscribe';
 import { MailIcon } from './public-card';
 
 /**

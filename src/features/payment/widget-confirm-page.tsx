@@ -5,7 +5,7 @@ import type { SubscribeConfirmRefusal } from '../../../contract/schemas/payment'
 import { Spinner } from '../../components/spinner';
 import { CheckIcon } from '../../components/icons';
 import { failureEnvelope } from '../../lib/entity-hooks';
-import { confirmSubscription } from './payment-api';
+import { confirmSubscription } from './api/confirm-subscription';
 import { PublicCard } from './public-card';
 
 const headings: Record<SubscribeConfirmRefusal, string> = {

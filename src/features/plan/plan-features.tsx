@@ -1,7 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { apiPaths } from '../../../contract/api-paths';
-import type { Envelope } from '../../../contract/envelope';
 import { messages } from '../../../contract/messages';
 import type { Plan, PlanFeatureItem } from '../../../contract/schemas/plan';
 import { validationMessages } from '../../../contract/validation/italian';
@@ -9,15 +6,11 @@ import { confirmDelete } from '../../components/confirm-delete';
 import { FieldShell, inputClass } from '../../components/fields/field-shell';
 import { PlusIcon, TrashIcon } from '../../components/icons';
 import { uiText } from '../../components/ui-text';
-import { entityHooks, unwrap } from '../../lib/entity-hooks';
-import { http } from '../../lib/http';
+import { entityHooks } from '../../lib/entity-hooks';
 import { notify } from '../../lib/notify';
-import { queryKeys } from '../../lib/query-keys';
-import { useSelectedTenantId } from '../../lib/tenant-store';
 import { planResource } from '../../entities/plan/plan.resource';
+import { useAssociateFeatures, type NewFeature } from './api/associate-features';
 import { planText } from './plan-text';
-
-type NewFeature = { featureName: string; description: string | null };
 
 const toPayload = (list: readonly (PlanFeatureItem | NewFeature)[]): NewFeature[] =>
   list.map((f) => ({ featureName: f.featureName, description: f.description ?? null }));
@@ -49,23 +42,12 @@ function FeatureEditor({ planId, canEdit }: { planId: number; canEdit: boolean }
   const detail = entityHooks(planResource).useDetail(planId);
   const plan = detail.data as Plan | null | undefined;
   const features = plan?.planFeatures ?? [];
-  const client = useQueryClient();
-  const tenantId = useSelectedTenantId();
+  const addFeature = useAssociateFeatures(planId, 'add');
+  const removeFeature = useAssociateFeatures(planId, 'remove');
   const [busy, setBusy] = useState(false);
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [nameError, setNameError] = useState<string | null>(null);
-
-  async function save(list: NewFeature[]): Promise<void> {
-    const data = await unwrap<PlanFeatureItem[]>(
-      http.post<Envelope<PlanFeatureItem[]>>(apiPaths.plan.associateFeatures(planId), list, { tenantId }),
-    );
-    const detailKey = queryKeys.detail(tenantId, planResource.name, planId);
-    if (Array.isArray(data)) {
-      client.setQueryData<Plan | null>(detailKey, (old) => (old ? { ...old, planFeatures: data } : old));
-    }
-    await client.invalidateQueries({ queryKey: queryKeys.entity(tenantId, planResource.name) });
-  }
 
   async function add(e: FormEvent) {
     e.preventDefault();
@@ -76,14 +58,16 @@ function FeatureEditor({ planId, canEdit }: { planId: number; canEdit: boolean }
     }
     setBusy(true);
     try {
-      await save([...toPayload(features), { featureName, description: description.trim() || null }]);
+      await addFeature.mutateAsync([
+        ...toPayload(features),
+        { featureName, description: description.trim() || null },
+      ]);
       notify.success(messages.inlineTable.saved);
       setName('');
       setDescription('');
       setNameError(null);
-    } catch (error) {
-      console.error('Errore nel salvataggio delle funzionalità del piano:', error);
-      notify.error(messages.inlineTable.saveError);
+    } catch {
+      // Toasted once by the query client.
     } finally {
       setBusy(false);
     }
@@ -93,11 +77,10 @@ function FeatureEditor({ planId, canEdit }: { planId: number; canEdit: boolean }
     if (!(await confirmDelete())) return;
     setBusy(true);
     try {
-      await save(toPayload(features.filter((_, i) => i !== index)));
+      await removeFeature.mutateAsync(toPayload(features.filter((_, i) => i !== index)));
       notify.success(messages.inlineTable.deleted);
-    } catch (error) {
-      console.error('Errore nella rimozione della funzionalità del piano:', error);
-      notify.error(messages.inlineTable.deleteError);
+    } catch {
+      // Toasted once by the query client.
     } finally {
       setBusy(false);
     }

@@ -1,4 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { fromCents, sumCents, toCents } from '../../../contract/money';
 import { messages } from '../../../contract/messages';
@@ -6,15 +5,17 @@ import type { BankTransfer, Subscription } from '../../../contract/schemas/subsc
 import { billingValidationMessages } from '../../../contract/validation/italian';
 import { confirmDelete } from '../../components/confirm-delete';
 import { ExportMenu } from '../../components/export-menu';
+import { EuroInput } from '../../components/fields/euro-input';
 import { FieldShell, inputClass } from '../../components/fields/field-shell';
 import { PencilIcon, PlusIcon, TrashIcon } from '../../components/icons';
 import { Modal } from '../../components/modal';
 import { Skeleton } from '../../components/skeleton';
 import { formatCurrency } from '../../lib/formatters';
-import { isHandledByInterceptor } from '../../lib/http-errors';
+import { failureMessage } from '../../lib/http-errors';
 import { notify } from '../../lib/notify';
-import { queryKeys } from '../../lib/query-keys';
-import { useSelectedTenantId } from '../../lib/tenant-store';
+import { useDeleteBankTransfer } from './api/delete-bank-transfer';
+import { useSaveBankTransfer } from './api/save-bank-transfer';
+import { useBankTransferInstructions, useBankTransfers } from './api/subscription-queries';
 import {
   euroInputValue,
   formatCents,
@@ -22,15 +23,7 @@ import {
   parseEuroInput,
   toDateTimeLocal,
 } from './billing-format';
-import {
-  BANK_TRANSFER,
-  failureMessage,
-  splitFieldErrors,
-  subscriptionCalls,
-  useBankTransferInstructions,
-  useBankTransfers,
-  useInvalidateSubscriptions,
-} from './subscription-api';
+import { splitFieldErrors } from './form-errors';
 import { subscriptionText } from './subscription-text';
 
 const t = subscriptionText.transfers;
@@ -151,9 +144,8 @@ function Transfers({
   fallbackDue: number;
   subscriptionId: number;
 }) {
-  const tenantId = useSelectedTenantId();
-  const client = useQueryClient();
-  const invalidateSubscriptions = useInvalidateSubscriptions();
+  const saveTransfer = useSaveBankTransfer();
+  const deleteTransfer = useDeleteBankTransfer();
   const instructions = useBankTransferInstructions(subscriptionId);
   const list = useBankTransfers(paymentId);
   const rows = list.data?.items ?? [];
@@ -165,13 +157,6 @@ function Transfers({
   const approvedCents = sumCents(rows.filter((r) => r.approvalDate).map((r) => centsOf(r.amount)));
   const registeredCents = sumCents(rows.map((r) => centsOf(r.amount)));
   const percent = dueCents > 0 ? Math.min(100, Math.round((approvedCents / dueCents) * 100)) : 0;
-
-  const refresh = async () => {
-    await Promise.all([
-      client.invalidateQueries({ queryKey: queryKeys.entity(tenantId, BANK_TRANSFER) }),
-      invalidateSubscriptions(),
-    ]);
-  };
 
   const startAdd = () => {
     setErrors({});
@@ -199,22 +184,18 @@ function Transfers({
     }
     setBusy(true);
     try {
-      await subscriptionCalls.saveBankTransfer(
-        {
-          ...(draft.id ? { id: draft.id } : {}),
-          paymentId,
-          amount: fromCents(cents),
-          approvalDate: draft.approvalDate || null,
-        },
-        tenantId,
-      );
+      // Resolves once the transfers and the subscriptions are refreshed.
+      await saveTransfer.mutateAsync({
+        ...(draft.id ? { id: draft.id } : {}),
+        paymentId,
+        amount: fromCents(cents),
+        approvalDate: draft.approvalDate || null,
+      });
       notify.success(inline.saved);
       setDraft(null);
       setErrors({});
-      await refresh();
     } catch (error) {
-      console.error('Errore nel salvataggio del bonifico:', error);
-      if (!isHandledByInterceptor(error)) notify.error(inline.saveError);
+      // Toasted once by the query client; the server's field errors go on their fields.
       const split = splitFieldErrors(error, ['amount', 'approvalDate']);
       setErrors({ ...split.fields, general: split.general });
     } finally {
@@ -226,13 +207,11 @@ function Transfers({
     if (!(await confirmDelete())) return;
     setBusy(true);
     try {
-      await subscriptionCalls.deleteBankTransfer(row.id, tenantId);
+      await deleteTransfer.mutateAsync(row.id);
       notify.success(inline.deleted);
       if (draft?.id === row.id) setDraft(null);
-      await refresh();
-    } catch (error) {
-      console.error('Errore durante la cancellazione del bonifico:', error);
-      if (!isHandledByInterceptor(error)) notify.error(inline.deleteError);
+    } catch {
+      // Toasted once by the query client.
     } finally {
       setBusy(false);
     }
@@ -251,11 +230,9 @@ function Transfers({
         >
           <FieldShell label={t.amount} required error={errors.amount}>
             {(control) => (
-              <input
+              <EuroInput
                 {...control}
-                className={inputClass(errors.amount, 'tabular-nums')}
-                inputMode="decimal"
-                autoComplete="off"
+                error={errors.amount}
                 placeholder="0,00"
                 value={draft?.amount ?? ''}
                 onChange={(e) => setDraft((d) => (d ? { ...d, amount: e.target.value } : d))}

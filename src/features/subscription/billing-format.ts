@@ -14,7 +14,7 @@ import {
 import { formatCurrency, NOT_AVAILABLE } from '../../lib/formatters';
 
 /** '49,50', '49.50', '1.234,50' → the decimal as a dot string, or null when it is not a number. */
-function normalizeDecimal(text: string): string | null {
+export function normalizeDecimal(text: string): string | null {
   let t = text.trim().replace(/\s+/g, '');
   if (t === '') return null;
   // With a comma, dots are thousands separators (Italian writing); without one, a dot is the decimal point.

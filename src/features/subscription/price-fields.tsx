@@ -1,3 +1,4 @@
+import { EuroInput } from '../../components/fields/euro-input';
 import { FieldShell, inputClass } from '../../components/fields/field-shell';
 import { formatCents, parsePercentInput, priceBreakdown } from './billing-format';
 import { subscriptionText as t } from './subscription-text';
@@ -39,11 +40,9 @@ export function PriceFields({
           hint={readOnly ? undefined : t.costHint}
         >
           {(control) => (
-            <input
+            <EuroInput
               {...control}
-              className={inputClass(errors.cost, 'tabular-nums')}
-              inputMode="decimal"
-              autoComplete="off"
+              error={errors.cost}
               placeholder="0,00"
               readOnly={readOnly}
               disabled={readOnly}

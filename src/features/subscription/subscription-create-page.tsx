@@ -1,33 +1,31 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useController, useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router-dom';
-import { apiPaths } from '../../../contract/api-paths';
-import { Role } from '../../../contract/enums';
-import { fromCents } from '../../../contract/money';
 import { messages } from '../../../contract/messages';
 import type { Plan } from '../../../contract/schemas/plan';
-import type { Subscription } from '../../../contract/schemas/subscription';
-import { billingValidationMessages as bm } from '../../../contract/validation/italian';
 import { FieldShell } from '../../components/fields/field-shell';
 import { SearchableSelect } from '../../components/fields/searchable-select';
 import { ArrowLeftIcon } from '../../components/icons';
 import { planResource } from '../../entities/plan/plan.resource';
-import { entityHooks, unwrap } from '../../lib/entity-hooks';
-import { http } from '../../lib/http';
-import { isHandledByInterceptor } from '../../lib/http-errors';
+import { useCan } from '../../lib/access';
+import { entityHooks } from '../../lib/entity-hooks';
 import { notify } from '../../lib/notify';
-import { queryKeys } from '../../lib/query-keys';
-import { useSession } from '../../lib/session';
-import { useSelectedTenantId } from '../../lib/tenant-store';
-import { euroInputValue, parseEuroInput, parsePercentInput, percentInputValue } from './billing-format';
+import { useCreateSubscription } from './api/save-subscription';
+import { euroInputValue, percentInputValue } from './billing-format';
+import { splitFieldErrors } from './form-errors';
 import { PriceFields } from './price-fields';
-import { SUBSCRIPTION, splitFieldErrors } from './subscription-api';
+import {
+  createResolver,
+  PICK_REQUIRED,
+  subscriptionBody,
+  subscriptionFormKeys,
+  type SubscriptionFormOutput,
+  type SubscriptionFormValues,
+} from './subscription-form';
 import { subscriptionText as t } from './subscription-text';
 
 /** The pickers load the first 100 items (spec §7). */
 export const PICKER_PAGE_SIZE = 100;
-
-type Errors = { userId?: string; planId?: string; cost?: string; vat?: string; general?: string[] };
 
 /**
  * The plan's cost and VAT, prefilled into the price inputs once per chosen plan (and never over
@@ -39,19 +37,21 @@ export function usePlanPrefill(
   fill: (cost: string, vat: string) => void,
 ) {
   const plan = entityHooks(planResource).useDetail(planId).data as Plan | null | undefined;
-  const [filledFor, setFilledFor] = useState<number | null>(initialPlanId);
-  // Adjusting state while rendering (React's pattern for "reset on prop change"): no effect needed.
-  if (plan && planId !== null && plan.id === planId && filledFor !== planId) {
-    setFilledFor(planId);
-    fill(euroInputValue(plan.recurringCostBeforeVAT), percentInputValue(plan.vatPercentage));
-  }
+  const filledFor = useRef<number | null>(initialPlanId);
+  const fillRef = useRef(fill);
+  fillRef.current = fill;
+  useEffect(() => {
+    if (plan && planId !== null && plan.id === planId && filledFor.current !== planId) {
+      filledFor.current = planId;
+      fillRef.current(euroInputValue(plan.recurringCostBeforeVAT), percentInputValue(plan.vatPercentage));
+    }
+  }, [plan, planId]);
   return plan && plan.id === planId ? plan : null;
 }
 
 /** /subscription/new 'Crea Sottoscrizione' (spec §2): customer, plan, agreed price, live total. */
 export function SubscriptionCreatePage() {
-  const role = useSession()?.user.role ?? null;
-  const isAdmin = role === Role.Admin || role === Role.SuperAdmin;
+  const isAdmin = useCan()('subscription', 'create');
   return (
     <div className="mx-auto w-full max-w-4xl">
       <div className="mb-6">
@@ -85,99 +85,78 @@ function AdminOnlyNotice() {
 
 function CreateForm() {
   const navigate = useNavigate();
-  const client = useQueryClient();
-  const tenantId = useSelectedTenantId();
-  const [userId, setUserId] = useState<number | null>(null);
-  const [planId, setPlanId] = useState<number | null>(null);
-  const [cost, setCost] = useState('');
-  const [vat, setVat] = useState('');
-  const [errors, setErrors] = useState<Errors>({});
-  const [saving, setSaving] = useState(false);
-  const plan = usePlanPrefill(planId, null, (c, v) => {
-    setCost(c);
-    setVat(v);
+  const create = useCreateSubscription();
+  const [general, setGeneral] = useState<string[]>([]);
+  const form = useForm<SubscriptionFormValues, unknown, SubscriptionFormOutput>({
+    resolver: createResolver,
+    defaultValues: { userId: null, planId: null, paymentAmount: '', vatPercentage: '' },
   });
+  const { errors } = form.formState;
+  const userId = useController({ control: form.control, name: 'userId' });
+  const planId = useController({ control: form.control, name: 'planId' });
+  const cost = useController({ control: form.control, name: 'paymentAmount' });
+  const vat = useController({ control: form.control, name: 'vatPercentage' });
+  const plan = usePlanPrefill(planId.field.value, null, (c, v) => {
+    form.setValue('paymentAmount', c);
+    form.setValue('vatPercentage', v);
+  });
+  const pickMissing = errors.userId?.type === PICK_REQUIRED;
+  const userError = pickMissing ? undefined : errors.userId?.message;
+  const generalMessages = pickMissing ? [errors.userId!.message!] : general;
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    if (userId === null || planId === null) {
-      setErrors({ general: [messages.subscription.pickRequired] });
-      return;
-    }
-    const cents = parseEuroInput(cost);
-    const vatHundredths = parsePercentInput(vat);
-    const found: Errors = {};
-    if (cents === null) found.cost = bm.costInvalid;
-    if (vatHundredths === null) found.vat = bm.vatInvalid;
-    if (found.cost || found.vat) {
-      setErrors(found);
-      return;
-    }
-    setErrors({});
-    setSaving(true);
+  const submit = form.handleSubmit(async (out) => {
+    setGeneral([]);
     try {
-      const created = await unwrap<Subscription>(
-        http.post(
-          apiPaths.subscription.create,
-          { userId, planId, paymentAmount: fromCents(cents!), vatPercentage: vatHundredths! / 100 },
-          { tenantId },
-        ),
-      );
+      const created = await create.mutateAsync(subscriptionBody(out));
       notify.success(messages.http.created);
-      await client.invalidateQueries({ queryKey: queryKeys.entity(tenantId, SUBSCRIPTION) });
       // The detail page offers the payment link at once (spec §4 'then a payment link is offered').
       if (created?.id) void navigate(`/subscription/${created.id}?offerLink=1`);
       else void navigate('/subscription');
     } catch (error) {
-      console.error('Errore durante la creazione della sottoscrizione:', error);
-      if (!isHandledByInterceptor(error)) notify.error(messages.http.saveError);
-      const split = splitFieldErrors(error, ['userId', 'planId', 'paymentAmount', 'vatPercentage']);
-      setErrors({
-        userId: split.fields.userId,
-        planId: split.fields.planId,
-        cost: split.fields.paymentAmount,
-        vat: split.fields.vatPercentage,
-        general: split.general,
-      });
-    } finally {
-      setSaving(false);
+      // Toasted once by the query client; the server's field errors go on their fields.
+      const split = splitFieldErrors(error, subscriptionFormKeys);
+      for (const key of subscriptionFormKeys) {
+        const message = split.fields[key];
+        if (message) form.setError(key, { type: 'server', message });
+      }
+      setGeneral(split.general);
     }
-  }
+  });
 
   return (
     <form className="card" noValidate onSubmit={(e) => void submit(e)}>
       <div className="space-y-6 p-6">
         <div className="grid gap-5 sm:grid-cols-2">
-          <FieldShell label={t.fields.user} required error={errors.userId}>
+          <FieldShell label={t.fields.user} required error={userError}>
             {(control) => (
               <SearchableSelect
                 id={control.id}
                 entity="user"
                 pageSize={PICKER_PAGE_SIZE}
-                value={userId}
+                value={userId.field.value}
                 onChange={(v) => {
-                  setUserId(v);
-                  setErrors((x) => ({ ...x, userId: undefined, general: undefined }));
+                  userId.field.onChange(v);
+                  setGeneral([]);
                 }}
                 placeholder={t.userPlaceholder}
                 noOptionsText={messages.subscription.noUsers}
-                invalid={Boolean(errors.userId)}
+                invalid={Boolean(userError)}
                 describedBy={control['aria-describedby']}
                 loadOnOpen
               />
             )}
           </FieldShell>
-          <FieldShell label={t.fields.plan} required error={errors.planId}>
+          <FieldShell label={t.fields.plan} required error={errors.planId?.message}>
             {(control) => (
               <SearchableSelect
                 id={control.id}
                 entity="plan"
                 pageSize={PICKER_PAGE_SIZE}
                 filters={{ isActive: true }}
-                value={planId}
+                value={planId.field.value}
                 onChange={(v) => {
-                  setPlanId(v);
-                  setErrors((x) => ({ ...x, planId: undefined, general: undefined }));
+                  planId.field.onChange(v);
+                  setGeneral([]);
                 }}
                 placeholder={t.planPlaceholder}
                 noOptionsText={messages.subscription.noPlans}
@@ -189,16 +168,16 @@ function CreateForm() {
           </FieldShell>
         </div>
         <PriceFields
-          cost={cost}
-          vat={vat}
-          onCostChange={setCost}
-          onVatChange={setVat}
-          errors={{ cost: errors.cost, vat: errors.vat }}
+          cost={cost.field.value}
+          vat={vat.field.value}
+          onCostChange={cost.field.onChange}
+          onVatChange={vat.field.onChange}
+          errors={{ cost: errors.paymentAmount?.message, vat: errors.vatPercentage?.message }}
           recurrenceName={plan?.recurrenceTypeName}
         />
-        {errors.general && errors.general.length > 0 && (
+        {generalMessages.length > 0 && (
           <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-700">
-            {errors.general.map((g, i) => (
+            {generalMessages.map((g, i) => (
               <p key={i}>{g}</p>
             ))}
           </div>
@@ -208,7 +187,7 @@ function CreateForm() {
         <button type="button" className="btn-secondary" onClick={() => void navigate(-1)}>
           {messages.common.back}
         </button>
-        <button type="submit" className="btn-primary" disabled={saving}>
+        <button type="submit" className="btn-primary" disabled={form.formState.isSubmitting}>
           {messages.common.create}
         </button>
       </div>

@@ -1,12 +1,10 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
+import { useController, useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { apiPaths } from '../../../contract/api-paths';
-import { Role, SubscriptionStatus } from '../../../contract/enums';
-import { fromCents } from '../../../contract/money';
+import { SubscriptionStatus } from '../../../contract/enums';
 import { messages } from '../../../contract/messages';
 import type { Subscription } from '../../../contract/schemas/subscription';
 import { isEditable } from '../../../contract/subscription-status';
-import { billingValidationMessages as bm } from '../../../contract/validation/italian';
 import { FieldShell, inputClass } from '../../components/fields/field-shell';
 import { SearchableSelect } from '../../components/fields/searchable-select';
 import { DataTable } from '../../components/data-table';
@@ -14,22 +12,27 @@ import { ArrowLeftIcon } from '../../components/icons';
 import { Skeleton } from '../../components/skeleton';
 import { uiText } from '../../components/ui-text';
 import { subscriptionResource } from '../../entities/subscription/subscription.resource';
-import { entityHooks, unwrap } from '../../lib/entity-hooks';
+import { useCan } from '../../lib/access';
+import { entityHooks } from '../../lib/entity-hooks';
 import { formatCurrency, formatDate, NOT_AVAILABLE } from '../../lib/formatters';
-import { http } from '../../lib/http';
-import { isHandledByInterceptor } from '../../lib/http-errors';
 import { notify } from '../../lib/notify';
-import { useSession } from '../../lib/session';
 import type { ColumnDef } from '../../lib/resource';
-import { useSelectedTenantId } from '../../lib/tenant-store';
-import { euroInputValue, parseEuroInput, parsePercentInput, percentInputValue } from './billing-format';
+import { useUpdateSubscription } from './api/save-subscription';
+import { euroInputValue, percentInputValue } from './billing-format';
+import { splitFieldErrors } from './form-errors';
 import { PriceFields } from './price-fields';
+import { subscriptionActionTable, useActionAllowed, useSubscriptionActions } from './subscription-actions';
 import { PICKER_PAGE_SIZE, usePlanPrefill } from './subscription-create-page';
-import { actionsOf, splitFieldErrors, useInvalidateSubscriptions } from './subscription-api';
+import {
+  subscriptionBody,
+  subscriptionFormKeys,
+  updateResolver,
+  type SubscriptionFormOutput,
+  type SubscriptionFormValues,
+} from './subscription-form';
 import { SubscriptionHistory } from './subscription-history';
 import { SubscriptionStatusBadge } from './subscription-status-badge';
 import { subscriptionText as t } from './subscription-text';
-import { actionDefs, useSubscriptionActions } from './use-subscription-actions';
 
 /**
  * /subscription/{id} (spec §2): the subscription's form (customer and start date fixed after
@@ -39,7 +42,8 @@ import { actionDefs, useSubscriptionActions } from './use-subscription-actions';
 export function SubscriptionDetailPage({ id }: { id: number }) {
   const detail = entityHooks(subscriptionResource).useDetail(id);
   const sub = detail.data as Subscription | null | undefined;
-  const role = useSession()?.user.role ?? null;
+  const can = useCan();
+  const allowed = useActionAllowed();
   const { run, dialogs, pending } = useSubscriptionActions();
 
   // Load failure / empty data toasts (spec §8), once per failure.
@@ -52,7 +56,8 @@ export function SubscriptionDetailPage({ id }: { id: number }) {
     }
   }, [detail.isError, detail.isSuccess, detail.data, detail.error, id]);
 
-  const actions = sub ? actionsOf(sub, role) : [];
+  const rows = sub ? subscriptionActionTable.filter((row) => allowed(row.action, sub)) : [];
+  const actions = rows.map((row) => row.action);
 
   // Just created (`?offerLink=1`): the payment link is offered at once, once.
   const [params, setParams] = useSearchParams();
@@ -67,7 +72,8 @@ export function SubscriptionDetailPage({ id }: { id: number }) {
       },
       { replace: true },
     );
-    if (canOffer) void run('paymentLink', sub);
+    const offer = subscriptionActionTable.find((row) => row.action === 'paymentLink');
+    if (canOffer && offer) void run(offer, sub);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [offerLink, sub, canOffer]);
   const customer = sub ? sub.user?.name || sub.user?.email || NOT_AVAILABLE : '';
@@ -109,9 +115,7 @@ export function SubscriptionDetailPage({ id }: { id: number }) {
             <EditForm
               key={sub.id}
               sub={sub}
-              canEdit={
-                (role === Role.Admin || role === Role.SuperAdmin) && isEditable(sub.subscriptionStatus)
-              }
+              canEdit={can('subscription', 'manage') && isEditable(sub.subscriptionStatus)}
             />
             <Payments sub={sub} />
           </div>
@@ -131,20 +135,18 @@ export function SubscriptionDetailPage({ id }: { id: number }) {
                 <p className="mt-2 text-sm text-slate-500">{t.noActions}</p>
               ) : (
                 <div className="mt-3 flex flex-col gap-2">
-                  {actionDefs
-                    .filter((d) => actions.includes(d.action))
-                    .map((d) => (
-                      <button
-                        key={d.action}
-                        type="button"
-                        className={`${d.danger ? 'btn-danger' : d.action === 'paymentLink' || d.action === 'confirmActivation' ? 'btn-primary' : 'btn-secondary'} justify-start`}
-                        disabled={pending !== null}
-                        onClick={() => void run(d.action, sub)}
-                      >
-                        {d.icon}
-                        {d.label}
-                      </button>
-                    ))}
+                  {rows.map((row) => (
+                    <button
+                      key={row.action}
+                      type="button"
+                      className={`btn-${row.tone} justify-start`}
+                      disabled={pending}
+                      onClick={() => void run(row, sub)}
+                    >
+                      {row.icon}
+                      {row.label}
+                    </button>
+                  ))}
                 </div>
               )}
             </section>
@@ -162,68 +164,44 @@ export function SubscriptionDetailPage({ id }: { id: number }) {
   );
 }
 
-type Errors = { planId?: string; cost?: string; vat?: string; general?: string[] };
-
 function EditForm({ sub, canEdit }: { sub: Subscription; canEdit: boolean }) {
   const navigate = useNavigate();
-  const tenantId = useSelectedTenantId();
-  const invalidate = useInvalidateSubscriptions();
-  const [planId, setPlanId] = useState<number | null>(sub.planID ?? sub.plan?.id ?? null);
-  const [cost, setCost] = useState(
-    typeof sub.costBeforeVAT === 'number' ? euroInputValue(sub.costBeforeVAT) : '',
-  );
-  const [vat, setVat] = useState(
-    typeof sub.vatPercentage === 'number' ? percentInputValue(sub.vatPercentage) : '',
-  );
-  const [errors, setErrors] = useState<Errors>({});
-  const [saving, setSaving] = useState(false);
-  const plan = usePlanPrefill(canEdit ? planId : null, sub.planID ?? null, (c, v) => {
-    setCost(c);
-    setVat(v);
+  const update = useUpdateSubscription();
+  const [general, setGeneral] = useState<string[]>([]);
+  const form = useForm<SubscriptionFormValues, unknown, SubscriptionFormOutput>({
+    resolver: updateResolver,
+    defaultValues: {
+      userId: null,
+      planId: sub.planID ?? sub.plan?.id ?? null,
+      paymentAmount: typeof sub.costBeforeVAT === 'number' ? euroInputValue(sub.costBeforeVAT) : '',
+      vatPercentage: typeof sub.vatPercentage === 'number' ? percentInputValue(sub.vatPercentage) : '',
+    },
+  });
+  const { errors } = form.formState;
+  const planId = useController({ control: form.control, name: 'planId' });
+  const cost = useController({ control: form.control, name: 'paymentAmount' });
+  const vat = useController({ control: form.control, name: 'vatPercentage' });
+  const plan = usePlanPrefill(canEdit ? planId.field.value : null, sub.planID ?? null, (c, v) => {
+    form.setValue('paymentAmount', c);
+    form.setValue('vatPercentage', v);
   });
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
+  const submit = form.handleSubmit(async (out) => {
     if (!canEdit) return;
-    if (planId === null) {
-      setErrors({ planId: bm.planRequired });
-      return;
-    }
-    const cents = parseEuroInput(cost);
-    const vatHundredths = parsePercentInput(vat);
-    if (cents === null || vatHundredths === null) {
-      setErrors({
-        cost: cents === null ? bm.costInvalid : undefined,
-        vat: vatHundredths === null ? bm.vatInvalid : undefined,
-      });
-      return;
-    }
-    setErrors({});
-    setSaving(true);
+    setGeneral([]);
     try {
-      await unwrap<Subscription>(
-        http.put(
-          apiPaths.subscription.update,
-          { id: sub.id, planId, paymentAmount: fromCents(cents), vatPercentage: vatHundredths / 100 },
-          { tenantId },
-        ),
-      );
+      await update.mutateAsync({ id: sub.id, ...subscriptionBody(out) });
       notify.success(messages.http.updated);
-      await invalidate();
     } catch (error) {
-      console.error('Errore durante il salvataggio della sottoscrizione:', error);
-      if (!isHandledByInterceptor(error)) notify.error(messages.http.saveError);
-      const split = splitFieldErrors(error, ['planId', 'paymentAmount', 'vatPercentage']);
-      setErrors({
-        planId: split.fields.planId,
-        cost: split.fields.paymentAmount,
-        vat: split.fields.vatPercentage,
-        general: split.general,
-      });
-    } finally {
-      setSaving(false);
+      // Toasted once by the query client; the server's field errors go on their fields.
+      const split = splitFieldErrors(error, subscriptionFormKeys);
+      for (const key of subscriptionFormKeys) {
+        const message = split.fields[key];
+        if (message) form.setError(key, { type: 'server', message });
+      }
+      setGeneral(split.general);
     }
-  }
+  });
 
   const readOnlyField = (label: string, value: string) => (
     <FieldShell label={label}>
@@ -242,14 +220,14 @@ function EditForm({ sub, canEdit }: { sub: Subscription; canEdit: boolean }) {
           {!canEdit ? (
             readOnlyField(t.fields.plan, sub.plan?.name ?? NOT_AVAILABLE)
           ) : (
-            <FieldShell label={t.fields.plan} required error={errors.planId}>
+            <FieldShell label={t.fields.plan} required error={errors.planId?.message}>
               {(control) => (
                 <SearchableSelect
                   id={control.id}
                   entity="plan"
                   pageSize={PICKER_PAGE_SIZE}
-                  value={planId}
-                  onChange={setPlanId}
+                  value={planId.field.value}
+                  onChange={planId.field.onChange}
                   disabled={!canEdit}
                   noOptionsText={messages.subscription.noPlans}
                   invalid={Boolean(errors.planId)}
@@ -264,18 +242,18 @@ function EditForm({ sub, canEdit }: { sub: Subscription; canEdit: boolean }) {
           {readOnlyField(t.fields.nextBillingDate, formatDate(sub.nextBillingDate))}
         </div>
         <PriceFields
-          cost={cost}
-          vat={vat}
-          onCostChange={setCost}
-          onVatChange={setVat}
-          errors={{ cost: errors.cost, vat: errors.vat }}
+          cost={cost.field.value}
+          vat={vat.field.value}
+          onCostChange={cost.field.onChange}
+          onVatChange={vat.field.onChange}
+          errors={{ cost: errors.paymentAmount?.message, vat: errors.vatPercentage?.message }}
           readOnly={!canEdit}
           recurrenceName={plan?.recurrenceTypeName ?? sub.plan?.recurrenceTypeName}
         />
         {!canEdit && <p className="text-xs text-slate-500">{t.lockedNote}</p>}
-        {errors.general && errors.general.length > 0 && (
+        {general.length > 0 && (
           <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-700">
-            {errors.general.map((g, i) => (
+            {general.map((g, i) => (
               <p key={i}>{g}</p>
             ))}
           </div>
@@ -286,7 +264,7 @@ function EditForm({ sub, canEdit }: { sub: Subscription; canEdit: boolean }) {
           {messages.common.back}
         </button>
         {canEdit && (
-          <button type="submit" className="btn-primary" disabled={saving}>
+          <button type="submit" className="btn-primary" disabled={form.formState.isSubmitting}>
             {messages.common.save}
           </button>
         )}

@@ -127,6 +127,8 @@ describe('/subscription/new (spec §2, §5)', () => {
     await user.click(screen.getByRole('button', { name: 'Crea' }));
     expect(await screen.findByText('Il costo è troppo alto.')).toBeInTheDocument();
     expect(cost).toHaveAttribute('aria-invalid', 'true');
+    // The save's toast, once (the one error path of the query client).
+    expect(await screen.findAllByText(messages.http.saveError)).toHaveLength(1);
   });
 
   it('a User opening it is told only an administrator can create subscriptions', async () => {
