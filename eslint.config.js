@@ -49,7 +49,18 @@ const serverBoundaries = [
  * `import type` too unless told otherwise). The app registers screens, a feature composes
  * entities and components, an entity declares, components and lib know no screen.
  */
+const spaFeatures = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 const spaZones = [
+  // Features are independent of each other (bulletproof-react): what two share lives below them.
+  ...spaFeatures.map((name) => ({
+    target: `./src/features/${name}`,
+    from: './src/features',
+    except: [`./${name}`],
+    message:
+      "Una feature non importa un'altra feature: ciò che condividono sta in entities/, components/ o lib/.",
+  })),
   {
     target: './src/features',
     from: './src/app',

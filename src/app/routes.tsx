@@ -12,7 +12,7 @@ const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page'))
 const PlanWidgetPage = lazy(() => import('../features/payment/plan-widget-page'));
 const WidgetConfirmPage = lazy(() => import('../features/payment/widget-confirm-page'));
 const PaymentGate = lazy(() =>
-  import('../features/tenant/payment-gate').then((m) => ({ default: m.PaymentGate })),
+  import('./payment-gate').then((m) => ({ default: m.PaymentGate })),
 );
 
 /** The route tree, built from the route table (used by the browser router and by tests). */

@@ -12,7 +12,8 @@ import { PublicCard } from './public-card';
 import type { PublicProviderSettings } from '../../../contract/schemas/payment-provider';
 import { confirmStripeCheckout } from './api/confirm-stripe-checkout';
 import { createStripeCheckout } from './api/create-stripe-checkout';
-import { getPublicSettings, periodLabel, validatePaymentToken } from './api/payment-queries';
+import { getPublicSettings } from '../../entities/payment-provider/public-settings';
+import { periodLabel, validatePaymentToken } from './api/payment-queries';
 import { updatePayment } from './api/update-payment';
 
 const m = messages.payment;

@@ -4,7 +4,7 @@ import { ListPage, type RowAction } from '../../components/list-page';
 import { subscriptionResource } from '../../entities/subscription/subscription.resource';
 import { useCan } from '../../lib/access';
 import { useSelectedTenantId } from '../../lib/tenant-store';
-import { getPublicSettings } from '../payment/api/payment-queries';
+import { getPublicSettings } from '../../entities/payment-provider/public-settings';
 import { useSyncSubscriptions, type SyncProvider } from './api/sync-provider';
 import { subscriptionActionTable, useActionAllowed, useSubscriptionActions } from './subscription-actions';
 

@@ -28,6 +28,11 @@ describe('import zones of the SPA', () => {
       "import type { AppRoute } from '../../app/registry';",
     ],
     [
+      'a feature importing another feature',
+      'src/features/plan/zone-probe.ts',
+      "import { getPlanWidget } from '../payment/api/payment-queries';",
+    ],
+    [
       'an entity importing a feature',
       'src/entities/plan/zone-probe.ts',
       "import { PlanIframe } from '../../features/plan/plan-iframe';",

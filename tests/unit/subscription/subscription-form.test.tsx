@@ -47,7 +47,8 @@ async function pick(user: UserEvent, label: string, option: string) {
   await user.click(await screen.findByRole('option', { name: option }));
 }
 
-describe('/subscription/new (spec §2, §5)', () => {
+// The first test pays for loading the form's modules: seconds on a loaded machine.
+describe('/subscription/new (spec §2, §5)', { timeout: 20_000 }, () => {
   it('prefills cost and VAT from the plan and shows the live total (40,98 at 22 → 50,00 €; 49,50 at 10 → 54,45 €), then POSTs and opens the detail', async () => {
     const { userCalls, planCalls } = pickers();
     const { calls } = subscriptionServer([]);

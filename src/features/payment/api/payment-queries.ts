@@ -2,7 +2,6 @@
 import { apiPaths } from '../../../../contract/api-paths';
 import type { Envelope } from '../../../../contract/envelope';
 import type { PaymentTokenView, PlanWidgetView } from '../../../../contract/schemas/payment';
-import type { PublicProviderSettings } from '../../../../contract/schemas/payment-provider';
 import { unwrap } from '../../../lib/entity-hooks';
 import { http } from '../../../lib/http';
 
@@ -27,13 +26,6 @@ export interface PayPalPublicSettings {
 export function getPayPalSettings(tenantId: number) {
   return unwrap<PayPalPublicSettings>(
     http.get(apiPaths.paymentProvider.payPalSettingsByTenant(tenantId), publicCall),
-  );
-}
-
-/** The public keys of the tenant's active providers: which ways to pay the page offers. */
-export function getPublicSettings(tenantId: number) {
-  return unwrap<PublicProviderSettings>(
-    http.get(apiPaths.paymentProvider.publicSettingsByTenant(tenantId), publicCall),
   );
 }
 

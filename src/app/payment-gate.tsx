@@ -1,14 +1,14 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { PageSpinner } from '../../components/spinner';
-import { useSession } from '../../lib/session';
-import { setSelectedTenantId } from '../../lib/tenant-store';
-import { useTenantList } from './use-tenant-list';
+import { PageSpinner } from '../components/spinner';
+import { useSession } from '../lib/session';
+import { setSelectedTenantId } from '../lib/tenant-store';
+import { useTenantList } from '../features/tenant/use-tenant-list';
 
-const PaymentPage = lazy(() => import('../payment/payment-page'));
+const PaymentPage = lazy(() => import('../features/payment/payment-page'));
 
 /**
- * /payment and /payment/process (spec §2, §4). With a session and bypassTenant=true, the first
+ * /payment and /payment/process (spec §2, §4), composed here from the payment and tenant features. With a session and bypassTenant=true, the first
  * tenant is selected and stored once the list has loaded, then the user lands on /payment with
  * history replaced. The payment page itself needs no session.
  */
