@@ -9,6 +9,12 @@ import {
   validationMessages,
   type TaxRegime,
 } from '../validation/italian';
+import {
+  pensionFundTypes,
+  withholdingTypes,
+  type PensionFundType,
+  type WithholdingType,
+} from '../invoice/fiscal-document';
 import { optionalId } from './common';
 import { SECRET_MASK } from './payment-provider';
 import { blankToNull, optionalRef, optionalText, requiredText } from './fields';
@@ -25,6 +31,12 @@ export interface TenantBillingProfile {
   fiscalCode: string | null;
   /** FatturaPA RegimeFiscale, RF01 (ordinario) unless set. */
   taxRegime: TaxRegime;
+  /** Cassa previdenziale (TC01–TC21) or rivalsa INPS (TC22), rate in percent; null: none. */
+  pensionFund: TenantPensionFund | null;
+  /** Subject to ritenuta d'acconto: RT01 natural person, RT02 legal person; null: not subject. */
+  withholdingTax: WithholdingType | null;
+  /** The 2,00 € bollo is charged to the customer (an N1 line) rather than borne by the tenant. */
+  stampDutyToCustomer: boolean;
   street: string | null;
   zip: string | null;
   regionId: number | null;
@@ -34,6 +46,39 @@ export interface TenantBillingProfile {
   iban: string | null;
   accountHolder: string | null;
 }
+
+export interface TenantPensionFund {
+  type: PensionFundType;
+  /** Percent, two decimals (4 → 4 %). */
+  rate: number;
+}
+
+/** The cassa as the API takes it: `{ type, rate }`, or null / '' for none. */
+const pensionFundInput = z.preprocess(
+  (v) => (v === '' ? null : v),
+  z
+    .object({
+      type: z.preprocess(
+        upperNoSpacesValue,
+        z.enum(pensionFundTypes as [PensionFundType, ...PensionFundType[]], {
+          error: bm.pensionFundTypeInvalid,
+        }),
+      ),
+      rate: z.preprocess(
+        (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v.replace(',', '.')) : v),
+        z
+          .number({ error: bm.pensionFundRateInvalid })
+          .min(0.01, bm.pensionFundRateInvalid)
+          .max(100, bm.pensionFundRateInvalid)
+          .refine(
+            (n) => Number.isInteger(Math.round(n * 100)) && Math.abs(n * 100 - Math.round(n * 100)) < 1e-9,
+            bm.pensionFundRateInvalid,
+          ),
+      ),
+    })
+    .nullable()
+    .optional(),
+);
 
 /** The SdI's PEC address for the first message (its answer may assign another, sdiNN@…). */
 export const SDI_PEC_DEFAULT = 'sdi01@pec.fatturapa.it';
@@ -85,6 +130,9 @@ const optionalBool = z
   )
   .transform((v) => v ?? undefined);
 
+function upperNoSpacesValue(v: unknown) {
+  return typeof v === 'string' ? v.replace(/\s+/g, '').toUpperCase() : v;
+}
 const upperNoSpaces = (v: unknown) => {
   const b = blankToNull(v);
   return typeof b === 'string' ? b.replace(/\s+/g, '').toUpperCase() : b;
@@ -134,5 +182,11 @@ export const tenantInputSchema = z.object({
   sdiPec: optionalText(254, { test: isValidEmail, message: validationMessages.pecInvalid }),
   pecAutoSend: optionalBool,
   requireTwoFactor: optionalBool,
+  pensionFund: pensionFundInput,
+  withholdingTax: z.preprocess(
+    upperNoSpaces,
+    z.enum(withholdingTypes, { error: bm.withholdingTaxInvalid }).nullable().optional(),
+  ),
+  stampDutyToCustomer: optionalBool,
 });
 export type TenantInput = z.input<typeof tenantInputSchema>;

@@ -46,6 +46,12 @@ export interface User {
   billingCity: string | null;
   /** Codice univoco ufficio (6 characters) of a public administration: FPA12 invoices. */
   paOfficeCode: string | null;
+  /** A public administration: split payment, FPA12 (contract 'Fiscal profiles'). */
+  publicAdministration: boolean;
+  /** CIG of the public administration's order. */
+  cig: string | null;
+  /** Sostituto d'imposta: withholds the ritenuta (default: an Italian business or public body). */
+  withholdingAgent: boolean;
   isCompany: boolean;
   isActive: boolean;
   roleId: RoleId;
@@ -117,6 +123,33 @@ export const userPaOfficeCodeField = z.preprocess(
     .nullable()
     .optional(),
 );
+/** CIG (codice identificativo gara): 10 letters or digits. */
+export const userCigField = z.preprocess(
+  upperNoSpaces,
+  z
+    .string()
+    .regex(/^[A-Z0-9]{10}$/, { message: billingValidationMessages.cigInvalid })
+    .nullable()
+    .optional(),
+);
+/** true / false / 'true' / 'false' / null; absent keeps the stored value. */
+const optionalFlag = z.preprocess(
+  (v) => (v === '' ? null : v === 'true' ? true : v === 'false' ? false : v),
+  z.boolean().nullable().optional(),
+);
+
+/**
+ * Whether a customer withholds the ritenuta when nothing was said: an Italian business or
+ * public body does (art. 23 DPR 600/1973), a private person or a foreign customer does not.
+ */
+export function defaultWithholdingAgent(c: {
+  countryCode: string;
+  isCompany: boolean;
+  publicAdministration: boolean;
+}): boolean {
+  return c.countryCode.toUpperCase() === 'IT' && (c.isCompany || c.publicAdministration);
+}
+
 /** Role id 1 (SuperAdmin), 2 (Admin) or 3 (User); a numeric string is read as a number. */
 export const roleIdField = z.preprocess(
   idInput,
@@ -150,6 +183,11 @@ export const userInputSchema = z.object({
   countryCode: userCountryField,
   billingCity: optionalText(100),
   paOfficeCode: userPaOfficeCodeField,
+  // Absent keeps what is stored (clients written before the fiscal profiles send none of them).
+  publicAdministration: optionalFlag,
+  cig: userCigField,
+  /** null: back to the default by kind (defaultWithholdingAgent). */
+  withholdingAgent: optionalFlag,
   isCompany: flag(false),
   isActive: flag(true),
   roleId: roleIdField,

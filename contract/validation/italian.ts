@@ -91,6 +91,11 @@ export const billingValidationMessages = {
   paymentRequired: 'Il pagamento è obbligatorio.',
   smtpHostInvalid: 'Server SMTP non valido: solo il nome del server (es. smtps.pec.aruba.it).',
   smtpPortInvalid: 'Porta SMTP non valida: un numero da 1 a 65535 (di solito 465).',
+  pensionFundTypeInvalid: 'Cassa previdenziale non valida: da TC01 a TC22.',
+  pensionFundRateInvalid: 'L’aliquota della cassa deve essere tra 0,01 e 100, con al massimo 2 decimali.',
+  withholdingTaxInvalid: 'Ritenuta non valida: RT01 (persona fisica) o RT02 (persona giuridica).',
+  forfettarioWithholding: 'Un forfettario non è soggetto a ritenuta d’acconto (art. 1 c. 67 L. 190/2014).',
+  cigInvalid: 'CIG non valido: 10 lettere o cifre.',
 } as const;
 
 /** IBAN: country, two check digits and the account (ISO 13616), the mod-97 check equal to 1. */

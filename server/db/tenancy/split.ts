@@ -105,6 +105,8 @@ const RECORD_COLUMNS = {
   fiscalCode: null,
   billingCity: null,
   paOfficeCode: null,
+  cig: null,
+  withholdingAgent: null,
   billingStreet: null,
   billingZip: null,
   billingRegionId: null,

@@ -37,6 +37,11 @@ function profileOf(input: UserInputParsed, billing: BillingColumns) {
     countryCode: input.countryCode,
     billingCity: input.billingCity ?? null,
     paOfficeCode: input.paOfficeCode ?? null,
+    // Absent (undefined) keeps the stored value: clients older than the fiscal profiles send none.
+    publicAdministration:
+      input.publicAdministration === undefined ? undefined : Boolean(input.publicAdministration),
+    cig: input.cig,
+    withholdingAgent: input.withholdingAgent,
     isCompany: input.isCompany,
     isActive: input.isActive,
     ...billing,

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { roleNameById } from '../../../contract/enums';
 import type { RoleId } from '../../../contract/enums';
 import type { User } from '../../../contract/schemas/user';
-import { userInputSchema } from '../../../contract/schemas/user';
+import { defaultWithholdingAgent, userInputSchema } from '../../../contract/schemas/user';
 import { municipalities, provinces, regions, users, userTenants } from '../../db/schema';
 import type { EntityDefinition, ListWindow } from '../../crud/entity';
 import type { Database } from '../../db/client';
@@ -31,6 +31,9 @@ const userItem: z.ZodType<User> = z.object({
   countryCode: z.string(),
   billingCity: z.string().nullable(),
   paOfficeCode: z.string().nullable(),
+  publicAdministration: z.boolean(),
+  cig: z.string().nullable(),
+  withholdingAgent: z.boolean(),
   isCompany: z.boolean(),
   isActive: z.boolean(),
   roleId: z.literal([1, 2, 3]),
@@ -178,6 +181,9 @@ export function userEntity(
           countryCode: userTenants.countryCode,
           billingCity: userTenants.billingCity,
           paOfficeCode: userTenants.paOfficeCode,
+          publicAdministration: userTenants.publicAdministration,
+          cig: userTenants.cig,
+          withholdingAgent: userTenants.withholdingAgent,
           isCompany: userTenants.isCompany,
           isActive: userTenants.isActive,
           roleId: users.roleId,
@@ -214,6 +220,10 @@ export function userEntity(
           countryCode: r.countryCode,
           billingCity: r.billingCity,
           paOfficeCode: r.paOfficeCode,
+          publicAdministration: r.publicAdministration,
+          cig: r.cig,
+          // Stored null: the default by kind (contract/schemas/user.ts).
+          withholdingAgent: r.withholdingAgent ?? defaultWithholdingAgent(r),
           isCompany: r.isCompany,
           isActive: r.isActive,
           roleId,

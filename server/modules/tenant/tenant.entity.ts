@@ -9,7 +9,13 @@ import { serverMessages } from '../../../contract/messages';
 import { HttpError } from '../../lib/http-error';
 import { hostRefusal } from '../../lib/outbound';
 import { sameHost, secretRetypeMessages } from '../../lib/outbound/provider-hosts';
-import { taxRegimes } from '../../../contract/validation/italian';
+import { billingValidationMessages, taxRegimes } from '../../../contract/validation/italian';
+import {
+  pensionFundTypes,
+  withholdingTypes,
+  type PensionFundType,
+} from '../../../contract/invoice/fiscal-document';
+import { fromPercentHundredths, toPercentHundredths } from '../../../contract/money';
 import { tenants, userTenants } from '../../db/schema';
 import type { EntityDefinition } from '../../crud/entity';
 import { byName, windowed } from '../../crud/window';
@@ -23,6 +29,9 @@ const fullTenantItem = z.object({
   vatCode: z.string().nullable(),
   fiscalCode: z.string().nullable(),
   taxRegime: z.enum(taxRegimes),
+  pensionFund: z.object({ type: z.enum(pensionFundTypes), rate: z.number() }).nullable(),
+  withholdingTax: z.enum(withholdingTypes).nullable(),
+  stampDutyToCustomer: z.boolean(),
   street: z.string().nullable(),
   zip: z.string().nullable(),
   regionId: z.number().nullable(),
@@ -61,6 +70,10 @@ const tenantColumns = {
   vatCode: tenants.vatCode,
   fiscalCode: tenants.fiscalCode,
   taxRegime: tenants.taxRegime,
+  pensionFundType: tenants.pensionFundType,
+  pensionFundRate: tenants.pensionFundRate,
+  withholdingTax: tenants.withholdingTax,
+  stampDutyToCustomer: tenants.stampDutyToCustomer,
   street: tenants.street,
   zip: tenants.zip,
   regionId: tenants.regionId,
@@ -134,9 +147,14 @@ export function tenantEntity(
           .$dynamic(),
         window,
       );
-      return rows.map(({ hasPecPassword, ...row }) => ({
+      return rows.map(({ hasPecPassword, pensionFundType, pensionFundRate, ...row }) => ({
         ...row,
         taxRegime: row.taxRegime as Tenant['taxRegime'],
+        pensionFund:
+          pensionFundType && pensionFundRate !== null
+            ? { type: pensionFundType as PensionFundType, rate: fromPercentHundredths(pensionFundRate) }
+            : null,
+        withholdingTax: row.withholdingTax as Tenant['withholdingTax'],
         pecSmtpPassword: hasPecPassword ? SECRET_MASK : null,
       }));
     },
@@ -148,6 +166,16 @@ export function tenantEntity(
       vatCode: input.vatCode,
       fiscalCode: input.fiscalCode,
       taxRegime: input.taxRegime,
+      // The cassa: absent keeps it, null removes it.
+      pensionFundType: input.pensionFund === undefined ? undefined : (input.pensionFund?.type ?? null),
+      pensionFundRate:
+        input.pensionFund === undefined
+          ? undefined
+          : input.pensionFund
+            ? toPercentHundredths(input.pensionFund.rate)
+            : null,
+      withholdingTax: input.withholdingTax,
+      stampDutyToCustomer: input.stampDutyToCustomer,
       street: input.street,
       zip: input.zip,
       regionId: input.regionId,
@@ -166,9 +194,19 @@ export function tenantEntity(
       requireTwoFactor: input.requireTwoFactor,
     }),
     afterWrite: async (w, id, input, previous) => {
-      const [row] = await w.tx.select({ host: tenants.pecSmtpHost }).from(tenants).where(eq(tenants.id, id));
+      const [row] = await w.tx
+        .select({
+          host: tenants.pecSmtpHost,
+          taxRegime: tenants.taxRegime,
+          withholdingTax: tenants.withholdingTax,
+        })
+        .from(tenants)
+        .where(eq(tenants.id, id));
       const host = row?.host ?? null;
       const errors: string[] = [];
+      // A forfettario is not subject to ritenuta (art. 1 c. 67 L. 190/2014): the pair is refused as stored.
+      if (row?.taxRegime === 'RF19' && row.withholdingTax)
+        errors.push(`withholdingTax: ${billingValidationMessages.forfettarioWithholding}`);
       // Production: not this machine nor a private network, in any spelling (lib/outbound).
       if (options.guard && host !== null && hostRefusal(host) !== null)
         errors.push(`pecSmtpHost: ${secretRetypeMessages.pecHostPrivate}`);
