@@ -150,13 +150,13 @@ test('Admin links a plan to PayPal, a signed-out customer pays, the link works o
   await expect(pay.getByTestId('payment-amount')).toHaveText('24,28 €');
   await expect(pay.getByText('Totale ogni 3 mesi')).toBeVisible();
   await expect(pay.getByText('Report mensili')).toBeVisible();
-  await screenshot(pay, '11-payment-page-390');
+  await screenshot(pay, 'payments/payment-page-390');
   await pay.setViewportSize({ width: 1280, height: 800 });
-  await screenshot(pay, '11-payment-page-1280');
+  await screenshot(pay, 'payments/payment-page-1280');
   await pay.getByRole('button', { name: 'Abbonati con PayPal' }).click();
   await expect(pay.getByRole('main').getByText("Pagamento completato! Grazie per l'acquisto.")).toBeVisible();
   await expect(toast(pay, "Pagamento completato! Grazie per l'acquisto.")).toBeVisible();
-  await screenshot(pay, '11-payment-done-1280');
+  await screenshot(pay, 'payments/payment-done-1280');
 
   // The Admin sees it Active, paid with PayPal.
   await page.keyboard.press('Escape');
@@ -209,7 +209,7 @@ test('a prospect subscribes through the plan widget framed by another site, then
     const widget = page.frameLocator('iframe[title="Abbonamento"]');
     await expect(widget.getByRole('heading', { name: planName })).toBeVisible();
     await expect(widget.getByText('24,28 €')).toBeVisible();
-    await screenshot(page, `11-widget-${width}`);
+    await screenshot(page, `payments/widget-${width}`);
   }
   const widget = page.frameLocator('iframe[title="Abbonamento"]');
   await widget.getByLabel('Email').fill('non-valida');
@@ -227,7 +227,7 @@ test('a prospect subscribes through the plan widget framed by another site, then
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
     await expect(widget.getByRole('heading', { name: 'Controlla la tua email' })).toBeVisible();
-    await screenshot(page, `11-widget-sent-${width}`);
+    await screenshot(page, `payments/widget-sent-${width}`);
   }
   const noCustomer = await api<{ totalCount: number }>(
     'GET',
@@ -280,7 +280,7 @@ test('the widget’s confirmation page: while confirming, a spent link, an unkno
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 800 });
     await expect(page.getByText('Stiamo confermando il tuo abbonamento…')).toBeVisible();
-    await screenshot(page, `11-widget-confirming-${width}`);
+    await screenshot(page, `payments/widget-confirming-${width}`);
   }
   release();
   // The subscription is paid: its payment link is spent, so the confirmation link says it was used.
@@ -290,13 +290,13 @@ test('the widget’s confirmation page: while confirming, a spent link, an unkno
   await expect(page).toHaveURL(widgetLink);
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 800 });
-    await screenshot(page, `11-widget-confirm-used-${width}`);
+    await screenshot(page, `payments/widget-confirm-used-${width}`);
   }
   await page.unroute('**/api/subscription/subscribe/confirm');
   await page.goto('/widget/confirm?token=sconosciuto');
   await expect(page.getByRole('alert')).toContainText('Link non valido');
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 800 });
-    await screenshot(page, `11-widget-confirm-invalid-${width}`);
+    await screenshot(page, `payments/widget-confirm-invalid-${width}`);
   }
 });

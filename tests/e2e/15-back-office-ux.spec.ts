@@ -1,7 +1,7 @@
 /**
  * Issue 13: the back office as a new Italian user meets it, at 390 px (a phone) and 1280 px.
  * Every list and form: nothing wider than the screen, no internal field key in any visible text,
- * a screenshot kept under screenshots/issue-13/. Then the flows: a field error from the server on
+ * a screenshot kept under screenshots/back-office/. Then the flows: a field error from the server on
  * its field with the toast clear of the title and breadcrumb, sorting kept in the URL, 'Resetta'
  * on an empty filtered list, the ツ of the empty-list text drawn, the delete dialog naming its
  * item with Italian button names, a new plan staying open, the Partita IVA formats.
@@ -112,7 +112,7 @@ const lists = [
 for (const width of [390, 1280] as const) {
   test.describe(`${width} px`, () => {
     test.use({ viewport: { width, height: width === 390 ? 844 : 900 } });
-    const shot = (page: Page, name: string) => screenshot(page, `issue-13/${width}-${name}`);
+    const shot = (page: Page, name: string) => screenshot(page, `back-office/${width}-${name}`);
 
     test('every list and form fits the screen and shows no internal key', async ({ page }) => {
       test.setTimeout(240_000);
@@ -453,7 +453,7 @@ test('a failed sign-in: the message as a toast (spec §8), and the inline hint o
   await expect(
     page.locator('.Toastify__toast').filter({ hasText: 'Email o password non corretti.' }),
   ).toHaveCount(1);
-  await screenshot(page, 'issue-13/1280-login-error');
+  await screenshot(page, 'back-office/1280-login-error');
 });
 
 // Issue 25: below a tenant's form, a SuperAdmin reads where its database lives (an Admin's
@@ -462,10 +462,10 @@ test('a failed sign-in: the message as a toast (spec §8), and the inline hint o
 // A tenant still in the control database (no operations, the split hint): the component tests.
 const NOT_SPLIT = 'Nel database di controllo (non ancora separato)';
 
-/** The card alone, in screenshots/issue-25/ (the phone's fixed tenant bar hidden for the shot). */
+/** The card alone, in screenshots/tenant-database/ (the phone's fixed tenant bar hidden for the shot). */
 async function cardShot(card: Locator, name: string): Promise<void> {
   await card.screenshot({
-    path: path.join(screenshotDir, `issue-25/${name}.png`),
+    path: path.join(screenshotDir, `tenant-database/${name}.png`),
     style: '.fixed.bottom-0 { visibility: hidden !important; }',
   });
 }
@@ -490,7 +490,7 @@ for (const width of [390, 1280] as const) {
     expect((await download).suggestedFilename()).toMatch(/^tenant-\d+-\d{4}-\d{2}-\d{2}\.backup$/);
     await expect(toast(page, /^Backup scaricato: tenant-\d+-.+\.backup\.$/)).toBeVisible();
     await expectNoHorizontalOverflow(page);
-    await screenshot(page, `issue-25/${width}-tenant-database`);
+    await screenshot(page, `tenant-database/${width}-tenant-database`);
     await cardShot(card, `${width}-tenant-database-card`);
   });
 
@@ -515,7 +515,7 @@ for (const width of [390, 1280] as const) {
     await expect(
       dialog.getByText('Il nome non corrisponde: scrivilo esattamente come appare.'),
     ).toBeVisible();
-    await screenshot(page, `issue-25/${width}-tenant-delete-dialog`);
+    await screenshot(page, `tenant-database/${width}-tenant-delete-dialog`);
     await typed.fill(name);
     await dialog.getByRole('button', { name: 'Elimina definitivamente' }).click();
     await expect(
@@ -568,7 +568,7 @@ for (const width of [390, 1280] as const) {
       if (width === 390) expect(box.width).toBeGreaterThan(cardBox.width - 64);
     }
     await expectNoHorizontalOverflow(page);
-    await screenshot(page, `issue-25/${width}-tenant-database-operations`);
+    await screenshot(page, `tenant-database/${width}-tenant-database-operations`);
     await cardShot(card, `${width}-tenant-database-operations-card`);
   });
 }

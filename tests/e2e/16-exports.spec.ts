@@ -2,7 +2,7 @@
  * Issue 14 in Chromium: 'Esporta' on the subscription list exports the filtered list (every page)
  * as CSV and XLSX, checked row by row against the list call; the dashboard's 'Report PDF'
  * downloads the month's report, whose first page is rendered to PNG with pdftoppm (poppler-utils)
- * for a person to look at (tests/e2e/screenshots/issue-14/).
+ * for a person to look at (tests/e2e/screenshots/exports/).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -21,7 +21,7 @@ import {
   DEMO_TENANT,
 } from './support';
 
-const shots = path.join(screenshotDir, 'issue-14');
+const shots = path.join(screenshotDir, 'exports');
 
 /** Emails of the subscriptions the list call answers for a filter, every page. */
 async function listedEmails(filter: string): Promise<string[]> {
@@ -95,9 +95,9 @@ test.describe('exports and the PDF report', () => {
     // The menu as a person sees it, on a phone and on a desktop.
     await page.getByRole('button', { name: 'Esporta' }).click();
     await expect(page.getByRole('menu', { name: 'Esporta' })).toBeVisible();
-    await screenshot(page, 'issue-14/export-menu-1280');
+    await screenshot(page, 'exports/export-menu-1280');
     await page.setViewportSize({ width: 390, height: 844 });
-    await screenshot(page, 'issue-14/export-menu-390');
+    await screenshot(page, 'exports/export-menu-390');
     await page.keyboard.press('Escape');
 
     // The dashboard's monthly report: download, then its first page as a PNG.
@@ -105,7 +105,7 @@ test.describe('exports and the PDF report', () => {
     await page.goto('/');
     const month = page.getByLabel('Mese del report');
     await expect(month).toHaveValue(today.slice(0, 7));
-    await screenshot(page, 'issue-14/dashboard-report-1280');
+    await screenshot(page, 'exports/dashboard-report-1280');
     const [pdfDownload] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Report PDF' }).click(),
@@ -128,7 +128,7 @@ test.describe('exports and the PDF report', () => {
     ]);
     expect(existsSync(path.join(shots, 'report-page-1.png'))).toBe(true);
     await page.setViewportSize({ width: 390, height: 844 });
-    await screenshot(page, 'issue-14/dashboard-report-390');
+    await screenshot(page, 'exports/dashboard-report-390');
   });
 
   test("'Esporta' in the bank-transfer modal: the payment's transfers as CSV", async ({ page }) => {
@@ -162,7 +162,7 @@ test.describe('exports and the PDF report', () => {
     const modal = page.getByRole('dialog', { name: 'Gestisci bonifici' });
     await modal.getByRole('button', { name: 'Esporta' }).click();
     await expect(modal.getByRole('menu', { name: 'Esporta' })).toBeVisible();
-    await screenshot(page, 'issue-14/bank-transfer-export-1280');
+    await screenshot(page, 'exports/bank-transfer-export-1280');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       modal.getByRole('menuitem', { name: 'CSV' }).click(),
@@ -181,6 +181,6 @@ test.describe('exports and the PDF report', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await modal.getByRole('button', { name: 'Esporta' }).click();
     await expect(modal.getByRole('menu', { name: 'Esporta' })).toBeVisible();
-    await screenshot(page, 'issue-14/bank-transfer-export-390');
+    await screenshot(page, 'exports/bank-transfer-export-390');
   });
 });

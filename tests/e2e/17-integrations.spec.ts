@@ -71,7 +71,7 @@ test.describe('Admin: integrations', () => {
       ).navigator.clipboard.readText(),
     );
     expect(clipboard).toBe(secret);
-    await screenshot(page, 'issue-15-apikey-1280');
+    await screenshot(page, 'integrations/apikey-1280');
 
     // The developer's product calls the entitlement API with the copied key.
     const res = await fetch(
@@ -91,15 +91,15 @@ test.describe('Admin: integrations', () => {
     await expect(log).toContainText('/api/v1/entitlements/check');
     await expect(log).toContainText('200');
     await expect(log).not.toContainText('cliente');
-    await screenshot(page, 'issue-15-apikey-log-1280');
+    await screenshot(page, 'integrations/apikey-log-1280');
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(log).toContainText('/api/v1/entitlements/check');
     await expectNoHorizontalOverflow(page);
-    await screenshot(page, 'issue-15-apikey-log-390');
+    await screenshot(page, 'integrations/apikey-log-390');
     await page.goto('/apikey');
     await expect(page.getByTestId('api-key-row').filter({ hasText: name })).toBeVisible();
     await expectNoHorizontalOverflow(page);
-    await screenshot(page, 'issue-15-apikey-390');
+    await screenshot(page, 'integrations/apikey-390');
   });
 
   test('rate limits: an Admin reads them; a SuperAdmin edits them (field error, then saved)', async ({
@@ -117,7 +117,7 @@ test.describe('Admin: integrations', () => {
     await perTenant.fill('900');
     await card.getByRole('button', { name: 'Salva limiti' }).click();
     await expect(card.getByText('Il limite per chiave non può superare quello del tenant.')).toBeVisible();
-    await screenshot(page, 'issue-15-apikey-limits-error-1280');
+    await screenshot(page, 'integrations/apikey-limits-error-1280');
     await perKey.fill('900');
     await perTenant.fill('9.000');
     await card.getByRole('button', { name: 'Salva limiti' }).click();
@@ -125,10 +125,10 @@ test.describe('Admin: integrations', () => {
     await expect(perTenant).toHaveValue('9000');
     await page.reload();
     await expect(card.getByLabel('Per chiave')).toHaveValue('900');
-    await screenshot(page, 'issue-15-apikey-limits-1280');
+    await screenshot(page, 'integrations/apikey-limits-1280');
     await page.setViewportSize({ width: 390, height: 844 });
     await expectNoHorizontalOverflow(page);
-    await screenshot(page, 'issue-15-apikey-limits-390');
+    await screenshot(page, 'integrations/apikey-limits-390');
   });
 
   test('webhook: endpoint on a loopback receiver, an activation arrives signed, its attempt is listed', async ({
@@ -198,10 +198,10 @@ test.describe('Admin: integrations', () => {
     await expect(delivery).toContainText('Consegnato');
     await delivery.getByRole('button', { name: 'Tentativi' }).click();
     await expect(delivery.getByTestId('attempts')).toContainText('HTTP 200');
-    await screenshot(page, 'issue-15-webhook-1280');
+    await screenshot(page, 'integrations/webhook-1280');
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(delivery.getByTestId('attempts')).toContainText('HTTP 200');
     await expectNoHorizontalOverflow(page);
-    await screenshot(page, 'issue-15-webhook-390');
+    await screenshot(page, 'integrations/webhook-390');
   });
 });

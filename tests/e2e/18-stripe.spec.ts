@@ -136,9 +136,9 @@ test('Admin puts a plan on Stripe; a signed-out customer chooses the card, pays 
   await expect(pay.getByRole('button', { name: 'Abbonati con PayPal' })).toBeVisible();
   // Stripe.js is not loaded until the card is chosen.
   expect(stripeJs).toEqual([]);
-  await screenshot(pay, '18-payment-choice-390');
+  await screenshot(pay, 'payments/paypal-chosen-390');
   await pay.setViewportSize({ width: 1280, height: 800 });
-  await screenshot(pay, '18-payment-choice-1280');
+  await screenshot(pay, 'payments/paypal-chosen-1280');
 
   await pay.getByText('Carta', { exact: true }).click();
   await expect(pay.getByRole('radio', { name: 'Carta' })).toBeChecked();
@@ -146,9 +146,9 @@ test('Admin puts a plan on Stripe; a signed-out customer chooses the card, pays 
     .poll(() => pay.evaluate(() => (globalThis as { __stripeKey?: string }).__stripeKey))
     .toBe(PUBLISHABLE_KEY);
   expect(stripeJs[0]).toMatch(/^https:\/\/js\.stripe\.com\//);
-  await screenshot(pay, '18-payment-card-1280');
+  await screenshot(pay, 'payments/card-chosen-1280');
   await pay.setViewportSize({ width: 390, height: 844 });
-  await screenshot(pay, '18-payment-card-390');
+  await screenshot(pay, 'payments/card-chosen-390');
 
   // Stripe Checkout (the fake's stand-in), then back to /payment/process.
   await pay.getByRole('button', { name: 'Paga con carta' }).click();
@@ -164,7 +164,7 @@ test('Admin puts a plan on Stripe; a signed-out customer chooses the card, pays 
   await pay.waitForURL(/\/payment\/process\?session_id=cs_test_/);
   await expect(pay.getByRole('main').getByText("Pagamento completato! Grazie per l'acquisto.")).toBeVisible();
   await expect(toast(pay, "Pagamento completato! Grazie per l'acquisto.")).toBeVisible();
-  await screenshot(pay, '18-payment-done-390');
+  await screenshot(pay, 'payments/card-paid-390');
 
   // Coming back again (a reload) changes nothing and still thanks the customer.
   await pay.reload();

@@ -1,6 +1,6 @@
 import { Fragment } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import { ChevronRightIcon } from '../icons';
+import { ChevronRightIcon } from '../../components/icons';
 import { breadcrumbFor } from '../route-table';
 
 /** 'Home' plus each path segment, labelled from the route table; the last one greyed (spec §2). */

@@ -1,4 +1,4 @@
-import { BellIcon } from '../icons';
+import { BellIcon } from '../../components/icons';
 import { usePopover } from './use-popover';
 
 const PANEL_ID = 'notifications-panel';
@@ -17,7 +17,7 @@ export function NotificationsButton() {
         aria-controls={open ? PANEL_ID : undefined}
         onClick={() => setOpen((v) => !v)}
       >
-        <BellIcon />
+        <BellIcon className="h-5 w-5" />
       </button>
       {open && (
         <div

@@ -2,7 +2,7 @@ import { useCallback, useRef, type RefObject } from 'react';
 import { NavLink } from 'react-router-dom';
 import type { RoleId } from '../../../contract/enums';
 import { messages } from '../../../contract/messages';
-import { ArrowRightIcon, CloseIcon } from '../icons';
+import { ArrowRightIcon, CloseIcon } from '../../components/icons';
 import { sidebarRoutes } from '../route-table';
 import { useFocusTrap } from '../../lib/use-focus-trap';
 
@@ -55,7 +55,7 @@ export function Sidebar({
             {messages.layout.sidebarTitle}
           </h2>
           <button type="button" className="icon-btn" aria-label="Chiudi menu" onClick={onClose}>
-            <CloseIcon />
+            <CloseIcon className="h-5 w-5" />
           </button>
         </div>
         <nav aria-label={messages.layout.sidebarTitle} className="flex-1 overflow-y-auto px-3 py-4">

@@ -1,7 +1,7 @@
 import { lazy, Suspense, type RefObject } from 'react';
 import { Link } from 'react-router-dom';
 import type { StoredUser } from '../../lib/session';
-import { MenuIcon } from '../icons';
+import { MenuIcon } from '../../components/icons';
 import { Breadcrumb } from './breadcrumb';
 import { NotificationsButton } from './notifications-button';
 import { SIDEBAR_ID } from './sidebar';
@@ -57,7 +57,7 @@ export function TopBar({
             aria-controls={SIDEBAR_ID}
             onClick={onToggleSidebar}
           >
-            <MenuIcon />
+            <MenuIcon className="h-5 w-5" />
           </button>
         </div>
       </div>

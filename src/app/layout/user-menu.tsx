@@ -4,7 +4,7 @@ import { TwoFactorDialog, twoFactorText } from '../../features/auth/two-factor-d
 import { messages } from '../../../contract/messages';
 import { logout } from '../../lib/logout';
 import { type StoredUser } from '../../lib/session';
-import { ChevronDownIcon, LogoutIcon, ShieldIcon } from '../icons';
+import { ChevronDownIcon, LogoutIcon, ShieldIcon } from '../../components/icons';
 import { usePopover } from './use-popover';
 
 const MENU_ID = 'user-menu';

@@ -2,8 +2,7 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { messages } from '../../../contract/messages';
 import type { DashboardSummary } from '../../../contract/schemas/dashboard';
-// eslint-disable-next-line import-x/no-restricted-paths -- until the one icon kit lands (components/icons.tsx)
-import { ArrowRightIcon, BuildingIcon, MapIcon, PinIcon } from '../../app/icons';
+import { ArrowRightIcon, BuildingIcon, MapIcon, PinIcon } from '../../components/icons';
 import { PageSpinner } from '../../components/spinner';
 import { useCan } from '../../lib/access';
 import { useSession } from '../../lib/session';
@@ -108,18 +107,23 @@ function AdminDashboard() {
 }
 
 const geography: { to: string; title: string; text: string; icon: ReactNode }[] = [
-  { to: '/region', title: 'Regioni', text: 'Le 20 regioni italiane con il loro codice.', icon: <MapIcon /> },
+  {
+    to: '/region',
+    title: 'Regioni',
+    text: 'Le 20 regioni italiane con il loro codice.',
+    icon: <MapIcon className="h-5 w-5" />,
+  },
   {
     to: '/province',
     title: 'Province',
     text: 'Province e sigle, collegate alla regione.',
-    icon: <BuildingIcon />,
+    icon: <BuildingIcon className="h-5 w-5" />,
   },
   {
     to: '/municipality',
     title: 'Comuni',
     text: 'Comuni con CAP, collegati alla provincia.',
-    icon: <PinIcon />,
+    icon: <PinIcon className="h-5 w-5" />,
   },
 ];
 

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { messages } from '../../../contract/messages';
 import { FieldError, FieldShell, inputClass, useFieldControl } from '../../components/fields/field-shell';
-import { CheckIcon, SpinnerIcon } from './icons';
+import { CheckIcon, SpinnerIcon } from '../../components/icons';
 import { ctaPrimary } from './styles';
 import { useContactForm } from './use-contact-form';
 

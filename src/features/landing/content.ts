@@ -13,7 +13,7 @@ import {
   ShieldIcon,
   UsersIcon,
   WalletIcon,
-} from './icons';
+} from '../../components/icons';
 
 /** The landing page's copy, kept apart from the layout so it reads (and reviews) as text. */
 export interface IconItem {

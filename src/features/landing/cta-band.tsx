@@ -1,4 +1,4 @@
-import { ArrowRightIcon } from './icons';
+import { ArrowRightIcon } from '../../components/icons';
 import { heroHref } from './landing-links';
 
 /** Closing call to action before the footer. */

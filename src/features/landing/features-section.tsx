@@ -1,5 +1,5 @@
 import { features } from './content';
-import { ArrowRightIcon } from './icons';
+import { ArrowRightIcon } from '../../components/icons';
 import { heroHref } from './landing-links';
 import { IconBadge, SectionHeading } from './section-heading';
 import { ctaPrimary } from './styles';

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { config } from '../../lib/config';
-import { ChatIcon, MailIcon } from './icons';
+import { ChatIcon, MailIcon } from '../../components/icons';
 import { externalLinkProps, sectionLinks, whatsappUrl } from './landing-links';
 import { Logo } from './logo';
 

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { config } from '../../lib/config';
-import { ChatIcon, CloseIcon, ExternalIcon, MenuIcon } from './icons';
+import { ChatIcon, CloseIcon, ExternalIcon, MenuIcon } from '../../components/icons';
 import { externalLinkProps, sectionLinks, whatsappUrl } from './landing-links';
 import { Logo } from './logo';
 import { ctaPrimary } from './styles';

@@ -1,6 +1,6 @@
 import { config } from '../../lib/config';
 import { ContactForm } from './contact-form';
-import { ArrowRightIcon, BookIcon, CheckIcon } from './icons';
+import { ArrowRightIcon, BookIcon, CheckIcon } from '../../components/icons';
 import { externalLinkProps } from './landing-links';
 import { MeshBackground } from './mesh-background';
 import { ctaPrimary, ctaSecondary } from './styles';

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { config } from '../../lib/config';
 import { apiPathSteps, linkPathSteps, type PathStep } from './content';
-import { ArrowRightIcon, CodeIcon, ExternalIcon, LinkIcon } from './icons';
+import { ArrowRightIcon, CodeIcon, ExternalIcon, LinkIcon } from '../../components/icons';
 import { externalLinkProps, heroHref } from './landing-links';
 import { IconBadge, SectionHeading } from './section-heading';
 import { PaymentLinkPreview } from './payment-link-preview';

@@ -1,5 +1,5 @@
 import { messages } from '../../../contract/messages';
-import { CheckIcon, ClockIcon, LinkIcon } from './icons';
+import { CheckIcon, ClockIcon, LinkIcon } from '../../components/icons';
 
 /**
  * A drawn example of what a customer opens: the plan, its price with VAT, the PayPal

@@ -1,6 +1,6 @@
 import { config } from '../../lib/config';
 import { pillars } from './content';
-import { ArrowRightIcon, ExternalIcon } from './icons';
+import { ArrowRightIcon, ExternalIcon } from '../../components/icons';
 import { externalLinkProps, heroHref } from './landing-links';
 import { IconBadge, SectionHeading } from './section-heading';
 
