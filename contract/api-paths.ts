@@ -53,6 +53,8 @@ export const apiPaths = {
     getById: (id: number | string) => `subscription/GetById/${id}`,
     create: 'subscription/Create',
     update: 'subscription/Update',
+    /** POST {userId, planId, paymentAmount?, vatPercentage?}: the document a payment would produce (Quote). */
+    quote: 'subscription/quote',
     /** DELETE: Active with a provider subscription id → cancelled at the provider, then Canceled. */
     cancel: (id: number | string) => `subscription/cancel/${id}`,
     /** PUT: NotActive → BankTransferPending (irreversible); e-mails the transfer instructions. */

@@ -144,6 +144,19 @@ export const subscriptionCreateSchema = z.object({
 export type SubscriptionCreateInput = z.input<typeof subscriptionCreateSchema>;
 
 /**
+ * Body of `POST api/subscription/quote` (api-contract 'Fiscal profiles'): the customer, the plan and
+ * the agreed price and VAT (absent → the plan's). Answers the document a payment would produce
+ * (contract/invoice/quote.ts) before anything is created.
+ */
+export const subscriptionQuoteSchema = subscriptionCreateSchema.pick({
+  userId: true,
+  planId: true,
+  paymentAmount: true,
+  vatPercentage: true,
+});
+export type SubscriptionQuoteInput = z.input<typeof subscriptionQuoteSchema>;
+
+/**
  * Body of `PUT api/subscription/Update`: while NotActive, the plan and the agreed price may change
  * (the unpaid payment follows); start date and customer are fixed after create (sending them
  * unchanged is fine, a different value is a 400).

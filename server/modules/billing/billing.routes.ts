@@ -13,6 +13,7 @@ import { billingMessages, messages, serverMessages } from '../../../contract/mes
 import {
   bankTransferInputSchema,
   subscriptionCreateSchema,
+  subscriptionQuoteSchema,
   subscriptionUpdateSchema,
   type BankTransfer,
   type Subscription,
@@ -62,9 +63,11 @@ import {
   cancelSubscription,
   confirmBankTransfer,
   createSubscription,
+  quoteSubscription,
   setPaymentWithBankTransfer,
   updateSubscription,
 } from './subscription.service';
+import { quoteSchema, toQuote } from '../../../contract/invoice/quote';
 
 export interface BillingRoutesOptions {
   /** The connection of a tenant's data (one shared database today). */
@@ -357,6 +360,32 @@ export function registerBillingRoutes(
     '/api/subscription/GetById/:id',
     { config: anyone, schema: { tags, params: idParams, response: { 200: itemEnvelope } } },
     async (request) => ok(await readOne(request, request.params.id, true)),
+  );
+
+  app.post(
+    '/api/subscription/quote',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary:
+          'Il documento che un pagamento produrrebbe (righe, cassa, IVA, bollo, ritenuta, netto a pagare), prima di creare nulla',
+        body: subscriptionQuoteSchema,
+        response: { 200: envelopeOf(quoteSchema) },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const document = await request.unitOfWork((w) =>
+        quoteSubscription(w, {
+          userId: body.userId,
+          planId: body.planId,
+          paymentAmount: body.paymentAmount ?? null,
+          vatPercentage: body.vatPercentage ?? null,
+        }),
+      );
+      return ok(toQuote(document));
+    },
   );
 
   app.post(

@@ -6,7 +6,10 @@ import { causaleOf } from '../../../contract/schemas/payment';
 import { and, eq, sql } from 'drizzle-orm';
 import { nextBillingDate } from '../../../contract/billing-dates';
 import { billingMessages, serverMessages } from '../../../contract/messages';
-import { amountWithVat, fromCents, toCents, toPercentHundredths, type Cents } from '../../../contract/money';
+import { isNatura } from '../../../contract/invoice/fatturapa';
+import type { FiscalDocument } from '../../../contract/invoice/fiscal-document';
+import { fromCents, toCents, toPercentHundredths, type Cents } from '../../../contract/money';
+import { subscriptionDocument } from '../../db/fiscal-profiles';
 import type { BankTransferInstructions } from '../../../contract/schemas/subscription';
 import {
   SubscriptionStatus,
@@ -115,6 +118,7 @@ async function planOfTenant(uow: UnitOfWork, planId: number) {
       vat: plans.vatPercentage,
       recurrence: plans.recurrenceType,
       isActive: plans.isActive,
+      natura: plans.natura,
     })
     .from(plans)
     .where(and(eq(plans.tenantId, uow.tenantId), eq(plans.id, planId)));
@@ -129,10 +133,26 @@ export interface SubscriptionTerms {
   vatPercentage?: number | null;
 }
 
-function termsOf(plan: { cost: string; vat: string }, input: SubscriptionTerms) {
+/**
+ * The agreed cost and VAT, and the amount due: the net to pay of the document one period produces
+ * (contract/invoice/fiscal-document.ts, from the tenant's and the customer's fiscal profiles), so
+ * the payment link, the providers, the transfer check and the invoice all ask the same amount.
+ */
+async function termsOf(
+  uow: TenantScope,
+  userId: number,
+  plan: { name: string; cost: string; vat: string; natura: string | null },
+  input: SubscriptionTerms,
+) {
   const cost = input.paymentAmount ?? toCents(plan.cost);
   const vat = input.vatPercentage ?? toPercentHundredths(plan.vat);
-  return { cost, vat, due: amountWithVat(cost, vat) };
+  const document = await subscriptionDocument(uow.tx, uow.tenantId, userId, {
+    description: plan.name,
+    costCents: cost,
+    vat,
+    natura: vat === 0 && isNatura(plan.natura) ? plan.natura : null,
+  });
+  return { cost, vat, due: document.netToPayCents };
 }
 
 /** The next causale number comes from the payments' own id sequence, so it is unique and stable. */
@@ -165,6 +185,31 @@ export async function insertPayment(
   return paymentId;
 }
 
+/**
+ * The document one period would produce for this customer and plan at these terms (api-contract
+ * 'Fiscal profiles': `POST api/subscription/quote`), before anything is created: both must be of
+ * the tenant; nothing is written.
+ */
+export async function quoteSubscription(
+  uow: UnitOfWork,
+  input: SubscriptionTerms & { userId: number; planId: number },
+): Promise<FiscalDocument> {
+  const [member] = await uow.tx
+    .select({ userId: userTenants.userId })
+    .from(userTenants)
+    .where(and(eq(userTenants.tenantId, uow.tenantId), eq(userTenants.userId, input.userId)));
+  if (!member) throw new HttpError(404, serverMessages.notFound);
+  const plan = await planOfTenant(uow, input.planId);
+  const cost = input.paymentAmount ?? toCents(plan.cost);
+  const vat = input.vatPercentage ?? toPercentHundredths(plan.vat);
+  return subscriptionDocument(uow.tx, uow.tenantId, input.userId, {
+    description: plan.name,
+    costCents: cost,
+    vat,
+    natura: vat === 0 && isNatura(plan.natura) ? plan.natura : null,
+  });
+}
+
 /** Create: NotActive, with its first payment; the customer and the plan must be of the tenant. */
 export async function createSubscription(
   uow: UnitOfWork,
@@ -178,7 +223,7 @@ export async function createSubscription(
   const plan = await planOfTenant(uow, input.planId);
   if (!plan.isActive) throw fieldError('planId', billingMessages.planInactive);
 
-  const { cost, vat, due } = termsOf(plan, input);
+  const { cost, vat, due } = await termsOf(uow, input.userId, plan, input);
   const startDate = input.startDate ?? uow.now;
   const next = nextBillingDate(startDate, plan.recurrence);
   const status = SubscriptionStatus.NotActive;
@@ -240,8 +285,8 @@ export async function updateSubscription(
   // A changed plan brings its own price unless one is sent.
   const terms =
     planId !== sub.planId
-      ? termsOf(plan, input)
-      : termsOf(plan, {
+      ? await termsOf(uow, sub.userId, plan, input)
+      : await termsOf(uow, sub.userId, plan, {
           paymentAmount: input.paymentAmount ?? sub.costBeforeVatCents,
           vatPercentage: input.vatPercentage ?? sub.vatHundredths,
         });

@@ -7,9 +7,9 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { romeCalendarDay } from '../../../contract/billing-dates';
-import { computeTotals, isNatura, type Natura } from '../../../contract/invoice/fatturapa';
+import { isNatura, type Natura } from '../../../contract/invoice/fatturapa';
 import { invoiceMessages, serverMessages } from '../../../contract/messages';
-import { amountWithVat, fromCents } from '../../../contract/money';
+import { fromCents } from '../../../contract/money';
 import {
   invoiceCounters,
   invoiceIssues,
@@ -26,7 +26,14 @@ import {
 import { HttpError } from '../../lib/http-error';
 import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
 import type { TenantScope } from '../../unit-of-work/unit-of-work';
-import { buildFatturaXml, fatturaErrors, type InvoiceDocument, type InvoiceParty } from './fatturapa';
+import {
+  buildFatturaXml,
+  fatturaErrors,
+  fiscalParts,
+  type InvoiceDocument,
+  type InvoiceParty,
+} from './fatturapa';
+import { subscriptionDocument } from '../../db/fiscal-profiles';
 
 export type IssueOutcome =
   { kind: 'issued' | 'exists'; invoiceId: number; number: string } | { kind: 'blocked'; messages: string[] };
@@ -101,6 +108,7 @@ async function customerOf(scope: TenantScope, userId: number) {
       countryCode: userTenants.countryCode,
       city: userTenants.billingCity,
       paOfficeCode: userTenants.paOfficeCode,
+      cig: userTenants.cig,
       street: userTenants.billingStreet,
       zip: userTenants.billingZip,
       province: provinces.abbreviation,
@@ -350,9 +358,19 @@ export async function issueInvoiceForPayment(w: UnitOfWork, paymentId: number): 
   const buyer = buyerParty(customer);
   const missing = [...seller.missing, ...buyer.missing];
   const natura: Natura | null = p.vat === 0 ? (isNatura(p.natura) ? p.natura : null) : null;
-  if (p.vat === 0 && !natura) missing.push(invoiceMessages.planNatura);
+  const from = romeDate(p.periodStart);
+  const to = dayBefore(romeDate(p.periodEnd));
+  // The one computation (docs/fiscal-rules.md): the VAT the two profiles decide, cassa, bollo,
+  // ritenuta, split payment; its net to pay is what the payment asked.
+  const document = await subscriptionDocument(w.tx, w.tenantId, p.userId, {
+    description: `Abbonamento «${p.planName}» dal ${italianDate(from)} al ${italianDate(to)}`,
+    costCents: p.cost,
+    vat: p.vat,
+    natura,
+  });
+  if (document.treatment.vat === 0 && !document.treatment.natura) missing.push(invoiceMessages.planNatura);
   const messages = missing.map(invoiceMessages.missing);
-  const agreed = amountWithVat(p.cost, p.vat);
+  const agreed = document.netToPayCents;
   if (agreed !== p.amountDueCents)
     messages.push(
       invoiceMessages.amountMismatch(eur.format(fromCents(p.amountDueCents)), eur.format(fromCents(agreed))),
@@ -362,9 +380,6 @@ export async function issueInvoiceForPayment(w: UnitOfWork, paymentId: number): 
     return { kind: 'blocked', messages };
   }
 
-  const totals = computeTotals([{ unitPriceCents: p.cost, quantity: 1, vat: p.vat, natura }]);
-  const from = romeDate(p.periodStart);
-  const to = dayBefore(romeDate(p.periodEnd));
   const [sellerIban] = await w.tx
     .select({ iban: tenants.iban })
     .from(tenants)
@@ -376,25 +391,15 @@ export async function issueInvoiceForPayment(w: UnitOfWork, paymentId: number): 
     transmitter: seller.party.vat!,
     seller: seller.party,
     buyer: buyer.party,
-    lines: [
-      {
-        description: `Abbonamento «${p.planName}» dal ${italianDate(from)} al ${italianDate(to)}`,
-        quantity: 1,
-        unitPriceCents: p.cost,
-        totalCents: totals.lines[0]!.totalCents,
-        vat: p.vat,
-        natura,
-        periodStart: from,
-        periodEnd: to,
-      },
-    ],
-    summaries: totals.summaries,
-    taxableCents: totals.taxableCents,
-    taxCents: totals.taxCents,
-    totalCents: totals.totalCents,
+    ...fiscalParts(document, { start: from, end: to }),
+    // A public body's order: the payment's reference and the CIG it gave (FPA12).
+    order:
+      buyer.routing.format === 'FPA12' && customer.cig
+        ? { id: p.causale ?? String(p.id), cig: customer.cig }
+        : null,
     payment: {
       method: bankTransfer ? 'MP05' : 'MP08',
-      amountCents: totals.totalCents,
+      amountCents: document.netToPayCents,
       iban: bankTransfer ? (sellerIban?.iban ?? null) : null,
       paidOn: romeDate(p.paidAt),
     },
@@ -485,7 +490,12 @@ export async function creditNoteForRefund(
   if (!p)
     return { outcome: 'ignored', detail: `vendita ${input.saleId} sconosciuta: nessuna nota di credito` };
   const [inv] = await w.tx
-    .select({ id: invoices.id, number: invoices.numberText, totalCents: invoices.totalCents })
+    .select({
+      id: invoices.id,
+      number: invoices.numberText,
+      totalCents: invoices.totalCents,
+      document: invoices.document,
+    })
     .from(invoices)
     .where(
       and(eq(invoices.tenantId, w.tenantId), eq(invoices.paymentId, p.id), eq(invoices.documentType, 'TD01')),
@@ -497,10 +507,12 @@ export async function creditNoteForRefund(
     .where(and(eq(invoices.tenantId, w.tenantId), eq(invoices.relatedInvoiceId, inv.id)));
   if (credited)
     return { outcome: 'unchanged', detail: `fattura ${inv.number} già stornata (${credited.number})` };
-  if (input.refundedCents !== null && input.refundedCents < inv.totalCents)
+  // What the customer paid: the net to pay (the total less any ritenuta or split-payment VAT).
+  const paidCents = (inv.document as InvoiceDocument | null)?.payment?.amountCents ?? inv.totalCents;
+  if (input.refundedCents !== null && input.refundedCents < paidCents)
     return {
       outcome: 'ignored',
-      detail: `rimborso parziale (${eur.format(fromCents(input.refundedCents))} su ${eur.format(fromCents(inv.totalCents))}) della fattura ${inv.number}: nota di credito da emettere a mano`,
+      detail: `rimborso parziale (${eur.format(fromCents(input.refundedCents))} su ${eur.format(fromCents(paidCents))}) della fattura ${inv.number}: nota di credito da emettere a mano`,
     };
   try {
     const note = await issueCreditNote(w, inv.id, input.what);

@@ -1,0 +1,102 @@
+/**
+ * The seller's and the customer's fiscal profiles (api-contract 'Fiscal profiles') as the one
+ * computation reads them (contract/invoice/fiscal-document.ts), from the tenant's row and the
+ * tenant's record of its customer. Billing (the amount due) and invoicing (the document) both ask
+ * here, so the amount a customer is asked and the invoice's net to pay are the same computation.
+ */
+import { and, eq } from 'drizzle-orm';
+import {
+  computeDocument,
+  isEuCountry,
+  pensionFundTypes,
+  withholdingTypes,
+  type CustomerProfile,
+  type FiscalDocument,
+  type PensionFundType,
+  type SellerProfile,
+  type WithholdingType,
+} from '../../contract/invoice/fiscal-document';
+import type { Natura } from '../../contract/invoice/fatturapa';
+import type { Cents, PercentHundredths } from '../../contract/money';
+import { defaultWithholdingAgent } from '../../contract/schemas/user';
+import { taxRegimes, type TaxRegime } from '../../contract/validation/italian';
+import type { Database } from './client';
+import { tenants, userTenants } from './schema';
+
+type Reader = Pick<Database, 'select'>;
+
+const isTaxRegime = (v: string): v is TaxRegime => (taxRegimes as readonly string[]).includes(v);
+const isFund = (v: string | null): v is PensionFundType =>
+  v !== null && (pensionFundTypes as readonly string[]).includes(v);
+const isWithholding = (v: string | null): v is WithholdingType =>
+  v !== null && (withholdingTypes as readonly string[]).includes(v);
+
+export async function sellerProfileOf(db: Reader, tenantId: number): Promise<SellerProfile> {
+  const [row] = await db
+    .select({
+      taxRegime: tenants.taxRegime,
+      fundType: tenants.pensionFundType,
+      fundRate: tenants.pensionFundRate,
+      withholdingTax: tenants.withholdingTax,
+      stampDutyToCustomer: tenants.stampDutyToCustomer,
+    })
+    .from(tenants)
+    .where(eq(tenants.id, tenantId));
+  return {
+    taxRegime: row && isTaxRegime(row.taxRegime) ? row.taxRegime : 'RF01',
+    pensionFund:
+      row && isFund(row.fundType) && row.fundRate !== null
+        ? { type: row.fundType, rate: row.fundRate }
+        : null,
+    withholdingTax: row && isWithholding(row.withholdingTax) ? row.withholdingTax : null,
+    stampDutyToCustomer: row?.stampDutyToCustomer ?? false,
+  };
+}
+
+export async function customerProfileOf(
+  db: Reader,
+  tenantId: number,
+  userId: number,
+): Promise<CustomerProfile> {
+  const [row] = await db
+    .select({
+      countryCode: userTenants.countryCode,
+      isCompany: userTenants.isCompany,
+      vatCode: userTenants.vatCode,
+      publicAdministration: userTenants.publicAdministration,
+      withholdingAgent: userTenants.withholdingAgent,
+    })
+    .from(userTenants)
+    .where(and(eq(userTenants.tenantId, tenantId), eq(userTenants.userId, userId)));
+  const countryCode = (row?.countryCode ?? 'IT').toUpperCase();
+  // A customer abroad with a VAT number is a business (reverse charge) even if not flagged.
+  const isCompany =
+    Boolean(row?.isCompany) || (countryCode !== 'IT' && isEuCountry(countryCode) && Boolean(row?.vatCode));
+  const publicAdministration = row?.publicAdministration ?? false;
+  return {
+    countryCode,
+    isCompany,
+    publicAdministration,
+    withholdingAgent:
+      row?.withholdingAgent ?? defaultWithholdingAgent({ countryCode, isCompany, publicAdministration }),
+  };
+}
+
+/** The document one period of a subscription produces: one charge at the agreed cost and VAT. */
+export async function subscriptionDocument(
+  db: Reader,
+  tenantId: number,
+  userId: number,
+  charge: { description: string; costCents: Cents; vat: PercentHundredths; natura: Natura | null },
+): Promise<FiscalDocument> {
+  const [seller, customer] = await Promise.all([
+    sellerProfileOf(db, tenantId),
+    customerProfileOf(db, tenantId, userId),
+  ]);
+  return computeDocument({
+    seller,
+    customer,
+    charges: [{ description: charge.description, quantity: 1, unitPriceCents: charge.costCents }],
+    plan: { vat: charge.vat, natura: charge.natura },
+  });
+}
