@@ -80,6 +80,11 @@ interface FieldBase {
   createOnly?: boolean;
   /** Where the loaded row holds the value, as a dotted path (`billingAddress.street`); default `key`. */
   from?: string;
+  /**
+   * Where the request body takes the value, as a dotted path of one level (`pensionFund.type`);
+   * default `key`. Fields sharing an object are sent as that object, or as null when all are empty.
+   */
+  to?: string;
   /** Value of the field in a new form; default '' (text), null (number, select, choice), false (checkbox). */
   defaultValue?: unknown;
   /**

@@ -89,6 +89,21 @@ const isBlank = (v: unknown) => v === null || v === undefined || (typeof v === '
  * number that does not read stays as typed (so client validation says 'invalid', not 'required').
  */
 export function toBody(fields: readonly FieldDef[], values: FormValues, keepUnreadable = false): FormValues {
+  const flat = flatBody(fields, values, keepUnreadable);
+  const body: FormValues = {};
+  const objects = new Map<string, Record<string, unknown>>();
+  for (const f of fields) {
+    if (!(f.key in flat)) continue;
+    const [head, part] = (f.to ?? f.key).split('.', 2) as [string, string | undefined];
+    if (part === undefined) body[head] = flat[f.key];
+    else objects.set(head, { ...objects.get(head), [part]: flat[f.key] });
+  }
+  // An object whose every part is empty is sent as null (e.g. no cassa previdenziale).
+  for (const [head, parts] of objects) body[head] = Object.values(parts).every(isBlank) ? null : parts;
+  return body;
+}
+
+function flatBody(fields: readonly FieldDef[], values: FormValues, keepUnreadable: boolean): FormValues {
   const body: FormValues = {};
   for (const f of fields) {
     const v = values[f.key];

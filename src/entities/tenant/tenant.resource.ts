@@ -1,4 +1,5 @@
 import { SDI_PEC_DEFAULT, type Tenant } from '../../../contract/schemas/tenant';
+import { pensionFundNames, pensionFundTypes } from '../../../contract/invoice/fiscal-document';
 import { messages } from '../../../contract/messages';
 import { taxRegimes, type TaxRegime } from '../../../contract/validation/italian';
 import { defineResource, type ChoiceOption, type FieldDef } from '../../lib/resource';
@@ -38,6 +39,16 @@ export const taxRegimeOptions: readonly ChoiceOption[] = taxRegimes.map((code) =
 
 const billing = tenantTabs.billing;
 
+/** TipoCassa of FatturaPA (TC01–TC21 the professional funds, TC22 the 4 % rivalsa INPS). */
+const pensionFundOptions: readonly ChoiceOption[] = pensionFundTypes.map((code) => ({
+  value: code,
+  label: `${code} – ${pensionFundNames[code]}`,
+}));
+const withholdingOptions: readonly ChoiceOption[] = [
+  { value: 'RT01', label: 'RT01 – Persona fisica (20 %)' },
+  { value: 'RT02', label: 'RT02 – Persona giuridica (20 %)' },
+];
+
 /**
  * The seller's billing profile (contract TenantBillingProfile): what bank-transfer instructions
  * (the IBAN) and invoices need. Region, province and municipality cascade as in the user form.
@@ -52,6 +63,42 @@ export const tenantBillingFields: FieldDef[] = [
     label: 'Regime fiscale',
     options: taxRegimeOptions,
     defaultValue: 'RF01',
+    group: billing,
+  },
+  {
+    kind: 'choice',
+    key: 'pensionFundType',
+    label: 'Cassa previdenziale o rivalsa INPS',
+    options: pensionFundOptions,
+    placeholder: 'Nessuna',
+    from: 'pensionFund.type',
+    to: 'pensionFund.type',
+    group: billing,
+  },
+  {
+    kind: 'number',
+    key: 'pensionFundRate',
+    label: 'Aliquota della cassa (%)',
+    step: 0.01,
+    min: 0,
+    max: 100,
+    suffix: '%',
+    from: 'pensionFund.rate',
+    to: 'pensionFund.rate',
+    group: billing,
+  },
+  {
+    kind: 'choice',
+    key: 'withholdingTax',
+    label: 'Ritenuta d’acconto',
+    options: withholdingOptions,
+    placeholder: 'Non soggetto',
+    group: billing,
+  },
+  {
+    kind: 'checkbox',
+    key: 'stampDutyToCustomer',
+    label: 'Addebita al cliente il bollo di 2,00 € (fatture senza IVA oltre 77,47 €)',
     group: billing,
   },
   { kind: 'text', key: 'street', label: 'Indirizzo (via)', group: billing },

@@ -103,8 +103,21 @@ export const userResource = defineResource<User>({
       label: 'Codice univoco ufficio (solo pubblica amministrazione)',
       group: userTabs.data,
     },
+    { kind: 'text', key: 'cig', label: 'CIG (solo pubblica amministrazione)', group: userTabs.data },
     { kind: 'choice', key: 'roleId', label: 'Ruolo utente', options: roleOptions, group: userTabs.data },
     { kind: 'checkbox', key: 'isCompany', label: 'Azienda', group: userTabs.data },
+    {
+      kind: 'checkbox',
+      key: 'publicAdministration',
+      label: 'Pubblica amministrazione (split payment)',
+      group: userTabs.data,
+    },
+    {
+      kind: 'checkbox',
+      key: 'withholdingAgent',
+      label: 'Sostituto d’imposta (trattiene la ritenuta d’acconto)',
+      group: userTabs.data,
+    },
     { kind: 'checkbox', key: 'isActive', label: 'Utente Attivo', group: userTabs.data },
     ...billingAddressFields,
     {

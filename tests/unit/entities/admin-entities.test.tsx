@@ -180,6 +180,42 @@ describe('tenant billing profile (tab Dati di fatturazione)', () => {
     await user.click(screen.getByRole('button', { name: 'Salva' }));
     await waitFor(() => expect(calls.updated).toHaveLength(1));
     expect(calls.updated[0]).toMatchObject({ id: 1, taxRegime: 'RF19', iban: 'IT60X0542811101000000123456' });
+    // No cassa chosen: the contract's pensionFund goes as null, not as an empty object.
+    expect(calls.updated[0]).toMatchObject({
+      pensionFund: null,
+      withholdingTax: null,
+      stampDutyToCustomer: false,
+    });
+  });
+
+  it('sends the cassa as the contract’s { type, rate }, and shows the stored one', async () => {
+    const { calls } = fakeEntityServer('tenant', [
+      {
+        id: 1,
+        name: 'Studio Bianchi',
+        configuration: null,
+        taxRegime: 'RF01',
+        pensionFund: { type: 'TC22', rate: 4 },
+        withholdingTax: 'RT01',
+        stampDutyToCustomer: false,
+        regionId: null,
+        provinceId: null,
+      },
+    ]);
+    fakeSelectServer('region', []);
+    const { user } = renderApp('/tenant/1', { role: Role.Admin, tenantId: 1 });
+    await user.click(await screen.findByRole('tab', { name: 'Dati di fatturazione' }));
+    const fund = screen.getByRole('combobox', { name: 'Cassa previdenziale o rivalsa INPS' });
+    await waitFor(() => expect(fund).toHaveValue('TC22'));
+    expect(screen.getByRole('textbox', { name: 'Aliquota della cassa (%)' })).toHaveValue('4,00');
+    expect(screen.getByRole('combobox', { name: 'Ritenuta d’acconto' })).toHaveValue('RT01');
+    await user.selectOptions(fund, 'TC04');
+    await user.click(screen.getByRole('button', { name: 'Salva' }));
+    await waitFor(() => expect(calls.updated).toHaveLength(1));
+    expect(calls.updated[0]).toMatchObject({
+      pensionFund: { type: 'TC04', rate: 4 },
+      withholdingTax: 'RT01',
+    });
   });
 });
 
