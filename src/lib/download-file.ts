@@ -98,3 +98,12 @@ export function downloadErrorMessage(error: unknown): string | null {
     return null;
   }
 }
+
+/**
+ * `meta.errorMessage` of a download (lib/http-errors.ts ErrorMeta): the server's message read
+ * from the bytes of its answer, or `fallback` when it sends none.
+ */
+export const downloadMessageOr =
+  (fallback: string) =>
+  (error: unknown): string =>
+    downloadErrorMessage(error) ?? fallback;

@@ -3,7 +3,13 @@
  * per declaration by `entityHooks(resource)`). Keys come from query-keys.ts and start with the
  * tenant id, so one tenant's rows are never drawn under another.
  */
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryMeta,
+} from '@tanstack/react-query';
 import { isAxiosError, type AxiosResponse } from 'axios';
 import { apiPaths } from '../../contract/api-paths';
 import type { Envelope, Paged, SelectQuery, SelectResult } from '../../contract/envelope';
@@ -213,13 +219,15 @@ export function createEntityHooks<T extends { id: number }>(resource: ResourceDe
         placeholderData: keepPreviousData,
       });
     },
-    useDetail(id: number | null) {
+    /** `meta`: how a failed read is reported (lib/http-errors.ts ErrorMeta); without it the screen does. */
+    useDetail(id: number | null, options: { meta?: QueryMeta } = {}) {
       const tenantId = useSelectedTenantId();
       return useQuery({
         queryKey: queryKeys.detail(tenantId, name, id ?? 0),
         queryFn: () => unwrap<T>(http.get(paths.getById(id ?? 0), { tenantId })),
         enabled: id !== null,
         retry: false,
+        meta: options.meta,
       });
     },
     useCreate() {

@@ -6,7 +6,7 @@ import { ArrowRightIcon, BuildingIcon, MapIcon, PinIcon } from '../../components
 import { PageSpinner } from '../../components/spinner';
 import { useCan } from '../../lib/access';
 import { useSession } from '../../lib/session';
-import { useDashboardSummary } from './dashboard-api';
+import { useDashboardSummary } from './api/dashboard-summary';
 import { dashboardText as t } from './dashboard-text';
 import { KpiCards } from './kpi-cards';
 import { ReportBar } from './report-bar';

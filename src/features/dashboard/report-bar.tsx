@@ -1,12 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
-import { reportMessages } from '../../../contract/messages';
-import type { Envelope } from '../../../contract/envelope';
 import { FilePdfIcon } from '../../components/icons';
-import { downloadErrorMessage, downloadFile } from '../../lib/download-file';
-import { http } from '../../lib/http';
-import { isHandledByInterceptor } from '../../lib/http-errors';
-import { notify } from '../../lib/notify';
-import { useSelectedTenantId } from '../../lib/tenant-store';
+import { useDownloadReport } from './api/download-report';
+import { useSendReport } from './api/send-report';
 
 /** 'YYYY-MM' of today in Rome (the server's calendar). */
 export function romeMonth(now = new Date()): string {
@@ -32,49 +27,20 @@ export const reportText = {
 
 /** The dashboard's 'Report PDF' (issue 14): a month (default: this one), download or e-mail. */
 export function ReportBar() {
-  const tenantId = useSelectedTenantId();
   const current = romeMonth();
   const [month, setMonth] = useState(current);
   const [email, setEmail] = useState('');
-  const [busy, setBusy] = useState<'pdf' | 'send' | null>(null);
+  const pdf = useDownloadReport();
+  const sending = useSendReport();
+  const busy = pdf.isPending ? 'pdf' : sending.isPending ? 'send' : null;
   const id = useId();
   const chosen = /^\d{4}-\d{2}$/.test(month) ? month : current;
 
-  async function download() {
-    setBusy('pdf');
-    try {
-      await downloadFile('report/pdf', { params: { month: chosen }, fileName: `report-${chosen}.pdf` });
-    } catch (error) {
-      console.error('Report PDF non scaricato:', error);
-      if (!isHandledByInterceptor(error)) {
-        const reason = downloadErrorMessage(error);
-        notify.error(reason ? `${reportMessages.reportFailed} ${reason}` : reportMessages.reportFailed);
-      }
-    } finally {
-      setBusy(null);
-    }
-  }
+  const download = () => pdf.mutate(chosen);
 
-  async function send(e: FormEvent) {
+  function send(e: FormEvent) {
     e.preventDefault();
-    setBusy('send');
-    try {
-      const res = await http.post<Envelope<{ jobId: string }>>(
-        'report/send',
-        { month: chosen, email: email.trim() },
-        { tenantId },
-      );
-      notify.success(res.data.message ?? reportMessages.queued(email.trim()));
-      setEmail('');
-    } catch (error) {
-      console.error('Invio del report non riuscito:', error);
-      if (!isHandledByInterceptor(error)) {
-        const reason = downloadErrorMessage(error);
-        notify.error(reason ? `${reportMessages.sendFailed} ${reason}` : reportMessages.sendFailed);
-      }
-    } finally {
-      setBusy(null);
-    }
+    sending.mutate({ month: chosen, email: email.trim() }, { onSuccess: () => setEmail('') });
   }
 
   return (
@@ -100,16 +66,11 @@ export function ReportBar() {
               onChange={(e) => setMonth(e.target.value)}
             />
           </div>
-          <button
-            type="button"
-            className="btn-primary"
-            disabled={busy !== null}
-            onClick={() => void download()}
-          >
+          <button type="button" className="btn-primary" disabled={busy !== null} onClick={download}>
             <FilePdfIcon className="h-4 w-4" />
             {busy === 'pdf' ? reportText.downloading : reportText.download}
           </button>
-          <form className="flex flex-col gap-3 sm:flex-row sm:items-end" onSubmit={(e) => void send(e)}>
+          <form className="flex flex-col gap-3 sm:flex-row sm:items-end" onSubmit={send}>
             <div>
               <label className="label" htmlFor={`${id}-email`}>
                 {reportText.email}

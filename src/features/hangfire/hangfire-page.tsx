@@ -9,11 +9,11 @@ import {
   useJobStats,
   useRecentJobs,
   useRecurringJobs,
-  useRetryJob,
-  useTriggerJob,
   type JobState,
   type RecentJob,
-} from './hangfire-api';
+} from './api/hangfire-queries';
+import { useRetryJob } from './api/retry-job';
+import { useTriggerJob } from './api/trigger-job';
 
 /** Counters as cards (the contract's six, then the engine's extra ones when present). */
 const COUNTERS: { key: string; label: string; tone: string }[] = [

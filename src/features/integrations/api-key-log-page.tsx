@@ -5,8 +5,8 @@ import { messages } from '../../../contract/messages';
 import type { ScreenProps } from '../../lib/resource';
 import { PageSpinner } from '../../components/spinner';
 import { failureEnvelope } from '../../lib/entity-hooks';
-import { notify } from '../../lib/notify';
-import { downloadLog, useApiKey, useRequestLog, type LogFilters } from './integrations-api';
+import { useApiKey, useRequestLog, type LogFilters } from './api/api-key-queries';
+import { useExportRequestLog } from './api/export-request-log';
 import { formatAt, StateBadge } from './shared';
 
 const statusTone = (s: number) =>
@@ -18,6 +18,7 @@ export default function ApiKeyLogPage({ routeLabel }: ScreenProps) {
   const key = useApiKey(id);
   const [filters, setFilters] = useState<LogFilters>({ status: '', method: '', path: '', page: 1 });
   const log = useRequestLog(id, filters);
+  const exportLog = useExportRequestLog();
   if (key.isPending) return <PageSpinner />;
   if (key.isError || !key.data)
     return (
@@ -44,15 +45,7 @@ export default function ApiKeyLogPage({ routeLabel }: ScreenProps) {
             {k.scopes.map((s) => apiKeyScopeLabels[s]).join(', ')} · ultimo uso {formatAt(k.lastUsedAt)}
           </p>
         </div>
-        <button
-          type="button"
-          className="btn-secondary"
-          onClick={() =>
-            downloadLog(id, filters).catch((e: unknown) =>
-              notify.error(failureEnvelope(e)?.message ?? messages.http.loadError),
-            )
-          }
-        >
+        <button type="button" className="btn-secondary" onClick={() => exportLog.mutate({ id, filters })}>
           Esporta CSV
         </button>
       </header>

@@ -14,7 +14,10 @@ import { confirmAction } from '../../components/confirm-delete';
 import { Modal } from '../../components/modal';
 import { failureEnvelope, serverErrors } from '../../lib/entity-hooks';
 import { notify } from '../../lib/notify';
-import { useApiKeys, useCreateKey, useRevokeKey, useRotateKey } from './integrations-api';
+import { useApiKeys } from './api/api-key-queries';
+import { useCreateKey } from './api/create-api-key';
+import { useRevokeKey } from './api/revoke-api-key';
+import { useRotateKey } from './api/rotate-api-key';
 import { RateLimitsCard } from './rate-limits-card';
 import { formatAt, SecretOnce, StateBadge } from './shared';
 

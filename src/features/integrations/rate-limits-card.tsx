@@ -6,7 +6,8 @@ import { apiSettingsSchema } from '../../../contract/schemas/integrations';
 import { serverFieldErrors } from '../../lib/entity-hooks';
 import { notify } from '../../lib/notify';
 import { useSession } from '../../lib/session';
-import { useApiSettings, useSaveApiSettings } from './integrations-api';
+import { useApiSettings } from './api/api-key-queries';
+import { useSaveApiSettings } from './api/save-api-settings';
 
 type Field = keyof ApiSettings;
 const FIELDS: readonly { key: Field; label: string; hint: string }[] = [

@@ -14,14 +14,11 @@ import { confirmDelete } from '../../components/confirm-delete';
 import { Modal } from '../../components/modal';
 import { failureEnvelope, serverErrors } from '../../lib/entity-hooks';
 import { notify } from '../../lib/notify';
-import {
-  useCreateEndpoint,
-  useDeleteEndpoint,
-  useDeliveries,
-  useEndpoints,
-  useResend,
-  useUpdateEndpoint,
-} from './integrations-api';
+import { useCreateEndpoint } from './api/create-webhook-endpoint';
+import { useDeleteEndpoint } from './api/delete-webhook-endpoint';
+import { useResend } from './api/resend-webhook-delivery';
+import { useUpdateEndpoint } from './api/update-webhook-endpoint';
+import { useDeliveries, useEndpoints } from './api/webhook-queries';
 import { formatAt, SecretOnce, StateBadge } from './shared';
 
 const DELIVERY: Record<WebhookDeliveryItem['status'], { label: string; tone: 'green' | 'red' | 'blue' }> = {
@@ -188,14 +185,7 @@ function Deliveries({ endpointId }: { endpointId: number }) {
                   type="button"
                   className="btn-secondary px-2 py-1 text-xs"
                   disabled={resend.isPending}
-                  onClick={() =>
-                    resend.mutate(d.id, {
-                      onSuccess: (env) =>
-                        env.data?.succeeded
-                          ? notify.success(m.deliveryResent)
-                          : notify.error(m.deliveryResendFailed),
-                    })
-                  }
+                  onClick={() => resend.mutate(d.id)}
                 >
                   Reinvia
                 </button>

@@ -1,22 +1,14 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import type { Invoice } from '../../../contract/schemas/invoice';
 import { ListPage, type RowAction } from '../../components/list-page';
 import { DownloadIcon, FileCodeIcon, FilePdfIcon, SendIcon, UndoIcon } from '../../components/icons';
 import { useCan } from '../../lib/access';
-import { errorText, serverErrors } from '../../lib/entity-hooks';
-import { notify } from '../../lib/notify';
-import { queryKeys } from '../../lib/query-keys';
-import { useSelectedTenantId } from '../../lib/tenant-store';
 import { invoiceResource, monthOptions, ownInvoiceResource } from '../../entities/invoice/invoice.resource';
-import {
-  download,
-  fetchIssues,
-  invoicePaths,
-  issueCreditNote,
-  pdfFileName,
-  retryInvoice,
-} from './invoice-api';
+import { useDownloadInvoice } from './api/download-invoice';
+import { useDownloadMonthZip } from './api/download-month-zip';
+import { useInvoiceIssues } from './api/invoice-queries';
+import { useIssueCreditNote } from './api/issue-credit-note';
+import { useRetryInvoice } from './api/retry-invoice';
 import { InvoiceSendDialog } from './invoice-send-dialog';
 
 const text = {
@@ -24,7 +16,6 @@ const text = {
   pdf: 'Scarica PDF di cortesia',
   creditNote: 'Emetti nota di credito',
   sendToSdi: 'Invio allo SdI (PEC)',
-  downloadFailed: 'Download non riuscito. Riprova.',
   zipLabel: 'ZIP del mese',
   zipButton: 'Scarica ZIP',
   zipHint: 'I file XML del mese, per il commercialista',
@@ -40,30 +31,10 @@ const text = {
   cancel: 'Annulla',
 };
 
-async function safely(run: () => Promise<void>) {
-  try {
-    await run();
-  } catch (error) {
-    notify.error(errorText(error) || text.downloadFailed);
-  }
-}
-
 /** Paid payments the SdI data did not allow to invoice, with the field to complete and 'Riprova'. */
 function InvoiceIssues() {
-  const tenantId = useSelectedTenantId();
-  const client = useQueryClient();
-  const issues = useQuery({
-    queryKey: [...queryKeys.entity(tenantId, 'invoice'), 'issues'],
-    queryFn: fetchIssues,
-  });
-  const retry = useMutation({
-    mutationFn: retryInvoice,
-    onSuccess: (env) => {
-      notify.success(env.message ?? '');
-      void client.invalidateQueries({ queryKey: queryKeys.entity(tenantId, 'invoice') });
-    },
-    onError: (error) => notify.error(serverErrors(error).join(' ') || errorText(error)),
-  });
+  const issues = useInvoiceIssues();
+  const retry = useRetryInvoice();
   const items = issues.data ?? [];
   if (items.length === 0) return null;
   return (
@@ -111,6 +82,7 @@ function InvoiceIssues() {
 function MonthZip() {
   const options = monthOptions();
   const [month, setMonth] = useState(options[0]?.value ?? '');
+  const zip = useDownloadMonthZip();
   return (
     <div className="flex items-center gap-2" title={text.zipHint}>
       <label className="sr-only" htmlFor="invoice-zip-month">
@@ -128,11 +100,7 @@ function MonthZip() {
           </option>
         ))}
       </select>
-      <button
-        type="button"
-        className="btn-secondary"
-        onClick={() => void safely(() => download(invoicePaths.zip, `fatture_${month}.zip`, { month }))}
-      >
+      <button type="button" className="btn-secondary" onClick={() => zip.mutate(month)}>
         <DownloadIcon className="h-4 w-4" />
         {text.zipButton}
       </button>
@@ -147,8 +115,8 @@ function MonthZip() {
 export default function InvoiceListPage() {
   const can = useCan();
   const isAdmin = can('invoice', 'manage');
-  const tenantId = useSelectedTenantId();
-  const client = useQueryClient();
+  const download = useDownloadInvoice();
+  const issueCreditNote = useIssueCreditNote();
   const asInvoice = (row: unknown) => row as Invoice;
   const [sending, setSending] = useState<Invoice | null>(null);
 
@@ -174,13 +142,7 @@ export default function InvoiceListPage() {
       },
     });
     if (!result.isConfirmed) return;
-    try {
-      const env = await issueCreditNote(invoice.id, String(result.value ?? ''));
-      notify.success(env.message ?? '');
-      void client.invalidateQueries({ queryKey: queryKeys.entity(tenantId, 'invoice') });
-    } catch (error) {
-      notify.error(serverErrors(error).join(' ') || errorText(error));
-    }
+    issueCreditNote.mutate({ id: invoice.id, reason: String(result.value ?? '') });
   };
 
   const closeSending = useCallback(() => setSending(null), []);
@@ -189,18 +151,12 @@ export default function InvoiceListPage() {
     {
       label: text.xml,
       icon: <FileCodeIcon className="h-4 w-4" />,
-      onClick: (row) => {
-        const i = asInvoice(row);
-        void safely(() => download(invoicePaths.xml(i.id), i.fileName));
-      },
+      onClick: (row) => download.mutate({ invoice: asInvoice(row), kind: 'xml' }),
     },
     {
       label: text.pdf,
       icon: <FilePdfIcon className="h-4 w-4" />,
-      onClick: (row) => {
-        const i = asInvoice(row);
-        void safely(() => download(invoicePaths.pdf(i.id), pdfFileName(i)));
-      },
+      onClick: (row) => download.mutate({ invoice: asInvoice(row), kind: 'pdf' }),
     },
     ...(isAdmin
       ? [

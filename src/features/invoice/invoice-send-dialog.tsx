@@ -1,13 +1,10 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { Invoice, InvoiceSend } from '../../../contract/schemas/invoice';
 import { Modal } from '../../components/modal';
 import { SendIcon, UploadIcon } from '../../components/icons';
-import { errorText, serverErrors } from '../../lib/entity-hooks';
-import { notify } from '../../lib/notify';
-import { queryKeys } from '../../lib/query-keys';
-import { useSelectedTenantId } from '../../lib/tenant-store';
-import { fetchInvoice, fetchPecStatus, fetchSends, sendInvoice, uploadSdiReceipt } from './invoice-api';
+import { useInvalidateInvoices, useInvoice, useInvoiceSends, usePecStatus } from './api/invoice-queries';
+import { useSendInvoice } from './api/send-invoice';
+import { useUploadSdiReceipt } from './api/upload-sdi-receipt';
 
 const text = {
   title: (n: string) => `Invio allo SdI · ${n}`,
@@ -47,49 +44,14 @@ const tone: Record<InvoiceSend['status'], string> = {
 
 /** The invoice's PEC sends and the 'Invia allo SdI' action (Admin). */
 export function InvoiceSendDialog({ invoice: initial, onClose }: { invoice: Invoice; onClose: () => void }) {
-  const tenantId = useSelectedTenantId();
-  const client = useQueryClient();
-  const current = useQuery({
-    queryKey: [...queryKeys.entity(tenantId, 'invoice'), 'one', initial.id],
-    queryFn: () => fetchInvoice(initial.id),
-  });
+  const invalidate = useInvalidateInvoices();
+  const current = useInvoice(initial.id);
   const invoice = current.data ?? initial;
   const [queuedAt, setQueuedAt] = useState<number | null>(null);
-  const status = useQuery({
-    queryKey: [...queryKeys.entity(tenantId, 'invoice'), 'pecStatus'],
-    queryFn: fetchPecStatus,
-  });
-  const sends = useQuery({
-    queryKey: [...queryKeys.entity(tenantId, 'invoice'), 'sends', invoice.id],
-    queryFn: () => fetchSends(invoice.id),
-    // While a send is queued or under way, look again every 2 s (for at most a minute).
-    refetchInterval: (q) => {
-      const latest = q.state.data?.[0];
-      const waiting =
-        queuedAt !== null &&
-        Date.now() - queuedAt < 60_000 &&
-        (!latest || latest.status === 'sending' || Date.parse(latest.at) < queuedAt - 5_000);
-      return waiting ? 2000 : false;
-    },
-  });
-  const send = useMutation({
-    mutationFn: () => sendInvoice(invoice.id),
-    onSuccess: (env) => {
-      notify.success(env.message ?? '');
-      setQueuedAt(Date.now());
-      void client.invalidateQueries({ queryKey: queryKeys.entity(tenantId, 'invoice') });
-    },
-    onError: (error) => notify.error([errorText(error), ...serverErrors(error)].filter(Boolean).join(' ')),
-  });
-
-  const receipt = useMutation({
-    mutationFn: async (file: File) => uploadSdiReceipt(await file.text()),
-    onSuccess: (env) => {
-      notify.success(env.message ?? '');
-      void client.invalidateQueries({ queryKey: queryKeys.entity(tenantId, 'invoice') });
-    },
-    onError: (error) => notify.error([errorText(error), ...serverErrors(error)].filter(Boolean).join(' ')),
-  });
+  const status = usePecStatus();
+  const sends = useInvoiceSends(invoice.id, queuedAt);
+  const send = useSendInvoice();
+  const receipt = useUploadSdiReceipt();
 
   const items = sends.data ?? [];
   const latest = items[0];
@@ -99,8 +61,8 @@ export function InvoiceSendDialog({ invoice: initial, onClose }: { invoice: Invo
   useEffect(() => {
     if (finished === seen.current) return;
     seen.current = finished;
-    void client.invalidateQueries({ queryKey: queryKeys.entity(tenantId, 'invoice') });
-  }, [finished, client, tenantId]);
+    void invalidate();
+  }, [finished, invalidate]);
   const rejected = invoice.status === 'rejected';
   const sent = (invoice.status !== 'issued' && !rejected) || (!rejected && latest?.status === 'sent');
   const configured = status.data?.configured ?? false;
@@ -123,7 +85,7 @@ export function InvoiceSendDialog({ invoice: initial, onClose }: { invoice: Invo
               type="button"
               className="btn-primary"
               disabled={!canSend || send.isPending}
-              onClick={() => send.mutate()}
+              onClick={() => send.mutate(invoice.id, { onSuccess: () => setQueuedAt(Date.now()) })}
             >
               <SendIcon className="h-4 w-4" />
               {sendLabel}

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useRef } from 'react';
+import { useId, useRef } from 'react';
 import { apiPaths } from '../../../contract/api-paths';
 import { messages } from '../../../contract/messages';
 import { CopyIcon } from '../../components/icons';
@@ -47,14 +47,12 @@ export function PlanIframe({ planId }: { planId: number }) {
     queryKey: ['tenant', tenantId, 'plan', 'iframe', planId],
     queryFn: ({ signal }) => fetchIframeCode(planId, signal, tenantId),
     retry: false,
+    meta: {
+      errorMessage: messages.plan.iframeError,
+      toastId: `iframe-${planId}`,
+      logLabel: 'Errore nel recupero del codice iframe:',
+    },
   });
-
-  useEffect(() => {
-    if (query.isError) {
-      console.error('Errore nel recupero del codice iframe:', query.error);
-      notify.error(messages.plan.iframeError, { toastId: `iframe-${planId}` });
-    }
-  }, [query.isError, query.error, planId]);
 
   async function copy() {
     const code = query.data ?? '';

@@ -40,21 +40,25 @@ import { subscriptionText as t } from './subscription-text';
  * the actions it allows now, its payments and its history.
  */
 export function SubscriptionDetailPage({ id }: { id: number }) {
-  const detail = entityHooks(subscriptionResource).useDetail(id);
+  // A load failure is toasted once by the error path (spec §8).
+  const detail = entityHooks(subscriptionResource).useDetail(id, {
+    meta: {
+      errorMessage: messages.http.loadError,
+      toastId: `load-subscription-${id}`,
+      logLabel: `Errore nel recupero della sottoscrizione ${id}:`,
+    },
+  });
   const sub = detail.data as Subscription | null | undefined;
   const can = useCan();
   const allowed = useActionAllowed();
   const { run, dialogs, pending } = useSubscriptionActions();
 
-  // Load failure / empty data toasts (spec §8), once per failure.
+  // Empty data toast (spec §8), once.
   useEffect(() => {
-    if (detail.isError) {
-      console.error(`Errore nel recupero della sottoscrizione ${id}:`, detail.error);
-      notify.error(messages.http.loadError, { toastId: `load-subscription-${id}` });
-    } else if (detail.isSuccess && detail.data === null) {
+    if (detail.isSuccess && detail.data === null) {
       notify.warning(messages.http.noData, { toastId: `empty-subscription-${id}` });
     }
-  }, [detail.isError, detail.isSuccess, detail.data, detail.error, id]);
+  }, [detail.isSuccess, detail.data, id]);
 
   const rows = sub ? subscriptionActionTable.filter((row) => allowed(row.action, sub)) : [];
   const actions = rows.map((row) => row.action);

@@ -3,12 +3,14 @@ import { useId, useState, type ChangeEvent, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { confirmAction, confirmTyped } from '../../components/confirm-delete';
 import { DownloadIcon, SendIcon, UploadIcon } from '../../components/icons';
-import { downloadErrorMessage } from '../../lib/download-file';
-import { isHandledByInterceptor } from '../../lib/http-errors';
-import { notify } from '../../lib/notify';
 import { queryKeys } from '../../lib/query-keys';
 import { useSelectedTenantId } from '../../lib/tenant-store';
-import { tenantDatabaseCalls, useTenantDatabaseServers } from './tenant-database-api';
+import { useBackupTenantDatabase } from './api/backup-tenant-database';
+import { useDeleteTenant } from './api/delete-tenant';
+import { useExportTenantDatabase } from './api/export-tenant-database';
+import { useMoveTenantDatabase } from './api/move-tenant-database';
+import { useRestoreTenantDatabase } from './api/restore-tenant-database';
+import { useTenantDatabaseServers } from './api/tenant-database-queries';
 import { tenantDatabaseText as t } from './tenant-database-text';
 
 type Operation = 'backup' | 'export' | 'restore' | 'move' | 'remove';
@@ -44,7 +46,19 @@ export function TenantDatabaseActions({
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const selectedTenantId = useSelectedTenantId();
-  const [busy, setBusy] = useState<Operation | null>(null);
+  const backupCall = useBackupTenantDatabase();
+  const exportCall = useExportTenantDatabase();
+  const restoreCall = useRestoreTenantDatabase();
+  const moveCall = useMoveTenantDatabase();
+  const removeCall = useDeleteTenant();
+  const pending: Record<Operation, boolean> = {
+    backup: backupCall.isPending,
+    export: exportCall.isPending,
+    restore: restoreCall.isPending,
+    move: moveCall.isPending,
+    remove: removeCall.isPending,
+  };
+  const busy = (Object.keys(pending) as Operation[]).find((op) => pending[op]) ?? null;
   const servers = useTenantDatabaseServers(true);
   // A move needs somewhere to go: more than one configured server, and one the tenant is not on.
   const others = (servers.data?.length ?? 0) > 1 ? (servers.data ?? []).filter((s) => s !== server) : [];
@@ -54,30 +68,9 @@ export function TenantDatabaseActions({
   const refresh = () =>
     queryClient.invalidateQueries({ queryKey: queryKeys.entity(selectedTenantId, entity) });
 
-  /** Runs one operation: busy while it lasts, its outcome as a toast. */
-  async function run(
-    operation: Operation,
-    call: () => Promise<string>,
-    failed: string,
-    after?: () => unknown,
-  ) {
-    setBusy(operation);
-    try {
-      notify.success(await call());
-    } catch (error) {
-      console.error(`Operazione sul database del tenant non riuscita (${operation}):`, error);
-      if (!isHandledByInterceptor(error)) notify.error(downloadErrorMessage(error) ?? failed);
-    } finally {
-      setBusy(null);
-      await after?.();
-    }
-  }
+  const backup = () => backupCall.mutate(tenantId);
 
-  const backup = () =>
-    run('backup', async () => t.backupSaved(await tenantDatabaseCalls.backup(tenantId)), t.backupFailed);
-
-  const exportAll = () =>
-    run('export', async () => t.exportSaved(await tenantDatabaseCalls.exportAll(tenantId)), t.exportFailed);
+  const exportAll = () => exportCall.mutate(tenantId);
 
   async function restore(e: ChangeEvent<HTMLInputElement>) {
     const input = e.currentTarget;
@@ -94,12 +87,7 @@ export function TenantDatabaseActions({
       cancelText: t.cancel,
     });
     if (!confirmed) return;
-    await run(
-      'restore',
-      async () => (await tenantDatabaseCalls.restore(tenantId, file)) ?? t.restored,
-      t.restoreFailed,
-      refresh,
-    );
+    restoreCall.mutate({ id: tenantId, file }, { onSettled: () => void refresh() });
   }
 
   async function move() {
@@ -114,12 +102,7 @@ export function TenantDatabaseActions({
       tone: 'primary',
     });
     if (!confirmed) return;
-    await run(
-      'move',
-      async () => (await tenantDatabaseCalls.move(tenantId, chosenTarget)) ?? t.moved(chosenTarget),
-      t.moveFailed,
-      refresh,
-    );
+    moveCall.mutate({ id: tenantId, server: chosenTarget }, { onSettled: () => void refresh() });
   }
 
   /** The tenant deleted (an export kept on the server first): back to the list, every list read again. */
@@ -137,19 +120,15 @@ export function TenantDatabaseActions({
       mismatch: t.removeConfirm.mismatch,
     });
     if (!confirmed) return;
-    let removed = false;
-    await run(
-      'remove',
-      async () => {
-        const message = (await tenantDatabaseCalls.remove(tenantId, tenantName)) ?? t.removeConfirm.title;
-        removed = true;
-        return message;
+    removeCall.mutate(
+      { id: tenantId, name: tenantName },
+      {
+        onSuccess: async () => {
+          await queryClient.invalidateQueries();
+          navigate('/tenant');
+        },
       },
-      t.removeFailed,
     );
-    if (!removed) return;
-    await queryClient.invalidateQueries();
-    navigate('/tenant');
   }
 
   const label = (operation: Operation, idle: string, running: string, icon: ReactNode) => (

@@ -6,7 +6,6 @@ import { apiPaths } from '../../../contract/api-paths';
 import { messages } from '../../../contract/messages';
 import { http } from '../../lib/http';
 import { isHandledByInterceptor } from '../../lib/http-errors';
-import { notify } from '../../lib/notify';
 import { queryKeys } from '../../lib/query-keys';
 import { endSession } from '../../lib/session';
 
@@ -25,16 +24,22 @@ export async function fetchTenants(): Promise<TenantOption[]> {
 
 /**
  * The tenants the signed-in user may select (page 1, size 100; spec §7). A failure shows
- * 'Errore nel recupero delle tenant…' and sends the user to /login, history replaced (spec §8);
- * 401 and network errors were already handled by the error catalogue.
+ * 'Errore nel recupero delle tenant…' (the error path, once) and sends the user to /login,
+ * history replaced (spec §8); 401 and network errors were already handled by the error catalogue.
  */
 export function useTenantList() {
-  const query = useQuery({ queryKey: queryKeys.tenants(), queryFn: fetchTenants });
+  const query = useQuery({
+    queryKey: queryKeys.tenants(),
+    queryFn: fetchTenants,
+    meta: {
+      errorMessage: messages.tenant.loadError,
+      toastId: 'tenant-load-error',
+      logLabel: 'Elenco dei tenant non caricato:',
+    },
+  });
   const { error } = query;
   useEffect(() => {
     if (!error || isHandledByInterceptor(error)) return;
-    console.error(error);
-    notify.error(messages.tenant.loadError, { toastId: 'tenant-load-error' });
     endSession('tenantLoadFailed');
   }, [error]);
   return query;

@@ -8,10 +8,11 @@ import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../../src/app/query-client';
+import { downloadFile, downloadMessageOr } from '../../../src/lib/download-file';
 import { http } from '../../../src/lib/http';
 import { serverMessageOr, type ErrorMeta } from '../../../src/lib/http-errors';
 import { notify } from '../../../src/lib/notify';
-import { apiPost, fail, server } from '../msw/server';
+import { apiGet, apiPost, fail, server } from '../msw/server';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -98,6 +99,45 @@ describe('error path of mutations', () => {
     await waitFor(() => expect(result.current.isError).toBe(true));
     expect(toast).not.toHaveBeenCalled();
     expect(log).not.toHaveBeenCalled();
+  });
+});
+
+describe('error path of downloads', () => {
+  /** A download as the screens run it: bytes asked for, so a refusal's envelope arrives as bytes too. */
+  function failingDownload(fallback: string) {
+    const client = createQueryClient();
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <QueryClientProvider client={client}>{children}</QueryClientProvider>
+    );
+    return renderHook(
+      () =>
+        useMutation({
+          mutationFn: () => downloadFile('test/file', { fileName: 'file.pdf' }),
+          meta: { errorMessage: downloadMessageOr(fallback) },
+        }),
+      { wrapper },
+    );
+  }
+
+  it('meta.errorMessage as a function of the error reads the server’s message from the bytes, once', async () => {
+    server.use(apiGet('test/file', () => fail(404, 'Fattura non trovata.')));
+    const { toast, log } = spies();
+    const { result } = failingDownload('Download non riuscito. Riprova.');
+    act(() => result.current.mutate());
+    await waitFor(() => expect(result.current.isError).toBe(true));
+    expect(toast).toHaveBeenCalledTimes(1);
+    expect(toast).toHaveBeenCalledWith('Fattura non trovata.', undefined);
+    expect(log).toHaveBeenCalledTimes(1);
+  });
+
+  it('bytes without a message toast the fallback', async () => {
+    server.use(apiGet('test/file', () => fail(500, null)));
+    const { toast } = spies();
+    const { result } = failingDownload('Download non riuscito. Riprova.');
+    act(() => result.current.mutate());
+    await waitFor(() => expect(result.current.isError).toBe(true));
+    expect(toast).toHaveBeenCalledTimes(1);
+    expect(toast).toHaveBeenCalledWith('Download non riuscito. Riprova.', undefined);
   });
 });
 

@@ -183,6 +183,46 @@ describe('Fatture (/invoice)', () => {
     expect(sent).toEqual(['3']);
   });
 
+  it('a refused download toasts the server’s message once (its envelope arrives as bytes)', async () => {
+    invoiceServer([]);
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    server.use(apiGet('invoice/pdf/:id', () => fail(404, 'Fattura non trovata.')));
+    const { user } = renderApp('/invoice', { role: Role.Admin, tenantId: 1 });
+    const table = await screen.findByRole('table', { name: 'Fatture' });
+    const row = (await within(table).findByText('2026/000003')).closest('tr')!;
+    await user.click(within(row).getByRole('button', { name: 'Scarica PDF di cortesia' }));
+    expect(await screen.findByText('Fattura non trovata.')).toBeInTheDocument();
+    expect(screen.getAllByText('Fattura non trovata.')).toHaveLength(1);
+    expect(saved).toEqual([]);
+  });
+
+  it('a refused send toasts the server’s message once, said once', async () => {
+    invoiceServer([]);
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    server.use(
+      apiGet('invoice/pecStatus', () =>
+        ok({
+          configured: true,
+          missing: [],
+          sender: 'a@pec.it',
+          sdiPec: 'sdi01@pec.fatturapa.it',
+          autoSend: false,
+        }),
+      ),
+      apiGet('invoice/sends/:id', () => ok({ items: [], totalCount: 0 })),
+      apiPost('invoice/send/:id', () => fail(409, 'Fattura già inviata allo SdI.')),
+    );
+    const { user } = renderApp('/invoice', { role: Role.Admin, tenantId: 1 });
+    const table = await screen.findByRole('table', { name: 'Fatture' });
+    const row = (await within(table).findByText('2026/000003')).closest('tr')!;
+    await user.click(within(row).getByRole('button', { name: 'Invio allo SdI (PEC)' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Invio allo SdI · 2026/000003' });
+    await user.click(await within(dialog).findByRole('button', { name: 'Invia allo SdI' }));
+    const toast = await screen.findByText('Fattura già inviata allo SdI.', { exact: false });
+    expect(toast).toHaveTextContent(/^Fattura già inviata allo SdI\.$/);
+    expect(screen.getAllByText('Fattura già inviata allo SdI.', { exact: false })).toHaveLength(1);
+  });
+
   it('a User has no Invio allo SdI', async () => {
     invoiceServer([]);
     renderApp('/invoice', { role: Role.User, tenantId: 1 });

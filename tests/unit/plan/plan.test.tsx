@@ -283,7 +283,7 @@ describe('plan iframe code (spec §2, §8)', () => {
     const section = await screen.findByRole('region', { name: 'Codice iframe del piano' });
     expect(await within(section).findByText(messages.plan.iframeError)).toBeInTheDocument();
     expect(within(section).queryByRole('button', { name: 'Copia codice' })).not.toBeInTheDocument();
-    // …and the toast.
-    expect(screen.getAllByText(messages.plan.iframeError)).toHaveLength(2);
+    // …and the toast, once (the error path).
+    await waitFor(() => expect(screen.getAllByText(messages.plan.iframeError)).toHaveLength(2));
   });
 });

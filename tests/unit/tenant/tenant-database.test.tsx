@@ -182,6 +182,7 @@ describe('the tenant database operations', () => {
     const { user } = renderApp('/tenant/1', { role: Role.SuperAdmin, tenantId: 1 });
     await user.click(within(await card()).getByRole('button', { name: B.backup }));
     expect(await screen.findByText(tenancyMessages.noOwnDatabase)).toBeInTheDocument();
+    expect(screen.getAllByText(tenancyMessages.noOwnDatabase)).toHaveLength(1); // one toast
     expect(saved).toEqual([]);
   });
 
@@ -291,6 +292,7 @@ describe('the tenant database operations', () => {
     await user.upload(within(region).getByLabelText(B.restore), backupFile('x', 'altro.backup'));
     await answerSwal('Sì, ripristina');
     expect(await screen.findByText(refused)).toBeInTheDocument();
+    expect(screen.getAllByText(refused)).toHaveLength(1); // one toast
     expect(within(region).getByLabelText(B.restore)).toBeEnabled();
   });
 
@@ -385,6 +387,7 @@ describe('the tenant database operations', () => {
     await user.click(within(region).getByRole('button', { name: B.move }));
     await answerSwal('Sì, sposta');
     expect(await screen.findByText(refused)).toBeInTheDocument();
+    expect(screen.getAllByText(refused)).toHaveLength(1); // one toast
   });
 
   it('Sposta is not offered with one configured server', async () => {
