@@ -106,6 +106,9 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['tests/unit/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/unit/setup.ts'],
+          // An upper bound, not a wait: a first render loads its screen's modules, which took over
+          // 5 s (the default) on a 2-core machine busy with other suites.
+          testTimeout: 15_000,
         },
       },
       {
@@ -118,6 +121,9 @@ export default defineConfig({
           // to ~85 s on 2 cores.
           isolate: false,
           include: ['tests/server/**/*.test.ts'],
+          // A file's beforeAll seeds its own database (createTestContext): over 10 s (the default)
+          // on a loaded 2-core machine. An upper bound, not a wait.
+          hookTimeout: 30_000,
           globalSetup: ['tests/server/global-setup.ts'],
           // PostgreSQL-only tests (query plans) run when DATABASE_URL is set (CI's PostgreSQL stage).
           exclude: process.env.DATABASE_URL ? [] : ['tests/server/postgres/**'],
