@@ -13,6 +13,9 @@ import { notify } from '../../lib/notify';
 import { useCreateSubscription } from './api/save-subscription';
 import { euroInputValue, percentInputValue } from './billing-format';
 import { splitFieldErrors } from './form-errors';
+import { useSubscriptionQuote } from './api/quote-subscription';
+import { parseEuroInput, parsePercentInput } from './billing-format';
+import { InvoicePreview } from './invoice-preview';
 import { PriceFields } from './price-fields';
 import {
   createResolver,
@@ -100,6 +103,18 @@ function CreateForm() {
     form.setValue('paymentAmount', c);
     form.setValue('vatPercentage', v);
   });
+  const costCents = parseEuroInput(cost.field.value ?? '');
+  const vatHundredths = parsePercentInput(vat.field.value ?? '');
+  const quote = useSubscriptionQuote(
+    userId.field.value && planId.field.value
+      ? {
+          userId: userId.field.value,
+          planId: planId.field.value,
+          ...(costCents !== null ? { paymentAmount: costCents / 100 } : {}),
+          ...(vatHundredths !== null ? { vatPercentage: vatHundredths / 100 } : {}),
+        }
+      : null,
+  );
   const pickMissing = errors.userId?.type === PICK_REQUIRED;
   const userError = pickMissing ? undefined : errors.userId?.message;
   const generalMessages = pickMissing ? [errors.userId!.message!] : general;
@@ -175,6 +190,7 @@ function CreateForm() {
           errors={{ cost: errors.paymentAmount?.message, vat: errors.vatPercentage?.message }}
           recurrenceName={plan?.recurrenceTypeName}
         />
+        <InvoicePreview quote={quote.data} loading={quote.isFetching} />
         {generalMessages.length > 0 && (
           <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-700">
             {generalMessages.map((g, i) => (

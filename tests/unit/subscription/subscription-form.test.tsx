@@ -34,12 +34,29 @@ function pickers() {
     { value: 4, label: 'Lucia Bianchi' },
   ]);
   const planCalls = fakeSelectServer('plan', [{ value: 7, label: 'Pro', isActive: 'true' }]);
+  const quoteCalls: unknown[] = [];
   server.use(
     apiGet('plan/GetById/:id', ({ params }) =>
       params.id === '7' ? ok(pro) : fail(404, 'Elemento non trovato.'),
     ),
+    // The server's quote of a professional with rivalsa INPS and ritenuta (golden document (1)).
+    apiPost('subscription/quote', async ({ request }) => {
+      quoteCalls.push(await request.json());
+      return ok({
+        lines: [{ description: 'Pro', quantity: 1, unitPrice: 1000, vatPercentage: 22, natura: null }],
+        taxable: 1040,
+        vat: 228.8,
+        cassa: 40,
+        bollo: 0,
+        total: 1268.8,
+        withholding: 208,
+        netToPay: 1060.8,
+        natura: null,
+        legalReference: null,
+      });
+    }),
   );
-  return { userCalls, planCalls };
+  return { userCalls, planCalls, quoteCalls };
 }
 
 async function pick(user: UserEvent, label: string, option: string) {
@@ -87,6 +104,29 @@ describe('/subscription/new (spec §2, §5)', { timeout: 20_000 }, () => {
     expect(await screen.findByText('Prossimo passo')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Genera link di pagamento' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Imposta pagamento con bonifico' })).toBeInTheDocument();
+  });
+
+  it('shows the Anteprima fattura the server computes, asked again as the price changes', async () => {
+    const { quoteCalls } = pickers();
+    subscriptionServer([]);
+    const { user } = renderApp('/subscription/new', { role: Role.Admin, tenantId: 1 });
+    await pick(user, 'Cliente', 'Mario Rossi');
+    await pick(user, 'Piano', 'Pro');
+    const preview = await screen.findByRole('region', { name: 'Anteprima fattura' });
+    // The amount beside a label, spaces as typed (Intl writes a no-break space before €).
+    const row = (label: string) =>
+      within(preview).getByText(label).nextElementSibling?.textContent?.replace(/\s/g, ' ');
+    await waitFor(() => expect(row('Netto a pagare')).toBe('1060,80 €'));
+    expect(row('Cassa previdenziale')).toBe('40,00 €');
+    expect(row('IVA')).toBe('228,80 €');
+    expect(row('Totale documento')).toBe('1268,80 €');
+    expect(row('Ritenuta d’acconto')).toBe('− 208,00 €');
+    const cost = screen.getByRole('textbox', { name: 'Costo (IVA esclusa, €)' });
+    await user.clear(cost);
+    await user.type(cost, '49,50');
+    await waitFor(() =>
+      expect(quoteCalls.at(-1)).toEqual({ userId: 3, planId: 7, paymentAmount: 49.5, vatPercentage: 22 }),
+    );
   });
 
   it('without a user or a plan: "Seleziona un utente e un piano." and nothing is sent', async () => {
