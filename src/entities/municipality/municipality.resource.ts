@@ -1,5 +1,6 @@
 import type { Municipality } from '../../../contract/schemas/geography';
 import { Role } from '../../../contract/enums';
+import { municipalityList } from '../../../contract/lists/municipality';
 import { defineResource } from '../../lib/resource';
 
 const writers = [Role.SuperAdmin, Role.Admin] as const;
@@ -11,21 +12,8 @@ const writers = [Role.SuperAdmin, Role.Admin] as const;
 export const municipalityResource = defineResource<Municipality>({
   name: 'municipality',
   label: 'Municipality',
-  columns: [
-    { key: 'name', name: 'Nome', sortable: true, grow: true },
-    { key: 'zip', name: 'Cap', sortable: true },
-    { key: 'province.name', name: 'Provincia', sortable: 'province' },
-  ],
-  filters: [
-    { kind: 'text', key: 'name', name: 'Nome' },
-    { kind: 'text', key: 'zip', name: 'Cap' },
-    {
-      kind: 'select',
-      key: 'provinceId',
-      name: 'Provincia',
-      source: { entity: 'province', pageSize: 20 },
-    },
-  ],
+  columns: municipalityList.columns,
+  filters: municipalityList.filters,
   fields: [
     { kind: 'text', key: 'name', label: 'Nome' },
     { kind: 'text', key: 'zip', label: 'Cap' },

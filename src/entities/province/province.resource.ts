@@ -1,5 +1,6 @@
 import type { Province } from '../../../contract/schemas/geography';
 import { Role } from '../../../contract/enums';
+import { provinceList } from '../../../contract/lists/province';
 import { defineResource } from '../../lib/resource';
 
 const writers = [Role.SuperAdmin, Role.Admin] as const;
@@ -8,16 +9,8 @@ const writers = [Role.SuperAdmin, Role.Admin] as const;
 export const provinceResource = defineResource<Province>({
   name: 'province',
   label: 'Province',
-  columns: [
-    { key: 'name', name: 'Nome', sortable: true, grow: true },
-    { key: 'abbreviation', name: 'Sigla', sortable: true },
-    { key: 'region.name', name: 'Regione', sortable: 'region' },
-  ],
-  filters: [
-    { kind: 'text', key: 'name', name: 'Nome' },
-    { kind: 'text', key: 'abbreviation', name: 'Sigla' },
-    { kind: 'select', key: 'regionId', name: 'Regione', source: { entity: 'region', pageSize: 10 } },
-  ],
+  columns: provinceList.columns,
+  filters: provinceList.filters,
   fields: [
     { kind: 'text', key: 'name', label: 'Nome' },
     { kind: 'text', key: 'abbreviation', label: 'Sigla' },

@@ -1,5 +1,6 @@
 import type { Region } from '../../../contract/schemas/geography';
 import { Role } from '../../../contract/enums';
+import { regionList } from '../../../contract/lists/region';
 import { defineResource } from '../../lib/resource';
 
 const writers = [Role.SuperAdmin, Role.Admin] as const;
@@ -8,14 +9,8 @@ const writers = [Role.SuperAdmin, Role.Admin] as const;
 export const regionResource = defineResource<Region>({
   name: 'region',
   label: 'Region',
-  columns: [
-    { key: 'name', name: 'Nome', sortable: true, grow: true },
-    { key: 'code', name: 'Codice', sortable: true },
-  ],
-  filters: [
-    { kind: 'text', key: 'name', name: 'Nome' },
-    { kind: 'text', key: 'code', name: 'Codice' },
-  ],
+  columns: regionList.columns,
+  filters: regionList.filters,
   fields: [
     { kind: 'text', key: 'name', label: 'Nome' },
     { kind: 'text', key: 'code', label: 'Codice' },

@@ -1,15 +1,12 @@
 import { Role } from '../../../contract/enums';
 import type { Subscription } from '../../../contract/schemas/subscription';
-import { subscriptionStatusIds, subscriptionStatusLabels } from '../../../contract/subscription-status';
+import { subscriptionList } from '../../../contract/lists/subscription';
 import { defineResource } from '../../lib/resource';
 
 const admins = [Role.SuperAdmin, Role.Admin] as const;
 
 /** The five statuses as a filter's choices (spec §3), labelled in Italian. */
-export const subscriptionStatusOptions = subscriptionStatusIds.map((value) => ({
-  value,
-  label: subscriptionStatusLabels[value],
-}));
+export { subscriptionStatusOptions } from '../../../contract/lists/subscription';
 
 /**
  * Subscriptions ('Gestisci Sottoscrizioni'). The list is the generic one plus the billing actions
@@ -26,19 +23,8 @@ export const subscriptionResource = defineResource<Subscription>({
     edit: 'Modifica Sottoscrizione',
     createButton: 'Crea Sottoscrizione',
   },
-  columns: [
-    { key: 'user.name', name: 'Cliente', fallback: 'user.email' },
-    { key: 'plan.name', name: 'Piano' },
-    { key: 'amountDue', name: 'Importo', type: 'currency', align: 'right' },
-    { key: 'startDate', name: 'Data di inizio', type: 'dateTime' },
-    { key: 'nextBillingDate', name: 'Prossima fatturazione', type: 'dateTime' },
-    { key: 'subscriptionStatus', name: 'Stato', type: 'subscriptionstatusenum' },
-  ],
-  filters: [
-    { kind: 'choice', key: 'status', name: 'Stato', options: subscriptionStatusOptions },
-    { kind: 'select', key: 'planId', name: 'Piano', source: { entity: 'plan', pageSize: 100 } },
-    { kind: 'select', key: 'userId', name: 'Cliente', source: { entity: 'user', pageSize: 100 } },
-  ],
+  columns: subscriptionList.columns,
+  filters: subscriptionList.filters,
   // The create and detail screens are custom (src/features/subscription); the generic form is not used.
   fields: [],
   roles: { create: admins, edit: admins, delete: [] },
