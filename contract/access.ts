@@ -29,9 +29,11 @@ const referenceData = { list: ANYONE, read: ANYONE, create: ADMINS, edit: ADMINS
 
 export const access = {
   // A SuperAdmin creates and deletes tenants and runs their databases; an Admin edits their own.
+  // The server's reads (getAll included) are anyone's: a User lists the tenants they belong to,
+  // id and name only, in the tenant selector; the list screen is staff's.
   tenant: grants({
     list: ADMINS,
-    read: ADMINS,
+    read: ANYONE,
     create: SUPER_ADMINS,
     edit: ADMINS,
     delete: SUPER_ADMINS,
@@ -93,8 +95,16 @@ export function roleCan<R extends ResourceName>(
   return role !== null && role !== undefined && rolesFor(resource, action).includes(role);
 }
 
-/** The server's CRUD role record of an entity (server/crud/entity.ts `EntityRoles`). */
+/**
+ * The server's CRUD role record of an entity (server/crud/entity.ts `EntityRoles`). A read open
+ * to ANYONE is left out: the server's 'any signed-in person', with no role list on its routes.
+ */
 export function entityRoles(resource: ResourceName) {
   const g = access[resource] as Grants & Record<CrudAction, readonly RoleId[]>;
-  return { read: g.read, create: g.create, update: g.edit, remove: g.delete };
+  return {
+    ...(g.read === ANYONE ? {} : { read: g.read }),
+    create: g.create,
+    update: g.edit,
+    remove: g.delete,
+  };
 }

@@ -2,13 +2,14 @@ import type { SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { RoleId } from '../../contract/enums';
+import type { FilterKind } from '../../contract/lists/list-spec';
 import type { Database } from '../db/client';
 import type { GlobalUnitOfWork } from '../unit-of-work/unit-of-work';
 import type { ExportSpec } from './export-spec';
 import type { SortSpec } from './sort';
 
 /** How a query-string filter matches: text inside (case-insensitive), boolean exact, id exact. */
-export type FilterKind = 'text' | 'bool' | 'id';
+export type { FilterKind };
 export interface FilterSpec {
   column: PgColumn;
   kind: FilterKind;

@@ -1,14 +1,11 @@
 /**
  * What a list declares about its export (the columns and their types); the writer is export.ts.
- * Types only, so an entity declaration imports nothing of the writer.
+ * Types only, so an entity declaration imports nothing of the writer. The headers and types come
+ * from the list's spec (contract/lists; bound by list-binding.ts `bindExport`).
  */
-export type ExportValue = string | number | boolean | Date | null | undefined;
-/**
- * How a column is written: text; integer/number; money (euros, 2 decimals, EUR format);
- * percent (22 means 22 %); date (a 'YYYY-MM-DD' day, or an instant shown as its Rome day);
- * datetime (an instant, shown in Rome time); bool ('Sì'/'No').
- */
-export type ExportType = 'text' | 'integer' | 'number' | 'money' | 'percent' | 'date' | 'datetime' | 'bool';
+import type { ExportType, ExportValue } from '../../contract/lists/list-spec';
+
+export type { ExportType, ExportValue };
 
 export interface ExportColumn<T> {
   /** The column's Italian name, as the list screen shows it. */

@@ -6,47 +6,24 @@
 import type { ZodType } from 'zod';
 import { isResourceName, type ResourceName } from '../../contract/access';
 import { messages } from '../../contract/messages';
+import type { ChoiceOption, ColumnDef, FilterDef, SelectSource } from '../../contract/lists/list-spec';
 
-/** How a list cell is drawn (spec §2 'Shared list screens'); absent means plain text. */
-export type ColumnType = 'text' | 'bool' | 'currency' | 'percent' | 'dateTime' | 'subscriptionstatusenum';
-
-export interface ColumnDef {
-  /** Property of the row; a dotted path reads nested objects (`region.name`). */
-  key: string;
-  /** Column header, Italian. */
-  name: string;
-  type?: ColumnType;
-  /** Long values (keys, URLs): cut with an ellipsis, the whole value on hover. */
-  truncate?: boolean;
-  /** Where to read the value when `key` is missing (a dotted path), e.g. the e-mail of a nameless customer. */
-  fallback?: string;
-  /** Amounts read best right-aligned (with tabular figures); currency and percent columns are by default. */
-  align?: 'left' | 'right';
-  /**
-   * The header sorts the list on the server (`sort=key`, `sort=-key`, kept in the URL): true uses
-   * the column's key, a string names the server's sort key (e.g. 'region' for `region.name`).
-   */
-  sortable?: boolean | string;
-  /** A column that holds the row's main text (name, e-mail): it gets the room on desktop. */
-  grow?: boolean;
-}
-
-/** The server sort key of a column, or null when it does not sort. */
-export function sortKeyOf(column: ColumnDef): string | null {
-  if (!column.sortable) return null;
-  return typeof column.sortable === 'string' ? column.sortable : column.key;
-}
+/**
+ * A list's columns and filters are the entity's list spec (contract/lists/<entity>.ts), which the
+ * server reads too (its sort keys, filters and export); a resource takes them as they are.
+ */
+export type {
+  ColumnDef,
+  ColumnType,
+  ChoiceOption,
+  FilterDef,
+  SelectSource,
+} from '../../contract/lists/list-spec';
+export { sortKeyOf } from '../../contract/lists/list-spec';
 
 /** Right for money and percentages (tabular figures), else as declared. */
 export function alignOf(column: ColumnDef): 'left' | 'right' {
   return column.align ?? (column.type === 'currency' || column.type === 'percent' ? 'right' : 'left');
-}
-
-/** Where a searchable select takes its options: `GET api/{entity}/getAllForSelect`. */
-export interface SelectSource {
-  entity: string;
-  /** Options per request (spec §7: 10 for regions, 20 for provinces and municipalities). */
-  pageSize?: number;
 }
 
 /**
@@ -58,13 +35,6 @@ export interface DependsOn {
   field: string;
   filterKey: string;
 }
-
-export type FilterDef =
-  | { kind: 'text'; key: string; name: string }
-  | { kind: 'bool'; key: string; name: string }
-  | { kind: 'select'; key: string; name: string; source: SelectSource }
-  /** A fixed list of values (e.g. the subscription statuses), sent as `filters[key]=<value>`. */
-  | { kind: 'choice'; key: string; name: string; options: readonly ChoiceOption[] };
 
 interface FieldBase {
   /** Property of the form object (and of the request body). */
@@ -94,13 +64,6 @@ interface FieldBase {
   writeOnly?: boolean;
   /** Tab of a form split in tabs: FormPage draws one tab per group, in order of first appearance. */
   group?: string;
-}
-
-/** One fixed option of a `choice` field (a value list the spec names, e.g. the six recurrences). */
-export interface ChoiceOption {
-  /** Numbers for ids (recurrences, roles), strings for codes (the tax regimes RF01…RF19). */
-  value: number | string;
-  label: string;
 }
 
 export type FieldDef =
@@ -163,8 +126,10 @@ export interface ResourceDef<T extends { id: number } = { id: number }> {
   titles?: { list?: string; create?: string; edit?: string; createButton?: string };
   /** Where 'Crea Nuovo …' leads when creating is a custom screen (the user wizard); default `/{name}/new`. */
   createPath?: string;
-  columns: ColumnDef[];
-  filters?: FilterDef[];
+  /** The list spec's columns (contract/lists). */
+  columns: readonly ColumnDef[];
+  /** The list spec's screen filters (contract/lists). */
+  filters?: readonly FilterDef[];
   /** Show the free-text search box (`searchTerm`). Default true. */
   searchable?: boolean;
   fields: FieldDef[];

@@ -5,7 +5,9 @@ import type { Address } from '../../../contract/schemas/address';
 import { addressInputSchema } from '../../../contract/schemas/address';
 import { addresses, municipalities, provinces } from '../../db/schema';
 import type { EntityDefinition } from '../../crud/entity';
-import { ADMINS } from '../../crud/roles';
+import { entityRoles } from '../../../contract/access';
+import { addressList } from '../../../contract/lists/address';
+import { bindExport, bindFilters, bindSorts } from '../../crud/list-binding';
 import { byName, countUpTo, windowed } from '../../crud/window';
 import { textSort } from '../../crud/sort';
 
@@ -39,18 +41,18 @@ export const addressEntity: EntityDefinition<typeof addresses, Address, typeof a
     restrict: (caller) => (caller.roleId === Role.User ? eq(addresses.userId, caller.userId) : undefined),
   },
   searchColumns: [addresses.street, addresses.zip, municipalities.name],
-  filters: {
-    street: { column: addresses.street, kind: 'text' },
-    zip: { column: addresses.zip, kind: 'text' },
-    municipalityId: { column: addresses.municipalityId, kind: 'id' },
-    userId: { column: addresses.userId, kind: 'id' },
-  },
+  filters: bindFilters(addressList, {
+    street: addresses.street,
+    zip: addresses.zip,
+    municipalityId: addresses.municipalityId,
+    userId: addresses.userId,
+  }),
   naturalOrder: textSort(addresses.street), // the list's byName order: exports seek on it
-  sortable: {
+  sortable: bindSorts(addressList, {
     street: textSort(addresses.street),
     zip: textSort(addresses.zip),
     municipality: textSort(municipalities.name),
-  },
+  }),
   item: addressItem,
   input: addressInputSchema,
   label: (a) => (a.municipality ? `${a.street}, ${a.zip} ${a.municipality.name}` : `${a.street}, ${a.zip}`),
@@ -96,14 +98,6 @@ export const addressEntity: EntityDefinition<typeof addresses, Address, typeof a
     // Absent on Update keeps the owner (the SPA's form does not send it).
     ...(input.userId !== undefined ? { userId: input.userId } : {}),
   }),
-  export: {
-    fileName: 'indirizzi',
-    columns: [
-      { header: 'Via', value: (a) => a.street },
-      { header: 'CAP', value: (a) => a.zip },
-      { header: 'Comune', value: (a) => a.municipality?.name },
-      { header: 'Provincia', value: (a) => a.municipality?.province?.abbreviation },
-    ],
-  },
-  roles: { create: ADMINS, update: ADMINS, remove: ADMINS },
+  export: bindExport(addressList),
+  roles: entityRoles('address'),
 };

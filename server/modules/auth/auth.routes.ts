@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Role } from '../../../contract/enums';
+import { ADMINS } from '../../../contract/access';
 import { serverMessages } from '../../../contract/messages';
 import {
   loginRequestSchema,
@@ -152,7 +152,7 @@ export function registerAuthRoutes(fastify: FastifyInstance, { auth, rateLimit }
   app.get(
     '/api/user/isEmailUnique/:email',
     {
-      config: { access: 'user', roles: [Role.SuperAdmin, Role.Admin], tenant: 'required' },
+      config: { access: 'user', roles: ADMINS, tenant: 'required' },
       schema: {
         tags,
         security: [{ apiKey: [], bearer: [], tenant: [] }],

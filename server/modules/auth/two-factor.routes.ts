@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Role } from '../../../contract/enums';
+import { ADMINS, SUPER_ADMINS } from '../../../contract/access';
 import { serverMessages } from '../../../contract/messages';
 import { twoFactorCodeBodySchema } from '../../../contract/schemas/two-factor';
 import { twoFactorMessages as m } from '../../../contract/two-factor';
@@ -13,7 +13,7 @@ import { idParamsSchema } from '../../crud/list-query';
 import type { TwoFactor } from './two-factor.service';
 
 const tags = ['user'];
-const staff = { access: 'user', roles: [Role.SuperAdmin, Role.Admin] } as const;
+const staff = { access: 'user', roles: ADMINS } as const;
 
 /** The caller's own second factor, and a SuperAdmin's recovery of someone else's (issue 23). */
 export function registerTwoFactorRoutes(
@@ -106,7 +106,7 @@ export function registerTwoFactorRoutes(
   app.post(
     '/api/user/two-factor/reset/:id',
     {
-      config: { access: 'user', roles: [Role.SuperAdmin] },
+      config: { access: 'user', roles: SUPER_ADMINS },
       schema: {
         tags,
         summary:

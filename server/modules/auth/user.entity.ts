@@ -9,7 +9,9 @@ import { municipalities, provinces, regions, users, userTenants } from '../../db
 import type { EntityDefinition, ListWindow } from '../../crud/entity';
 import type { Database } from '../../db/client';
 import { executeRows } from '../../db/rows';
-import { adminEntityRoles } from '../../crud/roles';
+import { entityRoles } from '../../../contract/access';
+import { userList } from '../../../contract/lists/user';
+import { bindExport, bindFilters, bindSorts } from '../../crud/list-binding';
 import { containsPattern } from '../../crud/list-query';
 import { byName, countUpTo, windowed } from '../../crud/window';
 import { createUserWrites } from './user-writes';
@@ -132,25 +134,25 @@ export function userEntity(
       userTenants.vatCode,
       userTenants.fiscalCode,
     ],
-    filters: {
-      name: { column: userTenants.name, kind: 'text' },
-      email: { column: userTenants.email, kind: 'text' },
-      pec: { column: userTenants.pec, kind: 'text' },
-      phone: { column: userTenants.phone, kind: 'text' },
-      sdi: { column: userTenants.sdi, kind: 'text' },
-      vatCode: { column: userTenants.vatCode, kind: 'text' },
-      isCompany: { column: userTenants.isCompany, kind: 'bool' },
-      isActive: { column: userTenants.isActive, kind: 'bool' },
-      roleId: { column: users.roleId, kind: 'id' },
-    },
+    filters: bindFilters(userList, {
+      name: userTenants.name,
+      email: userTenants.email,
+      pec: userTenants.pec,
+      phone: userTenants.phone,
+      sdi: userTenants.sdi,
+      vatCode: userTenants.vatCode,
+      isCompany: userTenants.isCompany,
+      isActive: userTenants.isActive,
+      roleId: users.roleId,
+    }),
     naturalOrder: textSort(userTenants.name), // the list's byName order: exports seek on it
-    sortable: {
+    sortable: bindSorts(userList, {
       name: textSort(userTenants.name),
       email: textSort(userTenants.email),
       isCompany: { column: userTenants.isCompany },
       roleName: { column: users.roleId },
       isActive: { column: userTenants.isActive },
-    },
+    }),
     item: userItem,
     input: userInputSchema,
     label: (u) => (u.name ? `${u.name} (${u.email})` : u.email),
@@ -257,20 +259,7 @@ export function userEntity(
       return rows.map((r) => ({ id: r.id, label: r.name ? `${r.name} (${r.email})` : r.email }));
     },
     writes: createUserWrites(deps),
-    export: {
-      fileName: 'utenti',
-      columns: [
-        { header: 'Nome completo', value: (u) => u.name },
-        { header: 'Indirizzo email', value: (u) => u.email },
-        { header: 'Indirizzo PEC', value: (u) => u.pec },
-        { header: 'Azienda', type: 'bool', value: (u) => u.isCompany },
-        { header: 'Codice SDI', value: (u) => u.sdi },
-        { header: 'Partita IVA', value: (u) => u.vatCode },
-        { header: 'Numero di telefono', value: (u) => u.phone },
-        { header: 'Ruolo utente', value: (u) => u.roleName },
-        { header: 'Utente Attivo', type: 'bool', value: (u) => u.isActive },
-      ],
-    },
-    roles: adminEntityRoles,
+    export: bindExport(userList),
+    roles: entityRoles('user'),
   };
 }

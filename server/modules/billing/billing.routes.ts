@@ -41,7 +41,9 @@ import {
 import type { ExportSpec } from '../../crud/export-spec';
 import { idParamsSchema, listQuerySchema } from '../../crud/list-query';
 import { tenantNameOf } from '../../crud/tenant-name';
-import { ADMINS } from '../../crud/roles';
+import { bindExport } from '../../crud/list-binding';
+import { subscriptionList } from '../../../contract/lists/subscription';
+import { ADMINS } from '../../../contract/access';
 import {
   countSubscriptions,
   historyOf,
@@ -151,19 +153,19 @@ const instructionsSchema = z.object({
 const anyone = { access: 'user', tenant: 'required' } as const;
 const admins = { access: 'user', roles: ADMINS, tenant: 'required' } as const;
 
-/** The list screen's columns (src/entities/subscription), plus the customer's e-mail. */
-export const subscriptionExport: ExportSpec<SubscriptionExportRow> = {
-  fileName: 'sottoscrizioni',
-  columns: [
-    { header: 'Cliente', value: (s) => s.customerName ?? s.customerEmail },
-    { header: 'Email cliente', value: (s) => s.customerEmail },
-    { header: 'Piano', value: (s) => s.planName },
-    { header: 'Importo', type: 'money', value: (s) => fromCents(s.amountDueCents) },
-    { header: 'Data di inizio', type: 'date', value: (s) => s.startDate },
-    { header: 'Prossima fatturazione', type: 'date', value: (s) => s.nextBillingDate },
-    { header: 'Stato', value: (s) => subscriptionStatusLabels[s.status] },
-  ],
-};
+/** The list's columns (contract/lists/subscription), plus the customer's e-mail, read off the export's rows. */
+export const subscriptionExport = bindExport<SubscriptionExportRow, typeof subscriptionList>(
+  subscriptionList,
+  {
+    'user.name': (s) => s.customerName ?? s.customerEmail,
+    'user.email': (s) => s.customerEmail,
+    'plan.name': (s) => s.planName,
+    amountDue: (s) => fromCents(s.amountDueCents),
+    startDate: (s) => s.startDate,
+    nextBillingDate: (s) => s.nextBillingDate,
+    subscriptionStatus: (s) => subscriptionStatusLabels[s.status],
+  },
+);
 
 /** The list's rows, newest first, in keyset batches (ids below the last one sent). */
 export function subscriptionBatches(
@@ -188,6 +190,9 @@ const bankTransferExport: ExportSpec<z.output<typeof bankTransferItemSchema>> = 
   ],
 };
 
+/** The list spec's filter keys, lower-cased (the query's keys match case-insensitively). */
+const acceptedFilters = Object.keys(subscriptionList.filterKinds).map((k) => k.toLowerCase());
+
 /** `filters[status]`, `filters[planId]`, `filters[userId]` (keys case-insensitive; unknown → 400). */
 function subscriptionFilter(
   query: Pick<z.output<typeof listQuerySchema>, 'filters' | 'searchTerm'>,
@@ -197,7 +202,7 @@ function subscriptionFilter(
   for (const [rawKey, rawValue] of Object.entries(query.filters ?? {})) {
     const value = (Array.isArray(rawValue) ? rawValue[rawValue.length - 1] : rawValue)?.trim() ?? '';
     const key = rawKey.toLowerCase();
-    if (!['status', 'subscriptionstatus', 'planid', 'userid'].includes(key)) {
+    if (!acceptedFilters.includes(key)) {
       errors.push(`filters.${rawKey}: filtro non supportato`);
       continue;
     }

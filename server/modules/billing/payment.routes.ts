@@ -27,7 +27,7 @@ import { perIp } from '../../plugins/rate-limit';
 import type { ProviderRegistry } from '../../providers/registry';
 import type { UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import { idParamsSchema } from '../../crud/list-query';
-import { ADMINS } from '../../crud/roles';
+import { ADMINS } from '../../../contract/access';
 import { applyWebhookEvent, parseWebhookEvent, payWithToken } from './paypal-billing.service';
 import { syncPaypal, syncProvider } from './provider-sync';
 import {

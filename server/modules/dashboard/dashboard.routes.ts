@@ -5,7 +5,7 @@ import { dashboardSummarySchema } from '../../../contract/schemas/dashboard';
 import type { Database } from '../../db/client';
 import { envelopeOf, ok } from '../../lib/envelope';
 import { tenantOf } from '../../plugins/request-context';
-import { ADMINS } from '../../crud/roles';
+import { ADMINS } from '../../../contract/access';
 import { dashboardSummary } from './dashboard.service';
 
 export function registerDashboardRoutes(

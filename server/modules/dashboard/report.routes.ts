@@ -13,7 +13,7 @@ import { REPORT_JOB } from './report-job';
 import { envelopeOf, ok } from '../../lib/envelope';
 import { HttpError } from '../../lib/http-error';
 import { tenantOf } from '../../plugins/request-context';
-import { ADMINS } from '../../crud/roles';
+import { ADMINS } from '../../../contract/access';
 import { renderReportPdf, reportFileName } from './report-pdf';
 import { currentMonth, monthlyReport, REPORT_MONTH } from './report.service';
 

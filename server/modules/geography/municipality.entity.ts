@@ -5,7 +5,9 @@ import { municipalityInputSchema } from '../../../contract/schemas/geography';
 import { municipalities, provinces } from '../../db/schema';
 import type { EntityDefinition } from '../../crud/entity';
 import { byName, windowed } from '../../crud/window';
-import { geographyRoles } from './region.entity';
+import { entityRoles } from '../../../contract/access';
+import { municipalityList } from '../../../contract/lists/municipality';
+import { bindExport, bindFilters, bindSorts } from '../../crud/list-binding';
 import { textSort } from '../../crud/sort';
 
 const municipalityItem: z.ZodType<Municipality> = z.object({
@@ -26,17 +28,17 @@ export const municipalityEntity: EntityDefinition<
   id: municipalities.id,
   scope: { kind: 'global' },
   searchColumns: [municipalities.name, municipalities.zip],
-  filters: {
-    name: { column: municipalities.name, kind: 'text' },
-    zip: { column: municipalities.zip, kind: 'text' },
-    provinceId: { column: municipalities.provinceId, kind: 'id' },
-  },
+  filters: bindFilters(municipalityList, {
+    name: municipalities.name,
+    zip: municipalities.zip,
+    provinceId: municipalities.provinceId,
+  }),
   naturalOrder: textSort(municipalities.name), // the list's byName order: exports seek on it
-  sortable: {
+  sortable: bindSorts(municipalityList, {
     name: textSort(municipalities.name),
     zip: textSort(municipalities.zip),
     province: textSort(provinces.name),
-  },
+  }),
   item: municipalityItem,
   input: municipalityInputSchema,
   label: (m) => m.name,
@@ -57,13 +59,6 @@ export const municipalityEntity: EntityDefinition<
       window,
     ),
   toRow: (input) => ({ name: input.name, zip: input.zip, provinceId: input.provinceId }),
-  export: {
-    fileName: 'comuni',
-    columns: [
-      { header: 'Nome', value: (m) => m.name },
-      { header: 'Cap', value: (m) => m.zip },
-      { header: 'Provincia', value: (m) => m.province?.name },
-    ],
-  },
-  roles: geographyRoles,
+  export: bindExport(municipalityList),
+  roles: entityRoles('municipality'),
 };

@@ -5,7 +5,9 @@ import { provinceInputSchema } from '../../../contract/schemas/geography';
 import { provinces, regions } from '../../db/schema';
 import type { EntityDefinition } from '../../crud/entity';
 import { byName, windowed } from '../../crud/window';
-import { geographyRoles } from './region.entity';
+import { entityRoles } from '../../../contract/access';
+import { provinceList } from '../../../contract/lists/province';
+import { bindExport, bindFilters, bindSorts } from '../../crud/list-binding';
 import { textSort } from '../../crud/sort';
 
 const provinceItem: z.ZodType<Province> = z.object({
@@ -22,17 +24,17 @@ export const provinceEntity: EntityDefinition<typeof provinces, Province, typeof
   id: provinces.id,
   scope: { kind: 'global' },
   searchColumns: [provinces.name, provinces.abbreviation],
-  filters: {
-    name: { column: provinces.name, kind: 'text' },
-    abbreviation: { column: provinces.abbreviation, kind: 'text' },
-    regionId: { column: provinces.regionId, kind: 'id' },
-  },
+  filters: bindFilters(provinceList, {
+    name: provinces.name,
+    abbreviation: provinces.abbreviation,
+    regionId: provinces.regionId,
+  }),
   naturalOrder: textSort(provinces.name), // the list's byName order: exports seek on it
-  sortable: {
+  sortable: bindSorts(provinceList, {
     name: textSort(provinces.name),
     abbreviation: textSort(provinces.abbreviation),
     region: textSort(regions.name),
-  },
+  }),
   item: provinceItem,
   input: provinceInputSchema,
   label: (p) => p.name,
@@ -57,13 +59,6 @@ export const provinceEntity: EntityDefinition<typeof provinces, Province, typeof
     abbreviation: input.abbreviation.toUpperCase(),
     regionId: input.regionId,
   }),
-  export: {
-    fileName: 'province',
-    columns: [
-      { header: 'Nome', value: (p) => p.name },
-      { header: 'Sigla', value: (p) => p.abbreviation },
-      { header: 'Regione', value: (p) => p.region?.name },
-    ],
-  },
-  roles: geographyRoles,
+  export: bindExport(provinceList),
+  roles: entityRoles('province'),
 };

@@ -1,20 +1,15 @@
 import { z } from 'zod';
-import { Role } from '../../../contract/enums';
+import { entityRoles } from '../../../contract/access';
+import { regionList } from '../../../contract/lists/region';
 import type { Region } from '../../../contract/schemas/geography';
 import { regionInputSchema } from '../../../contract/schemas/geography';
 import { regions } from '../../db/schema';
 import type { EntityDefinition } from '../../crud/entity';
 import { byName, windowed } from '../../crud/window';
 import { textSort } from '../../crud/sort';
+import { bindExport, bindFilters, bindSorts } from '../../crud/list-binding';
 
 const regionItem: z.ZodType<Region> = z.object({ id: z.number(), name: z.string(), code: z.string() });
-
-/** Reference data: any signed-in user reads, Admin and SuperAdmin write (api-contract.md). */
-export const geographyRoles = {
-  create: [Role.SuperAdmin, Role.Admin],
-  update: [Role.SuperAdmin, Role.Admin],
-  remove: [Role.SuperAdmin, Role.Admin],
-} as const;
 
 export const regionEntity: EntityDefinition<typeof regions, Region, typeof regionInputSchema> = {
   name: 'region',
@@ -22,9 +17,9 @@ export const regionEntity: EntityDefinition<typeof regions, Region, typeof regio
   id: regions.id,
   scope: { kind: 'global' },
   searchColumns: [regions.name, regions.code],
-  filters: { name: { column: regions.name, kind: 'text' }, code: { column: regions.code, kind: 'text' } },
+  filters: bindFilters(regionList, { name: regions.name, code: regions.code }),
   naturalOrder: textSort(regions.name), // the list's byName order: exports seek on it
-  sortable: { name: textSort(regions.name), code: textSort(regions.code) },
+  sortable: bindSorts(regionList, { name: textSort(regions.name), code: textSort(regions.code) }),
   item: regionItem,
   input: regionInputSchema,
   label: (r) => r.name,
@@ -38,12 +33,7 @@ export const regionEntity: EntityDefinition<typeof regions, Region, typeof regio
       window,
     ),
   toRow: (input) => ({ name: input.name, code: input.code }),
-  export: {
-    fileName: 'regioni',
-    columns: [
-      { header: 'Nome', value: (r) => r.name },
-      { header: 'Codice', value: (r) => r.code },
-    ],
-  },
-  roles: geographyRoles,
+  export: bindExport(regionList),
+  // Reference data: any signed-in user reads, Admin and SuperAdmin write (api-contract.md).
+  roles: entityRoles('region'),
 };

@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Role } from '../../../contract/enums';
+import { SUPER_ADMINS } from '../../../contract/access';
 import { jobMessages } from '../../../contract/messages';
 import { envelopeOf, ok } from '../../lib/envelope';
 import { HttpError } from '../../lib/http-error';
@@ -25,7 +25,7 @@ const STATE_LABELS: Record<RecentJob['state'], string> = {
   cancelled: 'Annullato',
 };
 
-const superAdmin = { access: 'user', roles: [Role.SuperAdmin], tenant: 'optional' } as const;
+const superAdmin = { access: 'user', roles: SUPER_ADMINS, tenant: 'optional' } as const;
 const tags = ['hangfire'];
 
 const statsSchema = z.object({

@@ -5,7 +5,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Role } from '../../../contract/enums';
 import { API_KEY_SCOPES, type ApiRequestLogItem, type Entitlement } from '../../../contract/integrations';
 import { integrationMessages as m, serverMessages } from '../../../contract/messages';
 import { requiredId } from '../../../contract/schemas/common';
@@ -14,7 +13,7 @@ import type { Database } from '../../db/client';
 import { envelopeOf, ok } from '../../lib/envelope';
 import { HttpError } from '../../lib/http-error';
 import { callerOf, tenantOf } from '../../plugins/request-context';
-import { ADMINS } from '../../crud/roles';
+import { ADMINS, SUPER_ADMINS } from '../../../contract/access';
 import { sendExport } from '../../crud/export';
 import type { ExportSpec } from '../../crud/export-spec';
 import {
@@ -185,7 +184,7 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
   app.put(
     '/api/apikey/settings',
     {
-      config: { ...admins, roles: [Role.SuperAdmin] },
+      config: { ...admins, roles: SUPER_ADMINS },
       schema: {
         tags,
         summary:

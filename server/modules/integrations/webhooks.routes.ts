@@ -9,7 +9,7 @@ import type { Database } from '../../db/client';
 import { envelopeOf, ok } from '../../lib/envelope';
 import type { SecretBox } from '../../lib/secret-box';
 import { tenantOf } from '../../plugins/request-context';
-import { ADMINS } from '../../crud/roles';
+import { ADMINS } from '../../../contract/access';
 import {
   createEndpoint,
   deleteEndpoint,

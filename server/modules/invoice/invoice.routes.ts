@@ -19,10 +19,11 @@ import { callerOf, tenantOf } from '../../plugins/request-context';
 import type { UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import type { TenantScope } from '../../unit-of-work/unit-of-work';
 import { exportFileName, exportQuerySchema, keysetBatches, sendExport } from '../../crud/export';
-import type { ExportSpec } from '../../crud/export-spec';
+import { bindExport } from '../../crud/list-binding';
+import { invoiceList } from '../../../contract/lists/invoice';
 import { idParamsSchema, listQuerySchema } from '../../crud/list-query';
 import { tenantNameOf } from '../../crud/tenant-name';
-import { ADMINS } from '../../crud/roles';
+import { ADMINS } from '../../../contract/access';
 import type { InvoiceDocument } from './fatturapa';
 import { renderInvoicePdf } from './invoice-pdf';
 import {
@@ -62,22 +63,8 @@ function download(reply: FastifyReply, type: string, fileName: string, body: Buf
     .send(body);
 }
 
-/** The invoice list screen's columns (src/entities/invoice). */
-const invoiceExport: ExportSpec<z.output<typeof invoiceItemSchema>> = {
-  fileName: 'fatture',
-  columns: [
-    { header: 'Numero', value: (i) => i.number },
-    { header: 'Data', type: 'date', value: (i) => i.issueDate },
-    { header: 'Tipo', value: (i) => i.documentTypeName },
-    { header: 'Cliente', value: (i) => i.customer.name },
-    { header: 'Imponibile', type: 'money', value: (i) => i.taxable },
-    { header: 'IVA', type: 'money', value: (i) => i.vat },
-    { header: 'Totale', type: 'money', value: (i) => i.total },
-    { header: 'Pagamento', value: (i) => i.paymentMethodName },
-    { header: 'Recapito SdI', value: (i) => i.routing },
-    { header: 'Stato', value: (i) => i.statusName },
-  ],
-};
+/** The invoice list's columns (contract/lists/invoice), each read off the row's key. */
+const invoiceExport = bindExport<z.output<typeof invoiceItemSchema>, typeof invoiceList>(invoiceList);
 
 export function registerInvoiceRoutes(
   fastify: FastifyInstance,

@@ -13,7 +13,9 @@ import { serverMessages } from '../../../contract/messages';
 import { HttpError } from '../../lib/http-error';
 import { apiUrlProblem, sameEndpoint, secretRetypeMessages } from '../../lib/outbound/provider-hosts';
 import type { EntityDefinition } from '../../crud/entity';
-import { adminEntityRoles } from '../../crud/roles';
+import { entityRoles } from '../../../contract/access';
+import { paymentProviderList } from '../../../contract/lists/payment-provider';
+import { bindExport, bindFilters, bindSorts } from '../../crud/list-binding';
 import { byName, windowed } from '../../crud/window';
 import { textSort } from '../../crud/sort';
 
@@ -52,13 +54,16 @@ export function paymentProviderEntity(
     id: paymentProviders.id,
     scope: { kind: 'tenant', column: paymentProviders.tenantId },
     searchColumns: [paymentProviders.name, paymentProviders.apiUrl, paymentProviders.apiKey],
-    filters: {
-      name: { column: paymentProviders.name, kind: 'text' },
-      isActive: { column: paymentProviders.isActive, kind: 'bool' },
-      apiUrl: { column: paymentProviders.apiUrl, kind: 'text' },
-    },
+    filters: bindFilters(paymentProviderList, {
+      name: paymentProviders.name,
+      isActive: paymentProviders.isActive,
+      apiUrl: paymentProviders.apiUrl,
+    }),
     naturalOrder: textSort(paymentProviders.name), // the list's byName order: exports seek on it
-    sortable: { name: textSort(paymentProviders.name), apiUrl: textSort(paymentProviders.apiUrl) },
+    sortable: bindSorts(paymentProviderList, {
+      name: textSort(paymentProviders.name),
+      apiUrl: textSort(paymentProviders.apiUrl),
+    }),
     item: paymentProviderItem,
     input: paymentProviderInputSchema,
     label: (p) => p.name,
@@ -135,18 +140,10 @@ export function paymentProviderEntity(
       if (Object.keys(sealed).length > 0)
         await w.tx.update(paymentProviders).set(sealed).where(eq(paymentProviders.id, id));
     },
-    export: {
-      fileName: 'fornitori-di-pagamento',
-      columns: [
-        { header: 'Nome', value: (p) => p.name },
-        { header: 'URL API', value: (p) => p.apiUrl },
-        { header: 'Client ID (API key)', value: (p) => p.apiKey },
-        // The item holds the mask at most (its schema allows nothing else): the secret never leaves.
-        { header: 'Secret API', value: (p) => (p.apiSecret ? SECRET_MASK : '') },
-        { header: 'Modalità', value: (p) => p.mode },
-        { header: 'Attivo', type: 'bool', value: (p) => p.isActive },
-      ],
-    },
-    roles: adminEntityRoles,
+    export: bindExport<PaymentProvider, typeof paymentProviderList>(paymentProviderList, {
+      // The item holds the mask at most (its schema allows nothing else): the secret never leaves.
+      apiSecret: (p) => (p.apiSecret ? SECRET_MASK : ''),
+    }),
+    roles: entityRoles('paymentprovider'),
   };
 }

@@ -4,7 +4,9 @@ import { featureInputSchema } from '../../../contract/schemas/plan';
 import { featureKeyOf } from '../../../contract/integrations';
 import { features } from '../../db/schema';
 import type { EntityDefinition } from '../../crud/entity';
-import { adminEntityRoles } from '../../crud/roles';
+import { entityRoles } from '../../../contract/access';
+import { featureList } from '../../../contract/lists/feature';
+import { bindExport, bindFilters, bindSorts } from '../../crud/list-binding';
 import { byName, windowed } from '../../crud/window';
 import { textSort } from '../../crud/sort';
 
@@ -22,12 +24,12 @@ export const featureEntity: EntityDefinition<typeof features, Feature, typeof fe
   id: features.id,
   scope: { kind: 'tenant', column: features.tenantId },
   searchColumns: [features.featureName, features.description],
-  filters: {
-    featureName: { column: features.featureName, kind: 'text' },
-    description: { column: features.description, kind: 'text' },
-  },
+  filters: bindFilters(featureList, {
+    featureName: features.featureName,
+    description: features.description,
+  }),
   naturalOrder: textSort(features.featureName), // the list's byName order: exports seek on it
-  sortable: { featureName: textSort(features.featureName) },
+  sortable: bindSorts(featureList, { featureName: textSort(features.featureName) }),
   item: featureItem,
   input: featureInputSchema,
   label: (f) => f.featureName,
@@ -51,12 +53,6 @@ export const featureEntity: EntityDefinition<typeof features, Feature, typeof fe
     key: (input.key ?? (input.id ? undefined : featureKeyOf(input.featureName))) as string,
     description: input.description ?? null,
   }),
-  export: {
-    fileName: 'funzionalita',
-    columns: [
-      { header: 'Funzionalità', value: (f) => f.featureName },
-      { header: 'Descrizione', value: (f) => f.description },
-    ],
-  },
-  roles: adminEntityRoles,
+  export: bindExport(featureList),
+  roles: entityRoles('feature'),
 };

@@ -4,7 +4,9 @@ import type { PlanFeature } from '../../../contract/schemas/plan';
 import { planFeatureInputSchema } from '../../../contract/schemas/plan';
 import { planFeatures, plans } from '../../db/schema';
 import type { EntityDefinition } from '../../crud/entity';
-import { adminEntityRoles } from '../../crud/roles';
+import { entityRoles } from '../../../contract/access';
+import { planFeatureList } from '../../../contract/lists/plan-feature';
+import { bindExport, bindFilters, bindSorts } from '../../crud/list-binding';
 import { byName, windowed } from '../../crud/window';
 import { textSort } from '../../crud/sort';
 
@@ -30,13 +32,16 @@ export const planFeatureEntity: EntityDefinition<
   id: planFeatures.id,
   scope: { kind: 'tenant', column: planFeatures.tenantId },
   searchColumns: [planFeatures.featureName, planFeatures.description],
-  filters: {
-    featureName: { column: planFeatures.featureName, kind: 'text' },
-    description: { column: planFeatures.description, kind: 'text' },
-    planId: { column: planFeatures.planId, kind: 'id' },
-  },
+  filters: bindFilters(planFeatureList, {
+    featureName: planFeatures.featureName,
+    description: planFeatures.description,
+    planId: planFeatures.planId,
+  }),
   naturalOrder: textSort(planFeatures.featureName), // the list's byName order: exports seek on it
-  sortable: { featureName: textSort(planFeatures.featureName), plan: textSort(plans.name) },
+  sortable: bindSorts(planFeatureList, {
+    featureName: textSort(planFeatures.featureName),
+    plan: textSort(plans.name),
+  }),
   item: planFeatureItem,
   input: planFeatureInputSchema,
   label: (f) => f.featureName,
@@ -61,13 +66,6 @@ export const planFeatureEntity: EntityDefinition<
     featureName: input.featureName,
     description: input.description ?? null,
   }),
-  export: {
-    fileName: 'funzionalita-dei-piani',
-    columns: [
-      { header: 'Funzionalità', value: (f) => f.featureName },
-      { header: 'Descrizione', value: (f) => f.description },
-      { header: 'Piano', value: (f) => f.plan?.name },
-    ],
-  },
-  roles: adminEntityRoles,
+  export: bindExport(planFeatureList),
+  roles: entityRoles('planfeature'),
 };

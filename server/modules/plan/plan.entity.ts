@@ -14,7 +14,9 @@ import { planFeatures, plans } from '../../db/schema';
 import { fromDecimalString, toDecimalString } from '../../lib/money';
 import { PLAN_KIND } from '../../db/tenancy/public-home';
 import type { EntityDefinition } from '../../crud/entity';
-import { adminEntityRoles } from '../../crud/roles';
+import { entityRoles } from '../../../contract/access';
+import { planList } from '../../../contract/lists/plan';
+import { bindExport, bindFilters, bindSorts } from '../../crud/list-binding';
 import { byName, windowed } from '../../crud/window';
 import { textSort } from '../../crud/sort';
 
@@ -80,19 +82,19 @@ export const planEntity: EntityDefinition<typeof plans, Plan, typeof planInput> 
   publicId: PLAN_KIND,
   scope: { kind: 'tenant', column: plans.tenantId },
   searchColumns: [plans.name, plans.paypalPlanId, plans.stripePlanId],
-  filters: {
-    name: { column: plans.name, kind: 'text' },
-    isActive: { column: plans.isActive, kind: 'bool' },
-    recurrenceType: { column: plans.recurrenceType, kind: 'id' },
-  },
+  filters: bindFilters(planList, {
+    name: plans.name,
+    isActive: plans.isActive,
+    recurrenceType: plans.recurrenceType,
+  }),
   naturalOrder: textSort(plans.name), // the list's byName order: exports seek on it
-  sortable: {
+  sortable: bindSorts(planList, {
     name: textSort(plans.name),
     recurringCostBeforeVAT: { column: plans.recurringCostBeforeVat },
     vatPercentage: { column: plans.vatPercentage },
     recurrenceType: { column: plans.recurrenceType },
     isActive: { column: plans.isActive },
-  },
+  }),
   item: planItem,
   input: planInput,
   label: (p) => p.name,
@@ -143,15 +145,6 @@ export const planEntity: EntityDefinition<typeof plans, Plan, typeof planInput> 
     isActive: input.isActive,
     updatedAt: now,
   }),
-  export: {
-    fileName: 'piani',
-    columns: [
-      { header: 'Nome', value: (p) => p.name },
-      { header: 'Costo (IVA esclusa)', type: 'money', value: (p) => p.recurringCostBeforeVAT },
-      { header: 'IVA', type: 'percent', value: (p) => p.vatPercentage },
-      { header: 'Ricorrenza', value: (p) => p.recurrenceTypeName },
-      { header: 'Attivo', type: 'bool', value: (p) => p.isActive },
-    ],
-  },
-  roles: adminEntityRoles,
+  export: bindExport(planList),
+  roles: entityRoles('plan'),
 };

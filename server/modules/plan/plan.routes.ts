@@ -7,7 +7,7 @@ import type { Database } from '../../db/client';
 import { envelopeOf, ok } from '../../lib/envelope';
 import { tenantOf } from '../../plugins/request-context';
 import { idParamsSchema } from '../../crud/list-query';
-import { ADMINS } from '../../crud/roles';
+import { ADMINS } from '../../../contract/access';
 import { planIframeCode } from './plan-iframe';
 import { planFeatureItem } from './plan.entity';
 import { planOfTenant, replacePlanFeatures } from './plan.service';

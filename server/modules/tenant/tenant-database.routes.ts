@@ -15,7 +15,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Role } from '../../../contract/enums';
+import { SUPER_ADMINS } from '../../../contract/access';
 import { tenancyMessages } from '../../../contract/messages';
 import type { Database } from '../../db/client';
 import { tenantNameOf } from '../../crud/tenant-name';
@@ -24,7 +24,7 @@ import type { TenantDatabases } from '../../db/tenancy/tenant-databases';
 import { envelopeOf, ok } from '../../lib/envelope';
 import { HttpError } from '../../lib/http-error';
 
-const superAdmin = { access: 'user', roles: [Role.SuperAdmin], tenant: 'optional' } as const;
+const superAdmin = { access: 'user', roles: SUPER_ADMINS, tenant: 'optional' } as const;
 const tags = ['tenant'];
 const params = z.object({ id: z.coerce.number().int().positive() });
 const placementSchema = z.object({

@@ -20,6 +20,9 @@ import { tenants, userTenants } from '../../db/schema';
 import type { EntityDefinition } from '../../crud/entity';
 import { byName, windowed } from '../../crud/window';
 import { textSort } from '../../crud/sort';
+import { entityRoles } from '../../../contract/access';
+import { tenantList } from '../../../contract/lists/tenant';
+import { bindExport, bindFilters, bindSorts } from '../../crud/list-binding';
 
 const fullTenantItem = z.object({
   id: z.number(),
@@ -127,9 +130,9 @@ export function tenantEntity(
     },
     ...(options.afterCommit ? { afterCommit: options.afterCommit } : {}),
     searchColumns: [tenants.name],
-    filters: { name: { column: tenants.name, kind: 'text' } },
+    filters: bindFilters(tenantList, { name: tenants.name }),
     naturalOrder: textSort(tenants.name), // the list's byName order: exports seek on it
-    sortable: { name: textSort(tenants.name) },
+    sortable: bindSorts(tenantList, { name: textSort(tenants.name) }),
     item: tenantItem,
     present: (caller, t) => (caller.roleId === Role.User ? { id: t.id, name: t.name } : t),
     detail: async (caller, t) =>
@@ -232,17 +235,11 @@ export function tenantEntity(
         })
         .where(eq(tenants.id, id));
     },
-    export: {
-      fileName: 'tenant',
-      columns: [
-        { header: 'Nome', value: (t) => t.name },
-        { header: 'Configurazione', value: (t) => ('configuration' in t ? t.configuration : null) },
-      ],
-    },
-    roles: {
-      create: [Role.SuperAdmin],
-      update: [Role.SuperAdmin, Role.Admin],
-      remove: [Role.SuperAdmin],
-    },
+    export: bindExport<TenantView, typeof tenantList>(tenantList, {
+      // A User's row holds the id and name only.
+      configuration: (t) => ('configuration' in t ? t.configuration : null),
+    }),
+    // Any signed-in person reads (the scope gives their tenants); a SuperAdmin creates and deletes.
+    roles: entityRoles('tenant'),
   };
 }

@@ -1,6 +1,7 @@
 import type { Address } from '../../../contract/schemas/address';
 import { addressInputSchema } from '../../../contract/schemas/address';
 import { messages } from '../../../contract/messages';
+import { addressList } from '../../../contract/lists/address';
 import { defineResource } from '../../lib/resource';
 
 /**
@@ -18,16 +19,8 @@ export const addressResource = defineResource<Address>({
     edit: { label: 'Dettaglio indirizzo' },
   },
   titles: { list: 'Lista Indirizzi' },
-  columns: [
-    { key: 'street', name: 'Via', sortable: true, grow: true },
-    { key: 'zip', name: 'CAP', sortable: true },
-    { key: 'municipality.name', name: 'Comune', sortable: 'municipality' },
-    { key: 'municipality.province.abbreviation', name: 'Provincia' },
-  ],
-  filters: [
-    { kind: 'text', key: 'street', name: 'Via' },
-    { kind: 'text', key: 'zip', name: 'CAP' },
-  ],
+  columns: addressList.columns,
+  filters: addressList.filters,
   fields: [
     { kind: 'text', key: 'street', label: 'Via', required: true },
     { kind: 'text', key: 'zip', label: 'CAP', required: true },

@@ -1,5 +1,6 @@
 import type { Feature } from '../../../contract/schemas/plan';
 import { messages } from '../../../contract/messages';
+import { featureList } from '../../../contract/lists/feature';
 import { defineResource } from '../../lib/resource';
 
 /** The feature catalogue (tenant-scoped; generic list and detail, spec §2). */
@@ -17,11 +18,8 @@ export const featureResource = defineResource<Feature>({
     create: 'Crea Nuova Funzionalità',
     createButton: 'Crea Nuova Funzionalità',
   },
-  columns: [
-    { key: 'featureName', name: 'Funzionalità', sortable: true, grow: true },
-    { key: 'description', name: 'Descrizione', truncate: true },
-  ],
-  filters: [{ kind: 'text', key: 'featureName', name: 'Funzionalità' }],
+  columns: featureList.columns,
+  filters: featureList.filters,
   fields: [
     { kind: 'text', key: 'featureName', label: 'Funzionalità', required: true },
     { kind: 'textarea', key: 'description', label: 'Descrizione', rows: 3 },

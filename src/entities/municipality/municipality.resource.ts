@@ -1,4 +1,5 @@
 import type { Municipality } from '../../../contract/schemas/geography';
+import { municipalityList } from '../../../contract/lists/municipality';
 import { defineResource } from '../../lib/resource';
 
 /**
@@ -14,21 +15,8 @@ export const municipalityResource = defineResource<Municipality>({
     create: { label: 'Nuovo comune' },
     edit: { label: 'Dettaglio comune' },
   },
-  columns: [
-    { key: 'name', name: 'Nome', sortable: true, grow: true },
-    { key: 'zip', name: 'Cap', sortable: true },
-    { key: 'province.name', name: 'Provincia', sortable: 'province' },
-  ],
-  filters: [
-    { kind: 'text', key: 'name', name: 'Nome' },
-    { kind: 'text', key: 'zip', name: 'Cap' },
-    {
-      kind: 'select',
-      key: 'provinceId',
-      name: 'Provincia',
-      source: { entity: 'province', pageSize: 20 },
-    },
-  ],
+  columns: municipalityList.columns,
+  filters: municipalityList.filters,
   fields: [
     { kind: 'text', key: 'name', label: 'Nome' },
     { kind: 'text', key: 'zip', label: 'Cap' },

@@ -1,6 +1,7 @@
 import type { PaymentProvider } from '../../../contract/schemas/payment-provider';
 import { paymentProviderInputSchema } from '../../../contract/schemas/payment-provider';
 import { messages } from '../../../contract/messages';
+import { paymentProviderList } from '../../../contract/lists/payment-provider';
 import { defineResource } from '../../lib/resource';
 
 /**
@@ -19,16 +20,8 @@ export const paymentProviderResource = defineResource<PaymentProvider>({
     edit: { label: 'Dettaglio configurazione PayPal' },
   },
   titles: { list: 'Configura PayPal' },
-  columns: [
-    { key: 'name', name: 'Nome', sortable: true, grow: true },
-    { key: 'apiUrl', name: 'URL API', truncate: true, sortable: true },
-    { key: 'apiKey', name: 'Client ID (API key)', truncate: true },
-    { key: 'apiSecret', name: 'Secret API' },
-    { key: 'kind', name: 'Tipo' },
-    { key: 'mode', name: 'Modalità' },
-    { key: 'isActive', name: 'Attivo', type: 'bool' },
-  ],
-  filters: [{ kind: 'text', key: 'name', name: 'Nome' }],
+  columns: paymentProviderList.columns,
+  filters: paymentProviderList.filters,
   fields: [
     { kind: 'text', key: 'name', label: 'Nome', required: true, placeholder: 'PayPal' },
     {

@@ -1,5 +1,6 @@
 import type { PlanFeature } from '../../../contract/schemas/plan';
 import { messages } from '../../../contract/messages';
+import { planFeatureList } from '../../../contract/lists/plan-feature';
 import { defineResource } from '../../lib/resource';
 
 /** A plan's feature rows (tenant-scoped; generic list and detail, spec §2). */
@@ -17,15 +18,8 @@ export const planFeatureResource = defineResource<PlanFeature>({
     create: 'Crea Nuova Funzionalità del piano',
     createButton: 'Crea Nuova Funzionalità del piano',
   },
-  columns: [
-    { key: 'featureName', name: 'Funzionalità', sortable: true, grow: true },
-    { key: 'description', name: 'Descrizione', truncate: true },
-    { key: 'plan.name', name: 'Piano', sortable: 'plan' },
-  ],
-  filters: [
-    { kind: 'text', key: 'featureName', name: 'Funzionalità' },
-    { kind: 'select', key: 'planId', name: 'Piano', source: { entity: 'plan', pageSize: 20 } },
-  ],
+  columns: planFeatureList.columns,
+  filters: planFeatureList.filters,
   fields: [
     { kind: 'text', key: 'featureName', label: 'Funzionalità', required: true },
     { kind: 'textarea', key: 'description', label: 'Descrizione', rows: 3 },

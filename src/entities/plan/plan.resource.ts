@@ -3,6 +3,7 @@ import { planInputSchema, recurrenceTypeIds, recurrenceTypeNames } from '../../.
 import { naturaCodes, naturaIds } from '../../../contract/invoice/fatturapa';
 import { DEFAULT_VAT_PERCENTAGE } from '../../../contract/enums';
 import { messages } from '../../../contract/messages';
+import { planList } from '../../../contract/lists/plan';
 import { defineResource } from '../../lib/resource';
 
 export const recurrenceOptions = recurrenceTypeIds.map((value) => ({
@@ -28,17 +29,8 @@ export const planResource = defineResource<Plan>({
     edit: { label: 'Dettaglio piano' },
   },
   titles: { list: 'Gestisci piani di abbonamento' },
-  columns: [
-    { key: 'name', name: 'Nome', sortable: true, grow: true },
-    { key: 'recurringCostBeforeVAT', name: 'Costo (IVA esclusa)', type: 'currency', sortable: true },
-    { key: 'vatPercentage', name: 'IVA', type: 'percent', sortable: true },
-    { key: 'recurrenceTypeName', name: 'Ricorrenza', sortable: 'recurrenceType' },
-    { key: 'isActive', name: 'Attivo', type: 'bool', sortable: true },
-  ],
-  filters: [
-    { kind: 'text', key: 'name', name: 'Nome' },
-    { kind: 'bool', key: 'isActive', name: 'Attivo' },
-  ],
+  columns: planList.columns,
+  filters: planList.filters,
   fields: [
     { kind: 'text', key: 'name', label: 'Nome', required: true },
     {

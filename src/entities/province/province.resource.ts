@@ -1,4 +1,5 @@
 import type { Province } from '../../../contract/schemas/geography';
+import { provinceList } from '../../../contract/lists/province';
 import { defineResource } from '../../lib/resource';
 
 /** Provinces: global reference data; each belongs to a region. */
@@ -11,16 +12,8 @@ export const provinceResource = defineResource<Province>({
     create: { label: 'Nuova provincia' },
     edit: { label: 'Dettaglio provincia' },
   },
-  columns: [
-    { key: 'name', name: 'Nome', sortable: true, grow: true },
-    { key: 'abbreviation', name: 'Sigla', sortable: true },
-    { key: 'region.name', name: 'Regione', sortable: 'region' },
-  ],
-  filters: [
-    { kind: 'text', key: 'name', name: 'Nome' },
-    { kind: 'text', key: 'abbreviation', name: 'Sigla' },
-    { kind: 'select', key: 'regionId', name: 'Regione', source: { entity: 'region', pageSize: 10 } },
-  ],
+  columns: provinceList.columns,
+  filters: provinceList.filters,
   fields: [
     { kind: 'text', key: 'name', label: 'Nome' },
     { kind: 'text', key: 'abbreviation', label: 'Sigla' },

@@ -1,4 +1,5 @@
 import type { Region } from '../../../contract/schemas/geography';
+import { regionList } from '../../../contract/lists/region';
 import { defineResource } from '../../lib/resource';
 
 /** Regions: global reference data (any signed-in user reads; Admin or SuperAdmin writes). */
@@ -11,14 +12,8 @@ export const regionResource = defineResource<Region>({
     create: { label: 'Nuova regione' },
     edit: { label: 'Dettaglio regione' },
   },
-  columns: [
-    { key: 'name', name: 'Nome', sortable: true, grow: true },
-    { key: 'code', name: 'Codice', sortable: true },
-  ],
-  filters: [
-    { kind: 'text', key: 'name', name: 'Nome' },
-    { kind: 'text', key: 'code', name: 'Codice' },
-  ],
+  columns: regionList.columns,
+  filters: regionList.filters,
   fields: [
     { kind: 'text', key: 'name', label: 'Nome' },
     { kind: 'text', key: 'code', label: 'Codice' },

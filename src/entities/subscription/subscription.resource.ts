@@ -1,12 +1,9 @@
 import type { Subscription } from '../../../contract/schemas/subscription';
-import { subscriptionStatusIds, subscriptionStatusLabels } from '../../../contract/subscription-status';
+import { subscriptionList } from '../../../contract/lists/subscription';
 import { defineResource } from '../../lib/resource';
 
 /** The five statuses as a filter's choices (spec §3), labelled in Italian. */
-export const subscriptionStatusOptions = subscriptionStatusIds.map((value) => ({
-  value,
-  label: subscriptionStatusLabels[value],
-}));
+export { subscriptionStatusOptions } from '../../../contract/lists/subscription';
 
 /**
  * Subscriptions ('Gestisci Sottoscrizioni'). The list is the generic one plus the billing actions
@@ -29,19 +26,8 @@ export const subscriptionResource = defineResource<Subscription>({
     edit: 'Modifica Sottoscrizione',
     createButton: 'Crea Sottoscrizione',
   },
-  columns: [
-    { key: 'user.name', name: 'Cliente', fallback: 'user.email' },
-    { key: 'plan.name', name: 'Piano' },
-    { key: 'amountDue', name: 'Importo', type: 'currency', align: 'right' },
-    { key: 'startDate', name: 'Data di inizio', type: 'dateTime' },
-    { key: 'nextBillingDate', name: 'Prossima fatturazione', type: 'dateTime' },
-    { key: 'subscriptionStatus', name: 'Stato', type: 'subscriptionstatusenum' },
-  ],
-  filters: [
-    { kind: 'choice', key: 'status', name: 'Stato', options: subscriptionStatusOptions },
-    { kind: 'select', key: 'planId', name: 'Piano', source: { entity: 'plan', pageSize: 100 } },
-    { kind: 'select', key: 'userId', name: 'Cliente', source: { entity: 'user', pageSize: 100 } },
-  ],
+  columns: subscriptionList.columns,
+  filters: subscriptionList.filters,
   // The create and detail screens are custom (src/features/subscription); the generic form is not used.
   fields: [],
 });

@@ -2,6 +2,7 @@ import { SDI_PEC_DEFAULT, type Tenant } from '../../../contract/schemas/tenant';
 import { pensionFundNames, pensionFundTypes } from '../../../contract/invoice/fiscal-document';
 import { messages } from '../../../contract/messages';
 import { taxRegimes, type TaxRegime } from '../../../contract/validation/italian';
+import { tenantList } from '../../../contract/lists/tenant';
 import { defineResource, type ChoiceOption, type FieldDef } from '../../lib/resource';
 
 export const tenantTabs = {
@@ -189,11 +190,8 @@ export const tenantResource = defineResource<Tenant>({
     edit: { label: 'Dettaglio Tenant' },
   },
   titles: { list: 'Lista Tenants', create: 'Dettaglio Tenant', edit: 'Dettaglio Tenant' },
-  columns: [
-    { key: 'name', name: 'Nome', sortable: true, grow: true },
-    { key: 'configuration', name: 'Configurazione', truncate: true },
-  ],
-  filters: [{ kind: 'text', key: 'name', name: 'Nome' }],
+  columns: tenantList.columns,
+  filters: tenantList.filters,
   fields: [
     { kind: 'text', key: 'name', label: 'Nome', required: true, group: tenantTabs.data },
     { kind: 'textarea', key: 'configuration', label: 'Configurazione', rows: 6, group: tenantTabs.data },

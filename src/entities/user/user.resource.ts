@@ -1,6 +1,7 @@
 import type { User } from '../../../contract/schemas/user';
 import { Role, roleNameById } from '../../../contract/enums';
 import { messages } from '../../../contract/messages';
+import { userList } from '../../../contract/lists/user';
 import { defineResource, type ChoiceOption, type FieldDef } from '../../lib/resource';
 
 /** The three roles, by id (spec §3), named as the server names them (`roleName`). */
@@ -64,24 +65,9 @@ export const userResource = defineResource<User>({
   },
   titles: { list: 'Lista Utenti' },
   createPath: '/user-wizard',
-  // Spec §2: the user list's nine columns, in this order ('sDI' and 'vATCode' are sdi and vatCode on the wire).
-  columns: [
-    { key: 'name', name: 'Nome completo', truncate: true, sortable: true, grow: true },
-    { key: 'email', name: 'Indirizzo email', truncate: true, sortable: true, grow: true },
-    { key: 'pec', name: 'Indirizzo PEC', truncate: true },
-    { key: 'isCompany', name: 'Azienda', type: 'bool', sortable: true },
-    { key: 'sdi', name: 'Codice SDI' },
-    { key: 'vatCode', name: 'Partita IVA' },
-    { key: 'phone', name: 'Numero di telefono' },
-    { key: 'roleName', name: 'Ruolo utente', sortable: true },
-    { key: 'isActive', name: 'Utente Attivo', type: 'bool', sortable: true },
-  ],
-  filters: [
-    { kind: 'text', key: 'name', name: 'Nome completo' },
-    { kind: 'text', key: 'email', name: 'Indirizzo email' },
-    { kind: 'bool', key: 'isCompany', name: 'Azienda' },
-    { kind: 'bool', key: 'isActive', name: 'Utente Attivo' },
-  ],
+  // Spec §2: the user list's nine columns (contract/lists/user.ts).
+  columns: userList.columns,
+  filters: userList.filters,
   fields: [
     { kind: 'text', key: 'name', label: 'Nome completo', group: userTabs.data },
     { kind: 'text', key: 'email', label: 'Indirizzo email', inputType: 'email', group: userTabs.data },
