@@ -185,6 +185,13 @@ async function fillForm(user: UserEvent, fields: readonly FieldDef[]) {
       body[f.key] = 2;
     }
   }
+  // A field that names where the body takes it (`to: 'pensionFund.type'`) is sent in that object.
+  for (const f of fields) {
+    if (!f.to?.includes('.')) continue;
+    const [head, part] = f.to.split('.') as [string, string];
+    body[head] = { ...(body[head] as Record<string, unknown> | undefined), [part]: body[f.key] };
+    delete body[f.key];
+  }
   return body;
 }
 
