@@ -11,9 +11,7 @@ const RegisterPage = lazy(() => import('../features/auth/register-page'));
 const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page'));
 const PlanWidgetPage = lazy(() => import('../features/payment/plan-widget-page'));
 const WidgetConfirmPage = lazy(() => import('../features/payment/widget-confirm-page'));
-const PaymentGate = lazy(() =>
-  import('./payment-gate').then((m) => ({ default: m.PaymentGate })),
-);
+const PaymentGate = lazy(() => import('./payment-gate').then((m) => ({ default: m.PaymentGate })));
 
 /** The route tree, built from the route table (used by the browser router and by tests). */
 export function createAppRoutes(): RouteObject[] {
