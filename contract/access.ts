@@ -38,8 +38,21 @@ export const access = {
     edit: ADMINS,
     delete: SUPER_ADMINS,
     database: SUPER_ADMINS,
+    // The top bar's compact selector of any tenant (spec §2 'Layout': SuperAdmin only).
+    switchAny: SUPER_ADMINS,
   }),
   user: grants(adminOnly),
+  // Sign-in with a second factor (TOTP): staff set up their own; a SuperAdmin resets another's;
+  // an Admin of a tenant that requires it is prompted to set it up.
+  twoFactor: grants({
+    list: ADMINS,
+    read: ADMINS,
+    create: ADMINS,
+    edit: ADMINS,
+    delete: ADMINS,
+    reset: SUPER_ADMINS,
+    prompt: [Role.Admin],
+  }),
   region: grants(referenceData),
   province: grants(referenceData),
   municipality: grants(referenceData),

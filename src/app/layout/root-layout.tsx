@@ -1,6 +1,6 @@
+import { useCan } from '../../lib/access';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
-import { Role } from '../../../contract/enums';
 import { useSession } from '../../lib/session';
 import { useSelectedTenantId } from '../../lib/tenant-store';
 import { findRoute } from '../route-table';
@@ -21,7 +21,8 @@ export default function RootLayout() {
   const [sidebarOpen, setSidebarOpen] = useState(false);
   const toggleRef = useRef<HTMLButtonElement>(null);
   const closeSidebar = useCallback(() => setSidebarOpen(false), []);
-  const isSuperAdmin = session?.user.role === Role.SuperAdmin;
+  const can = useCan();
+  const isSuperAdmin = can('tenant', 'switchAny');
   const tenantId = useSelectedTenantId();
   useShellToasts();
 
@@ -63,7 +64,7 @@ export default function RootLayout() {
           <TenantMobileDropdown />
         </Suspense>
       )}
-      {session.user.role === Role.Admin && (
+      {can('twoFactor', 'prompt') && (
         <Suspense fallback={null}>
           <TwoFactorPrompt tenantId={tenantId} />
         </Suspense>

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { Role, roleNameById } from '../../../contract/enums';
+import { roleCan } from '../../../contract/access';
+import { roleNameById } from '../../../contract/enums';
 import { TwoFactorDialog, twoFactorText } from '../../features/auth/two-factor-dialog';
 import { messages } from '../../../contract/messages';
 import { logout } from '../../lib/logout';
@@ -18,7 +19,7 @@ export function UserMenu({ user }: { user: StoredUser }) {
   const menuRef = useRef<HTMLDivElement>(null);
   const [twoFactorOpen, setTwoFactorOpen] = useState(false);
   const closeTwoFactor = useCallback(() => setTwoFactorOpen(false), []);
-  const staff = user.role === Role.Admin || user.role === Role.SuperAdmin;
+  const staff = roleCan(user.role, 'twoFactor', 'edit');
 
   useEffect(() => {
     if (open) menuRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();

@@ -1,11 +1,10 @@
+import { useCan } from '../../lib/access';
 import { useState, type FormEvent } from 'react';
-import { Role } from '../../../contract/enums';
 import type { ApiSettings } from '../../../contract/integrations';
 import { integrationMessages as m, messages } from '../../../contract/messages';
 import { apiSettingsSchema } from '../../../contract/schemas/integrations';
 import { serverFieldErrors } from '../../lib/entity-hooks';
 import { notify } from '../../lib/notify';
-import { useSession } from '../../lib/session';
 import { useApiSettings } from './api/api-key-queries';
 import { useSaveApiSettings } from './api/save-api-settings';
 
@@ -122,8 +121,8 @@ function LimitsForm({ current }: { current: ApiSettings }) {
  */
 export function RateLimitsCard() {
   const settings = useApiSettings();
-  const session = useSession();
-  const editable = session?.user.role === Role.SuperAdmin;
+  const can = useCan();
+  const editable = can('apikey', 'limits');
   if (!settings.data) return null;
   const current = settings.data;
   return (
