@@ -186,10 +186,22 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
     ty += bold ? 20 : 15;
   };
   total('Imponibile', money(doc.taxableCents));
+  for (const c of doc.pensionFund ?? [])
+    total(
+      c.type === 'TC22' ? `di cui rivalsa INPS ${pct(c.rate)}` : `di cui cassa ${c.type} ${pct(c.rate)}`,
+      money(c.amountCents),
+    );
   total('IVA', money(doc.taxCents));
+  if (doc.stampDuty) total('Imposta di bollo assolta in modo virtuale', money(200));
   pdf.moveTo(tx, ty).lineTo(right, ty).strokeColor(LINE).stroke();
   ty += 6;
   total('Totale documento', money(doc.totalCents), true);
+  // What the customer pays: less the ritenuta they withhold and any VAT a public body pays itself.
+  if (doc.withholding)
+    total(`Ritenuta d'acconto ${pct(doc.withholding.rate)}`, `- ${money(doc.withholding.amountCents)}`);
+  const split = doc.summaries.some((s) => s.chargeability === 'S');
+  if (split) total('IVA in split payment (art. 17-ter)', `- ${money(doc.taxCents)}`);
+  if (doc.withholding || split) total('Netto a pagare', money(doc.payment.amountCents), true);
 
   // Payment.
   y = Math.max(y, ty) + 20;

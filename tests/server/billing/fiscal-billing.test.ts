@@ -3,13 +3,18 @@
  * created, the amount due equal to its net to pay, and the invoice issued once the transfer is
  * approved, with the ritenuta and the rivalsa INPS in the file (golden document (1)).
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Quote } from '../../../contract/invoice/quote';
 import type { Invoice } from '../../../contract/schemas/invoice';
 import type { Plan } from '../../../contract/schemas/plan';
 import type { User } from '../../../contract/schemas/user';
 import { xsdErrors } from '../../../server/modules/invoice/fatturapa';
-import { createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
+import { API_KEY, createTestContext, DEMO, type ApiClient, type TestContext } from '../helpers/test-app';
+import { TEST_DEMO_PASSWORD } from '../helpers/test-database';
 import { payByBankTransfer, tagText } from '../invoices/helpers';
 import { giveIban, movableClock, userId } from './helpers';
 
@@ -119,5 +124,25 @@ describe('the amount due and the invoice follow the same computation', () => {
     expect(tagText(xml, 'ImportoContributoCassa')).toBe('40.00');
     expect(tagText(xml, 'ImportoTotaleDocumento')).toBe('1268.80');
     expect(tagText(xml, 'ImportoPagamento')).toBe('1060.80');
+
+    // The courtesy PDF says what the customer pays and why (poppler's pdftotext reads it back).
+    const pdf = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/invoice/pdf/${invoice!.id}`,
+      headers: {
+        'x-api-key': API_KEY,
+        authorization: `Bearer ${await ctx.login(DEMO.admin, TEST_DEMO_PASSWORD)}`,
+        'x-tenant-id': String(demoId),
+      },
+    });
+    expect(pdf.statusCode).toBe(200);
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'rinnova-pdf-'));
+    await writeFile(path.join(dir, 'f.pdf'), pdf.rawPayload);
+    const text = execFileSync('pdftotext', ['-layout', path.join(dir, 'f.pdf'), '-'], { encoding: 'utf8' });
+    await rm(dir, { recursive: true, force: true });
+    expect(text).toMatch(/di cui rivalsa INPS 4,00 %\s+40,00 €/);
+    expect(text).toMatch(/Totale documento\s+1268,80 €/);
+    expect(text).toMatch(/Ritenuta d'acconto 20,00 %\s+- 208,00 €/);
+    expect(text).toMatch(/Netto a pagare\s+1060,80 €/);
   });
 });
