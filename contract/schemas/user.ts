@@ -197,6 +197,20 @@ export const userInputSchema = z.object({
   region: optionalRef,
   province: optionalRef,
   municipality: optionalRef,
+  /**
+   * The address as GetById answers it (nested). Read only when none of the flat keys above is
+   * sent, so a client that sends back the record it read, one field edited, keeps the address.
+   */
+  billingAddress: z
+    .object({
+      street: optionalText(200),
+      zip: optionalText(10),
+      regionId: optionalRef,
+      provinceId: optionalRef,
+      municipalityId: optionalRef,
+    })
+    .nullable()
+    .optional(),
 });
 export type UserInput = z.input<typeof userInputSchema>;
 export type UserInputParsed = z.output<typeof userInputSchema>;

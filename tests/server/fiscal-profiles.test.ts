@@ -137,3 +137,16 @@ describe('the customer’s fiscal data', () => {
     expect(bad.body.errors).toEqual(['cig: CIG non valido: 10 lettere o cifre.']);
   });
 });
+
+describe('a GetById answer sent back to Update', () => {
+  it('changes only the edited field: the nested billing address is kept', async () => {
+    const admin = await ctx.as('admin', 'Demo Srl');
+    const list = await admin.get<{ items: User[] }>('/api/user/getAll', { query: { pageSize: 100 } });
+    const withAddress = list.body.data?.items.find((u) => u.billingAddress?.municipalityId);
+    expect(withAddress).toBeDefined();
+    const read = await admin.get<User>(`/api/user/GetById/${withAddress!.id}`);
+    const sent = await admin.put<User>('/api/user/Update', { ...read.body.data, phone: '+39 02 1234567' });
+    expect(sent.status, sent.raw).toBe(200);
+    expect(sent.body.data).toEqual({ ...read.body.data, phone: '+39 02 1234567' });
+  });
+});

@@ -15,14 +15,35 @@ export interface BillingColumns {
   billingMunicipalityId: number | null;
 }
 
-type BillingInput = Pick<UserInputParsed, 'street' | 'zip' | 'region' | 'province' | 'municipality'>;
+type BillingInput = Pick<
+  UserInputParsed,
+  'street' | 'zip' | 'region' | 'province' | 'municipality' | 'billingAddress'
+>;
+
+/**
+ * The flat address keys, or, when none of them was sent, the nested `billingAddress` of a record
+ * read with GetById and sent back (a round trip changes nothing).
+ */
+function flatAddress(input: BillingInput): Omit<BillingInput, 'billingAddress'> {
+  const flat = [input.street, input.zip, input.region, input.province, input.municipality];
+  const a = input.billingAddress;
+  if (!a || flat.some((v) => v !== undefined)) return input;
+  return {
+    street: a.street,
+    zip: a.zip,
+    region: a.regionId,
+    province: a.provinceId,
+    municipality: a.municipalityId,
+  };
+}
 
 /**
  * Checks that the municipality lies in the province and the province in the region (400 with
  * Italian messages otherwise) and fills in a missing parent from its child, so the stored
  * address is always consistent: a municipality alone also records its province and region.
  */
-export async function resolveBillingAddress(db: Executor, input: BillingInput): Promise<BillingColumns> {
+export async function resolveBillingAddress(db: Executor, sent: BillingInput): Promise<BillingColumns> {
+  const input = flatAddress(sent);
   let regionId = input.region ?? null;
   let provinceId = input.province ?? null;
   const municipalityId = input.municipality ?? null;
