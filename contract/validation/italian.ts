@@ -96,6 +96,8 @@ export const billingValidationMessages = {
   withholdingTaxInvalid: 'Ritenuta non valida: RT01 (persona fisica) o RT02 (persona giuridica).',
   forfettarioWithholding: 'Un forfettario non è soggetto a ritenuta d’acconto (art. 1 c. 67 L. 190/2014).',
   cigInvalid: 'CIG non valido: 10 lettere o cifre.',
+  forfettarioPlanVat:
+    'In regime forfettario non si applica l’IVA (art. 1 c. 54-89 L. 190/2014): imposta 0 % e la Natura N2.2.',
 } as const;
 
 /** IBAN: country, two check digits and the account (ISO 13616), the mod-97 check equal to 1. */

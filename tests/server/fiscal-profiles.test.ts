@@ -150,3 +150,24 @@ describe('a GetById answer sent back to Update', () => {
     expect(sent.body.data).toEqual({ ...read.body.data, phone: '+39 02 1234567' });
   });
 });
+
+describe('a forfettario’s plans', () => {
+  it('are sold without VAT: 22 % is refused on the VAT field, 0 % N2.2 is saved', async () => {
+    const sa = await ctx.as('superadmin', 'Studio Rossi');
+    const regime = await sa.put('/api/tenant/Update', {
+      id: rossiId,
+      name: 'Studio Rossi',
+      taxRegime: 'RF19',
+    });
+    expect(regime.status, regime.raw).toBe(200);
+    const plan = { name: 'Newsletter premium', recurringCostBeforeVAT: 9, recurrenceType: 1, isActive: true };
+    const withVat = await sa.post('/api/plan/Create', { ...plan, vatPercentage: 22 });
+    expect(withVat.status).toBe(400);
+    expect(withVat.body.errors).toEqual([
+      'vatPercentage: In regime forfettario non si applica l’IVA (art. 1 c. 54-89 L. 190/2014): imposta 0 % e la Natura N2.2.',
+    ]);
+    const without = await sa.post('/api/plan/Create', { ...plan, vatPercentage: 0, natura: 'N2.2' });
+    expect(without.status, without.raw).toBe(200);
+    await sa.put('/api/tenant/Update', { id: rossiId, name: 'Studio Rossi', taxRegime: 'RF01' });
+  });
+});

@@ -1,4 +1,4 @@
-import { asc, inArray } from 'drizzle-orm';
+import { asc, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { DEFAULT_VAT_PERCENTAGE } from '../../../contract/enums';
 import type { Plan, PlanFeatureItem, RecurrenceTypeId } from '../../../contract/schemas/plan';
@@ -10,7 +10,10 @@ import {
 } from '../../../contract/schemas/plan';
 import { isNatura, naturaIds } from '../../../contract/invoice/fatturapa';
 import type { Database } from '../../db/client';
-import { planFeatures, plans } from '../../db/schema';
+import { planFeatures, plans, tenants } from '../../db/schema';
+import { HttpError } from '../../lib/http-error';
+import { serverMessages } from '../../../contract/messages';
+import { billingValidationMessages } from '../../../contract/validation/italian';
 import { fromDecimalString, toDecimalString } from '../../lib/money';
 import { PLAN_KIND } from '../../db/tenancy/public-home';
 import type { EntityDefinition } from '../../crud/entity';
@@ -133,6 +136,19 @@ export const planEntity: EntityDefinition<typeof plans, Plan, typeof planInput> 
         planFeatures: features.get(row.id) ?? [],
       };
     });
+  },
+  // A forfettario sells without VAT (art. 1 c. 54-89 L. 190/2014): its plans say 0 % N2.2, so the
+  // price a customer sees is the price invoiced.
+  afterWrite: async (w, _id, input) => {
+    if (w.tenantId === null || input.vatPercentage === 0) return;
+    const [tenant] = await w.tx
+      .select({ taxRegime: tenants.taxRegime })
+      .from(tenants)
+      .where(eq(tenants.id, w.tenantId));
+    if (tenant?.taxRegime === 'RF19')
+      throw new HttpError(400, serverMessages.validation, {
+        errors: [`vatPercentage: ${billingValidationMessages.forfettarioPlanVat}`],
+      });
   },
   toRow: (input, now) => ({
     name: input.name,
