@@ -48,6 +48,7 @@ test.describe('Admin: a subscription paid by bank transfer', () => {
       `${customer.name} (${customer.email})`,
     );
     await pick(page, page.getByRole('combobox', { name: 'Piano' }), 'Pro', 'Pro');
+    await expect(page.getByText('Seleziona un utente e un piano.')).toBeHidden();
     // Prefilled from the plan: 29,90 € + 22 % = 36,48 €, live.
     await expect(page.getByRole('textbox', { name: /Costo/ })).toHaveValue('29,90');
     const summary = page.getByRole('complementary', { name: 'Riepilogo' });

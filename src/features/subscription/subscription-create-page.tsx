@@ -116,6 +116,11 @@ function CreateForm() {
       : null,
   );
   const pickMissing = errors.userId?.type === PICK_REQUIRED;
+  // 'Seleziona un utente e un piano.' goes as soon as a pick is made (the next Crea asks again).
+  const clearPickMissing = () => {
+    setGeneral([]);
+    if (pickMissing) form.clearErrors('userId');
+  };
   const userError = pickMissing ? undefined : errors.userId?.message;
   const generalMessages = pickMissing ? [errors.userId!.message!] : general;
 
@@ -151,7 +156,7 @@ function CreateForm() {
                 value={userId.field.value}
                 onChange={(v) => {
                   userId.field.onChange(v);
-                  setGeneral([]);
+                  clearPickMissing();
                 }}
                 placeholder={t.userPlaceholder}
                 noOptionsText={messages.subscription.noUsers}
@@ -171,7 +176,7 @@ function CreateForm() {
                 value={planId.field.value}
                 onChange={(v) => {
                   planId.field.onChange(v);
-                  setGeneral([]);
+                  clearPickMissing();
                 }}
                 placeholder={t.planPlaceholder}
                 noOptionsText={messages.subscription.noPlans}

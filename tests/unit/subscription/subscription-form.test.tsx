@@ -137,6 +137,10 @@ describe('/subscription/new (spec §2, §5)', { timeout: 20_000 }, () => {
     expect(await screen.findByText(messages.subscription.pickRequired)).toBeInTheDocument();
 
     await pick(user, 'Cliente', 'Mario Rossi');
+    // A pick clears the message; the next Crea asks again for what is still missing.
+    await waitFor(() =>
+      expect(screen.queryByText(messages.subscription.pickRequired)).not.toBeInTheDocument(),
+    );
     await user.click(screen.getByRole('button', { name: 'Crea' }));
     expect(await screen.findByText(messages.subscription.pickRequired)).toBeInTheDocument();
     expect(calls.created).toEqual([]);
