@@ -152,7 +152,16 @@ async function termsOf(
     vat,
     natura: vat === 0 && isNatura(plan.natura) ? plan.natura : null,
   });
-  return { cost, vat, due: document.netToPayCents };
+  return { cost, vat, document, due: document.netToPayCents };
+}
+
+/** 404 unless `userId` is a customer of the caller's tenant. */
+async function assertMember(uow: TenantScope, userId: number): Promise<void> {
+  const [member] = await uow.tx
+    .select({ userId: userTenants.userId })
+    .from(userTenants)
+    .where(and(eq(userTenants.tenantId, uow.tenantId), eq(userTenants.userId, userId)));
+  if (!member) throw new HttpError(404, serverMessages.notFound);
 }
 
 /** The next causale number comes from the payments' own id sequence, so it is unique and stable. */
@@ -194,20 +203,9 @@ export async function quoteSubscription(
   uow: UnitOfWork,
   input: SubscriptionTerms & { userId: number; planId: number },
 ): Promise<FiscalDocument> {
-  const [member] = await uow.tx
-    .select({ userId: userTenants.userId })
-    .from(userTenants)
-    .where(and(eq(userTenants.tenantId, uow.tenantId), eq(userTenants.userId, input.userId)));
-  if (!member) throw new HttpError(404, serverMessages.notFound);
+  await assertMember(uow, input.userId);
   const plan = await planOfTenant(uow, input.planId);
-  const cost = input.paymentAmount ?? toCents(plan.cost);
-  const vat = input.vatPercentage ?? toPercentHundredths(plan.vat);
-  return subscriptionDocument(uow.tx, uow.tenantId, input.userId, {
-    description: plan.name,
-    costCents: cost,
-    vat,
-    natura: vat === 0 && isNatura(plan.natura) ? plan.natura : null,
-  });
+  return (await termsOf(uow, input.userId, plan, input)).document;
 }
 
 /** Create: NotActive, with its first payment; the customer and the plan must be of the tenant. */
@@ -215,11 +213,7 @@ export async function createSubscription(
   uow: UnitOfWork,
   input: SubscriptionTerms & { userId: number; planId: number; startDate?: Date | null },
 ): Promise<number> {
-  const [member] = await uow.tx
-    .select({ userId: userTenants.userId })
-    .from(userTenants)
-    .where(and(eq(userTenants.tenantId, uow.tenantId), eq(userTenants.userId, input.userId)));
-  if (!member) throw new HttpError(404, serverMessages.notFound);
+  await assertMember(uow, input.userId);
   const plan = await planOfTenant(uow, input.planId);
   if (!plan.isActive) throw fieldError('planId', billingMessages.planInactive);
 
