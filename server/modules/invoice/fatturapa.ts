@@ -343,3 +343,32 @@ export async function fatturaErrors(xml: string): Promise<string[]> {
   if (schema.length > 0) return schema;
   return sdiArithmeticErrors(figuresOf(xml));
 }
+
+/**
+ * The same two checks for many files in one run of the validator (its start and the schema's
+ * parse cost about a tenth of a second per call; a year of demo invoices is hundreds of files).
+ * Answers each file's errors, in order.
+ */
+export async function fatturaErrorsMany(xmls: readonly string[]): Promise<string[][]> {
+  if (xmls.length === 0) return [];
+  const { fatturapa, dsig } = loadSchemas();
+  const names = xmls.map((_, i) => `fattura-${i}.xml`);
+  const result = await validateXML({
+    xml: xmls.map((contents, i) => ({ fileName: names[i]!, contents })),
+    schema: [{ fileName: 'Schema_del_file_xml_FatturaPA_v1.2.2.xsd', contents: fatturapa }],
+    preload: [{ fileName: DSIG_SCHEMA_LOCATION, contents: dsig }],
+  });
+  const byFile = new Map<string, string[]>();
+  for (const e of result.errors) {
+    // xmllint's closing line per refused file ('fattura-1.xml fails to validate') repeats the rest.
+    if (/^\S+ fails to validate$/.test(e.message.trim())) continue;
+    const name = e.loc?.fileName ?? '';
+    byFile.set(name, [...(byFile.get(name) ?? []), e.message.trim()]);
+  }
+  // An error the validator could not place on a file belongs to all of them.
+  const unplaced = byFile.get('') ?? [];
+  return xmls.map((xml, i) => {
+    const schema = [...unplaced, ...(byFile.get(names[i]!) ?? [])];
+    return schema.length > 0 ? schema : sdiArithmeticErrors(figuresOf(xml));
+  });
+}

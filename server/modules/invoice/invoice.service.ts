@@ -253,6 +253,7 @@ async function storeDocument(
     relatedInvoiceId: number | null;
     reason: string | null;
   },
+  check: FileCheck = fatturaErrors,
 ): Promise<{ id: number; number: string }> {
   const issueDate = romeDate(w.now);
   const year = Number(issueDate.slice(0, 4));
@@ -264,7 +265,7 @@ async function storeDocument(
       const fileName = `${draft.transmitter.country}${draft.transmitter.code}_${progressive}.xml`;
       const doc: InvoiceDocument = { ...draft, number, date: issueDate, progressive, fileName };
       const xml = buildFatturaXml(doc);
-      const errors = await fatturaErrors(xml);
+      const errors = await check(xml);
       if (errors.length > 0) throw new FileRefused(errors);
       const [inserted] = await sp
         .insert(invoices)
@@ -315,7 +316,18 @@ const documentKind = (type: string): 'invoice' | 'creditNote' => (type === 'TD04
  * already has its invoice answers it ('exists'). Missing data → 'blocked', recorded in
  * invoice_issues with Italian messages naming the fields; the caller's payment still commits.
  */
-export async function issueInvoiceForPayment(w: UnitOfWork, paymentId: number): Promise<IssueOutcome> {
+/**
+ * What a file must pass before it is stored: by default the official XSD and the SdI's arithmetic,
+ * file by file. A caller issuing many at once in one transaction (the demo's year) may collect the
+ * files and check them together before it commits (fatturaErrorsMany).
+ */
+export type FileCheck = (xml: string) => Promise<string[]>;
+
+export async function issueInvoiceForPayment(
+  w: UnitOfWork,
+  paymentId: number,
+  check?: FileCheck,
+): Promise<IssueOutcome> {
   const [existing] = await w.tx
     .select({ id: invoices.id, number: invoices.numberText })
     .from(invoices)
@@ -407,13 +419,18 @@ export async function issueInvoiceForPayment(w: UnitOfWork, paymentId: number): 
     causale: bankTransfer ? `Pagamento ricevuto con causale ${p.causale}` : null,
   };
   try {
-    const stored = await storeDocument(w, draft, {
-      paymentId,
-      userId: p.userId,
-      customerName: customer.name ?? customer.email,
-      relatedInvoiceId: null,
-      reason: null,
-    });
+    const stored = await storeDocument(
+      w,
+      draft,
+      {
+        paymentId,
+        userId: p.userId,
+        customerName: customer.name ?? customer.email,
+        relatedInvoiceId: null,
+        reason: null,
+      },
+      check,
+    );
     await w.tx
       .delete(invoiceIssues)
       .where(and(eq(invoiceIssues.tenantId, w.tenantId), eq(invoiceIssues.paymentId, paymentId)));

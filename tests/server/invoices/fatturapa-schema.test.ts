@@ -6,6 +6,7 @@ import { computeTotals, naturaIds, type Natura } from '../../../contract/invoice
 import {
   buildFatturaXml,
   fatturaErrors,
+  fatturaErrorsMany,
   xsdErrors,
   type InvoiceDocument,
 } from '../../../server/modules/invoice/fatturapa';
@@ -137,6 +138,17 @@ describe('the official FatturaPA schema, copied into the repository', () => {
     zero.summaries = [{ vat: 0, natura: null, taxableCents: 990, taxCents: 0 }];
     zero.totalCents = 990;
     expect(await fatturaErrors(buildFatturaXml(zero))).toEqual(['Linea 1: aliquota 0 senza Natura.']);
+  });
+
+  it('checks many files in one run and answers each its own verdict, as one by one', async () => {
+    const good = buildFatturaXml(sample());
+    const noRegime = good.replace('<RegimeFiscale>RF01</RegimeFiscale>', '');
+    const wrongTax = good.replace('<Imposta>2.18</Imposta>', '<Imposta>2.20</Imposta>');
+    const files = [good, noRegime, good, wrongTax];
+    const many = await fatturaErrorsMany(files);
+    expect(many).toEqual(await Promise.all(files.map((xml) => fatturaErrors(xml))));
+    expect(many.map((errors) => errors.length > 0)).toEqual([false, true, false, true]);
+    expect(await fatturaErrorsMany([])).toEqual([]);
   });
 });
 
