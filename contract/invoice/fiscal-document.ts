@@ -10,6 +10,7 @@
  */
 import { divideHalfUp, sumCents, vatOf, type Cents, type PercentHundredths } from '../money';
 import type { TaxRegime } from '../validation/italian';
+import { euStandardVatRate } from './eu-vat-rates';
 import type { Natura } from './fatturapa';
 
 /** TipoCassa of FatturaPA 1.2.2 (TipoCassaType): TC01–TC21 the professional funds, TC22 INPS. */
@@ -79,6 +80,7 @@ export const legalReferences = {
   nonEuBusiness: 'Operazione non soggetta IVA art. 7-ter DPR 633/72',
   nonEuConsumer: 'Operazione non soggetta IVA artt. 7-septies e 7-octies DPR 633/72',
   stampDuty: 'Esclusa art. 15 DPR 633/72 - imposta di bollo art. 13 DPR 642/72',
+  oss: 'IVA assolta nello Stato UE del cliente art. 7-octies e art. 74-sexies DPR 633/72 - OSS',
 } as const;
 
 /** The seller's side (the tenant's fiscal profile). */
@@ -90,6 +92,12 @@ export interface SellerProfile {
   withholdingTax: WithholdingType | null;
   /** The 2,00 € bollo is charged to the customer as an N1 line. */
   stampDutyToCustomer: boolean;
+  /**
+   * Electronic services to EU private persons above the EU 10.000 € threshold (or by choice),
+   * taxed in the customer's state and declared through the OSS (art. 74-sexies DPR 633/72).
+   * Absent: false.
+   */
+  oss?: boolean;
 }
 
 /** The buyer's side (the customer's fiscal data). */
@@ -114,6 +122,11 @@ export interface VatTreatment {
   vat: PercentHundredths;
   natura: Natura | null;
   legalReference: string | null;
+  /**
+   * OSS: the customer state's VAT, charged and paid there (the document's lines are 0 % N7, the
+   * foreign VAT one more N7 line). Absent: none.
+   */
+  foreignVat?: { country: string; rate: PercentHundredths };
 }
 
 /**
@@ -123,16 +136,28 @@ export interface VatTreatment {
  * - an EU business: 0 % N2.1, reverse charge by the buyer (art. 7-ter DPR 633/72, art. 196 Dir.
  *   2006/112/CE);
  * - outside the EU: 0 % N2.1 (art. 7-ter for a business, 7-septies/7-octies for a consumer);
- * - an EU private person: Italian VAT (art. 7 c. 1 DPR 633/72, below the EU 10.000 € threshold).
+ * - an EU private person: Italian VAT (art. 7 c. 1 DPR 633/72, below the EU 10.000 € threshold);
+ *   for a seller in the OSS (electronic services above the threshold, art. 7-octies c. 1-bis), the
+ *   customer state's VAT: 0 % N7 on the Italian e-invoice (art. 74-sexies DPR 633/72), the foreign
+ *   VAT charged on a line of its own.
  */
 export function decideVat(
-  seller: Pick<SellerProfile, 'taxRegime'>,
+  seller: Pick<SellerProfile, 'taxRegime' | 'oss'>,
   customer: Pick<CustomerProfile, 'countryCode' | 'isCompany'>,
   plan: { vat: PercentHundredths; natura: Natura | null; legalReference?: string | null },
 ): VatTreatment {
   if (seller.taxRegime === 'RF19')
     return { vat: 0, natura: 'N2.2', legalReference: legalReferences.forfettario };
   const country = customer.countryCode.toUpperCase();
+  const ossRate =
+    seller.oss && !customer.isCompany && country !== 'IT' ? euStandardVatRate(country) : undefined;
+  if (ossRate !== undefined)
+    return {
+      vat: 0,
+      natura: 'N7',
+      legalReference: legalReferences.oss,
+      foreignVat: { country, rate: ossRate },
+    };
   if (country === 'IT' || (isEuCountry(country) && !customer.isCompany)) {
     return {
       vat: plan.vat,
@@ -148,7 +173,7 @@ export function decideVat(
   };
 }
 
-export type LineKind = 'charge' | 'stampDuty';
+export type LineKind = 'charge' | 'stampDuty' | 'foreignVat';
 
 export interface DocumentLine {
   kind: LineKind;
@@ -202,6 +227,8 @@ export interface FiscalDocument {
   stampDuty: boolean;
   /** The bollo charged to the customer (the N1 line), else 0. */
   stampDutyChargedCents: Cents;
+  /** OSS: the customer state's VAT charged on its own N7 line, else 0. */
+  foreignVatCents: Cents;
   /** ImportoTotaleDocumento. */
   totalCents: Cents;
   withholding: {
@@ -295,6 +322,24 @@ export function computeDocument(input: DocumentInput): FiscalDocument {
     });
   }
 
+  // OSS: the customer state's VAT on the fees and cassa, rounded half-up once, charged on a line
+  // of its own (0 % N7, like the fees: the Italian e-invoice carries no foreign Imposta).
+  const foreignVat = treatment.foreignVat;
+  const foreignVatCents = foreignVat ? vatOf(feesCents + pensionFundCents, foreignVat.rate) : 0;
+  if (foreignVat && foreignVatCents > 0) {
+    lines.push({
+      kind: 'foreignVat',
+      description: `IVA ${foreignVat.country} ${(foreignVat.rate / 100).toFixed(2).replace('.', ',')}% assolta tramite OSS`,
+      quantity: 1,
+      unitPriceCents: foreignVatCents,
+      totalCents: foreignVatCents,
+      vat: 0,
+      natura: 'N7',
+      legalReference: legalReferences.oss,
+      withholding: false,
+    });
+  }
+
   // Split payment for a public administration's VAT (art. 17-ter DPR 633/72), never on fees
   // subject to ritenuta (art. 17-ter c. 2, as amended by art. 12 DL 87/2018) nor for forfettari.
   const splitPayment = customer.publicAdministration && !withholds && !forfettario && treatment.vat > 0;
@@ -353,6 +398,7 @@ export function computeDocument(input: DocumentInput): FiscalDocument {
     pensionFundCents,
     stampDuty,
     stampDutyChargedCents,
+    foreignVatCents,
     totalCents,
     withholding,
     splitPayment,

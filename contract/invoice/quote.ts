@@ -38,7 +38,8 @@ export type Quote = z.infer<typeof quoteSchema>;
 export function toQuote(d: FiscalDocument): Quote {
   return {
     lines: d.lines
-      .filter((l) => l.kind === 'charge')
+      // The charges and an OSS line of foreign VAT; the bollo has its own figure.
+      .filter((l) => l.kind !== 'stampDuty')
       .map((l) => ({
         description: l.description,
         quantity: l.quantity,

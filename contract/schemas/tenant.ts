@@ -37,6 +37,11 @@ export interface TenantBillingProfile {
   withholdingTax: WithholdingType | null;
   /** The 2,00 € bollo is charged to the customer (an N1 line) rather than borne by the tenant. */
   stampDutyToCustomer: boolean;
+  /**
+   * Sells electronic services to EU private persons above the EU 10.000 € threshold (or chose to)
+   * and declares their VAT through the OSS: those customers pay their state's VAT (N7).
+   */
+  ossRegistered: boolean;
   street: string | null;
   zip: string | null;
   regionId: number | null;
@@ -188,5 +193,6 @@ export const tenantInputSchema = z.object({
     z.enum(withholdingTypes, { error: bm.withholdingTaxInvalid }).nullable().optional(),
   ),
   stampDutyToCustomer: optionalBool,
+  ossRegistered: optionalBool,
 });
 export type TenantInput = z.input<typeof tenantInputSchema>;

@@ -39,6 +39,7 @@ export async function sellerProfileOf(db: Reader, tenantId: number): Promise<Sel
       fundRate: tenants.pensionFundRate,
       withholdingTax: tenants.withholdingTax,
       stampDutyToCustomer: tenants.stampDutyToCustomer,
+      oss: tenants.ossRegistered,
     })
     .from(tenants)
     .where(eq(tenants.id, tenantId));
@@ -50,6 +51,7 @@ export async function sellerProfileOf(db: Reader, tenantId: number): Promise<Sel
         : null,
     withholdingTax: row && isWithholding(row.withholdingTax) ? row.withholdingTax : null,
     stampDutyToCustomer: row?.stampDutyToCustomer ?? false,
+    oss: row?.oss ?? false,
   };
 }
 

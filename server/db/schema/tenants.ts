@@ -22,6 +22,8 @@ export const tenants = pgTable(
     pensionFundRate: integer('pension_fund_rate'),
     withholdingTax: text('withholding_tax'),
     stampDutyToCustomer: boolean('stamp_duty_to_customer').notNull().default(false),
+    // Electronic services to EU private persons taxed in their state through the OSS.
+    ossRegistered: boolean('oss_registered').notNull().default(false),
     street: text('street'),
     zip: text('zip'),
     regionId: integer('region_id').references((): AnyPgColumn => regions.id),

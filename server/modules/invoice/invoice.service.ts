@@ -162,6 +162,9 @@ export function sellerParty(s: Seller): { party?: InvoiceDocument['seller']; mis
  * code; a PEC → 0000000 with PECDestinatario; otherwise 0000000 (consumer, or a company that
  * reads its invoices in the cassetto fiscale). Abroad: XXXXXXX with the country's VAT id.
  */
+/** IdCodice of a private person abroad, who has no VAT number. */
+export const FOREIGN_CONSUMER_ID = '99999999999';
+
 export function buyerParty(c: Customer): {
   party?: InvoiceDocument['buyer'];
   routing?: Pick<InvoiceDocument, 'format' | 'recipientCode' | 'recipientPec'>;
@@ -173,8 +176,11 @@ export function buyerParty(c: Customer): {
   if (!name) missing.push(m.buyerName);
   const country = (c.countryCode || 'IT').toUpperCase();
   const foreign = country !== 'IT';
+  // A private person abroad has no VAT number: their country and the generic identifier
+  // 99999999999 (AdE, Guida alla compilazione delle fatture elettroniche, cessionario estero).
+  const foreignConsumer = foreign && !c.isCompany && !c.vatCode;
   if (foreign) {
-    if (!c.vatCode) missing.push(m.buyerForeignVat);
+    if (!c.vatCode && !foreignConsumer) missing.push(m.buyerForeignVat);
     if (!c.street) missing.push(m.buyerStreet);
     if (!c.city) missing.push(m.buyerCity);
   } else {
@@ -185,7 +191,11 @@ export function buyerParty(c: Customer): {
   }
   if (missing.length > 0 || !name) return { missing };
   const party: InvoiceDocument['buyer'] = {
-    vat: c.vatCode ? vatIdOf(c.vatCode, country) : null,
+    vat: c.vatCode
+      ? vatIdOf(c.vatCode, country)
+      : foreignConsumer
+        ? { country, code: FOREIGN_CONSUMER_ID }
+        : null,
     fiscalCode: foreign ? null : (c.fiscalCode ?? null),
     name: personName(name, c.isCompany || Boolean(c.vatCode) || Boolean(c.paOfficeCode)),
     email: c.email,

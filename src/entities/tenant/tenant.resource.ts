@@ -102,6 +102,12 @@ export const tenantBillingFields: FieldDef[] = [
     label: 'Addebita al cliente il bollo di 2,00 € (fatture senza IVA oltre 77,47 €)',
     group: billing,
   },
+  {
+    kind: 'checkbox',
+    key: 'ossRegistered',
+    label: 'Regime OSS: ai privati UE l’IVA del loro Stato (servizi elettronici oltre 10.000 € l’anno)',
+    group: billing,
+  },
   { kind: 'text', key: 'street', label: 'Indirizzo (via)', group: billing },
   { kind: 'text', key: 'zip', label: 'CAP', group: billing },
   {

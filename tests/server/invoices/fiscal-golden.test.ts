@@ -18,6 +18,7 @@ import { taxRegimes } from '../../../contract/validation/italian';
 import {
   buildFatturaXml,
   fatturaErrors,
+  fatturaErrorsMany,
   fiscalParts,
   type InvoiceDocument,
   type InvoiceParty,
@@ -46,10 +47,21 @@ const germanCompany: InvoiceParty & { email: null } = {
   address: { street: 'Hauptstrasse 1', zip: '00000', city: 'Berlin', province: null, country: 'DE' },
 };
 
+const frenchPerson: InvoiceParty & { email: null } = {
+  // A consumer abroad has no VAT number nor codice fiscale: their country and the generic
+  // identifier (buyerParty, FOREIGN_CONSUMER_ID).
+  vat: { country: 'FR', code: '99999999999' },
+  fiscalCode: null,
+  name: { first: 'Camille', last: 'Martin' },
+  email: null,
+  address: { street: 'Rue de Rivoli 10', zip: '00000', city: 'Paris', province: null, country: 'FR' },
+};
+
 const profiles = {
   italianCompany: { countryCode: 'IT', isCompany: true, withholdingAgent: true, publicAdministration: false },
   publicBody: { countryCode: 'IT', isCompany: true, withholdingAgent: true, publicAdministration: true },
   germanCompany: { countryCode: 'DE', isCompany: true, withholdingAgent: false, publicAdministration: false },
+  frenchPerson: { countryCode: 'FR', isCompany: false, withholdingAgent: false, publicAdministration: false },
 } satisfies Record<string, CustomerProfile>;
 
 const ordinary: SellerProfile = {
@@ -210,7 +222,43 @@ describe('golden documents as FatturaPA files', () => {
     expect(values(xml, 'DatiBollo/ImportoBollo')).toEqual(['2.00']);
     expect(values(xml, 'ImportoTotaleDocumento')).toEqual(['1000.00']);
   });
+
+  it('(6) OSS to a French private person: fee and TVA 20 % both 0 % N7, total 59,88, no bollo', async () => {
+    const xml = fileOf(
+      {
+        seller: { ...ordinary, oss: true },
+        customer: profiles.frenchPerson,
+        charges: [{ description: 'Corso online', quantity: 1, unitPriceCents: 4990 }],
+        plan: { vat: 2200, natura: null },
+      },
+      frenchPerson,
+    );
+    expect(await fatturaErrors(xml)).toEqual([]);
+    expect(values(xml, 'DettaglioLinee/Descrizione')).toEqual([
+      'Corso online',
+      'IVA FR 20,00% assolta tramite OSS',
+    ]);
+    expect(values(xml, 'DettaglioLinee/PrezzoTotale')).toEqual(['49.90', '9.98']);
+    expect(values(xml, 'DettaglioLinee/AliquotaIVA')).toEqual(['0.00', '0.00']);
+    expect(values(xml, 'DettaglioLinee/Natura')).toEqual(['N7', 'N7']);
+    expect(values(xml, 'DatiRiepilogo/Natura')).toEqual(['N7']);
+    expect(values(xml, 'CessionarioCommittente/IdPaese')).toEqual(['FR']);
+    expect(values(xml, 'CessionarioCommittente/IdCodice')).toEqual(['99999999999']);
+    expect(values(xml, 'DatiRiepilogo/ImponibileImporto')).toEqual(['59.88']);
+    expect(values(xml, 'DatiRiepilogo/Imposta')).toEqual(['0.00']);
+    expect(values(xml, 'DatiRiepilogo/RiferimentoNormativo')).toEqual([legalReferences.oss]);
+    expect(values(xml, 'DatiBollo')).toEqual([]);
+    expect(values(xml, 'ImportoTotaleDocumento')).toEqual(['59.88']);
+    expect(values(xml, 'DettaglioPagamento/ImportoPagamento')).toEqual(['59.88']);
+  });
 });
+
+const buyerOf = (i: DocumentInput) =>
+  i.customer.countryCode === 'DE'
+    ? germanCompany
+    : i.customer.countryCode === 'FR'
+      ? frenchPerson
+      : italianCompany;
 
 describe('any profile', () => {
   const input: fc.Arbitrary<DocumentInput> = fc.record({
@@ -221,8 +269,9 @@ describe('any profile', () => {
       ),
       withholdingTax: fc.constantFrom('RT01' as const, 'RT02' as const, null),
       stampDutyToCustomer: fc.boolean(),
+      oss: fc.boolean(),
     }),
-    customer: fc.constantFrom(profiles.italianCompany, profiles.germanCompany, {
+    customer: fc.constantFrom(profiles.italianCompany, profiles.germanCompany, profiles.frenchPerson, {
       ...profiles.italianCompany,
       isCompany: false,
       withholdingAgent: false,
@@ -242,9 +291,15 @@ describe('any profile', () => {
   test.prop([input], { numRuns: 12 })(
     'writes a file the XSD and the SdI arithmetic accept',
     async (i) => {
-      const buyer = i.customer.countryCode === 'DE' ? germanCompany : italianCompany;
-      expect(await fatturaErrors(fileOf(i, buyer))).toEqual([]);
+      expect(await fatturaErrors(fileOf(i, buyerOf(i)))).toEqual([]);
     },
     120_000,
   );
+
+  it('200 more random profiles, checked in one run of the validator', async () => {
+    const inputs = fc.sample(input, { numRuns: 200, seed: 27 });
+    const verdicts = await fatturaErrorsMany(inputs.map((i) => fileOf(i, buyerOf(i))));
+    expect(verdicts.filter((v) => v.length > 0)).toEqual([]);
+    expect(verdicts).toHaveLength(200);
+  }, 120_000);
 });

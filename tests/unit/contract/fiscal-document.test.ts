@@ -174,6 +174,65 @@ describe('who pays which VAT', () => {
     expect(decideVat({ taxRegime: 'RF01' }, customer, plan)).toMatchObject({ vat, natura });
   });
 
+  it('a seller in the OSS charges an EU private person the VAT of their state, as 0 % N7', () => {
+    const oss = { taxRegime: 'RF01', oss: true } as const;
+    expect(decideVat(oss, { countryCode: 'FR', isCompany: false }, plan)).toEqual({
+      vat: 0,
+      natura: 'N7',
+      legalReference: legalReferences.oss,
+      foreignVat: { country: 'FR', rate: 2000 },
+    });
+    expect(decideVat(oss, { countryCode: 'HU', isCompany: false }, plan).foreignVat?.rate).toBe(2700);
+    // Not an Italian, an EU business, a non-EU consumer, nor a forfettario's customer.
+    expect(decideVat(oss, { countryCode: 'IT', isCompany: false }, plan)).toMatchObject({ vat: 2200 });
+    expect(decideVat(oss, { countryCode: 'FR', isCompany: true }, plan)).toMatchObject({ natura: 'N2.1' });
+    expect(decideVat(oss, { countryCode: 'US', isCompany: false }, plan)).toMatchObject({ natura: 'N2.1' });
+    expect(
+      decideVat({ taxRegime: 'RF19', oss: true }, { countryCode: 'FR', isCompany: false }, plan),
+    ).toMatchObject({
+      natura: 'N2.2',
+    });
+  });
+
+  it('(6) OSS to a French private person: 49,90 € + TVA 20 % 9,98 € on its own N7 line, no bollo', () => {
+    // 49,90 × 20 % = 9,98 exactly; total 59,88; nothing outside VAT, so no bollo; nobody withholds.
+    const d = computeDocument({
+      seller: { ...ordinary, oss: true, withholdingTax: 'RT01', stampDutyToCustomer: true },
+      customer: { countryCode: 'FR', isCompany: false, withholdingAgent: false, publicAdministration: false },
+      charges: [{ description: 'Corso online', quantity: 1, unitPriceCents: 4990 }],
+      plan,
+    });
+    expect(d.lines.map((l) => [l.kind, l.description, l.totalCents, l.vat, l.natura])).toEqual([
+      ['charge', 'Corso online', 4990, 0, 'N7'],
+      ['foreignVat', 'IVA FR 20,00% assolta tramite OSS', 998, 0, 'N7'],
+    ]);
+    expect(d.summaries).toEqual([
+      {
+        vat: 0,
+        natura: 'N7',
+        legalReference: legalReferences.oss,
+        taxableCents: 5988,
+        taxCents: 0,
+        chargeability: null,
+      },
+    ]);
+    expect(euros(d)).toMatchObject({
+      taxable: '49.90',
+      vat: '0.00',
+      bollo: '0.00',
+      total: '59.88',
+      withholding: null,
+      net: '59.88',
+    });
+    expect(d.foreignVatCents).toBe(998);
+    expect(d.stampDuty).toBe(false);
+    // The preview shows the foreign VAT as a line of its own.
+    expect(toQuote(d).lines.map((l) => l.description)).toEqual([
+      'Corso online',
+      'IVA FR 20,00% assolta tramite OSS',
+    ]);
+  });
+
   it('a forfettario charges no VAT to anyone', () => {
     for (const countryCode of ['IT', 'FR', 'US'])
       expect(decideVat({ taxRegime: 'RF19' }, { countryCode, isCompany: true }, plan)).toMatchObject({
@@ -222,6 +281,7 @@ const seller: fc.Arbitrary<SellerProfile> = fc.record({
   ),
   withholdingTax: fc.constantFrom('RT01', 'RT02', null),
   stampDutyToCustomer: fc.boolean(),
+  oss: fc.boolean(),
 });
 const customer: fc.Arbitrary<CustomerProfile> = fc.record({
   countryCode: fc.constantFrom('IT', 'IT', 'IT', 'FR', 'DE', 'US', 'CH'),
@@ -256,7 +316,7 @@ describe('properties over random profiles', () => {
     const d = computeDocument(i);
     const lineSum = d.lines.reduce((a, l) => a + l.totalCents, 0);
     expect(d.totalCents).toBe(lineSum + d.pensionFundCents + d.vatCents);
-    expect(d.totalCents).toBe(d.taxableCents + d.vatCents + d.stampDutyChargedCents);
+    expect(d.totalCents).toBe(d.taxableCents + d.vatCents + d.stampDutyChargedCents + d.foreignVatCents);
     expect(d.netToPayCents).toBe(
       d.totalCents - (d.withholding?.amountCents ?? 0) - (d.splitPayment ? d.vatCents : 0),
     );

@@ -177,6 +177,8 @@ describe('tenant billing profile (tab Dati di fatturazione)', () => {
 
     await user.selectOptions(regime, 'RF19');
     await user.type(screen.getByRole('textbox', { name: 'IBAN' }), 'IT60X0542811101000000123456');
+    const oss = screen.getByRole('checkbox', { name: /Regime OSS: ai privati UE l’IVA del loro Stato/ });
+    expect(oss).not.toBeChecked();
     await user.click(screen.getByRole('button', { name: 'Salva' }));
     await waitFor(() => expect(calls.updated).toHaveLength(1));
     expect(calls.updated[0]).toMatchObject({ id: 1, taxRegime: 'RF19', iban: 'IT60X0542811101000000123456' });
@@ -185,6 +187,7 @@ describe('tenant billing profile (tab Dati di fatturazione)', () => {
       pensionFund: null,
       withholdingTax: null,
       stampDutyToCustomer: false,
+      ossRegistered: false,
     });
   });
 
@@ -210,11 +213,13 @@ describe('tenant billing profile (tab Dati di fatturazione)', () => {
     expect(screen.getByRole('textbox', { name: 'Aliquota della cassa (%)' })).toHaveValue('4,00');
     expect(screen.getByRole('combobox', { name: 'Ritenuta d’acconto' })).toHaveValue('RT01');
     await user.selectOptions(fund, 'TC04');
+    await user.click(screen.getByRole('checkbox', { name: /Regime OSS/ }));
     await user.click(screen.getByRole('button', { name: 'Salva' }));
     await waitFor(() => expect(calls.updated).toHaveLength(1));
     expect(calls.updated[0]).toMatchObject({
       pensionFund: { type: 'TC04', rate: 4 },
       withholdingTax: 'RT01',
+      ossRegistered: true,
     });
   });
 });

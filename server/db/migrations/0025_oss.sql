@@ -1,0 +1,1 @@
+ALTER TABLE "tenants" ADD COLUMN "oss_registered" boolean DEFAULT false NOT NULL;
