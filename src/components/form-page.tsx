@@ -1,8 +1,9 @@
 import { useState, type ReactNode } from 'react';
+import { useWatch } from 'react-hook-form';
 import { Link } from 'react-router-dom';
 import { messages } from '../../contract/messages';
-import { listTitle, type FieldDef, type ResourceDef } from '../lib/resource';
-import { useFormController, type FormController } from '../lib/use-form-controller';
+import { listTitle, type FieldDef, type FormValues, type ResourceDef } from '../lib/resource';
+import { toBody, useFormController, type FormController } from '../lib/use-form-controller';
 import { FormField } from './fields/form-field';
 import { ArrowLeftIcon } from './icons';
 import { Skeleton } from './skeleton';
@@ -15,6 +16,25 @@ export interface FormPageProps<T extends { id: number }> {
   children?: ReactNode;
   /** Sections below the form card, outside the form (their own inputs and buttons, e.g. plan features). */
   after?: ReactNode;
+  /**
+   * Content that follows what is being typed, under the fields: called with the body the form
+   * would send now (e.g. the plan's 'Anteprima fattura').
+   */
+  live?: (body: FormValues) => ReactNode;
+}
+
+/** Renders `render` with the form's current body, again on every change. */
+function LiveBody({
+  c,
+  fields,
+  render,
+}: {
+  c: FormController;
+  fields: readonly FieldDef[];
+  render: (body: FormValues) => ReactNode;
+}) {
+  const values = useWatch({ control: c.form.control });
+  return <>{render(toBody(fields, values))}</>;
 }
 
 /** Fields in tabs by `group`, in order of first appearance; one unnamed group when none has a group. */
@@ -64,7 +84,7 @@ function FieldGrid({
  * The shared form screen (spec §2): 'Crea Nuovo …' / 'Modifica …', 'Crea' / 'Salva' and
  * 'Indietro'; fades in after 100 ms and out (300 ms) after a save, then goes back.
  */
-export function FormPage<T extends { id: number }>({ resource, children, after }: FormPageProps<T>) {
+export function FormPage<T extends { id: number }>({ resource, children, after, live }: FormPageProps<T>) {
   const c = useFormController(resource);
   const readOnly = !c.canSave;
   const groups = groupFields(resource.fields);
@@ -145,6 +165,11 @@ export function FormPage<T extends { id: number }>({ resource, children, after }
             </div>
           )}
           {children}
+          {live && !c.isLoading && !c.loadFailed && (
+            <div className="mt-6">
+              <LiveBody c={c} fields={resource.fields} render={live} />
+            </div>
+          )}
         </div>
 
         <div className="flex flex-col-reverse gap-2 border-t border-slate-100 bg-slate-50/60 px-6 py-4 sm:flex-row sm:justify-end">

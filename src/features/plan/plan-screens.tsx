@@ -6,6 +6,7 @@ import { planResource } from '../../entities/plan/plan.resource';
 import { useCan } from '../../lib/access';
 import { PlanFeatures } from './plan-features';
 import { PlanIframe } from './plan-iframe';
+import { PlanInvoicePreview } from './plan-invoice-preview';
 import { PlanPaypalSync } from './plan-paypal-sync';
 
 /** Route element of /plan ('Gestisci piani di abbonamento'). */
@@ -21,6 +22,7 @@ export function FormScreen() {
   return (
     <FormPage
       resource={planResource}
+      live={(body) => <PlanInvoicePreview body={body} />}
       after={
         <>
           <PlanFeatures planId={id} canEdit={canEdit} />

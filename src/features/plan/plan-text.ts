@@ -1,5 +1,8 @@
 /** Italian text of the plan screen that the spec does not name (its own strings come from contract/messages). */
 export const planText = {
+  /** 'Anteprima fattura' (issue 27): the customer kind it is computed for. */
+  previewFor: 'Per un cliente',
+  previewPlan: 'Piano',
   featuresTitle: 'Funzionalità del piano',
   featuresIntro:
     'Le funzionalità elencate qui compaiono nel widget del piano e abilitano le funzioni premium via API.',

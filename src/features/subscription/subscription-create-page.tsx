@@ -15,7 +15,7 @@ import { euroInputValue, percentInputValue } from './billing-format';
 import { splitFieldErrors } from './form-errors';
 import { useSubscriptionQuote } from './api/quote-subscription';
 import { parseEuroInput, parsePercentInput } from './billing-format';
-import { InvoicePreview } from './invoice-preview';
+import { InvoicePreview } from '../../components/invoice-preview';
 import { PriceFields } from './price-fields';
 import {
   createResolver,

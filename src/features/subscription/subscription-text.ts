@@ -4,17 +4,6 @@
  * error) come from contract/messages.ts.
  */
 export const subscriptionText = {
-  /** 'Anteprima fattura' (issue 27): the document one period would produce. */
-  preview: {
-    title: 'Anteprima fattura',
-    cassa: 'Cassa previdenziale',
-    vat: 'IVA',
-    bollo: 'Imposta di bollo',
-    total: 'Totale documento',
-    withholding: 'Ritenuta d’acconto',
-    splitPayment: 'IVA versata dall’ente (split payment)',
-    netToPay: 'Netto a pagare',
-  },
   listTitle: 'Gestisci Sottoscrizioni',
   createTitle: 'Crea Sottoscrizione',
   editTitle: 'Modifica Sottoscrizione',

@@ -173,6 +173,18 @@ describe('user form: server errors on their fields, across tabs; Partita IVA for
 
   it('the fieldErrors map of the envelope is used as well (a backend that sends only that)', async () => {
     fakeEntityServer('plan', []);
+    // The plan's 'Anteprima fattura' reads the tenant's fiscal profile.
+    fakeEntityServer('tenant', [
+      {
+        id: 1,
+        name: 'Demo Srl',
+        taxRegime: 'RF01',
+        pensionFund: null,
+        withholdingTax: null,
+        stampDutyToCustomer: false,
+        ossRegistered: false,
+      },
+    ]);
     server.use(
       apiPost('plan/Create', () =>
         fail(409, validationMessages.planNameTaken, null, undefined, {

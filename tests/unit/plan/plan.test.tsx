@@ -28,8 +28,28 @@ const pro: Plan = {
   ],
 };
 
+/** The selected tenant (1): an ordinary company unless told otherwise. */
+function tenantServer(profile: Record<string, unknown> = {}) {
+  fakeEntityServer('tenant', [
+    {
+      id: 1,
+      name: 'Demo Srl',
+      configuration: null,
+      taxRegime: 'RF01',
+      pensionFund: null,
+      withholdingTax: null,
+      stampDutyToCustomer: false,
+      ossRegistered: false,
+      ...profile,
+    },
+  ]);
+}
+
 /** A plan server with associateFeatures replacing the list (or failing with `status`). */
-function planServer(options: { associateStatus?: number; iframe?: 'ok' | 'fail' } = {}) {
+function planServer(
+  options: { associateStatus?: number; iframe?: 'ok' | 'fail'; tenant?: Record<string, unknown> } = {},
+) {
+  tenantServer(options.tenant);
   const { rows, calls } = fakeEntityServer<Plan>('plan', [structuredClone(pro)]);
   const associated: unknown[] = [];
   server.use(
@@ -193,6 +213,48 @@ describe('plan form (spec §2, §5, §8)', () => {
     expect(within(section).queryByRole('button', { name: 'Aggiungi funzionalità' })).not.toBeInTheDocument();
     expect(within(section).queryByRole('textbox')).not.toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Codice iframe del piano' })).not.toBeInTheDocument();
+  });
+});
+
+describe('Anteprima fattura on the plan screen (issue 27)', () => {
+  const preview = () => screen.findByRole('region', { name: 'Anteprima fattura' });
+  const row = (region: HTMLElement, label: string | RegExp) =>
+    within(region).getByText(label).closest('div')?.textContent?.replace(/\s+/g, ' ');
+
+  it('follows the price as it is typed, for the kind of customer chosen', async () => {
+    planServer();
+    const { user } = renderApp('/plan/7', { role: Role.Admin, tenantId: 1 });
+    let region = await preview();
+    expect(row(region, 'Pro')).toMatch(/19,99\s€/);
+    expect(row(region, 'IVA')).toMatch(/4,40\s€/);
+    expect(row(region, 'Netto a pagare')).toMatch(/24,39\s€/);
+
+    await user.clear(field(COST));
+    await user.type(field(COST), '100');
+    region = await preview();
+    await waitFor(() => expect(row(region, 'Netto a pagare')).toMatch(/122,00\s€/));
+
+    await user.selectOptions(within(region).getByRole('combobox', { name: 'Per un cliente' }), 'euCompany');
+    region = await preview();
+    expect(row(region, 'IVA (N2.1)')).toMatch(/0,00\s€/);
+    expect(row(region, 'Netto a pagare')).toMatch(/100,00\s€/);
+    expect(within(region).getByText(/art\. 7-ter DPR 633\/72 - inversione contabile/)).toBeInTheDocument();
+  });
+
+  it('shows a professional’s rivalsa and ritenuta with the tenant’s profile', async () => {
+    planServer({ tenant: { pensionFund: { type: 'TC22', rate: 4 }, withholdingTax: 'RT01' } });
+    const { user } = renderApp('/plan/7', { role: Role.Admin, tenantId: 1 });
+    await screen.findByRole('region', { name: 'Anteprima fattura' });
+    await user.clear(field(COST));
+    await user.type(field(COST), '1000');
+    const region = await preview();
+    // Golden document (1): 1.000,00 + 40,00; VAT 228,80; total 1.268,80; ritenuta 208,00.
+    await waitFor(() => expect(row(region, 'Netto a pagare')).toMatch(/1060,80\s€/));
+    expect(row(region, 'Cassa previdenziale')).toMatch(/40,00\s€/);
+    expect(row(region, 'Totale documento')).toMatch(/1268,80\s€/);
+    expect(row(region, 'Ritenuta d’acconto')).toMatch(/208,00\s€/);
+    await user.selectOptions(within(region).getByRole('combobox', { name: 'Per un cliente' }), 'itPerson');
+    expect(within(await preview()).queryByText('Ritenuta d’acconto')).not.toBeInTheDocument();
   });
 });
 
