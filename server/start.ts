@@ -20,6 +20,7 @@ import { seedDatabase } from './db/seed/seed';
 import type { SeedStep } from './db/seed/seed';
 import { prepareDataDir, tightenDataDir } from './lib/data-dir';
 import { createSecretBox } from './lib/secret-box';
+import { issueDemoInvoices } from './modules/invoice/demo-invoices';
 
 export interface StartServerOptions {
   /** Overrides PORT; 0 picks a free port (see `url` in the result). */
@@ -124,6 +125,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         demoPassword: config.demoPassword,
         adminEmail: config.adminEmail,
         adminPassword: config.adminPassword,
+        demoInvoices: issueDemoInvoices,
         // In production ENCRYPTION_KEY is required (config.ts); the JWT secret is a development fallback.
         secretBox: createSecretBox({
           current: config.encryptionKey ?? jwtSecret,

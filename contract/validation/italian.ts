@@ -172,13 +172,23 @@ export function isValidCodiceFiscale(value: string): boolean {
   if (/^\d{11}$/.test(cf)) return isValidPartitaIva(cf);
   if (!/^[A-Z]{6}[0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{3}[A-Z]$/.test(cf))
     return false;
+  return codiceFiscaleCheckChar(cf.slice(0, 15)) === cf[15];
+}
+
+/**
+ * The check letter of a codice fiscale's first 15 characters (DM 23/12/1976): characters in odd
+ * positions (1st, 3rd…) weigh by the odd table, the others by their value (digits 0–9, letters
+ * A=0…Z=25); the sum modulo 26 is the letter. The same rule gives an Italian IBAN's CIN from ABI,
+ * CAB and account (22 characters).
+ */
+export function codiceFiscaleCheckChar(chars: string): string {
   let sum = 0;
-  for (let i = 0; i < 15; i++) {
-    const ch = cf[i] as string;
+  for (let i = 0; i < chars.length; i++) {
+    const ch = chars[i] as string;
     if (i % 2 === 0) sum += CF_ODD[ch] ?? 0;
     else sum += /\d/.test(ch) ? Number(ch) : ch.charCodeAt(0) - 65;
   }
-  return String.fromCharCode(65 + (sum % 26)) === cf[15];
+  return String.fromCharCode(65 + (sum % 26));
 }
 
 /** Regime fiscale of FatturaPA: RF01 (ordinario) to RF19 (forfettario). */

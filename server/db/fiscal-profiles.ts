@@ -31,6 +31,31 @@ const isFund = (v: string | null): v is PensionFundType =>
 const isWithholding = (v: string | null): v is WithholdingType =>
   v !== null && (withholdingTypes as readonly string[]).includes(v);
 
+/** The seller's profile from the tenant's columns (what sellerProfileOf reads; the demo seed too). */
+export function sellerProfileFrom(
+  row:
+    | {
+        taxRegime: string;
+        fundType: string | null;
+        fundRate: number | null;
+        withholdingTax: string | null;
+        stampDutyToCustomer: boolean;
+        oss?: boolean;
+      }
+    | undefined,
+): SellerProfile {
+  return {
+    taxRegime: row && isTaxRegime(row.taxRegime) ? row.taxRegime : 'RF01',
+    pensionFund:
+      row && isFund(row.fundType) && row.fundRate !== null
+        ? { type: row.fundType, rate: row.fundRate }
+        : null,
+    withholdingTax: row && isWithholding(row.withholdingTax) ? row.withholdingTax : null,
+    stampDutyToCustomer: row?.stampDutyToCustomer ?? false,
+    oss: row?.oss ?? false,
+  };
+}
+
 export async function sellerProfileOf(db: Reader, tenantId: number): Promise<SellerProfile> {
   const [row] = await db
     .select({
@@ -43,15 +68,32 @@ export async function sellerProfileOf(db: Reader, tenantId: number): Promise<Sel
     })
     .from(tenants)
     .where(eq(tenants.id, tenantId));
+  return sellerProfileFrom(row);
+}
+
+/** The customer's profile from the tenant's record of them (what customerProfileOf reads; the demo seed too). */
+export function customerProfileFrom(
+  row:
+    | {
+        countryCode: string | null;
+        isCompany: boolean;
+        vatCode: string | null;
+        publicAdministration: boolean;
+        withholdingAgent: boolean | null;
+      }
+    | undefined,
+): CustomerProfile {
+  const countryCode = (row?.countryCode ?? 'IT').toUpperCase();
+  // A customer abroad with a VAT number is a business (reverse charge) even if not flagged.
+  const isCompany =
+    Boolean(row?.isCompany) || (countryCode !== 'IT' && isEuCountry(countryCode) && Boolean(row?.vatCode));
+  const publicAdministration = row?.publicAdministration ?? false;
   return {
-    taxRegime: row && isTaxRegime(row.taxRegime) ? row.taxRegime : 'RF01',
-    pensionFund:
-      row && isFund(row.fundType) && row.fundRate !== null
-        ? { type: row.fundType, rate: row.fundRate }
-        : null,
-    withholdingTax: row && isWithholding(row.withholdingTax) ? row.withholdingTax : null,
-    stampDutyToCustomer: row?.stampDutyToCustomer ?? false,
-    oss: row?.oss ?? false,
+    countryCode,
+    isCompany,
+    publicAdministration,
+    withholdingAgent:
+      row?.withholdingAgent ?? defaultWithholdingAgent({ countryCode, isCompany, publicAdministration }),
   };
 }
 
@@ -70,18 +112,29 @@ export async function customerProfileOf(
     })
     .from(userTenants)
     .where(and(eq(userTenants.tenantId, tenantId), eq(userTenants.userId, userId)));
-  const countryCode = (row?.countryCode ?? 'IT').toUpperCase();
-  // A customer abroad with a VAT number is a business (reverse charge) even if not flagged.
-  const isCompany =
-    Boolean(row?.isCompany) || (countryCode !== 'IT' && isEuCountry(countryCode) && Boolean(row?.vatCode));
-  const publicAdministration = row?.publicAdministration ?? false;
-  return {
-    countryCode,
-    isCompany,
-    publicAdministration,
-    withholdingAgent:
-      row?.withholdingAgent ?? defaultWithholdingAgent({ countryCode, isCompany, publicAdministration }),
-  };
+  return customerProfileFrom(row);
+}
+
+/** One charge of a subscription's period: its cost, the agreed VAT and its Natura when 0 %. */
+export interface SubscriptionCharge {
+  description: string;
+  costCents: Cents;
+  vat: PercentHundredths;
+  natura: Natura | null;
+}
+
+/** The document of one period from the two profiles: one charge at the agreed cost and VAT. */
+export function periodDocument(
+  seller: SellerProfile,
+  customer: CustomerProfile,
+  charge: SubscriptionCharge,
+): FiscalDocument {
+  return computeDocument({
+    seller,
+    customer,
+    charges: [{ description: charge.description, quantity: 1, unitPriceCents: charge.costCents }],
+    plan: { vat: charge.vat, natura: charge.natura },
+  });
 }
 
 /** The document one period of a subscription produces: one charge at the agreed cost and VAT. */
@@ -89,16 +142,11 @@ export async function subscriptionDocument(
   db: Reader,
   tenantId: number,
   userId: number,
-  charge: { description: string; costCents: Cents; vat: PercentHundredths; natura: Natura | null },
+  charge: SubscriptionCharge,
 ): Promise<FiscalDocument> {
   const [seller, customer] = await Promise.all([
     sellerProfileOf(db, tenantId),
     customerProfileOf(db, tenantId, userId),
   ]);
-  return computeDocument({
-    seller,
-    customer,
-    charges: [{ description: charge.description, quantity: 1, unitPriceCents: charge.costCents }],
-    plan: { vat: charge.vat, natura: charge.natura },
-  });
+  return periodDocument(seller, customer, charge);
 }

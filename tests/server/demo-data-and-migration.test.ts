@@ -82,9 +82,13 @@ describe('demo data of Demo Srl', () => {
       province: { abbreviation: 'MI' },
       region: { name: 'Lombardia' },
     });
+    // Every customer has a billing address in a comune (the demo User too), but the German business.
     expect(customers.filter((u) => !u.billingAddress?.municipality).map((u) => u.name)).toEqual([
-      'Cliente Demo',
+      'Lindner Medien GmbH',
     ]);
+    expect(customers.find((u) => u.name === 'Cliente Demo')?.billingAddress).toMatchObject({
+      municipality: { name: 'Roma' },
+    });
     const cliente = await ctx.as('cliente', 'Demo Srl');
     expect(dataOf(await cliente.get<Paged<unknown>>('/api/address/getAll')).totalCount).toBe(2);
     expect(dataOf(await admin.get<Paged<unknown>>('/api/address/getAll')).totalCount).toBe(3);

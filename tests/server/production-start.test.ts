@@ -10,6 +10,7 @@ import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seedRuns, tenants, users } from '../../server/db/schema';
 import { seedDatabase } from '../../server/db/seed/seed';
+import { issueDemoInvoices } from '../../server/modules/invoice/demo-invoices';
 import type { SeedOptions } from '../../server/db/seed/seed';
 import { startServer } from '../../server/main';
 import { openEmptyDatabase } from './helpers/test-database';
@@ -105,6 +106,7 @@ describe('first-start seeding is all or nothing', () => {
     demoPassword: 'demo1234',
     adminEmail: 'primo@example.com',
     adminPassword: 'password-iniziale',
+    demoInvoices: issueDemoInvoices,
   };
 
   it('a failure after any step leaves nothing; the next start seeds everything', async () => {

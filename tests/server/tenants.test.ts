@@ -62,8 +62,8 @@ describe('tenant list (read by the tenant selector before a tenant is chosen)', 
       await ctx.as('superadmin')
     ).get<Paged<Tenant>>('/api/tenant/getAll', { query: { page: 1, pageSize: 100 } });
     expect(res.status).toBe(200);
-    expect(names(res)).toEqual(['Demo Srl', 'Studio Rossi']);
-    expect(res.body.data?.totalCount).toBe(2);
+    expect(names(res)).toEqual(['Demo Srl', 'Sofia Bellini Illustrazioni', 'Studio Rossi']);
+    expect(res.body.data?.totalCount).toBe(3);
   });
 
   it('an Admin and a User see only the tenants they belong to, and count only those', async () => {

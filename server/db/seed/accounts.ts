@@ -2,12 +2,24 @@ import { Role } from '../../../contract/enums';
 import type { RoleId } from '../../../contract/enums';
 import { hashPassword } from '../../lib/passwords';
 import type { SecretBox } from '../../lib/secret-box';
-import type { Executor } from '../client';
+import type { Executor, Transaction } from '../client';
 import { tenants, users, userTenants } from '../schema';
 import { seedDemoBilling } from './demo-billing';
 import { seedDemoCatalogue } from './demo-catalogue';
+import { FORFETTARIO } from './demo-fixtures';
 
-export const DEMO_TENANTS = ['Demo Srl', 'Studio Rossi'] as const;
+/** Demo Srl (an ordinary company), Studio Rossi (a commercialista), a forfettario illustrator. */
+export const DEMO_TENANTS = ['Demo Srl', 'Studio Rossi', FORFETTARIO] as const;
+
+/**
+ * Issues the invoices of the demo's paid payments, in the seed's transaction, as they would have
+ * been issued when each was paid. The invoicing module provides it (modules/invoice/demo-invoices.ts):
+ * the infrastructure imports no module, so the caller of the seed hands it over.
+ */
+export type DemoInvoicer = (
+  tx: Transaction,
+  input: { tenantIds: readonly number[]; now: Date },
+) => Promise<void>;
 
 export const DEMO_ACCOUNTS: readonly {
   email: string;
@@ -22,14 +34,16 @@ export const DEMO_ACCOUNTS: readonly {
 
 /**
  * Demo tenants and one account per role, all with DEMO_PASSWORD, Demo Srl's catalogue
- * (demo-catalogue.ts) and a year of billing of both tenants up to `now` (demo-billing.ts).
- * `secretBox` encrypts the placeholder PayPal secret (none stored without it). These passwords are meant to
- * be typed by whoever tries the demo, so they are not flagged for a forced reset.
+ * (demo-catalogue.ts), a year of billing of the three tenants up to `now` (demo-billing.ts) and
+ * the invoices of every paid payment (`invoices`). `secretBox` encrypts the placeholder PayPal
+ * secret (none stored without it). These passwords are meant to be typed by whoever tries the
+ * demo, so they are not flagged for a forced reset.
  */
 export async function seedDemo(
   db: Executor,
   demoPassword: string,
-  secretBox?: SecretBox,
+  secretBox: SecretBox | undefined,
+  invoices: DemoInvoicer,
   now: Date = new Date(),
 ): Promise<void> {
   const passwordHash = await hashPassword(demoPassword);
@@ -63,6 +77,7 @@ export async function seedDemo(
     if (demoTenant !== undefined)
       await seedDemoCatalogue(tx, demoTenant, demoUser && accountIds.get(demoUser.email), secretBox);
     await seedDemoBilling(tx, { now, tenantIds: tenantId, accountIds });
+    await invoices(tx, { tenantIds: [...tenantId.values()], now });
   });
 }
 

@@ -3,12 +3,19 @@
  * revenue per month, active count, new vs churn, subscriptions per plan) has data on a fresh
  * start. Part of the one-time 'demo' seed step, inside its transaction.
  *
- * - Both tenants get their seller billing profile (legal name, Partita IVA, address, PEC, IBAN).
- * - Demo Srl gets 36 more customers and ~45 subscriptions on Basic / Pro / Enterprise over the
- *   last 12 months, in every status; Studio Rossi its own two plans, 5 customers, 6 subscriptions.
+ * - The three tenants get their seller billing and fiscal profile (demo-fixtures.ts PROFILES):
+ *   Demo Srl an ordinary company, Studio Rossi a commercialista with cassa and ritenuta, Sofia
+ *   Bellini a forfettario charging the bollo.
+ * - Demo Srl gets 37 more customers (one in Germany) and ~46 subscriptions on Basic / Pro /
+ *   Enterprise over the last 12 months, in every status; Studio Rossi its own two plans, 6
+ *   customers (a comune among them), 7 subscriptions; the forfettario three plans without VAT,
+ *   8 customers, 10 subscriptions. Every customer has what an invoice needs (codice fiscale or
+ *   Partita IVA, address, CAP, comune; SDI code or PEC for a business).
  * - Every status change is a `subscription_events` row at its historical time, checked against
- *   the state machine; money follows contract/money.ts (amount due = amountWithVat(cost, vat)).
- * - Deterministic: a seeded generator (no Math.random) and dates relative to `now`. Ids come from
+ *   the state machine. The amount due is the net to pay of the period's document, computed by the
+ *   one computation (contract/invoice/fiscal-document.ts) from the tenant's and the customer's
+ *   profiles as server/db/fiscal-profiles.ts reads them (cassa, VAT, bollo, ritenuta).
+ * - Deterministic: seeded generators (no Math.random) and dates relative to `now`. Ids come from
  *   the tables' sequences up front (one statement per table), so causali can be computed, ids
  *   grow with time (histories are ordered by id) and every table is one multi-row insert.
  */
@@ -16,7 +23,8 @@ import { featureKeyOf } from '../../../contract/integrations';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { addMonthsClamped, nextBillingDate } from '../../../contract/billing-dates';
 import { Role } from '../../../contract/enums';
-import { amountWithVat, toCents, toPercentHundredths, type Cents } from '../../../contract/money';
+import { isNatura, type Natura } from '../../../contract/invoice/fatturapa';
+import { toCents, toPercentHundredths, type Cents } from '../../../contract/money';
 import {
   transition,
   type ActorKind,
@@ -24,6 +32,7 @@ import {
   type SubscriptionStatusId,
 } from '../../../contract/subscription-status';
 import { causaleOf } from '../../../contract/schemas/payment';
+import { customerProfileFrom, periodDocument, sellerProfileFrom } from '../fiscal-profiles';
 import {
   bankTransfers,
   features,
@@ -48,18 +57,26 @@ import {
   generator,
   type Random,
   partitaIva,
+  codiceFiscale,
+  CADASTRAL_CODES,
   VAT_OFFICE,
   MOBILE_PREFIXES,
   PHONE_PREFIX,
   SDI_CHARS,
   type Place,
-  type CustomerSeed,
+  type Sex,
+  type CustomerFixture,
   STREETS,
   PLACES,
   DEMO_PERSONS,
   DEMO_COMPANIES,
+  DEMO_ABROAD,
   ROSSI_CUSTOMERS,
   ROSSI_PLANS,
+  FORFETTARIO,
+  FORFETTARIO_CUSTOMERS,
+  FORFETTARIO_PLANS,
+  FORFETTARIO_SPECS,
   PROFILES,
   type Spec,
   CLIENTE,
@@ -70,8 +87,10 @@ import {
 type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 interface PlanInfo {
   id: number;
+  name: string;
   cost: Cents;
   vat: number;
+  natura: Natura | null;
   months: number;
 }
 
@@ -88,7 +107,8 @@ interface BuiltPayment {
   providerSubscriptionId: string | null;
   paidAt: Date | null;
   createdAt: Date;
-  transfers: { amountCents: Cents; approvalDate: Date | null; createdAt: Date }[];
+  /** Transfers received, as shares of the amount due (known once the customer is). */
+  transfers: { share: 'full' | 'half' | 'rest'; approvalDate: Date | null; createdAt: Date }[];
 }
 
 interface BuiltEvent {
@@ -107,6 +127,7 @@ interface BuiltSubscription {
   status: SubscriptionStatusId;
   startDate: Date;
   nextBillingDate: Date;
+  /** The net to pay of one period's document: set once the customer is assigned and stored. */
   due: Cents;
   payments: BuiltPayment[];
   events: BuiltEvent[];
@@ -132,7 +153,6 @@ function buildSubscription(
   random: Random,
 ): BuiltSubscription {
   const start = daysBefore(now, random.int(spec.days[0], spec.days[1]), random);
-  const due = amountWithVat(plan.cost, plan.vat);
   const events: BuiltEvent[] = [];
   let status: SubscriptionStatusId = S.NotActive;
   const record = (event: BuiltEvent['event'], actor: Actor, at: Date, reason: string | null = null) => {
@@ -197,29 +217,28 @@ function buildSubscription(
     record('setBankTransfer', admin, setAt);
     const p = payment(0, { method: 'bankTransfer' });
     pays.push(p);
-    const received = (at: Date, amountCents: Cents, approved: boolean) =>
+    const received = (at: Date, share: BuiltPayment['transfers'][number]['share'], approved: boolean) =>
       p.transfers.push({
-        amountCents,
+        share,
         approvalDate: approved ? at : null,
         createdAt: new Date(at.getTime() + random.int(20, 180) * MINUTE),
       });
-    const half = Math.floor(due / 2);
     const firstAt = new Date(setAt.getTime() + random.int(1, 3) * DAY);
     if (story.kind === 'transferConfirmed') {
       let lastAt = firstAt;
       if (story.installments === 2) {
-        received(firstAt, half, true);
+        received(firstAt, 'half', true);
         lastAt = new Date(firstAt.getTime() + random.int(5, 12) * DAY);
-        received(lastAt, due - half, true);
+        received(lastAt, 'rest', true);
       } else {
-        received(firstAt, due, true);
+        received(firstAt, 'full', true);
       }
       p.paidAt = lastAt;
       record('confirmBankTransfer', admin, new Date(lastAt.getTime() + random.int(1, 4) * HOUR));
     } else if (story.received !== 'none') {
-      received(firstAt, half, true);
+      received(firstAt, 'half', true);
       if (story.received === 'halfAndUnapproved')
-        received(new Date(firstAt.getTime() + random.int(4, 8) * DAY), due - half, false);
+        received(new Date(firstAt.getTime() + random.int(4, 8) * DAY), 'rest', false);
     }
   }
   for (const p of pays) {
@@ -233,7 +252,7 @@ function buildSubscription(
     status,
     startDate: start,
     nextBillingDate: next,
-    due,
+    due: 0,
     payments: pays,
     events,
     endedAt,
@@ -270,12 +289,26 @@ function assignCustomers(subs: BuiltSubscription[], pool: readonly string[], ret
 // ---------------------------------------------------------------------------------------------
 // Seeding
 
-interface CustomerRow extends CustomerSeed {
+interface CustomerRow {
   tenantId: number;
+  email: string;
+  name: string;
+  isCompany: boolean;
+  street: string;
+  /** The comune of an Italian billing address; null abroad. */
+  place: Place | null;
   phone: string | null;
   pec: string | null;
   sdi: string | null;
   vatCode: string | null;
+  fiscalCode: string | null;
+  countryCode: string;
+  /** Abroad: the city and postcode of the billing address. */
+  city: string | null;
+  zip: string | null;
+  publicAdministration: boolean;
+  paOfficeCode: string | null;
+  cig: string | null;
 }
 
 async function placesOf(tx: Tx, places: readonly Place[]) {
@@ -298,7 +331,12 @@ async function placesOf(tx: Tx, places: readonly Place[]) {
       )})`,
     );
   const byKey = new Map(rows.map((r) => [`${r.name}|${r.province}`, r]));
-  return (place: Place) => byKey.get(place.join('|'));
+  return (place: Place) => {
+    const row = byKey.get(place.join('|'));
+    // Every demo address is in a real comune: an invoice needs its CAP and name.
+    if (!row) throw new Error(`demo seed: no comune ${place.join(' ')}`);
+    return row;
+  };
 }
 
 /** `n` ids from the sequence of `table`'s id column, in one statement. */
@@ -313,18 +351,140 @@ async function nextIds(tx: Tx, table: string, n: number): Promise<number[]> {
   return rows.map((r) => Number(r.id)).sort((a, b) => a - b);
 }
 
-function planInfo(row: { id: number; cost: string; vat: string; recurrenceType: number }): PlanInfo {
+function planInfo(row: {
+  id: number;
+  name: string;
+  cost: string;
+  vat: string;
+  natura: string | null;
+  recurrenceType: number;
+}): PlanInfo {
+  const vat = toPercentHundredths(row.vat);
   return {
     id: row.id,
+    name: row.name,
     cost: toCents(row.cost),
-    vat: toPercentHundredths(row.vat),
+    vat,
+    // As the subscription's terms read it (subscription.service termsOf): the Natura of a 0 % plan.
+    natura: vat === 0 && isNatura(row.natura) ? row.natura : null,
     months: row.recurrenceType,
   };
 }
 
+/**
+ * A person's codice fiscale, from the name and birth data drawn by `ids` (born in the comune they
+ * live in; a year in the e-mail, as luca.bruno84, is their year of birth).
+ */
+function personFiscalCode(name: string, email: string, sex: Sex, place: Place, ids: Random): string {
+  const [first = '', ...rest] = name.trim().split(/\s+/);
+  const placeCode = CADASTRAL_CODES[place.join('|')];
+  if (!placeCode) throw new Error(`demo seed: no codice catastale for ${place.join(' ')}`);
+  const inEmail = /(\d{2})@/.exec(email)?.[1];
+  return codiceFiscale(first, rest.join(' '), {
+    year: inEmail ? 1900 + Number(inEmail) : ids.int(1956, 2001),
+    month: ids.int(1, 12),
+    day: ids.int(1, 28),
+    sex,
+    placeCode,
+  });
+}
+
+/** A customer of Studio Rossi or of the forfettario, with what an invoice needs. */
+function fixtureRow(
+  c: CustomerFixture,
+  tenantId: number,
+  random: Random,
+  ids: Random,
+  fallbackOffice: string,
+): CustomerRow {
+  const company = c.isCompany === true;
+  const domain = c.email.split('@')[1]?.split('.')[0] ?? 'cliente';
+  const vatCode = company
+    ? partitaIva(`${random.digits(7)}${VAT_OFFICE[c.place[1]] ?? fallbackOffice}`)
+    : null;
+  const pa = c.publicAdministration;
+  return {
+    tenantId,
+    email: c.email,
+    name: c.name,
+    isCompany: company,
+    street: `${random.pick(STREETS)} ${random.int(1, 120)}`,
+    place: c.place,
+    phone: `+39 ${random.pick(MOBILE_PREFIXES)} ${random.digits(7)}`,
+    // A public administration receives through its IPA office code, neither SDI code nor PEC.
+    pec: company && !pa ? `${domain}@pec.example.it` : null,
+    sdi: company && !pa ? Array.from({ length: 7 }, () => random.pick([...SDI_CHARS])).join('') : null,
+    vatCode,
+    // A company's codice fiscale is its Partita IVA; a person's is computed.
+    fiscalCode: company ? vatCode : personFiscalCode(c.name, c.email, c.sex ?? 'M', c.place, ids),
+    countryCode: 'IT',
+    city: null,
+    zip: null,
+    publicAdministration: pa !== undefined,
+    paOfficeCode: pa?.officeCode ?? null,
+    cig: pa?.cig ?? null,
+  };
+}
+
+/** A tenant's own plans, their features and its feature catalogue, created `createdAt`. */
+async function seedPlans(
+  tx: Tx,
+  tenantId: number,
+  list: readonly {
+    name: string;
+    cost: string;
+    recurrenceType: number;
+    features: readonly (readonly [string, string | null])[];
+  }[],
+  createdAt: Date,
+  vat?: { percentage: string; natura: Natura },
+) {
+  const rows = await tx
+    .insert(plans)
+    .values(
+      list.map((p) => ({
+        tenantId,
+        name: p.name,
+        recurringCostBeforeVat: p.cost,
+        recurrenceType: p.recurrenceType,
+        ...(vat ? { vatPercentage: vat.percentage, natura: vat.natura } : {}),
+        createdAt,
+        updatedAt: createdAt,
+      })),
+    )
+    .returning({
+      id: plans.id,
+      name: plans.name,
+      cost: plans.recurringCostBeforeVat,
+      vat: plans.vatPercentage,
+      natura: plans.natura,
+      recurrenceType: plans.recurrenceType,
+    });
+  await tx.insert(planFeatures).values(
+    list.flatMap((p) =>
+      p.features.map(([featureName, description]) => ({
+        tenantId,
+        planId: rows.find((r) => r.name === p.name)?.id ?? -1,
+        featureName,
+        description,
+      })),
+    ),
+  );
+  const catalogue = new Map(list.flatMap((p) => p.features.map(([name, d]) => [name, d] as const)));
+  await tx.insert(features).values(
+    [...catalogue].map(([featureName, description]) => ({
+      tenantId,
+      featureName,
+      key: featureKeyOf(featureName),
+      description,
+    })),
+  );
+  return rows;
+}
+
 export interface DemoBillingInput {
   now: Date;
-  /** Tenant ids by name ('Demo Srl', 'Studio Rossi'). */
+  /** Tenant ids by name ('Demo Srl', 'Studio Rossi', FORFETTARIO). */
   tenantIds: ReadonlyMap<string, number>;
   /** Ids of the demo accounts by e-mail. */
   accountIds: ReadonlyMap<string, number>;
@@ -336,8 +496,11 @@ export async function seedDemoBilling(
 ): Promise<void> {
   const demoId = tenantIds.get('Demo Srl');
   const rossiId = tenantIds.get('Studio Rossi');
-  if (demoId === undefined || rossiId === undefined) return;
+  const creatorId = tenantIds.get(FORFETTARIO);
+  if (demoId === undefined || rossiId === undefined || creatorId === undefined) return;
   const random = generator(20_260_101);
+  // Birth data of the people (their codici fiscali) from a generator of their own.
+  const ids = generator(20_260_102);
   const adminId = accountIds.get('admin@demo.rinnova.it');
   const superadminId = accountIds.get('superadmin@demo.rinnova.it');
   const demoAdmin: Actor = {
@@ -345,58 +508,92 @@ export async function seedDemoBilling(
     id: adminId ? String(adminId) : null,
     name: 'admin@demo.rinnova.it',
   };
-  // Studio Rossi has no Admin in the demo: the SuperAdmin acts there.
-  const rossiAdmin: Actor = {
+  // Studio Rossi and the forfettario have no Admin in the demo: the SuperAdmin acts there.
+  const superAdmin: Actor = {
     kind: 'user',
     id: superadminId ? String(superadminId) : null,
     name: 'superadmin@demo.rinnova.it',
   };
 
-  // People of both tenants.
+  // People of the three tenants.
   const demoCustomers: CustomerRow[] = [
-    ...DEMO_PERSONS.map(([name, email]) => ({
+    ...DEMO_PERSONS.map(([name, email, sex]): CustomerRow => {
+      const place = random.pick(PLACES);
+      return {
+        tenantId: demoId,
+        email,
+        name,
+        isCompany: false,
+        street: `${random.pick(STREETS)} ${random.int(1, 180)}`,
+        place,
+        phone: random.int(0, 2) > 0 ? `+39 ${random.pick(MOBILE_PREFIXES)} ${random.digits(7)}` : null,
+        pec: null,
+        sdi: null,
+        vatCode: null,
+        fiscalCode: personFiscalCode(name, email, sex, place, ids),
+        countryCode: 'IT',
+        city: null,
+        zip: null,
+        publicAdministration: false,
+        paOfficeCode: null,
+        cig: null,
+      };
+    }),
+    ...DEMO_COMPANIES.map(([name, slug, place]): CustomerRow => {
+      const email = `${random.pick(['amministrazione', 'info', 'contabilita'])}@${slug}.example.${random.pick(['it', 'com'])}`;
+      const street = `${random.pick(STREETS)} ${random.int(1, 180)}`;
+      const phone = `+39 ${PHONE_PREFIX[place[1]] ?? '02'} ${random.digits(6)}`;
+      const sdi = Array.from({ length: 7 }, () => random.pick([...SDI_CHARS])).join('');
+      const vatCode = partitaIva(`${random.digits(7)}${VAT_OFFICE[place[1]] ?? '015'}`);
+      return {
+        tenantId: demoId,
+        email,
+        name,
+        isCompany: true,
+        street,
+        place,
+        phone,
+        pec: `${slug}@pec.example.it`,
+        sdi,
+        vatCode,
+        fiscalCode: vatCode,
+        countryCode: 'IT',
+        city: null,
+        zip: null,
+        publicAdministration: false,
+        paOfficeCode: null,
+        cig: null,
+      };
+    }),
+    {
       tenantId: demoId,
-      email,
-      name,
-      street: `${random.pick(STREETS)} ${random.int(1, 180)}`,
-      place: random.pick(PLACES),
-      phone: random.int(0, 2) > 0 ? `+39 ${random.pick(MOBILE_PREFIXES)} ${random.digits(7)}` : null,
+      email: DEMO_ABROAD.email,
+      name: DEMO_ABROAD.name,
+      isCompany: true,
+      street: DEMO_ABROAD.street,
+      place: null,
+      phone: null,
       pec: null,
       sdi: null,
-      vatCode: null,
-    })),
-    ...DEMO_COMPANIES.map(([name, slug, place]) => ({
-      tenantId: demoId,
-      email: `${random.pick(['amministrazione', 'info', 'contabilita'])}@${slug}.example.${random.pick(['it', 'com'])}`,
-      name,
-      isCompany: true,
-      street: `${random.pick(STREETS)} ${random.int(1, 180)}`,
-      place,
-      phone: `+39 ${PHONE_PREFIX[place[1]] ?? '02'} ${random.digits(6)}`,
-      pec: `${slug}@pec.example.it`,
-      sdi: Array.from({ length: 7 }, () => random.pick([...SDI_CHARS])).join(''),
-      vatCode: partitaIva(`${random.digits(7)}${VAT_OFFICE[place[1]] ?? '015'}`),
-    })),
+      vatCode: DEMO_ABROAD.vatCode,
+      fiscalCode: null,
+      countryCode: DEMO_ABROAD.countryCode,
+      city: DEMO_ABROAD.city,
+      zip: DEMO_ABROAD.zip,
+      publicAdministration: false,
+      paOfficeCode: null,
+      cig: null,
+    },
   ];
-  const rossiCustomers: CustomerRow[] = ROSSI_CUSTOMERS.map(([name, email, isCompany, place]) => ({
-    tenantId: rossiId,
-    email,
-    name,
-    isCompany,
-    street: `${random.pick(STREETS)} ${random.int(1, 120)}`,
-    place,
-    phone: `+39 ${random.pick(MOBILE_PREFIXES)} ${random.digits(7)}`,
-    pec: isCompany ? `${email.split('@')[1]?.split('.')[0]}@pec.example.it` : null,
-    sdi: isCompany ? Array.from({ length: 7 }, () => random.pick([...SDI_CHARS])).join('') : null,
-    vatCode: isCompany ? partitaIva(`${random.digits(7)}${VAT_OFFICE[place[1]] ?? '037'}`) : null,
-  }));
-  const newCustomers = [...demoCustomers, ...rossiCustomers];
+  const rossiCustomers = ROSSI_CUSTOMERS.map((c) => fixtureRow(c, rossiId, random, ids, '037'));
+  const creatorCustomers = FORFETTARIO_CUSTOMERS.map((c) => fixtureRow(c, creatorId, random, ids, '048'));
+  const newCustomers = [...demoCustomers, ...rossiCustomers, ...creatorCustomers];
   const placeOf = await placesOf(tx, [
-    ...newCustomers.map((c) => c.place),
+    ...newCustomers.flatMap((c) => (c.place ? [c.place] : [])),
     ...Object.values(PROFILES).map((p) => p.place),
   ]);
 
-  // Sellers' billing profiles.
+  // Sellers' billing and fiscal profiles.
   for (const [tenantName, profile] of Object.entries(PROFILES)) {
     const place = placeOf(profile.place);
     await tx
@@ -404,13 +601,17 @@ export async function seedDemoBilling(
       .set({
         legalName: profile.legalName,
         vatCode: profile.vatCode,
-        fiscalCode: profile.vatCode,
-        taxRegime: 'RF01',
+        fiscalCode: profile.fiscalCode,
+        taxRegime: profile.taxRegime,
+        pensionFundType: profile.pensionFund?.type ?? null,
+        pensionFundRate: profile.pensionFund?.rate ?? null,
+        withholdingTax: profile.withholdingTax,
+        stampDutyToCustomer: profile.stampDutyToCustomer,
         street: profile.street,
-        zip: place?.zip ?? null,
-        regionId: place?.regionId ?? null,
-        provinceId: place?.provinceId ?? null,
-        municipalityId: place?.id ?? null,
+        zip: place.zip,
+        regionId: place.regionId,
+        provinceId: place.provinceId,
+        municipalityId: place.id,
         pec: profile.pec,
         iban: profile.iban,
         accountHolder: profile.accountHolder,
@@ -418,45 +619,14 @@ export async function seedDemoBilling(
       .where(eq(tenants.id, tenantIds.get(tenantName) ?? -1));
   }
 
-  // Studio Rossi's catalogue.
-  const rossiPlanRows = await tx
-    .insert(plans)
-    .values(
-      ROSSI_PLANS.map((p) => ({
-        tenantId: rossiId,
-        name: p.name,
-        recurringCostBeforeVat: p.cost,
-        recurrenceType: p.recurrenceType,
-        createdAt: new Date(now.getTime() - 330 * DAY),
-        updatedAt: new Date(now.getTime() - 330 * DAY),
-      })),
-    )
-    .returning({
-      id: plans.id,
-      name: plans.name,
-      cost: plans.recurringCostBeforeVat,
-      vat: plans.vatPercentage,
-      recurrenceType: plans.recurrenceType,
-    });
-  await tx.insert(planFeatures).values(
-    ROSSI_PLANS.flatMap((p) =>
-      p.features.map(([featureName, description]) => ({
-        tenantId: rossiId,
-        planId: rossiPlanRows.find((r) => r.name === p.name)?.id ?? -1,
-        featureName,
-        description,
-      })),
-    ),
-  );
-  await tx.insert(features).values(
-    ROSSI_PLANS.flatMap((p) =>
-      p.features.map(([featureName, description]) => ({
-        tenantId: rossiId,
-        featureName,
-        key: featureKeyOf(featureName),
-        description,
-      })),
-    ),
+  // Studio Rossi's and the forfettario's catalogues (hers without VAT: 0 %, N2.2).
+  const rossiPlanRows = await seedPlans(tx, rossiId, ROSSI_PLANS, new Date(now.getTime() - 330 * DAY));
+  const creatorPlanRows = await seedPlans(
+    tx,
+    creatorId,
+    FORFETTARIO_PLANS,
+    new Date(now.getTime() - 360 * DAY),
+    { percentage: '0', natura: 'N2.2' },
   );
   const demoPlanRows = await tx
     .select({
@@ -464,12 +634,18 @@ export async function seedDemoBilling(
       name: plans.name,
       cost: plans.recurringCostBeforeVat,
       vat: plans.vatPercentage,
+      natura: plans.natura,
       recurrenceType: plans.recurrenceType,
     })
     .from(plans)
     .where(eq(plans.tenantId, demoId));
+  const planRows = new Map([
+    [demoId, demoPlanRows],
+    [rossiId, rossiPlanRows],
+    [creatorId, creatorPlanRows],
+  ]);
   const planOf = (tenantId: number, name: string): PlanInfo => {
-    const row = (tenantId === demoId ? demoPlanRows : rossiPlanRows).find((p) => p.name === name);
+    const row = planRows.get(tenantId)?.find((p) => p.name === name);
     if (!row) throw new Error(`demo seed: no plan ${name}`);
     return planInfo(row);
   };
@@ -480,23 +656,27 @@ export async function seedDemoBilling(
     .from(userTenants)
     .innerJoin(users, eq(users.id, userTenants.userId))
     .where(and(eq(userTenants.tenantId, demoId), eq(users.roleId, Role.User)));
+  const fixed = new Set(
+    [...DEMO_SPECS, ...ROSSI_SPECS, ...FORFETTARIO_SPECS].flatMap((s) => (s.customer ? [s.customer] : [])),
+  );
+  // Customers with a story of their own (the German business, the comune, the licensees) are
+  // left out of the pools the other subscriptions draw from.
+  const poolOf = (rows: readonly CustomerRow[]) => rows.map((c) => c.email).filter((e) => !fixed.has(e));
   const demoPool = random.shuffle([
-    ...demoCustomers.map((c) => c.email),
+    ...poolOf(demoCustomers),
     ...existing.map((e) => e.email).filter((email) => email !== CLIENTE),
   ]);
-  const demoSubs = DEMO_SPECS.map((s) =>
-    buildSubscription(s, demoId, planOf(demoId, s.plan), demoAdmin, now, random),
-  );
+  const build = (specs: readonly Spec[], tenantId: number, admin: Actor) =>
+    specs.map((s) => buildSubscription(s, tenantId, planOf(tenantId, s.plan), admin, now, random));
+  const demoSubs = build(DEMO_SPECS, demoId, demoAdmin);
   assignCustomers(demoSubs, demoPool, 4);
-  const rossiSubs = ROSSI_SPECS.map((s) =>
-    buildSubscription(s, rossiId, planOf(rossiId, s.plan), rossiAdmin, now, random),
+  const rossiSubs = build(ROSSI_SPECS, rossiId, superAdmin);
+  assignCustomers(rossiSubs, poolOf(rossiCustomers), 1);
+  const creatorSubs = build(FORFETTARIO_SPECS, creatorId, superAdmin);
+  assignCustomers(creatorSubs, poolOf(creatorCustomers), 1);
+  const allSubs = [...demoSubs, ...rossiSubs, ...creatorSubs].sort(
+    (a, b) => a.startDate.getTime() - b.startDate.getTime(),
   );
-  assignCustomers(
-    rossiSubs,
-    rossiCustomers.map((c) => c.email),
-    1,
-  );
-  const allSubs = [...demoSubs, ...rossiSubs].sort((a, b) => a.startDate.getTime() - b.startDate.getTime());
 
   // New customers, registered a little before their first subscription.
   const firstStart = new Map<string, number>();
@@ -525,7 +705,7 @@ export async function seedDemoBilling(
     .returning({ id: users.id, email: users.email });
   await tx.insert(userTenants).values(
     registered.map((c) => {
-      const place = placeOf(c.place);
+      const place = c.place ? placeOf(c.place) : null;
       return {
         userId: userRows.find((u) => u.email === c.email)?.id ?? -1,
         tenantId: c.tenantId,
@@ -534,9 +714,15 @@ export async function seedDemoBilling(
         phone: c.phone,
         sdi: c.sdi,
         vatCode: c.vatCode,
-        isCompany: c.isCompany ?? false,
+        fiscalCode: c.fiscalCode,
+        isCompany: c.isCompany,
+        countryCode: c.countryCode,
+        billingCity: c.city,
+        publicAdministration: c.publicAdministration,
+        paOfficeCode: c.paOfficeCode,
+        cig: c.cig,
         billingStreet: c.street,
-        billingZip: place?.zip ?? null,
+        billingZip: place?.zip ?? c.zip,
         billingRegionId: place?.regionId ?? null,
         billingProvinceId: place?.provinceId ?? null,
         billingMunicipalityId: place?.id ?? null,
@@ -551,6 +737,55 @@ export async function seedDemoBilling(
       await tx.select({ id: users.id, email: users.email }).from(users).where(inArray(users.email, emails))
     ).map((u) => [u.email, u.id]),
   );
+
+  // What each subscription asks: the net to pay of one period's document, from the two profiles
+  // as fiscal-profiles.ts reads them (the amount the invoice will show as ImportoPagamento).
+  const demoTenants = [demoId, rossiId, creatorId];
+  const sellers = new Map(
+    (
+      await tx
+        .select({
+          id: tenants.id,
+          taxRegime: tenants.taxRegime,
+          fundType: tenants.pensionFundType,
+          fundRate: tenants.pensionFundRate,
+          withholdingTax: tenants.withholdingTax,
+          stampDutyToCustomer: tenants.stampDutyToCustomer,
+          oss: tenants.ossRegistered,
+        })
+        .from(tenants)
+        .where(inArray(tenants.id, demoTenants))
+    ).map((row) => [row.id, sellerProfileFrom(row)]),
+  );
+  const members = new Map(
+    (
+      await tx
+        .select({
+          tenantId: userTenants.tenantId,
+          userId: userTenants.userId,
+          countryCode: userTenants.countryCode,
+          isCompany: userTenants.isCompany,
+          vatCode: userTenants.vatCode,
+          publicAdministration: userTenants.publicAdministration,
+          withholdingAgent: userTenants.withholdingAgent,
+        })
+        .from(userTenants)
+        .where(inArray(userTenants.tenantId, demoTenants))
+    ).map((row) => [`${row.tenantId}|${row.userId}`, customerProfileFrom(row)]),
+  );
+  for (const s of allSubs) {
+    const seller = sellers.get(s.tenantId);
+    const customer = members.get(`${s.tenantId}|${userIdOf.get(s.customer ?? '') ?? -1}`);
+    if (!seller || !customer) throw new Error(`demo seed: no fiscal profile for ${s.customer}`);
+    s.due = periodDocument(seller, customer, {
+      description: s.plan.name,
+      costCents: s.plan.cost,
+      vat: s.plan.vat,
+      natura: s.plan.natura,
+    }).netToPayCents;
+  }
+  const amountOf = (s: BuiltSubscription, share: 'full' | 'half' | 'rest') =>
+    share === 'full' ? s.due : share === 'half' ? Math.floor(s.due / 2) : s.due - Math.floor(s.due / 2);
 
   // Customers seeded before this step (and the demo User) joined before their first subscription.
   const isNew = new Set(newCustomers.map((c) => c.email));
@@ -633,7 +868,7 @@ export async function seedDemoBilling(
         id: transferIds[i] as number,
         tenantId: s.tenantId,
         paymentId: paymentId.get(p) as number,
-        amountCents: t.amountCents,
+        amountCents: amountOf(s, t.share),
         approvalDate: t.approvalDate,
         createdAt: t.createdAt,
         updatedAt: t.createdAt,

@@ -14,6 +14,7 @@ import {
   users,
   userTenants,
 } from '../schema';
+import { CADASTRAL_CODES, codiceFiscale } from './demo-fixtures';
 
 type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 
@@ -49,12 +50,23 @@ const DEMO_PLANS = [
   },
 ] as const;
 
-/** Demo customers (role User) without a password: like accounts an admin creates, they would set one by e-mail. */
+/**
+ * Demo customers (role User) without a password: like accounts an admin creates, they would set one
+ * by e-mail. Each has what an invoice needs: a person her codice fiscale, a company its Partita
+ * IVA and SDI code, both an address in a real comune.
+ */
 const DEMO_CUSTOMERS = [
   {
     email: 'mario.rossi@example.com',
     name: 'Mario Rossi',
     phone: '+39 333 1234567',
+    fiscalCode: codiceFiscale('Mario', 'Rossi', {
+      year: 1968,
+      month: 4,
+      day: 23,
+      sex: 'M',
+      placeCode: CADASTRAL_CODES['Torino|TO'] ?? '',
+    }),
     street: 'Via Roma 12',
     municipality: ['Torino', 'TO'],
   },
@@ -63,6 +75,7 @@ const DEMO_CUSTOMERS = [
     name: 'Bianchi Consulting Srl',
     isCompany: true,
     vatCode: '12345678903',
+    fiscalCode: '12345678903',
     sdi: 'M5UXCR1',
     pec: 'bianchi-consulting@pec.example.com',
     street: 'Corso Buenos Aires 45',
@@ -71,10 +84,26 @@ const DEMO_CUSTOMERS = [
   {
     email: 'laura.verdi@example.com',
     name: 'Laura Verdi',
+    fiscalCode: codiceFiscale('Laura', 'Verdi', {
+      year: 1985,
+      month: 9,
+      day: 7,
+      sex: 'F',
+      placeCode: CADASTRAL_CODES['Napoli|NA'] ?? '',
+    }),
     street: 'Via Toledo 210',
     municipality: ['Napoli', 'NA'],
   },
 ] as const;
+
+/** The demo User's billing data in Demo Srl (her own address in Rome is her billing address). */
+const CLIENTE_FISCAL_CODE = codiceFiscale('Cliente', 'Demo', {
+  year: 1990,
+  month: 3,
+  day: 15,
+  sex: 'F',
+  placeCode: CADASTRAL_CODES['Roma|RM'] ?? '',
+});
 
 async function municipalityOf(tx: Tx, name: string, province: string) {
   const [row] = await tx
@@ -168,6 +197,7 @@ export async function seedDemoCatalogue(
       phone: 'phone' in customer ? customer.phone : null,
       sdi: 'sdi' in customer ? customer.sdi : null,
       vatCode: 'vatCode' in customer ? customer.vatCode : null,
+      fiscalCode: customer.fiscalCode,
       isCompany: 'isCompany' in customer ? customer.isCompany : false,
       billingStreet: customer.street,
       billingZip: place?.zip ?? null,
@@ -191,4 +221,16 @@ export async function seedDemoCatalogue(
       : []),
   ];
   if (own.length > 0) await tx.insert(addresses).values(own.map((a) => ({ ...a, tenantId })));
+  if (rome && demoUserId)
+    await tx
+      .update(userTenants)
+      .set({
+        fiscalCode: CLIENTE_FISCAL_CODE,
+        billingStreet: 'Via del Corso 101',
+        billingZip: rome.zip,
+        billingRegionId: rome.regionId,
+        billingProvinceId: rome.provinceId,
+        billingMunicipalityId: rome.id,
+      })
+      .where(and(eq(userTenants.tenantId, tenantId), eq(userTenants.userId, demoUserId)));
 }

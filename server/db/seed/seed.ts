@@ -2,7 +2,7 @@ import { count } from 'drizzle-orm';
 import type { SecretBox } from '../../lib/secret-box';
 import type { Database } from '../client';
 import { regions, seedRuns } from '../schema';
-import { seedDemo, seedFirstAdmin } from './accounts';
+import { seedDemo, seedFirstAdmin, type DemoInvoicer } from './accounts';
 import { seedGeography } from './geography';
 import { loadIstatGeography } from './istat';
 
@@ -13,6 +13,11 @@ export interface SeedOptions {
   adminPassword?: string | undefined;
   /** Encrypts the demo's placeholder provider secret (the server's key); without it none is stored. */
   secretBox?: SecretBox | undefined;
+  /**
+   * Issues the demo's invoices (modules/invoice/demo-invoices.ts `issueDemoInvoices`): required
+   * when the demo is seeded, which never happens without its year of invoices.
+   */
+  demoInvoices?: DemoInvoicer | undefined;
 }
 
 export type SeedStep = 'geography' | 'demo' | 'admin';
@@ -20,7 +25,7 @@ export type SeedStep = 'geography' | 'demo' | 'admin';
 /**
  * Seeds what is missing and records each step in `seed_runs`, so later starts only read that
  * table: geography (whenever the regions table is empty), demo tenants, accounts, plans,
- * customers and a placeholder PayPal row (when asked),
+ * customers, a year of billing and its invoices and a placeholder PayPal row (when asked),
  * the first SuperAdmin (when ADMIN_EMAIL is set). Returns the steps that ran now.
  *
  * All or nothing: every step and its `seed_runs` record commit in ONE transaction, so a crash
@@ -56,7 +61,8 @@ export async function seedDatabase(
       await mark('geography');
     }
     if (options.seedDemo && !done.has('demo')) {
-      await seedDemo(tx, options.demoPassword, options.secretBox);
+      if (!options.demoInvoices) throw new Error('demo seed: demoInvoices is required to seed the demo');
+      await seedDemo(tx, options.demoPassword, options.secretBox, options.demoInvoices);
       ran.push('demo');
       await mark('demo');
     }

@@ -15,7 +15,7 @@ import type { User } from '../../../contract/schemas/user';
 import { xsdErrors } from '../../../server/modules/invoice/fatturapa';
 import { API_KEY, createTestContext, DEMO, type ApiClient, type TestContext } from '../helpers/test-app';
 import { TEST_DEMO_PASSWORD } from '../helpers/test-database';
-import { payByBankTransfer, tagText } from '../invoices/helpers';
+import { payByBankTransfer, tagText, withoutDemoInvoices } from '../invoices/helpers';
 import { giveIban, movableClock, userId } from './helpers';
 
 const clock = movableClock('2026-03-10T09:00:00.000Z');
@@ -28,6 +28,7 @@ let person: number;
 
 beforeAll(async () => {
   ctx = await createTestContext({ app: { now: clock.now } });
+  await withoutDemoInvoices(ctx);
   admin = await ctx.as('admin', 'Demo Srl');
   demoId = await ctx.tenantId('Demo Srl');
   await giveIban(ctx, 'Demo Srl');

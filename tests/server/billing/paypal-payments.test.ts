@@ -20,6 +20,7 @@ import {
 import { startFakePayPal, type FakePayPal } from '../../../server/providers/fake-paypal';
 import { client, createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
 import { createRenewalPaymentLink } from '../../../server/modules/billing/payment-token.service';
+import { withoutDemoInvoices } from '../invoices/helpers';
 import { createSubscription, giveIban, movableClock, planId, pointPayPalAt, userId } from './helpers';
 
 const clock = movableClock('2026-01-31T10:00:00.000Z');
@@ -38,6 +39,7 @@ beforeAll(async () => {
   // The timeout scenarios wait this long for a fake that never answers; an answering fake must
   // stay well inside it on a loaded 2-core machine (300 ms was exceeded there).
   ctx = await createTestContext({ app: { now: clock.now }, env: { PAYPAL_TIMEOUT: '2s' } });
+  await withoutDemoInvoices(ctx);
   admin = await ctx.as('admin', 'Demo Srl');
   cliente = await ctx.as('cliente', 'Demo Srl');
   demoId = await ctx.tenantId('Demo Srl');

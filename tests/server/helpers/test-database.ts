@@ -8,6 +8,7 @@ import { openDatabase } from '../../../server/db/client';
 import type { DatabaseHandle, DatabaseOptions } from '../../../server/db/client';
 import { seedDatabase } from '../../../server/db/seed/seed';
 import { createSecretBox } from '../../../server/lib/secret-box';
+import { issueDemoInvoices } from '../../../server/modules/invoice/demo-invoices';
 
 export const TEST_DEMO_PASSWORD = 'demo1234';
 /** The test apps' JWT secret, also the key of the demo's encrypted provider secret. */
@@ -16,6 +17,7 @@ const seedOptions = {
   seedDemo: true,
   demoPassword: TEST_DEMO_PASSWORD,
   secretBox: createSecretBox(TEST_JWT_SECRET),
+  demoInvoices: issueDemoInvoices,
 };
 
 export interface TestDatabase {
@@ -161,8 +163,14 @@ async function templateKey(): Promise<string> {
     'server/db/schema',
     'server/db/embedded',
     'server/jobs',
+    // The demo seed computes its amounts and issues its invoices with these.
+    'server/db/fiscal-profiles.ts',
+    'server/modules/invoice',
+    'contract',
   ]) {
-    const files = (await readdir(path.join(repoRoot, dir), { recursive: true })).sort();
+    const files = (await stat(path.join(repoRoot, dir))).isFile()
+      ? ['']
+      : (await readdir(path.join(repoRoot, dir), { recursive: true })).sort();
     for (const file of files) {
       const full = path.join(repoRoot, dir, file);
       if ((await stat(full)).isFile()) hash.update(file).update(await readFile(full));

@@ -23,7 +23,8 @@ import { dataOf } from '../helpers/entity-checks';
 import { client, createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
 
 const clock = movableClock('2026-02-02T10:00:00.000Z');
-const CUSTOMER = 'mario.rossi@example.com';
+/** A customer made here, with no other subscription (the demo's customers have their own). */
+const CUSTOMER = 'api.v1.cliente@example.com';
 let fake: FakePayPal;
 let ctx: TestContext;
 let admin: ApiClient;
@@ -70,6 +71,14 @@ beforeAll(async () => {
   basic = await planId(ctx, 'Demo Srl', 'Basic');
   const synced = await admin.post<{ paypalPlanId: string }>(`/api/plan/syncPaypal/${basic}`);
   basicPaypalPlan = dataOf(synced).paypalPlanId;
+  const created = await admin.post('/api/user/Create', {
+    name: 'Giorgio Conti',
+    email: CUSTOMER,
+    isCompany: false,
+    isActive: true,
+    roleId: 3,
+  });
+  expect(created.status, created.raw).toBe(200);
 });
 afterAll(async () => {
   await ctx?.close();

@@ -1,6 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import type { Subscription } from '../../../contract/schemas/subscription';
-import { invoices, userTenants } from '../../../server/db/schema';
+import {
+  invoiceCounters,
+  invoiceIssues,
+  invoices,
+  invoiceSends,
+  userTenants,
+} from '../../../server/db/schema';
 import { xsdErrors } from '../../../server/modules/invoice/fatturapa';
 import type { ApiClient, TestContext } from '../helpers/test-app';
 import { approveWholeAmount, createSubscription } from '../billing/helpers';
@@ -17,6 +23,19 @@ export async function setCustomer(
     .update(userTenants)
     .set(values)
     .where(and(eq(userTenants.userId, userId), eq(userTenants.tenantId, tenantId)));
+}
+
+/**
+ * Removes the demo's year of invoices (and their counters), for a file that numbers from 1 under a
+ * clock of its own: the demo's invoices are dated by the real clock when the template was seeded,
+ * so they would sit among (and after) the file's moved-clock dates. Arrangement only: the demo's
+ * invoices themselves are checked in demo-billing-seed.test.ts.
+ */
+export async function withoutDemoInvoices(ctx: TestContext): Promise<void> {
+  await ctx.db.delete(invoiceSends);
+  await ctx.db.delete(invoiceIssues);
+  await ctx.db.delete(invoices);
+  await ctx.db.delete(invoiceCounters);
 }
 
 /** Create → bank transfer → an approved transfer of the whole amount → setActiveNoRenewal. */

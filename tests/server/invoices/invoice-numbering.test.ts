@@ -16,7 +16,7 @@ import {
   planId,
   userId,
 } from '../billing/helpers';
-import { everyStoredInvoiceValidates } from './helpers';
+import { everyStoredInvoiceValidates, withoutDemoInvoices } from './helpers';
 
 const clock = movableClock('2026-05-20T09:00:00.000Z');
 let ctx: TestContext;
@@ -24,6 +24,7 @@ let admin: ApiClient;
 
 beforeAll(async () => {
   ctx = await createTestContext({ app: { now: clock.now } });
+  await withoutDemoInvoices(ctx);
   admin = await ctx.as('admin', 'Demo Srl');
   await giveIban(ctx, 'Demo Srl');
 });

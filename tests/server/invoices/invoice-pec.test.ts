@@ -19,7 +19,7 @@ import { invoiceSends, invoices, tenants } from '../../../server/db/schema';
 import { PEC_JOBS } from '../../../server/modules/invoice/invoice-pec';
 import { createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
 import { giveIban, movableClock, planId, userId } from '../billing/helpers';
-import { payByBankTransfer } from './helpers';
+import { payByBankTransfer, withoutDemoInvoices } from './helpers';
 
 const clock = movableClock('2026-06-10T09:00:00.000Z');
 const TLS_DIR = path.resolve(import.meta.dirname, '../../fixtures/tls');
@@ -100,6 +100,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   smtpPort = (smtp.server.address() as AddressInfo).port;
   ctx = await createTestContext({ app: { now: clock.now, pecTransportOptions: { tls: { ca: TEST_CA } } } });
+  await withoutDemoInvoices(ctx);
   admin = await ctx.as('admin', 'Demo Srl');
   demoId = await ctx.tenantId('Demo Srl');
   await giveIban(ctx, 'Demo Srl');

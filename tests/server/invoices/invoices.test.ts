@@ -7,7 +7,13 @@ import { isValidCodiceFiscale } from '../../../contract/validation/italian';
 import { invoiceCounters, invoices, payments, tenants } from '../../../server/db/schema';
 import { createTestContext, DEMO, type ApiClient, type TestContext } from '../helpers/test-app';
 import { giveIban, movableClock, planId, userId } from '../billing/helpers';
-import { everyStoredInvoiceValidates, payByBankTransfer, setCustomer, tagText } from './helpers';
+import {
+  everyStoredInvoiceValidates,
+  payByBankTransfer,
+  setCustomer,
+  tagText,
+  withoutDemoInvoices,
+} from './helpers';
 
 const clock = movableClock('2026-03-10T09:00:00.000Z');
 let ctx: TestContext;
@@ -18,6 +24,7 @@ const BIANCHI = 'amministrazione@bianchi-consulting.example.com';
 
 beforeAll(async () => {
   ctx = await createTestContext({ app: { now: clock.now } });
+  await withoutDemoInvoices(ctx);
   admin = await ctx.as('admin', 'Demo Srl');
   await giveIban(ctx, 'Demo Srl');
   basic = await planId(ctx, 'Demo Srl', 'Basic');
@@ -182,6 +189,8 @@ describe('routing to the SdI', () => {
   });
 
   it('a consumer without a codice fiscale: the payment is recorded, the invoice waits with the field named', async () => {
+    // The demo's customers have theirs: this one's is taken away.
+    await setCustomer(ctx, 'Demo Srl', customers.consumer!, { fiscalCode: null });
     const before = await ctx.db.select({ n: invoiceCounters.lastNumber }).from(invoiceCounters);
     const { sub, confirm } = await payByBankTransfer(
       admin,

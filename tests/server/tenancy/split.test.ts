@@ -20,6 +20,7 @@ import { CONTROL_TENANT_TABLES, splitTenant, TENANT_TABLES } from '../../../serv
 import { createTenantDatabases } from '../../../server/db/tenancy/tenant-databases';
 import type { TenantDatabases } from '../../../server/db/tenancy/tenant-databases';
 import { createSecretBox } from '../../../server/lib/secret-box';
+import { issueDemoInvoices } from '../../../server/modules/invoice/demo-invoices';
 import * as schema from '../../../server/db/schema';
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { client, DEMO, JWT_SECRET, testConfig } from '../helpers/test-app';
@@ -114,6 +115,7 @@ beforeAll(async () => {
     seedDemo: true,
     demoPassword: TEST_DEMO_PASSWORD,
     secretBox: createSecretBox(JWT_SECRET),
+    demoInvoices: issueDemoInvoices,
   });
   for (const { table, column } of added)
     await database.handle.db.execute(sql.raw(`ALTER TABLE "${table}" DROP COLUMN "${column}"`));
