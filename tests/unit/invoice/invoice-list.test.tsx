@@ -42,6 +42,8 @@ const issue: InvoiceIssue = {
   customer: { id: 5, name: 'Mario Rossi' },
   messages: [missingCf],
   at: '2026-03-10T09:00:00.000Z',
+  amount: 12.08,
+  reasons: [],
 };
 
 let saved: string[] = [];
