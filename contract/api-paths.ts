@@ -88,6 +88,16 @@ export const apiPaths = {
     /** PUT {sessionId, tenantId} (public): the session confirmed with Stripe, then as updatePayment. */
     stripeConfirm: 'Payment/stripe/confirm',
   },
+  invoice: {
+    /** GET (Admin): the payments waiting for an invoice, per payment and by customer (InvoiceIssues). */
+    issues: 'invoice/issues',
+    /** POST (Admin): the payment's invoice, if its data are complete now. */
+    retry: (paymentId: number | string) => `invoice/retry/${paymentId}`,
+    /** POST (Admin): the invoices of all the customer's waiting payments. */
+    retryCustomer: (userId: number | string) => `invoice/retryCustomer/${userId}`,
+    /** GET ?year=AAAA (Admin): the bollo per quarter for the F24 (StampDutySummary). */
+    stampDuty: 'invoice/stampDuty',
+  },
   dashboard: {
     /** GET: `data` = DashboardSummary (contract/schemas/dashboard.ts); Admin, SuperAdmin. */
     summary: 'dashboard/summary',

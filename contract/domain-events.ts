@@ -26,6 +26,10 @@ export interface DomainEvents {
   'bankTransfer.approved': { bankTransferId: number; paymentId: number };
   /** An invoice or credit note was numbered. */
   'invoice.issued': { invoiceId: number; paymentId: number | null; kind: 'invoice' | 'creditNote' };
+  /** A customer's record in the tenant (name, tax ids, billing address) was saved. */
+  'customer.billingDataChanged': { userId: number };
+  /** The tenant's billing profile ('Dati di fatturazione') was saved. */
+  'tenant.billingProfileChanged': { tenantId: number };
 }
 
 export type DomainEventName = keyof DomainEvents;
@@ -37,4 +41,6 @@ export const domainEventNames = [
   'subscription.statusChanged',
   'bankTransfer.approved',
   'invoice.issued',
+  'customer.billingDataChanged',
+  'tenant.billingProfileChanged',
 ] as const satisfies readonly DomainEventName[];

@@ -258,6 +258,36 @@ export const invoiceMessages = {
   issued: (number: string) => `Fattura ${number} emessa.`,
   creditNoteIssued: (number: string) => `Nota di credito ${number} emessa.`,
   stillBlocked: 'La fattura non è stata emessa: completa i dati indicati e riprova.',
+  stillBlockedMany: 'Nessuna fattura emessa: completa i dati indicati e riprova.',
+  nothingWaiting: 'Nessun pagamento in attesa di fattura per questo cliente.',
+  /** 'Riprova' on a customer's payments: the invoices issued, and how many still wait. */
+  retried: (numbers: readonly string[], waiting: number) =>
+    [
+      numbers.length === 1 ? `Fattura ${numbers[0]} emessa.` : `Fatture ${numbers.join(', ')} emesse.`,
+      waiting === 0
+        ? ''
+        : waiting === 1
+          ? '1 pagamento ancora in attesa.'
+          : `${waiting} pagamenti ancora in attesa.`,
+    ]
+      .filter(Boolean)
+      .join(' '),
+  /** The Italian names of the fields an invoice needs, as the 'Mancano: …' line lists them. */
+  fieldLabels: {
+    name: 'nome',
+    fiscalCode: 'codice fiscale',
+    vatCode: 'partita IVA',
+    foreignVat: 'numero IVA estero',
+    street: 'indirizzo',
+    zip: 'CAP',
+    municipality: 'comune',
+    city: 'città',
+    legalName: 'ragione sociale',
+  },
+  /** 'Mancano: codice fiscale, indirizzo, CAP, comune' ('Manca: CAP' for one). */
+  missingFields: (labels: readonly string[]) =>
+    `${labels.length === 1 ? 'Manca' : 'Mancano'}: ${labels.join(', ')}`,
+  yearInvalid: 'Anno non valido: usa il formato AAAA (dal 2019).',
   naturaRequired: 'Con IVA 0 % serve la Natura (da N1 a N7).',
   naturaOnlyAtZero: 'La Natura si indica solo con IVA 0 %.',
   naturaInvalid: 'Natura non valida: scegli un codice da N1 a N7.',

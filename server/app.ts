@@ -264,7 +264,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Domain events between modules (issue 24): each module subscribes its consumers here, at start.
   const events = createEventBus();
   subscribeOutboundWebhooks(events);
-  subscribeInvoicing(events);
+  subscribeInvoicing(events, app.log);
   const dispatcher = createOutboxDispatcher({
     db,
     mailer,
@@ -336,6 +336,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     crud,
     tenantEntity(secretBox, {
       guard: outbound.guard,
+      profileSaved: { uow, log: app.log },
       databaseOf: (tenantId) => describeTenantDatabase(db, tenancy, tenantId),
       ...(tenancy
         ? {

@@ -117,8 +117,9 @@ export interface EntityDefinition<TTable extends PgTable, TItem, TInputSchema ex
   /**
    * After a Create's or an Update's unit committed (work in another database: a tenant's own one),
    * before the answer; a failure answers its error (the write stays committed unless it undoes it).
+   * `caller` is who wrote.
    */
-  afterCommit?: (id: number, op: 'create' | 'update') => Promise<void>;
+  afterCommit?: (id: number, op: 'create' | 'update', caller: Caller) => Promise<void>;
   /** What GetById adds to the presented item for this caller (e.g. a tenant's database for a SuperAdmin). */
   detail?: (caller: Caller, item: TItem) => Promise<TItem>;
   /** Body of Create and (with `id`) Update, from contract/schemas. */

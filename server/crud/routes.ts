@@ -178,7 +178,7 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
     async (request) => {
       const c = caller(request);
       const id = await write(request, (w) => repoOf(c).create(w, c, request.body as z.output<TInputSchema>));
-      await def.afterCommit?.(id, 'create');
+      await def.afterCommit?.(id, 'create', c);
       return ok(shown(c, await repoOf(c).get(c, id)), messages.http.created);
     },
   );
@@ -195,7 +195,7 @@ export function registerCrudRoutes<TTable extends PgTable, TItem, TInputSchema e
       const body = request.body as z.output<TInputSchema> & { id: number };
       const c = caller(request);
       await write(request, (w) => repoOf(c).update(w, c, body.id, body));
-      await def.afterCommit?.(body.id, 'update');
+      await def.afterCommit?.(body.id, 'update', c);
       return ok(shown(c, await repoOf(c).get(c, body.id)), messages.http.updated);
     },
   );

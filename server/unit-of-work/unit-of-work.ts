@@ -106,6 +106,16 @@ export interface UnitOfWork extends GlobalUnitOfWork {
   publish<N extends DomainEventName>(event: N, payload: DomainEvents[N]): Promise<EventReport[]>;
 }
 
+/**
+ * The unit as a tenant's unit (one that publishes domain events), when it is one: the generic
+ * CRUD writes receive every unit typed as global, a tenant-scoped entity's being a tenant's.
+ */
+export function tenantUnitOf(w: GlobalUnitOfWork): UnitOfWork | null {
+  return w.tenantId !== null && typeof (w as Partial<UnitOfWork>).publish === 'function'
+    ? (w as UnitOfWork)
+    : null;
+}
+
 export type UnitDatabase = 'tenant' | 'control' | 'both';
 
 export interface UnitOfWorkScope {

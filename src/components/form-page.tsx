@@ -1,6 +1,6 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { useWatch } from 'react-hook-form';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { messages } from '../../contract/messages';
 import { listTitle, type FieldDef, type FormValues, type ResourceDef } from '../lib/resource';
 import { toBody, useFormController, type FormController } from '../lib/use-form-controller';
@@ -81,14 +81,75 @@ function FieldGrid({
 }
 
 /**
+ * The field `?focus={key}` names (e.g. the invoices' 'Completa i dati'), or, while a select it
+ * depends on is empty (a comune without its provincia), the first empty one it depends on.
+ */
+export function focusTarget(
+  fields: readonly FieldDef[],
+  key: string,
+  valueOf: (key: string) => unknown,
+): FieldDef | undefined {
+  let field = fields.find((f) => f.key === key);
+  for (let guard = 0; field && guard < fields.length; guard++) {
+    const parentKey = field.kind === 'select' ? field.dependsOn?.field : undefined;
+    const parent = parentKey ? fields.find((f) => f.key === parentKey) : undefined;
+    const empty = (v: unknown) => v === null || v === undefined || v === '';
+    if (!parent || !empty(valueOf(parent.key))) break;
+    field = parent;
+  }
+  return field;
+}
+
+/**
+ * Once the form shows its values, focuses the field the URL names (`?focus=key`): its tab first,
+ * then its control, as soon as that is on screen and enabled (a lazy select may take a moment).
+ */
+function useFocusFromUrl(
+  c: FormController,
+  fields: readonly FieldDef[],
+  formRef: RefObject<HTMLFormElement | null>,
+  showTab: (group: string) => void,
+) {
+  const [params] = useSearchParams();
+  const key = params.get('focus');
+  const done = useRef<string | null>(null);
+  const ready = !c.isLoading && !c.loadFailed;
+  useEffect(() => {
+    if (!key || !ready || done.current === key) return;
+    const field = focusTarget(fields, key, (k) => c.form.getValues(k));
+    if (!field) return;
+    done.current = key;
+    showTab(field.group ?? '');
+    let timer: number | undefined;
+    let tries = 0;
+    const attempt = () => {
+      const scope = `[data-field="${field.key}"]`;
+      const control = formRef.current?.querySelector<HTMLInputElement>(
+        `${scope} input:not([type="hidden"]), ${scope} select, ${scope} textarea`,
+      );
+      if (control && !control.disabled && !control.closest('[hidden]')) {
+        control.focus();
+        return;
+      }
+      if (++tries < 30) timer = window.setTimeout(attempt, 100);
+    };
+    timer = window.setTimeout(attempt, 0);
+    return () => window.clearTimeout(timer);
+  }, [key, ready, fields, c.form, formRef, showTab]);
+}
+
+/**
  * The shared form screen (spec §2): 'Crea Nuovo …' / 'Modifica …', 'Crea' / 'Salva' and
- * 'Indietro'; fades in after 100 ms and out (300 ms) after a save, then goes back.
+ * 'Indietro'; fades in after 100 ms and out (300 ms) after a save, then goes back. `?focus={key}`
+ * opens it on that field.
  */
 export function FormPage<T extends { id: number }>({ resource, children, after, live }: FormPageProps<T>) {
   const c = useFormController(resource);
   const readOnly = !c.canSave;
   const groups = groupFields(resource.fields);
   const [tab, setTab] = useState(groups[0]?.name ?? '');
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFromUrl(c, resource.fields, formRef, setTab);
   const errorKeys = Object.keys(c.form.formState.errors);
   // New errors on a hidden tab (e.g. the server's 'zip' on the address tab): show that tab.
   const errorSignature = errorKeys.join(',');
@@ -118,6 +179,7 @@ export function FormPage<T extends { id: number }>({ resource, children, after, 
       </div>
 
       <form
+        ref={formRef}
         className="card"
         onSubmit={(e) => void c.submit(e)}
         noValidate

@@ -203,7 +203,12 @@ export function createEntityHooks<T extends { id: number }>(resource: ResourceDe
     const tenantId = useSelectedTenantId();
     return useMutation({
       mutationFn: (vars: V) => write(vars, tenantId),
-      onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.entity(tenantId, name) }),
+      onSuccess: () =>
+        Promise.all(
+          [name, ...(resource.refreshes ?? [])].map((entity) =>
+            client.invalidateQueries({ queryKey: queryKeys.entity(tenantId, entity) }),
+          ),
+        ),
     });
   }
 

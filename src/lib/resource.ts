@@ -144,6 +144,11 @@ export interface ResourceDef<T extends { id: number } = { id: number }> {
    * 'edit' (stay on the new item, e.g. a plan whose features can only be added once it exists).
    */
   afterCreate?: 'list' | 'edit';
+  /**
+   * Other entities whose rows a write of this one changes on the server, refreshed after it (a
+   * customer's or the seller's billing data saved: their waiting invoices are issued).
+   */
+  refreshes?: readonly string[];
   /** Messages that replace the generic ones (e.g. the user screens, spec §8). */
   messages?: {
     created?: string;

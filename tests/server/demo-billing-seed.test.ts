@@ -329,6 +329,7 @@ describe('every demo customer has what an invoice needs', () => {
     const rows = await ctx.db
       .select({
         tenantId: userTenants.tenantId,
+        userId: userTenants.userId,
         roleId: users.roleId,
         name: userTenants.name,
         email: users.email,

@@ -3,7 +3,7 @@ import { Role } from '../../../contract/enums';
 import { serverMessages } from '../../../contract/messages';
 import type { UserInputParsed } from '../../../contract/schemas/user';
 import type { Executor } from '../../db/client';
-import type { GlobalUnitOfWork } from '../../unit-of-work/unit-of-work';
+import { tenantUnitOf, type GlobalUnitOfWork } from '../../unit-of-work/unit-of-work';
 import { tenants, users, userTenants } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import { PgErrorCode, pgErrorCode } from '../../lib/pg-errors';
@@ -194,6 +194,9 @@ export function createUserWrites(deps: UserWritesDeps): EntityWrites<UserInputPa
         await mirrorIdentity(w, id);
         await updateMember(w, id, tenantId, profile);
       });
+      // The customer's record changed: invoicing retries their payments waiting for these data,
+      // in this unit (never failing it).
+      await tenantUnitOf(w)?.publish('customer.billingDataChanged', { userId: id });
     },
 
     async remove(w, caller, id) {

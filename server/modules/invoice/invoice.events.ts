@@ -1,13 +1,41 @@
 import type { EventBus } from '../../unit-of-work/events';
-import { creditNoteForRefund, issueInvoiceForPayment } from './invoice.service';
+import {
+  creditNoteForRefund,
+  issueInvoiceForPayment,
+  retryBlockedPayments,
+  type RetryOutcome,
+} from './invoice.service';
+
+/** Where a retry that failed unexpectedly is told (the app's logger). */
+export interface InvoicingLog {
+  warn(details: object, message: string): void;
+}
+
+/** What a retry did, for the publishing unit's report. */
+function reportOf(outcome: RetryOutcome) {
+  const issued = outcome.issued.map((i) => i.number);
+  return {
+    outcome: issued.length > 0 ? ('applied' as const) : ('unchanged' as const),
+    detail:
+      [
+        issued.length > 0 ? `fatture ${issued.join(', ')} emesse` : '',
+        outcome.blocked.length > 0 ? `${outcome.blocked.length} pagamenti ancora in attesa` : '',
+      ]
+        .filter(Boolean)
+        .join('; ') || null,
+  };
+}
 
 /**
  * What invoicing does when billing tells it something: a paid payment gets its invoice, numbered
  * in the same transaction (so a number is never used by a payment that rolls back, and never
  * skipped); a refunded charge gets the credit note of its invoice, reported back to the provider
- * event that caused it.
+ * event that caused it. When the data an invoice waits for are saved (a customer's record, the
+ * tenant's billing profile), the payments waiting for them are retried in the saving unit: what
+ * is now complete is issued, what still lacks data keeps waiting with this attempt's messages, and
+ * a retry never fails the save.
  */
-export function subscribeInvoicing(events: EventBus): void {
+export function subscribeInvoicing(events: EventBus, log?: InvoicingLog): void {
   events.subscribe('payment.paid', {
     name: 'invoice.issue',
     phase: 'inTransaction',
@@ -19,5 +47,28 @@ export function subscribeInvoicing(events: EventBus): void {
     name: 'invoice.creditNote',
     phase: 'inTransaction',
     handle: (w, refund) => creditNoteForRefund(w, refund),
+  });
+  events.subscribe('customer.billingDataChanged', {
+    name: 'invoice.retryCustomer',
+    phase: 'inTransaction',
+    handle: async (w, { userId }) => {
+      const outcome = await retryBlockedPayments(w, { userId, tolerant: true });
+      if (outcome.failed.length > 0)
+        log?.warn(
+          { tenantId: w.tenantId, userId, failed: outcome.failed },
+          'fatture in attesa non riprovate',
+        );
+      return reportOf(outcome);
+    },
+  });
+  events.subscribe('tenant.billingProfileChanged', {
+    name: 'invoice.retrySeller',
+    phase: 'inTransaction',
+    handle: async (w) => {
+      const outcome = await retryBlockedPayments(w, { tolerant: true });
+      if (outcome.failed.length > 0)
+        log?.warn({ tenantId: w.tenantId, failed: outcome.failed }, 'fatture in attesa non riprovate');
+      return reportOf(outcome);
+    },
   });
 }

@@ -14,16 +14,16 @@ import {
   routingLabel,
   type DocumentType,
   type Invoice,
-  type InvoiceIssue,
   type InvoiceSend,
   type InvoiceSendStatus,
   type InvoicePaymentMethod,
   type InvoiceStatus,
 } from '../../../contract/schemas/invoice';
-import { invoiceIssues, invoices, invoiceSends, userTenants, users } from '../../db/schema';
+import { invoices, invoiceSends } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import type { TenantScope } from '../../unit-of-work/unit-of-work';
 import type { ListQuery } from '../../crud/list-query';
+import type { StampDutyCount } from '../../../contract/invoice/stamp-duty';
 
 const MAX_ID = 2_147_483_647;
 
@@ -64,14 +64,6 @@ export const invoiceItemSchema = z.object({
   lastSend: invoiceSendSchema.nullable(),
   createdAt: z.string(),
 }) satisfies z.ZodType<Invoice>;
-
-export const invoiceIssueSchema = z.object({
-  id: z.number(),
-  paymentId: z.number(),
-  customer: z.object({ id: z.number(), name: z.string() }),
-  messages: z.array(z.string()),
-  at: z.string(),
-}) satisfies z.ZodType<InvoiceIssue>;
 
 export interface InvoiceListFilter {
   from?: string;
@@ -338,31 +330,28 @@ export async function invoiceFiles(scope: TenantScope, month: string) {
     .orderBy(invoices.year, invoices.number);
 }
 
-export async function listInvoiceIssues(scope: TenantScope): Promise<InvoiceIssue[]> {
+/**
+ * Documents carrying DatiBollo issued in each quarter of `year` (their Rome dates), invoices and
+ * credit notes apart: a credit note is a document too (art. 13 Tariffa DPR 642/72, 'note …
+ * recanti addebitamenti o accreditamenti'), and it carries the bollo its invoice did.
+ */
+export async function stampDutyCounts(scope: TenantScope, year: number): Promise<StampDutyCount[]> {
+  const quarter = sql<number>`extract(quarter from ${invoices.issueDate})::int`;
   const rows = await scope.tx
-    .select({
-      id: invoiceIssues.id,
-      paymentId: invoiceIssues.paymentId,
-      userId: invoiceIssues.userId,
-      name: userTenants.name,
-      email: users.email,
-      messages: invoiceIssues.messages,
-      at: invoiceIssues.at,
-    })
-    .from(invoiceIssues)
-    .innerJoin(
-      userTenants,
-      and(eq(userTenants.userId, invoiceIssues.userId), eq(userTenants.tenantId, invoiceIssues.tenantId)),
+    .select({ quarter, documentType: invoices.documentType, n: sql<number>`count(*)::int` })
+    .from(invoices)
+    .where(
+      and(
+        eq(invoices.tenantId, scope.tenantId),
+        gte(invoices.issueDate, `${year}-01-01`),
+        lt(invoices.issueDate, `${year + 1}-01-01`),
+        sql`${invoices.document} ->> 'stampDuty' = 'true'`,
+      ),
     )
-    .innerJoin(users, eq(users.id, invoiceIssues.userId))
-    .where(eq(invoiceIssues.tenantId, scope.tenantId))
-    .orderBy(desc(invoiceIssues.id))
-    .limit(200);
-  return rows.map((r) => ({
-    id: r.id,
-    paymentId: r.paymentId,
-    customer: { id: r.userId, name: r.name ?? r.email },
-    messages: r.messages,
-    at: r.at.toISOString(),
+    .groupBy(sql`1`, invoices.documentType);
+  return [1, 2, 3, 4].map((q) => ({
+    quarter: q,
+    invoices: rows.find((r) => r.quarter === q && r.documentType === 'TD01')?.n ?? 0,
+    creditNotes: rows.find((r) => r.quarter === q && r.documentType === 'TD04')?.n ?? 0,
   }));
 }

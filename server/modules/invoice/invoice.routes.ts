@@ -1,8 +1,8 @@
 /**
  * Invoice calls: `GET api/invoice/getAll`, `GetById/{id}`, `xml/{id}`, `pdf/{id}`, `zip?month=`
  * (tenant-scoped; a User reaches only their own invoices, the month's ZIP is for Admins), plus
- * `issues` (paid payments without an invoice, and why), `retry/{paymentId}` and
- * `creditNote/{id}` (Admin, SuperAdmin).
+ * `issues` (paid payments without an invoice, and why, by customer), `retry/{paymentId}`,
+ * `retryCustomer/{userId}`, `creditNote/{id}` and `stampDuty?year=` (Admin, SuperAdmin).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -10,7 +10,7 @@ import { z } from 'zod';
 import yazl from 'yazl';
 import { Role } from '../../../contract/enums';
 import { invoiceMessages, pecMessages, receiptMessages, serverMessages } from '../../../contract/messages';
-import type { Invoice } from '../../../contract/schemas/invoice';
+import type { Invoice, StampDutySummary } from '../../../contract/schemas/invoice';
 import type { JobEngine } from '../../jobs/engine';
 import type { Database } from '../../db/client';
 import { envelopeOf, ok } from '../../lib/envelope';
@@ -30,17 +30,19 @@ import {
   countInvoices,
   invoiceFiles,
   invoiceFilter,
-  listInvoiceIssues,
   loadInvoice,
   invoiceExportBatch,
   pageOfInvoices,
   invoiceItemSchema,
-  invoiceIssueSchema,
   invoiceSendSchema,
+  stampDutyCounts,
 } from './invoice.repository';
+import { invoiceIssuesOf, invoiceIssuesSchema } from './invoice-issues';
 import { applySdiReceipt } from './sdi-receipt';
 import { checkSendable, PEC_JOBS, pecSettingsOf, sendsOf, type PecDeps } from './invoice-pec';
-import { issueCreditNote, issueInvoiceForPayment } from './invoice.service';
+import { issueCreditNote, issueInvoiceForPayment, retryBlockedPayments } from './invoice.service';
+import { stampDutySummary, stampDutyTaxCodes } from '../../../contract/invoice/stamp-duty';
+import { romeCalendarDay } from '../../../contract/billing-dates';
 
 export interface InvoiceRoutesOptions {
   connectionFor: (tenantId: number) => Database;
@@ -218,15 +220,87 @@ export function registerInvoiceRoutes(
       config: admins,
       schema: {
         tags,
-        summary: 'Pagamenti pagati senza fattura, con il motivo (dati mancanti, file rifiutato)',
+        summary:
+          'Pagamenti pagati senza fattura, con il motivo: items uno per pagamento (i 200 più recenti); customers per cliente con i dati mancanti (chiavi del modulo utente) e gli altri motivi; seller i dati di fatturazione mancanti del tenant',
+        response: { 200: envelopeOf(invoiceIssuesSchema) },
+      },
+    },
+    async (request) => ok(await invoiceIssuesOf(readScope(request))),
+  );
+
+  app.post(
+    '/api/invoice/retryCustomer/:id',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary:
+          'Emette le fatture di tutti i pagamenti in attesa del cliente (id del cliente), dal più vecchio: 409 con i dati ancora mancanti se nessuna è emessa',
+        params: idParamsSchema,
         response: {
-          200: envelopeOf(z.object({ items: z.array(invoiceIssueSchema), totalCount: z.number() })),
+          200: envelopeOf(
+            z.object({
+              issued: z.array(z.object({ paymentId: z.number(), invoiceId: z.number(), number: z.string() })),
+              waiting: z.number(),
+            }),
+          ),
         },
       },
     },
     async (request) => {
-      const items = await listInvoiceIssues(readScope(request));
-      return ok({ items, totalCount: items.length });
+      const outcome = await request.unitOfWork((w) => retryBlockedPayments(w, { userId: request.params.id }));
+      const waiting = outcome.blocked.length;
+      if (outcome.issued.length === 0 && waiting > 0)
+        throw new HttpError(409, invoiceMessages.stillBlockedMany, {
+          errors: [...new Set(outcome.blocked.flatMap((b) => b.messages))],
+        });
+      const numbers = outcome.issued.map((i) => i.number);
+      return ok(
+        { issued: outcome.issued, waiting },
+        numbers.length === 0 ? invoiceMessages.nothingWaiting : invoiceMessages.retried(numbers, waiting),
+      );
+    },
+  );
+
+  app.get(
+    '/api/invoice/stampDuty',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary: `Imposta di bollo delle fatture elettroniche per trimestre (year=AAAA, default l’anno in corso): numero di fatture e note di credito con DatiBollo, totale a 2,00 € l’una, codice tributo F24 (${stampDutyTaxCodes.join(', ')}), scadenza`,
+        querystring: z.object({ year: z.string().optional() }),
+        response: {
+          200: envelopeOf(
+            z.object({
+              year: z.number(),
+              total: z.number(),
+              quarters: z.array(
+                z.object({
+                  quarter: z.number(),
+                  taxCode: z.string(),
+                  invoices: z.number(),
+                  creditNotes: z.number(),
+                  count: z.number(),
+                  total: z.number(),
+                  deadline: z.string(),
+                  deferredTo: z.string().nullable(),
+                }),
+              ),
+            }) satisfies z.ZodType<StampDutySummary>,
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const raw = request.query.year?.trim() || String(romeCalendarDay(uow.clock()).year);
+      const year = Number(raw);
+      // The codici tributo 2521–2524 exist since the e-invoices of 2019.
+      if (!/^\d{4}$/.test(raw) || year < 2019 || year > 2100)
+        throw new HttpError(400, serverMessages.validation, {
+          errors: [`year: ${invoiceMessages.yearInvalid}`],
+        });
+      return ok(stampDutySummary(year, await stampDutyCounts(readScope(request), year)));
     },
   );
 

@@ -5,11 +5,12 @@
  * (invoice_issues) and lets the payment stand. Called by confirmBankTransfer; the PayPal payment
  * and webhook renewals call it the same way.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { romeCalendarDay } from '../../../contract/billing-dates';
 import { isNatura, type Natura } from '../../../contract/invoice/fatturapa';
 import { invoiceMessages, serverMessages } from '../../../contract/messages';
 import { fromCents } from '../../../contract/money';
+import type { CustomerFieldKey, MissingField, SellerFieldKey } from '../../../contract/schemas/invoice';
 import {
   invoiceCounters,
   invoiceIssues,
@@ -29,6 +30,7 @@ import type { TenantScope } from '../../unit-of-work/unit-of-work';
 import {
   buildFatturaXml,
   fatturaErrors,
+  fatturaErrorsMany,
   fiscalParts,
   type InvoiceDocument,
   type InvoiceParty,
@@ -72,7 +74,8 @@ function personName(name: string, isCompany: boolean): InvoiceParty['name'] {
   return { first: parts[0]!, last: parts.slice(1).join(' ') };
 }
 
-async function sellerOf(scope: TenantScope) {
+/** The seller's data the invoice reads: the tenant's billing profile ('Dati di fatturazione'). */
+export async function sellerOf(scope: TenantScope) {
   const [row] = await scope.tx
     .select({
       name: tenants.name,
@@ -95,9 +98,26 @@ async function sellerOf(scope: TenantScope) {
   return row;
 }
 
+/** The customers' data the invoice reads (the tenant's record of each), for the ids given. */
+export async function customersOf(scope: TenantScope, userIds: readonly number[]) {
+  if (userIds.length === 0) return [];
+  return customerQuery(scope).where(
+    and(eq(userTenants.tenantId, scope.tenantId), inArray(userTenants.userId, [...userIds])),
+  );
+}
+
 async function customerOf(scope: TenantScope, userId: number) {
-  const [row] = await scope.tx
+  const [row] = await customerQuery(scope).where(
+    and(eq(userTenants.tenantId, scope.tenantId), eq(userTenants.userId, userId)),
+  );
+  if (!row) throw new HttpError(404, serverMessages.notFound);
+  return row;
+}
+
+function customerQuery(scope: TenantScope) {
+  return scope.tx
     .select({
+      userId: userTenants.userId,
       name: userTenants.name,
       email: users.email,
       pec: userTenants.pec,
@@ -118,28 +138,46 @@ async function customerOf(scope: TenantScope, userId: number) {
     .innerJoin(users, eq(users.id, userTenants.userId))
     .leftJoin(provinces, eq(provinces.id, userTenants.billingProvinceId))
     .leftJoin(municipalities, eq(municipalities.id, userTenants.billingMunicipalityId))
-    .where(and(eq(userTenants.tenantId, scope.tenantId), eq(userTenants.userId, userId)));
-  if (!row) throw new HttpError(404, serverMessages.notFound);
-  return row;
+    .$dynamic();
 }
 
 type Seller = Awaited<ReturnType<typeof sellerOf>>;
 type Customer = Awaited<ReturnType<typeof customerOf>>;
 
-/** The seller block, or the missing fields named in Italian. */
-export function sellerParty(s: Seller): { party?: InvoiceDocument['seller']; missing: string[] } {
+/**
+ * What a party lacks, each gap once: its form field (the key the SPA focuses), its Italian name
+ * ('Mancano: …') and the message stored for the payment ('Fattura non emessa: manca …').
+ */
+class Gaps<K extends string> {
+  readonly fields: MissingField<K>[] = [];
+  readonly missing: string[] = [];
+  add(key: K, label: string, what: string) {
+    this.fields.push({ key, label });
+    this.missing.push(what);
+  }
+}
+
+/** The seller block, or the missing fields (`fields` by the tenant form's keys, `missing` in Italian). */
+export function sellerParty(s: Seller): {
+  party?: InvoiceDocument['seller'];
+  missing: string[];
+  fields: MissingField<SellerFieldKey>[];
+} {
   const m = invoiceMessages;
-  const missing: string[] = [];
-  if (!s.legalName) missing.push(m.sellerLegalName);
-  if (!s.vatCode) missing.push(m.sellerVat);
-  if (!s.street) missing.push(m.sellerStreet);
-  if (!s.zip) missing.push(m.sellerZip);
-  if (!s.municipality) missing.push(m.sellerMunicipality);
+  const l = m.fieldLabels;
+  const gaps = new Gaps<SellerFieldKey>();
+  if (!s.legalName) gaps.add('legalName', l.legalName, m.sellerLegalName);
+  if (!s.vatCode) gaps.add('vatCode', l.vatCode, m.sellerVat);
+  if (!s.street) gaps.add('street', l.street, m.sellerStreet);
+  if (!s.zip) gaps.add('zip', l.zip, m.sellerZip);
+  if (!s.municipality) gaps.add('municipalityId', l.municipality, m.sellerMunicipality);
+  const { missing, fields } = gaps;
   if (missing.length > 0 || !s.legalName || !s.vatCode || !s.street || !s.zip || !s.municipality)
-    return { missing };
+    return { missing, fields };
   const vat = vatIdOf(s.vatCode);
   return {
     missing,
+    fields,
     party: {
       vat,
       fiscalCode: s.fiscalCode,
@@ -157,39 +195,48 @@ export function sellerParty(s: Seller): { party?: InvoiceDocument['seller']; mis
   };
 }
 
+/** IdCodice of a private person abroad, who has no VAT number. */
+export const FOREIGN_CONSUMER_ID = '99999999999';
+
 /**
  * The buyer block and the SdI routing: a PA office code → FPA12 to that code; an SDI code → that
  * code; a PEC → 0000000 with PECDestinatario; otherwise 0000000 (consumer, or a company that
  * reads its invoices in the cassetto fiscale). Abroad: XXXXXXX with the country's VAT id.
  */
-/** IdCodice of a private person abroad, who has no VAT number. */
-export const FOREIGN_CONSUMER_ID = '99999999999';
 
 export function buyerParty(c: Customer): {
   party?: InvoiceDocument['buyer'];
   routing?: Pick<InvoiceDocument, 'format' | 'recipientCode' | 'recipientPec'>;
   missing: string[];
+  /** The missing fields by the user form's keys, in this order (the first is the one to focus). */
+  fields: MissingField<CustomerFieldKey>[];
 } {
   const m = invoiceMessages;
-  const missing: string[] = [];
+  const l = m.fieldLabels;
+  const gaps = new Gaps<CustomerFieldKey>();
   const name = c.name?.trim();
-  if (!name) missing.push(m.buyerName);
+  if (!name) gaps.add('name', l.name, m.buyerName);
   const country = (c.countryCode || 'IT').toUpperCase();
   const foreign = country !== 'IT';
   // A private person abroad has no VAT number: their country and the generic identifier
   // 99999999999 (AdE, Guida alla compilazione delle fatture elettroniche, cessionario estero).
   const foreignConsumer = foreign && !c.isCompany && !c.vatCode;
   if (foreign) {
-    if (!c.vatCode && !foreignConsumer) missing.push(m.buyerForeignVat);
-    if (!c.street) missing.push(m.buyerStreet);
-    if (!c.city) missing.push(m.buyerCity);
+    if (!c.vatCode && !foreignConsumer) gaps.add('vatCode', l.foreignVat, m.buyerForeignVat);
+    if (!c.street) gaps.add('street', l.street, m.buyerStreet);
+    if (!c.city) gaps.add('billingCity', l.city, m.buyerCity);
   } else {
-    if (!c.vatCode && !c.fiscalCode) missing.push(m.buyerIdentity);
-    if (!c.street) missing.push(m.buyerStreet);
-    if (!c.zip || !/^\d{5}$/.test(c.zip)) missing.push(m.buyerZip);
-    if (!c.municipality) missing.push(m.buyerMunicipality);
+    // Either identifies the customer; a company (or a public body) is asked its Partita IVA.
+    if (!c.vatCode && !c.fiscalCode) {
+      if (c.isCompany || c.paOfficeCode) gaps.add('vatCode', l.vatCode, m.buyerIdentity);
+      else gaps.add('fiscalCode', l.fiscalCode, m.buyerIdentity);
+    }
+    if (!c.street) gaps.add('street', l.street, m.buyerStreet);
+    if (!c.zip || !/^\d{5}$/.test(c.zip)) gaps.add('zip', l.zip, m.buyerZip);
+    if (!c.municipality) gaps.add('municipality', l.municipality, m.buyerMunicipality);
   }
-  if (missing.length > 0 || !name) return { missing };
+  const { missing, fields } = gaps;
+  if (missing.length > 0 || !name) return { missing, fields };
   const party: InvoiceDocument['buyer'] = {
     vat: c.vatCode
       ? vatIdOf(c.vatCode, country)
@@ -216,8 +263,31 @@ export function buyerParty(c: Customer): {
       : c.sdi && c.sdi !== '0000000'
         ? { format: 'FPR12', recipientCode: c.sdi.toUpperCase(), recipientPec: null }
         : { format: 'FPR12', recipientCode: '0000000', recipientPec: c.pec ?? null };
-  return { party, routing, missing };
+  return { party, routing, missing, fields };
 }
+
+/**
+ * Every message sellerParty and buyerParty may store: the rest of a payment's messages are its
+ * other reasons (amount, refused file, the plan's Natura).
+ */
+export const partyMessages: ReadonlySet<string> = new Set(
+  (
+    [
+      'sellerLegalName',
+      'sellerVat',
+      'sellerStreet',
+      'sellerZip',
+      'sellerMunicipality',
+      'buyerName',
+      'buyerIdentity',
+      'buyerForeignVat',
+      'buyerStreet',
+      'buyerZip',
+      'buyerMunicipality',
+      'buyerCity',
+    ] as const
+  ).map((key) => invoiceMessages.missing(invoiceMessages[key])),
+);
 
 /** Next number of the tenant's year: the counter row is created or incremented and stays locked. */
 async function nextNumber(tx: UnitOfWork['tx'], tenantId: number, year: number): Promise<number> {
@@ -348,7 +418,13 @@ export async function issueInvoiceForPayment(
         eq(invoices.documentType, 'TD01'),
       ),
     );
-  if (existing) return { kind: 'exists', invoiceId: existing.id, number: existing.number };
+  if (existing) {
+    // Invoiced already: nothing of it waits any more.
+    await w.tx
+      .delete(invoiceIssues)
+      .where(and(eq(invoiceIssues.tenantId, w.tenantId), eq(invoiceIssues.paymentId, paymentId)));
+    return { kind: 'exists', invoiceId: existing.id, number: existing.number };
+  }
 
   const [p] = await w.tx
     .select({
@@ -451,6 +527,111 @@ export async function issueInvoiceForPayment(
     await recordIssue(w, paymentId, p.userId, refused);
     return { kind: 'blocked', messages: refused };
   }
+}
+
+/** What retrying a tenant's (or one customer's) waiting payments did, oldest payment first. */
+export interface RetryOutcome {
+  issued: { paymentId: number; invoiceId: number; number: string }[];
+  /** Still waiting, with the reasons of this attempt (also stored in invoice_issues). */
+  blocked: { paymentId: number; messages: string[] }[];
+  /** Tolerant retries only: an attempt that failed unexpectedly, rolled back (its issue row as it was). */
+  failed: { paymentId: number; error: string }[];
+}
+
+class BatchRefused extends Error {
+  constructor() {
+    super('a file of the batch was refused');
+  }
+}
+
+/**
+ * Issues what it can of the payments waiting for an invoice (invoice_issues) of the tenant, or of
+ * one customer (`userId`), oldest payment first so the numbers follow the payments; each one goes
+ * through issueInvoiceForPayment (idempotent: never a second invoice; a payment still lacking
+ * data keeps its row with this attempt's messages). The waiting rows are locked first, so two
+ * retries of the same payments run one after the other.
+ *
+ * Several payments are issued with their files checked together (one validator run instead of
+ * half a second each); if any file is refused, that batch is rolled back whole (numbers
+ * included) and each payment is tried again alone, so a refused file takes no number.
+ *
+ * `tolerant` (a retry another write triggers: a customer's or the seller's data saved): the whole
+ * retry runs in a savepoint and an unexpected failure is rolled back and reported, never thrown,
+ * so the write that triggered it still commits.
+ */
+export async function retryBlockedPayments(
+  w: UnitOfWork,
+  options: { userId?: number; tolerant?: boolean } = {},
+): Promise<RetryOutcome> {
+  if (!options.tolerant) return retryWaiting(w, options.userId, false);
+  try {
+    return await w.tx.transaction((sp) => retryWaiting({ ...w, tx: sp }, options.userId, true));
+  } catch (error) {
+    return { issued: [], blocked: [], failed: [{ paymentId: 0, error: errorText(error) }] };
+  }
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+async function retryWaiting(w: UnitOfWork, userId: number | undefined, tolerant: boolean) {
+  const waiting = await w.tx
+    .select({ paymentId: invoiceIssues.paymentId })
+    .from(invoiceIssues)
+    .innerJoin(
+      payments,
+      and(eq(payments.id, invoiceIssues.paymentId), eq(payments.tenantId, invoiceIssues.tenantId)),
+    )
+    .where(
+      and(
+        eq(invoiceIssues.tenantId, w.tenantId),
+        userId === undefined ? undefined : eq(invoiceIssues.userId, userId),
+      ),
+    )
+    .orderBy(asc(payments.paidAt), asc(payments.id))
+    .for('update', { of: invoiceIssues });
+  const ids = waiting.map((r) => r.paymentId);
+  const outcome: RetryOutcome = { issued: [], blocked: [], failed: [] };
+  if (ids.length === 0) return outcome;
+
+  const record = (paymentId: number, result: IssueOutcome) => {
+    if (result.kind === 'blocked') outcome.blocked.push({ paymentId, messages: result.messages });
+    else outcome.issued.push({ paymentId, invoiceId: result.invoiceId, number: result.number });
+  };
+
+  if (ids.length > 1) {
+    const batch = await w.tx
+      .transaction(async (sp) => {
+        const unit = { ...w, tx: sp };
+        const files: string[] = [];
+        const later: FileCheck = async (xml) => {
+          files.push(xml);
+          return [];
+        };
+        const results: [number, IssueOutcome][] = [];
+        for (const id of ids) results.push([id, await issueInvoiceForPayment(unit, id, later)]);
+        const verdicts = await fatturaErrorsMany(files);
+        if (verdicts.some((errors) => errors.length > 0)) throw new BatchRefused();
+        return results;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof BatchRefused || tolerant) return null;
+        throw error;
+      });
+    if (batch) {
+      for (const [id, result] of batch) record(id, result);
+      return outcome;
+    }
+  }
+
+  for (const id of ids) {
+    try {
+      record(id, await w.tx.transaction((sp) => issueInvoiceForPayment({ ...w, tx: sp }, id)));
+    } catch (error) {
+      if (!tolerant) throw error;
+      outcome.failed.push({ paymentId: id, error: errorText(error) });
+    }
+  }
+  return outcome;
 }
 
 /**

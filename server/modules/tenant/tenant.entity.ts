@@ -18,6 +18,7 @@ import {
 import { fromPercentHundredths, toPercentHundredths } from '../../../contract/money';
 import { tenants, userTenants } from '../../db/schema';
 import type { EntityDefinition } from '../../crud/entity';
+import type { UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import { byName, windowed } from '../../crud/window';
 import { textSort } from '../../crud/sort';
 import { entityRoles } from '../../../contract/access';
@@ -111,6 +112,13 @@ export function tenantEntity(
     databaseOf?: (tenantId: number) => Promise<TenantDatabase>;
     /** After a tenant's Create or Update committed: its own database made, or its copy of the row refreshed. */
     afterCommit?: (tenantId: number, op: 'create' | 'update') => Promise<void>;
+    /**
+     * Tells the tenant's modules that its billing profile was saved (after the row, and its copy in
+     * the tenant's own database, committed): 'tenant.billingProfileChanged' in a unit of the tenant,
+     * so invoicing retries the payments waiting for the seller's data. A failure is logged, never
+     * answered: the profile is saved.
+     */
+    profileSaved?: { uow: UnitOfWorkRunner; log: { warn(details: object, message: string): void } };
   },
 ): EntityDefinition<typeof tenants, TenantView, typeof tenantInputSchema> {
   return {
@@ -130,7 +138,21 @@ export function tenantEntity(
                 .where(and(eq(userTenants.userId, caller.userId), eq(userTenants.isActive, true))),
             ),
     },
-    ...(options.afterCommit ? { afterCommit: options.afterCommit } : {}),
+    afterCommit: async (id, op, caller) => {
+      await options.afterCommit?.(id, op);
+      const saved = options.profileSaved;
+      if (op !== 'update' || !saved) return;
+      await saved.uow
+        .run({ tenantId: id, actor: { kind: 'user', userId: caller.userId, roleId: caller.roleId } }, (w) =>
+          w.publish('tenant.billingProfileChanged', { tenantId: id }),
+        )
+        .catch((error: unknown) =>
+          saved.log.warn(
+            { tenantId: id, err: error },
+            'profilo di fatturazione salvato: nuovo tentativo non riuscito',
+          ),
+        );
+    },
     searchColumns: [tenants.name],
     filters: bindFilters(tenantList, { name: tenants.name }),
     naturalOrder: textSort(tenants.name), // the list's byName order: exports seek on it

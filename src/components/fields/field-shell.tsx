@@ -63,10 +63,12 @@ export interface FieldShellProps {
   labelAside?: ReactNode;
   /** Renders the control with the given props spread on it. */
   children: (control: FieldControlProps) => ReactNode;
+  /** The form's key of the field (`data-field`), for a form that focuses a field by name. */
+  name?: string;
 }
 
 /** A stacked field: label, control, hint, inline error, with id and aria wiring. */
-export function FieldShell({ label, required, error, hint, labelAside, children }: FieldShellProps) {
+export function FieldShell({ label, required, error, hint, labelAside, children, name }: FieldShellProps) {
   const { errorId, hintId, control } = useFieldControl(error, hint);
   const labelElement = (
     <label htmlFor={control.id} className="label">
@@ -75,7 +77,7 @@ export function FieldShell({ label, required, error, hint, labelAside, children 
     </label>
   );
   return (
-    <div>
+    <div data-field={name}>
       {labelAside ? (
         <div className="flex items-baseline justify-between">
           {labelElement}

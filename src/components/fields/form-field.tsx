@@ -184,7 +184,13 @@ export function FormField({ field, form, fields, readOnly = false, hint, isEdit 
   };
 
   return (
-    <FieldShell label={field.label} required={isRequired(field, isEdit)} error={message} hint={hint}>
+    <FieldShell
+      label={field.label}
+      required={isRequired(field, isEdit)}
+      error={message}
+      hint={hint}
+      name={field.key}
+    >
       {renderControl}
     </FieldShell>
   );
@@ -203,7 +209,7 @@ function CheckboxField({
 }) {
   const { errorId, control } = useFieldControl(message);
   return (
-    <div className="flex items-center gap-2 pt-1 sm:col-span-2">
+    <div className="flex items-center gap-2 pt-1 sm:col-span-2" data-field={field.key}>
       <input
         {...control}
         type="checkbox"

@@ -195,6 +195,8 @@ export const tenantResource = defineResource<Tenant>({
     create: { label: 'Dettaglio Tenant' },
     edit: { label: 'Dettaglio Tenant' },
   },
+  // Saving the billing profile issues the invoices waiting for it (server: tenant.billingProfileChanged).
+  refreshes: ['invoice'],
   titles: { list: 'Lista Tenants', create: 'Dettaglio Tenant', edit: 'Dettaglio Tenant' },
   columns: tenantList.columns,
   filters: tenantList.filters,

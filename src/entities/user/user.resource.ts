@@ -65,6 +65,8 @@ export const userResource = defineResource<User>({
   },
   titles: { list: 'Lista Utenti' },
   createPath: '/user-wizard',
+  // Saving a customer's data issues the invoices waiting for them (server: customer.billingDataChanged).
+  refreshes: ['invoice'],
   // Spec §2: the user list's nine columns (contract/lists/user.ts).
   columns: userList.columns,
   filters: userList.filters,

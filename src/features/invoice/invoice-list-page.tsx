@@ -6,10 +6,10 @@ import { useCan } from '../../lib/access';
 import { invoiceResource, monthOptions, ownInvoiceResource } from '../../entities/invoice/invoice.resource';
 import { useDownloadInvoice } from './api/download-invoice';
 import { useDownloadMonthZip } from './api/download-month-zip';
-import { useInvoiceIssues } from './api/invoice-queries';
 import { useIssueCreditNote } from './api/issue-credit-note';
-import { useRetryInvoice } from './api/retry-invoice';
+import { InvoiceIssuesPanel } from './invoice-issues-panel';
 import { InvoiceSendDialog } from './invoice-send-dialog';
+import { StampDutyCard } from './stamp-duty-card';
 
 const text = {
   xml: 'Scarica XML (FatturaPA)',
@@ -19,10 +19,6 @@ const text = {
   zipLabel: 'ZIP del mese',
   zipButton: 'Scarica ZIP',
   zipHint: 'I file XML del mese, per il commercialista',
-  issuesTitle: 'Pagamenti senza fattura',
-  issuesHint: 'Completa i dati indicati, poi premi Riprova: il pagamento è già registrato.',
-  retry: 'Riprova',
-  payment: (id: number) => `Pagamento n. ${id}`,
   creditNoteTitle: 'Nota di credito',
   creditNoteText: (n: string) =>
     `Storna per intero la fattura ${n} (pagamento rimborsato o contestato). Il motivo compare nel documento.`,
@@ -30,53 +26,6 @@ const text = {
   confirm: 'Emetti',
   cancel: 'Annulla',
 };
-
-/** Paid payments the SdI data did not allow to invoice, with the field to complete and 'Riprova'. */
-function InvoiceIssues() {
-  const issues = useInvoiceIssues();
-  const retry = useRetryInvoice();
-  const items = issues.data ?? [];
-  if (items.length === 0) return null;
-  return (
-    <section
-      className="card mb-6 border-amber-200 bg-amber-50/60 p-4 sm:p-5"
-      aria-labelledby="invoice-issues"
-    >
-      <h2 id="invoice-issues" className="text-sm font-semibold text-amber-900">
-        {text.issuesTitle} ({items.length})
-      </h2>
-      <p className="mt-1 text-sm text-amber-800">{text.issuesHint}</p>
-      <ul className="mt-3 divide-y divide-amber-200/70">
-        {items.map((issue) => (
-          <li
-            key={issue.id}
-            className="flex flex-col gap-2 py-3 sm:flex-row sm:items-start sm:justify-between"
-          >
-            <div className="min-w-0">
-              <p className="text-sm font-medium text-slate-900">
-                {issue.customer.name}{' '}
-                <span className="text-slate-500">· {text.payment(issue.paymentId)}</span>
-              </p>
-              {issue.messages.map((m) => (
-                <p key={m} className="mt-0.5 text-sm break-words text-slate-700">
-                  {m}
-                </p>
-              ))}
-            </div>
-            <button
-              type="button"
-              className="btn-secondary shrink-0 self-start"
-              disabled={retry.isPending}
-              onClick={() => retry.mutate(issue.paymentId)}
-            >
-              {text.retry}
-            </button>
-          </li>
-        ))}
-      </ul>
-    </section>
-  );
-}
 
 /** The month's XML files in one ZIP (Admin). */
 function MonthZip() {
@@ -110,7 +59,8 @@ function MonthZip() {
 
 /**
  * /invoice 'Fatture': the generic list with downloads per row (FatturaPA XML, courtesy PDF), the
- * month's ZIP and the payments waiting for data (Admin). A User sees and downloads their own.
+ * month's ZIP, the payments waiting for data by customer and the quarterly bollo for the F24
+ * (Admin). A User sees and downloads their own.
  */
 export default function InvoiceListPage() {
   const can = useCan();
@@ -178,7 +128,7 @@ export default function InvoiceListPage() {
   ];
   return (
     <>
-      {isAdmin && <InvoiceIssues />}
+      {isAdmin && <InvoiceIssuesPanel />}
       <ListPage
         resource={isAdmin ? invoiceResource : ownInvoiceResource}
         rowActions={rowActions}
@@ -186,6 +136,7 @@ export default function InvoiceListPage() {
         allowEdit={false}
         allowDelete={false}
       />
+      {isAdmin && <StampDutyCard />}
       {sending && <InvoiceSendDialog invoice={sending} onClose={closeSending} />}
     </>
   );

@@ -14,8 +14,10 @@ import type { Paged } from '../../../contract/envelope';
 import type { Tenant } from '../../../contract/schemas/tenant';
 import type { User } from '../../../contract/schemas/user';
 import type { Address } from '../../../contract/schemas/address';
+import type { Invoice, InvoiceIssues } from '../../../contract/schemas/invoice';
+import type { Subscription } from '../../../contract/schemas/subscription';
 import type { Database } from '../../../server/db/client';
-import { addresses, municipalities, users, userTenants } from '../../../server/db/schema';
+import { addresses, invoices, municipalities, users, userTenants } from '../../../server/db/schema';
 import { hashPassword } from '../../../server/lib/passwords';
 import { createTenantOperations } from '../../../server/db/tenancy/operations';
 import { createTenantDatabases } from '../../../server/db/tenancy/tenant-databases';
@@ -237,5 +239,100 @@ describe('customers of a tenant with its own database', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('invoices waiting in a tenant with its own database', () => {
+  it('saving the customer, then the seller’s profile (copied into its database first), issues the waiting invoice there', async () => {
+    const [, second] = sellers as [number, number];
+    const api = as(second);
+    const plan = await api.post<{ id: number }>('/api/plan/Create', {
+      name: 'Piano isolato',
+      recurringCostBeforeVAT: 100,
+      vatPercentage: 22,
+      recurrenceType: 1,
+      isActive: true,
+    });
+    expect(plan.status, plan.raw).toBe(200);
+    const customer = await api.post<User>('/api/user/Create', {
+      name: 'Dario Ferri',
+      email: 'dario.ferri@example.com',
+      roleId: 3,
+      isCompany: false,
+    });
+    expect(customer.status, customer.raw).toBe(200);
+    const customerId = customer.body.data!.id;
+    const iban = await api.put('/api/tenant/Update', {
+      id: second,
+      name: 'Bottega Clienti Due',
+      iban: 'IT60X0542811101000000123456',
+      accountHolder: 'Bottega Clienti Due',
+    });
+    expect(iban.status, iban.raw).toBe(200);
+    const sub = await api.post<Subscription>('/api/subscription/Create', {
+      userId: customerId,
+      planId: plan.body.data!.id,
+    });
+    expect(sub.status, sub.raw).toBe(200);
+    const payment = sub.body.data!.payments[0]!;
+    expect((await api.put(`/api/subscription/setPaymentWithBankTransfer/${sub.body.data!.id}`)).status).toBe(
+      200,
+    );
+    const transfer = await api.post('/api/BankTransfer/create', {
+      paymentId: payment.id,
+      amount: payment.amountDue,
+      approvalDate: new Date().toISOString(),
+    });
+    expect(transfer.status, transfer.raw).toBe(200);
+    expect((await api.put(`/api/subscription/setActiveNoRenewal/${sub.body.data!.id}`)).status).toBe(200);
+
+    const waiting = async () => (await api.get<InvoiceIssues>('/api/invoice/issues')).body.data!;
+    const first = await waiting();
+    expect(first.seller.missing.map((m) => m.key)).toEqual([
+      'legalName',
+      'vatCode',
+      'street',
+      'zip',
+      'municipalityId',
+    ]);
+    expect(first.customers.map((c) => [c.customer.id, c.missing.map((m) => m.key)])).toEqual([
+      [customerId, ['fiscalCode', 'street', 'zip', 'municipality']],
+    ]);
+
+    // The customer's data, saved in the tenant's database: still waiting for the seller's.
+    const saved = await api.put('/api/user/Update', {
+      id: customerId,
+      ...form({
+        name: 'Dario Ferri',
+        email: 'dario.ferri@example.com',
+        pec: '',
+        fiscalCode: 'FRRDRA80A01F205O',
+      }),
+    });
+    expect(saved.status, saved.raw).toBe(200);
+    expect((await waiting()).customers.map((c) => c.missing)).toEqual([[]]);
+
+    const profile = await api.put('/api/tenant/Update', {
+      id: second,
+      name: 'Bottega Clienti Due',
+      legalName: 'Bottega Clienti Due Srl',
+      vatCode: '12345678903',
+      street: 'Corso Como 1',
+      zip: '20154',
+      regionId: milano.regionId,
+      provinceId: milano.provinceId,
+      municipalityId: milano.municipalityId,
+    });
+    expect(profile.status, profile.raw).toBe(200);
+    const list = await api.get<Paged<Invoice>>('/api/invoice/getAll');
+    expect(list.body.data?.items.map((i) => [i.paymentId, i.number, i.customer.name])).toEqual([
+      [payment.id, expect.stringMatching(/^\d{4}\/000001$/), 'Dario Ferri'],
+    ]);
+    const [stored] = await own(second).select({ n: invoices.id }).from(invoices);
+    expect(stored).toBeDefined();
+    expect(
+      await ctx.db.select({ n: invoices.id }).from(invoices).where(eq(invoices.tenantId, second)),
+    ).toEqual([]);
+    expect((await waiting()).customers).toEqual([]);
   });
 });

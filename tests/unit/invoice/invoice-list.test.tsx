@@ -1,48 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Role } from '../../../contract/enums';
-import { invoiceMessages, pecMessages } from '../../../contract/messages';
-import type { Invoice, InvoiceIssue, InvoiceSend, PecStatus } from '../../../contract/schemas/invoice';
+import { pecMessages } from '../../../contract/messages';
+import type { InvoiceSend, PecStatus } from '../../../contract/schemas/invoice';
 import { renderApp } from '../app/harness';
-import { fakeEntityServer } from '../components/fixtures';
 import { apiGet, apiPost, fail, ok, server } from '../msw/server';
-
-const invoice: Invoice = {
-  id: 3,
-  documentType: 'TD01',
-  documentTypeName: 'Fattura',
-  number: '2026/000003',
-  issueDate: '2026-03-10',
-  customer: { id: 9, name: 'Bianchi Consulting Srl' },
-  taxable: 9.9,
-  vat: 2.18,
-  total: 12.08,
-  currency: 'EUR',
-  paymentId: 41,
-  paymentMethod: 'MP05',
-  paymentMethodName: 'Bonifico',
-  format: 'FPR12',
-  recipientCode: 'M5UXCR1',
-  recipientPec: null,
-  routing: 'Codice SDI M5UXCR1',
-  status: 'issued',
-  statusName: 'Emessa',
-  fileName: 'IT09876540155_0QGLQ.xml',
-  relatedInvoice: null,
-  creditNote: null,
-  sdiNote: null,
-  lastSend: null,
-  createdAt: '2026-03-10T09:00:00.000Z',
-};
-const missingCf = invoiceMessages.missing(invoiceMessages.buyerIdentity);
-const issue: InvoiceIssue = {
-  id: 1,
-  paymentId: 42,
-  customer: { id: 5, name: 'Mario Rossi' },
-  messages: [missingCf],
-  at: '2026-03-10T09:00:00.000Z',
-};
+import { invoice, invoiceServer, waiting } from './invoice-fixtures';
 
 let saved: string[] = [];
 beforeEach(() => {
@@ -55,32 +18,10 @@ beforeEach(() => {
 });
 afterEach(() => vi.restoreAllMocks());
 
-function invoiceServer(issues: InvoiceIssue[]) {
-  fakeEntityServer<Invoice>('invoice', [structuredClone(invoice)]);
-  const retried: string[] = [];
-  const downloads: string[] = [];
-  server.use(
-    apiGet('invoice/issues', () => ok({ items: issues, totalCount: issues.length })),
-    apiPost('invoice/retry/:id', ({ params }) => {
-      retried.push(String(params.id));
-      return fail(409, invoiceMessages.stillBlocked, null, [missingCf]);
-    }),
-    apiGet('invoice/xml/:id', ({ params }) => {
-      downloads.push(`xml ${String(params.id)}`);
-      return new HttpResponse('<xml/>', { headers: { 'content-type': 'application/xml' } });
-    }),
-    apiGet('invoice/pdf/:id', ({ params }) => {
-      downloads.push(`pdf ${String(params.id)}`);
-      return new HttpResponse('%PDF-1.3', { headers: { 'content-type': 'application/pdf' } });
-    }),
-  );
-  return { retried, downloads };
-}
-
 // The first render loads the lazy route and its list: seconds on a loaded 2-core machine.
 describe('Fatture (/invoice)', () => {
   it('Admin: the invoice row with its SdI routing, XML and PDF downloads under their file names', async () => {
-    const { downloads } = invoiceServer([]);
+    const { downloads } = invoiceServer();
     const { user } = renderApp('/invoice', { role: Role.Admin, tenantId: 1 });
     expect(await screen.findByRole('heading', { level: 1, name: 'Fatture' })).toBeInTheDocument();
     const table = await screen.findByRole('table', { name: 'Fatture' });
@@ -96,29 +37,19 @@ describe('Fatture (/invoice)', () => {
     expect(screen.queryByText('Pagamenti senza fattura', { exact: false })).not.toBeInTheDocument();
   });
 
-  it('Admin: a payment waiting for data shows the field to complete; Riprova says what is still missing', async () => {
-    const { retried } = invoiceServer([issue]);
-    const { user } = renderApp('/invoice', { role: Role.Admin, tenantId: 1 });
-    const panel = await screen.findByRole('region', { name: /Pagamenti senza fattura/ });
-    expect(panel).toHaveTextContent('Mario Rossi');
-    expect(panel).toHaveTextContent(missingCf);
-    await user.click(within(panel).getByRole('button', { name: 'Riprova' }));
-    expect(await screen.findAllByText(missingCf)).toHaveLength(2); // the panel and the toast
-    expect(retried).toEqual(['42']);
-  });
-
-  it('a User: their invoices with downloads, no ZIP, no waiting payments, no credit note', async () => {
-    invoiceServer([issue]);
+  it('a User: their invoices with downloads, no ZIP, no waiting payments, no bollo, no credit note', async () => {
+    invoiceServer(waiting);
     renderApp('/invoice', { role: Role.User, tenantId: 1 });
     const table = await screen.findByRole('table', { name: 'Fatture' });
     expect(await within(table).findByRole('button', { name: 'Scarica PDF di cortesia' })).toBeInTheDocument();
     expect(within(table).queryByRole('button', { name: 'Emetti nota di credito' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Scarica ZIP' })).not.toBeInTheDocument();
-    expect(screen.queryByText(missingCf)).not.toBeInTheDocument();
+    expect(screen.queryByText('Anna Neri')).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Imposta di bollo (F24)' })).not.toBeInTheDocument();
   });
 
   it('Admin: Invio allo SdI without PEC settings explains the intermediary and offers no send', async () => {
-    invoiceServer([]);
+    invoiceServer();
     const notConfigured: PecStatus = {
       configured: false,
       missing: [pecMessages.fieldHost],
@@ -141,7 +72,7 @@ describe('Fatture (/invoice)', () => {
   });
 
   it('Admin: the log of sends with the Italian error, and Riprova l’invio enqueues the send', async () => {
-    invoiceServer([]);
+    invoiceServer();
     const failed: InvoiceSend = {
       id: 7,
       at: '2026-03-10T09:05:00.000Z',
@@ -184,7 +115,7 @@ describe('Fatture (/invoice)', () => {
   });
 
   it('a refused download toasts the server’s message once (its envelope arrives as bytes)', async () => {
-    invoiceServer([]);
+    invoiceServer();
     vi.spyOn(console, 'error').mockImplementation(() => {});
     server.use(apiGet('invoice/pdf/:id', () => fail(404, 'Fattura non trovata.')));
     const { user } = renderApp('/invoice', { role: Role.Admin, tenantId: 1 });
@@ -197,7 +128,7 @@ describe('Fatture (/invoice)', () => {
   });
 
   it('a refused send toasts the server’s message once, said once', async () => {
-    invoiceServer([]);
+    invoiceServer();
     vi.spyOn(console, 'error').mockImplementation(() => {});
     server.use(
       apiGet('invoice/pecStatus', () =>
@@ -224,7 +155,7 @@ describe('Fatture (/invoice)', () => {
   });
 
   it('a User has no Invio allo SdI', async () => {
-    invoiceServer([]);
+    invoiceServer();
     renderApp('/invoice', { role: Role.User, tenantId: 1 });
     const table = await screen.findByRole('table', { name: 'Fatture' });
     expect(await within(table).findByRole('button', { name: 'Scarica PDF di cortesia' })).toBeInTheDocument();

@@ -6,7 +6,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { Envelope } from '../../../../contract/envelope';
-import type { Invoice, InvoiceIssue, InvoiceSend, PecStatus } from '../../../../contract/schemas/invoice';
+import { apiPaths } from '../../../../contract/api-paths';
+import type { Invoice, InvoiceIssues, InvoiceSend, PecStatus } from '../../../../contract/schemas/invoice';
 import { http } from '../../../lib/http';
 import { queryKeys } from '../../../lib/query-keys';
 import { useSelectedTenantId } from '../../../lib/tenant-store';
@@ -18,8 +19,10 @@ export const invoicePaths = {
   xml: (id: number) => `invoice/xml/${id}`,
   pdf: (id: number) => `invoice/pdf/${id}`,
   zip: 'invoice/zip',
-  issues: 'invoice/issues',
-  retry: (paymentId: number) => `invoice/retry/${paymentId}`,
+  issues: apiPaths.invoice.issues,
+  retry: apiPaths.invoice.retry,
+  retryCustomer: apiPaths.invoice.retryCustomer,
+  stampDuty: apiPaths.invoice.stampDuty,
   creditNote: (id: number) => `invoice/creditNote/${id}`,
   send: (id: number) => `invoice/send/${id}`,
   sends: (id: number) => `invoice/sends/${id}`,
@@ -38,12 +41,12 @@ export function useInvalidateInvoices() {
   );
 }
 
-export async function fetchIssues(): Promise<InvoiceIssue[]> {
-  const res = await http.get<Envelope<{ items: InvoiceIssue[] }>>(invoicePaths.issues);
-  return res.data.data?.items ?? [];
+export async function fetchIssues(): Promise<InvoiceIssues | null> {
+  const res = await http.get<Envelope<InvoiceIssues>>(invoicePaths.issues);
+  return res.data.data ?? null;
 }
 
-/** Paid payments the SdI data did not allow to invoice (Admin). */
+/** Paid payments the SdI data did not allow to invoice, by customer, and the seller's missing data (Admin). */
 export function useInvoiceIssues() {
   const tenantId = useSelectedTenantId();
   return useQuery({ queryKey: [...queryKeys.entity(tenantId, INVOICE), 'issues'], queryFn: fetchIssues });
