@@ -48,7 +48,8 @@ function escapeRegExp(value: string): string {
 /** The message with its placeholders filled with `url`, or its sign-in parts left out (null). */
 export function fillSignInLink(message: MailMessage, url: string | null): MailMessage {
   const { signIn: _request, ...rest } = message;
-  if (url === null) return { ...rest, text: rest.text.replace(blocks, ''), html: rest.html.replace(blocks, '') };
+  if (url === null)
+    return { ...rest, text: rest.text.replace(blocks, ''), html: rest.html.replace(blocks, '') };
   const login = new URL(LOGIN_LINK_REQUEST_PATH, url).href;
   const fill = (body: string, escape: (v: string) => string) =>
     body

@@ -176,9 +176,9 @@ describe('POST api/user/login-link', () => {
     const res = await useLink(token);
     expect(res.status).toBe(200);
     expect(res.body.data!.user.email).toBe(DEMO.cliente);
-    expect((await ctx.api.post('/api/user/Login', { email: DEMO.cliente, password: DEMO.password })).status).toBe(
-      200,
-    );
+    expect(
+      (await ctx.api.post('/api/user/Login', { email: DEMO.cliente, password: DEMO.password })).status,
+    ).toBe(200);
   });
 
   it('an expired link is refused with the Italian message', async () => {
@@ -286,7 +286,10 @@ describe('every e-mail to a customer carries a working sign-in link', () => {
     const id = await customer('bonifico.link@example.it');
     await giveIban(ctx, 'Demo Srl');
     const admin = await ctx.as('admin', 'Demo Srl');
-    const sub = await createSubscription(admin, { userId: id, planId: await planId(ctx, 'Demo Srl', 'Basic') });
+    const sub = await createSubscription(admin, {
+      userId: id,
+      planId: await planId(ctx, 'Demo Srl', 'Basic'),
+    });
     const res = await admin.put(`/api/subscription/setPaymentWithBankTransfer/${sub.id}`);
     expect(res.status).toBe(200);
     const mail = (await mailsTo('bonifico.link@example.it')).at(-1);

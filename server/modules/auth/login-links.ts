@@ -11,7 +11,11 @@
  */
 import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import { Role } from '../../../contract/enums';
-import { loginLinkPath, MAILED_LOGIN_LINK_TTL_MS, REQUESTED_LOGIN_LINK_TTL_MS } from '../../../contract/login-link';
+import {
+  loginLinkPath,
+  MAILED_LOGIN_LINK_TTL_MS,
+  REQUESTED_LOGIN_LINK_TTL_MS,
+} from '../../../contract/login-link';
 import type { Database, Executor } from '../../db/client';
 import { loginLinkTokens, users, userTenants } from '../../db/schema';
 import { randomToken, sha256 } from '../../lib/secrets';
