@@ -52,20 +52,20 @@ export function loginLinkMail(to: string, name: string | null, userId: number): 
  */
 export function withSignInLink(message: MailMessage, userId: number): MailMessage {
   const validity = `valido ${MAILED_LOGIN_LINK_TTL_MS / 3_600_000} ore, utilizzabile una sola volta`;
-  const lead = 'La tua area clienti (abbonamenti, pagamenti e fatture): entra senza password';
-  const expired = 'Se il link è scaduto, chiedine uno nuovo dalla pagina di accesso';
+  const area = 'La tua area clienti (abbonamenti e fatture)';
   return {
     ...message,
     signIn: { userId, origin: 'mail' },
     text:
-      `${message.text}${SIGN_IN_OPEN}\n${lead} da questo link personale (${validity}):\n${SIGN_IN_URL}\n` +
-      `${expired}: ${LOGIN_PAGE_URL}\n${SIGN_IN_CLOSE}`,
+      `${message.text}${SIGN_IN_OPEN}\n${area}: entra senza password da questo link personale (${validity}):\n` +
+      `${SIGN_IN_URL}\nSe il link è scaduto, chiedine uno nuovo dalla pagina di accesso: ${LOGIN_PAGE_URL}\n` +
+      SIGN_IN_CLOSE,
     html: message.html.replace(
       FOOTER,
       `${SIGN_IN_OPEN}<p style="border-top:1px solid #e2e8f0;padding-top:12px;margin-top:20px">` +
-        `${escapeHtml(lead)}: <a href="${SIGN_IN_URL}">accedi alla tua area</a> ` +
-        `(link personale, ${escapeHtml(validity)}). ${escapeHtml(expired)}: ` +
-        `<a href="${LOGIN_PAGE_URL}">${LOGIN_PAGE_URL}</a>.</p>${SIGN_IN_CLOSE}${FOOTER}`,
+        `${escapeHtml(area)}: <a href="${SIGN_IN_URL}">entra senza password</a> con questo link ` +
+        `personale (${escapeHtml(validity)}). Se il link è scaduto, chiedine uno nuovo dalla ` +
+        `<a href="${LOGIN_PAGE_URL}">pagina di accesso</a>.</p>${SIGN_IN_CLOSE}${FOOTER}`,
     ),
   };
 }

@@ -229,6 +229,20 @@ describe('POST api/user/login-link', () => {
     expect((await useLink(deactivatedToken)).status).toBe(400);
   });
 
+  it('a change of the account’s e-mail closes its open links (they went to the old address)', async () => {
+    const admin = await ctx.as('admin', 'Demo Srl');
+    const fields = { name: 'Cambio Email', roleId: 3, isActive: true, isCompany: false };
+    const created = await create<User>(admin, 'user', { ...fields, email: 'cambio.vecchia@example.it' });
+    const token = await requestedToken('cambio.vecchia@example.it');
+    const res = await admin.put('/api/user/Update', {
+      ...fields,
+      id: created.id,
+      email: 'cambio.nuova@example.it',
+    });
+    expect(res.status, res.raw).toBe(200);
+    expect((await useLink(token)).status).toBe(400);
+  });
+
   it('issuing removes expired links', async () => {
     const id = await customer('pulizia@example.it');
     await requestedToken('pulizia@example.it');
