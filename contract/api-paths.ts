@@ -15,6 +15,10 @@ export const apiPaths = {
     requestPasswordReset: 'user/request-password-reset',
     resetPassword: 'user/reset-password',
     validateResetToken: 'user/validate-reset-token',
+    /** POST {Email} (no session): a sign-in link by e-mail to a customer; always the same answer. */
+    requestLoginLink: 'user/request-login-link',
+    /** POST {token}: signs in with the e-mailed link; answers what Login answers. */
+    loginLink: 'user/login-link',
     /** POST {challenge, code}: the second step of a sign-in with two factors. */
     loginSecondFactor: 'user/Login/second-factor',
     /** GET: the caller's two-factor status. */

@@ -15,6 +15,8 @@ import { countStale, SECRET_REWRAP_JOB, secretRewrapJob } from './lib/secret-rew
 import { createOutbound, type Outbound } from './lib/outbound';
 import { createMailer } from './mail/mailer';
 import type { Mailer } from './mail/mailer';
+import { signInLinkMailer } from './mail/sign-in-link';
+import { createLoginLinkIssuer } from './modules/auth/login-links';
 import { createJobEngine } from './jobs/engine';
 import type { JobEngine } from './jobs/engine';
 import type { PaymentHooks } from './modules/billing/payment-hooks';
@@ -188,7 +190,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
   });
-  const mailer =
+  const transport =
     options.mailer ??
     createMailer({
       smtpUrl: config.smtpUrl,
@@ -196,7 +198,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       outboxDir: options.outboxDir ?? path.join(config.dataDir, 'outbox'),
       log: app.log,
     });
-  if (!options.mailer) app.addHook('onClose', async () => mailer.close());
+  if (!options.mailer) app.addHook('onClose', async () => transport.close());
+  // A customer's e-mail gets its sign-in link when it is sent (issue 28): one issuer, in the
+  // control database, whichever unit or job queued the e-mail.
+  const mailer = signInLinkMailer(transport, createLoginLinkIssuer({ db, clock: now, publicUrl }));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -315,6 +320,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     loginLockMs: config.rateLimit.loginLockMs,
     signInFreeFailures: config.rateLimit.signInFreeFailures,
     counters,
+    loginLinkPerAddress: {
+      max: config.rateLimit.loginLinkPerEmail,
+      windowMs: config.rateLimit.loginLinkEmailWindowMs,
+    },
   });
   registerAuthRoutes(app, { auth, rateLimit: config.rateLimit });
   registerTwoFactorRoutes(app, { db, twoFactor: auth.twoFactor });

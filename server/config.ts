@@ -89,6 +89,11 @@ export interface Config {
     windowMs: number;
     login: number;
     passwordReset: number;
+    /** Sign-in links asked for (POST api/user/request-login-link) per IP per window. */
+    loginLink: number;
+    /** …and per e-mail address, known or not, per `loginLinkEmailWindowMs`. */
+    loginLinkPerEmail: number;
+    loginLinkEmailWindowMs: number;
     contact: number;
     /** Public look-ups without sign-in (the payment page's PayPal settings, token check, payment, widget). */
     publicLookup: number;
@@ -320,6 +325,9 @@ export function loadConfig(env: Env = process.env): Config {
       windowMs: duration('RATE_LIMIT_WINDOW', '1m'),
       login: int('RATE_LIMIT_LOGIN', 20, 1, 1_000_000),
       passwordReset: int('RATE_LIMIT_PASSWORD_RESET', 5, 1, 1_000_000),
+      loginLink: int('RATE_LIMIT_LOGIN_LINK', 5, 1, 1_000_000),
+      loginLinkPerEmail: int('RATE_LIMIT_LOGIN_LINK_EMAIL', 3, 1, 1_000_000),
+      loginLinkEmailWindowMs: duration('RATE_LIMIT_LOGIN_LINK_EMAIL_WINDOW', '15m'),
       contact: int('RATE_LIMIT_CONTACT', 5, 1, 1_000_000),
       publicLookup: int('RATE_LIMIT_PUBLIC', 60, 1, 1_000_000),
       webhook: int('RATE_LIMIT_WEBHOOK', 600, 1, 1_000_000),

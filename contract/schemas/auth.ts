@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MIN_PASSWORD_LENGTH } from '../enums';
+import { loginLinkMessages } from '../login-link';
 import { messages } from '../messages';
 
 export const loginRequestSchema = z.object({
@@ -29,6 +30,14 @@ export interface ForcedResetData {
 
 export const passwordResetRequestSchema = z.object({
   email: z.string().trim().min(1).max(254),
+});
+
+/** `POST api/user/request-login-link {Email}`: always answered the same (contract/login-link.ts). */
+export const loginLinkRequestSchema = passwordResetRequestSchema;
+
+/** `POST api/user/login-link {token}`: the token of the e-mailed link. */
+export const loginLinkSchema = z.object({
+  token: z.string().trim().min(1, loginLinkMessages.invalid).max(200, loginLinkMessages.invalid),
 });
 
 export const resetPasswordSchema = z.object({

@@ -3,6 +3,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
+import type { SignInLinkRequest } from './sign-in-link';
 
 /** A file sent with a message; the bytes travel base64-encoded (the outbox keeps JSON). */
 export interface MailAttachment {
@@ -23,6 +24,11 @@ export interface MailMessage {
    * between commit and completion) sees the message is already queued.
    */
   idempotencyKey?: string;
+  /**
+   * A customer's e-mail asks for a sign-in link to their area, issued and filled in when it is
+   * sent (sign-in-link.ts); never reaches the transport.
+   */
+  signIn?: SignInLinkRequest;
 }
 
 export interface Mailer {
@@ -51,7 +57,7 @@ export function createMailer(options: MailerOptions): Mailer {
 function smtpMailer(smtpUrl: string, { from, log }: MailerOptions): Mailer {
   const transport = nodemailer.createTransport(smtpUrl);
   return {
-    async send({ idempotencyKey: _key, attachments, ...message }) {
+    async send({ idempotencyKey: _key, signIn: _signIn, attachments, ...message }) {
       const info = await transport.sendMail({
         from,
         ...message,

@@ -1,13 +1,73 @@
 import { escapeHtml } from '../lib/html';
 import type { MailMessage } from './mailer';
 import { integrationMessages } from '../../contract/messages';
+import {
+  loginLinkMessages,
+  MAILED_LOGIN_LINK_TTL_MS,
+  REQUESTED_LOGIN_LINK_TTL_MS,
+} from '../../contract/login-link';
+import { LOGIN_PAGE_URL, SIGN_IN_CLOSE, SIGN_IN_OPEN, SIGN_IN_URL } from './sign-in-link';
+
+const FOOTER =
+  '<p style="color:#64748b;font-size:12px">Rinnova: pagamenti ricorrenti e gestione abbonamenti</p>';
 
 export function layout(title: string, body: string): string {
   return (
     `<!doctype html><html lang="it"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>` +
     `<body style="font-family:system-ui,sans-serif;color:#0f172a;line-height:1.5">${body}` +
-    `<p style="color:#64748b;font-size:12px">Rinnova: pagamenti ricorrenti e gestione abbonamenti</p></body></html>`
+    `${FOOTER}</body></html>`
   );
+}
+
+const buttonStyle =
+  'display:inline-block;background:#3b82f6;color:#ffffff;padding:10px 18px;border-radius:8px;' +
+  'text-decoration:none;font-weight:600';
+
+/** The link asked for on the login page ('Ricevi un link di accesso'): the message is the link. */
+export function loginLinkMail(to: string, name: string | null, userId: number): MailMessage {
+  const greeting = name ? `Ciao ${name},` : 'Ciao,';
+  const validity = `valido ${REQUESTED_LOGIN_LINK_TTL_MS / 60_000} minuti, utilizzabile una sola volta`;
+  const intro = 'ecco il link per entrare nella tua area clienti di Rinnova, senza password';
+  const notYou =
+    'Se non l’hai chiesto tu, ignora questa email: senza il link nessuno può entrare al tuo posto.';
+  return {
+    to,
+    subject: loginLinkMessages.emailSubject,
+    signIn: { userId, origin: 'request' },
+    text: `${greeting}\n\n${intro} (${validity}):\n\n${SIGN_IN_URL}\n\n${notYou}\n`,
+    html: layout(
+      loginLinkMessages.emailSubject,
+      `<p>${escapeHtml(greeting)}</p><p>${escapeHtml(intro)}.</p>` +
+        `<p><a href="${SIGN_IN_URL}" style="${buttonStyle}">Accedi alla tua area</a></p>` +
+        `<p>Il link è ${escapeHtml(validity)}.</p>` +
+        `<p>Se il pulsante non funziona, copia questo indirizzo nel browser:<br>${SIGN_IN_URL}</p>` +
+        `<p style="color:#475569">${escapeHtml(notYou)}</p>`,
+    ),
+  };
+}
+
+/**
+ * Every e-mail Rinnova sends a customer (issue 28) ends with a fresh sign-in link to their area,
+ * issued when it is sent (sign-in-link.ts); left out if the account is no customer by then.
+ */
+export function withSignInLink(message: MailMessage, userId: number): MailMessage {
+  const validity = `valido ${MAILED_LOGIN_LINK_TTL_MS / 3_600_000} ore, utilizzabile una sola volta`;
+  const area = 'La tua area clienti (abbonamenti e fatture)';
+  return {
+    ...message,
+    signIn: { userId, origin: 'mail' },
+    text:
+      `${message.text}${SIGN_IN_OPEN}\n${area}: entra senza password da questo link personale (${validity}):\n` +
+      `${SIGN_IN_URL}\nSe il link è scaduto, chiedine uno nuovo dalla pagina di accesso: ${LOGIN_PAGE_URL}\n` +
+      SIGN_IN_CLOSE,
+    html: message.html.replace(
+      FOOTER,
+      `${SIGN_IN_OPEN}<p style="border-top:1px solid #e2e8f0;padding-top:12px;margin-top:20px">` +
+        `${escapeHtml(area)}: <a href="${SIGN_IN_URL}">entra senza password</a> con questo link ` +
+        `personale (${escapeHtml(validity)}). Se il link è scaduto, chiedine uno nuovo dalla ` +
+        `<a href="${LOGIN_PAGE_URL}">pagina di accesso</a>.</p>${SIGN_IN_CLOSE}${FOOTER}`,
+    ),
+  };
 }
 
 export function passwordResetMail(to: string, name: string | null, link: string): MailMessage {

@@ -16,6 +16,7 @@ export const appRoutes: readonly AppRoute[] = registry;
 /** Public paths: reachable without a session (spec §2). `/` is public only without a session. */
 export const publicPaths = [
   '/login',
+  '/login/link',
   '/register',
   '/reset-password',
   '/payment',

@@ -6,6 +6,7 @@ import { appRoutes } from './route-table';
 import { NotFoundPage, RouteErrorPage } from './status-pages';
 
 const LoginPage = lazy(() => import('../features/auth/login-page'));
+const LoginLinkPage = lazy(() => import('../features/auth/login-link-page'));
 const ResetPasswordPage = lazy(() => import('../features/auth/reset-password-page'));
 const RegisterPage = lazy(() => import('../features/auth/register-page'));
 const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page'));
@@ -28,6 +29,9 @@ export function createAppRoutes(): RouteObject[] {
             </PublicOnly>
           ),
         },
+        // The sign-in link of a customer's e-mail (LOGIN_LINK_PATH): it opens a session, whoever
+        // was signed in on this browser before.
+        { path: 'login/link', element: <LoginLinkPage /> },
         {
           path: 'register',
           element: (

@@ -158,6 +158,33 @@ export const passwordResetTokens = pgTable(
   ],
 );
 
+/**
+ * Sign-in links of customers (issue 28): handed out by e-mail, stored only as the sha256 of the
+ * token (32 random bytes, base64url), single use, short-lived. `origin` says why one was made:
+ * 'request' (asked for on the login page) or 'mail' (carried by an e-mail Rinnova sent the
+ * customer). Expired rows are removed when new ones are issued.
+ */
+export const loginLinkTokens = pgTable(
+  'login_link_tokens',
+  {
+    id: id(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    origin: text('origin').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('login_link_tokens_hash_idx').on(t.tokenHash),
+    index('login_link_tokens_user_id_idx').on(t.userId),
+    index('login_link_tokens_expires_at_idx').on(t.expiresAt),
+    check('login_link_tokens_origin_check', sql`${t.origin} in ('request', 'mail')`),
+  ],
+);
+
 /** One-time recovery codes of a two-factor account (sha256 only); used ones keep `usedAt`. */
 export const recoveryCodes = pgTable(
   'recovery_codes',

@@ -3,13 +3,17 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ADMINS } from '../../../contract/access';
 import { serverMessages } from '../../../contract/messages';
+import { loginLinkMessages } from '../../../contract/login-link';
 import {
+  loginLinkRequestSchema,
+  loginLinkSchema,
   loginRequestSchema,
   passwordResetRequestSchema,
   resetPasswordSchema,
   sessionUserSchema,
 } from '../../../contract/schemas/auth';
 import { envelopeOf, ok } from '../../lib/envelope';
+import { HttpError } from '../../lib/http-error';
 import { perIp } from '../../plugins/rate-limit';
 import { callerOf, tenantOf } from '../../plugins/request-context';
 import type { AuthService, SignInOutcome } from './auth.service';
@@ -17,7 +21,7 @@ import { secondFactorLoginSchema } from '../../../contract/schemas/two-factor';
 
 export interface AuthRoutesOptions {
   auth: AuthService;
-  rateLimit: { windowMs: number; login: number; passwordReset: number };
+  rateLimit: { windowMs: number; login: number; passwordReset: number; loginLink: number };
 }
 
 const tags = ['user'];
@@ -61,6 +65,48 @@ export function registerAuthRoutes(fastify: FastifyInstance, { auth, rateLimit }
     },
     async (request) =>
       answer(await auth.completeSecondFactor(request.body.challenge, request.body.code, request.ip)),
+  );
+
+  app.post(
+    '/api/user/request-login-link',
+    {
+      config: { access: 'appKey', rateLimit: perIp(rateLimit.loginLink, rateLimit.windowMs) },
+      schema: {
+        tags,
+        summary:
+          'Link di accesso senza password per un cliente: sempre la stessa risposta; l’email (link valido 15 minuti, una sola volta) parte solo se l’indirizzo è di un cliente attivo, mai per Admin e SuperAdmin; 429 troppe richieste per IP o per indirizzo',
+        security: [{ apiKey: [] }],
+        body: loginLinkRequestSchema,
+        response: { 200: envelopeOf(z.null()) },
+      },
+    },
+    async (request) => {
+      const { email } = request.body;
+      // Counted for every address, known or not: a 429 tells nothing of the account.
+      const wait = await auth.loginLinkRetryAfter(email);
+      if (wait > 0)
+        throw new HttpError(429, serverMessages.rateLimited, { headers: { 'retry-after': String(wait) } });
+      // The same answer, in the same time, whether the address is a customer's or not: the
+      // look-up and the e-mail run after it has been sent.
+      request.afterResponse(() => auth.requestLoginLink(email));
+      return ok(null, loginLinkMessages.requested);
+    },
+  );
+
+  app.post(
+    '/api/user/login-link',
+    {
+      config: { access: 'appKey', rateLimit: perIp(rateLimit.login, rateLimit.windowMs) },
+      schema: {
+        tags,
+        summary:
+          'Accesso con il link ricevuto via email (una sola volta, finché non scade): risponde come Login; 400 se il link non vale',
+        security: [{ apiKey: [] }],
+        body: loginLinkSchema,
+        response: { 200: envelopeOf(signInAnswer) },
+      },
+    },
+    async (request) => answer(await auth.loginWithLink(request.body.token, request.ip)),
   );
 
   /** A session's token, or the second step's challenge. */

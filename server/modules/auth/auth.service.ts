@@ -7,11 +7,14 @@ import type { Database } from '../../db/client';
 import { users, userTenants } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords';
-import { passwordResetMail } from '../../mail/templates';
+import { loginLinkMail, passwordResetMail } from '../../mail/templates';
+import { loginLinkMessages } from '../../../contract/login-link';
+import { consumeLoginLink, mayUseLoginLink } from './login-links';
 import { LoginThrottle } from './login-throttle';
 import type { SharedCounters } from '../../lib/shared-counters';
 import type { Actor, GlobalUnitOfWork, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import { clientAddressKey } from '../../lib/client-address';
+import { sha256 } from '../../lib/secrets';
 import type { SecretBox } from '../../lib/secret-box';
 import { twoFactorMessages, type SecondFactorChallenge } from '../../../contract/two-factor';
 import { createSignInGuard } from './sign-in-guard';
@@ -34,6 +37,8 @@ export interface AuthServiceDeps {
   signInFreeFailures: number;
   /** Where failed sign-ins are counted: shared by every app instance on PostgreSQL. */
   counters: SharedCounters;
+  /** Sign-in links asked for per e-mail address (whether an account exists or not) per window. */
+  loginLinkPerAddress: { max: number; windowMs: number };
 }
 
 /** Who acts when nobody is signed in yet (a reset request, a reset link, a forced reset). */
@@ -164,6 +169,41 @@ export function createAuthService(deps: AuthServiceDeps) {
           passwordResetMail(user.email, user.name, `${deps.publicUrl()}${resetPath(token)}`),
         );
       });
+    },
+
+    /**
+     * Seconds to wait before another sign-in link may be asked for this address, or 0 (and the
+     * request counted). Counted for every address, known or not, so the answer tells nothing.
+     */
+    async loginLinkRetryAfter(email: string): Promise<number> {
+      const key = `login-link:${sha256(email.trim().toLowerCase())}`;
+      const { max, windowMs } = deps.loginLinkPerAddress;
+      const state = await deps.counters.hit(key, windowMs);
+      return state.count > max ? Math.max(1, Math.ceil(state.ttlMs / 1000)) : 0;
+    },
+
+    /**
+     * 'Ricevi un link di accesso': only an active customer gets the e-mail; its link is issued
+     * when it is sent (mail/sign-in-link.ts), so the outbox row holds none. Staff (Admin,
+     * SuperAdmin) get nothing: their sign-in may need a second factor, which a link would skip.
+     * The route answers before this runs, so timing tells nothing of the account.
+     */
+    async requestLoginLink(email: string): Promise<void> {
+      const user = await findByEmail(email);
+      if (!user || !(await mayUseLoginLink(db, user.id))) return;
+      await uow.runGlobal(signIn, (w) => w.outbox.email(loginLinkMail(user.email, user.name, user.id)));
+    },
+
+    /** `POST api/user/login-link`: the e-mailed link's token for what Login answers. */
+    async loginWithLink(token: string, ip: string): Promise<SignInOutcome> {
+      const invalid = () => new HttpError(400, loginLinkMessages.invalid);
+      const userId = await uow.runGlobal(signIn, (w) => consumeLoginLink(w.tx, token, w.now));
+      // The role, the account or its memberships may have changed since the link was sent.
+      if (userId === null || !(await mayUseLoginLink(db, userId))) throw invalid();
+      const [user] = await db.select().from(users).where(eq(users.id, userId));
+      if (!user) throw invalid();
+      await guard.recordSuccess(user.email, clientAddressKey(ip), now());
+      return sessionOf(user);
     },
 
     isResetTokenValid: (token: string) => isResetTokenOpen(db, token, now()),

@@ -7,7 +7,8 @@ import { tenantUnitOf, type GlobalUnitOfWork } from '../../unit-of-work/unit-of-
 import { tenants, users, userTenants } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import { PgErrorCode, pgErrorCode } from '../../lib/pg-errors';
-import { setPasswordMail } from '../../mail/templates';
+import { setPasswordMail, withSignInLink } from '../../mail/templates';
+import { closeLoginLinks } from './login-links';
 import { closeResetTokens, issueResetToken, resetPath } from './reset-tokens';
 import { tenantOfCaller } from '../../crud/caller';
 import type { Caller, EntityWrites } from '../../crud/entity';
@@ -107,8 +108,13 @@ export function createUserWrites(deps: UserWritesDeps): EntityWrites<UserInputPa
       .from(tenants)
       .where(eq(tenants.id, tenantId));
     const link = `${deps.publicUrl()}${resetPath(token)}`;
+    // A customer may also enter their area without a password (issue 28): the link is added when
+    // the e-mail is sent, if the account is a customer's.
     await w.outbox.email(
-      setPasswordMail(email, name, link, tenant?.name ?? 'Rinnova', SET_PASSWORD_TTL_HOURS),
+      withSignInLink(
+        setPasswordMail(email, name, link, tenant?.name ?? 'Rinnova', SET_PASSWORD_TTL_HOURS),
+        userId,
+      ),
     );
   }
 
@@ -189,8 +195,11 @@ export function createUserWrites(deps: UserWritesDeps): EntityWrites<UserInputPa
             updatedAt: w.now,
           })
           .where(eq(users.id, id));
-        // Links e-mailed to the old address (set-password, reset) stop working.
-        if (emailChanged) await closeResetTokens({ ...w, tx: tx as GlobalUnitOfWork['tx'] }, id);
+        // Links e-mailed to the old address (set-password, reset, sign-in) stop working.
+        if (emailChanged) {
+          await closeResetTokens({ ...w, tx: tx as GlobalUnitOfWork['tx'] }, id);
+          await closeLoginLinks(tx, id, w.now);
+        }
         await mirrorIdentity(w, id);
         await updateMember(w, id, tenantId, profile);
       });

@@ -16,7 +16,7 @@ import {
   users,
   userTenants,
 } from '../../db/schema';
-import { renewalReminderMail } from '../../mail/templates';
+import { renewalReminderMail, withSignInLink } from '../../mail/templates';
 import { changeStatus, formatEur } from './subscription.service';
 import type { UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import type { JobContext, JobDefinition } from '../../jobs/engine';
@@ -168,6 +168,7 @@ export async function sendRenewalReminders(
         const [sub] = await w.tx
           .select({
             id: subscriptions.id,
+            userId: subscriptions.userId,
             status: subscriptions.status,
             nextBillingDate: subscriptions.nextBillingDate,
             amountDueCents: subscriptions.amountDueCents,
@@ -207,13 +208,16 @@ export async function sendRenewalReminders(
         if (!claimed) return false;
         const link = await deps.createLink(w, { subscriptionId: sub.id, periodStart: sub.nextBillingDate });
         await w.outbox.email(
-          renewalReminderMail(sub.email, sub.name, {
-            tenantName: sub.tenantName,
-            planName: sub.planName,
-            endsOn: romeDate.format(sub.nextBillingDate),
-            amount: formatEur(sub.amountDueCents),
-            link,
-          }),
+          withSignInLink(
+            renewalReminderMail(sub.email, sub.name, {
+              tenantName: sub.tenantName,
+              planName: sub.planName,
+              endsOn: romeDate.format(sub.nextBillingDate),
+              amount: formatEur(sub.amountDueCents),
+              link,
+            }),
+            sub.userId,
+          ),
         );
         return true;
       });

@@ -28,7 +28,7 @@ import {
   userTenants,
 } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
-import { bankTransferInstructionsMail } from '../../mail/templates';
+import { bankTransferInstructionsMail, withSignInLink } from '../../mail/templates';
 import {
   describeActor,
   machineActorOf,
@@ -353,14 +353,17 @@ export async function setPaymentWithBankTransfer(uow: UnitOfWork, id: number): P
     .where(eq(users.id, sub.userId));
   if (customer) {
     await uow.outbox.email(
-      bankTransferInstructionsMail(customer.email, customer.name, {
-        tenantName: instructions.tenantName,
-        planName: customer.planName,
-        beneficiary: instructions.beneficiary,
-        iban: instructions.iban,
-        amount: formatEur(payment.amountDueCents),
-        causale: instructions.causale,
-      }),
+      withSignInLink(
+        bankTransferInstructionsMail(customer.email, customer.name, {
+          tenantName: instructions.tenantName,
+          planName: customer.planName,
+          beneficiary: instructions.beneficiary,
+          iban: instructions.iban,
+          amount: formatEur(payment.amountDueCents),
+          causale: instructions.causale,
+        }),
+        sub.userId,
+      ),
     );
   }
 }

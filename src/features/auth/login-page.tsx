@@ -1,17 +1,18 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
-import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { apiPaths } from '../../../contract/api-paths';
 import type { Envelope } from '../../../contract/envelope';
+import { loginLinkMessages, REQUESTED_LOGIN_LINK_TTL_MS } from '../../../contract/login-link';
 import { messages } from '../../../contract/messages';
 import type { ForcedResetData, LoginResponse } from '../../../contract/schemas/auth';
 import { twoFactorMessages, type SecondFactorChallenge } from '../../../contract/two-factor';
 import { FieldShell, inputClass } from '../../components/fields/field-shell';
 import { errorData, serverMessage, sessionToastIds } from '../../lib/http-errors';
 import { notify } from '../../lib/notify';
-import { startSession } from '../../lib/session';
+import { useRequestLoginLink } from './api/request-login-link';
 import { AuthCard, ButtonSpinner } from './auth-card';
+import { useStartSession } from './use-start-session';
 
 const passwordRequired = 'La password è obbligatoria.';
 
@@ -39,12 +40,18 @@ export function pathAndQuery(url: string): string {
   return `${parsed.pathname}${parsed.search}`;
 }
 
-/** /login: sign in, or ask for a password-reset e-mail (spec §2, §4, §5, §8). */
+/**
+ * /login: sign in, ask for a password-reset e-mail (spec §2, §4, §5, §8), or ask for a sign-in
+ * link by e-mail (issue 28: a customer needs no password).
+ */
 export default function LoginPage() {
-  const [mode, setMode] = useState<'login' | 'reset'>('login');
+  const [params] = useSearchParams();
+  const [mode, setMode] = useState<'login' | 'reset' | 'link'>(() =>
+    // LOGIN_LINK_REQUEST_PATH: the way back from a spent or expired link.
+    params.get('mode') === 'link' ? 'link' : 'login',
+  );
   /** The second step's challenge, once the password was right on a two-factor account. */
   const [challenge, setChallenge] = useState<string | null>(null);
-  const [params] = useSearchParams();
   const expired = params.get('sessionExpired') === 'true';
 
   useEffect(() => {
@@ -61,9 +68,22 @@ export default function LoginPage() {
         <SecondFactorView challenge={challenge} onBack={() => setChallenge(null)} />
       </AuthCard>
     );
+  if (mode === 'link')
+    return (
+      <AuthCard
+        title="Accedi con un link"
+        subtitle="Niente password: scrivi l’email con cui ricevi le nostre comunicazioni e ti invieremo un link per entrare nella tua area."
+      >
+        <LoginLinkRequestView onBack={() => setMode('login')} />
+      </AuthCard>
+    );
   return mode === 'login' ? (
     <AuthCard title="Accedi a Rinnova" subtitle="Gestisci abbonamenti, piani e pagamenti ricorrenti.">
-      <LoginFormView onForgot={() => setMode('reset')} onSecondFactor={setChallenge} />
+      <LoginFormView
+        onForgot={() => setMode('reset')}
+        onLoginLink={() => setMode('link')}
+        onSecondFactor={setChallenge}
+      />
     </AuthCard>
   ) : (
     <AuthCard
@@ -75,22 +95,13 @@ export default function LoginPage() {
   );
 }
 
-/** After a session answer: the token and user stored, the cache cleared, home. */
-function useStartSession() {
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  return (data: LoginResponse) => {
-    queryClient.clear();
-    startSession(data.token, data.user);
-    navigate('/', { replace: true });
-  };
-}
-
 function LoginFormView({
   onForgot,
+  onLoginLink,
   onSecondFactor,
 }: {
   onForgot: () => void;
+  onLoginLink: () => void;
   onSecondFactor: (challenge: string) => void;
 }) {
   const navigate = useNavigate();
@@ -191,6 +202,14 @@ function LoginFormView({
       <button type="submit" className="btn-primary w-full py-2.5" disabled={loading} aria-busy={loading}>
         {loading && <ButtonSpinner />}
         {loading ? 'Accesso in corso…' : 'Accedi'}
+      </button>
+      <div className="flex items-center gap-3 text-xs text-slate-500" aria-hidden="true">
+        <span className="h-px flex-1 bg-slate-200" />
+        oppure, senza password
+        <span className="h-px flex-1 bg-slate-200" />
+      </div>
+      <button type="button" className="btn-secondary w-full py-2.5" onClick={onLoginLink}>
+        {loginLinkMessages.requestAction}
       </button>
     </form>
   );
@@ -331,6 +350,62 @@ function ResetRequestView({ onBack }: { onBack: () => void }) {
       </button>
       <button type="button" className="btn-ghost w-full" onClick={onBack}>
         Torna al login
+      </button>
+    </form>
+  );
+}
+
+/** 'Ricevi un link di accesso': the same confirmation whoever the address belongs to. */
+function LoginLinkRequestView({ onBack }: { onBack: () => void }) {
+  const request = useRequestLoginLink();
+  const [sent, setSent] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<ResetRequestForm>({ defaultValues: { email: '' } });
+
+  function onSubmit(values: ResetRequestForm) {
+    request.mutate(values.email, { onSuccess: () => setSent(true) });
+  }
+
+  return (
+    <form noValidate onSubmit={(e) => void handleSubmit(onSubmit)(e)} className="space-y-5">
+      {sent && (
+        <div
+          role="status"
+          className="rounded-lg border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-800"
+        >
+          <p className="font-medium">{loginLinkMessages.requested}</p>
+          <p className="mt-1 text-emerald-700">
+            Il link vale {REQUESTED_LOGIN_LINK_TTL_MS / 60_000} minuti e si può usare una sola volta. Non
+            arriva? Controlla la posta indesiderata o richiedilo di nuovo.
+          </p>
+        </div>
+      )}
+      <FieldShell label="Email" error={errors.email?.message}>
+        {(control) => (
+          <input
+            {...control}
+            type="email"
+            autoComplete="email"
+            className={inputClass(errors.email?.message)}
+            placeholder="nome@azienda.it"
+            {...register('email', emailRules)}
+          />
+        )}
+      </FieldShell>
+      <button
+        type="submit"
+        className="btn-primary w-full py-2.5"
+        disabled={request.isPending}
+        aria-busy={request.isPending}
+      >
+        {request.isPending && <ButtonSpinner />}
+        {request.isPending ? 'Invio in corso…' : sent ? 'Invia di nuovo' : 'Invia il link di accesso'}
+      </button>
+      <button type="button" className="btn-ghost w-full" onClick={onBack}>
+        Accedi con la password
       </button>
     </form>
   );

@@ -70,6 +70,8 @@ export function testConfig(env: Record<string, string> = {}) {
     API_KEYS: `${API_KEY},second-key`,
     RATE_LIMIT_LOGIN: '10000',
     RATE_LIMIT_PASSWORD_RESET: '10000',
+    RATE_LIMIT_LOGIN_LINK: '10000',
+    RATE_LIMIT_LOGIN_LINK_EMAIL: '10000',
     RATE_LIMIT_CONTACT: '10000',
     RATE_LIMIT_PUBLIC: '10000',
     RATE_LIMIT_WEBHOOK: '10000',

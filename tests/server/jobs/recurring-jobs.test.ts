@@ -152,6 +152,12 @@ describe('renewal-reminders: 7 days before the next billing date, once per perio
     const rossiMail = mails.find((m) => m.text.includes(`t-${rossi}-${rossiSub.id}`));
     expect(rossiMail?.subject).toMatch(/^Studio Rossi: il tuo abbonamento «.+» scade il \d\d\/\d\d\/\d{4}$/);
     expect(rossiMail?.text).toContain('non si rinnova automaticamente');
+    // Issue 28: the reminder carries a sign-in link to the customer's area, which works once.
+    const signIn = /\/login\/link\?token=([A-Za-z0-9_-]{43})/.exec(rossiMail?.text ?? '')?.[1] ?? '';
+    expect(signIn).not.toBe('');
+    const useLink = () => client(ctx.app, {}).post('/api/user/login-link', { token: signIn });
+    expect((await useLink()).status).toBe(200);
+    expect((await useLink()).status).toBe(400);
     const reminders = await ctx.db.select().from(subscriptionReminders);
     expect(reminders.map((r) => r.subscriptionId).sort()).toEqual(due.map((s) => s.id).sort());
 
