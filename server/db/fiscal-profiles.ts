@@ -16,8 +16,8 @@ import {
   type SellerProfile,
   type WithholdingType,
 } from '../../contract/invoice/fiscal-document';
-import type { Natura } from '../../contract/invoice/fatturapa';
-import type { Cents, PercentHundredths } from '../../contract/money';
+import { isNatura, type Natura } from '../../contract/invoice/fatturapa';
+import { toCents, toPercentHundredths, type Cents, type PercentHundredths } from '../../contract/money';
 import { defaultWithholdingAgent } from '../../contract/schemas/user';
 import { taxRegimes, type TaxRegime } from '../../contract/validation/italian';
 import type { Database } from './client';
@@ -135,6 +135,36 @@ export function periodDocument(
     charges: [{ description: charge.description, quantity: 1, unitPriceCents: charge.costCents }],
     plan: { vat: charge.vat, natura: charge.natura },
   });
+}
+
+/**
+ * Who buys from a public price (the plan widget, a provider's plan): a private person in Italy,
+ * who withholds nothing and is no public body. A business that withholds pays less (its own
+ * quote); a provider plan fixed at the list price then cannot charge it.
+ */
+export const LIST_PRICE_BUYER: CustomerProfile = {
+  countryCode: 'IT',
+  isCompany: false,
+  withholdingAgent: false,
+  publicAdministration: false,
+};
+
+/**
+ * A plan's list price for one period, in cents: the net to pay of its document for that buyer
+ * under the tenant's profile (cassa or rivalsa, VAT, bollo charged), not just cost plus VAT.
+ */
+export async function listPriceOf(
+  db: Reader,
+  tenantId: number,
+  plan: { cost: string | number; vat: string | number; natura?: string | null },
+): Promise<Cents> {
+  const seller = await sellerProfileOf(db, tenantId);
+  return periodDocument(seller, LIST_PRICE_BUYER, {
+    description: 'Piano',
+    costCents: toCents(plan.cost),
+    vat: toPercentHundredths(plan.vat),
+    natura: isNatura(plan.natura) ? plan.natura : null,
+  }).netToPayCents;
 }
 
 /** The document one period of a subscription produces: one charge at the agreed cost and VAT. */

@@ -6,13 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, asc, eq, lte, notLike } from 'drizzle-orm';
 import { messages, serverMessages } from '../../../contract/messages';
-import {
-  amountWithVat,
-  fromCents,
-  fromPercentHundredths,
-  toCents,
-  toPercentHundredths,
-} from '../../../contract/money';
+import { fromCents, fromPercentHundredths } from '../../../contract/money';
 import {
   PAYMENT_TOKEN_LIFETIME_MS,
   PaymentTokenStatus,
@@ -32,6 +26,7 @@ import {
   subscriptions,
   tenants,
 } from '../../db/schema';
+import { listPriceOf } from '../../db/fiscal-profiles';
 import { HttpError } from '../../lib/http-error';
 import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
 import { periodEndAfter } from '../../../contract/billing-dates';
@@ -85,6 +80,7 @@ export async function paymentRouteOf(
       stripePlanId: plans.stripePlanId,
       cost: plans.recurringCostBeforeVat,
       vat: plans.vatPercentage,
+      natura: plans.natura,
     })
     .from(plans)
     .where(and(eq(plans.tenantId, uow.tenantId), eq(plans.id, planId)));
@@ -100,8 +96,7 @@ export async function paymentRouteOf(
   // checked against the amount when the customer opens the checkout.
   const stripeOk = stripeRow !== undefined && plan.stripePlanId !== null;
   // PayPal charges what its plan says: a link for another amount would charge the wrong sum.
-  const paypalPrice =
-    plan.paypalPriceCents ?? amountWithVat(toCents(plan.cost), toPercentHundredths(plan.vat));
+  const paypalPrice = plan.paypalPriceCents ?? (await listPriceOf(uow.tx, uow.tenantId, plan));
   const paypalOk = plan.paypalPlanId !== null && paypalPrice === amountDueCents;
   if (!paypalOk && !stripeOk) {
     if (!plan.paypalPlanId) {

@@ -321,7 +321,7 @@ async function sessionCompleted(
 
 /**
  * 'Sincronizza con Stripe' on a plan: the Stripe product (reused from the plan's current price
- * when it has one) and a recurring price of `recurrence` months at the price with VAT in EUR;
+ * when it has one) and a recurring price of `recurrence` months at the list price in EUR (listPriceOf);
  * stores the price id as `stripePlanId`. The Stripe calls come first; if one fails nothing is stored.
  */
 export async function syncPlanWithStripe(

@@ -5,7 +5,8 @@
  */
 import { and, asc, eq } from 'drizzle-orm';
 import { serverMessages } from '../../../contract/messages';
-import { amountWithVat, fromCents, toCents, toPercentHundredths } from '../../../contract/money';
+import { fromCents } from '../../../contract/money';
+import { listPriceOf } from '../../db/fiscal-profiles';
 import type { PlanWidgetView } from '../../../contract/schemas/payment';
 import { recurrenceTypeNames, type RecurrenceTypeId } from '../../../contract/schemas/plan';
 import type { Database } from '../../db/client';
@@ -28,6 +29,7 @@ export async function activePlan(db: Database, planId: number) {
       name: plans.name,
       cost: plans.recurringCostBeforeVat,
       vat: plans.vatPercentage,
+      natura: plans.natura,
       recurrence: plans.recurrenceType,
       isActive: plans.isActive,
       tenantName: tenants.name,
@@ -53,7 +55,8 @@ export async function planWidgetView(db: Database, planId: number): Promise<Plan
     name: plan.name,
     recurringCostBeforeVAT: fromDecimalString(plan.cost),
     vatPercentage: fromDecimalString(plan.vat),
-    amount: fromCents(amountWithVat(toCents(plan.cost), toPercentHundredths(plan.vat))),
+    // What the widget's buyer pays for a period: the tenant's cassa, VAT and bollo included.
+    amount: fromCents(await listPriceOf(db, plan.tenantId, plan)),
     currency: 'EUR',
     recurrenceType: recurrence,
     recurrenceTypeName: recurrenceTypeNames[recurrence],
@@ -64,7 +67,8 @@ export async function planWidgetView(db: Database, planId: number): Promise<Plan
 
 /**
  * A plan of the tenant as a provider's plan sync needs it (404 when it is not the tenant's): name,
- * recurrence, the providers' ids, the tenant's name and the price with VAT in cents.
+ * recurrence, the providers' ids, the tenant's name and the list price in cents (listPriceOf: what a
+ * private buyer pays a period, cassa, VAT and bollo included).
  */
 export async function planToSync(db: Database, tenantId: number, planId: number) {
   const [plan] = await db
@@ -72,6 +76,7 @@ export async function planToSync(db: Database, tenantId: number, planId: number)
       name: plans.name,
       cost: plans.recurringCostBeforeVat,
       vat: plans.vatPercentage,
+      natura: plans.natura,
       recurrence: plans.recurrenceType,
       paypalProductId: plans.paypalProductId,
       stripePlanId: plans.stripePlanId,
@@ -81,12 +86,12 @@ export async function planToSync(db: Database, tenantId: number, planId: number)
     .innerJoin(tenants, eq(tenants.id, plans.tenantId))
     .where(and(eq(plans.tenantId, tenantId), eq(plans.id, planId)));
   if (!plan) throw new HttpError(404, serverMessages.notFound);
-  return { ...plan, priceCents: amountWithVat(toCents(plan.cost), toPercentHundredths(plan.vat)) };
+  return { ...plan, priceCents: await listPriceOf(db, tenantId, plan) };
 }
 
 /**
  * 'Sincronizza con PayPal' on a plan: creates (once) the PayPal product and a billing plan of
- * `recurrence` months at the price with VAT in EUR, then stores their ids and the price. The
+ * `recurrence` months at the list price in EUR (listPriceOf), then stores their ids and the price. The
  * PayPal calls come first; if one fails nothing is stored.
  */
 export async function syncPlanWithPaypal(

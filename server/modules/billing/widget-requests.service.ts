@@ -16,7 +16,7 @@
 import { createHmac } from 'node:crypto';
 import { and, count, desc, eq, gt, lt, min, ne, sql } from 'drizzle-orm';
 import { Role } from '../../../contract/enums';
-import { amountWithVat, toCents, toPercentHundredths } from '../../../contract/money';
+import { listPriceOf } from '../../db/fiscal-profiles';
 import {
   paymentUrlOf,
   PaymentTokenStatus,
@@ -106,13 +106,14 @@ async function lockedPlan(w: UnitOfWork, planId: number) {
       isActive: plans.isActive,
       cost: plans.recurringCostBeforeVat,
       vat: plans.vatPercentage,
+      natura: plans.natura,
       recurrence: plans.recurrenceType,
     })
     .from(plans)
     .where(and(eq(plans.tenantId, w.tenantId), eq(plans.id, planId)))
     .for('no key update');
   if (!plan) return undefined;
-  return { ...plan, amountCents: amountWithVat(toCents(plan.cost), toPercentHundredths(plan.vat)) };
+  return { ...plan, amountCents: await listPriceOf(w.tx, w.tenantId, plan) };
 }
 
 /**

@@ -16,7 +16,6 @@ import {
   payments,
   plans,
   subscriptions,
-  tenants,
   users,
   userTenants,
   widgetRequests,
@@ -55,14 +54,8 @@ beforeAll(async () => {
   pro = await planId(ctx, 'Demo Srl', 'Pro');
   for (const id of [basic, pro])
     expect((await admin.post(`/api/plan/syncPaypal/${id}`)).status, 'plan synced with PayPal').toBe(200);
-  // Studio Rossi sells online too (its own PayPal row and a plan on PayPal at its price). The
-  // request step prices a plan with its VAT alone (widget-requests.service activePlan), the
-  // confirmation with the customer's document: the demo's Studio Rossi adds its cassa, which would
-  // set the two apart, so here it sells without one (what this file tests is the tenants' routing).
-  await ctx.db
-    .update(tenants)
-    .set({ pensionFundType: null, pensionFundRate: null, withholdingTax: null })
-    .where(eq(tenants.id, rossiId));
+  // Studio Rossi sells online too (its own PayPal row and a plan on PayPal at its price): with its
+  // cassa, the widget's price and the confirmed payment are the same list price (listPriceOf).
   rossiPlan = await planId(ctx, 'Studio Rossi', 'Consulenza mensile');
   await ctx.db.insert(paymentProviders).values({
     tenantId: rossiId,
@@ -72,7 +65,8 @@ beforeAll(async () => {
   });
   await ctx.db
     .update(plans)
-    .set({ paypalPlanId: 'P-ROSSI-CONSULENZA', paypalPriceCents: 18300 })
+    // The list price: 150,00 + cassa 4 % 6,00 = 156,00, + IVA 22 % 34,32 = 190,32.
+    .set({ paypalPlanId: 'P-ROSSI-CONSULENZA', paypalPriceCents: 19032 })
     .where(eq(plans.id, rossiPlan));
 });
 afterAll(async () => {
@@ -459,6 +453,16 @@ describe('tenants', () => {
 
     expect((await confirm(forRossi)).status).toBe(200);
     expect((await subscriptionsOf(email)).map((s) => s.tenantId)).toEqual([demoId, rossiId]);
+    // The widget showed Rossi's list price, and the payment asks the same: cassa and VAT included.
+    const view = await client(ctx.app, {}).get<{ amount: number }>('/api/plan/widget', {
+      query: { planId: rossiPlan },
+    });
+    expect(view.body.data?.amount).toBe(190.32);
+    const [due] = await ctx.db
+      .select({ cents: payments.amountDueCents })
+      .from(payments)
+      .where(eq(payments.subscriptionId, (await subscriptionsOf(email))[1]!.id));
+    expect(due).toEqual({ cents: 19032 });
   });
 });
 
