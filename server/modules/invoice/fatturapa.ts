@@ -17,6 +17,7 @@ import {
 } from '../../../contract/invoice/fatturapa';
 import type {
   FiscalDocument,
+  LineKind,
   PensionFundBlock,
   WithholdingType,
 } from '../../../contract/invoice/fiscal-document';
@@ -58,6 +59,8 @@ export interface InvoiceLine {
   periodEnd: string | null;
   /** Ritenuta=SI: the line is part of the withholding's base. */
   withholding?: boolean;
+  /** A charge, the bollo charged to the customer or an OSS line of foreign VAT (absent: a charge). */
+  kind?: LineKind;
 }
 
 /** One VAT summary (DatiRiepilogo). */
@@ -126,6 +129,7 @@ export function fiscalParts(
 > {
   return {
     lines: fd.lines.map((l) => ({
+      kind: l.kind,
       description: l.description,
       quantity: l.quantity,
       unitPriceCents: l.unitPriceCents,

@@ -173,6 +173,17 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
     pdf.text(money(s.taxCents), sc[2]!, y, { width: 60, align: 'right' });
     y += h + 6;
   }
+  // The norm of each 0 % summary (RiferimentoNormativo): the forfettario's wording, the reverse
+  // charge, OSS… as the file says it.
+  const references = [...new Set(doc.summaries.map((s) => s.legalReference).filter((r): r is string => !!r))];
+  if (references.length > 0) {
+    pdf.font('Helvetica').fontSize(7.5).fillColor(MUTED);
+    for (const r of references) {
+      pdf.text(r, left, y, { width: 290 });
+      y += pdf.heightOfString(r, { width: 290 }) + 3;
+    }
+    pdf.fontSize(9).fillColor(INK);
+  }
   const tx = left + width * 0.6;
   const tw = width * 0.4;
   let ty = sy;
@@ -185,14 +196,26 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
     pdf.text(value, tx + tw * 0.45, ty, { width: tw * 0.55, align: 'right' });
     ty += bold ? 20 : 15;
   };
-  total('Imponibile', money(doc.taxableCents));
+  // Lines that are not fees: the bollo charged to the customer, an OSS line of foreign VAT.
+  const linesOf = (kind: 'stampDuty' | 'foreignVat') => (doc.lines ?? []).filter((l) => l.kind === kind);
+  const chargedBollo = linesOf('stampDuty').reduce((a, l) => a + l.totalCents, 0);
+  const foreignVat = linesOf('foreignVat');
+  const notFees = chargedBollo + foreignVat.reduce((a, l) => a + l.totalCents, 0);
+  total('Imponibile', money(doc.taxableCents - notFees));
   for (const c of doc.pensionFund ?? [])
     total(
       c.type === 'TC22' ? `di cui rivalsa INPS ${pct(c.rate)}` : `di cui cassa ${c.type} ${pct(c.rate)}`,
       money(c.amountCents),
     );
   total('IVA', money(doc.taxCents));
-  if (doc.stampDuty) total('Imposta di bollo assolta in modo virtuale', money(200));
+  for (const l of foreignVat) total(l.description, money(l.totalCents));
+  if (chargedBollo > 0) total('Imposta di bollo', money(chargedBollo));
+  // A bollo the seller bears is paid by them, not added to the total: said, not summed.
+  const bolloNote = doc.stampDuty
+    ? chargedBollo > 0
+      ? 'Imposta di bollo assolta in modo virtuale (art. 6 DM 17/06/2014).'
+      : 'Imposta di bollo di 2,00 € assolta in modo virtuale dal fornitore (art. 6 DM 17/06/2014).'
+    : null;
   pdf.moveTo(tx, ty).lineTo(right, ty).strokeColor(LINE).stroke();
   ty += 6;
   total('Totale documento', money(doc.totalCents), true);
@@ -202,6 +225,11 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
   const split = doc.summaries.some((s) => s.chargeability === 'S');
   if (split) total('IVA in split payment (art. 17-ter)', `- ${money(doc.taxCents)}`);
   if (doc.withholding || split) total('Netto a pagare', money(doc.payment.amountCents), true);
+  if (bolloNote) {
+    pdf.font('Helvetica').fontSize(7.5).fillColor(MUTED).text(bolloNote, tx, ty, { width: tw });
+    ty += pdf.heightOfString(bolloNote, { width: tw }) + 4;
+    pdf.fontSize(9).fillColor(INK);
+  }
 
   // Payment.
   y = Math.max(y, ty) + 20;

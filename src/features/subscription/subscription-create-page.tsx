@@ -15,6 +15,7 @@ import { euroInputValue, percentInputValue } from './billing-format';
 import { splitFieldErrors } from './form-errors';
 import { useSubscriptionQuote } from './api/quote-subscription';
 import { parseEuroInput, parsePercentInput } from './billing-format';
+import type { Quote } from '../../../contract/invoice/quote';
 import { InvoicePreview } from '../../components/invoice-preview';
 import { PriceFields } from './price-fields';
 import {
@@ -29,6 +30,12 @@ import { subscriptionText as t } from './subscription-text';
 
 /** The pickers load the first 100 items (spec §7). */
 export const PICKER_PAGE_SIZE = 100;
+
+/** The document shows what cost + VAT alone does not: its preview replaces the plain summary. */
+function saysMore(q: Quote | null | undefined): boolean {
+  if (!q) return false;
+  return q.cassa > 0 || q.bollo > 0 || q.withholding > 0 || q.natura !== null || q.netToPay !== q.total;
+}
 
 /**
  * The plan's cost and VAT, prefilled into the price inputs once per chosen plan (and never over
@@ -194,6 +201,7 @@ function CreateForm() {
           onVatChange={vat.field.onChange}
           errors={{ cost: errors.paymentAmount?.message, vat: errors.vatPercentage?.message }}
           recurrenceName={plan?.recurrenceTypeName}
+          summary={!saysMore(quote.data)}
         />
         <InvoicePreview quote={quote.data} loading={quote.isFetching} />
         {generalMessages.length > 0 && (

@@ -96,7 +96,9 @@ describe('a French private person', () => {
     const paid = await payByBankTransfer(admin, { userId: french, planId }, '2026-05-03T15:00:00Z');
     expect(paid.confirm.status, paid.confirm.raw).toBe(200);
     expect(paid.sub.payments[0]?.amountDue).toBe(59.88);
-    const list = await admin.get<{ items: Invoice[] }>('/api/invoice/getAll', { query: { pageSize: 100 } });
+    const list = await admin.get<{ items: Invoice[] }>('/api/invoice/getAll', {
+      query: { pageSize: 100, 'filters[userId]': french },
+    });
     const invoice = list.body.data?.items.find((i) => i.paymentId === paid.sub.payments[0]!.id);
     const issues = await admin.get('/api/invoice/issues');
     expect(invoice, issues.raw).toMatchObject({

@@ -28,7 +28,7 @@ const total = () => eur(screen.getByTestId('subscription-total').textContent ?? 
 
 afterEach(() => vi.restoreAllMocks());
 
-function pickers() {
+function pickers(options: { professional?: boolean } = {}) {
   const userCalls = fakeSelectServer('user', [
     { value: 3, label: 'Mario Rossi' },
     { value: 4, label: 'Lucia Bianchi' },
@@ -39,9 +39,35 @@ function pickers() {
     apiGet('plan/GetById/:id', ({ params }) =>
       params.id === '7' ? ok(pro) : fail(404, 'Elemento non trovato.'),
     ),
-    // The server's quote of a professional with rivalsa INPS and ritenuta (golden document (1)).
+    // The server's quote: an ordinary sale (cost + VAT), or a professional's with rivalsa INPS and
+    // ritenuta (golden document (1)).
     apiPost('subscription/quote', async ({ request }) => {
-      quoteCalls.push(await request.json());
+      const body = (await request.json()) as { paymentAmount?: number; vatPercentage?: number };
+      quoteCalls.push(body);
+      if (!options.professional) {
+        const cost = body.paymentAmount ?? 40.98;
+        const vat = Math.round(cost * (body.vatPercentage ?? 22)) / 100;
+        return ok({
+          lines: [
+            {
+              description: 'Pro',
+              quantity: 1,
+              unitPrice: cost,
+              vatPercentage: body.vatPercentage ?? 22,
+              natura: null,
+            },
+          ],
+          taxable: cost,
+          vat,
+          cassa: 0,
+          bollo: 0,
+          total: cost + vat,
+          withholding: 0,
+          netToPay: cost + vat,
+          natura: null,
+          legalReference: null,
+        });
+      }
       return ok({
         lines: [{ description: 'Pro', quantity: 1, unitPrice: 1000, vatPercentage: 22, natura: null }],
         taxable: 1040,
@@ -107,7 +133,7 @@ describe('/subscription/new (spec §2, §5)', { timeout: 20_000 }, () => {
   });
 
   it('shows the Anteprima fattura the server computes, asked again as the price changes', async () => {
-    const { quoteCalls } = pickers();
+    const { quoteCalls } = pickers({ professional: true });
     subscriptionServer([]);
     const { user } = renderApp('/subscription/new', { role: Role.Admin, tenantId: 1 });
     await pick(user, 'Cliente', 'Mario Rossi');
@@ -121,6 +147,8 @@ describe('/subscription/new (spec §2, §5)', { timeout: 20_000 }, () => {
     expect(row('IVA')).toBe('228,80 €');
     expect(row('Totale documento')).toBe('1268,80 €');
     expect(row('Ritenuta d’acconto')).toBe('− 208,00 €');
+    // The plain cost + VAT summary would say 1220,00 €: the preview replaces it.
+    expect(screen.queryByRole('complementary', { name: 'Riepilogo' })).not.toBeInTheDocument();
     const cost = screen.getByRole('textbox', { name: 'Costo (IVA esclusa, €)' });
     await user.clear(cost);
     await user.type(cost, '49,50');
