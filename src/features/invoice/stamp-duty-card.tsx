@@ -41,7 +41,10 @@ function QuarterBox({ q }: { q: StampDutyQuarter }) {
     >
       <div className="flex items-baseline justify-between gap-2">
         <h3 className="text-sm font-semibold text-slate-900">{stampDutyCardText.quarter(q.quarter)}</h3>
-        <p className={`text-lg font-semibold tabular-nums ${due ? 'text-slate-900' : 'text-slate-400'}`}>
+        {/* Nothing due: quieter, still AA contrast (slate-400 failed axe's color-contrast). */}
+        <p
+          className={`text-lg tabular-nums ${due ? 'font-semibold text-slate-900' : 'font-medium text-slate-500'}`}
+        >
           {formatCurrency(q.total)}
         </p>
       </div>
