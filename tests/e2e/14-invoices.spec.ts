@@ -11,6 +11,7 @@ import {
   apiLogin,
   expectNoHorizontalOverflow,
   login,
+  pick,
   screenshot,
   screenshotDir,
   searchList,
@@ -275,6 +276,115 @@ test.describe('Admin: sending to the SdI by PEC, then a credit note', () => {
       });
       await pec.close();
     }
+  });
+});
+
+/**
+ * A customer of Demo Srl made for this run with no codice fiscale and no address, and two paid
+ * payments of an exempt course (120,00 €, 0 % N4: the invoices will carry the bollo) waiting for
+ * an invoice.
+ */
+async function customerWithTwoWaitingPayments() {
+  const session = await apiLogin(accounts.admin);
+  const tenantId = await tenantIdByName(session.token, DEMO_TENANT);
+  const call = <T>(method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) =>
+    api<T>(method, url, { token: session.token, tenantId, body });
+  const stamp = Date.now().toString(36);
+  const plan = await call<{ id: number }>('POST', '/api/plan/Create', {
+    name: `Corso esente ${stamp}`,
+    recurringCostBeforeVAT: 120,
+    vatPercentage: 0,
+    natura: 'N4',
+    recurrenceType: 1,
+    isActive: true,
+  });
+  expect(plan.status).toBe(200);
+  const name = `Anna Neri ${stamp}`;
+  const created = await call<{ id: number }>('POST', '/api/user/Create', {
+    name,
+    email: `anna.neri.${stamp}@example.it`,
+    roleId: 3,
+    isActive: true,
+    isCompany: false,
+  });
+  expect(created.status).toBe(200);
+  for (let i = 0; i < 2; i++) {
+    const sub = await call<{ id: number; payments: { id: number; amountDue: number }[] }>(
+      'POST',
+      '/api/subscription/Create',
+      { userId: created.body.data!.id, planId: plan.body.data!.id },
+    );
+    expect(sub.status).toBe(200);
+    const id = sub.body.data!.id;
+    const payment = sub.body.data!.payments[0]!;
+    expect((await call('PUT', `/api/subscription/setPaymentWithBankTransfer/${id}`)).status).toBe(200);
+    const transfer = await call('POST', '/api/BankTransfer/create', {
+      paymentId: payment.id,
+      amount: payment.amountDue,
+      approvalDate: new Date(Date.now() - 3_600_000).toISOString(),
+    });
+    expect(transfer.status).toBe(200);
+    expect((await call('PUT', `/api/subscription/setActiveNoRenewal/${id}`)).status).toBe(200);
+  }
+  return { name };
+}
+
+test.describe('Admin: payments waiting for the customer’s data', () => {
+  test('one row per customer; Completa i dati opens the form on the codice fiscale; Salva issues both invoices, counted in the bollo card', async ({
+    page,
+    browser,
+  }) => {
+    const { name } = await customerWithTwoWaitingPayments();
+    await login(page, accounts.admin, { to: '/invoice' });
+    const panel = page.getByRole('region', { name: /Pagamenti senza fattura/ });
+    const row = panel.getByRole('listitem').filter({ hasText: name });
+    await expect(row).toContainText('2 pagamenti in attesa · 240,00 €');
+    await expect(row.getByText('Mancano: codice fiscale, indirizzo, CAP, comune')).toBeVisible();
+    const bollo = page.getByRole('region', { name: 'Imposta di bollo (F24)' });
+    await expect(bollo.getByRole('listitem')).toHaveCount(4);
+    await screenshot(page, 'invoice-waiting-payments');
+    const quarter = bollo.getByRole('listitem').nth(Math.floor(new Date().getMonth() / 3));
+    const documentsBefore = await quarter.getByText(/fattur|Nessun documento/).textContent();
+
+    const phone = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    const small = await phone.newPage();
+    await login(small, accounts.admin, { to: '/invoice' });
+    await expect(small.getByRole('region', { name: /Pagamenti senza fattura/ })).toContainText(name);
+    await expect(
+      small.getByRole('region', { name: 'Imposta di bollo (F24)' }).getByRole('listitem'),
+    ).toHaveCount(4);
+    await expectNoHorizontalOverflow(small);
+    await screenshot(small, 'invoice-waiting-payments-390');
+    await phone.close();
+
+    await row.getByRole('link', { name: 'Completa i dati', exact: true }).click();
+    await expect(page).toHaveURL(/\/user\/\d+\?focus=fiscalCode$/);
+    await expect(page.getByRole('textbox', { name: 'Codice fiscale' })).toBeFocused();
+    await page.keyboard.type('NRENNA80A41H501T');
+    await page.getByRole('tab', { name: 'Indirizzo di fatturazione' }).click();
+    await page.getByRole('textbox', { name: 'Via' }).fill('Via Appia Nuova 10');
+    await page.getByRole('textbox', { name: 'CAP' }).fill('00183');
+    await pick(page, page.getByRole('combobox', { name: 'Regione' }), 'Lazio', 'Lazio');
+    await pick(page, page.getByRole('combobox', { name: 'Provincia' }), 'Roma', 'Roma');
+    await pick(page, page.getByRole('combobox', { name: 'Comune' }), 'Roma', 'Roma');
+    await page.getByRole('button', { name: 'Salva' }).click();
+
+    // Back on the invoices: the save issued both, the customer waits no more.
+    await expect(page).toHaveURL(/\/invoice$/);
+    await expect(heading1(page, 'Fatture')).toBeVisible();
+    await expect(page.getByRole('region', { name: /Pagamenti senza fattura/ }).getByText(name)).toHaveCount(
+      0,
+    );
+    await searchList(page, name);
+    await expect(
+      page.getByRole('table', { name: 'Fatture' }).locator('tbody tr').filter({ hasText: name }),
+    ).toHaveCount(2);
+    await expect(quarter).not.toHaveText(documentsBefore ?? '');
+    await expect(quarter).toContainText(/\d+ fattur/);
   });
 });
 

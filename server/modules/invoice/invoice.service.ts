@@ -408,6 +408,13 @@ export async function issueInvoiceForPayment(
   paymentId: number,
   check?: FileCheck,
 ): Promise<IssueOutcome> {
+  // The payment's waiting row (if any) is locked before the year's counter (storeDocument), as
+  // retryBlockedPayments does: a retry and a save retrying the same payment never deadlock.
+  await w.tx
+    .select({ id: invoiceIssues.id })
+    .from(invoiceIssues)
+    .where(and(eq(invoiceIssues.tenantId, w.tenantId), eq(invoiceIssues.paymentId, paymentId)))
+    .for('update');
   const [existing] = await w.tx
     .select({ id: invoices.id, number: invoices.numberText })
     .from(invoices)
