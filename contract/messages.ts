@@ -346,6 +346,9 @@ export const pecMessages = {
     'La password SMTP della PEC non è più leggibile (chiave del server cambiata): inseriscila di nuovo.',
   notFound: 'Fattura non trovata.',
   alreadySent: 'Questa fattura è già stata inviata allo SdI.',
+  /** DM 55/2013: the SdI refuses an unsigned FPA12 (00102); Rinnova does not sign. */
+  unsignedPa:
+    'Le fatture alla pubblica amministrazione (FPA12) vanno firmate digitalmente prima dell’invio: scarica l’XML, firmalo (CAdES o XAdES) e trasmettilo con il tuo intermediario.',
   inProgress: 'Un invio di questa fattura è già in corso.',
   queued: (number: string) =>
     `Invio della fattura ${number} allo SdI avviato: l’esito compare nella fattura.`,

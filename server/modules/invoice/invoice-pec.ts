@@ -143,11 +143,13 @@ export function italianSmtpError(error: unknown, s: Pick<PecSettings, 'host' | '
 export async function checkSendable(deps: PecDeps, tenantId: number, invoiceId: number): Promise<void> {
   const db = deps.connectionFor(tenantId);
   const [inv] = await db
-    .select({ status: invoices.status })
+    .select({ status: invoices.status, format: invoices.format })
     .from(invoices)
     .where(and(eq(invoices.tenantId, tenantId), eq(invoices.id, invoiceId)));
   if (!inv) throw new HttpError(404, pecMessages.notFound);
   if (inv.status !== 'issued' && inv.status !== 'rejected') throw new HttpError(409, pecMessages.alreadySent);
+  // An FPA12 must reach the SdI signed (DM 55/2013): unsigned by PEC it would be refused.
+  if (inv.format === 'FPA12') throw new HttpError(409, pecMessages.unsignedPa);
   const { settings, missing } = await pecSettingsOf(db, deps.box, tenantId);
   if (!settings) throw new HttpError(409, pecMessages.notConfigured, { errors: missing });
 }
@@ -177,11 +179,13 @@ export async function sendInvoiceByPec(
         fileName: invoices.fileName,
         number: invoices.numberText,
         documentType: invoices.documentType,
+        format: invoices.format,
       })
       .from(invoices)
       .where(and(eq(invoices.tenantId, w.tenantId), eq(invoices.id, invoiceId)))
       .for('update');
     if (!inv) return { skip: pecMessages.notFound };
+    if (inv.format === 'FPA12') return { skip: pecMessages.unsignedPa };
     // Issued, or rejected by the SdI and corrected: sent (again).
     if (inv.status !== 'issued' && inv.status !== 'rejected') return { skip: pecMessages.alreadySent };
     const [busy] = await w.tx
@@ -294,6 +298,8 @@ async function autoSendable(db: Database, tenantId: number, now: Date): Promise<
       and(
         eq(invoices.tenantId, tenantId),
         eq(invoices.status, 'issued'),
+        // FPA12 go signed, by whoever signs them (DM 55/2013), never unsigned by PEC.
+        eq(invoices.format, 'FPR12'),
         gte(invoices.createdAt, new Date(now.getTime() - AUTO_LOOKBACK_MS)),
         notExists(
           db

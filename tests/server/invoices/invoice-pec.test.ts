@@ -19,7 +19,7 @@ import { invoiceSends, invoices, tenants } from '../../../server/db/schema';
 import { PEC_JOBS } from '../../../server/modules/invoice/invoice-pec';
 import { createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
 import { giveIban, movableClock, planId, userId } from '../billing/helpers';
-import { payByBankTransfer, withoutDemoInvoices } from './helpers';
+import { payByBankTransfer, setCustomer, withoutDemoInvoices } from './helpers';
 
 const clock = movableClock('2026-06-10T09:00:00.000Z');
 const TLS_DIR = path.resolve(import.meta.dirname, '../../fixtures/tls');
@@ -320,6 +320,33 @@ describe('sending an invoice to the SdI by PEC', () => {
     const second = await jobs().runJobNow(PEC_JOBS.auto);
     expect(second.filter((r) => r.name === PEC_JOBS.auto)[0]?.output).toEqual({ queued: 0 });
     expect(received).toHaveLength(3);
+  });
+
+  it('an FPA12 is never sent unsigned: the call says to sign it, the automatic sending leaves it', async () => {
+    const body = await userId(ctx, 'amministrazione@bianchi-consulting.example.com');
+    await setCustomer(ctx, 'Demo Srl', body, {
+      paOfficeCode: 'UFABCD',
+      publicAdministration: true,
+      cig: 'Z1A2B3C4D5',
+    });
+    const { sub } = await payByBankTransfer(admin, { userId: body, planId: basic }, '2026-06-09T16:00:00Z');
+    const list = await admin.get<{ items: Invoice[] }>('/api/invoice/getAll', { query: { pageSize: 100 } });
+    const pa = list.body.data!.items.find((i) => i.paymentId === sub.payments[0]!.id)!;
+    expect(pa).toMatchObject({ status: 'issued' });
+    const [row] = await ctx.db
+      .select({ format: invoices.format })
+      .from(invoices)
+      .where(eq(invoices.id, pa.id));
+    expect(row?.format).toBe('FPA12');
+    const before = received.length;
+    const res = await admin.post(`/api/invoice/send/${pa.id}`);
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe(pecMessages.unsignedPa);
+    const runs = await jobs().runJobNow(PEC_JOBS.auto);
+    expect(runs.filter((r) => r.name === PEC_JOBS.auto)[0]?.output).toEqual({ queued: 0 });
+    await jobs().drain({ names: [PEC_JOBS.send] });
+    expect(received).toHaveLength(before);
+    expect(await sendsOf(pa.id)).toEqual([]);
   });
 
   it('the SdI’s receipts: scarto → Scartata with its errors and sent again, consegna → Consegnata', async () => {
