@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, type UseFormRegisterReturn } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { apiPaths } from '../../../contract/api-paths';
 import type { Envelope } from '../../../contract/envelope';
@@ -27,6 +27,32 @@ const emailRules = {
   validate: (value: string) => value.trim() !== '' || messages.wizard.emailRequired,
 };
 const passwordRules = { validate: (value: string) => value !== '' || passwordRequired };
+
+/** The e-mail field the three forms of the page share (sign-in, reset request, sign-in link). */
+function EmailField({
+  error,
+  autoComplete,
+  field,
+}: {
+  error: string | undefined;
+  autoComplete: 'username' | 'email';
+  field: UseFormRegisterReturn<'email'>;
+}) {
+  return (
+    <FieldShell label="Email" error={error}>
+      {(control) => (
+        <input
+          {...control}
+          type="email"
+          autoComplete={autoComplete}
+          className={inputClass(error)}
+          placeholder="nome@azienda.it"
+          {...field}
+        />
+      )}
+    </FieldShell>
+  );
+}
 
 /**
  * The HTTP client (axios) is loaded when the person starts filling the form, not with the page:
@@ -168,18 +194,11 @@ function LoginFormView({
           {error}
         </p>
       )}
-      <FieldShell label="Email" error={errors.email?.message}>
-        {(control) => (
-          <input
-            {...control}
-            type="email"
-            autoComplete="username"
-            className={inputClass(errors.email?.message)}
-            placeholder="nome@azienda.it"
-            {...register('email', emailRules)}
-          />
-        )}
-      </FieldShell>
+      <EmailField
+        error={errors.email?.message}
+        autoComplete="username"
+        field={register('email', emailRules)}
+      />
       <FieldShell
         label="Password"
         error={errors.password?.message}
@@ -332,18 +351,7 @@ function ResetRequestView({ onBack }: { onBack: () => void }) {
           Se l’indirizzo è registrato riceverai a breve un’email con il link per reimpostare la password.
         </p>
       )}
-      <FieldShell label="Email" error={errors.email?.message}>
-        {(control) => (
-          <input
-            {...control}
-            type="email"
-            autoComplete="email"
-            className={inputClass(errors.email?.message)}
-            placeholder="nome@azienda.it"
-            {...register('email', emailRules)}
-          />
-        )}
-      </FieldShell>
+      <EmailField error={errors.email?.message} autoComplete="email" field={register('email', emailRules)} />
       <button type="submit" className="btn-primary w-full py-2.5" disabled={loading} aria-busy={loading}>
         {loading && <ButtonSpinner />}
         {loading ? 'Invio in corso…' : 'Invia link di reset'}
@@ -383,18 +391,7 @@ function LoginLinkRequestView({ onBack }: { onBack: () => void }) {
           </p>
         </div>
       )}
-      <FieldShell label="Email" error={errors.email?.message}>
-        {(control) => (
-          <input
-            {...control}
-            type="email"
-            autoComplete="email"
-            className={inputClass(errors.email?.message)}
-            placeholder="nome@azienda.it"
-            {...register('email', emailRules)}
-          />
-        )}
-      </FieldShell>
+      <EmailField error={errors.email?.message} autoComplete="email" field={register('email', emailRules)} />
       <button
         type="submit"
         className="btn-primary w-full py-2.5"
