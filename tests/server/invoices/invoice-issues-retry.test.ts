@@ -200,6 +200,27 @@ describe('Riprova for a customer: POST api/invoice/retryCustomer/{userId}', () =
     expect(await lastNumber()).toBe(before);
   });
 
+  it('another tenant reaches none of them, and a hostile id is a 400 with the envelope', async () => {
+    await setCustomer(ctx, 'Demo Srl', mario, { fiscalCode: 'RSSMRA80A01H501U' });
+    try {
+      const rossi = await ctx.as('superadmin', 'Studio Rossi');
+      const before = await lastNumber();
+      const res = await rossi.post(`/api/invoice/retryCustomer/${mario}`);
+      expect(res.status === 200 || res.status === 404, res.raw).toBe(true);
+      expect(res.body.data ?? null).not.toMatchObject({ issued: [{}] });
+      expect(await lastNumber()).toBe(before);
+      expect((await issues()).customers.map((c) => c.customer.id)).toContain(mario);
+      for (const id of ['99999999999999999999', '-1', 'abc', '1%00']) {
+        const bad = await admin.post(`/api/invoice/retryCustomer/${id}`);
+        expect(bad.status, id).toBe(400);
+        expect(bad.body.success, id).toBe(false);
+      }
+      expect(await lastNumber()).toBe(before);
+    } finally {
+      await setCustomer(ctx, 'Demo Srl', mario, { fiscalCode: null });
+    }
+  });
+
   it('completed: issues all of them, oldest first, and says so', async () => {
     const before = await lastNumber();
     await setCustomer(ctx, 'Demo Srl', mario, { fiscalCode: 'RSSMRA80A01H501U' });
