@@ -21,8 +21,7 @@ import type { Transaction } from '../../db/client';
 import { invoices, payments } from '../../db/schema';
 import type { DemoInvoicer } from '../../db/seed/accounts';
 import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
-import { fatturaErrorsMany } from './fatturapa';
-import { issueInvoiceForPayment, type FileCheck } from './invoice.service';
+import { issueCheckedTogether } from './invoice.service';
 
 /** Invoices issued less than this before the seed stay 'issued' (the receipt not loaded yet). */
 const RECENT_MS = 2 * 86_400_000;
@@ -62,31 +61,20 @@ export const issueDemoInvoices: DemoInvoicer = async (tx, { tenantIds, now }) =>
     .where(and(inArray(payments.tenantId, [...tenantIds]), isNotNull(payments.paidAt)))
     .orderBy(asc(payments.paidAt), asc(payments.id));
 
-  const files: { paymentId: number; xml: string }[] = [];
-  let paymentId = 0;
-  const collect: FileCheck = (xml) => {
-    files.push({ paymentId, xml });
-    return Promise.resolve([]);
-  };
   const published: Published[] = [];
-  for (const p of paid) {
-    paymentId = p.id;
-    const outcome = await issueInvoiceForPayment(
-      historicalUnit(tx, p.tenantId, p.paidAt as Date, published),
-      p.id,
-      collect,
-    );
+  const { outcomes, refused } = await issueCheckedTogether(
+    paid.map((p) => ({ unit: historicalUnit(tx, p.tenantId, p.paidAt as Date, published), paymentId: p.id })),
+  );
+  for (const [paymentId, outcome] of outcomes)
     if (outcome.kind !== 'issued')
       throw new Error(
-        `demo seed: payment ${p.id} not invoiced (${outcome.kind === 'blocked' ? outcome.messages.join(' ') : outcome.kind})`,
+        `demo seed: payment ${paymentId} not invoiced (${outcome.kind === 'blocked' ? outcome.messages.join(' ') : outcome.kind})`,
       );
-  }
-  const verdicts = await fatturaErrorsMany(files.map((f) => f.xml));
-  const refused = verdicts.flatMap((errors, i) =>
-    errors.length > 0 ? [`payment ${files[i]?.paymentId}: ${errors.join(' ')}`] : [],
-  );
-  if (refused.length > 0) throw new Error(`demo seed: FatturaPA files refused\n${refused.join('\n')}`);
-  if (files.length !== paid.length || published.length !== paid.length)
+  if (refused.length > 0)
+    throw new Error(
+      `demo seed: FatturaPA files refused\n${refused.map((r) => `payment ${r.paymentId}: ${r.errors.join(' ')}`).join('\n')}`,
+    );
+  if (published.length !== paid.length)
     throw new Error('demo seed: an invoice was not stored once per paid payment');
 
   await tx

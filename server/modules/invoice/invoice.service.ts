@@ -392,17 +392,17 @@ async function storeDocument(
 const documentKind = (type: string): 'invoice' | 'creditNote' => (type === 'TD04' ? 'creditNote' : 'invoice');
 
 /**
+ * What a file must pass before it is stored: by default the official XSD and the SdI's arithmetic,
+ * file by file. A caller issuing many at once in one transaction may collect the files and check
+ * them together before it commits (issueCheckedTogether).
+ */
+export type FileCheck = (xml: string) => Promise<string[]>;
+
+/**
  * Issues the invoice of a paid payment, in the caller's unit of work. Idempotent: a payment that
  * already has its invoice answers it ('exists'). Missing data → 'blocked', recorded in
  * invoice_issues with Italian messages naming the fields; the caller's payment still commits.
  */
-/**
- * What a file must pass before it is stored: by default the official XSD and the SdI's arithmetic,
- * file by file. A caller issuing many at once in one transaction (the demo's year) may collect the
- * files and check them together before it commits (fatturaErrorsMany).
- */
-export type FileCheck = (xml: string) => Promise<string[]>;
-
 export async function issueInvoiceForPayment(
   w: UnitOfWork,
   paymentId: number,
@@ -545,6 +545,36 @@ export interface RetryOutcome {
   failed: { paymentId: number; error: string }[];
 }
 
+/**
+ * Issues many payments' invoices, each in its unit of work (in order: their numbers follow it),
+ * collecting the files and checking them all in one validator run (fatturaErrorsMany: its start and
+ * the schema's parse cost about a tenth of a second per call). Answers each payment's outcome and
+ * the files refused; the caller's transaction decides what a refusal undoes (the demo's seed and a
+ * retry's savepoint roll back).
+ */
+export async function issueCheckedTogether(
+  items: readonly { unit: UnitOfWork; paymentId: number }[],
+): Promise<{
+  outcomes: [paymentId: number, outcome: IssueOutcome][];
+  refused: { paymentId: number; errors: string[] }[];
+}> {
+  const files: { paymentId: number; xml: string }[] = [];
+  const outcomes: [number, IssueOutcome][] = [];
+  for (const { unit, paymentId } of items) {
+    const collect: FileCheck = (xml) => {
+      files.push({ paymentId, xml });
+      return Promise.resolve([]);
+    };
+    outcomes.push([paymentId, await issueInvoiceForPayment(unit, paymentId, collect)]);
+  }
+  const verdicts = await fatturaErrorsMany(files.map((f) => f.xml));
+  const refused = files.flatMap((f, i) => {
+    const errors = verdicts[i] ?? [];
+    return errors.length > 0 ? [{ paymentId: f.paymentId, errors }] : [];
+  });
+  return { outcomes, refused };
+}
+
 class BatchRefused extends Error {
   constructor() {
     super('a file of the batch was refused');
@@ -609,16 +639,11 @@ async function retryWaiting(w: UnitOfWork, userId: number | undefined, tolerant:
     const batch = await w.tx
       .transaction(async (sp) => {
         const unit = { ...w, tx: sp };
-        const files: string[] = [];
-        const later: FileCheck = async (xml) => {
-          files.push(xml);
-          return [];
-        };
-        const results: [number, IssueOutcome][] = [];
-        for (const id of ids) results.push([id, await issueInvoiceForPayment(unit, id, later)]);
-        const verdicts = await fatturaErrorsMany(files);
-        if (verdicts.some((errors) => errors.length > 0)) throw new BatchRefused();
-        return results;
+        const { outcomes, refused } = await issueCheckedTogether(
+          ids.map((paymentId) => ({ unit, paymentId })),
+        );
+        if (refused.length > 0) throw new BatchRefused();
+        return outcomes;
       })
       .catch((error: unknown) => {
         if (error instanceof BatchRefused || tolerant) return null;
