@@ -247,3 +247,37 @@ for (const sale of sales) {
     await mobilePreview(browser, sale, tenantId);
   });
 }
+
+test('the plan screen previews the invoice for a kind of customer, at 1280 and 390 px', async ({
+  page,
+  browser,
+}) => {
+  const session = await apiLogin(accounts.superadmin);
+  const tenantId = await tenantIdByName(session.token, 'Studio Rossi');
+  const plans = await api<{ items: { id: number; name: string }[] }>('GET', '/api/plan/getAll?pageSize=100', {
+    token: session.token,
+    tenantId,
+  });
+  const plan = plans.body.data!.items.find((p) => p.name === 'Consulenza mensile')!;
+  const check = async (p: Page, name: string) => {
+    await login(p, accounts.superadmin, { to: `/plan/${plan.id}`, tenant: tenantId });
+    const preview = p.getByRole('region', { name: 'Anteprima fattura' });
+    // An Italian company withholds: 150,00 + 6,00 cassa + 34,32 IVA − 30,00 ritenuta.
+    await expect(preview).toContainText('160,32 €');
+    await preview
+      .getByRole('combobox', { name: 'Per un cliente' })
+      .selectOption({ label: 'Privato italiano' });
+    await expect(preview).not.toContainText('Ritenuta');
+    await expect(preview).toContainText('190,32 €');
+    await expectNoHorizontalOverflow(p);
+    await screenshot(p, name);
+  };
+  await check(page, '21-plan-preview-1280');
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  });
+  await check(await context.newPage(), '21-plan-preview-390');
+  await context.close();
+});

@@ -106,7 +106,7 @@ export function PlanInvoicePreview({ body }: { body: FormValues }) {
       loading={false}
       controls={
         <div className="flex items-center gap-2">
-          <label htmlFor={selectId} className="text-xs text-slate-500">
+          <label htmlFor={selectId} className="text-xs whitespace-nowrap text-slate-500">
             {planText.previewFor}
           </label>
           <select

@@ -7,13 +7,13 @@ const PROVIDERS = {
     name: 'PayPal',
     idOf: (d: Record<string, string> | null) => d?.paypalPlanId ?? null,
     idLabel: 'ID piano PayPal',
-    text: 'Crea su PayPal il piano di abbonamento con questo prezzo (IVA inclusa) e questa ricorrenza, e ne salva l’ID qui. Dopo un cambio di prezzo, sincronizza di nuovo.',
+    text: 'Crea su PayPal il piano di abbonamento al prezzo che paga un privato (IVA, cassa e bollo inclusi, come nell’Anteprima fattura) e con questa ricorrenza, e ne salva l’ID qui. Dopo un cambio di prezzo, sincronizza di nuovo.',
   },
   stripe: {
     name: 'Stripe',
     idOf: (d: Record<string, string> | null) => d?.stripePlanId ?? null,
     idLabel: 'ID prezzo Stripe',
-    text: 'Crea su Stripe il prodotto e un prezzo ricorrente con questo importo (IVA inclusa) e questa ricorrenza, per i pagamenti con carta, e ne salva l’ID qui. Dopo un cambio di prezzo, sincronizza di nuovo.',
+    text: 'Crea su Stripe il prodotto e un prezzo ricorrente all’importo che paga un privato (IVA, cassa e bollo inclusi) e con questa ricorrenza, per i pagamenti con carta, e ne salva l’ID qui. Dopo un cambio di prezzo, sincronizza di nuovo.',
   },
 } as const;
 
