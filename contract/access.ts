@@ -58,6 +58,17 @@ export const access = {
   municipality: grants(referenceData),
   // Addresses: a User reads their own (the server's scope), Admins write.
   address: grants(referenceData),
+  // The customer area's 'Dati di fatturazione' (issue 28, GET/PUT api/user/me/billing): any member
+  // of the tenant reads and saves their own record only (no id travels); nobody lists or deletes.
+  customerBilling: grants({ list: NOBODY, read: ANYONE, create: NOBODY, edit: ANYONE, delete: NOBODY }),
+  // The customer area's screens (issue 28): the home of a User; staff keep their back office.
+  customerArea: grants({
+    list: [Role.User],
+    read: [Role.User],
+    create: NOBODY,
+    edit: NOBODY,
+    delete: NOBODY,
+  }),
   plan: grants(adminOnly),
   planfeature: grants(adminOnly),
   feature: grants(adminOnly),

@@ -29,6 +29,8 @@ export const apiPaths = {
     twoFactorEnable: 'user/two-factor/enable',
     /** POST {code}: turns it off (a current code or a recovery code). */
     twoFactorDisable: 'user/two-factor/disable',
+    /** GET / PUT (any member of the tenant): the caller's own billing data; PUT answers CustomerBillingSaved. */
+    myBilling: 'user/me/billing',
     /** POST (SuperAdmin): clears another person's second factor. */
     twoFactorReset: (userId: number | string) => `user/two-factor/reset/${userId}`,
   },

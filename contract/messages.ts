@@ -425,3 +425,20 @@ export const tenancyMessages = {
   deleted: 'Tenant eliminato: database, voce della directory e iscrizioni rimossi.',
   uploadRequired: 'Invia il file di backup come corpo della richiesta (application/octet-stream).',
 } as const;
+
+/** The customers' own area (issue 28): its screens' texts and the server's answers. */
+export const customerAreaMessages = {
+  home: 'Area clienti',
+  billingTitle: 'Dati di fatturazione',
+  /** PUT api/user/me/billing: what the save did to the invoices waiting for these data. */
+  billingSaved(issued: number, waiting: number): string {
+    const done =
+      issued === 0
+        ? 'Dati di fatturazione salvati.'
+        : issued === 1
+          ? 'Dati di fatturazione salvati: 1 fattura emessa.'
+          : `Dati di fatturazione salvati: ${issued} fatture emesse.`;
+    if (waiting === 0) return done;
+    return `${done} ${waiting === 1 ? '1 pagamento è' : `${waiting} pagamenti sono`} ancora in attesa di fattura.`;
+  },
+} as const;

@@ -38,6 +38,7 @@ import { startFakeStripe, type FakeStripe } from './providers/fake-stripe';
 import { createProviderRegistry } from './providers/registry';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
 import { registerTwoFactorRoutes } from './modules/auth/two-factor.routes';
+import { registerOwnBillingRoutes } from './modules/auth/own-billing.routes';
 import { registerContactRoutes } from './modules/contact/contact.routes';
 import { registerCrudRoutes } from './crud/routes';
 import { sharedCountersFor } from './lib/shared-counters';
@@ -332,6 +333,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerCrudRoutes(app, crud, provinceEntity);
   registerCrudRoutes(app, crud, municipalityEntity);
   registerCrudRoutes(app, crud, userEntity({ publicUrl }));
+  registerOwnBillingRoutes(app, { connectionFor });
   registerCrudRoutes(app, crud, addressEntity);
   registerCrudRoutes(app, crud, planEntity);
   registerPlanRoutes(app, { connectionFor, publicUrl });

@@ -236,3 +236,56 @@ export interface UserWizardPayload {
   Role: { Id: RoleId; Name: RoleName };
   RoleId: RoleId;
 }
+
+// ---- The customer's own billing data (issue 28: 'Dati di fatturazione' of the customer area).
+
+/**
+ * Body of `PUT api/user/me/billing`: what a customer edits of their own record in the selected
+ * tenant, with the same field schemas as user Create/Update (one set of Italian messages). E-mail,
+ * role, 'Utente Attivo' and the public-administration keys (IPA office, CIG, sostituto d'imposta)
+ * stay the seller's: any such key sent is dropped.
+ */
+export const customerBillingInputSchema = userInputSchema.pick({
+  name: true,
+  isCompany: true,
+  fiscalCode: true,
+  vatCode: true,
+  countryCode: true,
+  billingCity: true,
+  sdi: true,
+  pec: true,
+  phone: true,
+  street: true,
+  zip: true,
+  region: true,
+  province: true,
+  municipality: true,
+});
+export type CustomerBillingInput = z.input<typeof customerBillingInputSchema>;
+export type CustomerBillingInputParsed = z.output<typeof customerBillingInputSchema>;
+
+/** What `GET api/user/me/billing` answers: the caller's own record in the tenant. */
+export type CustomerBilling = Pick<
+  User,
+  | 'id'
+  | 'name'
+  | 'email'
+  | 'isCompany'
+  | 'fiscalCode'
+  | 'vatCode'
+  | 'countryCode'
+  | 'billingCity'
+  | 'sdi'
+  | 'pec'
+  | 'phone'
+  | 'billingAddress'
+>;
+
+/** What `PUT api/user/me/billing` answers: the record saved and the invoices its save issued. */
+export interface CustomerBillingSaved {
+  customer: CustomerBilling;
+  /** Invoices issued at once for the payments that were waiting for these data. */
+  issued: number;
+  /** Payments still waiting for an invoice (data still missing, the seller's or the customer's). */
+  waiting: number;
+}

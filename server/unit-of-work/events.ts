@@ -20,6 +20,8 @@ export interface EventReport {
   consumer: string;
   outcome: 'applied' | 'unchanged' | 'ignored';
   detail: string | null;
+  /** Counts for a producer that answers them (the customer's own save: invoices issued, waiting). */
+  figures?: Readonly<Record<string, number>>;
 }
 
 export interface InTransactionConsumer<N extends DomainEventName> {

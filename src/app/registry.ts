@@ -109,6 +109,14 @@ export const resourceBindings = {
 } satisfies Record<string, ResourceBinding>;
 
 export const registry: readonly AppRoute[] = [
+  // The customer area (issue 28): a User's own screens; its home is the index route (app/home-page.tsx).
+  page(
+    '/my/billing',
+    'Dati di fatturazione',
+    { resource: 'customerArea', action: 'list' },
+    lazy(() => import('../features/customer-area/billing-data-page')),
+    true,
+  ),
   ...routesOf(resourceBindings.tenant),
   ...routesOf(resourceBindings.region),
   ...routesOf(resourceBindings.province),

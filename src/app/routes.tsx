@@ -2,6 +2,7 @@ import { lazy } from 'react';
 import type { RouteObject } from 'react-router-dom';
 import { AppRoot } from './app-root';
 import { AuthGate, PublicOnly, RouteScreen } from './guards';
+import { HomePage } from './home-page';
 import { appRoutes } from './route-table';
 import { NotFoundPage, RouteErrorPage } from './status-pages';
 
@@ -9,7 +10,6 @@ const LoginPage = lazy(() => import('../features/auth/login-page'));
 const LoginLinkPage = lazy(() => import('../features/auth/login-link-page'));
 const ResetPasswordPage = lazy(() => import('../features/auth/reset-password-page'));
 const RegisterPage = lazy(() => import('../features/auth/register-page'));
-const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page'));
 const PlanWidgetPage = lazy(() => import('../features/payment/plan-widget-page'));
 const WidgetConfirmPage = lazy(() => import('../features/payment/widget-confirm-page'));
 const PaymentGate = lazy(() => import('./payment-gate').then((m) => ({ default: m.PaymentGate })));
@@ -51,7 +51,7 @@ export function createAppRoutes(): RouteObject[] {
           path: '/',
           element: <AuthGate />,
           children: [
-            { index: true, element: <DashboardPage /> },
+            { index: true, element: <HomePage /> },
             ...appRoutes.map((route) => ({
               path: route.path.slice(1),
               element: <RouteScreen route={route} />,

@@ -111,6 +111,89 @@ async function searchedOptions(db: Database, window: ListWindow): Promise<Option
 }
 
 /**
+ * The users of a window (ids first, then the page's rows with their joins, in the page's order):
+ * the entity's list, and the customer's own record (own-billing.routes.ts).
+ */
+export async function listUsers(db: Database, window: ListWindow): Promise<User[]> {
+  const page = await windowed(
+    db
+      .select({ id: userTenants.userId })
+      .from(userTenants)
+      .leftJoin(users, eq(users.id, userTenants.userId))
+      .orderBy(...byName(userTenants.name, userTenants.userId))
+      .$dynamic(),
+    window,
+  );
+  if (page.length === 0) return [];
+  const ids = page.map((p) => p.id);
+  const loaded = await db
+    .select({
+      id: userTenants.userId,
+      name: userTenants.name,
+      email: users.email,
+      pec: userTenants.pec,
+      phone: userTenants.phone,
+      sdi: userTenants.sdi,
+      vatCode: userTenants.vatCode,
+      fiscalCode: userTenants.fiscalCode,
+      countryCode: userTenants.countryCode,
+      billingCity: userTenants.billingCity,
+      paOfficeCode: userTenants.paOfficeCode,
+      publicAdministration: userTenants.publicAdministration,
+      cig: userTenants.cig,
+      withholdingAgent: userTenants.withholdingAgent,
+      isCompany: userTenants.isCompany,
+      isActive: userTenants.isActive,
+      roleId: users.roleId,
+      street: userTenants.billingStreet,
+      zip: userTenants.billingZip,
+      regionId: userTenants.billingRegionId,
+      region: { id: regions.id, name: regions.name },
+      provinceId: userTenants.billingProvinceId,
+      province: { id: provinces.id, name: provinces.name, abbreviation: provinces.abbreviation },
+      municipalityId: userTenants.billingMunicipalityId,
+      municipality: { id: municipalities.id, name: municipalities.name },
+    })
+    .from(userTenants)
+    .innerJoin(users, eq(users.id, userTenants.userId))
+    .leftJoin(regions, eq(regions.id, userTenants.billingRegionId))
+    .leftJoin(provinces, eq(provinces.id, userTenants.billingProvinceId))
+    .leftJoin(municipalities, eq(municipalities.id, userTenants.billingMunicipalityId))
+    .where(and(window.where, inArray(userTenants.userId, ids)));
+  const byId = new Map(loaded.map((r) => [r.id, r]));
+  const rows = ids.flatMap((id) => byId.get(id) ?? []);
+  return rows.map((r) => {
+    const { street, zip, regionId, region, provinceId, province, municipalityId, municipality } = r;
+    const roleId = r.roleId as RoleId;
+    const hasAddress = [street, zip, regionId, provinceId, municipalityId].some((v) => v !== null);
+    return {
+      id: r.id,
+      name: r.name,
+      email: r.email,
+      pec: r.pec,
+      phone: r.phone,
+      sdi: r.sdi,
+      vatCode: r.vatCode,
+      fiscalCode: r.fiscalCode,
+      countryCode: r.countryCode,
+      billingCity: r.billingCity,
+      paOfficeCode: r.paOfficeCode,
+      publicAdministration: r.publicAdministration,
+      cig: r.cig,
+      // Stored null: the default by kind (contract/schemas/user.ts).
+      withholdingAgent: r.withholdingAgent ?? defaultWithholdingAgent(r),
+      isCompany: r.isCompany,
+      isActive: r.isActive,
+      roleId,
+      roleName: roleNameById[roleId],
+      billingAddress: hasAddress
+        ? { street, zip, regionId, region, provinceId, province, municipalityId, municipality }
+        : null,
+    };
+  });
+}
+
+/**
  * Users of the tenant: its members (user_tenants) with the e-mail and role of their identity.
  * `id` is the user's id. Admin and SuperAdmin only; writes in user-writes.ts.
  */
@@ -158,84 +241,7 @@ export function userEntity(
     label: (u) => (u.name ? `${u.name} (${u.email})` : u.email),
     // Ids first (the memberships' own indexes: a deep page never joins the rows it skips), then
     // the page's rows with their joins, in the page's order.
-    list: async (db, window) => {
-      const page = await windowed(
-        db
-          .select({ id: userTenants.userId })
-          .from(userTenants)
-          .leftJoin(users, eq(users.id, userTenants.userId))
-          .orderBy(...byName(userTenants.name, userTenants.userId))
-          .$dynamic(),
-        window,
-      );
-      if (page.length === 0) return [];
-      const ids = page.map((p) => p.id);
-      const loaded = await db
-        .select({
-          id: userTenants.userId,
-          name: userTenants.name,
-          email: users.email,
-          pec: userTenants.pec,
-          phone: userTenants.phone,
-          sdi: userTenants.sdi,
-          vatCode: userTenants.vatCode,
-          fiscalCode: userTenants.fiscalCode,
-          countryCode: userTenants.countryCode,
-          billingCity: userTenants.billingCity,
-          paOfficeCode: userTenants.paOfficeCode,
-          publicAdministration: userTenants.publicAdministration,
-          cig: userTenants.cig,
-          withholdingAgent: userTenants.withholdingAgent,
-          isCompany: userTenants.isCompany,
-          isActive: userTenants.isActive,
-          roleId: users.roleId,
-          street: userTenants.billingStreet,
-          zip: userTenants.billingZip,
-          regionId: userTenants.billingRegionId,
-          region: { id: regions.id, name: regions.name },
-          provinceId: userTenants.billingProvinceId,
-          province: { id: provinces.id, name: provinces.name, abbreviation: provinces.abbreviation },
-          municipalityId: userTenants.billingMunicipalityId,
-          municipality: { id: municipalities.id, name: municipalities.name },
-        })
-        .from(userTenants)
-        .innerJoin(users, eq(users.id, userTenants.userId))
-        .leftJoin(regions, eq(regions.id, userTenants.billingRegionId))
-        .leftJoin(provinces, eq(provinces.id, userTenants.billingProvinceId))
-        .leftJoin(municipalities, eq(municipalities.id, userTenants.billingMunicipalityId))
-        .where(and(window.where, inArray(userTenants.userId, ids)));
-      const byId = new Map(loaded.map((r) => [r.id, r]));
-      const rows = ids.flatMap((id) => byId.get(id) ?? []);
-      return rows.map((r) => {
-        const { street, zip, regionId, region, provinceId, province, municipalityId, municipality } = r;
-        const roleId = r.roleId as RoleId;
-        const hasAddress = [street, zip, regionId, provinceId, municipalityId].some((v) => v !== null);
-        return {
-          id: r.id,
-          name: r.name,
-          email: r.email,
-          pec: r.pec,
-          phone: r.phone,
-          sdi: r.sdi,
-          vatCode: r.vatCode,
-          fiscalCode: r.fiscalCode,
-          countryCode: r.countryCode,
-          billingCity: r.billingCity,
-          paOfficeCode: r.paOfficeCode,
-          publicAdministration: r.publicAdministration,
-          cig: r.cig,
-          // Stored null: the default by kind (contract/schemas/user.ts).
-          withholdingAgent: r.withholdingAgent ?? defaultWithholdingAgent(r),
-          isCompany: r.isCompany,
-          isActive: r.isActive,
-          roleId,
-          roleName: roleNameById[roleId],
-          billingAddress: hasAddress
-            ? { street, zip, regionId, region, provinceId, province, municipalityId, municipality }
-            : null,
-        };
-      });
-    },
+    list: listUsers,
     // A left join (the same rows: every membership has its user) that PostgreSQL removes when no
     // filter reads the users table, so counting reads only the tenant's memberships.
     count: (db, where, limit) =>

@@ -23,6 +23,7 @@ function reportOf(outcome: RetryOutcome) {
       ]
         .filter(Boolean)
         .join('; ') || null,
+    figures: { issued: issued.length, waiting: outcome.blocked.length },
   };
 }
 

@@ -45,6 +45,8 @@ describe('route table (spec §2)', () => {
       '/apikey',
       '/apikey/:id',
       '/webhook',
+      // The customer area (issue 28).
+      '/my/billing',
     ];
     expect([...paths].sort()).toEqual([...expected].sort());
   });

@@ -1,0 +1,203 @@
+import { Link } from 'react-router-dom';
+import { SubscriptionStatus } from '../../../contract/enums';
+import { customerAreaMessages as m } from '../../../contract/messages';
+import type { Payment, Subscription } from '../../../contract/schemas/subscription';
+import { CopyIcon, DownloadIcon } from '../../components/icons';
+import { Spinner } from '../../components/spinner';
+import { formatCurrency, formatDate } from '../../lib/formatters';
+import { notify } from '../../lib/notify';
+import { useDownloadInvoicePdf, useLastInvoices, useOwnSubscriptions } from './api/own-area-queries';
+
+const methodNames: Record<string, string> = {
+  bankTransfer: 'Bonifico bancario',
+  paypal: 'PayPal',
+  stripe: 'Carta (Stripe)',
+};
+const statusTone: Record<number, string> = {
+  [SubscriptionStatus.Active]: 'bg-emerald-100 text-emerald-800',
+  [SubscriptionStatus.ActiveNoRenewal]: 'bg-sky-100 text-sky-800',
+  [SubscriptionStatus.BankTransferPending]: 'bg-amber-100 text-amber-800',
+  [SubscriptionStatus.NotActive]: 'bg-slate-100 text-slate-700',
+  [SubscriptionStatus.Canceled]: 'bg-red-100 text-red-800',
+};
+
+/** The payment still to pay of a subscription waiting for it (none once paid or cancelled). */
+export function dueOf(s: Subscription): Payment | null {
+  if (
+    s.subscriptionStatus !== SubscriptionStatus.NotActive &&
+    s.subscriptionStatus !== SubscriptionStatus.BankTransferPending
+  )
+    return null;
+  return s.payments.find((p) => p.paidAt === null) ?? null;
+}
+
+function CopyButton({ value, label }: { value: string; label: string }) {
+  return (
+    <button
+      type="button"
+      className="icon-btn"
+      aria-label={`Copia ${label}`}
+      onClick={() =>
+        void navigator.clipboard
+          ?.writeText(value)
+          .then(() => notify.success(`${label} copiato`))
+          .catch(() => undefined)
+      }
+    >
+      <CopyIcon />
+    </button>
+  );
+}
+
+function SubscriptionCard({ s }: { s: Subscription }) {
+  const last = s.payments.at(-1);
+  const method = last?.method ? methodNames[last.method] : null;
+  return (
+    <li className="card p-4">
+      <div className="flex items-start justify-between gap-3">
+        <h3 className="text-base font-semibold text-slate-900">{s.plan.name}</h3>
+        <span className={`badge ${statusTone[s.subscriptionStatus] ?? ''}`}>{s.subscriptionStatusName}</span>
+      </div>
+      <p className="mt-2 text-2xl font-semibold tabular-nums text-slate-900">
+        {formatCurrency(s.amountDue)}
+        <span className="ml-1 text-sm font-normal text-slate-500">
+          / {s.plan.recurrenceTypeName.toLowerCase()}
+        </span>
+      </p>
+      <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
+        <dt className="text-slate-500">Prossimo addebito</dt>
+        <dd className="text-right text-slate-900">{formatDate(s.nextBillingDate)}</dd>
+        <dt className="text-slate-500">Metodo di pagamento</dt>
+        <dd className="text-right text-slate-900">{method ?? '—'}</dd>
+      </dl>
+    </li>
+  );
+}
+
+function DueCard({ s, p }: { s: Subscription; p: Payment }) {
+  return (
+    <li className="card border-amber-300 p-4">
+      <p className="text-sm text-slate-600">{s.plan.name}</p>
+      <p className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{formatCurrency(p.amountDue)}</p>
+      <dl className="mt-3 space-y-2 text-sm">
+        <div className="flex items-center justify-between gap-2">
+          <dt className="text-slate-500">Importo</dt>
+          <dd className="flex items-center gap-1 tabular-nums">
+            {formatCurrency(p.amountDue)}
+            <CopyButton value={p.amountDue.toFixed(2).replace('.', ',')} label="Importo" />
+          </dd>
+        </div>
+        <div className="flex items-center justify-between gap-2">
+          <dt className="text-slate-500">Causale</dt>
+          <dd className="flex min-w-0 items-center gap-1">
+            <span className="truncate">{p.causale}</span>
+            <CopyButton value={p.causale} label="Causale" />
+          </dd>
+        </div>
+      </dl>
+      <p className="mt-3 text-xs text-slate-500">
+        Le istruzioni per il bonifico (IBAN del fornitore) e il link di pagamento ti arrivano per email.
+      </p>
+    </li>
+  );
+}
+
+/**
+ * 'Area clienti' (issue 28): a customer's home. Their subscriptions as cards, what is due now with
+ * amount and causale to copy, the last invoices with the PDF, and the way to their billing data.
+ */
+export default function CustomerHomePage() {
+  const subs = useOwnSubscriptions();
+  const invoices = useLastInvoices();
+  const pdf = useDownloadInvoicePdf();
+  const list = subs.data?.items ?? [];
+  const due = list.flatMap((s) => {
+    const p = dueOf(s);
+    return p ? [{ s, p }] : [];
+  });
+
+  return (
+    <div className="mx-auto max-w-5xl space-y-8">
+      <header>
+        <h1 className="page-title">{m.home}</h1>
+        <p className="mt-1 text-sm text-slate-500">I tuoi abbonamenti, i pagamenti e le fatture.</p>
+      </header>
+
+      {due.length > 0 && (
+        <section aria-labelledby="due-title">
+          <h2 id="due-title" className="mb-3 text-lg font-semibold text-slate-900">
+            Da pagare ora
+          </h2>
+          <ul className="grid gap-4 sm:grid-cols-2">
+            {due.map(({ s, p }) => (
+              <DueCard key={p.id} s={s} p={p} />
+            ))}
+          </ul>
+        </section>
+      )}
+
+      <section aria-labelledby="subs-title">
+        <h2 id="subs-title" className="mb-3 text-lg font-semibold text-slate-900">
+          I tuoi abbonamenti
+        </h2>
+        {subs.isPending ? (
+          <Spinner />
+        ) : list.length === 0 ? (
+          <p className="text-sm text-slate-500">Nessun abbonamento.</p>
+        ) : (
+          <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+            {list.map((s) => (
+              <SubscriptionCard key={s.id} s={s} />
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="inv-title">
+        <div className="mb-3 flex items-baseline justify-between">
+          <h2 id="inv-title" className="text-lg font-semibold text-slate-900">
+            Ultime fatture
+          </h2>
+          <Link to="/invoice" className="link text-sm">
+            Tutte le fatture
+          </Link>
+        </div>
+        {invoices.isPending ? (
+          <Spinner />
+        ) : (invoices.data?.items.length ?? 0) === 0 ? (
+          <p className="text-sm text-slate-500">Nessuna fattura.</p>
+        ) : (
+          <ul className="card divide-y divide-slate-100">
+            {invoices.data?.items.map((i) => (
+              <li key={i.id} className="flex items-center justify-between gap-3 p-3">
+                <div className="min-w-0">
+                  <p className="font-medium text-slate-900">
+                    {i.documentTypeName} {i.number}
+                  </p>
+                  <p className="text-sm text-slate-500">
+                    {formatDate(i.issueDate)} · {formatCurrency(i.total)}
+                  </p>
+                </div>
+                <button
+                  type="button"
+                  className="btn-secondary min-h-11"
+                  onClick={() => pdf.mutate(i)}
+                  aria-label={`Scarica PDF ${i.number}`}
+                >
+                  <DownloadIcon /> PDF
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <p className="text-sm">
+        <Link to="/my/billing" className="link">
+          {m.billingTitle}
+        </Link>
+        <span className="text-slate-500"> — codice fiscale, Partita IVA, SDI o PEC, indirizzo.</span>
+      </p>
+    </div>
+  );
+}
