@@ -132,3 +132,8 @@ export function entityRoles(resource: ResourceName) {
     remove: g.delete,
   };
 }
+
+/** A customer (role User): the area is theirs and the back office is not shown to them (issue 28). */
+export function isCustomer(role: RoleId | null | undefined): boolean {
+  return roleCan(role, 'customerArea', 'list');
+}

@@ -430,6 +430,19 @@ export const tenancyMessages = {
 export const customerAreaMessages = {
   home: 'Area clienti',
   billingTitle: 'Dati di fatturazione',
+  /** The tenant selector in a customer's words: the seller whose area they open. */
+  supplier: 'Fornitore',
+  chooseSupplier: 'Scegli il fornitore',
+  chooseSupplierText: 'Sei cliente di più fornitori: scegli di quale aprire l’area clienti.',
+  supplierPlaceholder: 'Seleziona un fornitore',
+  /** A subscription's status on the customer's card, in their words (the badge of issue 28). */
+  status: {
+    1: 'Attivo',
+    2: 'Da pagare',
+    3: 'Rinnovo disattivato',
+    4: 'In attesa del bonifico',
+    5: 'Cessato',
+  } as Record<number, string>,
   /** PUT api/user/me/billing: what the save did to the invoices waiting for these data. */
   billingSaved(issued: number, waiting: number): string {
     const done =

@@ -3,8 +3,9 @@ import { Navigate, useLocation, useSearchParams } from 'react-router-dom';
 import { BypassNotAllowed } from '../features/tenant/bypass-not-allowed';
 import { getLastEndReason, loginPathFor, useSession } from '../lib/session';
 import { useSelectedTenantId } from '../lib/tenant-store';
+import { isCustomer } from '../../contract/access';
 import { canAccess, type AppRoute } from './route-table';
-import { ForbiddenPage } from './status-pages';
+import { ForbiddenPage, NotFoundPage } from './status-pages';
 
 const LandingPage = lazy(() => import('../features/landing/landing-page'));
 const TenantSelectionScreen = lazy(() => import('../features/tenant/tenant-selection-screen'));
@@ -36,10 +37,14 @@ export function PublicOnly({ children }: { children: ReactNode }) {
   return session ? <Navigate to="/" replace /> : children;
 }
 
-/** A table row's screen, only for the roles it allows (spec §2, §6). */
+/**
+ * A table row's screen, only for the roles it allows (spec §2, §6). Staff refused a screen read
+ * 'Accesso negato'; a customer is never told the back office exists: 'Pagina non trovata' (issue 28).
+ */
 export function RouteScreen({ route }: { route: AppRoute }) {
   const session = useSession();
-  if (!canAccess(route, session?.user.role)) return <ForbiddenPage />;
+  const role = session?.user.role;
+  if (!canAccess(route, role)) return isCustomer(role) ? <NotFoundPage /> : <ForbiddenPage />;
   const Screen = route.screen;
   return <Screen routeLabel={route.label} />;
 }

@@ -69,7 +69,13 @@ function routesOf(binding: ResourceBinding): AppRoute[] {
   const form = lazy(() => load().then((m) => ({ default: m.FormScreen })));
   const base = `/${def.name}`;
   return [
-    { path: base, label: routes.list.label, inSidebar: routes.list.sidebar ?? false, access, screen: list },
+    {
+      path: base,
+      label: routes.list.label,
+      inSidebar: routes.list.sidebar ?? false,
+      access,
+      screen: list,
+    },
     ...(routes.create
       ? [
           {
@@ -108,12 +114,30 @@ export const resourceBindings = {
   feature: { resource: featureResource },
 } satisfies Record<string, ResourceBinding>;
 
+/** The customer area's screens (issue 28): a User's own, in their sidebar's order. */
+const customerArea = { resource: 'customerArea', action: 'list' } as const;
+
 export const registry: readonly AppRoute[] = [
-  // The customer area (issue 28): a User's own screens; its home is the index route (app/home-page.tsx).
+  // The area's home is the index route (app/home-page.tsx draws it for a User); this row gives it
+  // its sidebar entry. The route tree leaves '/' to the index route.
+  page(
+    '/',
+    'Area clienti',
+    customerArea,
+    lazy(() => import('../features/customer-area/customer-home-page')),
+    true,
+  ),
+  page(
+    '/my/invoices',
+    'Le mie fatture',
+    customerArea,
+    lazy(() => import('../features/customer-area/my-invoices-page')),
+    true,
+  ),
   page(
     '/my/billing',
     'Dati di fatturazione',
-    { resource: 'customerArea', action: 'list' },
+    customerArea,
     lazy(() => import('../features/customer-area/billing-data-page')),
     true,
   ),
@@ -129,11 +153,11 @@ export const registry: readonly AppRoute[] = [
     lazy(() => import('../features/user-wizard/user-wizard-page')),
   ),
   ...routesOf(resourceBindings.subscription),
-  // Admins see the tenant's invoices, a User their own (the server decides which rows).
+  // The tenant's invoices, for staff; a customer has 'Le mie fatture' (/my/invoices).
   page(
     '/invoice',
     'Fatture',
-    'open',
+    { resource: 'invoice', action: 'manage' },
     lazy(() => import('../features/invoice/invoice-list-page')),
     true,
   ),

@@ -1,5 +1,5 @@
 import { matchPath } from 'react-router-dom';
-import { roleCan, type ActionOf, type ResourceName } from '../../contract/access';
+import { isCustomer, roleCan, type ActionOf, type ResourceName } from '../../contract/access';
 import type { RoleId } from '../../contract/enums';
 import { messages } from '../../contract/messages';
 import type { ScreenProps } from '../lib/resource';
@@ -25,8 +25,13 @@ export const publicPaths = [
   '/widget/confirm',
 ] as const;
 
-/** Whether `role` may open `route`: an open route any signed-in person, else as the access table says. */
+/**
+ * Whether `role` may open `route`: an open route any signed-in person, else as the access table
+ * says. A customer opens the area's screens only: the spec's 'no limit' back-office screens
+ * (geography, subscriptions, features) are staff's, and a customer is never shown them (issue 28).
+ */
 export function canAccess(route: Pick<AppRoute, 'access'>, role: RoleId | null | undefined): boolean {
+  if (isCustomer(role)) return route.access !== 'open' && route.access.resource === 'customerArea';
   if (route.access === 'open') return true;
   const { resource, action } = route.access;
   return roleCan(role, resource, action as ActionOf<ResourceName>);
@@ -57,14 +62,17 @@ export interface Crumb {
  * 'Top bar'). A raw path segment is never shown: a path no screen answers reads 'Pagina non
  * trovata', and a prefix without a screen of its own is left out.
  */
-export function breadcrumbFor(pathname: string): Crumb[] {
+export function breadcrumbFor(pathname: string, role?: RoleId | null): Crumb[] {
   const crumbs: Crumb[] = [{ label: messages.layout.home, to: '/' }];
   const segments = pathname.split('/').filter(Boolean);
   if (segments.length === 0) return crumbs;
-  if (!findRoute(pathname)) return [...crumbs, { label: messages.layout.pageNotFound }];
+  // A customer's screen that is not theirs reads as no screen at all (RouteScreen's 404).
+  const shown = (route: AppRoute | undefined) =>
+    route && (!isCustomer(role) || canAccess(route, role)) ? route : undefined;
+  if (!shown(findRoute(pathname))) return [...crumbs, { label: messages.layout.pageNotFound }];
   segments.forEach((_, i) => {
     const to = `/${segments.slice(0, i + 1).join('/')}`;
-    const route = findRoute(to);
+    const route = shown(findRoute(to));
     if (route) crumbs.push({ label: route.label, to });
   });
   return crumbs;

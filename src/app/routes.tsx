@@ -52,10 +52,12 @@ export function createAppRoutes(): RouteObject[] {
           element: <AuthGate />,
           children: [
             { index: true, element: <HomePage /> },
-            ...appRoutes.map((route) => ({
-              path: route.path.slice(1),
-              element: <RouteScreen route={route} />,
-            })),
+            ...appRoutes
+              .filter((route) => route.path !== '/')
+              .map((route) => ({
+                path: route.path.slice(1),
+                element: <RouteScreen route={route} />,
+              })),
             { path: '*', element: <NotFoundPage /> },
           ],
         },

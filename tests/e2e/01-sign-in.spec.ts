@@ -3,6 +3,7 @@ import {
   accounts,
   apiLogin,
   DEMO_TENANT,
+  expectCustomerArea,
   expectDashboard,
   getStorage,
   passwordOf,
@@ -45,11 +46,13 @@ test.describe('Sign-in through the login form', () => {
   });
 
   for (const who of ['admin', 'cliente'] as const) {
-    test(`${who} goes straight to the dashboard of their default tenant`, async ({ page }) => {
+    test(`${who} goes straight to the home of their default tenant`, async ({ page }) => {
       const account = accounts[who];
       await uiLogin(page, account.email, passwordOf(account));
 
-      await expectDashboard(page);
+      // Staff land on the dashboard, a customer on their 'Area clienti' (issue 28).
+      if (who === 'admin') await expectDashboard(page);
+      else await expectCustomerArea(page);
       // Signed in as this account: its e-mail on the user menu.
       await expect(page.getByRole('button', { name: `${account.email} – Menu utente` })).toBeVisible();
       await expect(page.getByRole('heading', { name: 'Scegli il tenant' })).toHaveCount(0);

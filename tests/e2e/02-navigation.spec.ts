@@ -26,7 +26,7 @@ const sidebarFor = {
     'Chiavi API',
     'Webhook',
   ],
-  cliente: ['Gestisci Sottoscrizioni', 'Crea Sottoscrizione', 'Fatture'],
+  cliente: ['Area clienti', 'Le mie fatture', 'Dati di fatturazione'],
 } as const;
 
 async function openSidebar(page: Page) {
@@ -54,10 +54,14 @@ test.describe('Sidebar per role', () => {
       if (who === 'superadmin') await screenshot(page, 'sidebar-open');
 
       // A link closes the panel and opens its screen.
-      await links.filter({ hasText: 'Gestisci Sottoscrizioni' }).click();
-      await expect(page).toHaveURL(/\/subscription$/);
+      const [entry, url, title] =
+        who === 'cliente'
+          ? (['Le mie fatture', /\/my\/invoices$/, 'Le mie fatture'] as const)
+          : (['Gestisci Sottoscrizioni', /\/subscription$/, 'Gestisci Sottoscrizioni'] as const);
+      await links.filter({ hasText: entry }).click();
+      await expect(page).toHaveURL(url);
       await expect(panel).toBeHidden();
-      await expect(page.getByRole('heading', { level: 1, name: 'Gestisci Sottoscrizioni' })).toBeVisible();
+      await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
     });
   }
 
@@ -72,11 +76,13 @@ test.describe('Sidebar per role', () => {
     );
   });
 
-  test('a User opening /tenant by URL is refused', async ({ page }) => {
+  test('a customer opening /tenant by URL finds no such page (issue 28: the back office is not theirs)', async ({
+    page,
+  }) => {
     await login(page, accounts.cliente, { to: '/tenant' });
-    await expect(page.getByRole('heading', { name: 'Accesso negato' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Pagina non trovata' })).toBeVisible();
     await expect(
-      page.getByText('Il tuo ruolo non ha i permessi per visualizzare questa pagina.'),
+      page.getByText('L’indirizzo che hai aperto non corrisponde a nessuna pagina.'),
     ).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Lista Tenants' })).toHaveCount(0);
     await expect(page.getByRole('table')).toHaveCount(0);

@@ -147,6 +147,9 @@ test('provinces filtered by region (Veneto: 7, Padova among them)', async ({ pag
 
 test('municipality search finds Abano Terme with CAP 35031 in Padova', async ({ page }) => {
   await login(page, accounts.cliente, { to: '/municipality' });
+  // A customer has no geography screen (issue 28); the staff's list is the one searched below.
+  await expect(page.getByRole('heading', { level: 1, name: 'Pagina non trovata' })).toBeVisible();
+  await login(page, accounts.admin, { to: '/municipality' });
   await expect(page.getByRole('heading', { level: 1, name: 'Lista di Municipality' })).toBeVisible();
   const filters = await openFilters(page);
   await filters.getByPlaceholder('Filtra per Nome').fill('Abano Terme');
@@ -154,11 +157,9 @@ test('municipality search finds Abano Terme with CAP 35031 in Padova', async ({ 
 
   const rows = bodyRows(page, 'Lista di Municipality');
   await expect(rows).toHaveCount(1);
-  // A read-only list has no selection checkboxes (nothing can be done with a selection).
-  await expect(rows.first().getByRole('cell')).toHaveText(['Abano Terme', '35031', 'Padova']);
-  // A User reads reference data but may not change it.
-  await expect(page.getByRole('link', { name: /Crea Nuovo/ })).toHaveCount(0);
-  await expect(rows.first().getByRole('button', { name: 'Elimina' })).toHaveCount(0);
+  await expect(rows.first()).toContainText('Abano Terme');
+  await expect(rows.first()).toContainText('35031');
+  await expect(rows.first()).toContainText('Padova');
 
   await filters.getByRole('button', { name: 'Resetta', exact: true }).click();
   await filters.getByPlaceholder('Filtra per Cap').fill('35031');

@@ -635,8 +635,9 @@ test.describe('Admin of Demo Srl, desktop 1280 px', () => {
     await page.getByRole('button', { name: 'Apri menu principale' }).click();
     const panel = page.getByRole('dialog', { name: 'Menu principale' });
     const nav = panel.getByRole('navigation', { name: 'Menu principale' });
-    await expect(nav.getByRole('link', { name: 'Gestisci Sottoscrizioni' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Le mie fatture' })).toBeVisible();
     for (const entry of [
+      'Gestisci Sottoscrizioni',
       'Lista Tenants',
       'Lista Utenti',
       'Configura PayPal',
@@ -647,10 +648,8 @@ test.describe('Admin of Demo Srl, desktop 1280 px', () => {
 
     for (const path of ['/user', '/plan', '/paymentprovider', '/tenant', '/user-wizard']) {
       await page.goto(path);
-      await expect(page.getByRole('heading', { name: 'Accesso negato' }), path).toBeVisible();
-      await expect(
-        page.getByText('Il tuo ruolo non ha i permessi per visualizzare questa pagina.'),
-      ).toBeVisible();
+      // A customer is not told the back office exists (issue 28).
+      await expect(page.getByRole('heading', { name: 'Pagina non trovata' }), path).toBeVisible();
       await expect(page.getByRole('table'), path).toHaveCount(0);
       await expect(page.getByRole('textbox'), path).toHaveCount(0);
     }

@@ -111,20 +111,20 @@ test.describe('Admin: a subscription paid by bank transfer', () => {
   });
 });
 
-test.describe('a User sees only their own subscriptions', () => {
-  test('no actions, no create button, every row theirs', async ({ page }) => {
+test.describe('a customer sees only their own subscriptions', () => {
+  test("as cards in their 'Area clienti'; the admin list is no page to them", async ({ page }) => {
     await login(page, accounts.cliente, { to: '/subscription' });
-    await expect(heading1(page, 'Gestisci Sottoscrizioni')).toBeVisible();
-    const table = page.getByRole('table', { name: 'Gestisci Sottoscrizioni' });
-    const rows = table.locator('tbody tr');
-    await expect(rows).not.toHaveCount(0);
-    await expect(rows.first()).toContainText('Cliente Demo');
-    for (const row of await rows.all()) await expect(row).toContainText('Cliente Demo');
-    await expect(table.getByRole('columnheader', { name: 'Azioni' })).toHaveCount(0);
-    await expect(
-      page.getByRole('link', { name: 'Crea Sottoscrizione' }).filter({ visible: true }),
-    ).toHaveCount(0);
-    await expect(table.getByRole('checkbox')).toHaveCount(0);
+    await expect(heading1(page, 'Pagina non trovata')).toBeVisible();
+    await page.goto('/');
+    await expect(heading1(page, 'Area clienti')).toBeVisible();
+    const cards = page.getByRole('list', { name: 'I tuoi abbonamenti' }).locator('> li');
+    // The demo's customer has one Active subscription and one waiting for its payment.
+    await expect(cards).toHaveCount(2);
+    await expect(cards.filter({ hasText: 'Attivo' })).toHaveCount(1);
+    await expect(cards.filter({ hasText: 'Da pagare' })).toHaveCount(1);
+    await expect(page.getByRole('table')).toHaveCount(0);
+    await expect(page.getByRole('checkbox')).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Crea Sottoscrizione' })).toHaveCount(0);
   });
 });
 

@@ -389,9 +389,15 @@ test.describe('Admin: payments waiting for the customer’s data', () => {
 });
 
 test.describe('a User', () => {
-  test('sees only their own invoices, with downloads and no ZIP', async ({ page }) => {
+  test("sees only their own invoices in 'Le mie fatture', with downloads and no ZIP", async ({ page }) => {
     await login(page, accounts.cliente, { to: '/invoice' });
-    await expect(heading1(page, 'Fatture')).toBeVisible();
+    // The tenant's list is staff's; a customer has their own (issue 28).
+    await expect(heading1(page, 'Pagina non trovata')).toBeVisible();
+    await page.goto('/my/invoices');
+    await expect(heading1(page, 'Le mie fatture')).toBeVisible();
+    const list = page.getByRole('list', { name: 'Le mie fatture' });
+    await expect(list.getByRole('listitem').first()).toBeVisible();
+    await expect(list.getByRole('button', { name: /^Scarica il PDF di / }).first()).toBeVisible();
     await expect(page.getByRole('button', { name: 'Scarica ZIP' })).toHaveCount(0);
     await expect(page.getByText('Pagamenti senza fattura')).toHaveCount(0);
   });

@@ -390,16 +390,17 @@ for (const width of [390, 1280] as const) {
       await expect(page.getByText('DE123456789').first()).toBeVisible();
     });
 
-    test('a User (customer) walks their own screens; the admin ones are refused', async ({ page }) => {
+    test('a User (customer) walks their own screens; the admin ones are no page to them', async ({
+      page,
+    }) => {
       await login(page, accounts.cliente);
       const screens = [
-        { path: '/', slug: 'dashboard', title: /^Benvenuto, / },
-        { path: '/subscription', slug: 'subscription-list', title: 'Gestisci Sottoscrizioni' },
-        { path: '/subscription/new', slug: 'subscription-new', title: 'Crea Sottoscrizione' },
-        { path: '/invoice', slug: 'invoice-list', title: 'Fatture' },
-        { path: '/address', slug: 'address-list', title: 'Lista Indirizzi' },
-        { path: '/hangfire', slug: 'hangfire-refused', title: 'Accesso negato' },
-        { path: '/user', slug: 'user-refused', title: 'Accesso negato' },
+        { path: '/', slug: 'area', title: 'Area clienti' },
+        { path: '/my/invoices', slug: 'my-invoices', title: 'Le mie fatture' },
+        { path: '/my/billing', slug: 'my-billing', title: 'Dati di fatturazione' },
+        { path: '/subscription', slug: 'subscription-list', title: 'Pagina non trovata' },
+        { path: '/address', slug: 'address-list', title: 'Pagina non trovata' },
+        { path: '/hangfire', slug: 'hangfire-refused', title: 'Pagina non trovata' },
       ] as const;
       for (const s of screens) {
         await page.goto(s.path);

@@ -1,12 +1,14 @@
 import { Fragment } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { ChevronRightIcon } from '../../components/icons';
+import { useSession } from '../../lib/session';
 import { breadcrumbFor } from '../route-table';
 
 /** 'Home' plus each path segment, labelled from the route table; the last one greyed (spec §2). */
 export function Breadcrumb({ className = '' }: { className?: string }) {
   const { pathname } = useLocation();
-  const crumbs = breadcrumbFor(pathname);
+  const role = useSession()?.user.role;
+  const crumbs = breadcrumbFor(pathname, role);
   return (
     <nav aria-label="Percorso" className={`min-w-0 ${className}`}>
       <ol className="flex min-w-0 items-center gap-1 text-sm">

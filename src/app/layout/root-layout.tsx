@@ -23,13 +23,14 @@ export default function RootLayout() {
   const closeSidebar = useCallback(() => setSidebarOpen(false), []);
   const can = useCan();
   const isSuperAdmin = can('tenant', 'switchAny');
+  const customer = can('customerArea', 'list');
   const tenantId = useSelectedTenantId();
   useShellToasts();
 
   useEffect(() => {
-    const label = pathname === '/' ? 'Dashboard' : findRoute(pathname)?.label;
+    const label = pathname === '/' && !customer ? 'Dashboard' : findRoute(pathname)?.label;
     document.title = label ? `${label} · Rinnova` : 'Rinnova';
-  }, [pathname]);
+  }, [pathname, customer]);
 
   if (!session) return null;
   return (
@@ -43,6 +44,7 @@ export default function RootLayout() {
       <TopBar
         user={session.user}
         isSuperAdmin={isSuperAdmin}
+        isCustomer={customer}
         sidebarOpen={sidebarOpen}
         onToggleSidebar={() => setSidebarOpen((v) => !v)}
         toggleRef={toggleRef}

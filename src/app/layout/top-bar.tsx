@@ -8,17 +8,21 @@ import { SIDEBAR_ID } from './sidebar';
 import { UserMenu } from './user-menu';
 
 const TenantTopBarSelector = lazy(() => import('../../features/tenant/tenant-top-bar-selector'));
+const SupplierPicker = lazy(() => import('../../features/tenant/supplier-picker'));
 
-/** Logo, breadcrumb, SuperAdmin tenant selector, bell, user menu, sidebar toggle (spec §2). */
+/** Logo, breadcrumb, SuperAdmin tenant selector (a customer's 'Fornitore'), bell, user menu, sidebar toggle (spec §2). */
 export function TopBar({
   user,
   isSuperAdmin,
+  isCustomer = false,
   sidebarOpen,
   onToggleSidebar,
   toggleRef,
 }: {
   user: StoredUser;
   isSuperAdmin: boolean;
+  /** A customer: their 'Fornitore' picker when they buy from several sellers (issue 28). */
+  isCustomer?: boolean;
   sidebarOpen: boolean;
   onToggleSidebar: () => void;
   toggleRef: RefObject<HTMLButtonElement | null>;
@@ -45,6 +49,11 @@ export function TopBar({
                 <TenantTopBarSelector />
               </Suspense>
             </div>
+          )}
+          {isCustomer && (
+            <Suspense fallback={null}>
+              <SupplierPicker />
+            </Suspense>
           )}
           <NotificationsButton />
           <UserMenu user={user} />

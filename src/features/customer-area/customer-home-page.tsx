@@ -6,7 +6,8 @@ import { CopyIcon, DownloadIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
 import { formatCurrency, formatDate } from '../../lib/formatters';
 import { notify } from '../../lib/notify';
-import { useDownloadInvoicePdf, useLastInvoices, useOwnSubscriptions } from './api/own-area-queries';
+import { useDownloadInvoice } from '../../entities/invoice/invoice-downloads';
+import { useLastInvoices, useOwnSubscriptions } from './api/own-area-queries';
 
 const methodNames: Record<string, string> = {
   bankTransfer: 'Bonifico bancario',
@@ -56,7 +57,9 @@ function SubscriptionCard({ s }: { s: Subscription }) {
     <li className="card p-4">
       <div className="flex items-start justify-between gap-3">
         <h3 className="text-base font-semibold text-slate-900">{s.plan.name}</h3>
-        <span className={`badge ${statusTone[s.subscriptionStatus] ?? ''}`}>{s.subscriptionStatusName}</span>
+        <span className={`badge ${statusTone[s.subscriptionStatus] ?? ''}`}>
+          {m.status[s.subscriptionStatus] ?? s.subscriptionStatusName}
+        </span>
       </div>
       <p className="mt-2 text-2xl font-semibold tabular-nums text-slate-900">
         {formatCurrency(s.amountDue)}
@@ -109,7 +112,7 @@ function DueCard({ s, p }: { s: Subscription; p: Payment }) {
 export default function CustomerHomePage() {
   const subs = useOwnSubscriptions();
   const invoices = useLastInvoices();
-  const pdf = useDownloadInvoicePdf();
+  const download = useDownloadInvoice();
   const list = subs.data?.items ?? [];
   const due = list.flatMap((s) => {
     const p = dueOf(s);
@@ -145,7 +148,7 @@ export default function CustomerHomePage() {
         ) : list.length === 0 ? (
           <p className="text-sm text-slate-500">Nessun abbonamento.</p>
         ) : (
-          <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-labelledby="subs-title">
             {list.map((s) => (
               <SubscriptionCard key={s.id} s={s} />
             ))}
@@ -158,7 +161,7 @@ export default function CustomerHomePage() {
           <h2 id="inv-title" className="text-lg font-semibold text-slate-900">
             Ultime fatture
           </h2>
-          <Link to="/invoice" className="link text-sm">
+          <Link to="/my/invoices" className="link text-sm">
             Tutte le fatture
           </Link>
         </div>
@@ -181,7 +184,7 @@ export default function CustomerHomePage() {
                 <button
                   type="button"
                   className="btn-secondary min-h-11"
-                  onClick={() => pdf.mutate(i)}
+                  onClick={() => download.mutate({ invoice: i, kind: 'pdf' })}
                   aria-label={`Scarica PDF ${i.number}`}
                 >
                   <DownloadIcon /> PDF

@@ -4,7 +4,7 @@ import { ListPage, type RowAction } from '../../components/list-page';
 import { DownloadIcon, FileCodeIcon, FilePdfIcon, SendIcon, UndoIcon } from '../../components/icons';
 import { useCan } from '../../lib/access';
 import { invoiceResource, monthOptions, ownInvoiceResource } from '../../entities/invoice/invoice.resource';
-import { useDownloadInvoice } from './api/download-invoice';
+import { useDownloadInvoice } from '../../entities/invoice/invoice-downloads';
 import { useDownloadMonthZip } from './api/download-month-zip';
 import { useIssueCreditNote } from './api/issue-credit-note';
 import { InvoiceIssuesPanel } from './invoice-issues-panel';

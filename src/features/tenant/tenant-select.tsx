@@ -1,18 +1,42 @@
 import Select, { type AriaLiveMessages, type GroupBase, type StylesConfig } from 'react-select';
-import { messages } from '../../../contract/messages';
+import { customerAreaMessages, messages } from '../../../contract/messages';
 import type { TenantOption } from './use-tenant-list';
 
-/** Italian screen-reader announcements (react-select speaks English by default). */
-const ariaLiveMessages: AriaLiveMessages<TenantOption, false, GroupBase<TenantOption>> = {
-  guidance: ({ context, isSearchable }) =>
-    context === 'menu'
-      ? 'Usa le frecce su e giù per scegliere, Invio per selezionare, Esc per chiudere.'
-      : `Tenant${isSearchable ? ': digita per cercare' : ''}, freccia giù per aprire l’elenco.`,
-  onChange: ({ label }) => `Tenant ${label} selezionato.`,
-  onFocus: ({ label, options, focused }) => `${label}, ${options.indexOf(focused) + 1} di ${options.length}.`,
-  onFilter: ({ inputValue, resultsMessage }) =>
-    `${resultsMessage}${inputValue ? ` per “${inputValue}”` : ''}.`,
+/** What the select is of: the staff's tenant, or a customer's seller (issue 28). */
+interface Noun {
+  /** 'Tenant', 'Fornitore': said by the screen reader. */
+  name: string;
+  placeholder: string;
+  loading: string;
+  noOptions: string;
+}
+const tenantNoun: Noun = {
+  name: 'Tenant',
+  placeholder: messages.tenant.placeholder,
+  loading: messages.tenant.loading,
+  noOptions: 'Nessun tenant trovato.',
 };
+export const supplierNoun: Noun = {
+  name: customerAreaMessages.supplier,
+  placeholder: customerAreaMessages.supplierPlaceholder,
+  loading: 'Caricamento fornitori...',
+  noOptions: 'Nessun fornitore trovato.',
+};
+
+/** Italian screen-reader announcements (react-select speaks English by default). */
+function ariaLiveMessagesOf(noun: string): AriaLiveMessages<TenantOption, false, GroupBase<TenantOption>> {
+  return {
+    guidance: ({ context, isSearchable }) =>
+      context === 'menu'
+        ? 'Usa le frecce su e giù per scegliere, Invio per selezionare, Esc per chiudere.'
+        : `${noun}${isSearchable ? ': digita per cercare' : ''}, freccia giù per aprire l’elenco.`,
+    onChange: ({ label }) => `${noun} ${label} selezionato.`,
+    onFocus: ({ label, options, focused }) =>
+      `${label}, ${options.indexOf(focused) + 1} di ${options.length}.`,
+    onFilter: ({ inputValue, resultsMessage }) =>
+      `${resultsMessage}${inputValue ? ` per “${inputValue}”` : ''}.`,
+  };
+}
 
 function stylesFor(compact: boolean): StylesConfig<TenantOption, false> {
   return {
@@ -53,6 +77,8 @@ export interface TenantSelectProps {
   onSelect: (tenant: TenantOption) => void;
   compact?: boolean;
   autoFocus?: boolean;
+  /** What it selects: a tenant (default), or a customer's seller. */
+  noun?: Noun;
 }
 
 /** Searchable tenant dropdown (spec §2, 'Tenant selector'). Pair it with a <label htmlFor={inputId}>. */
@@ -64,6 +90,7 @@ export default function TenantSelect({
   onSelect,
   compact = false,
   autoFocus = false,
+  noun = tenantNoun,
 }: TenantSelectProps) {
   const selected = tenants.find((t) => t.id === value) ?? null;
   return (
@@ -75,13 +102,13 @@ export default function TenantSelect({
       isLoading={isLoading}
       isSearchable
       autoFocus={autoFocus}
-      placeholder={isLoading ? messages.tenant.loading : messages.tenant.placeholder}
-      loadingMessage={() => messages.tenant.loading}
-      noOptionsMessage={() => 'Nessun tenant trovato.'}
+      placeholder={isLoading ? noun.loading : noun.placeholder}
+      loadingMessage={() => noun.loading}
+      noOptionsMessage={() => noun.noOptions}
       screenReaderStatus={({ count }) =>
         `${count} ${count === 1 ? 'risultato disponibile' : 'risultati disponibili'}`
       }
-      ariaLiveMessages={ariaLiveMessages}
+      ariaLiveMessages={ariaLiveMessagesOf(noun.name)}
       getOptionLabel={(t) => t.name}
       getOptionValue={(t) => String(t.id)}
       onChange={(t) => {

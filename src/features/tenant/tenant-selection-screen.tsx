@@ -1,15 +1,18 @@
 import { useId } from 'react';
-import { messages } from '../../../contract/messages';
+import { customerAreaMessages, messages } from '../../../contract/messages';
+import { isCustomer } from '../../../contract/access';
 import { logout } from '../../lib/logout';
 import { useSession } from '../../lib/session';
 import { NoTenantsMessage } from './no-tenants-message';
-import TenantSelect from './tenant-select';
+import TenantSelect, { supplierNoun } from './tenant-select';
 import { useSwitchTenant } from './use-switch-tenant';
 import { useTenantList } from './use-tenant-list';
 
 /** Signed in without a tenant: every path shows this stand-alone screen (spec §2). */
 export default function TenantSelectionScreen() {
   const session = useSession();
+  // A customer opens a seller's area: the spec's tenant, in their words (issue 28).
+  const customer = isCustomer(session?.user.role);
   const { data: tenants, isPending, isError } = useTenantList();
   const switchTenant = useSwitchTenant();
   const inputId = useId();
@@ -29,10 +32,12 @@ export default function TenantSelectionScreen() {
             <span className="text-lg font-semibold tracking-tight text-slate-900">Rinnova</span>
           </div>
           <h1 id="tenant-title" className="page-title mt-6">
-            Scegli il tenant
+            {customer ? customerAreaMessages.chooseSupplier : 'Scegli il tenant'}
           </h1>
           <p className="mt-1 text-sm text-slate-600">
-            Seleziona lo spazio di lavoro in cui operare{session ? `, ${session.user.email}` : ''}.
+            {customer
+              ? customerAreaMessages.chooseSupplierText
+              : `Seleziona lo spazio di lavoro in cui operare${session ? `, ${session.user.email}` : ''}.`}
           </p>
 
           <div className="mt-6">
@@ -41,7 +46,7 @@ export default function TenantSelectionScreen() {
             ) : (
               <>
                 <label htmlFor={inputId} className="label">
-                  {messages.tenant.current}
+                  {customer ? customerAreaMessages.supplier : messages.tenant.current}
                 </label>
                 <TenantSelect
                   inputId={inputId}
@@ -50,10 +55,13 @@ export default function TenantSelectionScreen() {
                   value={null}
                   onSelect={(t) => void switchTenant(t)}
                   autoFocus
+                  {...(customer ? { noun: supplierNoun } : {})}
                 />
-                <p className="mt-2 text-xs text-slate-500" aria-live="polite">
-                  {isPending ? messages.tenant.loading : messages.tenant.none}
-                </p>
+                {!customer && (
+                  <p className="mt-2 text-xs text-slate-500" aria-live="polite">
+                    {isPending ? messages.tenant.loading : messages.tenant.none}
+                  </p>
+                )}
               </>
             )}
           </div>

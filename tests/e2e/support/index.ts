@@ -223,6 +223,13 @@ export async function expectDashboard(page: Page): Promise<void> {
   await expect(page.getByRole('navigation', { name: 'Percorso' })).toBeVisible();
 }
 
+/** A customer's home: 'Area clienti' (issue 28), with the frame's breadcrumb. */
+export async function expectCustomerArea(page: Page): Promise<void> {
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Area clienti' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Percorso' })).toBeVisible();
+}
+
 /**
  * The element is fully opaque (computed opacity 1): a fading screen has finished fading in.
  * Playwright counts opacity 0 as visible, people do not.

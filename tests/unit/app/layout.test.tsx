@@ -21,18 +21,16 @@ async function openSidebar(user: ReturnType<typeof renderApp>['user']) {
 }
 
 describe('role guard (spec §2, §6)', () => {
-  // An allowed path shows its own screen (named by its h1); a refused one the 403 page.
+  // An allowed path shows its own screen (named by its h1); staff refused one read the 403 page.
   it.each([
-    ['/tenant', Role.User, null],
     ['/tenant', Role.Admin, 'Lista Tenants'],
-    ['/user/3', Role.User, null],
     ['/user-wizard', Role.Admin, 'Creazione Utente Wizard'],
-    ['/user-wizard', Role.User, null],
-    ['/plan/new', Role.User, null],
-    ['/paymentprovider', Role.User, null],
     ['/hangfire', Role.Admin, null],
     ['/hangfire', Role.SuperAdmin, 'Status aggiornamento subscription'],
-    ['/subscription', Role.User, 'Gestisci Sottoscrizioni'],
+    ['/subscription', Role.Admin, 'Gestisci Sottoscrizioni'],
+    ['/my/invoices', Role.Admin, null],
+    ['/my/billing', Role.SuperAdmin, null],
+    ['/my/invoices', Role.User, 'Le mie fatture'],
   ] as [string, RoleId, string | null][])('%s as role %i → screen: %s', async (path, role, heading) => {
     withTenantList();
     renderApp(path, { role, tenantId: 1 });
@@ -42,9 +40,38 @@ describe('role guard (spec §2, §6)', () => {
     } else {
       expect(await screen.findByRole('heading', { name: 'Accesso negato' })).toBeInTheDocument();
       expect(
-        screen.queryByRole('heading', { level: 1, name: /Lista|Wizard|Configura|Status|piano/ }),
+        screen.queryByRole('heading', { level: 1, name: /Lista|Wizard|Configura|Status|piano|fatture/ }),
       ).not.toBeInTheDocument();
     }
+  });
+
+  // Issue 28: a customer is never shown the back office, not even that it exists: every admin
+  // URL (the spec's 'no limit' lists included) reads 'Pagina non trovata', breadcrumb too.
+  it.each([
+    '/tenant',
+    '/user/3',
+    '/user-wizard',
+    '/plan/new',
+    '/paymentprovider',
+    '/subscription',
+    '/subscription/new',
+    '/subscription/9',
+    '/region',
+    '/province/4',
+    '/municipality',
+    '/address',
+    '/feature',
+    '/planfeature/new',
+    '/invoice',
+    '/apikey',
+    '/hangfire',
+  ])('%s as a customer → Pagina non trovata', async (path) => {
+    withTenantList();
+    renderApp(path, { role: Role.User, tenantId: 1 });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Pagina non trovata' })).toBeInTheDocument();
+    expect(screen.queryByText('Accesso negato')).not.toBeInTheDocument();
+    const crumbs = within(screen.getByRole('navigation', { name: 'Percorso' }));
+    expect(crumbs.getByText('Pagina non trovata')).toBeInTheDocument();
   });
 
   it('an unknown path inside the app shows the 404 page', async () => {
@@ -86,18 +113,19 @@ describe('sidebar (spec §2, Layout)', () => {
   });
 
   it('traps focus, closes on Escape and gives focus back to the toggle', async () => {
+    withTenantList();
     const { user } = renderApp('/', { role: Role.User, tenantId: 1 });
     const dialog = await openSidebar(user);
     const close = within(dialog).getByRole('button', { name: 'Chiudi menu' });
     expect(close).toHaveFocus();
     await user.tab();
-    expect(within(dialog).getByRole('link', { name: 'Gestisci Sottoscrizioni' })).toHaveFocus();
+    expect(within(dialog).getByRole('link', { name: 'Area clienti' })).toHaveFocus();
     await user.tab();
     await user.tab();
     await user.tab();
     expect(close).toHaveFocus(); // wrapped around, still inside
     await user.tab({ shift: true });
-    expect(within(dialog).getByRole('link', { name: 'Fatture' })).toHaveFocus();
+    expect(within(dialog).getByRole('link', { name: 'Dati di fatturazione' })).toHaveFocus();
 
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog', { name: 'Menu principale' })).not.toBeInTheDocument();
@@ -180,13 +208,15 @@ describe('top bar', () => {
     expect(button).toHaveFocus();
   });
 
-  it('the home page greets a User (no business figures) and links the geography screens', async () => {
+  it("a User's home is their 'Area clienti' (no business figures, no link to the back office)", async () => {
+    withTenantList();
     renderApp('/', { role: Role.User, tenantId: 1, email: 'luca@rinnova.test' });
-    await screen.findByRole('heading', { name: 'Benvenuto, utente. Cosa vuoi fare oggi con Rinnova?' });
+    await screen.findByRole('heading', { level: 1, name: 'Area clienti' });
     const main = within(screen.getByRole('main'));
     expect(main.queryByText('Abbonamenti attivi')).not.toBeInTheDocument();
-    expect(main.getByRole('link', { name: /Regioni/ })).toHaveAttribute('href', '/region');
-    expect(main.getByRole('link', { name: /Province/ })).toHaveAttribute('href', '/province');
-    expect(main.getByRole('link', { name: /Comuni/ })).toHaveAttribute('href', '/municipality');
+    expect(main.queryByRole('link', { name: /Regioni|Province|Comuni/ })).not.toBeInTheDocument();
+    expect(await main.findByText('Nessun abbonamento.')).toBeInTheDocument();
+    expect(main.getByRole('link', { name: 'Tutte le fatture' })).toHaveAttribute('href', '/my/invoices');
+    expect(document.title).toBe('Area clienti · Rinnova');
   });
 });

@@ -45,7 +45,9 @@ describe('route table (spec §2)', () => {
       '/apikey',
       '/apikey/:id',
       '/webhook',
-      // The customer area (issue 28).
+      // The customer area (issue 28): its home '/' (the index route draws it), invoices, billing data.
+      '/',
+      '/my/invoices',
       '/my/billing',
     ];
     expect([...paths].sort()).toEqual([...expected].sort());
@@ -58,7 +60,6 @@ describe('route table (spec §2)', () => {
       return ([Role.SuperAdmin, Role.Admin, Role.User] as const).filter((role) => canAccess(route, role));
     };
     const admins = [Role.SuperAdmin, Role.Admin];
-    const anyone = [Role.SuperAdmin, Role.Admin, Role.User];
     expect(allowed('/tenant')).toEqual(admins);
     expect(allowed('/tenant/new')).toEqual(admins);
     expect(allowed('/user/7')).toEqual(admins);
@@ -69,19 +70,21 @@ describe('route table (spec §2)', () => {
     expect(allowed('/apikey')).toEqual(admins);
     expect(allowed('/apikey/3')).toEqual(admins);
     expect(allowed('/webhook')).toEqual(admins);
-    // 'No limit' in the spec's table: any signed-in person (the server's scope decides the rows).
+    // 'No limit' in the spec's table: any member of the staff; a customer opens the area only
+    // (issue 28: the back office is not shown to them).
     for (const path of [
       '/subscription',
       '/subscription/new',
       '/subscription/9',
-      '/invoice',
       '/region/4',
       '/address',
+      '/planfeature/new',
+      '/feature',
     ]) {
-      expect(allowed(path)).toEqual(anyone);
+      expect(allowed(path)).toEqual(admins);
     }
-    expect(allowed('/planfeature/new')).toEqual(anyone);
-    expect(allowed('/feature')).toEqual(anyone);
+    expect(allowed('/invoice')).toEqual(admins);
+    for (const path of ['/', '/my/invoices', '/my/billing']) expect(allowed(path)).toEqual([Role.User]);
   });
 
   it.each(sidebarEntriesByRole)('sidebar entries of role %i', (role, labels) => {
@@ -109,6 +112,12 @@ describe('route table (spec §2)', () => {
     // A path no screen answers reads 'Pagina non trovata', not its segments.
     expect(breadcrumbFor('/sconosciuto/new/42').map((c) => c.label)).toEqual(['Home', 'Pagina non trovata']);
     expect(breadcrumbFor('/region/abc/def').map((c) => c.label)).toEqual(['Home', 'Pagina non trovata']);
+    // A customer's own screen, and the back office as a customer sees it: no such page.
+    expect(breadcrumbFor('/my/invoices', Role.User).map((c) => c.label)).toEqual(['Home', 'Le mie fatture']);
+    expect(breadcrumbFor('/region/12', Role.User).map((c) => c.label)).toEqual([
+      'Home',
+      'Pagina non trovata',
+    ]);
     expect(breadcrumbFor('/region/12/')).toEqual([
       { label: 'Home', to: '/' },
       { label: 'Regioni', to: '/region' },

@@ -5,7 +5,7 @@ import { pecMessages } from '../../../contract/messages';
 import type { InvoiceSend, PecStatus } from '../../../contract/schemas/invoice';
 import { renderApp } from '../app/harness';
 import { apiGet, apiPost, fail, ok, server } from '../msw/server';
-import { invoice, invoiceServer, waiting } from './invoice-fixtures';
+import { invoice, invoiceServer } from './invoice-fixtures';
 
 let saved: string[] = [];
 beforeEach(() => {
@@ -35,17 +35,6 @@ describe('Fatture (/invoice)', () => {
     expect(downloads).toEqual(['xml 3', 'pdf 3']);
     expect(screen.getByRole('button', { name: 'Scarica ZIP' })).toBeInTheDocument();
     expect(screen.queryByText('Pagamenti senza fattura', { exact: false })).not.toBeInTheDocument();
-  });
-
-  it('a User: their invoices with downloads, no ZIP, no waiting payments, no bollo, no credit note', async () => {
-    invoiceServer(waiting);
-    renderApp('/invoice', { role: Role.User, tenantId: 1 });
-    const table = await screen.findByRole('table', { name: 'Fatture' });
-    expect(await within(table).findByRole('button', { name: 'Scarica PDF di cortesia' })).toBeInTheDocument();
-    expect(within(table).queryByRole('button', { name: 'Emetti nota di credito' })).not.toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Scarica ZIP' })).not.toBeInTheDocument();
-    expect(screen.queryByText('Anna Neri')).not.toBeInTheDocument();
-    expect(screen.queryByRole('heading', { name: 'Imposta di bollo (F24)' })).not.toBeInTheDocument();
   });
 
   it('Admin: Invio allo SdI without PEC settings explains the intermediary and offers no send', async () => {
@@ -152,13 +141,5 @@ describe('Fatture (/invoice)', () => {
     const toast = await screen.findByText('Fattura già inviata allo SdI.', { exact: false });
     expect(toast).toHaveTextContent(/^Fattura già inviata allo SdI\.$/);
     expect(screen.getAllByText('Fattura già inviata allo SdI.', { exact: false })).toHaveLength(1);
-  });
-
-  it('a User has no Invio allo SdI', async () => {
-    invoiceServer();
-    renderApp('/invoice', { role: Role.User, tenantId: 1 });
-    const table = await screen.findByRole('table', { name: 'Fatture' });
-    expect(await within(table).findByRole('button', { name: 'Scarica PDF di cortesia' })).toBeInTheDocument();
-    expect(within(table).queryByRole('button', { name: 'Invio allo SdI (PEC)' })).not.toBeInTheDocument();
   });
 });

@@ -59,6 +59,10 @@ export const baselineHandlers = [
   http.get(api('dashboard/summary'), () =>
     HttpResponse.json({ success: true, message: null, data: emptyDashboardSummary }),
   ),
+  // A customer's home (issue 28) lists their invoices: none by default.
+  http.get(api('invoice/getAll'), () =>
+    HttpResponse.json({ success: true, message: null, data: { items: [], totalCount: 0 } }),
+  ),
   http.get(api('subscription/getAll'), () =>
     HttpResponse.json({ success: true, message: null, data: { items: [], totalCount: 0 } }),
   ),

@@ -2,10 +2,9 @@
  * The customer area's reads (issue 28): the caller's own subscriptions and invoices. The server's
  * scope answers a User only their own rows (subscription and invoice getAll).
  */
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { Invoice } from '../../../../contract/schemas/invoice';
 import type { Subscription } from '../../../../contract/schemas/subscription';
-import { downloadFile, downloadMessageOr } from '../../../lib/download-file';
 import { fetchList } from '../../../lib/entity-hooks';
 import { queryKeys } from '../../../lib/query-keys';
 import { useSelectedTenantId } from '../../../lib/tenant-store';
@@ -25,16 +24,5 @@ export function useLastInvoices(count = 5) {
   return useQuery({
     queryKey: queryKeys.list(tenantId, 'invoice', query),
     queryFn: ({ signal }) => fetchList<Invoice>('invoice', query, signal, tenantId),
-  });
-}
-
-/** The courtesy PDF of one of the caller's invoices (GET invoice/pdf/{id}). */
-export function useDownloadInvoicePdf() {
-  return useMutation({
-    mutationFn: (invoice: Pick<Invoice, 'id' | 'number' | 'documentType'>) =>
-      downloadFile(`invoice/pdf/${invoice.id}`, {
-        fileName: `${invoice.documentType === 'TD04' ? 'Nota_di_credito' : 'Fattura'}_${invoice.number.replace('/', '-')}.pdf`,
-      }),
-    meta: { errorMessage: downloadMessageOr('Download non riuscito. Riprova.') },
   });
 }

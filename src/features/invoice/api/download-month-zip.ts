@@ -1,7 +1,7 @@
 /** 'Scarica ZIP' (Admin): GET invoice/zip?month=YYYY-MM, the month's XML files for the accountant. */
 import { useMutation } from '@tanstack/react-query';
 import { downloadFile, downloadMessageOr } from '../../../lib/download-file';
-import { downloadFailed } from './download-invoice';
+import { downloadFailed } from '../../../entities/invoice/invoice-downloads';
 import { invoicePaths } from './invoice-queries';
 
 export function downloadMonthZip(month: string): Promise<string> {

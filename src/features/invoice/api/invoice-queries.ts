@@ -16,8 +16,6 @@ export const INVOICE = 'invoice';
 
 /** Invoice calls beyond the generic list (contract: `api/invoice/*`). */
 export const invoicePaths = {
-  xml: (id: number) => `invoice/xml/${id}`,
-  pdf: (id: number) => `invoice/pdf/${id}`,
   zip: 'invoice/zip',
   issues: apiPaths.invoice.issues,
   retry: apiPaths.invoice.retry,

@@ -1,11 +1,11 @@
 /**
- * A row's downloads on 'Fatture': GET invoice/xml/{id} (FatturaPA, saved under the invoice's file
- * name) or invoice/pdf/{id} (the courtesy PDF, named as the server names it).
+ * An invoice's downloads (the back office's 'Fatture' and the customer's 'Le mie fatture'):
+ * GET invoice/xml/{id} (FatturaPA, saved under the invoice's file name) or invoice/pdf/{id} (the
+ * courtesy PDF, named as the server names it).
  */
 import { useMutation } from '@tanstack/react-query';
-import type { Invoice } from '../../../../contract/schemas/invoice';
-import { downloadFile, downloadMessageOr } from '../../../lib/download-file';
-import { invoicePaths } from './invoice-queries';
+import type { Invoice } from '../../../contract/schemas/invoice';
+import { downloadFile, downloadMessageOr } from '../../lib/download-file';
 
 export type InvoiceFile = 'xml' | 'pdf';
 
@@ -17,8 +17,8 @@ type Row = Pick<Invoice, 'id' | 'documentType' | 'number' | 'fileName'>;
 
 export function downloadInvoice(invoice: Row, kind: InvoiceFile): Promise<string> {
   return kind === 'xml'
-    ? downloadFile(invoicePaths.xml(invoice.id), { fileName: invoice.fileName })
-    : downloadFile(invoicePaths.pdf(invoice.id), { fileName: pdfFileName(invoice) });
+    ? downloadFile(`invoice/xml/${invoice.id}`, { fileName: invoice.fileName })
+    : downloadFile(`invoice/pdf/${invoice.id}`, { fileName: pdfFileName(invoice) });
 }
 
 /** Text shared by the invoice downloads' failure toast. */
