@@ -430,6 +430,9 @@ export const tenancyMessages = {
 export const customerAreaMessages = {
   home: 'Area clienti',
   billingTitle: 'Dati di fatturazione',
+  myDataTitle: 'I miei dati',
+  /** GET api/user/me/data with a format other than json or pdf. */
+  myDataFormatInvalid: 'Formato non valido: scegli json o pdf.',
   /** PUT api/user/me/billing: what the save did to the invoices waiting for these data. */
   billingSaved(issued: number, waiting: number): string {
     const done =

@@ -21,7 +21,7 @@ const TEAL = '#0ea5e9';
 const MARGIN = 48;
 
 // pdfkit's standard fonts are WinAnsi: no narrow no-break spaces or minus signs.
-const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ').replace(/\u2212/g, '-');
+export const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ').replace(/\u2212/g, '-');
 const eurFormat = new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' });
 export const eur = (cents: number) => plain(eurFormat.format(fromCents(cents)));
 const eurShort = new Intl.NumberFormat('it-IT', {
@@ -47,7 +47,7 @@ export function reportFileName(tenantName: string, month: string): string {
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
-function romeDateTime(at: Date): { date: string; time: string } {
+export function romeDateTime(at: Date): { date: string; time: string } {
   const t = new TZDate(at.getTime(), BILLING_TIME_ZONE);
   return {
     date: `${pad(t.getDate())}/${pad(t.getMonth() + 1)}/${t.getFullYear()}`,
@@ -317,7 +317,7 @@ export async function renderReportPdf(report: MonthlyReport): Promise<Buffer> {
   return done;
 }
 
-function sectionTitle(pdf: Doc, title: string, hint: string, y: number): number {
+export function sectionTitle(pdf: Doc, title: string, hint: string, y: number): number {
   if (y + 60 > pdf.page.height - MARGIN - 24) {
     pdf.addPage();
     y = MARGIN;
@@ -331,7 +331,7 @@ function sectionTitle(pdf: Doc, title: string, hint: string, y: number): number 
   return pdf.y + 8;
 }
 
-function emptyLine(pdf: Doc, text: string, y: number): number {
+export function emptyLine(pdf: Doc, text: string, y: number): number {
   pdf.fillColor(MUTED).font('Helvetica-Oblique').fontSize(9).text(text, MARGIN, y);
   return pdf.y;
 }
@@ -438,7 +438,7 @@ function lineChart(pdf: Doc, o: ChartOptions): number {
   return plot.y + plot.h + 18;
 }
 
-function drawTable(
+export function drawTable(
   pdf: Doc,
   columns: { header: string; width: number; align?: 'right' }[],
   body: string[][],
