@@ -47,6 +47,7 @@ describe('route table (spec §2)', () => {
       '/webhook',
       // The customer area (issue 28).
       '/my/billing',
+      '/my/data',
     ];
     expect([...paths].sort()).toEqual([...expected].sort());
   });
