@@ -116,17 +116,36 @@ export interface MyDataTenant {
   /** False: the tenant's database could not be read now (try again later); the lists are empty. */
   available: boolean;
   customer: MyDataCustomer | null;
-  addresses: { id: number; street: string; zip: string; municipality: string; province: string; createdAt: string }[];
+  addresses: {
+    id: number;
+    street: string;
+    zip: string;
+    municipality: string;
+    province: string;
+    createdAt: string;
+  }[];
   subscriptions: MyDataSubscription[];
   invoices: MyDataInvoice[];
   /** Paid payments whose invoice waits for missing data, with what is missing. */
   invoicesWaiting: { paymentId: number; messages: string[]; at: string }[];
   /** Requests made through the plan widget with the person's e-mail. */
-  widgetRequests: { plan: string; status: string; createdAt: string; confirmedAt: string | null; emailsSent: number }[];
+  widgetRequests: {
+    plan: string;
+    status: string;
+    createdAt: string;
+    confirmedAt: string | null;
+    emailsSent: number;
+  }[];
   /** E-mails the tenant's Rinnova sent (or is about to send) to the person's address; no bodies. */
   emails: MyDataEmail[];
   /** Events about the person's subscriptions sent to the tenant's own systems (webhooks). */
-  webhookDeliveries: { eventType: string; eventId: string; createdAt: string; status: string; recipient: string }[];
+  webhookDeliveries: {
+    eventType: string;
+    eventId: string;
+    createdAt: string;
+    status: string;
+    recipient: string;
+  }[];
 }
 
 export interface MyDataEmail {
@@ -151,7 +170,14 @@ export interface MyDataSubscription {
   createdAt: string;
   payments: MyDataPayment[];
   /** Status changes; `by` is the kind of actor only ('user', 'provider', 'system', …). */
-  history: { event: string; from: string | null; to: string; by: string; reason: string | null; at: string }[];
+  history: {
+    event: string;
+    from: string | null;
+    to: string;
+    by: string;
+    reason: string | null;
+    at: string;
+  }[];
   reminders: { kind: string; periodEnd: string; sentAt: string }[];
 }
 
@@ -170,7 +196,13 @@ export interface MyDataPayment {
   createdAt: string;
   bankTransfers: { amount: number; currency: string; approvedAt: string | null; createdAt: string }[];
   /** Payment links made for it (the links themselves are never stored). */
-  paymentLinks: { status: 'active' | 'used' | 'expired'; amount: number; createdAt: string; expiresAt: string; usedAt: string | null }[];
+  paymentLinks: {
+    status: 'active' | 'used' | 'expired';
+    amount: number;
+    createdAt: string;
+    expiresAt: string;
+    usedAt: string | null;
+  }[];
 }
 
 export interface MyDataInvoice {

@@ -95,7 +95,10 @@ beforeAll(async () => {
   expect(confirm.status, confirm.raw).toBe(200);
 
   // Secrets the file must never hold: a second factor, recovery codes, link hashes.
-  await ctx.db.update(users).set({ totpSecretEncrypted: TOTP_MARKER, totpEnabledAt: clock.now() }).where(eq(users.id, me));
+  await ctx.db
+    .update(users)
+    .set({ totpSecretEncrypted: TOTP_MARKER, totpEnabledAt: clock.now() })
+    .where(eq(users.id, me));
   await ctx.db.insert(recoveryCodes).values({ userId: me, codeHash: RECOVERY_MARKER });
   const linkAsked = await ctx.api.post('/api/user/request-login-link', { Email: DEMO.cliente });
   expect(linkAsked.status).toBe(200);
@@ -121,7 +124,9 @@ describe('GET api/user/me/data?format=json', () => {
     raw = res.body;
     data = res.json<MyDataExport>();
     expect(res.headers['content-type']).toContain('application/json');
-    expect(res.headers['content-disposition']).toBe('attachment; filename="rinnova-i-miei-dati-2026-03-10.json"');
+    expect(res.headers['content-disposition']).toBe(
+      'attachment; filename="rinnova-i-miei-dati-2026-03-10.json"',
+    );
     expect(res.headers['cache-control']).toContain('no-store');
   });
 
@@ -130,7 +135,12 @@ describe('GET api/user/me/data?format=json', () => {
       format: 'rinnova-i-miei-dati',
       version: 1,
       generatedAt: '2026-03-10T09:00:00.000Z',
-      person: { id: me, email: DEMO.cliente, role: 'User', twoFactor: { enabled: true, recoveryCodesLeft: 1 } },
+      person: {
+        id: me,
+        email: DEMO.cliente,
+        role: 'User',
+        twoFactor: { enabled: true, recoveryCodesLeft: 1 },
+      },
     });
     expect(data.contactMessages).toEqual([
       expect.objectContaining({ message: 'Vorrei sapere come disdire.', optIn: true }),
@@ -164,7 +174,8 @@ describe('GET api/user/me/data?format=json', () => {
         .from(invoices)
         .where(and(eq(invoices.tenantId, tenantId), eq(invoices.userId, me)));
       expect(section.invoices.map((i) => i.number).sort()).toEqual(own.map((i) => i.number).sort());
-      for (const i of own) expect(section.invoices.find((x) => x.number === i.number)?.total).toBe(i.total / 100);
+      for (const i of own)
+        expect(section.invoices.find((x) => x.number === i.number)?.total).toBe(i.total / 100);
     }
     const rossi = data.tenants.find((t) => t.tenant.id === rossiId)!;
     expect(rossi.customer).toMatchObject({
@@ -181,19 +192,34 @@ describe('GET api/user/me/data?format=json', () => {
     expect(rossi.subscriptions[0]!.payments[0]!.bankTransfers).toHaveLength(1);
     expect(rossi.invoicesWaiting).toEqual([]);
     expect(rossi.invoices).toHaveLength(1);
-    expect(rossi.invoices[0]).toMatchObject({ documentType: 'TD01', customerName: 'Cliente Demo presso Rossi' });
+    expect(rossi.invoices[0]).toMatchObject({
+      documentType: 'TD01',
+      customerName: 'Cliente Demo presso Rossi',
+    });
   });
 
   it('holds no secret: no hash, secret or password field, none of their values', async () => {
     const keys = keysOf(data);
-    expect(keys.filter((k) => /hash|secret|encrypted|totp|tokenversion|^token$|apikey|^ip$/i.test(k))).toEqual([]);
+    expect(
+      keys.filter((k) => /hash|secret|encrypted|totp|tokenversion|^token$|apikey|^ip$/i.test(k)),
+    ).toEqual([]);
     const [identity] = await ctx.db.select().from(users).where(eq(users.id, me));
     const values = [
       identity!.passwordHash!,
       TOTP_MARKER,
       RECOVERY_MARKER,
-      ...(await ctx.db.select({ h: loginLinkTokens.tokenHash }).from(loginLinkTokens).where(eq(loginLinkTokens.userId, me))).map((r) => r.h),
-      ...(await ctx.db.select({ h: passwordResetTokens.tokenHash }).from(passwordResetTokens).where(eq(passwordResetTokens.userId, me))).map((r) => r.h),
+      ...(
+        await ctx.db
+          .select({ h: loginLinkTokens.tokenHash })
+          .from(loginLinkTokens)
+          .where(eq(loginLinkTokens.userId, me))
+      ).map((r) => r.h),
+      ...(
+        await ctx.db
+          .select({ h: passwordResetTokens.tokenHash })
+          .from(passwordResetTokens)
+          .where(eq(passwordResetTokens.userId, me))
+      ).map((r) => r.h),
     ];
     expect(values.length).toBeGreaterThanOrEqual(4);
     for (const v of values) expect(raw).not.toContain(v);
@@ -246,9 +272,13 @@ describe('GET api/user/me/data?format=pdf', () => {
     const res = await fetchData(await ctx.login(DEMO.cliente, DEMO.password), 'pdf');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
-    expect(res.headers['content-disposition']).toBe('attachment; filename="rinnova-i-miei-dati-2026-03-10.pdf"');
+    expect(res.headers['content-disposition']).toBe(
+      'attachment; filename="rinnova-i-miei-dati-2026-03-10.pdf"',
+    );
     expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
-    const { text } = await extractText(await getDocumentProxy(new Uint8Array(res.rawPayload)), { mergePages: true });
+    const { text } = await extractText(await getDocumentProxy(new Uint8Array(res.rawPayload)), {
+      mergePages: true,
+    });
     const flat = text.replace(/\s+/g, ' ');
     if (process.env.MY_DATA_DEBUG) await writeFile('/tmp/my-data-pdf.txt', flat);
     const [identity] = await ctx.db.select({ name: users.name }).from(users).where(eq(users.id, me));
@@ -283,32 +313,35 @@ describe('a tenant with its own database', () => {
     tenancy = createTenantDatabases({ control: ctx.database.handle });
     const app = await ctx.buildAnotherApp({}, { tenancy, now: clock.now });
     const superToken = await ctx.login(DEMO.superadmin, DEMO.password);
-    const created = await client(app, { authorization: `Bearer ${superToken}` }).post<Tenant>('/api/tenant/Create', {
-      name: 'Bottega Propria',
-    });
+    const created = await client(app, { authorization: `Bearer ${superToken}` }).post<Tenant>(
+      '/api/tenant/Create',
+      {
+        name: 'Bottega Propria',
+      },
+    );
     expect(created.status, created.raw).toBe(200);
     const id = created.body.data!.id;
     await tenancy.create(id);
-    const attach = await client(app, { authorization: `Bearer ${superToken}`, 'x-tenant-id': String(id) }).post<User>(
-      '/api/user/Create',
-      {
-        name: 'Cliente della Bottega',
-        email: DEMO.cliente,
-        pec: 'bottega.cliente@pec.example.com',
-        phone: '',
-        sdi: '',
-        vatCode: '',
-        fiscalCode: '',
-        isCompany: false,
-        isActive: true,
-        roleId: 3,
-        street: '',
-        zip: '',
-        region: null,
-        province: null,
-        municipality: null,
-      },
-    );
+    const attach = await client(app, {
+      authorization: `Bearer ${superToken}`,
+      'x-tenant-id': String(id),
+    }).post<User>('/api/user/Create', {
+      name: 'Cliente della Bottega',
+      email: DEMO.cliente,
+      pec: 'bottega.cliente@pec.example.com',
+      phone: '',
+      sdi: '',
+      vatCode: '',
+      fiscalCode: '',
+      isCompany: false,
+      isActive: true,
+      roleId: 3,
+      street: '',
+      zip: '',
+      region: null,
+      province: null,
+      municipality: null,
+    });
     expect(attach.status, attach.raw).toBe(200);
     // The control database keeps the membership only; the record is in the tenant's database.
     const [control] = await ctx.db

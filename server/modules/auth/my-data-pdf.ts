@@ -8,15 +8,13 @@
 import { toCents } from '../../../contract/money';
 import type { MyDataExport, MyDataTenant } from '../../../contract/schemas/my-data';
 import { loadPdfKit } from '../../lib/pdfkit';
-import { drawTable, emptyLine, eur, plain, romeDateTime, sectionTitle } from '../dashboard/report-pdf';
+import { drawTable, emptyLine, eur, plain, romeDateTime, sectionTitle } from '../../lib/pdf-layout';
 
 const INK = '#1a1f36';
 const MUTED = '#697386';
 const LINE = '#e3e8ee';
 const ACCENT = '#635bff';
 const MARGIN = 48;
-
-
 
 const money = (euros: number) => eur(toCents(euros));
 const day = (at: string | null) => (at ? romeDateTime(new Date(at)).date : '-');
@@ -35,14 +33,22 @@ const roleLabels: Record<string, string> = {
   Admin: 'Amministratore',
   User: 'Cliente',
 };
-const methodLabels: Record<string, string> = { bankTransfer: 'Bonifico', paypal: 'PayPal', stripe: 'Carta (Stripe)' };
+const methodLabels: Record<string, string> = {
+  bankTransfer: 'Bonifico',
+  paypal: 'PayPal',
+  stripe: 'Carta (Stripe)',
+};
 const securityLabels: Record<string, string> = {
   enabled: 'Verifica in due passaggi attivata',
   disabled: 'Verifica in due passaggi disattivata',
   reset: 'Verifica in due passaggi azzerata',
 };
 const linkStatusLabels = { active: 'Attivo', used: 'Usato', expired: 'Scaduto' } as const;
-const deliveryLabels: Record<string, string> = { pending: 'In attesa', succeeded: 'Consegnato', failed: 'Non consegnato' };
+const deliveryLabels: Record<string, string> = {
+  pending: 'In attesa',
+  succeeded: 'Consegnato',
+  failed: 'Non consegnato',
+};
 
 export async function renderMyDataPdf(data: MyDataExport): Promise<Buffer> {
   const PDFDocument = await loadPdfKit();
@@ -94,12 +100,22 @@ export async function renderMyDataPdf(data: MyDataExport): Promise<Buffer> {
   const pairs = (rows: [string, string][]) => {
     for (const [k, v] of rows) {
       const text = plain(v);
-      const h = Math.max(pdf.font('Helvetica').fontSize(9).heightOfString(text, { width: width * 0.62 }), 11);
+      const h = Math.max(
+        pdf
+          .font('Helvetica')
+          .fontSize(9)
+          .heightOfString(text, { width: width * 0.62 }),
+        11,
+      );
       if (y + h + 4 > bottom()) {
         pdf.addPage();
         y = MARGIN;
       }
-      pdf.fillColor(MUTED).font('Helvetica').fontSize(9).text(plain(k), left, y, { width: width * 0.36 });
+      pdf
+        .fillColor(MUTED)
+        .font('Helvetica')
+        .fontSize(9)
+        .text(plain(k), left, y, { width: width * 0.36 });
       pdf.fillColor(INK).text(text, left + width * 0.38, y, { width: width * 0.62 });
       y += h + 4;
     }
@@ -125,7 +141,10 @@ export async function renderMyDataPdf(data: MyDataExport): Promise<Buffer> {
     ['Ruolo', roleLabels[p.role] ?? p.role],
     ['Account attivo', yesNo(p.active)],
     ['Password impostata', yesNo(p.passwordSet)],
-    ['Verifica in due passaggi', p.twoFactor.enabled ? `Attiva dal ${day(p.twoFactor.enabledAt)}` : 'Non attiva'],
+    [
+      'Verifica in due passaggi',
+      p.twoFactor.enabled ? `Attiva dal ${day(p.twoFactor.enabledAt)}` : 'Non attiva',
+    ],
     ['Codici di recupero non usati', String(p.twoFactor.recoveryCodesLeft)],
     ['Account creato il', day(p.createdAt)],
     ['Ultima modifica', day(p.updatedAt)],
@@ -133,7 +152,10 @@ export async function renderMyDataPdf(data: MyDataExport): Promise<Buffer> {
 
   // ---- Accessi e sicurezza
   const s = data.signIns;
-  section('Accessi e sicurezza', 'Link di accesso e di reimpostazione della password (mai il link stesso), reti da cui hai effettuato l’accesso');
+  section(
+    'Accessi e sicurezza',
+    'Link di accesso e di reimpostazione della password (mai il link stesso), reti da cui hai effettuato l’accesso',
+  );
   table(
     [
       { header: 'Tipo', width: 0.34 },
@@ -148,8 +170,18 @@ export async function renderMyDataPdf(data: MyDataExport): Promise<Buffer> {
         dayTime(l.expiresAt),
         dayTime(l.usedAt),
       ]),
-      ...s.passwordResets.map((r) => ['Reimpostazione password', dayTime(r.createdAt), dayTime(r.expiresAt), dayTime(r.usedAt)]),
-      ...s.secondFactorChallenges.map((c) => ['Secondo passaggio di accesso', dayTime(c.createdAt), dayTime(c.expiresAt), dayTime(c.usedAt)]),
+      ...s.passwordResets.map((r) => [
+        'Reimpostazione password',
+        dayTime(r.createdAt),
+        dayTime(r.expiresAt),
+        dayTime(r.usedAt),
+      ]),
+      ...s.secondFactorChallenges.map((c) => [
+        'Secondo passaggio di accesso',
+        dayTime(c.createdAt),
+        dayTime(c.expiresAt),
+        dayTime(c.usedAt),
+      ]),
     ],
     'Nessun link di accesso o di reimpostazione registrato.',
   );
@@ -173,7 +205,9 @@ export async function renderMyDataPdf(data: MyDataExport): Promise<Buffer> {
   pairs([
     [
       'Accessi non riusciti di seguito',
-      s.failedSignIns ? `${s.failedSignIns.failures} (l’ultimo il ${dayTime(s.failedSignIns.lastFailureAt)})` : 'Nessuno',
+      s.failedSignIns
+        ? `${s.failedSignIns.failures} (l’ultimo il ${dayTime(s.failedSignIns.lastFailureAt)})`
+        : 'Nessuno',
     ],
     [
       'Reti da cui hai effettuato l’accesso',
@@ -184,7 +218,10 @@ export async function renderMyDataPdf(data: MyDataExport): Promise<Buffer> {
   ]);
 
   if (data.emails.length > 0) {
-    section('Email di Rinnova', 'Email di accesso e di password inviate al tuo indirizzo (oggetto e date, non il testo)');
+    section(
+      'Email di Rinnova',
+      'Email di accesso e di password inviate al tuo indirizzo (oggetto e date, non il testo)',
+    );
     emailTable(data.emails);
   }
   if (data.contactMessages.length > 0) {
@@ -439,12 +476,20 @@ export async function renderMyDataPdf(data: MyDataExport): Promise<Buffer> {
           { header: 'Confermata il', width: 0.2 },
           { header: 'Email inviate', width: 0.2, align: 'right' },
         ],
-        t.widgetRequests.map((r) => [r.plan, dayTime(r.createdAt), dayTime(r.confirmedAt), String(r.emailsSent)]),
+        t.widgetRequests.map((r) => [
+          r.plan,
+          dayTime(r.createdAt),
+          dayTime(r.confirmedAt),
+          String(r.emailsSent),
+        ]),
         '',
       );
     }
     if (t.webhookDeliveries.length > 0) {
-      section('Comunicazioni ai sistemi del fornitore', 'Eventi sui tuoi abbonamenti inviati ai sistemi del fornitore (webhook)');
+      section(
+        'Comunicazioni ai sistemi del fornitore',
+        'Eventi sui tuoi abbonamenti inviati ai sistemi del fornitore (webhook)',
+      );
       table(
         [
           { header: 'Evento', width: 0.3 },
@@ -452,7 +497,12 @@ export async function renderMyDataPdf(data: MyDataExport): Promise<Buffer> {
           { header: 'Destinatario', width: 0.32 },
           { header: 'Esito', width: 0.18 },
         ],
-        t.webhookDeliveries.map((d) => [d.eventType, dayTime(d.createdAt), d.recipient, deliveryLabels[d.status] ?? d.status]),
+        t.webhookDeliveries.map((d) => [
+          d.eventType,
+          dayTime(d.createdAt),
+          d.recipient,
+          deliveryLabels[d.status] ?? d.status,
+        ]),
         '',
       );
     }
@@ -484,4 +534,3 @@ export async function renderMyDataPdf(data: MyDataExport): Promise<Buffer> {
   pdf.end();
   return done;
 }
-

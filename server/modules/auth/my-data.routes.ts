@@ -26,7 +26,10 @@ const pad = (n: number) => String(n).padStart(2, '0');
  * and no tenant is needed: the caller's own data only. Not rate-limited, as the other signed-in
  * downloads (report PDF, exports): one read per tenant of the person's own rows.
  */
-export function registerMyDataRoutes(fastify: FastifyInstance, { db, connectionFor, clock }: MyDataRoutesOptions) {
+export function registerMyDataRoutes(
+  fastify: FastifyInstance,
+  { db, connectionFor, clock }: MyDataRoutesOptions,
+) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/api/user/me/data',
@@ -48,7 +51,9 @@ export function registerMyDataRoutes(fastify: FastifyInstance, { db, connectionF
       const day = `${d.year}-${pad(d.month)}-${pad(d.day)}`;
       const format = request.query.format;
       const body =
-        format === 'pdf' ? await renderMyDataPdf(data) : Buffer.from(`${JSON.stringify(data, null, 2)}\n`, 'utf8');
+        format === 'pdf'
+          ? await renderMyDataPdf(data)
+          : Buffer.from(`${JSON.stringify(data, null, 2)}\n`, 'utf8');
       return reply
         .header('content-type', format === 'pdf' ? 'application/pdf' : 'application/json; charset=utf-8')
         .header('content-disposition', `attachment; filename="${myDataFileName(day, format)}"`)

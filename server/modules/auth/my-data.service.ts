@@ -8,11 +8,7 @@
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { fromCents } from '../../../contract/money';
 import { roleNameById, type RoleId } from '../../../contract/enums';
-import {
-  invoiceStatusNames,
-  documentTypeNames,
-  type InvoiceStatus,
-} from '../../../contract/schemas/invoice';
+import { invoiceStatusNames, documentTypeNames, type InvoiceStatus } from '../../../contract/schemas/invoice';
 import {
   MY_DATA_FORMAT,
   MY_DATA_VERSION,
@@ -367,7 +363,11 @@ async function customerOf(tdb: Database, tenantId: number, userId: number): Prom
   };
 }
 
-async function subscriptionsOf(tdb: Database, tenantId: number, userId: number): Promise<MyDataSubscription[]> {
+async function subscriptionsOf(
+  tdb: Database,
+  tenantId: number,
+  userId: number,
+): Promise<MyDataSubscription[]> {
   const subs = await tdb
     .select({
       id: subscriptions.id,
@@ -459,7 +459,9 @@ async function subscriptionsOf(tdb: Database, tenantId: number, userId: number):
       sentAt: subscriptionReminders.sentAt,
     })
     .from(subscriptionReminders)
-    .where(and(eq(subscriptionReminders.tenantId, tenantId), inArray(subscriptionReminders.subscriptionId, ids)))
+    .where(
+      and(eq(subscriptionReminders.tenantId, tenantId), inArray(subscriptionReminders.subscriptionId, ids)),
+    )
     .orderBy(asc(subscriptionReminders.id));
 
   const paymentOf = (p: (typeof pays)[number]): MyDataPayment => ({
@@ -637,7 +639,12 @@ async function emailsTo(tdb: Database, scope: ReturnType<typeof eq>, email: stri
  * customer, a payment or a bank transfer of one of their subscriptions. The recipient is the
  * endpoint's origin only (a webhook URL may hold the receiver's own secret in its path or query).
  */
-async function webhookDeliveriesOf(tdb: Database, tenantId: number, userId: number, subscriptionIds: string[]) {
+async function webhookDeliveriesOf(
+  tdb: Database,
+  tenantId: number,
+  userId: number,
+  subscriptionIds: string[],
+) {
   const body = sql`(${webhookDeliveries.body})::jsonb`;
   const aboutSubscription =
     subscriptionIds.length === 0
@@ -657,7 +664,10 @@ async function webhookDeliveriesOf(tdb: Database, tenantId: number, userId: numb
     .from(webhookDeliveries)
     .innerJoin(
       webhookEndpoints,
-      and(eq(webhookEndpoints.id, webhookDeliveries.endpointId), eq(webhookEndpoints.tenantId, webhookDeliveries.tenantId)),
+      and(
+        eq(webhookEndpoints.id, webhookDeliveries.endpointId),
+        eq(webhookEndpoints.tenantId, webhookDeliveries.tenantId),
+      ),
     )
     .where(
       and(

@@ -2,7 +2,10 @@ import { Role, type RoleId } from '../../../contract/enums';
 
 /** The sidebar of each role, as the spec's route table (§2) lists it, in order. */
 export const sidebarEntriesByRole: [RoleId, string[]][] = [
-  [Role.User, ['Dati di fatturazione', 'I miei dati', 'Gestisci Sottoscrizioni', 'Crea Sottoscrizione', 'Fatture']],
+  [
+    Role.User,
+    ['Dati di fatturazione', 'I miei dati', 'Gestisci Sottoscrizioni', 'Crea Sottoscrizione', 'Fatture'],
+  ],
   [
     Role.Admin,
     [

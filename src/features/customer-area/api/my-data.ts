@@ -6,7 +6,10 @@ import type { MyDataFileFormat } from '../../../../contract/schemas/my-data';
 import { downloadErrorMessage, downloadFile } from '../../../lib/download-file';
 
 export function downloadMyData(format: MyDataFileFormat): Promise<string> {
-  return downloadFile(apiPaths.user.myData, { params: { format }, fileName: `rinnova-i-miei-dati.${format}` });
+  return downloadFile(apiPaths.user.myData, {
+    params: { format },
+    fileName: `rinnova-i-miei-dati.${format}`,
+  });
 }
 
 /** Variables: the format. A failure toasts the call's text and the server's reason (read from the bytes). */
