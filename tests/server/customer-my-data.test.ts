@@ -280,7 +280,7 @@ describe('GET api/user/me/data?format=pdf', () => {
       mergePages: true,
     });
     const flat = text.replace(/\s+/g, ' ');
-    if (process.env.MY_DATA_DEBUG) await writeFile('/tmp/my-data-pdf.txt', flat);
+    if (process.env.MY_DATA_DEBUG) await writeFile('/tmp/my-data.pdf', res.rawPayload);
     const [identity] = await ctx.db.select({ name: users.name }).from(users).where(eq(users.id, me));
     expect(flat).toContain(identity!.name!);
     for (const heading of ['Dati personali', 'Dati di fatturazione', 'Abbonamenti', 'Pagamenti', 'Fatture'])

@@ -362,12 +362,12 @@ export async function renderMyDataPdf(data: MyDataExport): Promise<Buffer> {
     section('Pagamenti', 'Un pagamento per periodo di ogni abbonamento, con i bonifici ricevuti');
     table(
       [
-        { header: 'Piano', width: 0.2 },
+        { header: 'Piano', width: 0.15 },
         { header: 'Periodo', width: 0.24 },
-        { header: 'Metodo', width: 0.15 },
-        { header: 'Pagato il', width: 0.14 },
-        { header: 'Causale', width: 0.12 },
-        { header: 'Importo', width: 0.15, align: 'right' },
+        { header: 'Metodo', width: 0.11 },
+        { header: 'Pagato il', width: 0.13 },
+        { header: 'Causale', width: 0.23 },
+        { header: 'Importo', width: 0.14, align: 'right' },
       ],
       pays.map(({ sub, pay }) => [
         sub.plan.name,
