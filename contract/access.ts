@@ -61,6 +61,9 @@ export const access = {
   // The customer area's 'Dati di fatturazione' (issue 28, GET/PUT api/user/me/billing): any member
   // of the tenant reads and saves their own record only (no id travels); nobody lists or deletes.
   customerBilling: grants({ list: NOBODY, read: ANYONE, create: NOBODY, edit: ANYONE, delete: NOBODY }),
+  // 'I miei dati' (issue 28, GET api/user/me/data; GDPR art. 15 and 20): anyone signed in
+  // downloads what Rinnova holds about themselves, across every tenant; no id travels.
+  myData: grants({ list: NOBODY, read: ANYONE, create: NOBODY, edit: NOBODY, delete: NOBODY }),
   // The customer area's screens (issue 28): the home of a User; staff keep their back office.
   customerArea: grants({
     list: [Role.User],

@@ -31,6 +31,8 @@ export const apiPaths = {
     twoFactorDisable: 'user/two-factor/disable',
     /** GET / PUT (any member of the tenant): the caller's own billing data; PUT answers CustomerBillingSaved. */
     myBilling: 'user/me/billing',
+    /** GET ?format=json|pdf (anyone signed in, no tenant): everything Rinnova holds about the caller (GDPR art. 15, 20), as a download. */
+    myData: 'user/me/data',
     /** POST (SuperAdmin): clears another person's second factor. */
     twoFactorReset: (userId: number | string) => `user/two-factor/reset/${userId}`,
   },

@@ -443,6 +443,11 @@ export const customerAreaMessages = {
     4: 'In attesa del bonifico',
     5: 'Cessato',
   } as Record<number, string>,
+  myDataTitle: 'I miei dati',
+  /** GET api/user/me/data with a format other than json or pdf. */
+  myDataFormatInvalid: 'Formato non valido: scegli json o pdf.',
+  /** The SPA's toast when 'I miei dati' could not be downloaded (the server's reason follows). */
+  myDataFailed: 'Download dei tuoi dati non riuscito. Riprova tra qualche istante.',
   /** PUT api/user/me/billing: what the save did to the invoices waiting for these data. */
   billingSaved(issued: number, waiting: number): string {
     const done =

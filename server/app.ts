@@ -39,6 +39,7 @@ import { createProviderRegistry } from './providers/registry';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
 import { registerTwoFactorRoutes } from './modules/auth/two-factor.routes';
 import { registerOwnBillingRoutes } from './modules/auth/own-billing.routes';
+import { registerMyDataRoutes } from './modules/auth/my-data.routes';
 import { registerContactRoutes } from './modules/contact/contact.routes';
 import { registerCrudRoutes } from './crud/routes';
 import { sharedCountersFor } from './lib/shared-counters';
@@ -334,6 +335,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerCrudRoutes(app, crud, municipalityEntity);
   registerCrudRoutes(app, crud, userEntity({ publicUrl }));
   registerOwnBillingRoutes(app, { connectionFor });
+  registerMyDataRoutes(app, { db, connectionFor, clock: now });
   registerCrudRoutes(app, crud, addressEntity);
   registerCrudRoutes(app, crud, planEntity);
   registerPlanRoutes(app, { connectionFor, publicUrl });

@@ -141,6 +141,13 @@ export const registry: readonly AppRoute[] = [
     lazy(() => import('../features/customer-area/billing-data-page')),
     true,
   ),
+  page(
+    '/my/data',
+    'I miei dati',
+    { resource: 'customerArea', action: 'list' },
+    lazy(() => import('../features/customer-area/my-data-page')),
+    true,
+  ),
   ...routesOf(resourceBindings.tenant),
   ...routesOf(resourceBindings.region),
   ...routesOf(resourceBindings.province),

@@ -26,7 +26,7 @@ const sidebarFor = {
     'Chiavi API',
     'Webhook',
   ],
-  cliente: ['Area clienti', 'Le mie fatture', 'Dati di fatturazione'],
+  cliente: ['Area clienti', 'Le mie fatture', 'Dati di fatturazione', 'I miei dati'],
 } as const;
 
 async function openSidebar(page: Page) {

@@ -4,13 +4,11 @@
  * active-subscription charts drawn as vector graphics; subscriptions by plan; the month's new,
  * churned and pending-bank-transfer subscriptions as tables; "Pagina X di Y" on every page.
  */
-import { TZDate } from '@date-fns/tz';
-import { BILLING_TIME_ZONE } from '../../../contract/billing-dates';
-import { fromCents } from '../../../contract/money';
 import { subscriptionStatusLabels } from '../../../contract/subscription-status';
 import { slugify } from '../../crud/export';
 import type { MonthlyReport, ReportTable } from './report.service';
 import { loadPdfKit } from '../../lib/pdfkit';
+import { drawTable, emptyLine, eur, plain, romeDateTime, sectionTitle } from '../../lib/pdf-layout';
 
 const INK = '#1a1f36';
 const MUTED = '#697386';
@@ -20,10 +18,6 @@ const ACCENT = '#635bff';
 const TEAL = '#0ea5e9';
 const MARGIN = 48;
 
-// pdfkit's standard fonts are WinAnsi: no narrow no-break spaces or minus signs.
-const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ').replace(/\u2212/g, '-');
-const eurFormat = new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' });
-export const eur = (cents: number) => plain(eurFormat.format(fromCents(cents)));
 const eurShort = new Intl.NumberFormat('it-IT', {
   style: 'currency',
   currency: 'EUR',
@@ -44,15 +38,6 @@ export function periodLabel(month: string): string {
 /** `report-demo-srl-2026-11.pdf`: what, whose, which month. */
 export function reportFileName(tenantName: string, month: string): string {
   return `report-${slugify(tenantName)}-${month}.pdf`;
-}
-
-const pad = (n: number) => String(n).padStart(2, '0');
-function romeDateTime(at: Date): { date: string; time: string } {
-  const t = new TZDate(at.getTime(), BILLING_TIME_ZONE);
-  return {
-    date: `${pad(t.getDate())}/${pad(t.getMonth() + 1)}/${t.getFullYear()}`,
-    time: `${pad(t.getHours())}:${pad(t.getMinutes())}`,
-  };
 }
 
 type Doc = PDFKit.PDFDocument;
@@ -317,25 +302,6 @@ export async function renderReportPdf(report: MonthlyReport): Promise<Buffer> {
   return done;
 }
 
-function sectionTitle(pdf: Doc, title: string, hint: string, y: number): number {
-  if (y + 60 > pdf.page.height - MARGIN - 24) {
-    pdf.addPage();
-    y = MARGIN;
-  }
-  pdf.fillColor(INK).font('Helvetica-Bold').fontSize(12).text(title, MARGIN, y);
-  pdf
-    .fillColor(MUTED)
-    .font('Helvetica')
-    .fontSize(8.5)
-    .text(hint, MARGIN, pdf.y + 1);
-  return pdf.y + 8;
-}
-
-function emptyLine(pdf: Doc, text: string, y: number): number {
-  pdf.fillColor(MUTED).font('Helvetica-Oblique').fontSize(9).text(text, MARGIN, y);
-  return pdf.y;
-}
-
 interface ChartOptions {
   title: string;
   hint: string;
@@ -436,64 +402,4 @@ function lineChart(pdf: Doc, o: ChartOptions): number {
   }
   pdf.lineWidth(1);
   return plot.y + plot.h + 18;
-}
-
-function drawTable(
-  pdf: Doc,
-  columns: { header: string; width: number; align?: 'right' }[],
-  body: string[][],
-  y: number,
-  bottom: () => number,
-): number {
-  const left = MARGIN;
-  const width = pdf.page.width - 2 * MARGIN;
-  const rowH = 17;
-  const header = () => {
-    pdf.rect(left, y, width, rowH).fill(SOFT);
-    let x = left;
-    for (const c of columns) {
-      pdf
-        .fillColor(MUTED)
-        .font('Helvetica-Bold')
-        .fontSize(8)
-        .text(c.header.toUpperCase(), x + 6, y + 5, {
-          width: c.width * width - 12,
-          align: c.align ?? 'left',
-          lineBreak: false,
-        });
-      x += c.width * width;
-    }
-    y += rowH;
-  };
-  header();
-  for (const row of body) {
-    if (y + rowH > bottom()) {
-      pdf.addPage();
-      y = MARGIN;
-      header();
-    }
-    let x = left;
-    columns.forEach((c, i) => {
-      pdf
-        .fillColor(INK)
-        .font('Helvetica')
-        .fontSize(8.5)
-        .text(plain(row[i] ?? ''), x + 6, y + 4.5, {
-          width: c.width * width - 12,
-          align: c.align ?? 'left',
-          lineBreak: false,
-          ellipsis: true,
-          height: rowH - 4,
-        });
-      x += c.width * width;
-    });
-    pdf
-      .moveTo(left, y + rowH)
-      .lineTo(left + width, y + rowH)
-      .lineWidth(0.5)
-      .strokeColor(LINE)
-      .stroke();
-    y += rowH;
-  }
-  return y;
 }

@@ -201,6 +201,15 @@ export default function CustomerHomePage() {
         </Link>
         <span className="text-slate-500"> — codice fiscale, Partita IVA, SDI o PEC, indirizzo.</span>
       </p>
+      <p className="text-sm">
+        <Link to="/my/data" className="link">
+          {m.myDataTitle}
+        </Link>
+        <span className="text-slate-500">
+          {' '}
+          — scarica tutti i dati che Rinnova conserva su di te (JSON o PDF).
+        </span>
+      </p>
     </div>
   );
 }

@@ -123,9 +123,10 @@ describe('sidebar (spec §2, Layout)', () => {
     await user.tab();
     await user.tab();
     await user.tab();
+    await user.tab();
     expect(close).toHaveFocus(); // wrapped around, still inside
     await user.tab({ shift: true });
-    expect(within(dialog).getByRole('link', { name: 'Dati di fatturazione' })).toHaveFocus();
+    expect(within(dialog).getByRole('link', { name: 'I miei dati' })).toHaveFocus();
 
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog', { name: 'Menu principale' })).not.toBeInTheDocument();

@@ -49,6 +49,7 @@ describe('route table (spec §2)', () => {
       '/',
       '/my/invoices',
       '/my/billing',
+      '/my/data',
     ];
     expect([...paths].sort()).toEqual([...expected].sort());
   });
@@ -84,7 +85,8 @@ describe('route table (spec §2)', () => {
       expect(allowed(path)).toEqual(admins);
     }
     expect(allowed('/invoice')).toEqual(admins);
-    for (const path of ['/', '/my/invoices', '/my/billing']) expect(allowed(path)).toEqual([Role.User]);
+    for (const path of ['/', '/my/invoices', '/my/billing', '/my/data'])
+      expect(allowed(path)).toEqual([Role.User]);
   });
 
   it.each(sidebarEntriesByRole)('sidebar entries of role %i', (role, labels) => {

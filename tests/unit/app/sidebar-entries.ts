@@ -2,7 +2,7 @@ import { Role, type RoleId } from '../../../contract/enums';
 
 /** The sidebar of each role, as the spec's route table (§2) lists it, in order. */
 export const sidebarEntriesByRole: [RoleId, string[]][] = [
-  [Role.User, ['Area clienti', 'Le mie fatture', 'Dati di fatturazione']],
+  [Role.User, ['Area clienti', 'Le mie fatture', 'Dati di fatturazione', 'I miei dati']],
   [
     Role.Admin,
     [
