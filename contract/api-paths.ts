@@ -31,6 +31,12 @@ export const apiPaths = {
     twoFactorDisable: 'user/two-factor/disable',
     /** GET / PUT (any member of the tenant): the caller's own billing data; PUT answers CustomerBillingSaved. */
     myBilling: 'user/me/billing',
+    /** GET (customer): the renewal of each own subscription (`{ items: OwnRenewal[] }`). */
+    myRenewals: 'user/me/subscriptions/renewal',
+    /** POST {reason, note?} (customer): turns the renewal of an own Active subscription off. */
+    cancelRenewal: (id: number | string) => `user/me/subscriptions/${id}/cancelRenewal`,
+    /** POST (customer): turns it back on, before the next billing date. */
+    resumeRenewal: (id: number | string) => `user/me/subscriptions/${id}/resumeRenewal`,
     /** POST (SuperAdmin): clears another person's second factor. */
     twoFactorReset: (userId: number | string) => `user/two-factor/reset/${userId}`,
   },
