@@ -7,6 +7,7 @@ import { Spinner } from '../../components/spinner';
 import { formatCurrency, formatDate } from '../../lib/formatters';
 import { notify } from '../../lib/notify';
 import { useDownloadInvoicePdf, useLastInvoices, useOwnSubscriptions } from './api/own-area-queries';
+import { RenewalActions } from './renewal-actions';
 
 const methodNames: Record<string, string> = {
   bankTransfer: 'Bonifico bancario',
@@ -70,6 +71,7 @@ function SubscriptionCard({ s }: { s: Subscription }) {
         <dt className="text-slate-500">Metodo di pagamento</dt>
         <dd className="text-right text-slate-900">{method ?? '—'}</dd>
       </dl>
+      <RenewalActions s={s} />
     </li>
   );
 }
