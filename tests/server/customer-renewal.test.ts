@@ -226,6 +226,39 @@ describe('cancelRenewal / resumeRenewal with PayPal', () => {
   });
 });
 
+describe('PayPal’s webhooks after a renewal move', () => {
+  it('the suspension’s own SUSPENDED event changes nothing; one created before a resume is stale; a later one still suspends', async () => {
+    const sub = await activeSub('paypal');
+    const deliver = async (createTime: string) => {
+      const event = paypal.event(
+        'BILLING.SUBSCRIPTION.SUSPENDED',
+        { id: sub.providerId, status: 'SUSPENDED' },
+        createTime,
+      );
+      const signed = paypal.signWebhook(event, 'WH-DEMO-0001');
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: `/api/webhooks/paypal/${await ctx.tenantId('Demo Srl')}`,
+        headers: signed.headers,
+        payload: signed.body,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    expect((await stop(sub.id)).status).toBe(200);
+    await deliver('2026-03-10T09:00:01.000Z');
+    expect((await row(sub.id)).status).toBe(SubscriptionStatus.ActiveNoRenewal);
+
+    clock.set('2026-03-10T09:05:00.000Z');
+    expect((await resume(sub.id)).status).toBe(200);
+    // Delivered late (or retried) after the resume: ignored.
+    await deliver('2026-03-10T09:00:01.000Z');
+    expect((await row(sub.id)).status).toBe(SubscriptionStatus.Active);
+    // A suspension PayPal made later (a failed charge) is applied as before.
+    await deliver('2026-03-11T09:00:00.000Z');
+    expect((await row(sub.id)).status).toBe(SubscriptionStatus.NotActive);
+  });
+});
+
 describe('a subscription without a provider (nothing to call)', () => {
   it('moves in Rinnova only', async () => {
     const sub = await activeSub('none');

@@ -73,6 +73,26 @@ async function lastRenewalMoves(
   return out;
 }
 
+/**
+ * When the customer last turned the renewal back on, if ever (PayPal's webhook: a SUSPENDED event
+ * created before then is the echo of their earlier 'Disattiva il rinnovo', not a failed charge).
+ */
+export async function lastResumeAt(scope: TenantScope, subscriptionId: number): Promise<Date | null> {
+  const [row] = await scope.tx
+    .select({ at: subscriptionEvents.at })
+    .from(subscriptionEvents)
+    .where(
+      and(
+        eq(subscriptionEvents.tenantId, scope.tenantId),
+        eq(subscriptionEvents.subscriptionId, subscriptionId),
+        eq(subscriptionEvents.event, 'resumeRenewal'),
+      ),
+    )
+    .orderBy(desc(subscriptionEvents.id))
+    .limit(1);
+  return row?.at ?? null;
+}
+
 type RenewalFacts = Pick<SubscriptionRow, 'id' | 'status' | 'nextBillingDate'>;
 
 /** Turned off by its customer and not turned on again: ActiveNoRenewal whose last move is a stop. */
