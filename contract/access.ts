@@ -65,12 +65,15 @@ export const access = {
   // downloads what Rinnova holds about themselves, across every tenant; no id travels.
   myData: grants({ list: NOBODY, read: ANYONE, create: NOBODY, edit: NOBODY, delete: NOBODY }),
   // The customer area's screens (issue 28): the home of a User; staff keep their back office.
+  // `renewal`: 'Disattiva il rinnovo' / 'Riattiva il rinnovo' of their own subscriptions
+  // (api/user/me/subscriptions/…; the server's scope keeps them to their own rows).
   customerArea: grants({
     list: [Role.User],
     read: [Role.User],
     create: NOBODY,
     edit: NOBODY,
     delete: NOBODY,
+    renewal: [Role.User],
   }),
   plan: grants(adminOnly),
   planfeature: grants(adminOnly),

@@ -33,6 +33,12 @@ export const apiPaths = {
     myBilling: 'user/me/billing',
     /** GET ?format=json|pdf (anyone signed in, no tenant): everything Rinnova holds about the caller (GDPR art. 15, 20), as a download. */
     myData: 'user/me/data',
+    /** GET (customer): the renewal of each own subscription (`{ items: OwnRenewal[] }`). */
+    myRenewals: 'user/me/subscriptions/renewal',
+    /** POST {reason, note?} (customer): turns the renewal of an own Active subscription off. */
+    cancelRenewal: (id: number | string) => `user/me/subscriptions/${id}/cancelRenewal`,
+    /** POST (customer): turns it back on, before the next billing date. */
+    resumeRenewal: (id: number | string) => `user/me/subscriptions/${id}/resumeRenewal`,
     /** POST (SuperAdmin): clears another person's second factor. */
     twoFactorReset: (userId: number | string) => `user/two-factor/reset/${userId}`,
   },

@@ -65,8 +65,10 @@ export function isSubscriptionStatusId(value: unknown): value is SubscriptionSta
 /**
  * Who acts: a signed-in person (by role), a customer holding a payment token, a provider, a job,
  * or a tenant API key with the `write` scope (the tenant's own product, through api/v1).
+ * `subscriber` is a signed-in customer (role User) acting on their own subscription in the
+ * customer area (issue 28: 'Disattiva il rinnovo'); the routes check that it is their own.
  */
-export type ActorKind = 'admin' | 'customer' | 'provider' | 'system' | 'apiKey';
+export type ActorKind = 'admin' | 'customer' | 'subscriber' | 'provider' | 'system' | 'apiKey';
 
 /** The actor kind of a signed-in role: Admin and SuperAdmin act as 'admin'; a User has none. */
 export function actorKindOfRole(roleId: RoleId): ActorKind | null {
@@ -81,7 +83,9 @@ export type SubscriptionEvent =
   | 'providerActivated'
   | 'providerSuspended'
   | 'providerCanceled'
-  | 'expire';
+  | 'expire'
+  | 'stopRenewal'
+  | 'resumeRenewal';
 
 export interface Transition {
   from: SubscriptionStatusId;
@@ -114,6 +118,11 @@ export const transitions: readonly Transition[] = [
   { from: S.NotActive, event: 'providerCanceled', to: S.Canceled, actors: ['provider', 'system'] },
   // A subscription without renewal ends when its next billing date has passed.
   { from: S.ActiveNoRenewal, event: 'expire', to: S.NotActive, actors: ['system'] },
+  // The customer turns the renewal off (cancelled at the provider at the period's end) and, until
+  // the next billing date, back on (issue 28). Which ActiveNoRenewal may resume (only one the
+  // customer turned off, before its date) is the billing's guard, not the table's.
+  { from: S.Active, event: 'stopRenewal', to: S.ActiveNoRenewal, actors: ['subscriber'] },
+  { from: S.ActiveNoRenewal, event: 'resumeRenewal', to: S.Active, actors: ['subscriber'] },
 ];
 
 /** The status `event` leads to from `from` for `actor`, or null when the move is not allowed. */
@@ -163,6 +172,8 @@ export const subscriptionEventLabels: Record<SubscriptionEvent | 'create', strin
   providerSuspended: 'Sospesa dal fornitore di pagamento',
   providerCanceled: 'Cancellata dal fornitore di pagamento',
   expire: 'Scaduta senza rinnovo',
+  stopRenewal: 'Rinnovo disattivato dal cliente',
+  resumeRenewal: 'Rinnovo riattivato dal cliente',
 };
 
 /**

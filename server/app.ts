@@ -24,6 +24,7 @@ import { recurringJobs } from './modules/billing/billing-jobs';
 import { createAuthService } from './modules/auth/auth.service';
 import { addressEntity } from './modules/address/address.entity';
 import { registerBillingRoutes } from './modules/billing/billing.routes';
+import { registerRenewalRoutes } from './modules/billing/renewal.routes';
 import { cancelAtProvider } from './modules/billing/provider-payments';
 import { syncPaypal, syncProvider } from './modules/billing/provider-sync';
 import { paymentUrlOf } from '../contract/schemas/payment';
@@ -426,6 +427,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     outbound,
     log: app.log,
   });
+  registerRenewalRoutes(app, { connectionFor, uow, providers });
   registerBillingRoutes(app, {
     connectionFor,
     uow,

@@ -9,7 +9,9 @@ export const subscriptionStatusOptions = subscriptionStatusIds.map((value) => ({
 
 /**
  * Subscriptions ('Gestisci Sottoscrizioni'). The export writes the list's columns plus the
- * customer's e-mail; its rows are the billing's own (server: the values are bound there).
+ * customer's e-mail and, when the customer turned the renewal off ('Disattiva il rinnovo', issue
+ * 28) and did not turn it back on, the reason they gave and the day; its rows are the billing's
+ * own (server: the values are bound there).
  */
 export const subscriptionList = defineListSpec({
   columns: [
@@ -37,6 +39,8 @@ export const subscriptionList = defineListSpec({
       'startDate',
       'nextBillingDate',
       'subscriptionStatus',
+      { key: 'renewalStopReason', header: 'Motivo disattivazione rinnovo' },
+      { key: 'renewalStoppedAt', header: 'Rinnovo disattivato il', type: 'date' },
     ],
   },
 });

@@ -1,7 +1,7 @@
 /**
  * A fake PayPal REST server on loopback, for tests and for trying the whole flow without a PayPal
  * account (`PAYPAL_FAKE=true npm run dev`). It serves the calls the adapter makes (OAuth2 token,
- * subscriptions read and cancel, webhook signature check, products, plans), keeps subscriptions in
+ * subscriptions read, cancel, suspend and activate, webhook signature check, products, plans), keeps subscriptions in
  * memory with states tests can change, fails on demand (timeout, 401, 422, 500), delivers signed
  * webhooks, and serves a stub of PayPal's browser SDK (`/sdk/js`) whose button "approves" a
  * subscription here. It never talks to the internet.
@@ -183,12 +183,23 @@ export async function startFakePayPal(options: { port?: number; host?: string } 
     if (!String(req.headers.authorization ?? '').startsWith('Bearer '))
       return send(res, 401, { name: 'AUTHENTICATION_FAILURE' });
 
-    const sub = /^\/v1\/billing\/subscriptions\/([^/]+)(\/cancel)?$/.exec(path);
+    const sub = /^\/v1\/billing\/subscriptions\/([^/]+)(\/cancel|\/suspend|\/activate)?$/.exec(path);
     if (sub) {
       const found = subscriptions.get(decodeURIComponent(sub[1]!));
       if (!found) return send(res, 404, { name: 'RESOURCE_NOT_FOUND' });
       if (method === 'GET' && !sub[2]) return send(res, 200, found);
-      if (method === 'POST' && sub[2]) {
+      // Suspend an ACTIVE one, activate a SUSPENDED one; anything else is PayPal's 422.
+      if (method === 'POST' && (sub[2] === '/suspend' || sub[2] === '/activate')) {
+        const [from, to] = sub[2] === '/suspend' ? ['ACTIVE', 'SUSPENDED'] : ['SUSPENDED', 'ACTIVE'];
+        if (found.status !== from)
+          return send(res, 422, {
+            name: 'UNPROCESSABLE_ENTITY',
+            details: [{ issue: 'SUBSCRIPTION_STATUS_INVALID' }],
+          });
+        found.status = to;
+        return send(res, 204);
+      }
+      if (method === 'POST' && sub[2] === '/cancel') {
         if (found.status === 'CANCELLED' || found.status === 'EXPIRED')
           return send(res, 422, {
             name: 'UNPROCESSABLE_ENTITY',

@@ -1,7 +1,7 @@
 /**
  * A fake Stripe API on loopback, for tests and for trying the card flow without a Stripe account
  * (`STRIPE_FAKE=true npm run dev`). It answers the calls the `stripe` package makes for Rinnova
- * (products, prices, Checkout Sessions, subscriptions read and cancel), keeps everything in memory
+ * (products, prices, Checkout Sessions, subscriptions read, update (cancel_at_period_end) and cancel), keeps everything in memory
  * with states tests can change, fails on demand (timeout, 401, 404, 500, 503), signs webhook
  * deliveries with a tenant's signing secret as Stripe does (`Stripe-Signature`, t=…,v1=…), and
  * serves a tiny stand-in of Stripe Checkout (`/checkout/{sessionId}`): its button completes the
@@ -19,6 +19,8 @@ export interface FakeStripeSubscription {
   id: string;
   object: 'subscription';
   status: string;
+  /** Set by an update ('Disattiva il rinnovo'): the subscription ends when its period does. */
+  cancel_at_period_end?: boolean;
   items: { object: 'list'; data: { id: string; price: { id: string } }[] };
   metadata: Record<string, string>;
   created: number;
@@ -283,6 +285,18 @@ export async function startFakeStripe(
       if (!sub)
         return stripeError(res, 404, 'invalid_request_error', 'No such subscription', 'resource_missing');
       if (method === 'GET') return send(res, 200, sub);
+      if (method === 'POST') {
+        if (sub.status === 'canceled' || sub.status === 'incomplete_expired')
+          return stripeError(
+            res,
+            400,
+            'invalid_request_error',
+            'A canceled subscription can only update its cancellation_details and metadata.',
+          );
+        if (body.cancel_at_period_end !== undefined)
+          sub.cancel_at_period_end = str(body.cancel_at_period_end) === 'true';
+        return send(res, 200, sub);
+      }
       if (method === 'DELETE') {
         if (sub.status === 'canceled' || sub.status === 'incomplete_expired')
           return stripeError(

@@ -41,6 +41,14 @@ export interface PaymentProviderAdapter {
   getSubscription(id: string): Promise<ProviderSubscription>;
   cancelSubscription(id: string, reason: string): Promise<void>;
   /**
+   * Stops the renewal at the end of the period already paid, reversibly (issue 28, 'Disattiva il
+   * rinnovo'): Stripe sets `cancel_at_period_end`; PayPal, which has no such flag and whose cancel
+   * cannot be undone, suspends the subscription (no charge while suspended).
+   */
+  stopRenewal(id: string, reason: string): Promise<void>;
+  /** Undoes `stopRenewal`: Stripe clears `cancel_at_period_end`; PayPal re-activates. */
+  resumeRenewal(id: string, reason: string): Promise<void>;
+  /**
    * True only when the delivery's signature is confirmed: PayPal checks it for this webhook id;
    * Stripe's adapter checks it offline with the signing secret it was built with (the id is ignored).
    */

@@ -150,6 +150,16 @@ export function createPayPalAdapter(
     async cancelSubscription(id, reason) {
       await call('POST', `/v1/billing/subscriptions/${encodeURIComponent(id)}/cancel`, { reason });
     },
+    async stopRenewal(id, reason) {
+      await call('POST', `/v1/billing/subscriptions/${encodeURIComponent(id)}/suspend`, {
+        reason: reason.slice(0, 127),
+      });
+    },
+    async resumeRenewal(id, reason) {
+      await call('POST', `/v1/billing/subscriptions/${encodeURIComponent(id)}/activate`, {
+        reason: reason.slice(0, 127),
+      });
+    },
     async verifyWebhook(delivery: WebhookDelivery, webhookId: string) {
       const h = (name: string) => {
         const v = delivery.headers[name];

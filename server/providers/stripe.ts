@@ -176,6 +176,12 @@ export function createStripeAdapter(credentials: StripeCredentials, options: Str
     async cancelSubscription(id) {
       await call(() => stripe.subscriptions.cancel(id));
     },
+    async stopRenewal(id) {
+      await call(() => stripe.subscriptions.update(id, { cancel_at_period_end: true }));
+    },
+    async resumeRenewal(id) {
+      await call(() => stripe.subscriptions.update(id, { cancel_at_period_end: false }));
+    },
     async verifyWebhook(delivery: WebhookDelivery) {
       const sig = delivery.headers['stripe-signature'];
       return (

@@ -126,6 +126,8 @@ const SUBSCRIPTION_HEADER = [
   'Data di inizio',
   'Prossima fatturazione',
   'Stato',
+  'Motivo disattivazione rinnovo',
+  'Rinnovo disattivato il',
 ];
 
 describe('list exports', () => {
@@ -151,6 +153,8 @@ describe('list exports', () => {
       romeDay(first.startDate),
       romeDay(first.nextBillingDate),
       'Sottoscrizione attiva',
+      '',
+      '',
     ]);
     expect(rows.every((r) => /^\d{2}\/\d{2}\/\d{4}$/.test(r[4] ?? ''))).toBe(true);
 

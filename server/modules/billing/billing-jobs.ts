@@ -5,11 +5,13 @@
  * Every change goes through a unit of work whose actor is the job ({ kind: 'system', job }).
  */
 import { and, asc, eq, gt, lte, notExists, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { SubscriptionStatus } from '../../../contract/subscription-status';
 import type { Database } from '../../db/client';
 import {
   paymentProviders,
   plans,
+  subscriptionEvents,
   subscriptionReminders,
   subscriptions,
   tenants,
@@ -127,6 +129,8 @@ const romeDate = new Intl.DateTimeFormat('it-IT', {
  * subscription and period) is written in the same unit as the link and the e-mail's outbox row,
  * so a second run sends nothing and a failed link leaves nothing half-done.
  */
+const laterEvent = alias(subscriptionEvents, 'later_event');
+
 export async function sendRenewalReminders(
   deps: { uow: UnitOfWorkRunner; createLink: PaymentHooks['createRenewalPaymentLink'] },
   tenantId: number,
@@ -144,6 +148,31 @@ export async function sendRenewalReminders(
           eq(subscriptions.status, SubscriptionStatus.ActiveNoRenewal),
           gt(subscriptions.nextBillingDate, now),
           lte(subscriptions.nextBillingDate, new Date(now.getTime() + REMINDER_DAYS_BEFORE * DAY_MS)),
+          // A renewal its customer turned off ('Disattiva il rinnovo', issue 28: the last event of
+          // the subscription is their stopRenewal) ends with its period: no payment link for it.
+          notExists(
+            w.tx
+              .select({ one: sql`1` })
+              .from(subscriptionEvents)
+              .where(
+                and(
+                  eq(subscriptionEvents.tenantId, w.tenantId),
+                  eq(subscriptionEvents.subscriptionId, subscriptions.id),
+                  eq(subscriptionEvents.event, 'stopRenewal'),
+                  notExists(
+                    w.tx
+                      .select({ one: sql`1` })
+                      .from(laterEvent)
+                      .where(
+                        and(
+                          eq(laterEvent.subscriptionId, subscriptionEvents.subscriptionId),
+                          gt(laterEvent.id, subscriptionEvents.id),
+                        ),
+                      ),
+                  ),
+                ),
+              ),
+          ),
           notExists(
             w.tx
               .select({ one: sql`1` })

@@ -165,7 +165,22 @@ export interface SubscriptionExportRow {
   startDate: string;
   nextBillingDate: string;
   status: SubscriptionStatusId;
+  /** The reason the customer gave when they turned the renewal off (and have not turned it on since). */
+  renewalStopReason: string | null;
+  /** That day, 'YYYY-MM-DD' in Rome. */
+  renewalStoppedAt: string | null;
 }
+
+/**
+ * The subscription's last renewal move of its customer ('Disattiva il rinnovo' / 'Riattiva'), when
+ * it is a stop: `column` of it, else null (one index probe on subscription_events per exported row).
+ */
+const lastRenewalStop = (column: SQL) =>
+  sql<string | null>`(select case when e.event = 'stopRenewal' then ${column} end
+      from subscription_events e
+      where e.tenant_id = ${subscriptions.tenantId} and e.subscription_id = ${subscriptions.id}
+        and e.event in ('stopRenewal', 'resumeRenewal')
+      order by e.id desc limit 1)`;
 
 /** An instant's Rome calendar day as 'YYYY-MM-DD', in SQL (the billing dates' time zone). */
 const romeDay = (column: typeof subscriptions.startDate) =>
@@ -194,6 +209,8 @@ export async function subscriptionExportBatch(
         startDate: romeDay(subscriptions.startDate),
         nextBillingDate: romeDay(subscriptions.nextBillingDate),
         status: subscriptions.status,
+        renewalStopReason: lastRenewalStop(sql`e.reason`),
+        renewalStoppedAt: lastRenewalStop(sql`to_char(e.at at time zone 'Europe/Rome', 'YYYY-MM-DD')`),
       })
       .from(subscriptions)
       .innerJoin(userTenants, membershipOfSubscription)

@@ -164,6 +164,8 @@ export const subscriptionExport = bindExport<SubscriptionExportRow, typeof subsc
     startDate: (s) => s.startDate,
     nextBillingDate: (s) => s.nextBillingDate,
     subscriptionStatus: (s) => subscriptionStatusLabels[s.status],
+    renewalStopReason: (s) => s.renewalStopReason,
+    renewalStoppedAt: (s) => s.renewalStoppedAt,
   },
 );
 

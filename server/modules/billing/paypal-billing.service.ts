@@ -12,6 +12,7 @@ import { HttpError } from '../../lib/http-error';
 import { ProviderError, type ProviderSubscription } from '../../providers/payment-provider';
 import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
 import { findToken, isUsable, paymentMessages } from './payment-token.service';
+import { lastResumeAt } from './renewal.service';
 
 import {
   type ProviderDeps,
@@ -212,6 +213,14 @@ async function handleEvent(
   }
   if (subscriptionId === null) return { outcome: 'unknownSubscription', detail: providerId };
   if (status) {
+    // 'Disattiva il rinnovo' suspends at PayPal and 'Riattiva' re-activates: a SUSPENDED event
+    // created before the customer's last resume is stale (PayPal delivers late and retries).
+    if (status === 'SUSPENDED') {
+      const created = parseDate(event.create_time);
+      const resumed = await lastResumeAt(w, subscriptionId);
+      if (created && resumed && created.getTime() <= resumed.getTime())
+        return { outcome: 'ignored', detail: 'sospensione precedente alla riattivazione del rinnovo' };
+    }
     const outcome = await applyProviderStatus(
       w,
       subscriptionId,

@@ -8,6 +8,7 @@ import { formatCurrency, formatDate } from '../../lib/formatters';
 import { notify } from '../../lib/notify';
 import { useDownloadInvoice } from '../../entities/invoice/invoice-downloads';
 import { useLastInvoices, useOwnSubscriptions } from './api/own-area-queries';
+import { RenewalActions } from './renewal-actions';
 
 const methodNames: Record<string, string> = {
   bankTransfer: 'Bonifico bancario',
@@ -73,6 +74,7 @@ function SubscriptionCard({ s }: { s: Subscription }) {
         <dt className="text-slate-500">Metodo di pagamento</dt>
         <dd className="text-right text-slate-900">{method ?? '—'}</dd>
       </dl>
+      <RenewalActions s={s} />
     </li>
   );
 }

@@ -33,8 +33,10 @@ const EVENTS: readonly SubscriptionEvent[] = [
   'providerSuspended',
   'providerCanceled',
   'expire',
+  'stopRenewal',
+  'resumeRenewal',
 ];
-const ACTORS: readonly ActorKind[] = ['admin', 'customer', 'provider', 'system', 'apiKey'];
+const ACTORS: readonly ActorKind[] = ['admin', 'customer', 'subscriber', 'provider', 'system', 'apiKey'];
 const STATUSES: readonly SubscriptionStatusId[] = [1, 2, 3, 4, 5];
 const [ACTIVE, NOT_ACTIVE, ACTIVE_NO_RENEWAL, BANK_TRANSFER_PENDING, CANCELED] = [1, 2, 3, 4, 5] as const;
 
@@ -58,6 +60,8 @@ describe('transition table', () => {
         `${ACTIVE} -providerCanceled-> ${CANCELED} by provider+system`,
         `${NOT_ACTIVE} -providerCanceled-> ${CANCELED} by provider+system`,
         `${ACTIVE_NO_RENEWAL} -expire-> ${NOT_ACTIVE} by system`,
+        `${ACTIVE} -stopRenewal-> ${ACTIVE_NO_RENEWAL} by subscriber`,
+        `${ACTIVE_NO_RENEWAL} -resumeRenewal-> ${ACTIVE} by subscriber`,
       ].sort(),
     );
     expect(subscriptionStatusIds).toEqual(STATUSES);

@@ -48,7 +48,9 @@ describe("'Dati di fatturazione' (/my/billing, issue 28)", () => {
       }),
     );
     const { user } = renderApp('/my/billing', { role: Role.User, tenantId: 1 });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Dati di fatturazione' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Dati di fatturazione' }),
+    ).toBeInTheDocument();
     const cf = await screen.findByRole('textbox', { name: 'Codice fiscale' });
     await user.type(cf, 'RSSMRA80A01H501X');
     await user.click(screen.getByRole('button', { name: 'Salva dati di fatturazione' }));

@@ -195,10 +195,10 @@ describe('the dashboard page', () => {
     expect(screen.queryByRole('link', { name: 'Crea un piano di abbonamento' })).not.toBeInTheDocument();
   });
 
-  it('a User sees no business figures and makes no summary call', async () => {
+  it('a User sees no business figures and makes no summary call: their home is the area', async () => {
     const calls = recordRequests();
     renderApp('/', { role: Role.User, tenantId: 1 });
-    await screen.findByRole('heading', { name: /^Benvenuto, utente\./ });
+    await screen.findByRole('heading', { level: 1, name: 'Area clienti' });
     expect(screen.queryByText('Abbonamenti attivi')).not.toBeInTheDocument();
     expect(calls.some((c) => c.url.includes('dashboard/summary'))).toBe(false);
   });

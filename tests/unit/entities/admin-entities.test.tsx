@@ -239,11 +239,12 @@ describe('address (spec §5: street and ZIP marked required)', () => {
     expect(calls.created).toEqual([]);
   });
 
-  it('offers a User no Crea: the server would refuse it', async () => {
+  it('offers a User no form at all: the back office is no page to a customer (issue 28)', async () => {
     fakeEntityServer('address', []);
     fakeSelectServer('municipality', [{ value: 200, label: 'Rho' }]);
     renderApp('/address/new', { role: Role.User, tenantId: 1 });
-    expect(await screen.findByRole('textbox', { name: 'Via' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Pagina non trovata' })).toBeInTheDocument();
+    expect(screen.queryByRole('textbox', { name: 'Via' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Crea' })).not.toBeInTheDocument();
   });
 });

@@ -59,6 +59,14 @@ export const baselineHandlers = [
   http.get(api('dashboard/summary'), () =>
     HttpResponse.json({ success: true, message: null, data: emptyDashboardSummary }),
   ),
+  // The signed-in person's tenants (a customer's 'Fornitore' picker asks on every screen): one.
+  http.get(api('tenant/getAll'), () =>
+    HttpResponse.json({
+      success: true,
+      message: null,
+      data: { items: [{ id: 1, name: 'Demo Srl' }], totalCount: 1 },
+    }),
+  ),
   // A customer's home (issue 28) lists their invoices: none by default.
   http.get(api('invoice/getAll'), () =>
     HttpResponse.json({ success: true, message: null, data: { items: [], totalCount: 0 } }),

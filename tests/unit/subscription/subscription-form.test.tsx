@@ -204,9 +204,9 @@ describe('/subscription/new (spec §2, §5)', { timeout: 20_000 }, () => {
     expect(await screen.findAllByText(messages.http.saveError)).toHaveLength(1);
   });
 
-  it('a User opening it is told only an administrator can create subscriptions', async () => {
+  it('a User opening it finds no such page (issue 28: the back office is not shown to a customer)', async () => {
     renderApp('/subscription/new', { role: Role.User, tenantId: 1 });
-    expect(await screen.findByText('Solo un amministratore può creare sottoscrizioni.')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Pagina non trovata' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Crea' })).not.toBeInTheDocument();
     expect(screen.queryByRole('combobox', { name: 'Cliente' })).not.toBeInTheDocument();
   });

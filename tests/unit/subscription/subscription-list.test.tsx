@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Role, type RoleId, type SubscriptionStatusId } from '../../../contract/enums';
+import { Role } from '../../../contract/enums';
 import { messages } from '../../../contract/messages';
 import { renderApp } from '../app/harness';
 import { apiPost, apiPut, fail, server } from '../msw/server';
@@ -71,28 +71,11 @@ describe('subscription list: actions per status (spec §2, §4)', () => {
     expect(actionButtons(await rowOf('Cliente 2'))).toEqual([A.bank]);
   });
 
-  it.each([Role.User] as RoleId[])(
-    'a User (role %i) sees the rows only: no actions, no create button',
-    async (role) => {
-      subscriptionServer(
-        ([1, 2, 3, 4, 5] as SubscriptionStatusId[]).map((s) => subscription(s, s, { allowedActions: [] })),
-      );
-      renderApp('/subscription', { role, tenantId: 1 });
-      const table = await screen.findByRole('table', { name: 'Gestisci Sottoscrizioni' });
-      await within(table).findByRole('cell', { name: 'Cliente 1' });
-      expect(within(table).queryAllByRole('button')).toEqual([]);
-      expect(within(table).queryByRole('link', { name: 'Modifica' })).not.toBeInTheDocument();
-      expect(
-        within(table).queryByRole('columnheader', { name: messages.common.actions }),
-      ).not.toBeInTheDocument();
-      expect(screen.queryByRole('link', { name: 'Crea Sottoscrizione' })).not.toBeInTheDocument();
-    },
-  );
-
-  it('a User gets no actions even when a row lacks allowedActions', async () => {
+  it("a User finds no list at all: their subscriptions are the area's cards (issue 28)", async () => {
     subscriptionServer([subscription(2, 2)]);
     renderApp('/subscription', { role: Role.User, tenantId: 1 });
-    expect(actionButtons(await rowOf('Cliente 2'))).toEqual([]);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Pagina non trovata' })).toBeInTheDocument();
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
   });
 });
 
