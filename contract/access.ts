@@ -62,12 +62,17 @@ export const access = {
   // of the tenant reads and saves their own record only (no id travels); nobody lists or deletes.
   customerBilling: grants({ list: NOBODY, read: ANYONE, create: NOBODY, edit: ANYONE, delete: NOBODY }),
   // The customer area's screens (issue 28): the home of a User; staff keep their back office.
+  // `pay`: 'Paga ora' on their own subscription's payment due (a fresh link, or the transfer
+  // instructions); `paymentMethod`: 'Metodo di pagamento' (the provider's page, or the switch to
+  // bank transfer for the next period). Own rows only: another's id is a 404.
   customerArea: grants({
     list: [Role.User],
     read: [Role.User],
     create: NOBODY,
     edit: NOBODY,
     delete: NOBODY,
+    pay: [Role.User],
+    paymentMethod: [Role.User],
   }),
   plan: grants(adminOnly),
   planfeature: grants(adminOnly),

@@ -31,6 +31,11 @@ export const apiPaths = {
     twoFactorDisable: 'user/two-factor/disable',
     /** GET / PUT (any member of the tenant): the caller's own billing data; PUT answers CustomerBillingSaved. */
     myBilling: 'user/me/billing',
+    /** POST (customer, own subscription): 'Paga ora' — a fresh payment link or the transfer instructions (PayNow). */
+    myPay: (subscriptionId: number | string) => `user/me/subscriptions/${subscriptionId}/pay`,
+    /** POST {action: 'portal' | 'bankTransfer'} (customer, own subscription): PaymentMethodAnswer. */
+    myPaymentMethod: (subscriptionId: number | string) =>
+      `user/me/subscriptions/${subscriptionId}/paymentMethod`,
     /** POST (SuperAdmin): clears another person's second factor. */
     twoFactorReset: (userId: number | string) => `user/two-factor/reset/${userId}`,
   },

@@ -503,7 +503,7 @@ export function registerBillingRoutes(
       },
     },
     async (request) => {
-      const { tenantName: _tenantName, ...instructions } = await bankTransferInstructions(
+      const { tenantName: _tenantName, paymentId: _paymentId, ...instructions } = await bankTransferInstructions(
         readScope(request),
         request.params.id,
       );

@@ -176,7 +176,7 @@ describe('subscriptionActions', () => {
   it('maps roles to actor kinds', () => {
     expect(actorKindOfRole(1)).toBe('admin');
     expect(actorKindOfRole(2)).toBe('admin');
-    expect(actorKindOfRole(3)).toBeNull();
+    expect(actorKindOfRole(3)).toBe('customer');
   });
 
   it('is empty for a User (role 3) and for no role, whatever the status', () => {
