@@ -158,7 +158,8 @@ export async function providerPage(
  * nothing): an Active subscription billed through a provider stops renewing there — Stripe at the
  * current period's end (`cancel_at_period_end`), PayPal cancelled (it charges no more; the paid
  * period is not refunded). A provider that answers it is cancelled already counts as done.
- * Anything else (already switched, not active) is left to the unit's own checks.
+ * Without the seller's IBAN it refuses (409) before calling. Anything else (already switched, not
+ * active) is left to the unit's own checks.
  */
 export async function stopProviderRenewal(
   deps: { providers: ProviderRegistry },
@@ -170,6 +171,8 @@ export async function stopProviderRenewal(
   if (sub.status !== SubscriptionStatus.Active) return;
   const billing = await providerBilling(scope, sub.id);
   if (!billing) return;
+  // The unit would refuse without the seller's IBAN: refused before the provider is touched.
+  await tenantBankDetails(scope);
   const stripe = billing.kind === 'stripe' ? (await deps.providers.stripe(scope.tenantId)).adapter : null;
   const adapter = stripe ?? (await deps.providers.paypal(scope.tenantId)).adapter;
   try {
