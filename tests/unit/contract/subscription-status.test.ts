@@ -26,6 +26,7 @@ import {
 const SEED = 424_242;
 const EVENTS: readonly SubscriptionEvent[] = [
   'setBankTransfer',
+  'switchToBankTransfer',
   'confirmBankTransfer',
   'pay',
   'cancel',
@@ -48,7 +49,8 @@ describe('transition table', () => {
     );
     expect(rows.sort()).toEqual(
       [
-        `${NOT_ACTIVE} -setBankTransfer-> ${BANK_TRANSFER_PENDING} by admin`,
+        `${NOT_ACTIVE} -setBankTransfer-> ${BANK_TRANSFER_PENDING} by admin+system`,
+        `${ACTIVE} -switchToBankTransfer-> ${ACTIVE_NO_RENEWAL} by customer`,
         `${BANK_TRANSFER_PENDING} -confirmBankTransfer-> ${ACTIVE_NO_RENEWAL} by admin`,
         `${NOT_ACTIVE} -pay-> ${ACTIVE} by customer+provider`,
         `${ACTIVE_NO_RENEWAL} -pay-> ${ACTIVE} by customer+provider`,
@@ -116,14 +118,20 @@ describe('transition', () => {
     for (const actor of ACTORS) expect(eventsFrom(CANCELED, actor)).toEqual([]);
   });
 
-  it("a customer can only ever 'pay'", () => {
+  it("a customer can only ever 'pay', or stop an Active renewal for bank transfer (issue 28)", () => {
+    const own: SubscriptionEvent[] = ['pay', 'switchToBankTransfer'];
     for (const [status, event] of allTriples.filter(([, , a]) => a === 'customer')) {
-      if (event !== 'pay') expect(transition(status, event, 'customer'), `${status} ${event}`).toBeNull();
+      if (!own.includes(event)) expect(transition(status, event, 'customer'), `${status} ${event}`).toBeNull();
     }
     for (const status of STATUSES) {
-      expect(eventsFrom(status, 'customer').every((e) => e === 'pay')).toBe(true);
+      expect(eventsFrom(status, 'customer').every((e) => own.includes(e))).toBe(true);
     }
     expect(transition(NOT_ACTIVE, 'pay', 'customer')).toBe(ACTIVE);
+    expect(transition(ACTIVE, 'switchToBankTransfer', 'customer')).toBe(ACTIVE_NO_RENEWAL);
+    for (const status of STATUSES.filter((s) => s !== ACTIVE))
+      expect(transition(status, 'switchToBankTransfer', 'customer')).toBeNull();
+    for (const actor of ACTORS.filter((a) => a !== 'customer'))
+      expect(transition(ACTIVE, 'switchToBankTransfer', actor)).toBeNull();
   });
 
   it('an admin can never fire provider* or expire events', () => {
