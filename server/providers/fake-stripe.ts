@@ -303,7 +303,13 @@ export async function startFakeStripe(
     if (method === 'POST' && path === '/v1/billing_portal/sessions') {
       const customer = str(body.customer);
       if (![...subscriptions.values()].some((sub) => sub.customer === customer))
-        return stripeError(res, 400, 'invalid_request_error', `No such customer: '${customer}'`, 'resource_missing');
+        return stripeError(
+          res,
+          400,
+          'invalid_request_error',
+          `No such customer: '${customer}'`,
+          'resource_missing',
+        );
       const id = newId('bps');
       const session: FakeStripePortalSession = {
         id,

@@ -155,7 +155,12 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
         fetch: options.outbound.fetch(options.timeoutMs),
       },
     );
-    return { adapter, providerId: row.id, webhookId: row.webhookId, mode: row.mode === 'live' ? 'live' : 'sandbox' };
+    return {
+      adapter,
+      providerId: row.id,
+      webhookId: row.webhookId,
+      mode: row.mode === 'live' ? 'live' : 'sandbox',
+    };
   }
   async function paypal(tenantId: number) {
     const found = await findPaypal(tenantId);

@@ -79,7 +79,10 @@ export interface StripeAdapter extends PaymentProviderAdapter {
    * A billing portal session for the customer (`POST /v1/billing_portal/sessions`): the page where
    * they change the card, see Stripe's invoices or cancel; `returnUrl` is where its back link leads.
    */
-  createBillingPortalSession(input: { customerId: string; returnUrl: string }): Promise<{ id: string; url: string }>;
+  createBillingPortalSession(input: {
+    customerId: string;
+    returnUrl: string;
+  }): Promise<{ id: string; url: string }>;
   /** Stops the renewal: the subscription ends at its current period's end (`cancel_at_period_end`). */
   cancelAtPeriodEnd(subscriptionId: string): Promise<void>;
   /** The verified event, or null when the signature (or the secret) does not match the raw body. */

@@ -91,7 +91,9 @@ describe('POST api/user/me/subscriptions/{id}/pay: a payment link', () => {
     expect(Date.parse(link.expiryDate) - clock.now().getTime()).toBe(3_600_000);
     // The link opens the payment page: the public check knows its token.
     const token = decodeURIComponent(new URL(link.url).searchParams.get('token')!);
-    const valid = await ctx.api.get<{ paymentId: number }>('/api/PaymentToken/validate', { query: { token } });
+    const valid = await ctx.api.get<{ paymentId: number }>('/api/PaymentToken/validate', {
+      query: { token },
+    });
     expect(valid.body.data).toMatchObject({ paymentId });
 
     const second = await pay(cliente, sub.id);

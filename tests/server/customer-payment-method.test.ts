@@ -83,10 +83,13 @@ beforeEach(() => {
 
 const method = (api: ApiClient, id: number, action: string) =>
   api.post<PaymentMethodAnswer>(`/api/user/me/subscriptions/${id}/paymentMethod`, { action });
-const getSub = async (id: number) => (await admin.get<Subscription>(`/api/subscription/GetById/${id}`)).body.data!;
+const getSub = async (id: number) =>
+  (await admin.get<Subscription>(`/api/subscription/GetById/${id}`)).body.data!;
 
 async function linkOf(sub: Subscription): Promise<string> {
-  const res = await admin.post<{ token: string }>('/api/PaymentToken/create', { paymentId: sub.payments[0]!.id });
+  const res = await admin.post<{ token: string }>('/api/PaymentToken/create', {
+    paymentId: sub.payments[0]!.id,
+  });
   expect(res.status, res.raw).toBe(200);
   return res.body.data!.token;
 }
@@ -195,7 +198,11 @@ describe("action 'bankTransfer'", () => {
     expect(after.sub[0]?.status).toBe(SubscriptionStatus.ActiveNoRenewal);
     expect(after.payments).toHaveLength(2);
     const next = after.payments[1]!;
-    expect(next).toMatchObject({ method: 'bankTransfer', paidAt: null, amountDueCents: after.payments[0]!.amountDueCents });
+    expect(next).toMatchObject({
+      method: 'bankTransfer',
+      paidAt: null,
+      amountDueCents: after.payments[0]!.amountDueCents,
+    });
     expect(next.periodStart.toISOString()).toBe(sub.nextBillingDate);
     expect(res.body.data).toMatchObject({ paymentId: next.id });
     expect(after.events.at(-1)).toMatchObject({
@@ -329,7 +336,10 @@ describe("action 'bankTransfer'", () => {
       expect(noIban.status, noIban.raw).toBe(409);
       expect(await state(sub.id)).toEqual(before);
       // Refused before Stripe is asked: the card keeps renewing.
-      expect(stripe.subscriptions.get(providerId)).toMatchObject({ status: 'active', cancel_at_period_end: false });
+      expect(stripe.subscriptions.get(providerId)).toMatchObject({
+        status: 'active',
+        cancel_at_period_end: false,
+      });
     } finally {
       await giveIban(ctx, 'Demo Srl');
     }

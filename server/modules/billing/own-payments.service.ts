@@ -91,7 +91,8 @@ export async function freshLink(
   } catch (error) {
     // The plan is not on PayPal/Stripe at this amount: the Admin's message names screens the
     // customer does not have.
-    if (error instanceof HttpError && error.statusCode === 409) throw new HttpError(409, payOnlineUnavailable);
+    if (error instanceof HttpError && error.statusCode === 409)
+      throw new HttpError(409, payOnlineUnavailable);
     throw error;
   }
 }
@@ -118,7 +119,10 @@ export async function providerBilling(
     .orderBy(desc(payments.id))
     .limit(1);
   if (!row?.providerSubscriptionId) return null;
-  return { kind: row.method === 'stripe' ? 'stripe' : 'paypal', providerSubscriptionId: row.providerSubscriptionId };
+  return {
+    kind: row.method === 'stripe' ? 'stripe' : 'paypal',
+    providerSubscriptionId: row.providerSubscriptionId,
+  };
 }
 
 /** Where a PayPal subscriber manages their automatic payments (sandbox or live site). */

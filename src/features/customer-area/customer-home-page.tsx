@@ -7,6 +7,8 @@ import { Spinner } from '../../components/spinner';
 import { formatCurrency, formatDate } from '../../lib/formatters';
 import { notify } from '../../lib/notify';
 import { useDownloadInvoicePdf, useLastInvoices, useOwnSubscriptions } from './api/own-area-queries';
+import { PayNow } from './pay-now';
+import { PaymentMethod } from './payment-method';
 
 const methodNames: Record<string, string> = {
   bankTransfer: 'Bonifico bancario',
@@ -70,6 +72,7 @@ function SubscriptionCard({ s }: { s: Subscription }) {
         <dt className="text-slate-500">Metodo di pagamento</dt>
         <dd className="text-right text-slate-900">{method ?? '—'}</dd>
       </dl>
+      <PaymentMethod s={s} />
     </li>
   );
 }
@@ -95,9 +98,7 @@ function DueCard({ s, p }: { s: Subscription; p: Payment }) {
           </dd>
         </div>
       </dl>
-      <p className="mt-3 text-xs text-slate-500">
-        Le istruzioni per il bonifico (IBAN del fornitore) e il link di pagamento ti arrivano per email.
-      </p>
+      <PayNow s={s} p={p} />
     </li>
   );
 }

@@ -121,7 +121,8 @@ describe('transition', () => {
   it("a customer can only ever 'pay', or stop an Active renewal for bank transfer (issue 28)", () => {
     const own: SubscriptionEvent[] = ['pay', 'switchToBankTransfer'];
     for (const [status, event] of allTriples.filter(([, , a]) => a === 'customer')) {
-      if (!own.includes(event)) expect(transition(status, event, 'customer'), `${status} ${event}`).toBeNull();
+      if (!own.includes(event))
+        expect(transition(status, event, 'customer'), `${status} ${event}`).toBeNull();
     }
     for (const status of STATUSES) {
       expect(eventsFrom(status, 'customer').every((e) => own.includes(e))).toBe(true);
