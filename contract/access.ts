@@ -67,6 +67,9 @@ export const access = {
   // The customer area's screens (issue 28): the home of a User; staff keep their back office.
   // `renewal`: 'Disattiva il rinnovo' / 'Riattiva il rinnovo' of their own subscriptions
   // (api/user/me/subscriptions/…; the server's scope keeps them to their own rows).
+  // `pay`: 'Paga ora' on their own subscription's payment due (a fresh link, or the transfer
+  // instructions); `paymentMethod`: 'Metodo di pagamento' (the provider's page, or the switch to
+  // bank transfer for the next period). Own rows only: another's id is a 404.
   customerArea: grants({
     list: [Role.User],
     read: [Role.User],
@@ -74,6 +77,8 @@ export const access = {
     edit: NOBODY,
     delete: NOBODY,
     renewal: [Role.User],
+    pay: [Role.User],
+    paymentMethod: [Role.User],
   }),
   plan: grants(adminOnly),
   planfeature: grants(adminOnly),

@@ -39,6 +39,11 @@ export const apiPaths = {
     cancelRenewal: (id: number | string) => `user/me/subscriptions/${id}/cancelRenewal`,
     /** POST (customer): turns it back on, before the next billing date. */
     resumeRenewal: (id: number | string) => `user/me/subscriptions/${id}/resumeRenewal`,
+    /** POST (customer, own subscription): 'Paga ora' — a fresh payment link or the transfer instructions (PayNow). */
+    myPay: (subscriptionId: number | string) => `user/me/subscriptions/${subscriptionId}/pay`,
+    /** POST {action: 'portal' | 'bankTransfer'} (customer, own subscription): PaymentMethodAnswer. */
+    myPaymentMethod: (subscriptionId: number | string) =>
+      `user/me/subscriptions/${subscriptionId}/paymentMethod`,
     /** POST (SuperAdmin): clears another person's second factor. */
     twoFactorReset: (userId: number | string) => `user/two-factor/reset/${userId}`,
   },

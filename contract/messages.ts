@@ -439,7 +439,7 @@ export const customerAreaMessages = {
   status: {
     1: 'Attivo',
     2: 'Da pagare',
-    3: 'Rinnovo disattivato',
+    3: 'Attivo, senza rinnovo automatico',
     4: 'In attesa del bonifico',
     5: 'Cessato',
   } as Record<number, string>,
@@ -459,4 +459,16 @@ export const customerAreaMessages = {
     if (waiting === 0) return done;
     return `${done} ${waiting === 1 ? '1 pagamento è' : `${waiting} pagamenti sono`} ancora in attesa di fattura.`;
   },
+  /** 'Paga ora' (POST api/user/me/subscriptions/{id}/pay). */
+  nothingDue: 'Non c’è nulla da pagare ora per questo abbonamento.',
+  payLinkReady: 'Link di pagamento pronto: si apre la pagina di pagamento.',
+  transferInstructions: 'Ecco i dati per il bonifico.',
+  /** 'Metodo di pagamento' (POST api/user/me/subscriptions/{id}/paymentMethod). */
+  noProviderPage:
+    'Questo abbonamento non è pagato con carta o PayPal: non c’è una pagina del fornitore da aprire.',
+  switchOnlyActive:
+    'Si può passare al bonifico solo da un abbonamento attivo: se c’è un pagamento in sospeso usa «Paga ora».',
+  switchedToBankTransfer: (from: string) =>
+    `Fatto: il rinnovo automatico è disattivato. Dal ${from} pagherai con bonifico: ti invieremo IBAN, importo e causale.`,
+  alreadyBankTransfer: (from: string) => `Dal ${from} il pagamento è già previsto con bonifico.`,
 } as const;

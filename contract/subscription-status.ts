@@ -70,13 +70,20 @@ export function isSubscriptionStatusId(value: unknown): value is SubscriptionSta
  */
 export type ActorKind = 'admin' | 'customer' | 'subscriber' | 'provider' | 'system' | 'apiKey';
 
-/** The actor kind of a signed-in role: Admin and SuperAdmin act as 'admin'; a User has none. */
+/**
+ * The actor kind of a signed-in role: Admin and SuperAdmin act as 'admin'; a User (a customer
+ * signed in to the customer area, issue 28) acts as 'subscriber' — on their own subscriptions
+ * only, which the customer area's routes check before any move. ('customer' is the holder of a
+ * payment link, signed in or not.)
+ */
 export function actorKindOfRole(roleId: RoleId): ActorKind | null {
-  return roleId === Role.Admin || roleId === Role.SuperAdmin ? 'admin' : null;
+  if (roleId === Role.Admin || roleId === Role.SuperAdmin) return 'admin';
+  return roleId === Role.User ? 'subscriber' : null;
 }
 
 export type SubscriptionEvent =
   | 'setBankTransfer'
+  | 'switchToBankTransfer'
   | 'confirmBankTransfer'
   | 'pay'
   | 'cancel'
@@ -99,8 +106,13 @@ const S = SubscriptionStatus;
 
 /** Every allowed move; nothing else is. */
 export const transitions: readonly Transition[] = [
-  // An Admin switches an unpaid subscription to bank transfer (irreversible).
-  { from: S.NotActive, event: 'setBankTransfer', to: S.BankTransferPending, actors: ['admin'] },
+  // An Admin switches an unpaid subscription to bank transfer (irreversible); the expiry job does
+  // it for a customer who chose the bank transfer for the next period (below).
+  { from: S.NotActive, event: 'setBankTransfer', to: S.BankTransferPending, actors: ['admin', 'system'] },
+  // The customer area's 'Passa al bonifico' (issue 28): the card or PayPal subscription is
+  // cancelled at the provider at the period's end; the paid period runs on without renewal, and
+  // the next period is a bank-transfer payment.
+  { from: S.Active, event: 'switchToBankTransfer', to: S.ActiveNoRenewal, actors: ['subscriber'] },
   // Once an approved transfer covers the payment, the Admin confirms: active, without renewal.
   { from: S.BankTransferPending, event: 'confirmBankTransfer', to: S.ActiveNoRenewal, actors: ['admin'] },
   // The customer pays on the public page; the provider confirms the subscription (at once, or
@@ -165,6 +177,7 @@ export function eventsFrom(status: SubscriptionStatusId, actor: ActorKind): Subs
 export const subscriptionEventLabels: Record<SubscriptionEvent | 'create', string> = {
   create: 'Sottoscrizione creata',
   setBankTransfer: 'Pagamento impostato su bonifico bancario',
+  switchToBankTransfer: 'Il cliente è passato al bonifico dal prossimo periodo',
   confirmBankTransfer: 'Attivazione confermata dopo il bonifico',
   pay: 'Pagamento completato dal cliente',
   cancel: 'Sottoscrizione cancellata',

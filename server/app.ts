@@ -34,6 +34,7 @@ import {
   tenantsWithLivePaypal,
 } from './modules/billing/payment-token.service';
 import { registerPaymentRoutes } from './modules/billing/payment.routes';
+import { registerOwnPaymentRoutes } from './modules/billing/own-payments.routes';
 import { startFakePayPal, type FakePayPal } from './providers/fake-paypal';
 import { startFakeStripe, type FakeStripe } from './providers/fake-stripe';
 import { createProviderRegistry } from './providers/registry';
@@ -434,6 +435,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Cancelled at PayPal first, outside the transaction: if PayPal fails nothing changes.
     beforeCancel: (tenantId, id) => cancelAtProvider(providerDeps, tenantId, id),
   });
+  registerOwnPaymentRoutes(app, { connectionFor, providers, publicUrl });
   registerPaymentRoutes(app, {
     ...providerDeps,
     publicUrl,

@@ -197,3 +197,37 @@ export interface BankTransferInstructions {
   currency: 'EUR';
   causale: string;
 }
+
+/**
+ * 'Paga ora' of the customer area (issue 28, `POST api/user/me/subscriptions/{id}/pay`): for a
+ * payment by bank transfer, the instructions (`netToPay`: the payment's amount due in euros, the
+ * document's net to pay); otherwise a fresh payment link (one hour) to open.
+ */
+export type PayNow =
+  | { method: 'link'; paymentId: number; url: string; expiryDate: string }
+  | {
+      method: 'bankTransfer';
+      paymentId: number;
+      beneficiary: string;
+      iban: string;
+      netToPay: number;
+      currency: 'EUR';
+      causale: string;
+    };
+
+/** 'Metodo di pagamento' of the customer area: the provider's own page, or bank transfer from the next period. */
+export const paymentMethodActions = ['portal', 'bankTransfer'] as const;
+export type PaymentMethodAction = (typeof paymentMethodActions)[number];
+export const paymentMethodInputSchema = z.object({
+  action: z.enum(paymentMethodActions, { error: 'Scegli «portal» o «bankTransfer».' }),
+});
+export type PaymentMethodInput = z.input<typeof paymentMethodInputSchema>;
+
+/**
+ * `portal`: where to send the browser (Stripe's billing portal session, PayPal's automatic
+ * payments page). `bankTransfer`: the next period's payment (from `nextBillingDate`) is by bank
+ * transfer; `changed` false when it already was (the call is idempotent).
+ */
+export type PaymentMethodAnswer =
+  | { action: 'portal'; provider: 'stripe' | 'paypal'; url: string }
+  | { action: 'bankTransfer'; nextBillingDate: string; paymentId: number; changed: boolean };

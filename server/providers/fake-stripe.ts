@@ -19,10 +19,22 @@ export interface FakeStripeSubscription {
   id: string;
   object: 'subscription';
   status: string;
-  /** Set by an update ('Disattiva il rinnovo'): the subscription ends when its period does. */
-  cancel_at_period_end?: boolean;
+  /** The Stripe customer the subscription bills (a Checkout makes one per subscription here). */
+  customer: string;
+  /** Set by an update ('Disattiva il rinnovo', 'Passa al bonifico'): the subscription ends when its period does. */
+  cancel_at_period_end: boolean;
   items: { object: 'list'; data: { id: string; price: { id: string } }[] };
   metadata: Record<string, string>;
+  created: number;
+}
+
+export interface FakeStripePortalSession {
+  id: string;
+  object: 'billing_portal.session';
+  customer: string;
+  return_url: string | null;
+  locale: string | null;
+  url: string;
   created: number;
 }
 
@@ -62,6 +74,8 @@ export interface FakeStripe {
   readonly sessions: Map<string, FakeStripeSession>;
   readonly prices: Map<string, FakeStripePrice>;
   readonly products: Map<string, { id: string; name: string }>;
+  /** Billing portal sessions created (`POST /v1/billing_portal/sessions`), by id. */
+  readonly portalSessions: Map<string, FakeStripePortalSession>;
   /** API calls received, in order ('POST /v1/checkout/sessions', 'GET /v1/subscriptions/sub_…'). */
   readonly calls: string[];
   /** An active subscription of `priceId` (what a paid Checkout creates); returns its id. */
@@ -109,12 +123,15 @@ export async function startFakeStripe(
     host?: string;
     /** Where the sessions' `url` points (tests: Stripe's own Checkout host); default this fake. */
     checkoutBaseUrl?: string;
+    /** Where billing portal sessions' `url` points (tests: Stripe's billing host); default this fake. */
+    portalBaseUrl?: string;
   } = {},
 ): Promise<FakeStripe> {
   const subscriptions = new Map<string, FakeStripeSubscription>();
   const sessions = new Map<string, FakeStripeSession>();
   const prices = new Map<string, FakeStripePrice>();
   const products = new Map<string, { id: string; name: string }>();
+  const portalSessions = new Map<string, FakeStripePortalSession>();
   const calls: string[] = [];
   const failures: { prefix: string; failure: FakeStripeFailure; times: number }[] = [];
   const hanging = new Set<http.ServerResponse>();
@@ -177,6 +194,18 @@ export async function startFakeStripe(
         res.writeHead(303, { location: session.success_url.replace('{CHECKOUT_SESSION_ID}', session.id) });
         return void res.end();
       }
+    }
+
+    // The billing portal stand-in, opened by the customer's browser: a link back to the return URL.
+    const portalPage = /^\/p\/session\/([^/]+)$/.exec(path);
+    if (method === 'GET' && portalPage) {
+      const portal = portalSessions.get(decodeURIComponent(portalPage[1]!));
+      res.writeHead(portal ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+      return void res.end(
+        portal
+          ? `<!doctype html><html lang="it"><head><meta charset="utf-8"><title>Portale clienti Stripe (finto)</title></head><body style="font:16px system-ui,sans-serif;padding:32px 16px"><h1 style="font-size:20px">Portale clienti Stripe (finto)</h1><p>Cliente ${escapeHtml(portal.customer)}</p>${portal.return_url ? `<p><a href="${escapeHtml(portal.return_url)}">Torna al sito</a></p>` : ''}</body></html>`
+          : 'Sessione sconosciuta',
+      );
     }
 
     const line = `${method} ${path}`;
@@ -272,6 +301,29 @@ export async function startFakeStripe(
       sessions.set(id, session);
       return send(res, 200, session);
     }
+    if (method === 'POST' && path === '/v1/billing_portal/sessions') {
+      const customer = str(body.customer);
+      if (![...subscriptions.values()].some((sub) => sub.customer === customer))
+        return stripeError(
+          res,
+          400,
+          'invalid_request_error',
+          `No such customer: '${customer}'`,
+          'resource_missing',
+        );
+      const id = newId('bps');
+      const session: FakeStripePortalSession = {
+        id,
+        object: 'billing_portal.session',
+        customer,
+        return_url: str(body.return_url) || null,
+        locale: str(body.locale) || null,
+        url: `${options.portalBaseUrl ?? url}/p/session/${id}`,
+        created: nowSeconds(),
+      };
+      portalSessions.set(id, session);
+      return send(res, 200, session);
+    }
     const sessionMatch = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
     if (method === 'GET' && sessionMatch) {
       const session = sessions.get(decodeURIComponent(sessionMatch[1]!));
@@ -327,6 +379,7 @@ export async function startFakeStripe(
     sessions,
     prices,
     products,
+    portalSessions,
     calls,
     subscribe(priceId, metadata = {}) {
       const id = newId('sub');
@@ -334,6 +387,8 @@ export async function startFakeStripe(
         id,
         object: 'subscription',
         status: 'active',
+        customer: newId('cus'),
+        cancel_at_period_end: false,
         items: { object: 'list', data: [{ id: newId('si'), price: { id: priceId } }] },
         metadata,
         created: nowSeconds(),

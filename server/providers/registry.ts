@@ -24,6 +24,8 @@ export interface TenantProvider {
   providerId: number;
   /** PayPal's id of the webhook (Configura PayPal); null when not set. */
   webhookId: string | null;
+  /** The row's mode: which PayPal site the customer manages the subscription on. */
+  mode: 'sandbox' | 'live';
 }
 
 export interface TenantStripe {
@@ -153,7 +155,12 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
         fetch: options.outbound.fetch(options.timeoutMs),
       },
     );
-    return { adapter, providerId: row.id, webhookId: row.webhookId };
+    return {
+      adapter,
+      providerId: row.id,
+      webhookId: row.webhookId,
+      mode: row.mode === 'live' ? 'live' : 'sandbox',
+    };
   }
   async function paypal(tenantId: number) {
     const found = await findPaypal(tenantId);

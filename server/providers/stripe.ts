@@ -7,7 +7,7 @@
  */
 import Stripe from 'stripe';
 import type { Outbound } from '../lib/outbound';
-import { isStripeCheckoutUrl } from '../lib/outbound/provider-hosts';
+import { isStripeBillingPortalUrl, isStripeCheckoutUrl } from '../lib/outbound/provider-hosts';
 import {
   ProviderError,
   type PaymentProviderAdapter,
@@ -73,6 +73,18 @@ export interface StripeAdapter extends PaymentProviderAdapter {
   getPrice(id: string): Promise<StripePrice>;
   createCheckoutSession(input: StripeCheckoutInput): Promise<{ id: string; url: string }>;
   getCheckoutSession(id: string): Promise<StripeCheckoutSession>;
+  /** The Stripe customer (cus_…) a subscription bills, or null. */
+  customerOf(subscriptionId: string): Promise<string | null>;
+  /**
+   * A billing portal session for the customer (`POST /v1/billing_portal/sessions`): the page where
+   * they change the card, see Stripe's invoices or cancel; `returnUrl` is where its back link leads.
+   */
+  createBillingPortalSession(input: {
+    customerId: string;
+    returnUrl: string;
+  }): Promise<{ id: string; url: string }>;
+  /** Stops the renewal: the subscription ends at its current period's end (`cancel_at_period_end`). */
+  cancelAtPeriodEnd(subscriptionId: string): Promise<void>;
   /** The verified event, or null when the signature (or the secret) does not match the raw body. */
   parseWebhook(rawBody: Buffer | string, signature: string | undefined): StripeWebhookEvent | null;
 }
@@ -81,7 +93,7 @@ export interface StripeOptions {
   timeoutMs: number;
   /** The door of the calls: the package's HTTP agent comes from it (lib/outbound). */
   outbound: Outbound;
-  /** A Checkout URL is accepted only on Stripe's Checkout host (production). */
+  /** A Checkout (billing portal) URL is accepted only on Stripe's Checkout (billing) host (production). */
   checkoutHostPinned: boolean;
 }
 
@@ -181,6 +193,25 @@ export function createStripeAdapter(credentials: StripeCredentials, options: Str
     },
     async resumeRenewal(id) {
       await call(() => stripe.subscriptions.update(id, { cancel_at_period_end: false }));
+    },
+    async customerOf(id) {
+      const sub = await call(() => stripe.subscriptions.retrieve(id));
+      if (typeof sub?.id !== 'string') throw new ProviderError('invalid', null, null, 'stripe');
+      return idOf(sub.customer);
+    },
+    async createBillingPortalSession({ customerId, returnUrl }) {
+      const session = await call(() =>
+        stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl, locale: 'it' }),
+      );
+      if (typeof session?.id !== 'string' || typeof session.url !== 'string')
+        throw new ProviderError('invalid', null, null, 'stripe');
+      // The customer is sent there: only to Stripe's own billing portal.
+      if (options.checkoutHostPinned && !isStripeBillingPortalUrl(session.url))
+        throw new ProviderError('invalid', null, 'portal_url_not_stripe', 'stripe');
+      return { id: session.id, url: session.url };
+    },
+    async cancelAtPeriodEnd(id) {
+      await call(() => stripe.subscriptions.update(id, { cancel_at_period_end: true }));
     },
     async verifyWebhook(delivery: WebhookDelivery) {
       const sig = delivery.headers['stripe-signature'];

@@ -14,7 +14,7 @@
  * - `outbox` writes rows of the `outbox` table in the same transaction; after commit they are
  *   dispatched (e-mails now). No network call runs inside the transaction.
  */
-import { Role, type RoleId } from '../../contract/enums';
+import type { RoleId } from '../../contract/enums';
 import type { ActorKind } from '../../contract/subscription-status';
 import { actorKindOfRole } from '../../contract/subscription-status';
 import type { Database, Transaction } from '../db/client';
@@ -38,7 +38,7 @@ export function machineActorOf(actor: Actor): ActorKind | null {
   switch (actor.kind) {
     case 'user':
       // A customer (role User) signed in acts on their own subscriptions as 'subscriber'.
-      return actor.roleId === Role.User ? 'subscriber' : actorKindOfRole(actor.roleId);
+      return actorKindOfRole(actor.roleId);
     case 'paymentToken':
       return 'customer';
     case 'provider':

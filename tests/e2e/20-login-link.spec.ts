@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import {
   accounts,
   env,
-  expectDashboard,
+  expectCustomerArea,
   expectNoHorizontalOverflow,
   outboxSnapshot,
   readOutbox,
@@ -14,7 +14,7 @@ import {
 
 /**
  * Signing in with a link (issue 28), as a customer does it: 'Ricevi un link di accesso' on /login,
- * the link read from the outbox, signed in on the dashboard; the same link a second time is
+ * the link read from the outbox, signed in on their area; the same link a second time is
  * refused with the way to ask for a new one. Screens at 390 and 1280 px.
  */
 
@@ -65,7 +65,7 @@ test('a customer asks for a sign-in link on /login, opens it from the e-mail and
 
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(`${link.pathname}${link.search}`);
-  await expectDashboard(page);
+  await expectCustomerArea(page);
   await expect(page.getByRole('button', { name: `${account.email} – Menu utente` })).toBeVisible();
 
   // Signed out, the same link again: refused, with a way to ask for a new one.

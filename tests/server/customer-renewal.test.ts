@@ -181,7 +181,7 @@ describe('cancelRenewal / resumeRenewal with Stripe', () => {
     expect(res.body.message).toMatch(/Stripe/);
     expect((await row(sub.id)).status).toBe(SubscriptionStatus.Active);
     expect(await eventsOf(sub.id)).toEqual(before);
-    expect(stripe.subscriptions.get(sub.providerId!)?.cancel_at_period_end).toBeUndefined();
+    expect(stripe.subscriptions.get(sub.providerId!)?.cancel_at_period_end).toBe(false);
 
     // Resume failing leaves it off.
     expect((await stop(sub.id)).status).toBe(200);

@@ -74,13 +74,25 @@ export function apiUrlProblem(
   return kind === 'stripe' ? providerHostMessages.stripe : providerHostMessages.paypal(mode);
 }
 
+/** Stripe's customer billing portal (a billing portal session's `url`). */
+export const STRIPE_BILLING_PORTAL_HOST = 'billing.stripe.com';
+
+/** True when a billing portal URL Stripe answered is on Stripe's billing host (https, default port). */
+export function isStripeBillingPortalUrl(url: string): boolean {
+  return isOnHost(url, STRIPE_BILLING_PORTAL_HOST);
+}
+
 /** True when a Checkout URL Stripe answered is on Stripe's Checkout host (https, default port). */
 export function isStripeCheckoutUrl(url: string): boolean {
+  return isOnHost(url, STRIPE_CHECKOUT_HOST);
+}
+
+function isOnHost(url: string, host: string): boolean {
   try {
     const parsed = new URL(url);
     return (
       parsed.protocol === 'https:' &&
-      parsed.hostname === STRIPE_CHECKOUT_HOST &&
+      parsed.hostname === host &&
       parsed.port === '' &&
       parsed.username === '' &&
       parsed.password === ''

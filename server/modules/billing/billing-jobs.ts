@@ -19,7 +19,8 @@ import {
   userTenants,
 } from '../../db/schema';
 import { renewalReminderMail, withSignInLink } from '../../mail/templates';
-import { changeStatus, formatEur } from './subscription.service';
+import { changeStatus, formatEur, mailTransferInstructions } from './subscription.service';
+import { paymentOfPeriod } from './billing.repository';
 import type { UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import type { JobContext, JobDefinition } from '../../jobs/engine';
 import type { PaymentHooks } from './payment-hooks';
@@ -85,7 +86,12 @@ function perTenant(
   };
 }
 
-/** ActiveNoRenewal → NotActive once the next billing date has passed (event 'expire', in the history). */
+/**
+ * ActiveNoRenewal → NotActive once the next billing date has passed (event 'expire', in the
+ * history). A customer who chose the bank transfer for that period ('Passa al bonifico': its
+ * payment is recorded unpaid with method 'bankTransfer') goes on to BankTransferPending, so the
+ * Admin records and confirms the transfer as for a first payment.
+ */
 export async function expireSubscriptions(
   uow: UnitOfWorkRunner,
   tenantId: number,
@@ -93,7 +99,11 @@ export async function expireSubscriptions(
 ): Promise<number> {
   return uow.run({ tenantId, actor: { kind: 'system', job: jobName } }, async (w) => {
     const due = await w.tx
-      .select({ id: subscriptions.id, status: subscriptions.status })
+      .select({
+        id: subscriptions.id,
+        status: subscriptions.status,
+        nextBillingDate: subscriptions.nextBillingDate,
+      })
       .from(subscriptions)
       .where(
         and(
@@ -111,6 +121,14 @@ export async function expireSubscriptions(
         'expire',
         'Data del prossimo rinnovo superata senza rinnovo',
       );
+      const chosen = await paymentOfPeriod(w, sub.id, sub.nextBillingDate);
+      if (chosen && chosen.method === 'bankTransfer' && chosen.paidAt === null)
+        await changeStatus(
+          w,
+          { id: sub.id, status: SubscriptionStatus.NotActive },
+          'setBankTransfer',
+          'Il cliente ha scelto il bonifico per questo periodo',
+        );
     }
     return due.length;
   });
@@ -198,6 +216,7 @@ export async function sendRenewalReminders(
           .select({
             id: subscriptions.id,
             userId: subscriptions.userId,
+            planId: subscriptions.planId,
             status: subscriptions.status,
             nextBillingDate: subscriptions.nextBillingDate,
             amountDueCents: subscriptions.amountDueCents,
@@ -235,6 +254,12 @@ export async function sendRenewalReminders(
           .onConflictDoNothing()
           .returning({ id: subscriptionReminders.id });
         if (!claimed) return false;
+        // The customer chose the bank transfer for this period: its instructions, not a link.
+        const chosen = await paymentOfPeriod(w, sub.id, sub.nextBillingDate);
+        if (chosen && chosen.method === 'bankTransfer' && chosen.paidAt === null) {
+          await mailTransferInstructions(w, sub, chosen);
+          return true;
+        }
         const link = await deps.createLink(w, { subscriptionId: sub.id, periodStart: sub.nextBillingDate });
         await w.outbox.email(
           withSignInLink(

@@ -3,7 +3,7 @@
  * and filters by its tenant: there is no way to call them without one. Routes never import
  * db/schema; they go through the services, which go through here.
  */
-import { and, asc, desc, eq, isNotNull, like, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, isNull, like, lt, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { isRoleId, roleNameById } from '../../../contract/enums';
@@ -436,6 +436,49 @@ export async function firstPayment(
     .orderBy(asc(payments.id))
     .limit(1);
   const [row] = options.lock ? await q.for('update') : await q;
+  return row;
+}
+
+/**
+ * The payment a subscription waits for: its oldest unpaid one (the first payment, or a later
+ * period's: a renewal by bank transfer), else the first payment. What the bank-transfer calls
+ * (instructions, transfers, confirmation) and the customer's 'Paga ora' act on.
+ */
+export async function paymentToSettle(
+  scope: TenantScope,
+  subscriptionId: number,
+  options: { lock?: boolean } = {},
+) {
+  const q = scope.tx
+    .select()
+    .from(payments)
+    .where(
+      and(
+        eq(payments.tenantId, scope.tenantId),
+        eq(payments.subscriptionId, subscriptionId),
+        isNull(payments.paidAt),
+      ),
+    )
+    .orderBy(asc(payments.id))
+    .limit(1);
+  const [unpaid] = options.lock ? await q.for('update') : await q;
+  return unpaid ?? firstPayment(scope, subscriptionId, options);
+}
+
+/** The payment of the subscription's period starting at `periodStart`, if there is one. */
+export async function paymentOfPeriod(scope: TenantScope, subscriptionId: number, periodStart: Date) {
+  const [row] = await scope.tx
+    .select()
+    .from(payments)
+    .where(
+      and(
+        eq(payments.tenantId, scope.tenantId),
+        eq(payments.subscriptionId, subscriptionId),
+        eq(payments.periodStart, periodStart),
+      ),
+    )
+    .orderBy(asc(payments.id))
+    .limit(1);
   return row;
 }
 

@@ -505,10 +505,11 @@ export function registerBillingRoutes(
       },
     },
     async (request) => {
-      const { tenantName: _tenantName, ...instructions } = await bankTransferInstructions(
-        readScope(request),
-        request.params.id,
-      );
+      const {
+        tenantName: _tenantName,
+        paymentId: _paymentId,
+        ...instructions
+      } = await bankTransferInstructions(readScope(request), request.params.id);
       return ok(instructions);
     },
   );

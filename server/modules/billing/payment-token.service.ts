@@ -19,7 +19,6 @@ import type { Database } from '../../db/client';
 import { tokenOfTenant } from '../../db/tenancy/public-home';
 import {
   paymentProviders,
-  payments,
   paymentTokens,
   planFeatures,
   plans,
@@ -29,9 +28,8 @@ import {
 import { listPriceOf } from '../../db/fiscal-profiles';
 import { HttpError } from '../../lib/http-error';
 import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
-import { periodEndAfter } from '../../../contract/billing-dates';
 import { findPayment, findSubscription } from './billing.repository';
-import { formatEur, insertPayment } from './subscription.service';
+import { ensureRenewalPayment, formatEur } from './subscription.service';
 
 export const paymentMessages = {
   linkOnlyNotActive: 'Il link di pagamento si crea solo per una sottoscrizione non attiva.',
@@ -183,31 +181,8 @@ export async function createRenewalPaymentLink(
 ): Promise<CreatedLink> {
   const sub = await findSubscription(uow, input.subscriptionId, { lock: true });
   if (!sub) throw new HttpError(404, serverMessages.notFound);
-  const [existing] = await uow.tx
-    .select({ id: payments.id })
-    .from(payments)
-    .where(
-      and(
-        eq(payments.tenantId, uow.tenantId),
-        eq(payments.subscriptionId, sub.id),
-        eq(payments.periodStart, input.periodStart),
-      ),
-    )
-    .limit(1);
-  let paymentId = existing?.id;
-  if (paymentId === undefined) {
-    const [plan] = await uow.tx
-      .select({ recurrence: plans.recurrenceType })
-      .from(plans)
-      .where(and(eq(plans.tenantId, uow.tenantId), eq(plans.id, sub.planId)));
-    if (!plan) throw new HttpError(404, serverMessages.notFound);
-    paymentId = await insertPayment(uow, {
-      subscriptionId: sub.id,
-      amountDueCents: sub.amountDueCents,
-      periodStart: input.periodStart,
-      periodEnd: periodEndAfter(sub.startDate, plan.recurrence, input.periodStart),
-    });
-  }
+  const payment = await ensureRenewalPayment(uow, sub, input.periodStart);
+  const paymentId = payment.id;
   return createPaymentLink(uow, paymentId);
 }
 

@@ -4,7 +4,7 @@
  */
 import { causaleOf } from '../../../contract/schemas/payment';
 import { and, eq, sql } from 'drizzle-orm';
-import { nextBillingDate } from '../../../contract/billing-dates';
+import { nextBillingDate, periodEndAfter } from '../../../contract/billing-dates';
 import { billingMessages, serverMessages } from '../../../contract/messages';
 import { isNatura } from '../../../contract/invoice/fatturapa';
 import type { FiscalDocument } from '../../../contract/invoice/fiscal-document';
@@ -38,9 +38,12 @@ import {
 
 /** The outbound webhook event of a status move (issue 15); none for setBankTransfer. */
 import {
+  findPayment,
   findSubscription,
   firstPayment,
   latestApprovalDate,
+  paymentOfPeriod,
+  paymentToSettle,
   transferTotals,
   type SubscriptionRow,
 } from './billing.repository';
@@ -305,15 +308,10 @@ export async function updateSubscription(
   }
 }
 
-/** The tenant's bank details and the payment's amount and causale; 409 without an IBAN. */
-export async function bankTransferInstructions(
+/** Where a transfer goes: the tenant's beneficiary and IBAN; 409 without an IBAN. */
+export async function tenantBankDetails(
   uow: TenantScope,
-  subscriptionId: number,
-): Promise<BankTransferInstructions & { tenantName: string }> {
-  const sub = await findSubscription(uow, subscriptionId);
-  if (!sub) throw new HttpError(404, serverMessages.notFound);
-  const payment = await firstPayment(uow, sub.id);
-  if (!payment) throw new HttpError(404, serverMessages.notFound);
+): Promise<{ tenantName: string; beneficiary: string; iban: string }> {
   const [tenant] = await uow.tx
     .select({
       name: tenants.name,
@@ -328,50 +326,89 @@ export async function bankTransferInstructions(
     tenantName: tenant.name,
     beneficiary: tenant.holder ?? tenant.legalName ?? tenant.name,
     iban: tenant.iban,
+  };
+}
+
+/** The instructions of one payment: the tenant's bank details, its amount due and causale. */
+export async function instructionsOfPayment(
+  uow: TenantScope,
+  payment: { amountDueCents: Cents; causale: string },
+): Promise<BankTransferInstructions & { tenantName: string }> {
+  const bank = await tenantBankDetails(uow);
+  return {
+    ...bank,
     amountDue: fromCents(payment.amountDueCents),
     currency: 'EUR',
     causale: payment.causale,
   };
 }
 
-/** NotActive → BankTransferPending (irreversible); the customer gets the instructions by e-mail after commit. */
-export async function setPaymentWithBankTransfer(uow: UnitOfWork, id: number): Promise<void> {
-  const sub = await lockedSubscription(uow, id);
-  const instructions = await bankTransferInstructions(uow, id);
-  await changeStatus(uow, sub, 'setBankTransfer');
-  const payment = await firstPayment(uow, sub.id, { lock: true });
+/**
+ * The tenant's bank details and the amount and causale of the payment the subscription waits for
+ * (`paymentToSettle`: the first payment, or a later period's paid by bank transfer); 409 without an IBAN.
+ */
+export async function bankTransferInstructions(
+  uow: TenantScope,
+  subscriptionId: number,
+): Promise<BankTransferInstructions & { tenantName: string; paymentId: number }> {
+  const sub = await findSubscription(uow, subscriptionId);
+  if (!sub) throw new HttpError(404, serverMessages.notFound);
+  const payment = await paymentToSettle(uow, sub.id);
   if (!payment) throw new HttpError(404, serverMessages.notFound);
-  await uow.tx
-    .update(payments)
-    .set({ method: 'bankTransfer' })
-    .where(and(eq(payments.tenantId, uow.tenantId), eq(payments.id, payment.id)));
+  return { ...(await instructionsOfPayment(uow, payment)), paymentId: payment.id };
+}
+
+/** The customer's e-mail with the instructions of `payment` (outbox, sent after commit). */
+export async function mailTransferInstructions(
+  uow: UnitOfWork,
+  sub: Pick<SubscriptionRow, 'userId' | 'planId'>,
+  payment: { amountDueCents: Cents; causale: string },
+): Promise<void> {
+  const instructions = await instructionsOfPayment(uow, payment);
   const [customer] = await uow.tx
     .select({ email: users.email, name: userTenants.name, planName: plans.name })
     .from(users)
     .innerJoin(userTenants, and(eq(userTenants.userId, users.id), eq(userTenants.tenantId, uow.tenantId)))
     .innerJoin(plans, and(eq(plans.id, sub.planId), eq(plans.tenantId, uow.tenantId)))
     .where(eq(users.id, sub.userId));
-  if (customer) {
-    await uow.outbox.email(
-      withSignInLink(
-        bankTransferInstructionsMail(customer.email, customer.name, {
-          tenantName: instructions.tenantName,
-          planName: customer.planName,
-          beneficiary: instructions.beneficiary,
-          iban: instructions.iban,
-          amount: formatEur(payment.amountDueCents),
-          causale: instructions.causale,
-        }),
-        sub.userId,
-      ),
-    );
-  }
+  if (!customer) return;
+  await uow.outbox.email(
+    withSignInLink(
+      bankTransferInstructionsMail(customer.email, customer.name, {
+        tenantName: instructions.tenantName,
+        planName: customer.planName,
+        beneficiary: instructions.beneficiary,
+        iban: instructions.iban,
+        amount: formatEur(payment.amountDueCents),
+        causale: instructions.causale,
+      }),
+      sub.userId,
+    ),
+  );
 }
 
-/** BankTransferPending → ActiveNoRenewal, once approved transfers cover the amount due; the payment is paid. */
+/** NotActive → BankTransferPending (irreversible); the customer gets the instructions by e-mail after commit. */
+export async function setPaymentWithBankTransfer(uow: UnitOfWork, id: number): Promise<void> {
+  const sub = await lockedSubscription(uow, id);
+  await tenantBankDetails(uow);
+  await changeStatus(uow, sub, 'setBankTransfer');
+  const payment = await paymentToSettle(uow, sub.id, { lock: true });
+  if (!payment) throw new HttpError(404, serverMessages.notFound);
+  await uow.tx
+    .update(payments)
+    .set({ method: 'bankTransfer' })
+    .where(and(eq(payments.tenantId, uow.tenantId), eq(payments.id, payment.id)));
+  await mailTransferInstructions(uow, sub, payment);
+}
+
+/**
+ * BankTransferPending → ActiveNoRenewal, once approved transfers cover the amount due; the payment
+ * is paid. A later period's payment (a renewal by bank transfer) moves the next billing date to
+ * its period's end; the first payment's end is the next billing date already.
+ */
 export async function confirmBankTransfer(uow: UnitOfWork, id: number): Promise<void> {
   const sub = await lockedSubscription(uow, id);
-  const payment = await firstPayment(uow, sub.id, { lock: true });
+  const payment = await paymentToSettle(uow, sub.id, { lock: true });
   if (!payment) throw new HttpError(404, serverMessages.notFound);
   // The state machine first: a refused move says so, whatever the transfers.
   assertTransition(sub.status, 'confirmBankTransfer', machineActorOf(uow.actor));
@@ -387,8 +424,38 @@ export async function confirmBankTransfer(uow: UnitOfWork, id: number): Promise<
     .update(payments)
     .set({ paidAt: (await latestApprovalDate(uow, payment.id)) ?? uow.now, method: 'bankTransfer' })
     .where(and(eq(payments.tenantId, uow.tenantId), eq(payments.id, payment.id)));
+  if (payment.periodEnd.getTime() > sub.nextBillingDate.getTime()) {
+    await uow.tx
+      .update(subscriptions)
+      .set({ nextBillingDate: payment.periodEnd, updatedAt: uow.now })
+      .where(and(eq(subscriptions.tenantId, uow.tenantId), eq(subscriptions.id, sub.id)));
+  }
   // Its invoice (in this transaction), its webhook, …: whoever consumes the event.
   await uow.publish('payment.paid', { paymentId: payment.id, subscriptionId: sub.id });
+}
+
+/**
+ * The payment of the period that starts at the subscription's next billing date, made now if it
+ * does not exist yet (same amount due, a new causale, its end counted from the start date so a
+ * 31st stays month-end). Used by the renewal reminder's link and the switch to bank transfer.
+ */
+export async function ensureRenewalPayment(
+  uow: UnitOfWork,
+  sub: Pick<SubscriptionRow, 'id' | 'planId' | 'startDate' | 'amountDueCents'>,
+  periodStart: Date,
+) {
+  const existing = await paymentOfPeriod(uow, sub.id, periodStart);
+  if (existing) return existing;
+  const plan = await planOfTenant(uow, sub.planId);
+  const id = await insertPayment(uow, {
+    subscriptionId: sub.id,
+    amountDueCents: sub.amountDueCents,
+    periodStart,
+    periodEnd: periodEndAfter(sub.startDate, plan.recurrence, periodStart),
+  });
+  const created = await findPayment(uow, id);
+  if (!created) throw new Error('renewal payment insert returned no row');
+  return created;
 }
 
 /**

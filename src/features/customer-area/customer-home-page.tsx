@@ -9,6 +9,8 @@ import { notify } from '../../lib/notify';
 import { useDownloadInvoice } from '../../entities/invoice/invoice-downloads';
 import { useLastInvoices, useOwnSubscriptions } from './api/own-area-queries';
 import { RenewalActions } from './renewal-actions';
+import { PayNow } from './pay-now';
+import { PaymentMethod } from './payment-method';
 
 const methodNames: Record<string, string> = {
   bankTransfer: 'Bonifico bancario',
@@ -75,6 +77,7 @@ function SubscriptionCard({ s }: { s: Subscription }) {
         <dd className="text-right text-slate-900">{method ?? '—'}</dd>
       </dl>
       <RenewalActions s={s} />
+      <PaymentMethod s={s} />
     </li>
   );
 }
@@ -100,9 +103,7 @@ function DueCard({ s, p }: { s: Subscription; p: Payment }) {
           </dd>
         </div>
       </dl>
-      <p className="mt-3 text-xs text-slate-500">
-        Le istruzioni per il bonifico (IBAN del fornitore) e il link di pagamento ti arrivano per email.
-      </p>
+      <PayNow s={s} p={p} />
     </li>
   );
 }

@@ -26,6 +26,7 @@ import {
 const SEED = 424_242;
 const EVENTS: readonly SubscriptionEvent[] = [
   'setBankTransfer',
+  'switchToBankTransfer',
   'confirmBankTransfer',
   'pay',
   'cancel',
@@ -50,7 +51,8 @@ describe('transition table', () => {
     );
     expect(rows.sort()).toEqual(
       [
-        `${NOT_ACTIVE} -setBankTransfer-> ${BANK_TRANSFER_PENDING} by admin`,
+        `${NOT_ACTIVE} -setBankTransfer-> ${BANK_TRANSFER_PENDING} by admin+system`,
+        `${ACTIVE} -switchToBankTransfer-> ${ACTIVE_NO_RENEWAL} by subscriber`,
         `${BANK_TRANSFER_PENDING} -confirmBankTransfer-> ${ACTIVE_NO_RENEWAL} by admin`,
         `${NOT_ACTIVE} -pay-> ${ACTIVE} by customer+provider`,
         `${ACTIVE_NO_RENEWAL} -pay-> ${ACTIVE} by customer+provider`,
@@ -120,14 +122,27 @@ describe('transition', () => {
     for (const actor of ACTORS) expect(eventsFrom(CANCELED, actor)).toEqual([]);
   });
 
-  it("a customer can only ever 'pay'", () => {
+  it("a payment link's holder can only ever 'pay'", () => {
     for (const [status, event] of allTriples.filter(([, , a]) => a === 'customer')) {
       if (event !== 'pay') expect(transition(status, event, 'customer'), `${status} ${event}`).toBeNull();
     }
-    for (const status of STATUSES) {
-      expect(eventsFrom(status, 'customer').every((e) => e === 'pay')).toBe(true);
-    }
     expect(transition(NOT_ACTIVE, 'pay', 'customer')).toBe(ACTIVE);
+  });
+
+  it('a signed-in customer only stops, resumes or moves an Active renewal to bank transfer (issue 28)', () => {
+    const own: SubscriptionEvent[] = ['stopRenewal', 'resumeRenewal', 'switchToBankTransfer'];
+    for (const [status, event] of allTriples.filter(([, , a]) => a === 'subscriber')) {
+      if (!own.includes(event))
+        expect(transition(status, event, 'subscriber'), `${status} ${event}`).toBeNull();
+    }
+    for (const status of STATUSES) {
+      expect(eventsFrom(status, 'subscriber').every((e) => own.includes(e))).toBe(true);
+    }
+    expect(transition(ACTIVE, 'switchToBankTransfer', 'subscriber')).toBe(ACTIVE_NO_RENEWAL);
+    for (const status of STATUSES.filter((s) => s !== ACTIVE))
+      expect(transition(status, 'switchToBankTransfer', 'subscriber')).toBeNull();
+    for (const actor of ACTORS.filter((a) => a !== 'subscriber'))
+      expect(transition(ACTIVE, 'switchToBankTransfer', actor)).toBeNull();
   });
 
   it('an admin can never fire provider* or expire events', () => {
@@ -180,7 +195,7 @@ describe('subscriptionActions', () => {
   it('maps roles to actor kinds', () => {
     expect(actorKindOfRole(1)).toBe('admin');
     expect(actorKindOfRole(2)).toBe('admin');
-    expect(actorKindOfRole(3)).toBeNull();
+    expect(actorKindOfRole(3)).toBe('subscriber');
   });
 
   it('is empty for a User (role 3) and for no role, whatever the status', () => {

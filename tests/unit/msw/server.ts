@@ -67,6 +67,10 @@ export const baselineHandlers = [
       data: { items: [{ id: 1, name: 'Demo Srl' }], totalCount: 1 },
     }),
   ),
+  // A customer's home (issue 28) asks how each subscription renews: nothing turned off by default.
+  http.get(api('user/me/subscriptions/renewal'), () =>
+    HttpResponse.json({ success: true, message: null, data: { items: [] } }),
+  ),
   // A customer's home (issue 28) lists their invoices: none by default.
   http.get(api('invoice/getAll'), () =>
     HttpResponse.json({ success: true, message: null, data: { items: [], totalCount: 0 } }),
