@@ -175,7 +175,7 @@ test.describe('renewal of a PayPal subscription', () => {
       apiSecret: 'secret-e2e',
       webhookId: 'WH-E2E-0001',
     });
-    expect(saved.status, saved.raw).toBe(200);
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
   });
   test.afterAll(async () => paypal?.close());
 
@@ -205,7 +205,7 @@ test.describe('renewal of a PayPal subscription', () => {
     const card = page
       .getByRole('list', { name: 'I tuoi abbonamenti' })
       .locator('> li')
-      .filter({ hasText: pro.plan.name });
+      .filter({ has: page.getByRole('heading', { name: pro.plan.name, exact: true }) });
     await card.getByRole('button', { name: 'Disattiva il rinnovo' }).click();
     const dialog = page.getByRole('dialog');
     await expect(dialog).toContainText('Perché disattivi il rinnovo?');

@@ -2,10 +2,9 @@ import { Link } from 'react-router-dom';
 import { SubscriptionStatus } from '../../../contract/enums';
 import { customerAreaMessages as m } from '../../../contract/messages';
 import type { Payment, Subscription } from '../../../contract/schemas/subscription';
-import { CopyIcon, DownloadIcon } from '../../components/icons';
+import { DownloadIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
 import { formatCurrency, formatDate } from '../../lib/formatters';
-import { notify } from '../../lib/notify';
 import { useDownloadInvoice } from '../../entities/invoice/invoice-downloads';
 import { useLastInvoices, useOwnSubscriptions } from './api/own-area-queries';
 import { RenewalActions } from './renewal-actions';
@@ -33,24 +32,6 @@ export function dueOf(s: Subscription): Payment | null {
   )
     return null;
   return s.payments.find((p) => p.paidAt === null) ?? null;
-}
-
-function CopyButton({ value, label }: { value: string; label: string }) {
-  return (
-    <button
-      type="button"
-      className="icon-btn"
-      aria-label={`Copia ${label}`}
-      onClick={() =>
-        void navigator.clipboard
-          ?.writeText(value)
-          .then(() => notify.success(`${label} copiato`))
-          .catch(() => undefined)
-      }
-    >
-      <CopyIcon />
-    </button>
-  );
 }
 
 function SubscriptionCard({ s }: { s: Subscription }) {
@@ -87,22 +68,9 @@ function DueCard({ s, p }: { s: Subscription; p: Payment }) {
     <li className="card border-amber-300 p-4">
       <p className="text-sm text-slate-600">{s.plan.name}</p>
       <p className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{formatCurrency(p.amountDue)}</p>
-      <dl className="mt-3 space-y-2 text-sm">
-        <div className="flex items-center justify-between gap-2">
-          <dt className="text-slate-500">Importo</dt>
-          <dd className="flex items-center gap-1 tabular-nums">
-            {formatCurrency(p.amountDue)}
-            <CopyButton value={p.amountDue.toFixed(2).replace('.', ',')} label="Importo" />
-          </dd>
-        </div>
-        <div className="flex items-center justify-between gap-2">
-          <dt className="text-slate-500">Causale</dt>
-          <dd className="flex min-w-0 items-center gap-1">
-            <span className="truncate">{p.causale}</span>
-            <CopyButton value={p.causale} label="Causale" />
-          </dd>
-        </div>
-      </dl>
+      <p className="mt-1 text-sm text-slate-500">
+        Causale <span className="font-medium text-slate-700">{p.causale}</span>
+      </p>
       <PayNow s={s} p={p} />
     </li>
   );

@@ -27,7 +27,9 @@ export function CopyRow({ label, value, shown }: { label: string; value: string;
     <div className="flex items-center justify-between gap-2 py-2">
       <dt className="shrink-0 text-slate-500">{label}</dt>
       <dd className="flex min-w-0 items-center gap-1">
-        <span className="break-all text-right font-medium text-slate-900 tabular-nums">{shown ?? value}</span>
+        <span className="text-right font-medium break-words text-slate-900 tabular-nums">
+          {shown ?? value}
+        </span>
         <button
           type="button"
           className="icon-btn shrink-0"
@@ -63,7 +65,12 @@ function TransferPanel({
           <dt className="text-slate-500">Beneficiario</dt>
           <dd className="text-right font-medium text-slate-900">{data.beneficiary}</dd>
         </div>
-        <CopyRow label="IBAN" value={data.iban.replace(/\s+/g, '')} shown={data.iban} />
+        <CopyRow
+          label="IBAN"
+          value={data.iban.replace(/\s+/g, '')}
+          // Grouped by four, as a bank's app shows it: read and checked at a glance, wrapped whole.
+          shown={data.iban.replace(/\s+/g, '').replace(/(.{4})(?=.)/g, '$1 ')}
+        />
         <CopyRow
           label="Importo"
           value={amountForTransfer(data.netToPay)}

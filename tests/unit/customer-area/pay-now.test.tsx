@@ -104,7 +104,7 @@ describe('Paga ora', () => {
     const panel = await screen.findByRole('region', { name: 'Dati per il bonifico' });
     expect(button).toHaveAttribute('aria-expanded', 'true');
     expect(within(panel).getByText('Demo Srl')).toBeInTheDocument();
-    expect(within(panel).getByText('IT60X0542811101000000123456')).toBeInTheDocument();
+    expect(within(panel).getByText('IT60 X054 2811 1010 0000 0123 456')).toBeInTheDocument();
     expect(within(panel).getByText('RNV-1-612')).toBeInTheDocument();
     expect(within(panel).getByText(/1\.?234,50\s€/)).toBeInTheDocument();
     expect(opened).toEqual([]);
