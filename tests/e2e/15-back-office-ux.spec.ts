@@ -398,6 +398,7 @@ for (const width of [390, 1280] as const) {
         { path: '/', slug: 'area', title: 'Area clienti' },
         { path: '/my/invoices', slug: 'my-invoices', title: 'Le mie fatture' },
         { path: '/my/billing', slug: 'my-billing', title: 'Dati di fatturazione' },
+        { path: '/my/data', slug: 'my-data', title: 'I miei dati' },
         { path: '/subscription', slug: 'subscription-list', title: 'Pagina non trovata' },
         { path: '/address', slug: 'address-list', title: 'Pagina non trovata' },
         { path: '/hangfire', slug: 'hangfire-refused', title: 'Pagina non trovata' },

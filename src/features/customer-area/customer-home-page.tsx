@@ -51,7 +51,7 @@ function SubscriptionCard({ s }: { s: Subscription }) {
           / {s.plan.recurrenceTypeName.toLowerCase()}
         </span>
       </p>
-      <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
+      <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
         <dt className="text-slate-500">Prossimo addebito</dt>
         <dd className="text-right text-slate-900">{formatDate(s.nextBillingDate)}</dd>
         <dt className="text-slate-500">Metodo di pagamento</dt>
