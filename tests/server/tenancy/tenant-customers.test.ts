@@ -239,7 +239,8 @@ describe('customers of a tenant with its own database', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-  });
+    // A backup and a restore of a whole database: seconds on a loaded 2-core machine, not 5.
+  }, 60_000);
 });
 
 describe('invoices waiting in a tenant with its own database', () => {
