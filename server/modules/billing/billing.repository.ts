@@ -3,6 +3,7 @@
  * and filters by its tenant: there is no way to call them without one. Routes never import
  * db/schema; they go through the services, which go through here.
  */
+import type { CollectionStatus } from '../../../contract/schemas/collection';
 import { and, asc, desc, eq, isNotNull, isNull, like, lt, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
@@ -346,6 +347,8 @@ async function paymentsOf(
         periodStart: payments.periodStart,
         periodEnd: payments.periodEnd,
         paidAt: payments.paidAt,
+        dueDate: payments.dueDate,
+        collectionStatus: payments.collectionStatus,
         // Per payment of the page only (index bank_transfers_payment_idx), never the whole tenant.
         // Written qualified: drizzle renders a column of the selected table unqualified here.
         approved: sql<string>`(select coalesce(sum(bt.amount_cents), 0) from bank_transfers bt where bt.payment_id = "payments"."id" and bt.tenant_id = "payments"."tenant_id" and bt.approval_date is not null)`,
@@ -372,6 +375,8 @@ async function paymentsOf(
       periodStart: r.periodStart.toISOString(),
       periodEnd: r.periodEnd.toISOString(),
       paidAt: r.paidAt?.toISOString() ?? null,
+      dueDate: r.dueDate,
+      collectionStatus: r.collectionStatus as CollectionStatus,
     });
     out.set(r.subscriptionId, list);
   }

@@ -3,6 +3,7 @@
  * on the tenant's connection; every write runs in one unit of work whose actor is the signed-in
  * person. Status changes are command routes over the state machine.
  */
+import { collectionStatusIds } from '../../../contract/schemas/collection';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -92,6 +93,8 @@ const paymentSchema = z.object({
   periodStart: z.string(),
   periodEnd: z.string(),
   paidAt: z.string().nullable(),
+  dueDate: z.string(),
+  collectionStatus: z.enum(collectionStatusIds),
 });
 const statusSchema = z.literal(subscriptionStatusIds);
 const historySchema = z.object({
