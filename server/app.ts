@@ -103,6 +103,7 @@ import { createOutboxDispatcher } from './unit-of-work/outbox';
 import { createEventBus } from './unit-of-work/events';
 import { subscribeInvoicing } from './modules/invoice/invoice.events';
 import { subscribeCollection } from './modules/billing/collection.service';
+import { registerCollectionRoutes } from './modules/billing/collection.routes';
 import { subscribeOutboundWebhooks } from './modules/integrations/webhooks.events';
 import { createUnitOfWorkRunner } from './unit-of-work/unit-of-work';
 import type { UnitOfWorkRunner } from './unit-of-work/unit-of-work';
@@ -431,6 +432,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     log: app.log,
   });
   registerRenewalRoutes(app, { connectionFor, uow, providers });
+  // Issue 29: collection of payments (the Admin's calls); the reminder's link as the jobs make it.
+  registerCollectionRoutes(app, {
+    connectionFor,
+    uow,
+    createLink:
+      options.paymentHooks?.createRenewalPaymentLink ??
+      (async (w, input) => paymentUrlOf(publicUrl(), (await createRenewalPaymentLink(w, input)).token)),
+  });
   registerBillingRoutes(app, {
     connectionFor,
     uow,

@@ -333,3 +333,24 @@ async function stopProviders(
     }
   }
 }
+
+/**
+ * 'Sollecita ora' (an Admin): the reminder e-mail now, recorded as a reminder without a ladder
+ * step (the ladder's own steps still go out on their days). 404 for another tenant's payment;
+ * 409 when it is paid, or its ladder ended.
+ */
+export async function remindNow(
+  w: UnitOfWork,
+  paymentId: number,
+  createLink: DunningDeps['createLink'],
+  conflict: string,
+  notFound: string,
+): Promise<void> {
+  const p = await paymentForMail(w, paymentId);
+  if (!p) throw new HttpError(404, notFound);
+  if (p.paidAt !== null || (p.collectionStatus !== 'due' && p.collectionStatus !== 'overdue'))
+    throw new HttpError(409, conflict);
+  const ladder = await ladderOf(w);
+  await recordCollectionEvent(w, p.id, 'reminder', { note: 'Sollecito manuale' });
+  await mailReminder(w, p, ladder, createLink);
+}
