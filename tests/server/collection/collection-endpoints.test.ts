@@ -98,6 +98,19 @@ describe('Incassi in sospeso', () => {
       query: { searchTerm: 'mario', pageSize: 100 },
     });
     expect(searched.body.data!.items.some((r) => r.paymentId === payment.id)).toBe(true);
+    // The subscription list's filter 'In ritardo'.
+    const overdueSubs = await admin.get<{ items: { id: number }[] }>('/api/subscription/getAll', {
+      query: { 'filters[overdue]': 'true', pageSize: 100 },
+    });
+    expect(overdueSubs.status, overdueSubs.raw).toBe(200);
+    expect(overdueSubs.body.data!.items.map((s) => s.id)).toContain(sub.id);
+    const notOverdue = await admin.get<{ items: { id: number }[] }>('/api/subscription/getAll', {
+      query: { 'filters[overdue]': 'false', pageSize: 100 },
+    });
+    expect(notOverdue.body.data!.items.map((s) => s.id)).not.toContain(sub.id);
+    expect(
+      (await admin.get('/api/subscription/getAll', { query: { 'filters[overdue]': 'forse' } })).status,
+    ).toBe(400);
     const badBucket = await admin.get('/api/collection/overdue', { query: { 'filters[bucket]': 'molti' } });
     expect(badBucket.status).toBe(400);
     // Studio Rossi does not see Demo Srl's payment.
