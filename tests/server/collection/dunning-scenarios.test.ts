@@ -311,6 +311,35 @@ describe('card (Stripe): a failed renewal over the whole ladder', () => {
   }, 30_000);
 });
 
+describe('the ladder’s end when the provider fails', () => {
+  it('moves NotActive at once; the provider call is retried on the next run until it succeeds', async () => {
+    clock.set('2026-01-31T10:00:00.000Z');
+    const { sub, providerId } = await paidWith('stripe');
+    clock.set(new Date(Date.parse(sub.nextBillingDate) + 3_600_000).toISOString());
+    await deliverStripe(
+      stripe.event('invoice.payment_failed', {
+        id: `in_end_${sub.id}`,
+        object: 'invoice',
+        parent: { subscription_details: { subscription: providerId } },
+      }),
+    );
+    const overdue = (await getSub(sub.id)).payments.at(-1)!;
+    clock.set(at(overdue.dueDate, 21));
+    stripe.failNext(`DELETE /v1/subscriptions/${providerId}`, 503);
+    const failed = await dunning();
+    expect(failed.outcome).not.toBe('succeeded');
+    expect((await getSub(sub.id)).subscriptionStatus).toBe(2);
+    expect(stripe.subscriptions.get(providerId)?.status).not.toBe('canceled');
+    expect((await paymentRow(overdue.id)).providerStoppedAt).toBeNull();
+    const next = await dunning();
+    expect(next.outcome).toBe('succeeded');
+    expect(stripe.subscriptions.get(providerId)?.status).toBe('canceled');
+    expect((await paymentRow(overdue.id)).providerStoppedAt).not.toBeNull();
+    // Exhausted once: one e-mail telling the customer, one 'exhausted' event.
+    expect((await eventsOf(overdue.id)).filter((e) => e.kind === 'exhausted')).toHaveLength(1);
+  }, 30_000);
+});
+
 describe('PayPal: a failed renewal recovered mid-ladder', () => {
   it('marks the payment overdue (failed, then retry), the later sale recovers it, invoiced once, no further reminder', async () => {
     clock.set('2026-01-31T10:00:00.000Z');
