@@ -121,6 +121,9 @@ describe('Incassi in sospeso', () => {
     expect(String(csv.headers['content-type'])).toContain('text/csv');
     expect(csv.raw).toContain('Giorni di ritardo');
     expect(csv.raw).toContain(payment.dueDate);
+    const xlsx = await admin.get('/api/collection/overdue/export', { query: { format: 'xlsx' } });
+    expect(xlsx.status).toBe(200);
+    expect(String(xlsx.headers['content-type'])).toContain('spreadsheetml');
   });
 });
 
