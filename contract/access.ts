@@ -105,6 +105,16 @@ export const access = {
   apikey: grants({ ...adminOnly, limits: SUPER_ADMINS }),
   webhook: grants(adminOnly),
   dashboard: grants({ list: ADMINS, read: ADMINS, create: NOBODY, edit: NOBODY, delete: NOBODY }),
+  // Issue 29: 'Incassi in sospeso', 'Solleciti' (the ladder), 'Sollecita ora', 'Segna come pagato'.
+  collection: grants({
+    list: ADMINS,
+    read: ADMINS,
+    create: NOBODY,
+    edit: ADMINS,
+    delete: NOBODY,
+    remind: ADMINS,
+    markPaid: ADMINS,
+  }),
   hangfire: grants({ list: SUPER_ADMINS, read: SUPER_ADMINS, create: NOBODY, edit: NOBODY, delete: NOBODY }),
 } as const;
 

@@ -117,6 +117,20 @@ export const apiPaths = {
     /** GET ?year=AAAA (Admin): the bollo per quarter for the F24 (StampDutySummary). */
     stampDuty: 'invoice/stampDuty',
   },
+  collection: {
+    /** GET / PUT (Admin): the tenant's ladder (Ladder, ladderSchema). */
+    settings: 'collection/settings',
+    /** GET ?page&pageSize&filters[bucket]=&searchTerm= (Admin): OverdueList. */
+    overdue: 'collection/overdue',
+    /** GET ?format=csv|xlsx (Admin): the same rows as a file. */
+    overdueExport: 'collection/overdue/export',
+    /** POST (Admin): 'Sollecita ora'. */
+    remind: (paymentId: number | string) => `collection/remind/${paymentId}`,
+    /** POST {amount, approvalDate, note?} (Admin): 'Segna come pagato'. */
+    markPaid: (paymentId: number | string) => `collection/markPaid/${paymentId}`,
+    /** GET (Admin): { dueDate, collectionStatus, events: CollectionEvent[] }. */
+    payment: (paymentId: number | string) => `collection/payment/${paymentId}`,
+  },
   dashboard: {
     /** GET: `data` = DashboardSummary (contract/schemas/dashboard.ts); Admin, SuperAdmin. */
     summary: 'dashboard/summary',

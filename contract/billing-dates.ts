@@ -76,3 +76,20 @@ export function periodEndAfter(startDate: Date, recurrenceMonths: number, period
   }
   throw new RangeError('periodStart too far from startDate');
 }
+
+/** YYYY-MM-DD of an instant in Europe/Rome (a payment's due date, issue 29). */
+export function romeDay(date: Date): string {
+  const { year, month, day } = romeCalendarDay(date);
+  return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/** `day` (YYYY-MM-DD) plus `n` calendar days. */
+export function addDays(day: string, n: number): string {
+  const d = Date.parse(`${day}T00:00:00Z`);
+  return new Date(d + n * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Whole calendar days from `from` to `to` (both YYYY-MM-DD). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}

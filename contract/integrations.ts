@@ -144,4 +144,10 @@ export interface Entitlement {
   subscriptionId: number;
   /** The subscription's next billing date: the entitlement lasts at least until then. */
   until: string;
+  /**
+   * Issue 29: a payment of the subscription is overdue and the customer is within the tenant's
+   * grace (access kept until `graceEndsOn`, YYYY-MM-DD Europe/Rome, that day included).
+   */
+  pastDue: boolean;
+  graceEndsOn: string | null;
 }

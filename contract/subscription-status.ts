@@ -92,7 +92,8 @@ export type SubscriptionEvent =
   | 'providerCanceled'
   | 'expire'
   | 'stopRenewal'
-  | 'resumeRenewal';
+  | 'resumeRenewal'
+  | 'collectionExhausted';
 
 export interface Transition {
   from: SubscriptionStatusId;
@@ -135,6 +136,11 @@ export const transitions: readonly Transition[] = [
   // customer turned off, before its date) is the billing's guard, not the table's.
   { from: S.Active, event: 'stopRenewal', to: S.ActiveNoRenewal, actors: ['subscriber'] },
   { from: S.ActiveNoRenewal, event: 'resumeRenewal', to: S.Active, actors: ['subscriber'] },
+  // Collection (issue 29): the tenant's ladder ended with the payment still unpaid; the dunning
+  // job ends the subscription (the provider's is stopped at the provider after the move).
+  { from: S.Active, event: 'collectionExhausted', to: S.NotActive, actors: ['system'] },
+  { from: S.ActiveNoRenewal, event: 'collectionExhausted', to: S.NotActive, actors: ['system'] },
+  { from: S.BankTransferPending, event: 'collectionExhausted', to: S.NotActive, actors: ['system'] },
 ];
 
 /** The status `event` leads to from `from` for `actor`, or null when the move is not allowed. */
@@ -187,6 +193,7 @@ export const subscriptionEventLabels: Record<SubscriptionEvent | 'create', strin
   expire: 'Scaduta senza rinnovo',
   stopRenewal: 'Rinnovo disattivato dal cliente',
   resumeRenewal: 'Rinnovo riattivato dal cliente',
+  collectionExhausted: 'Sospesa per mancato pagamento (solleciti esauriti)',
 };
 
 /**

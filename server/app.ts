@@ -102,6 +102,8 @@ import type { RequestLogWriter } from './modules/integrations/request-log';
 import { createOutboxDispatcher } from './unit-of-work/outbox';
 import { createEventBus } from './unit-of-work/events';
 import { subscribeInvoicing } from './modules/invoice/invoice.events';
+import { subscribeCollection } from './modules/billing/collection.service';
+import { registerCollectionRoutes } from './modules/billing/collection.routes';
 import { subscribeOutboundWebhooks } from './modules/integrations/webhooks.events';
 import { createUnitOfWorkRunner } from './unit-of-work/unit-of-work';
 import type { UnitOfWorkRunner } from './unit-of-work/unit-of-work';
@@ -274,6 +276,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const events = createEventBus();
   subscribeOutboundWebhooks(events);
   subscribeInvoicing(events, app.log);
+  subscribeCollection(events);
   const dispatcher = createOutboxDispatcher({
     db,
     mailer,
@@ -429,6 +432,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     log: app.log,
   });
   registerRenewalRoutes(app, { connectionFor, uow, providers });
+  // Issue 29: collection of payments (the Admin's calls); the reminder's link as the jobs make it.
+  registerCollectionRoutes(app, {
+    connectionFor,
+    uow,
+    createLink:
+      options.paymentHooks?.createRenewalPaymentLink ??
+      (async (w, input) => paymentUrlOf(publicUrl(), (await createRenewalPaymentLink(w, input)).token)),
+  });
   registerBillingRoutes(app, {
     connectionFor,
     uow,
@@ -472,6 +483,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       },
       createRenewalPaymentLink: async (w, input) =>
         paymentUrlOf(publicUrl(), (await createRenewalPaymentLink(w, input)).token),
+      // Issue 29: the ladder's end stops the provider's subscription (PayPal suspended, Stripe cancelled).
+      stopProviderSubscription: async (tenantId, kind, providerSubscriptionId) => {
+        const adapter = await providers.adapterOf(tenantId, kind);
+        const reason = 'Solleciti di pagamento esauriti in Rinnova';
+        if (kind === 'paypal') await adapter.stopRenewal(providerSubscriptionId, reason);
+        else await adapter.cancelSubscription(providerSubscriptionId, reason);
+      },
       // In the control database and every tenant database of its own (db/tenancy/every-database.ts).
       paypalTenants: async () => {
         const found = await acrossDatabases(db, tenancy && (() => tenancy.ownDatabases()), async (d) => [

@@ -47,6 +47,15 @@ export const dashboardSummarySchema = z.object({
   /** For the empty state: does the tenant have any plan, any subscription? */
   hasPlans: z.boolean(),
   hasSubscriptions: z.boolean(),
+  /** Issue 29: overdue payments now, and those recovered this Rome month (CollectionFigures, EUR). */
+  collection: z.object({
+    overdue: z.object({ count: z.number().int(), amount: z.number() }),
+    recoveredThisMonth: z.object({
+      count: z.number().int(),
+      amount: z.number(),
+      rate: z.number().nullable(),
+    }),
+  }),
 });
 
 export type DashboardMonth = z.infer<typeof dashboardMonthSchema>;

@@ -4,6 +4,7 @@
  * decimals) and is computed in cents (contract/money.ts); dates are ISO-8601 strings.
  */
 import { z } from 'zod';
+import type { CollectionStatus } from './collection';
 import { parseBillingDateTime } from '../billing-dates';
 import type { SubscriptionStatusId } from '../enums';
 import { toCents, toPercentHundredths } from '../money';
@@ -31,6 +32,10 @@ export interface Payment {
   periodStart: string;
   periodEnd: string;
   paidAt: string | null;
+  /** Collection (issue 29): when it is due, YYYY-MM-DD (Europe/Rome). */
+  dueDate: string;
+  /** 'due' | 'overdue' | 'recovered' | 'exhausted' (contract/schemas/collection.ts). */
+  collectionStatus: CollectionStatus;
 }
 
 export interface SubscriptionHistoryEntry {

@@ -101,7 +101,9 @@ export interface StripeOptions {
 export const STRIPE_STATUS: Record<string, string> = {
   active: 'ACTIVE',
   trialing: 'ACTIVE',
-  past_due: 'SUSPENDED',
+  // Stripe is still retrying the charge (issue 29): Rinnova's collection ladder decides, the
+  // subscription stays as it is (no such status in PROVIDER_STATUS: ignored).
+  past_due: 'PAST_DUE',
   unpaid: 'SUSPENDED',
   paused: 'SUSPENDED',
   canceled: 'CANCELLED',

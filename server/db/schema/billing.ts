@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   check,
+  date,
   foreignKey,
   index,
   integer,
@@ -9,6 +10,7 @@ import {
   smallint,
   text,
   unique,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { at, cents, createdAt, id, updatedAt } from './columns';
 import { plans } from './plans';
@@ -100,6 +102,25 @@ export const payments = pgTable(
     /** The provider's id of the charge that paid this period (PayPal sale id): one charge, one payment. */
     providerPaymentId: text('provider_payment_id'),
     paidAt: at('paid_at'),
+    /**
+     * Collection (issue 29), YYYY-MM-DD in Europe/Rome: when the payment is due. Filled by a
+     * database trigger (migration 0027) when an insert leaves it out: the Rome day of `paid_at`
+     * for a payment written paid, else of `period_start`.
+     */
+    dueDate: date('due_date', { mode: 'string' })
+      .notNull()
+      .default(sql`null`),
+    /**
+     * 'due' (not overdue: not yet due, or paid without ever being overdue), 'overdue' (a provider
+     * charge failed, or the due date passed unpaid), 'recovered' (paid after being overdue),
+     * 'exhausted' (the ladder ended unpaid). contract/schemas/collection.ts.
+     */
+    collectionStatus: text('collection_status').notNull().default('due'),
+    /**
+     * After exhaustion, when the provider subscription (PayPal, Stripe) was stopped at the
+     * provider: null while that call is still to be made (the dunning job retries it).
+     */
+    providerStoppedAt: at('provider_stopped_at'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -114,6 +135,14 @@ export const payments = pgTable(
     index('payments_subscription_idx').on(t.subscriptionId, t.id),
     index('payments_tenant_paid_at_idx').on(t.tenantId, t.paidAt),
     index('payments_provider_subscription_idx').on(t.tenantId, t.providerSubscriptionId),
+    // The dunning job's pass and 'Incassi in sospeso': unpaid payments still to collect, by due date.
+    index('payments_collection_idx')
+      .on(t.tenantId, t.dueDate, t.id)
+      .where(sql`${t.paidAt} is null and ${t.collectionStatus} in ('due', 'overdue')`),
+    check(
+      'payments_collection_status_check',
+      sql`${t.collectionStatus} in ('due', 'overdue', 'recovered', 'exhausted')`,
+    ),
     check('payments_amount_check', sql`${t.amountDueCents} >= 0`),
     check('payments_currency_check', sql`${t.currency} = 'EUR'`),
   ],
@@ -198,6 +227,61 @@ export const subscriptionReminders = pgTable(
     unique('subscription_reminders_once_unique').on(t.subscriptionId, t.kind, t.periodEnd),
     index('subscription_reminders_tenant_idx').on(t.tenantId, t.sentAt),
   ],
+);
+
+/**
+ * The history of a payment's collection (issue 29): each reminder (its ladder step, or null for an
+ * Admin's 'Sollecita ora'), each provider failure and retry, recovery, exhaustion, who caused it.
+ * A ladder step's reminder is claimed by its row (unique per payment and step) in the same unit as
+ * the e-mail's outbox row, so a step's e-mail goes out once.
+ */
+export const collectionEvents = pgTable(
+  'collection_events',
+  {
+    id: id(),
+    tenantId: tenantColumn(),
+    paymentId: integer('payment_id').notNull(),
+    /** contract/schemas/collection.ts collectionEventKinds. */
+    kind: text('kind').notNull(),
+    step: smallint('step'),
+    /** 'system' | 'provider' | 'user', with a display name (the job, the provider, the Admin). */
+    actorKind: text('actor_kind').notNull(),
+    actorName: text('actor_name'),
+    note: text('note'),
+    at: at('at').notNull(),
+  },
+  (t) => [
+    foreignKey({
+      name: 'collection_events_payment_fk',
+      columns: [t.paymentId, t.tenantId],
+      foreignColumns: [payments.id, payments.tenantId],
+    }),
+    index('collection_events_payment_idx').on(t.paymentId, t.id),
+    index('collection_events_tenant_kind_at_idx').on(t.tenantId, t.kind, t.at),
+    uniqueIndex('collection_events_step_once_idx')
+      .on(t.paymentId, t.step)
+      .where(sql`${t.kind} = 'reminder' and ${t.step} is not null`),
+    check(
+      'collection_events_kind_check',
+      sql`${t.kind} in ('due', 'failed', 'reminder', 'retry', 'recovered', 'exhausted', 'markedPaid')`,
+    ),
+    check('collection_events_actor_check', sql`${t.actorKind} in ('system', 'provider', 'user')`),
+  ],
+);
+
+/** A tenant's ladder ('Solleciti'); no row: DEFAULT_LADDER (contract/schemas/collection.ts). */
+export const collectionSettings = pgTable(
+  'collection_settings',
+  {
+    tenantId: integer('tenant_id')
+      .primaryKey()
+      .references(() => tenants.id),
+    steps: smallint('steps').array().notNull(),
+    graceDays: smallint('grace_days').notNull(),
+    finalDay: smallint('final_day').notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check('collection_settings_days_check', sql`${t.graceDays} <= ${t.finalDay}`)],
 );
 
 /**

@@ -24,12 +24,14 @@ import { paymentOfPeriod } from './billing.repository';
 import type { UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import type { JobContext, JobDefinition } from '../../jobs/engine';
 import type { PaymentHooks } from './payment-hooks';
+import { runDunning } from './dunning';
 
 export const JOB_NAMES = {
   expireSubscriptions: 'subscriptions-expire',
   expireTokens: 'payment-tokens-expire',
   paypalSync: 'paypal-sync',
   renewalReminders: 'renewal-reminders',
+  dunning: 'dunning',
 } as const;
 
 /** Days before the next billing date when the renewal reminder goes out. */
@@ -352,6 +354,30 @@ export function recurringJobs(deps: RecurringJobDeps): { definitions: JobDefinit
       ),
     );
   } else missing.push(`${JOB_NAMES.renewalReminders} (PaymentHooks.createRenewalPaymentLink)`);
+
+  // Collection of payments (issue 29): the ladder's reminders and its end, once a day.
+  definitions.push(
+    perTenant(
+      { name: JOB_NAMES.dunning, label: 'Solleciti di pagamento (incassi in ritardo)', cron: '0 10 * * *' },
+      () => allTenants(db),
+      async (tenantId) => {
+        const result = await runDunning(
+          {
+            uow,
+            createLink: createRenewalPaymentLink,
+            stopAtProvider: hooks.stopProviderSubscription?.bind(hooks),
+          },
+          tenantId,
+          JOB_NAMES.dunning,
+        );
+        if (result.failed.length > 0) {
+          // What was done is recorded; a retry does only what is missing.
+          throw new Error(`${result.failed.length} incassi non trattati: ${result.failed[0]}`);
+        }
+        return { ...result, failed: undefined };
+      },
+    ),
+  );
 
   return { definitions, missing };
 }

@@ -3,6 +3,7 @@
  * and filters by its tenant: there is no way to call them without one. Routes never import
  * db/schema; they go through the services, which go through here.
  */
+import type { CollectionStatus } from '../../../contract/schemas/collection';
 import { and, asc, desc, eq, isNotNull, isNull, like, lt, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
@@ -49,16 +50,23 @@ export interface SubscriptionListFilter {
   status?: SubscriptionStatusId;
   planId?: number;
   userId?: number;
+  /** Issue 29: true → only those with an overdue payment; false → only those without. */
+  overdue?: boolean;
   searchTerm?: string;
   /** Keyset paging (exports): only ids below this one. */
   beforeId?: number;
 }
+
+/** An overdue payment of the subscription (issue 29; payments_collection_idx). */
+const overduePayment = sql`select 1 from payments op where op.tenant_id = ${subscriptions.tenantId} and op.subscription_id = ${subscriptions.id} and op.paid_at is null and op.collection_status = 'overdue'`;
 
 /** The letter of each filter in a statement's name (the tenant is always there). */
 const shapeLetters: Record<string, string> = {
   status: 's',
   planId: 'p',
   userId: 'u',
+  overdue: 'o',
+  notOverdue: 'n',
   beforeId: 'b',
   pattern: 't',
 };
@@ -82,6 +90,9 @@ function listWhere(
   if (f.status !== undefined) values.status = f.status;
   if (f.planId !== undefined) values.planId = f.planId;
   if (f.userId !== undefined) values.userId = f.userId;
+  // A constant of the statement (no placeholder): its shape letter tells the two apart.
+  if (f.overdue === true) values.overdue = true;
+  if (f.overdue === false) values.notOverdue = true;
   if (f.beforeId !== undefined) values.beforeId = f.beforeId;
   // One trigram-indexed column kept by triggers (customer name, e-mail, plan name, lower-cased).
   if (f.searchTerm) values.pattern = containsPattern(f.searchTerm.toLowerCase());
@@ -92,6 +103,8 @@ function listWhere(
       set('status') ? eq(subscriptions.status, sql.placeholder('status')) : undefined,
       set('planId') ? eq(subscriptions.planId, sql.placeholder('planId')) : undefined,
       set('userId') ? eq(subscriptions.userId, sql.placeholder('userId')) : undefined,
+      set('overdue') ? sql`exists (${overduePayment})` : undefined,
+      set('notOverdue') ? sql`not exists (${overduePayment})` : undefined,
       set('beforeId') ? lt(subscriptions.id, sql.placeholder('beforeId')) : undefined,
       set('pattern') ? like(subscriptions.searchText, sql.placeholder('pattern')) : undefined,
     ) as SQL;
@@ -346,6 +359,8 @@ async function paymentsOf(
         periodStart: payments.periodStart,
         periodEnd: payments.periodEnd,
         paidAt: payments.paidAt,
+        dueDate: payments.dueDate,
+        collectionStatus: payments.collectionStatus,
         // Per payment of the page only (index bank_transfers_payment_idx), never the whole tenant.
         // Written qualified: drizzle renders a column of the selected table unqualified here.
         approved: sql<string>`(select coalesce(sum(bt.amount_cents), 0) from bank_transfers bt where bt.payment_id = "payments"."id" and bt.tenant_id = "payments"."tenant_id" and bt.approval_date is not null)`,
@@ -372,6 +387,8 @@ async function paymentsOf(
       periodStart: r.periodStart.toISOString(),
       periodEnd: r.periodEnd.toISOString(),
       paidAt: r.paidAt?.toISOString() ?? null,
+      dueDate: r.dueDate,
+      collectionStatus: r.collectionStatus as CollectionStatus,
     });
     out.set(r.subscriptionId, list);
   }

@@ -3,6 +3,7 @@
  * on the tenant's connection; every write runs in one unit of work whose actor is the signed-in
  * person. Status changes are command routes over the state machine.
  */
+import { collectionStatusIds } from '../../../contract/schemas/collection';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -92,6 +93,8 @@ const paymentSchema = z.object({
   periodStart: z.string(),
   periodEnd: z.string(),
   paidAt: z.string().nullable(),
+  dueDate: z.string(),
+  collectionStatus: z.enum(collectionStatusIds),
 });
 const statusSchema = z.literal(subscriptionStatusIds);
 const historySchema = z.object({
@@ -195,7 +198,7 @@ const bankTransferExport: ExportSpec<z.output<typeof bankTransferItemSchema>> = 
 /** The list spec's filter keys, lower-cased (the query's keys match case-insensitively). */
 const acceptedFilters = Object.keys(subscriptionList.filterKinds).map((k) => k.toLowerCase());
 
-/** `filters[status]`, `filters[planId]`, `filters[userId]` (keys case-insensitive; unknown → 400). */
+/** `filters[status]`, `filters[planId]`, `filters[userId]`, `filters[overdue]=true|false` (keys case-insensitive; unknown → 400). */
 function subscriptionFilter(
   query: Pick<z.output<typeof listQuerySchema>, 'filters' | 'searchTerm'>,
 ): SubscriptionListFilter {
@@ -209,6 +212,11 @@ function subscriptionFilter(
       continue;
     }
     if (value === '') continue;
+    if (key === 'overdue') {
+      if (value === 'true' || value === 'false') filter.overdue = value === 'true';
+      else errors.push(`filters.${rawKey}: valore non valido (true o false)`);
+      continue;
+    }
     const n = Number(value);
     if (!/^\d{1,10}$/.test(value) || n < 1 || n > MAX_ID) {
       errors.push(`filters.${rawKey}: ${serverMessages.invalidId}`);

@@ -28,6 +28,16 @@ export interface PaymentHooks {
    * `subscriptionId` that starts at `periodStart` (its next billing date): the payment of that
    * period and its token, written in the reminder's unit of work (no network call).
    */
+  /**
+   * Issue 29, the dunning job's end of a ladder: stops a provider subscription at its provider
+   * (PayPal: suspended; Stripe: cancelled), outside any transaction. Optional: without it the
+   * job leaves the provider side pending (retried once it is given).
+   */
+  stopProviderSubscription?(
+    tenantId: number,
+    kind: 'paypal' | 'stripe',
+    providerSubscriptionId: string,
+  ): Promise<void>;
   createRenewalPaymentLink(
     uow: UnitOfWork,
     input: { subscriptionId: number; periodStart: Date },

@@ -393,7 +393,7 @@ export function registerPaymentRoutes(fastify: FastifyInstance, options: Payment
       schema: {
         tags: ['subscription'],
         summary:
-          'Legge da Stripe ogni sottoscrizione Stripe del tenant e applica active → Active, past_due/unpaid/paused → NotActive, canceled → Canceled; data = quante sono cambiate',
+          'Legge da Stripe ogni sottoscrizione Stripe del tenant e applica active → Active, unpaid/paused → NotActive (past_due no: Stripe ritenta, decidono i solleciti), canceled → Canceled; data = quante sono cambiate',
         response: { 200: envelopeOf(z.number()) },
       },
     },

@@ -8,6 +8,7 @@ import { toCents } from '../../../contract/money';
 import { PaymentTokenStatus } from '../../../contract/schemas/payment';
 import { paymentTokens } from '../../db/schema';
 import { receiveProviderEvent } from './provider-inbox';
+import { providerChargeFailed } from './collection.service';
 import { HttpError } from '../../lib/http-error';
 import { ProviderError, type ProviderSubscription } from '../../providers/payment-provider';
 import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
@@ -198,6 +199,19 @@ async function handleEvent(
       saleId: saleId.slice(0, 200),
       refundedCents,
       what: `${refund} (PayPal)`,
+    });
+  }
+  if (event.event_type === 'BILLING.SUBSCRIPTION.PAYMENT.FAILED') {
+    // PayPal could not charge the period (issue 29): the period's payment is overdue, the
+    // subscription stays Active through the tenant's grace while PayPal retries.
+    if (!providerId) return { outcome: 'ignored', detail: 'evento senza ID della sottoscrizione' };
+    const failedFor = await subscriptionOfProviderId(w, providerId);
+    if (failedFor === null) return { outcome: 'unknownSubscription', detail: providerId };
+    const failures = (event.resource?.billing_info as { failed_payments_count?: unknown } | undefined)
+      ?.failed_payments_count;
+    return providerChargeFailed(w, failedFor, providerId, {
+      kind: 'paypal',
+      note: `PayPal: addebito non riuscito${typeof failures === 'number' ? ` (tentativo ${failures})` : ''}`,
     });
   }
   const status = STATUS_EVENTS[event.event_type];

@@ -24,6 +24,7 @@ import type { ProviderRegistry } from '../../providers/registry';
 import { machineActorOf, type UnitOfWork, type UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import { findSubscription, firstPayment } from './billing.repository';
 import { changeStatus } from './subscription.service';
+import { overduePaymentOfPeriod } from './collection.service';
 import { causaleOf } from '../../../contract/schemas/payment';
 import { isUsable, paymentMessages, type TokenRow } from './payment-token.service';
 
@@ -221,6 +222,22 @@ export async function recordCharge(
     return { outcome: 'unchanged', detail: `vendita ${saleId} già registrata (pagamento ${already.id})` };
   const paidAt = charge.paidAt ?? w.now;
 
+  // The period a failed charge left overdue (issue 29): this charge (the provider's retry) pays
+  // that payment, which the payment.paid consumers recover and invoice (once).
+  const overdue = await overduePaymentOfPeriod(w, sub.id, sub.nextBillingDate);
+  if (overdue) {
+    const [paid] = await w.tx
+      .update(payments)
+      .set({ paidAt, providerPaymentId: saleId, method: charge.kind, providerSubscriptionId: providerId })
+      .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, overdue.id)))
+      .returning({ periodEnd: payments.periodEnd });
+    await w.tx
+      .update(subscriptions)
+      .set({ nextBillingDate: paid!.periodEnd, updatedAt: w.now })
+      .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, sub.id)));
+    await w.publish('payment.paid', { paymentId: overdue.id, subscriptionId: sub.id });
+    return { outcome: 'applied', detail: `pagamento in ritardo ${overdue.id} incassato${charge.note}` };
+  }
   const list = await w.tx
     .select({ id: payments.id, paidAt: payments.paidAt, saleId: payments.providerPaymentId })
     .from(payments)

@@ -6,6 +6,7 @@
  * one unit of work). Webhooks (verified offline with the tenant's signing secret) are stored once
  * per event id. Every Stripe call happens before and outside the unit of work.
  */
+import { providerChargeFailed } from './collection.service';
 import { and, eq } from 'drizzle-orm';
 import { paymentUrlOf } from '../../../contract/schemas/payment';
 import { recurrenceTypeNames, type RecurrenceTypeId } from '../../../contract/schemas/plan';
@@ -253,9 +254,14 @@ async function handleStripeEvent(
     return { outcome, detail: `sottoscrizione ${subscriptionId}` };
   }
   if (event.type === 'invoice.payment_failed') {
-    // Stripe could not charge the period: suspended (NotActive) until an invoice is paid.
-    const outcome = await applyProviderStatus(w, subscriptionId, 'SUSPENDED', reason);
-    return { outcome, detail: `sottoscrizione ${subscriptionId}: addebito non riuscito` };
+    // Stripe could not charge the period (issue 29): the period's payment is overdue, the
+    // subscription stays Active through the tenant's grace while Stripe retries; the dunning
+    // job's ladder (or a later invoice.paid) decides the rest.
+    const attempt = typeof o.attempt_count === 'number' ? ` (tentativo ${o.attempt_count})` : '';
+    return providerChargeFailed(w, subscriptionId, providerId, {
+      kind: 'stripe',
+      note: `Stripe: addebito non riuscito${attempt}`,
+    });
   }
   // invoice.paid: a suspended subscription is active again, then the charge is recorded once.
   const sub = await findSubscription(w, subscriptionId);

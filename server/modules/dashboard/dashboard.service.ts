@@ -13,7 +13,9 @@
 import { TZDate } from '@date-fns/tz';
 import { addMonths, startOfMonth } from 'date-fns';
 import { sql, type SQL } from 'drizzle-orm';
-import { BILLING_TIME_ZONE } from '../../../contract/billing-dates';
+import { BILLING_TIME_ZONE, romeCalendarDay } from '../../../contract/billing-dates';
+import type { CollectionFigures } from '../../../contract/schemas/collection';
+import { fromCents } from '../../../contract/money';
 import type { DashboardMonth, DashboardSummary } from '../../../contract/schemas/dashboard';
 import type { Database, Transaction } from '../../db/client';
 
@@ -113,6 +115,7 @@ export async function dashboardSummary(
                  exists(select 1 from subscriptions where tenant_id = ${t}) as has_subscriptions`,
     ),
   ]);
+  const collection = await collectionFiguresOf(scope, now);
   const keys = starts.map(monthKey);
   const lastKey = keys[11] as string;
   const movesByMonth = new Map<string, { entered: number; left: number }>();
@@ -168,5 +171,43 @@ export async function dashboardSummary(
     plans: byPlan.map((p) => ({ planId: p.plan_id, name: p.name, value: p.value })),
     hasPlans: presence[0]?.has_plans ?? false,
     hasSubscriptions: presence[0]?.has_subscriptions ?? false,
+    collection,
+  };
+}
+
+/**
+ * Issue 29, the dashboard's collection figures: overdue payments now (count, amount due), and the
+ * payments recovered (paid after being overdue) this Rome month with the rate recovered ÷
+ * (recovered + still overdue), percent with one decimal. Served by payments_collection_idx and
+ * collection_events_tenant_kind_at_idx.
+ */
+async function collectionFiguresOf(scope: DashboardScope, now: Date): Promise<CollectionFigures> {
+  const t = scope.tenantId;
+  const { year, month } = romeCalendarDay(now);
+  const monthStart = new Date(new TZDate(year, month - 1, 1, BILLING_TIME_ZONE).getTime());
+  const [figures] = await rows<{
+    overdue: number;
+    overdue_cents: string;
+    recovered: number;
+    recovered_cents: string;
+  }>(
+    scope,
+    sql`select
+          (select count(*)::int from payments where tenant_id = ${t} and paid_at is null and collection_status = 'overdue') as overdue,
+          (select coalesce(sum(amount_due_cents), 0)::text from payments where tenant_id = ${t} and paid_at is null and collection_status = 'overdue') as overdue_cents,
+          (select count(*)::int from payments p where p.tenant_id = ${t} and p.collection_status = 'recovered'
+             and exists (select 1 from collection_events ce where ce.tenant_id = ${t} and ce.kind = 'recovered' and ce.payment_id = p.id and ce.at >= ${monthStart})) as recovered,
+          (select coalesce(sum(p.amount_due_cents), 0)::text from payments p where p.tenant_id = ${t} and p.collection_status = 'recovered'
+             and exists (select 1 from collection_events ce where ce.tenant_id = ${t} and ce.kind = 'recovered' and ce.payment_id = p.id and ce.at >= ${monthStart})) as recovered_cents`,
+  );
+  const overdue = figures?.overdue ?? 0;
+  const recovered = figures?.recovered ?? 0;
+  return {
+    overdue: { count: overdue, amount: fromCents(Number(figures?.overdue_cents ?? 0)) },
+    recoveredThisMonth: {
+      count: recovered,
+      amount: fromCents(Number(figures?.recovered_cents ?? 0)),
+      rate: percent(recovered, recovered + overdue, 1),
+    },
   };
 }

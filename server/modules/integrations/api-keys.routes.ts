@@ -336,6 +336,8 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
     planName: z.string(),
     subscriptionId: z.number(),
     until: z.string(),
+    pastDue: z.boolean(),
+    graceEndsOn: z.string().nullable(),
   });
 
   app.get(
@@ -432,6 +434,8 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
               feature: z.string(),
               until: z.string().nullable(),
               planName: z.string().nullable(),
+              pastDue: z.boolean(),
+              graceEndsOn: z.string().nullable(),
             }),
           ),
         },
@@ -457,6 +461,8 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
         feature,
         until: hit?.until ?? null,
         planName: hit?.planName ?? null,
+        pastDue: hit?.pastDue ?? false,
+        graceEndsOn: hit?.graceEndsOn ?? null,
       });
     },
   );

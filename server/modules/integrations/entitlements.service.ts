@@ -12,6 +12,8 @@ import type { Database } from '../../db/client';
 import { features, planFeatures, plans, subscriptions, users, userTenants } from '../../db/schema';
 import { preparedOnce } from '../../db/prepared';
 import type { CustomerRef } from '../../db/customers';
+import { DEFAULT_LADDER } from '../../../contract/schemas/collection';
+import { addDays, romeDay } from '../../../contract/billing-dates';
 
 /** How the entitlement query names the customer: a member's id, or an id / e-mail to resolve. */
 type CustomerVariant = 'member' | 'id' | 'email';
@@ -37,6 +39,11 @@ function prepareEntitlements(db: Database, variant: CustomerVariant, name: strin
       planId: plans.id,
       planName: plans.name,
       until: subscriptions.nextBillingDate,
+      /** Issue 29: the due date of its oldest overdue payment (the grace counts from it), or null. */
+      overdueSince: sql<
+        string | null
+      >`(select min(p.due_date)::text from payments p where p.tenant_id = ${subscriptions.tenantId} and p.subscription_id = ${subscriptions.id} and p.paid_at is null and p.collection_status = 'overdue')`,
+      graceDays: sql<number>`coalesce((select cs.grace_days from collection_settings cs where cs.tenant_id = ${subscriptions.tenantId}), ${DEFAULT_LADDER.graceDays})`,
       name: planFeatures.featureName,
       key: features.key,
     })
@@ -64,6 +71,9 @@ function prepareEntitlements(db: Database, variant: CustomerVariant, name: strin
           ne(subscriptions.status, SubscriptionStatus.ActiveNoRenewal),
           gt(subscriptions.nextBillingDate, sql.placeholder('now')),
         ),
+        // Issue 29: an overdue payment keeps access only through the tenant's grace (its last day
+        // included, Europe/Rome).
+        sql`not exists (select 1 from payments p where p.tenant_id = ${subscriptions.tenantId} and p.subscription_id = ${subscriptions.id} and p.paid_at is null and p.collection_status = 'overdue' and p.due_date + coalesce((select cs.grace_days from collection_settings cs where cs.tenant_id = ${subscriptions.tenantId}), ${DEFAULT_LADDER.graceDays})::int < ${sql.placeholder('today')}::date)`,
       ),
     )
     .prepare(name);
@@ -88,7 +98,7 @@ export async function entitlementsOf(
   const query = preparedOnce(db, `entitlements_by_${variant}`, (name) =>
     prepareEntitlements(db, variant, name),
   );
-  const rows = await query.execute({ tenantId, customer: value, now });
+  const rows = await query.execute({ tenantId, customer: value, now, today: romeDay(now) });
   // One entry per key: the subscription that lasts longest.
   const byKey = new Map<string, Entitlement>();
   for (const r of rows) {
@@ -100,9 +110,17 @@ export async function entitlementsOf(
       planName: r.planName,
       subscriptionId: r.subscriptionId,
       until: r.until.toISOString(),
+      pastDue: r.overdueSince !== null,
+      graceEndsOn: r.overdueSince === null ? null : addDays(r.overdueSince, Number(r.graceDays)),
     };
     const seen = byKey.get(key);
-    if (!seen || seen.until < item.until) byKey.set(key, item);
+    // The subscription that lasts longest; one paid up before one past due.
+    if (
+      !seen ||
+      (seen.pastDue && !item.pastDue) ||
+      (seen.pastDue === item.pastDue && seen.until < item.until)
+    )
+      byKey.set(key, item);
   }
   return [...byKey.values()].sort((a, b) => a.key.localeCompare(b.key));
 }

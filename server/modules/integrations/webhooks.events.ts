@@ -9,6 +9,7 @@ const webhookOfMove: Partial<Record<SubscriptionEvent, WebhookEventType>> = {
   providerActivated: 'subscription.activated',
   confirmBankTransfer: 'subscription.activated',
   providerSuspended: 'subscription.renewal_failed',
+  collectionExhausted: 'subscription.renewal_failed',
   cancel: 'subscription.canceled',
   providerCanceled: 'subscription.canceled',
   expire: 'subscription.expired',

@@ -170,7 +170,7 @@ const paypalEvent: Record<Status, string> = {
 };
 const stripeStatus: Record<Status, string> = {
   active: 'active',
-  suspended: 'past_due',
+  suspended: 'unpaid',
   cancelled: 'canceled',
 };
 
@@ -603,7 +603,7 @@ describe('Stripe only', () => {
     expect(await snapshot()).toEqual(before);
   });
 
-  it('invoice.payment_failed suspends (NotActive); the next invoice.paid activates and records the renewal', async () => {
+  it('invoice.payment_failed leaves the subscription Active with the period overdue (issue 29); the next invoice.paid pays that payment', async () => {
     const { sub, providerId } = await paid(drivers[1]!);
     await drivers[1]!.deliver(
       drivers[1]!.chargeEvent(providerId, `in_first_${sub.id}`, '2026-01-31T10:01:00Z'),
@@ -614,19 +614,27 @@ describe('Stripe only', () => {
       parent: { subscription_details: { subscription: providerId } },
     });
     expect(JSON.parse((await drivers[1]!.deliver(failed)).body).data.outcome).toBe('applied');
-    expect((await getSub(sub.id)).subscriptionStatus).toBe(2);
+    const during = await getSub(sub.id);
+    expect(during.subscriptionStatus).toBe(1);
+    expect(during.payments).toHaveLength(2);
+    expect(during.payments[1]).toMatchObject({ paidAt: null, collectionStatus: 'overdue', method: 'stripe' });
     await drivers[1]!.deliver(
       drivers[1]!.chargeEvent(providerId, `in_failed_${sub.id}`, '2026-02-28T12:00:00Z'),
     );
     const after = await getSub(sub.id);
     expect(after.subscriptionStatus).toBe(1);
     expect(after.payments).toHaveLength(2);
+    expect(after.payments[1]).toMatchObject({
+      collectionStatus: 'recovered',
+      paidAt: '2026-02-28T12:00:00.000Z',
+    });
     expect(after.nextBillingDate).toBe('2026-03-31T09:00:00.000Z');
     const rows = await ctx.db
       .select({ id: payments.id })
       .from(payments)
       .where(and(eq(payments.tenantId, demoId), eq(payments.subscriptionId, sub.id)));
     expect(rows).toHaveLength(2);
+    expect(await invoiceAttempts(after.payments[1]!.id)).toBe(1);
   });
 
   it('a tenant without a Stripe signing secret refuses every delivery', async () => {

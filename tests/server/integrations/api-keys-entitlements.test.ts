@@ -398,6 +398,8 @@ describe('the entitlement API', () => {
       feature: 'export_api',
       until: active.nextBillingDate,
       planName: 'Piano integrazioni',
+      pastDue: false,
+      graceEndsOn: null,
     });
     expect((await mine()).map((f) => [f.key, f.name, f.until])).toEqual([
       ['export_api', 'Esportazione API', active.nextBillingDate],

@@ -116,7 +116,7 @@ describe('the engine at start', () => {
     expect(recurring.body.data?.every((r) => r.timeZone === 'Europe/Rome')).toBe(true);
     const stats = await superadmin.get<Record<string, number>>('/api/hangfire/stats');
     // Plus the report-send queue (issue 14), which runs only when enqueued.
-    expect(stats.body.data).toMatchObject({ recurring: 9, queues: 11, failed: 0, processing: 0 });
+    expect(stats.body.data).toMatchObject({ recurring: 10, queues: 12, failed: 0, processing: 0 });
   });
 });
 
@@ -391,6 +391,7 @@ describe('without the payment hooks', () => {
     // The integrations' jobs (issue 15) and the invoices' PEC jobs need no payment hook.
     const expected = [
       JOB_NAMES.expireSubscriptions,
+      JOB_NAMES.dunning,
       PEC_JOBS.auto,
       ...Object.values(INTEGRATION_JOB_NAMES),
       'outbox-sweep',
@@ -399,6 +400,7 @@ describe('without the payment hooks', () => {
     expect(res.body.data?.map((r) => r.key).sort()).toEqual([...expected].sort());
     expect(other.jobs?.definitions.map((d) => d.name)).toEqual([
       JOB_NAMES.expireSubscriptions,
+      JOB_NAMES.dunning,
       PEC_JOBS.send,
       PEC_JOBS.auto,
       ...Object.values(INTEGRATION_JOB_NAMES),
@@ -423,6 +425,7 @@ describe('without the payment hooks', () => {
         JOB_NAMES.expireTokens,
         JOB_NAMES.paypalSync,
         JOB_NAMES.renewalReminders,
+        JOB_NAMES.dunning,
         ...Object.values(INTEGRATION_JOB_NAMES),
         PEC_JOBS.auto,
         'outbox-sweep',

@@ -36,6 +36,7 @@ const EVENTS: readonly SubscriptionEvent[] = [
   'expire',
   'stopRenewal',
   'resumeRenewal',
+  'collectionExhausted',
 ];
 const ACTORS: readonly ActorKind[] = ['admin', 'customer', 'subscriber', 'provider', 'system', 'apiKey'];
 const STATUSES: readonly SubscriptionStatusId[] = [1, 2, 3, 4, 5];
@@ -64,6 +65,10 @@ describe('transition table', () => {
         `${ACTIVE_NO_RENEWAL} -expire-> ${NOT_ACTIVE} by system`,
         `${ACTIVE} -stopRenewal-> ${ACTIVE_NO_RENEWAL} by subscriber`,
         `${ACTIVE_NO_RENEWAL} -resumeRenewal-> ${ACTIVE} by subscriber`,
+        // Issue 29: the collection ladder's end (the dunning job).
+        `${ACTIVE} -collectionExhausted-> ${NOT_ACTIVE} by system`,
+        `${ACTIVE_NO_RENEWAL} -collectionExhausted-> ${NOT_ACTIVE} by system`,
+        `${BANK_TRANSFER_PENDING} -collectionExhausted-> ${NOT_ACTIVE} by system`,
       ].sort(),
     );
     expect(subscriptionStatusIds).toEqual(STATUSES);

@@ -52,6 +52,10 @@ function summary(overrides: Partial<DashboardSummary> = {}): DashboardSummary {
     ],
     hasPlans: true,
     hasSubscriptions: true,
+    collection: {
+      overdue: { count: 0, amount: 0 },
+      recoveredThisMonth: { count: 0, amount: 0, rate: null },
+    },
     ...overrides,
   };
 }

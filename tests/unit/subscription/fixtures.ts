@@ -23,6 +23,8 @@ export function payment(over: Partial<Payment> = {}): Payment {
     periodStart: '2026-01-15T09:00:00Z',
     periodEnd: '2026-02-15T09:00:00Z',
     paidAt: null,
+    dueDate: '2026-01-15',
+    collectionStatus: 'due',
     ...over,
   };
 }
