@@ -101,6 +101,10 @@ export const access = {
     delete: NOBODY,
     manage: ADMINS,
   }),
+  // Collection of payments (issue 29): 'Incassi in sospeso' (the overdue payments, 'Sollecita ora',
+  // 'Segna come pagato') and 'Solleciti' (the tenant's ladder). Payments are created by the
+  // billing and never deleted here.
+  collection: grants({ list: ADMINS, read: ADMINS, create: NOBODY, edit: ADMINS, delete: NOBODY }),
   paymentprovider: grants(adminOnly),
   apikey: grants({ ...adminOnly, limits: SUPER_ADMINS }),
   webhook: grants(adminOnly),
