@@ -20,6 +20,7 @@ export const collectionText = {
     bucketFilter: (label: string) => `Mostra solo ${label}`,
     showAll: 'Mostra tutti',
     filteredBy: (label: string) => `Solo ${label}`,
+    removeFilter: (label: string) => `Togli il filtro ${label}`,
     searchLabel: 'Cerca cliente o piano',
     searchPlaceholder: 'Cliente, e-mail o piano',
     search: 'Cerca',

@@ -270,6 +270,7 @@ export default function OverduePage() {
             type="button"
             className="badge bg-brand-blue/10 text-brand-ink"
             onClick={() => criteria.setBucket(null)}
+            aria-label={t.removeFilter(activeBucket.label)}
             title={t.showAll}
           >
             {t.filteredBy(activeBucket.label)} ✕
