@@ -81,7 +81,10 @@ const resolver: Resolver<Values, unknown, Ladder> = async (values, context, opti
         const issue = value as Issue;
         mapped[key] = { day: { type: issue.type ?? 'custom', message: issue.message } };
       }
-    if (typeof s.message === 'string') mapped.root = { type: s.type ?? 'custom', message: s.message };
+    // zodResolver puts a field array's own error at `root` (or on the array when it has no boxes).
+    const root = (s.root as Issue | undefined) ?? s;
+    if (typeof root.message === 'string')
+      mapped.root = { type: root.type ?? 'custom', message: root.message };
     errors.steps = mapped;
   }
   return { values: {}, errors: errors as FieldErrors<Values> };
