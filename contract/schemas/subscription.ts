@@ -10,6 +10,7 @@ import { toCents, toPercentHundredths } from '../money';
 import type { SubscriptionAction, SubscriptionEvent } from '../subscription-status';
 import { billingValidationMessages as m } from '../validation/italian';
 import { optionalId, requiredId } from './common';
+import type { CollectionStatus } from './collection';
 import { blankToNull, requiredRef } from './fields';
 import type { RecurrenceTypeId } from './plan';
 
@@ -31,6 +32,10 @@ export interface Payment {
   periodStart: string;
   periodEnd: string;
   paidAt: string | null;
+  /** YYYY-MM-DD (Europe/Rome): when the payment is due (issue 29). */
+  dueDate?: string;
+  /** Where its collection stands (issue 29): 'overdue' marks the subscription 'In ritardo'. */
+  collectionStatus?: CollectionStatus;
 }
 
 export interface SubscriptionHistoryEntry {
