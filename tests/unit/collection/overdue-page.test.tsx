@@ -2,6 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Role } from '../../../contract/enums';
 import { currentUrl, renderApp } from '../app/harness';
+import { HttpResponse } from 'msw';
+import { apiGet, apiPost, server } from '../msw/server';
 import { collectionServer, fail, overdueList } from './collection-fixtures';
 
 function phoneScreen(matches: boolean) {
@@ -111,7 +113,6 @@ describe('Incassi in sospeso (/collection, Admin)', () => {
 
   it('Sollecita ora refused (409): the server’s reason is the toast', async () => {
     collectionServer();
-    const { server, apiPost } = await import('../msw/server');
     server.use(apiPost('collection/remind/:id', () => fail(409, 'Il pagamento risulta già incassato.')));
     const { user } = renderApp('/collection', { role: Role.Admin, tenantId: 1 });
     const row = within(await table())
@@ -178,6 +179,38 @@ describe('Incassi in sospeso (/collection, Admin)', () => {
     expect(card).toHaveTextContent('2 di 4');
     expect(within(card).getByRole('button', { name: 'Sollecita ora' })).toBeInTheDocument();
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  });
+
+  it('Esporta sends the bucket and the search to collection/overdue/export, without paging', async () => {
+    collectionServer();
+    vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:export');
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
+    const saved: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    const exports: URLSearchParams[] = [];
+    server.use(
+      apiGet('collection/overdue/export', ({ request }) => {
+        exports.push(new URL(request.url).searchParams);
+        return new HttpResponse('\uFEFFCliente;Importo\r\n', {
+          headers: {
+            'content-type': 'text/csv; charset=utf-8',
+            'content-disposition': 'attachment; filename="incassi-in-sospeso-demo-srl.csv"',
+          },
+        });
+      }),
+    );
+    const { user } = renderApp('/collection?bucket=8-30&q=rossi&page=1', { role: Role.Admin, tenantId: 1 });
+    await table();
+    await user.click(screen.getByRole('button', { name: 'Esporta' }));
+    await user.click(screen.getByRole('menuitem', { name: 'CSV' }));
+    await waitFor(() => expect(saved).toEqual(['incassi-in-sospeso-demo-srl.csv']));
+    expect(Object.fromEntries(exports[0]!.entries())).toEqual({
+      'filters[bucket]': '8-30',
+      searchTerm: 'rossi',
+      format: 'csv',
+    });
   });
 
   it('a User does not reach it', async () => {
