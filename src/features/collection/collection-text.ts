@@ -1,5 +1,5 @@
 /** The Italian texts of the collection screens (issue 29): 'Incassi in sospeso' and 'Solleciti'. */
-import { formatCurrency, formatDate } from '../../lib/formatters';
+import { formatCurrency } from '../../lib/formatters';
 
 const payments = (n: number) => (n === 1 ? '1 pagamento' : `${n} pagamenti`);
 
@@ -24,19 +24,14 @@ export const collectionText = {
     searchLabel: 'Cerca cliente o piano',
     searchPlaceholder: 'Cliente, e-mail o piano',
     search: 'Cerca',
-    empty: 'Nessun pagamento in ritardo.',
-    emptyFiltered: 'Nessun pagamento in ritardo con questi criteri.',
     loadError: 'Non è stato possibile caricare gli incassi in sospeso.',
     remind: 'Sollecita ora',
     reminded: 'Sollecito inviato.',
     remindFailed: 'Il sollecito non è stato inviato.',
     markPaid: 'Segna come pagato',
     openSubscription: 'Apri la sottoscrizione',
-    noReminder: 'Nessuno',
     step: (reached: number | null, of: number) =>
       reached === null ? 'Nessuno' : of > 0 ? `${reached + 1} di ${of}` : `${reached + 1}`,
-    days: (n: number) => (n === 1 ? '1 giorno' : `${n} giorni`),
-    graceUntil: (date: string) => `Accesso fino al ${formatDate(date)}`,
   },
   columns: {
     customer: 'Cliente',
