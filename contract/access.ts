@@ -105,7 +105,9 @@ export const access = {
   apikey: grants({ ...adminOnly, limits: SUPER_ADMINS }),
   webhook: grants(adminOnly),
   dashboard: grants({ list: ADMINS, read: ADMINS, create: NOBODY, edit: NOBODY, delete: NOBODY }),
-  // Issue 29: 'Incassi in sospeso', 'Solleciti' (the ladder), 'Sollecita ora', 'Segna come pagato'.
+  // Collection of payments (issue 29): 'Incassi in sospeso' (the overdue payments, 'Sollecita ora',
+  // 'Segna come pagato') and 'Solleciti' (the tenant's ladder). Payments are created by the
+  // billing and never deleted here.
   collection: grants({
     list: ADMINS,
     read: ADMINS,

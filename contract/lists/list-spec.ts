@@ -54,7 +54,8 @@ export interface ChoiceOption {
 /** A filter the list screen offers (sent as `filters[key]=<value>`). */
 export type FilterDef =
   | { kind: 'text'; key: string; name: string }
-  | { kind: 'bool'; key: string; name: string }
+  /** `label`: the checkbox's whole text when 'Filtra per {name}' does not read well ('Solo in ritardo'). */
+  | { kind: 'bool'; key: string; name: string; label?: string }
   | { kind: 'select'; key: string; name: string; source: SelectSource }
   /** A fixed list of values (e.g. the subscription statuses), sent as `filters[key]=<value>`. */
   | { kind: 'choice'; key: string; name: string; options: readonly ChoiceOption[] };

@@ -26,8 +26,8 @@ export const subscriptionList = defineListSpec({
     { kind: 'choice', key: 'status', name: 'Stato', options: subscriptionStatusOptions },
     { kind: 'select', key: 'planId', name: 'Piano', source: { entity: 'plan', pageSize: 100 } },
     { kind: 'select', key: 'userId', name: 'Cliente', source: { entity: 'user', pageSize: 100 } },
-    // Issue 29: subscriptions with an overdue payment ('In ritardo').
-    { kind: 'bool', key: 'overdue', name: 'In ritardo' },
+    // Issue 29: only the subscriptions with an overdue payment (`filters[overdue]=true`).
+    { kind: 'bool', key: 'overdue', name: 'In ritardo', label: 'Solo in ritardo' },
   ],
   // The status's older name, still accepted by the API.
   apiFilters: [{ key: 'subscriptionStatus', kind: 'id' }],

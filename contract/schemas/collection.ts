@@ -160,5 +160,6 @@ export type MarkPaidInput = z.infer<typeof markPaidSchema>;
 export interface CollectionFigures {
   overdue: { count: number; amount: number };
   /** Payments recovered after being overdue, this calendar month (Europe/Rome). */
+  /** `rate`: a percentage (0–100, like the dashboard's churnRate), null when there is nothing to measure. */
   recoveredThisMonth: { count: number; amount: number; rate: number | null };
 }

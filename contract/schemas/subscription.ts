@@ -4,13 +4,13 @@
  * decimals) and is computed in cents (contract/money.ts); dates are ISO-8601 strings.
  */
 import { z } from 'zod';
-import type { CollectionStatus } from './collection';
 import { parseBillingDateTime } from '../billing-dates';
 import type { SubscriptionStatusId } from '../enums';
 import { toCents, toPercentHundredths } from '../money';
 import type { SubscriptionAction, SubscriptionEvent } from '../subscription-status';
 import { billingValidationMessages as m } from '../validation/italian';
 import { optionalId, requiredId } from './common';
+import type { CollectionStatus } from './collection';
 import { blankToNull, requiredRef } from './fields';
 import type { RecurrenceTypeId } from './plan';
 

@@ -168,6 +168,20 @@ export const registry: readonly AppRoute[] = [
     lazy(() => import('../features/invoice/invoice-list-page')),
     true,
   ),
+  // Collection of payments (issue 29): the overdue payments and the tenant's ladder (Admins).
+  page(
+    '/collection',
+    'Incassi in sospeso',
+    { resource: 'collection', action: 'list' },
+    lazy(() => import('../features/collection/overdue-page')),
+    true,
+  ),
+  page(
+    '/collection/settings',
+    'Solleciti',
+    { resource: 'collection', action: 'edit' },
+    lazy(() => import('../features/collection/ladder-page')),
+  ),
   ...routesOf(resourceBindings.paymentProvider),
   ...routesOf(resourceBindings.address),
   ...routesOf(resourceBindings.plan),

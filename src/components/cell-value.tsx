@@ -1,4 +1,5 @@
 import { messages } from '../../contract/messages';
+import { collectionStatusNames } from '../../contract/schemas/collection';
 import {
   formatBool,
   formatCurrency,
@@ -19,6 +20,36 @@ export const statusTone: Record<number, string> = {
   4: 'bg-blue-50 text-blue-700 ring-1 ring-inset ring-blue-600/20',
 };
 const statusLabel = messages.subscriptionStatus as Record<number, string>;
+
+/** Whether any of a subscription row's payments is overdue (issue 29). */
+export function hasOverduePayment(row: Record<string, unknown>): boolean {
+  const payments = row.payments;
+  return (
+    Array.isArray(payments) &&
+    payments.some(
+      (p: unknown) =>
+        typeof p === 'object' &&
+        p !== null &&
+        (p as { collectionStatus?: unknown }).collectionStatus === 'overdue',
+    )
+  );
+}
+
+/** 'In ritardo' beside the status badge: a payment of the subscription is overdue (issue 29). */
+export function OverdueMarker() {
+  return (
+    <span
+      className="badge bg-orange-50 text-orange-800 ring-1 ring-inset ring-orange-600/30"
+      title={collectionText.overdueHint}
+    >
+      {collectionStatusNames.overdue}
+    </span>
+  );
+}
+
+const collectionText = {
+  overdueHint: 'Un pagamento di questa sottoscrizione è scaduto e non ancora incassato.',
+};
 
 function Missing() {
   return <span className="text-slate-500">{NOT_AVAILABLE}</span>;
@@ -61,9 +92,17 @@ export function CellValue({ column, row }: { column: ColumnDef; row: Record<stri
       if (!tone || !label) return <Missing />;
       // The enum name the server sends beside the number ('Active', …), on hover.
       const name = getPath(row, `${column.key}Name`);
-      return (
+      const badge = (
         <span className={`badge ${tone}`} title={typeof name === 'string' && name ? name : undefined}>
           {label}
+        </span>
+      );
+      // Issue 29: collection is a state of the payment, shown beside the status, never instead.
+      if (!hasOverduePayment(row)) return badge;
+      return (
+        <span className="inline-flex flex-wrap items-center justify-end gap-1">
+          {badge}
+          <OverdueMarker />
         </span>
       );
     }

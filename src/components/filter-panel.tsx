@@ -120,7 +120,7 @@ export function FilterPanel(props: FilterPanelProps) {
                           checked={value === true}
                           onChange={(e) => props.onFilterChange(f.key, e.target.checked)}
                         />
-                        {messages.common.filterBy(f.name)}
+                        {f.label ?? messages.common.filterBy(f.name)}
                       </label>
                     </div>
                   );

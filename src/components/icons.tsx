@@ -39,6 +39,7 @@ import {
   LucideRotateCcw,
   LucideSearch,
   LucideSend,
+  LucideSettings,
   LucideShieldCheck,
   LucideTrash,
   LucideUndo2,
@@ -98,6 +99,7 @@ export const RefreshIcon = (p: IconProps) => <Icon icon={LucideRefreshCw} {...p}
 export const ResetIcon = (p: IconProps) => <Icon icon={LucideRotateCcw} {...p} />;
 export const SearchIcon = (p: IconProps) => <Icon icon={LucideSearch} {...p} />;
 export const SendIcon = (p: IconProps) => <Icon icon={LucideSend} {...p} />;
+export const SettingsIcon = (p: IconProps) => <Icon icon={LucideSettings} {...p} />;
 export const ShieldIcon = (p: IconProps) => <Icon icon={LucideShieldCheck} {...p} />;
 export const SpinnerIcon = (p: IconProps) => <Icon icon={LucideLoaderCircle} {...p} />;
 export const TrashIcon = (p: IconProps) => <Icon icon={LucideTrash} {...p} />;

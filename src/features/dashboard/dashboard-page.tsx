@@ -1,6 +1,7 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { messages } from '../../../contract/messages';
+import type { CollectionFigures } from '../../../contract/schemas/collection';
 import type { DashboardSummary } from '../../../contract/schemas/dashboard';
 import { ArrowRightIcon, BuildingIcon, MapIcon, PinIcon } from '../../components/icons';
 import { PageSpinner } from '../../components/spinner';
@@ -8,6 +9,7 @@ import { useCan } from '../../lib/access';
 import { useSession } from '../../lib/session';
 import { useDashboardSummary } from './api/dashboard-summary';
 import { dashboardText as t } from './dashboard-text';
+import { CollectionCard } from './collection-card';
 import { KpiCards } from './kpi-cards';
 import { ReportBar } from './report-bar';
 import { useTypedGreeting } from './use-typed-greeting';
@@ -93,12 +95,14 @@ function AdminDashboard() {
         {messages.http.loadError}
       </p>
     );
-  const summary = query.data;
+  // Issue 29: the collection figures arrive beside the summary's own, when the server has them.
+  const summary: DashboardSummary & { collection?: CollectionFigures } = query.data;
   if (!summary.hasSubscriptions) return <EmptyState summary={summary} />;
   return (
     <div className="space-y-6">
       <ReportBar />
       <KpiCards summary={summary} />
+      {summary.collection && <CollectionCard figures={summary.collection} />}
       <Suspense fallback={<PageSpinner />}>
         <DashboardCharts summary={summary} />
       </Suspense>

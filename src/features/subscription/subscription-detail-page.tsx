@@ -32,6 +32,7 @@ import {
 } from './subscription-form';
 import { SubscriptionHistory } from './subscription-history';
 import { SubscriptionStatusBadge } from './subscription-status-badge';
+import { hasOverduePayment, OverdueMarker } from '../../components/cell-value';
 import { subscriptionText as t } from './subscription-text';
 
 /**
@@ -97,6 +98,7 @@ export function SubscriptionDetailPage({ id }: { id: number }) {
           {sub && (
             <SubscriptionStatusBadge status={sub.subscriptionStatus} name={sub.subscriptionStatusName} />
           )}
+          {sub && hasOverduePayment(sub as unknown as Record<string, unknown>) && <OverdueMarker />}
         </div>
         {sub && (
           <p className="mt-1 text-sm text-slate-500">

@@ -26,6 +26,8 @@ describe('route table (spec §2)', () => {
       '/subscription/:id',
       '/subscription/new',
       '/invoice',
+      '/collection',
+      '/collection/settings',
       '/paymentprovider',
       '/paymentprovider/new',
       '/paymentprovider/:id',
