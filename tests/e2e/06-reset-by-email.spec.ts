@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import {
   accounts,
   env,
-  expectDashboard,
+  expectCustomerArea,
   outboxSnapshot,
   rememberPassword,
   resetLinkOf,
@@ -46,7 +46,7 @@ test('password reset through the e-mailed link, which works only once', async ({
   await expect(page).toHaveURL(/\/login$/, { timeout: 10_000 });
 
   await submitLoginForm(page, account.email, newPassword);
-  await expectDashboard(page);
+  await expectCustomerArea(page);
   // Signed in as this account: its e-mail on the user menu.
   await expect(page.getByRole('button', { name: `${account.email} – Menu utente` })).toBeVisible();
 

@@ -67,7 +67,9 @@ test.describe('exports and the PDF report', () => {
     const csv = readFileSync(csvPath);
     expect([...csv.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = csv.subarray(3).toString('utf8').trimEnd().split('\r\n');
-    expect(lines[0]).toBe('Cliente;Email cliente;Piano;Importo;Data di inizio;Prossima fatturazione;Stato');
+    expect(lines[0]).toBe(
+      'Cliente;Email cliente;Piano;Importo;Data di inizio;Prossima fatturazione;Stato;Motivo disattivazione rinnovo;Rinnovo disattivato il',
+    );
     const rows = lines.slice(1).map((l) => l.split(';'));
     expect(rows.map((r) => r[1])).toEqual(expected);
     expect(rows.every((r) => r[6] === 'Sottoscrizione attiva')).toBe(true);
