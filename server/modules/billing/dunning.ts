@@ -8,10 +8,18 @@
  * transaction, the provider's subscription stopped at the provider (retried on the next run
  * until it succeeds: `payments.provider_stopped_at`).
  */
-import { and, asc, eq, inArray, isNotNull, isNull, lte, ne, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import { SubscriptionStatus } from '../../../contract/subscription-status';
 import type { Ladder } from '../../../contract/schemas/collection';
-import { payments, plans, subscriptions, tenants, users, userTenants } from '../../db/schema';
+import {
+  collectionEvents,
+  payments,
+  plans,
+  subscriptions,
+  tenants,
+  users,
+  userTenants,
+} from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import {
   collectionExhaustedMail,
@@ -77,8 +85,11 @@ const rome = new Intl.DateTimeFormat('it-IT', {
 /** dd/mm/yyyy of a YYYY-MM-DD day. */
 export const italianDay = (day: string) => rome.format(new Date(`${day}T00:00:00Z`));
 
-/** The payment with what its e-mails need, locked, in the unit's tenant. */
-async function paymentForMail(w: UnitOfWork, paymentId: number) {
+/**
+ * The payment with what its e-mails need, locked, in the unit's tenant (whose name the caller
+ * read once), and the ladder steps whose reminder it already got.
+ */
+async function paymentForMail(w: UnitOfWork, paymentId: number, tenantName: string) {
   const [row] = await w.tx
     .select({
       id: payments.id,
@@ -95,7 +106,9 @@ async function paymentForMail(w: UnitOfWork, paymentId: number) {
       email: users.email,
       name: userTenants.name,
       planName: plans.name,
-      tenantName: tenants.name,
+      remindedSteps: sql<
+        number[] | string | null
+      >`array(select ${collectionEvents.step} from ${collectionEvents} where ${collectionEvents.tenantId} = ${payments.tenantId} and ${collectionEvents.paymentId} = ${payments.id} and ${collectionEvents.kind} = 'reminder' and ${collectionEvents.step} is not null)`,
     })
     .from(payments)
     .innerJoin(
@@ -108,10 +121,21 @@ async function paymentForMail(w: UnitOfWork, paymentId: number) {
       and(eq(userTenants.userId, subscriptions.userId), eq(userTenants.tenantId, subscriptions.tenantId)),
     )
     .innerJoin(plans, and(eq(plans.id, subscriptions.planId), eq(plans.tenantId, subscriptions.tenantId)))
-    .innerJoin(tenants, eq(tenants.id, payments.tenantId))
     .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, paymentId)))
     .for('update', { of: [payments, subscriptions] });
-  return row;
+  if (!row) return undefined;
+  const { remindedSteps, ...rest } = row;
+  // int2[] arrives parsed from node-postgres, as its text form from some drivers.
+  const steps = Array.isArray(remindedSteps)
+    ? remindedSteps.map(Number)
+    : (remindedSteps ?? '').replace(/[{}]/g, '').split(',').filter(Boolean).map(Number);
+  return { ...rest, tenantName, remindedSteps: steps };
+}
+
+/** The tenant's name, read once per pass (not joined into every payment's lock). */
+async function tenantNameOf(w: UnitOfWork): Promise<string> {
+  const [tenant] = await w.tx.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, w.tenantId));
+  return tenant?.name ?? '';
 }
 type PaymentForMail = NonNullable<Awaited<ReturnType<typeof paymentForMail>>>;
 
@@ -173,9 +197,10 @@ async function collectOne(
   w: UnitOfWork,
   paymentId: number,
   ladder: Ladder,
+  tenantName: string,
   createLink: DunningDeps['createLink'],
 ): Promise<{ outcome: Outcome; becameOverdue: boolean }> {
-  const p = await paymentForMail(w, paymentId);
+  const p = await paymentForMail(w, paymentId, tenantName);
   const none = { outcome: 'none' as const, becameOverdue: false };
   if (!p || p.paidAt !== null) return none;
   if (p.collectionStatus !== 'due' && p.collectionStatus !== 'overdue') return none;
@@ -222,7 +247,9 @@ async function collectOne(
   // The latest step whose day has come: a missed earlier step is not sent late.
   let step = -1;
   for (let i = 0; i < ladder.steps.length; i++) if (ladder.steps[i]! <= day) step = i;
-  if (step < 0) return { outcome: 'none', becameOverdue };
+  // Already sent (read under the payment's lock, which every claim of a step takes first): no
+  // claim to try. Otherwise the claim is the collection_events row, unique per payment and step.
+  if (step < 0 || p.remindedSteps.includes(step)) return { outcome: 'none', becameOverdue };
   const claimed = await recordCollectionEvent(w, p.id, 'reminder', {
     step,
     note: `Giorno ${ladder.steps[step]}`,
@@ -247,8 +274,9 @@ export async function runDunning(
     providerStopped: 0,
     failed: [],
   };
-  const { ladder, ids } = await deps.uow.run({ tenantId, actor }, async (w) => {
+  const { ladder, tenantName, ids } = await deps.uow.run({ tenantId, actor }, async (w) => {
     const ladder = await ladderOf(w);
+    const tenantName = await tenantNameOf(w);
     const today = romeDay(w.now);
     // Served by payments_collection_idx (tenant, due date) among the unpaid still to collect.
     const rows = await w.tx
@@ -269,11 +297,13 @@ export async function runDunning(
         ),
       )
       .orderBy(asc(payments.dueDate), asc(payments.id));
-    return { ladder, ids: rows.map((r) => r.id) };
+    return { ladder, tenantName, ids: rows.map((r) => r.id) };
   });
   for (const id of ids) {
     try {
-      const done = await deps.uow.run({ tenantId, actor }, (w) => collectOne(w, id, ladder, deps.createLink));
+      const done = await deps.uow.run({ tenantId, actor }, (w) =>
+        collectOne(w, id, ladder, tenantName, deps.createLink),
+      );
       if (done.becameOverdue) result.overdue++;
       if (done.outcome === 'reminded') result.reminded++;
       if (done.outcome === 'exhausted') result.exhausted++;
@@ -346,7 +376,7 @@ export async function remindNow(
   conflict: string,
   notFound: string,
 ): Promise<void> {
-  const p = await paymentForMail(w, paymentId);
+  const p = await paymentForMail(w, paymentId, await tenantNameOf(w));
   if (!p) throw new HttpError(404, notFound);
   if (p.paidAt !== null || (p.collectionStatus !== 'due' && p.collectionStatus !== 'overdue'))
     throw new HttpError(409, conflict);
