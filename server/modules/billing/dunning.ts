@@ -34,6 +34,8 @@ import type { PaymentHooks } from './payment-hooks';
 import { changeStatus, formatEur, tenantBankDetails } from './subscription.service';
 
 export const DUNNING_JOB = 'dunning';
+/** Payments selected per query of the pass. */
+const DUNNING_BATCH = 500;
 
 /**
  * Test seam: called right after a reminder's e-mail is written to the outbox, inside its unit. A
@@ -274,42 +276,55 @@ export async function runDunning(
     providerStopped: 0,
     failed: [],
   };
-  const { ladder, tenantName, ids } = await deps.uow.run({ tenantId, actor }, async (w) => {
-    const ladder = await ladderOf(w);
-    const tenantName = await tenantNameOf(w);
-    const today = romeDay(w.now);
-    // Served by payments_collection_idx (tenant, due date) among the unpaid still to collect.
-    const rows = await w.tx
-      .select({ id: payments.id })
-      .from(payments)
-      .innerJoin(
-        subscriptions,
-        and(eq(subscriptions.id, payments.subscriptionId), eq(subscriptions.tenantId, payments.tenantId)),
-      )
-      .where(
-        and(
-          eq(payments.tenantId, w.tenantId),
-          isNull(payments.paidAt),
-          inArray(payments.collectionStatus, ['due', 'overdue']),
-          lte(payments.dueDate, today),
-          or(eq(payments.collectionStatus, 'overdue'), eq(payments.method, 'bankTransfer')),
-          inArray(subscriptions.status, collectedStatuses),
-        ),
-      )
-      .orderBy(asc(payments.dueDate), asc(payments.id));
-    return { ladder, tenantName, ids: rows.map((r) => r.id) };
-  });
-  for (const id of ids) {
-    try {
-      const done = await deps.uow.run({ tenantId, actor }, (w) =>
-        collectOne(w, id, ladder, tenantName, deps.createLink),
-      );
-      if (done.becameOverdue) result.overdue++;
-      if (done.outcome === 'reminded') result.reminded++;
-      if (done.outcome === 'exhausted') result.exhausted++;
-    } catch (error) {
-      result.failed.push(`pagamento ${id}: ${error instanceof Error ? error.message : String(error)}`);
+  const { ladder, tenantName, today } = await deps.uow.run({ tenantId, actor }, async (w) => ({
+    ladder: await ladderOf(w),
+    tenantName: await tenantNameOf(w),
+    today: romeDay(w.now),
+  }));
+  // The payments to collect, oldest due first, a batch at a time after the last one seen (keyset
+  // on payments_collection_idx's order: (tenant, due date, id) among the unpaid still to collect,
+  // each batch's subscriptions by their key; a pass does not go back to one it has seen).
+  let after: { dueDate: string; id: number } | null = null;
+  for (;;) {
+    const cursor = after;
+    const batch = await deps.uow.run({ tenantId, actor }, (w) =>
+      w.tx
+        .select({ id: payments.id, dueDate: payments.dueDate })
+        .from(payments)
+        .innerJoin(
+          subscriptions,
+          and(eq(subscriptions.id, payments.subscriptionId), eq(subscriptions.tenantId, payments.tenantId)),
+        )
+        .where(
+          and(
+            eq(payments.tenantId, w.tenantId),
+            isNull(payments.paidAt),
+            inArray(payments.collectionStatus, ['due', 'overdue']),
+            lte(payments.dueDate, today),
+            cursor
+              ? sql`(${payments.dueDate}, ${payments.id}) > (${cursor.dueDate}::date, ${cursor.id})`
+              : undefined,
+            or(eq(payments.collectionStatus, 'overdue'), eq(payments.method, 'bankTransfer')),
+            inArray(subscriptions.status, collectedStatuses),
+          ),
+        )
+        .orderBy(asc(payments.dueDate), asc(payments.id))
+        .limit(DUNNING_BATCH),
+    );
+    for (const { id } of batch) {
+      try {
+        const done = await deps.uow.run({ tenantId, actor }, (w) =>
+          collectOne(w, id, ladder, tenantName, deps.createLink),
+        );
+        if (done.becameOverdue) result.overdue++;
+        if (done.outcome === 'reminded') result.reminded++;
+        if (done.outcome === 'exhausted') result.exhausted++;
+      } catch (error) {
+        result.failed.push(`pagamento ${id}: ${error instanceof Error ? error.message : String(error)}`);
+      }
     }
+    if (batch.length < DUNNING_BATCH) break;
+    after = batch[batch.length - 1]!;
   }
   if (deps.stopAtProvider) await stopProviders(deps, tenantId, actor, result);
   return result;
