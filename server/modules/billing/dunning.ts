@@ -347,6 +347,9 @@ async function stopProviders(
       .where(
         and(
           eq(payments.tenantId, w.tenantId),
+          // Always true of an exhausted payment (paid, it is recovered in the paying unit): it lets
+          // payments_tenant_paid_at_idx serve the query among the unpaid, not every payment read.
+          isNull(payments.paidAt),
           eq(payments.collectionStatus, 'exhausted'),
           isNull(payments.providerStoppedAt),
           isNotNull(payments.providerSubscriptionId),
