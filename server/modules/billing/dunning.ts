@@ -108,9 +108,7 @@ async function paymentForMail(w: UnitOfWork, paymentId: number, tenantName: stri
       email: users.email,
       name: userTenants.name,
       planName: plans.name,
-      remindedSteps: sql<
-        number[] | string | null
-      >`array(select ${collectionEvents.step} from ${collectionEvents} where ${collectionEvents.tenantId} = ${payments.tenantId} and ${collectionEvents.paymentId} = ${payments.id} and ${collectionEvents.kind} = 'reminder' and ${collectionEvents.step} is not null)`,
+      remindedSteps: remindedStepsOf,
     })
     .from(payments)
     .innerJoin(
@@ -127,11 +125,43 @@ async function paymentForMail(w: UnitOfWork, paymentId: number, tenantName: stri
     .for('update', { of: [payments, subscriptions] });
   if (!row) return undefined;
   const { remindedSteps, ...rest } = row;
-  // int2[] arrives parsed from node-postgres, as its text form from some drivers.
-  const steps = Array.isArray(remindedSteps)
-    ? remindedSteps.map(Number)
-    : (remindedSteps ?? '').replace(/[{}]/g, '').split(',').filter(Boolean).map(Number);
-  return { ...rest, tenantName, remindedSteps: steps };
+  return { ...rest, tenantName, remindedSteps: stepsOf(remindedSteps) };
+}
+
+/** The steps whose reminder a payment already got (collection_events, unique per payment and step). */
+const remindedStepsOf = sql<
+  number[] | string | null
+>`array(select ${collectionEvents.step} from ${collectionEvents} where ${collectionEvents.tenantId} = ${payments.tenantId} and ${collectionEvents.paymentId} = ${payments.id} and ${collectionEvents.kind} = 'reminder' and ${collectionEvents.step} is not null)`;
+
+/** int2[] arrives parsed from node-postgres, as its text form from some drivers. */
+function stepsOf(value: number[] | string | null): number[] {
+  return Array.isArray(value)
+    ? value.map(Number)
+    : (value ?? '').replace(/[{}]/g, '').split(',').filter(Boolean).map(Number);
+}
+
+/** The latest step whose day has come `day` days after the due date (-1: none yet). */
+function latestStep(ladder: Ladder, day: number): number {
+  let step = -1;
+  for (let i = 0; i < ladder.steps.length; i++) if (ladder.steps[i]! <= day) step = i;
+  return step;
+}
+
+/**
+ * Nothing to do today for a payment as the pass's selection read it: already overdue, before the
+ * ladder's end, and today's step (if any) already sent. Since then only more can have happened
+ * (paid, ended, the step sent), never less, so it needs no unit of its own: no lock, no commit.
+ */
+function nothingToday(
+  p: { dueDate: string; collectionStatus: string; remindedSteps: number[] },
+  ladder: Ladder,
+  today: string,
+): boolean {
+  if (p.collectionStatus !== 'overdue') return false;
+  const day = daysBetween(p.dueDate, today);
+  if (day >= ladder.finalDay) return false;
+  const step = latestStep(ladder, day);
+  return step < 0 || p.remindedSteps.includes(step);
 }
 
 /** The tenant's name, read once per pass (not joined into every payment's lock). */
@@ -194,6 +224,14 @@ export async function mailReminder(
 
 type Outcome = 'none' | 'reminded' | 'exhausted';
 
+/** A payment as the pass's selection reads it. */
+interface ToCollect {
+  id: number;
+  dueDate: string;
+  collectionStatus: string;
+  remindedSteps: number[] | string | null;
+}
+
 /** One payment's day on the ladder, in its own unit. */
 async function collectOne(
   w: UnitOfWork,
@@ -247,8 +285,7 @@ async function collectOne(
     return { outcome: 'exhausted', becameOverdue };
   }
   // The latest step whose day has come: a missed earlier step is not sent late.
-  let step = -1;
-  for (let i = 0; i < ladder.steps.length; i++) if (ladder.steps[i]! <= day) step = i;
+  const step = latestStep(ladder, day);
   // Already sent (read under the payment's lock, which every claim of a step takes first): no
   // claim to try. Otherwise the claim is the collection_events row, unique per payment and step.
   if (step < 0 || p.remindedSteps.includes(step)) return { outcome: 'none', becameOverdue };
@@ -284,12 +321,18 @@ export async function runDunning(
   // The payments to collect, oldest due first, a batch at a time after the last one seen (keyset
   // on payments_collection_idx's order: (tenant, due date, id) among the unpaid still to collect,
   // each batch's subscriptions by their key; a pass does not go back to one it has seen).
-  let after: { dueDate: string; id: number } | null = null;
+  type Cursor = { dueDate: string; id: number };
+  let after: Cursor | null = null;
   for (;;) {
-    const cursor = after;
-    const batch = await deps.uow.run({ tenantId, actor }, (w) =>
+    const cursor: Cursor | null = after;
+    const batch: ToCollect[] = await deps.uow.run({ tenantId, actor }, (w) =>
       w.tx
-        .select({ id: payments.id, dueDate: payments.dueDate })
+        .select({
+          id: payments.id,
+          dueDate: payments.dueDate,
+          collectionStatus: payments.collectionStatus,
+          remindedSteps: remindedStepsOf,
+        })
         .from(payments)
         .innerJoin(
           subscriptions,
@@ -311,7 +354,9 @@ export async function runDunning(
         .orderBy(asc(payments.dueDate), asc(payments.id))
         .limit(DUNNING_BATCH),
     );
-    for (const { id } of batch) {
+    for (const row of batch) {
+      const id = row.id;
+      if (nothingToday({ ...row, remindedSteps: stepsOf(row.remindedSteps) }, ladder, today)) continue;
       try {
         const done = await deps.uow.run({ tenantId, actor }, (w) =>
           collectOne(w, id, ladder, tenantName, deps.createLink),
