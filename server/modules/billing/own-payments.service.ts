@@ -180,7 +180,9 @@ export async function stopProviderRenewal(
   const stripe = billing.kind === 'stripe' ? (await deps.providers.stripe(scope.tenantId)).adapter : null;
   const adapter = stripe ?? (await deps.providers.paypal(scope.tenantId)).adapter;
   try {
-    if (stripe) await stripe.cancelAtPeriodEnd(billing.providerSubscriptionId);
+    // Stripe: `cancel_at_period_end` (the same call as 'Disattiva il rinnovo'); PayPal cannot end
+    // at the period's end, so its subscription is cancelled and the period runs out in Rinnova.
+    if (stripe) await stripe.stopRenewal(billing.providerSubscriptionId, 'Il cliente è passato al bonifico');
     else await adapter.cancelSubscription(billing.providerSubscriptionId, 'Il cliente è passato al bonifico');
   } catch (error) {
     if (error instanceof ProviderError && error.kind === 'unprocessable') {
