@@ -17,6 +17,14 @@ export const collectionStatusNames: Record<CollectionStatus, string> = {
   exhausted: 'Non recuperato',
 };
 
+/**
+ * A payment's collection in words: one paid on time keeps the state 'due' in the database (it was
+ * never late) and reads 'Incassato'; the others read their state's name.
+ */
+export function collectionStateLabel(status: CollectionStatus, paid: boolean): string {
+  return paid && status === 'due' ? 'Incassato' : collectionStatusNames[status];
+}
+
 /** What moved a payment's collection: the history rows of `GET api/collection/payment/{id}`. */
 export const collectionEventKinds = [
   'due',

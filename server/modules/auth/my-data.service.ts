@@ -11,7 +11,7 @@ import { roleNameById, type RoleId } from '../../../contract/enums';
 import { invoiceStatusNames, documentTypeNames, type InvoiceStatus } from '../../../contract/schemas/invoice';
 import {
   collectionEventNames,
-  collectionStatusNames,
+  collectionStateLabel,
   type CollectionEventKind,
   type CollectionStatus,
 } from '../../../contract/schemas/collection';
@@ -502,7 +502,7 @@ async function subscriptionsOf(
     createdAt: iso(p.createdAt),
     dueDate: p.dueDate,
     collectionStatus: p.collectionStatus as CollectionStatus,
-    collectionStatusLabel: collectionStatusNames[p.collectionStatus as CollectionStatus] ?? p.collectionStatus,
+    collectionStatusLabel: collectionStateLabel(p.collectionStatus as CollectionStatus, p.paidAt !== null),
     // The actor's kind only: the staff member's name is another person's data.
     collection: collection
       .filter((c) => c.paymentId === p.id)
