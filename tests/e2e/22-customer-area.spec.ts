@@ -13,7 +13,7 @@ import {
   tenantIdByName,
   toast,
   waitForMail,
-  type OutboxMail,
+  loginLinkOf,
 } from './support';
 import { adminCalls, createCustomer, milanoId, planByName, stampOf, subscribeByTransfer } from './support/demo-tenant';
 
@@ -26,11 +26,6 @@ import { adminCalls, createCustomer, milanoId, planByName, stampOf, subscribeByT
 
 const heading1 = (page: Page, name: string) => page.getByRole('heading', { level: 1, name });
 
-function loginLinkOf(mail: OutboxMail): URL {
-  const match = /https?:\/\/\S+\/login\/link\?token=[A-Za-z0-9_-]+/.exec(mail.text);
-  if (!match) throw new Error(`No sign-in link in the e-mail to ${mail.to}:\n${mail.text}`);
-  return new URL(match[0]);
-}
 
 async function shots(page: Page, name: string) {
   for (const width of [390, 1280]) {

@@ -55,24 +55,26 @@ export async function planByName(call: AdminCall, name: string): Promise<{ id: n
 
 export interface TransferSubscription {
   id: number;
-  payment: { id: number; amountDue: number };
+  payment: { id: number; amountDue: number; causale: string };
 }
 
 /**
  * A subscription of `userId` to `planId` set to bank transfer (BankTransferPending, instructions
  * e-mailed). `until` takes it further: 'recorded' with the transfer approved an hour ago, or
- * 'confirmed' (ActiveNoRenewal, its invoice issued when the customer's data allows).
+ * 'confirmed' (ActiveNoRenewal, its invoice issued when the customer's data allows). `create`
+ * adds fields to the Create call (e.g. a `startDate` in the past: its first payment fell due then).
  */
 export async function subscribeByTransfer(
   call: AdminCall,
   userId: number,
   planId: number,
   until: 'pending' | 'recorded' | 'confirmed' = 'pending',
+  create: Record<string, unknown> = {},
 ): Promise<TransferSubscription> {
-  const sub = await call<{ id: number; payments: { id: number; amountDue: number }[] }>(
+  const sub = await call<{ id: number; payments: TransferSubscription['payment'][] }>(
     'POST',
     '/api/subscription/Create',
-    { userId, planId },
+    { ...create, userId, planId },
   );
   expect(sub.status, JSON.stringify(sub.body)).toBe(200);
   const id = sub.body.data!.id;

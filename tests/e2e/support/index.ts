@@ -316,6 +316,13 @@ export async function waitForMail(
   return found as OutboxMail;
 }
 
+/** The /login/link?token=… sign-in link of an e-mail (text part). */
+export function loginLinkOf(mail: OutboxMail): URL {
+  const match = /https?:\/\/\S+\/login\/link\?token=[A-Za-z0-9_-]+/.exec(mail.text);
+  if (!match) throw new Error(`No sign-in link in the e-mail to ${mail.to}:\n${mail.text}`);
+  return new URL(match[0]);
+}
+
 /** The /reset-password?token=… link of a reset e-mail (text part). */
 export function resetLinkOf(mail: OutboxMail): URL {
   const match = /https?:\/\/\S+\/reset-password\?token=[^\s"<]+/.exec(mail.text);
