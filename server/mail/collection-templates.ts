@@ -20,7 +20,7 @@ export interface ReminderDetails {
   /** dd/mm/yyyy: until then the customer keeps access. */
   graceEndsOn: string;
   how:
-    | { kind: 'transfer'; beneficiary: string; iban: string; causale: string }
+    | { kind: 'transfer'; beneficiary: string; iban: string; causale: string; link?: string | undefined }
     | { kind: 'link'; url: string }
     | { kind: 'provider'; provider: 'Stripe' | 'PayPal' }
     | { kind: 'area' };
@@ -58,6 +58,11 @@ export function collectionReminderMail(to: string, name: string | null, d: Remin
       '<p>Effettua il bonifico con questi dati:</p>' +
       rowsHtml(rows) +
       '<p>Indica la causale esattamente come scritta: ci permette di riconoscere il tuo pagamento.</p>';
+    // Issue 29: paying by card or PayPal instead, when a link can be made.
+    if (d.how.link) {
+      text += `\nPreferisci pagare con carta o PayPal? Usa questo link personale (valido un’ora):\n\n${d.how.link}\n`;
+      html += `<p>Preferisci pagare con carta o PayPal? <a href="${escapeHtml(d.how.link)}">Paga online</a> (link personale, valido un’ora)</p>`;
+    }
   } else if (d.how.kind === 'link') {
     text = `Paga da questo link personale (valido un’ora; per uno nuovo entra nella tua area clienti):\n\n${d.how.url}\n`;
     html =

@@ -116,7 +116,27 @@ async function paymentForMail(w: UnitOfWork, paymentId: number) {
 type PaymentForMail = NonNullable<Awaited<ReturnType<typeof paymentForMail>>>;
 
 /**
- * A reminder of `p` to its customer, in `w`: the transfer's instructions (a bank transfer), the
+ * A fresh payment link (card or PayPal) of the period of `p`'s subscription that starts at
+ * `periodStart`, in `w`; null when none can be made (no link maker, or an HttpError: the plan is
+ * not on PayPal/Stripe at this amount, the subscription's status takes no link…).
+ */
+export async function paymentLinkIfAny(
+  w: UnitOfWork,
+  createLink: DunningDeps['createLink'],
+  p: { subscriptionId: number; periodStart: Date },
+): Promise<string | null> {
+  if (!createLink) return null;
+  try {
+    return await createLink(w, { subscriptionId: p.subscriptionId, periodStart: p.periodStart });
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    return null;
+  }
+}
+
+/**
+ * A reminder of `p` to its customer, in `w`: the transfer's instructions (a bank transfer, with a
+ * fresh payment link beside them when one can be made), the
  * provider's retry and the way to update the method (a card or PayPal of an Active subscription),
  * else a fresh payment link when one can be made, else the customer's area; always with the
  * sign-in link. Written to the outbox (sent after commit).
@@ -131,22 +151,22 @@ export async function mailReminder(
   let how: ReminderDetails['how'];
   if (p.method === 'bankTransfer' || p.status === SubscriptionStatus.BankTransferPending) {
     const bank = await tenantBankDetails(w);
-    how = { kind: 'transfer', beneficiary: bank.beneficiary, iban: bank.iban, causale: p.causale };
+    // Issue 29: a card or PayPal link beside the instructions, when one can be made (a renewal
+    // by bank transfer; a first payment set to transfer by the Admin has none).
+    const link = await paymentLinkIfAny(w, createLink, p);
+    how = {
+      kind: 'transfer',
+      beneficiary: bank.beneficiary,
+      iban: bank.iban,
+      causale: p.causale,
+      ...(link ? { link } : {}),
+    };
   } else if ((p.method === 'stripe' || p.method === 'paypal') && p.status === SubscriptionStatus.Active) {
     how = { kind: 'provider', provider: p.method === 'stripe' ? 'Stripe' : 'PayPal' };
   } else {
-    how = { kind: 'area' };
-    if (createLink) {
-      try {
-        how = {
-          kind: 'link',
-          url: await createLink(w, { subscriptionId: p.subscriptionId, periodStart: p.periodStart }),
-        };
-      } catch (error) {
-        // No link for this plan (not on PayPal/Stripe at this amount…): the area's 'Paga ora'.
-        if (!(error instanceof HttpError)) throw error;
-      }
-    }
+    const url = await paymentLinkIfAny(w, createLink, p);
+    // No link for this plan (not on PayPal/Stripe at this amount…): the area's 'Paga ora'.
+    how = url ? { kind: 'link', url } : { kind: 'area' };
   }
   await w.outbox.email(
     withSignInLink(

@@ -24,14 +24,26 @@ const statusTone: Record<number, string> = {
   [SubscriptionStatus.Canceled]: 'bg-red-100 text-red-800',
 };
 
-/** The payment still to pay of a subscription waiting for it (none once paid or cancelled). */
-export function dueOf(s: Subscription): Payment | null {
+/**
+ * The payment still to pay of a subscription waiting for it (none once paid or cancelled): the
+ * unpaid one of a NotActive or BankTransferPending subscription, or (issue 29) the bank transfer of
+ * a subscription renewing by bank transfer once its next billing date has come, while in collection.
+ */
+export function dueOf(s: Subscription, now: Date = new Date()): Payment | null {
+  const unpaid = s.payments.find((p) => p.paidAt === null) ?? null;
   if (
-    s.subscriptionStatus !== SubscriptionStatus.NotActive &&
-    s.subscriptionStatus !== SubscriptionStatus.BankTransferPending
+    s.subscriptionStatus === SubscriptionStatus.NotActive ||
+    s.subscriptionStatus === SubscriptionStatus.BankTransferPending
   )
-    return null;
-  return s.payments.find((p) => p.paidAt === null) ?? null;
+    return unpaid;
+  const awaited =
+    s.subscriptionStatus === SubscriptionStatus.ActiveNoRenewal &&
+    unpaid !== null &&
+    unpaid.method === 'bankTransfer' &&
+    (unpaid.collectionStatus === 'due' || unpaid.collectionStatus === 'overdue') &&
+    Date.parse(unpaid.periodStart) === Date.parse(s.nextBillingDate) &&
+    Date.parse(s.nextBillingDate) <= now.getTime();
+  return awaited ? unpaid : null;
 }
 
 function SubscriptionCard({ s }: { s: Subscription }) {
