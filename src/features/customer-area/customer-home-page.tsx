@@ -75,11 +75,30 @@ function SubscriptionCard({ s }: { s: Subscription }) {
   );
 }
 
+/** Issue 29: a payment past its due date says so, with the day it fell due. */
+function DueLine({ p }: { p: Payment }) {
+  const late = p.collectionStatus === 'overdue';
+  return (
+    <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-500">
+      <span>
+        {late ? 'Scaduto il' : 'Scadenza'}{' '}
+        <span className="font-medium text-slate-700">{formatDate(p.dueDate)}</span>
+      </span>
+      {late && (
+        <span className="badge bg-orange-50 text-orange-800 ring-1 ring-inset ring-orange-600/30">
+          In ritardo
+        </span>
+      )}
+    </p>
+  );
+}
+
 function DueCard({ s, p }: { s: Subscription; p: Payment }) {
   return (
     <li className="card border-amber-300 p-4">
       <p className="text-sm text-slate-600">{s.plan.name}</p>
       <p className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{formatCurrency(p.amountDue)}</p>
+      <DueLine p={p} />
       <p className="mt-1 text-sm text-slate-500">
         Causale <span className="font-medium text-slate-700">{p.causale}</span>
       </p>

@@ -30,7 +30,11 @@ export const paymentCollectionText = {
   none: 'Nessun evento: il pagamento non ha avuto solleciti né ritardi.',
   loadFailed: 'Non è stato possibile caricare lo storico dell’incasso.',
   step: (n: number) => `sollecito ${n + 1} della scala`,
-  actors: { system: 'Sistema (solleciti automatici)', provider: 'Fornitore di pagamento', user: 'Amministratore' },
+  actors: {
+    system: 'Sistema (solleciti automatici)',
+    provider: 'Fornitore di pagamento',
+    user: 'Amministratore',
+  },
   list: 'Eventi dell’incasso',
 } as const;
 
@@ -65,8 +69,13 @@ function usePaymentCollection(paymentId: number) {
   });
 }
 
+const providerNames: Record<string, string> = { stripe: 'Stripe', paypal: 'PayPal' };
+
+/** Who made a move: the daily job by its role (its internal name says nothing), a provider by name, an Admin by name. */
 function actorOf(e: CollectionEvent): string {
-  return e.actor.name ? `${t.actors[e.actor.kind]}: ${e.actor.name}` : t.actors[e.actor.kind];
+  const label = t.actors[e.actor.kind];
+  if (e.actor.kind === 'system' || !e.actor.name) return label;
+  return `${label}: ${providerNames[e.actor.name.toLowerCase()] ?? e.actor.name}`;
 }
 
 /** 'Storico incasso' of one payment, oldest first. */

@@ -118,54 +118,57 @@ export function SubscriptionDetailPage({ id }: { id: number }) {
       ) : !sub ? (
         <div className="card p-6 text-sm text-slate-500">{uiText.loadFailed}</div>
       ) : (
-        <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
-          <div className="min-w-0 space-y-6">
-            <EditForm
-              key={sub.id}
-              sub={sub}
-              canEdit={can('subscription', 'manage') && isEditable(sub.subscriptionStatus)}
-            />
-            <Payments sub={sub} />
-          </div>
-          <div className="min-w-0 space-y-6">
-            <section className="card p-5" aria-labelledby="subscription-actions-title">
-              <h2 id="subscription-actions-title" className="text-base font-semibold text-slate-900">
-                {t.actionsTitle}
-              </h2>
-              {sub.subscriptionStatus === SubscriptionStatus.NotActive &&
-                (actions.includes('paymentLink') || actions.includes('setBankTransfer')) && (
-                  <div className="mt-3 rounded-lg border border-blue-100 bg-blue-50 p-3 text-sm text-blue-900">
-                    <p className="font-semibold">{t.nextStepTitle}</p>
-                    <p className="mt-0.5">{t.nextStepText}</p>
+        <>
+          <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+            <div className="min-w-0 space-y-6">
+              <EditForm
+                key={sub.id}
+                sub={sub}
+                canEdit={can('subscription', 'manage') && isEditable(sub.subscriptionStatus)}
+              />
+            </div>
+            <div className="min-w-0 space-y-6">
+              <section className="card p-5" aria-labelledby="subscription-actions-title">
+                <h2 id="subscription-actions-title" className="text-base font-semibold text-slate-900">
+                  {t.actionsTitle}
+                </h2>
+                {sub.subscriptionStatus === SubscriptionStatus.NotActive &&
+                  (actions.includes('paymentLink') || actions.includes('setBankTransfer')) && (
+                    <div className="mt-3 rounded-lg border border-blue-100 bg-blue-50 p-3 text-sm text-blue-900">
+                      <p className="font-semibold">{t.nextStepTitle}</p>
+                      <p className="mt-0.5">{t.nextStepText}</p>
+                    </div>
+                  )}
+                {actions.length === 0 ? (
+                  <p className="mt-2 text-sm text-slate-500">{t.noActions}</p>
+                ) : (
+                  <div className="mt-3 flex flex-col gap-2">
+                    {rows.map((row) => (
+                      <button
+                        key={row.action}
+                        type="button"
+                        className={`btn-${row.tone} justify-start`}
+                        disabled={pending}
+                        onClick={() => void run(row, sub)}
+                      >
+                        {row.icon}
+                        {row.label}
+                      </button>
+                    ))}
                   </div>
                 )}
-              {actions.length === 0 ? (
-                <p className="mt-2 text-sm text-slate-500">{t.noActions}</p>
-              ) : (
-                <div className="mt-3 flex flex-col gap-2">
-                  {rows.map((row) => (
-                    <button
-                      key={row.action}
-                      type="button"
-                      className={`btn-${row.tone} justify-start`}
-                      disabled={pending}
-                      onClick={() => void run(row, sub)}
-                    >
-                      {row.icon}
-                      {row.label}
-                    </button>
-                  ))}
-                </div>
-              )}
-            </section>
-            <section className="card p-5" aria-labelledby="subscription-history-title">
-              <h2 id="subscription-history-title" className="mb-4 text-base font-semibold text-slate-900">
-                {t.historyTitle}
-              </h2>
-              <SubscriptionHistory entries={sub.history ?? []} />
-            </section>
+              </section>
+              <section className="card p-5" aria-labelledby="subscription-history-title">
+                <h2 id="subscription-history-title" className="mb-4 text-base font-semibold text-slate-900">
+                  {t.historyTitle}
+                </h2>
+                <SubscriptionHistory entries={sub.history ?? []} />
+              </section>
+            </div>
           </div>
-        </div>
+          {/* The payments take the page's width: their collection columns need it. */}
+          <Payments sub={sub} />
+        </>
       )}
       {dialogs}
     </div>
