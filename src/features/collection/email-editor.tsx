@@ -4,7 +4,7 @@
  * 'Ripristina il testo predefinito', and the server's preview of the e-mail as the customer would
  * receive it (a sandboxed iframe, for a bank transfer or a card), asked again as the text changes.
  */
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { get, useWatch, type UseFormReturn } from 'react-hook-form';
 import {
   collectionEmailSchema,
@@ -149,6 +149,18 @@ export function EmailEditor({ form, name, title, day, graceDays }: EmailEditorPr
   // A card whose text is in error opens, so the error is seen.
   const shown = open || Boolean(subjectError || bodyError);
   const standard = isDefaultEmail({ subject, body }, isFinal ? 'final' : 'reminder');
+
+  // A step's default follows its day ('scade oggi' on day 0, the days of delay after it).
+  useEffect(() => {
+    if (isFinal || day === null) return;
+    const current = { subject: form.getValues(subjectPath) ?? '', body: form.getValues(bodyPath) ?? '' };
+    if (current.subject.trim() === '' && current.body.trim() === '') return;
+    if (!isDefaultEmail(current, 'reminder')) return;
+    const wanted = defaultStepEmail(day);
+    if (current.subject === wanted.subject && current.body === wanted.body) return;
+    form.setValue(subjectPath, wanted.subject);
+    form.setValue(bodyPath, wanted.body);
+  }, [day, isFinal, form, subjectPath, bodyPath]);
 
   const fields = useRef<Record<Which, HTMLInputElement | HTMLTextAreaElement | null>>({
     subject: null,

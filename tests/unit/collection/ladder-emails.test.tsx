@@ -145,6 +145,27 @@ describe('Solleciti: the e-mails', () => {
     });
   });
 
+  it('a step left at the default follows its day; removing a step takes its text away', async () => {
+    const calls = collectionServer(overdueList, saved);
+    const { user } = renderApp('/collection/settings', { role: Role.Admin, tenantId: 1 });
+    const first = await openCard(user, /Sollecito 1 · giorno 0/);
+    const day = screen.getByLabelText('Sollecito 1: giorno');
+    await user.clear(day);
+    await user.type(day, '2');
+    await waitFor(() =>
+      expect(within(first).getByLabelText('Messaggio')).toHaveValue(defaultReminderEmail(2).body),
+    );
+    await user.click(screen.getByRole('button', { name: 'Rimuovi sollecito 2' }));
+    await user.click(screen.getByRole('button', { name: 'Salva' }));
+    await waitFor(() => expect(calls.saved).toHaveLength(1));
+    expect(calls.saved[0]).toEqual({
+      steps: [2, 7, 14],
+      graceDays: 14,
+      finalDay: 21,
+      emails: { steps: [null, null, null], final: null },
+    });
+  });
+
   it('a server field error on a text shows under it', async () => {
     collectionServer(overdueList, saved);
     server.use(
