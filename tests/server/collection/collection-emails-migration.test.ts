@@ -46,7 +46,10 @@ const columnsOf = async (tenancy: TenantDatabases, tenantId: number) => {
     .execute(
       sql`select column_name from information_schema.columns where table_name = 'collection_settings' order by column_name`,
     );
-  return (result.rows as { column_name: string }[]).map((r) => r.column_name);
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
+    column_name: string;
+  }[];
+  return rows.map((r) => r.column_name);
 };
 
 // Creating a database runs initdb and every migration (embedded: a few seconds of WebAssembly).
