@@ -436,6 +436,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerCollectionRoutes(app, {
     connectionFor,
     uow,
+    publicUrl,
     createLink:
       options.paymentHooks?.createRenewalPaymentLink ??
       (async (w, input) => paymentUrlOf(publicUrl(), (await createRenewalPaymentLink(w, input)).token)),

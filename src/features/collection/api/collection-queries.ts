@@ -5,7 +5,7 @@
  */
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import type { AgeBucketKey, Ladder, OverdueList } from '../../../../contract/schemas/collection';
+import type { AgeBucketKey, CollectionSettings, OverdueList } from '../../../../contract/schemas/collection';
 import { unwrap } from '../../../lib/entity-hooks';
 import { http } from '../../../lib/http';
 import { queryKeys } from '../../../lib/query-keys';
@@ -18,6 +18,7 @@ export const collectionPaths = {
   overdue: 'collection/overdue',
   overdueExport: 'collection/overdue/export',
   settings: 'collection/settings',
+  preview: 'collection/settings/preview',
   remind: (paymentId: number) => `collection/remind/${paymentId}`,
   markPaid: (paymentId: number) => `collection/markPaid/${paymentId}`,
   payment: (paymentId: number) => `collection/payment/${paymentId}`,
@@ -57,12 +58,12 @@ export function useOverdueList(q: OverdueQuery) {
   });
 }
 
-/** `GET api/collection/settings`: the tenant's ladder. */
+/** `GET api/collection/settings`: the tenant's ladder and its e-mails. */
 export function useLadder() {
   const tenantId = useSelectedTenantId();
   return useQuery({
     queryKey: [...queryKeys.entity(tenantId, COLLECTION), 'settings'],
-    queryFn: () => unwrap<Ladder>(http.get(collectionPaths.settings, { tenantId })),
+    queryFn: () => unwrap<CollectionSettings>(http.get(collectionPaths.settings, { tenantId })),
     enabled: tenantId !== null,
   });
 }
