@@ -6,6 +6,7 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { AgeBucketKey, CollectionSettings, OverdueList } from '../../../../contract/schemas/collection';
+import { apiPaths } from '../../../../contract/api-paths';
 import { unwrap } from '../../../lib/entity-hooks';
 import { http } from '../../../lib/http';
 import { queryKeys } from '../../../lib/query-keys';
@@ -14,15 +15,7 @@ import { useSelectedTenantId } from '../../../lib/tenant-store';
 export const COLLECTION = 'collection';
 
 /** The contract's calls (relative to api/). */
-export const collectionPaths = {
-  overdue: 'collection/overdue',
-  overdueExport: 'collection/overdue/export',
-  settings: 'collection/settings',
-  preview: 'collection/settings/preview',
-  remind: (paymentId: number) => `collection/remind/${paymentId}`,
-  markPaid: (paymentId: number) => `collection/markPaid/${paymentId}`,
-  payment: (paymentId: number) => `collection/payment/${paymentId}`,
-} as const;
+export const collectionPaths = apiPaths.collection;
 
 export interface OverdueQuery {
   page: number;
