@@ -16,7 +16,12 @@ const errors = (body: unknown) => {
 
 describe('coupon input', () => {
   it('normalises the code to upper case and reads percent, amount and dates exactly', () => {
-    const v = schema.parse({ code: ' benvenuto-10 ', percentOff: '12,5', duration: 'once', planIds: ['3', 3, 4] });
+    const v = schema.parse({
+      code: ' benvenuto-10 ',
+      percentOff: '12,5',
+      duration: 'once',
+      planIds: ['3', 3, 4],
+    });
     expect(v.code).toBe('BENVENUTO-10');
     expect(v.percentOff).toBe(1250);
     expect(v.amountOff).toBeUndefined();
@@ -28,21 +33,29 @@ describe('coupon input', () => {
 
   it('refuses bad codes, both or no discount, out-of-range figures, periods missing for repeating', () => {
     expect(errors({ code: 'ab', percentOff: 10, duration: 'once' })).toEqual([`code: ${m.codeInvalid}`]);
-    expect(errors({ code: 'SCONTO 10', percentOff: 10, duration: 'once' })).toEqual([`code: ${m.codeInvalid}`]);
+    expect(errors({ code: 'SCONTO 10', percentOff: 10, duration: 'once' })).toEqual([
+      `code: ${m.codeInvalid}`,
+    ]);
     expect(errors({ code: '', percentOff: 10, duration: 'once' })).toEqual([`code: ${m.codeRequired}`]);
     expect(errors({ code: 'ABC', duration: 'once' })).toEqual([`percentOff: ${m.discountRequired}`]);
     expect(errors({ code: 'ABC', percentOff: 10, amountOff: 5, duration: 'once' })).toEqual([
       `amountOff: ${m.discountBoth}`,
     ]);
-    expect(errors({ code: 'ABC', percentOff: 0, duration: 'once' })).toEqual([`percentOff: ${m.percentInvalid}`]);
+    expect(errors({ code: 'ABC', percentOff: 0, duration: 'once' })).toEqual([
+      `percentOff: ${m.percentInvalid}`,
+    ]);
     expect(errors({ code: 'ABC', percentOff: 100.01, duration: 'once' })).toEqual([
       `percentOff: ${m.percentInvalid}`,
     ]);
     expect(errors({ code: 'ABC', percentOff: 10.123, duration: 'once' })).toEqual([
       `percentOff: ${m.percentInvalid}`,
     ]);
-    expect(errors({ code: 'ABC', amountOff: 0, duration: 'once' })).toEqual([`amountOff: ${m.amountInvalid}`]);
-    expect(errors({ code: 'ABC', amountOff: 4.999, duration: 'once' })).toEqual([`amountOff: ${m.amountInvalid}`]);
+    expect(errors({ code: 'ABC', amountOff: 0, duration: 'once' })).toEqual([
+      `amountOff: ${m.amountInvalid}`,
+    ]);
+    expect(errors({ code: 'ABC', amountOff: 4.999, duration: 'once' })).toEqual([
+      `amountOff: ${m.amountInvalid}`,
+    ]);
     expect(errors({ code: 'ABC', percentOff: 10, duration: 'repeating' })).toEqual([
       `durationPeriods: ${m.periodsRequired}`,
     ]);
@@ -68,7 +81,9 @@ describe('coupon input', () => {
     expect(couponActive(c, '2026-03-31')).toBe(true);
     expect(couponActive(c, '2026-04-01')).toBe(false);
     expect(couponActive({ ...c, timesRedeemed: 2 }, '2026-03-01')).toBe(false);
-    expect(couponActive({ expiresAt: null, maxRedemptions: null, timesRedeemed: 99 }, '2030-01-01')).toBe(true);
+    expect(couponActive({ expiresAt: null, maxRedemptions: null, timesRedeemed: 99 }, '2030-01-01')).toBe(
+      true,
+    );
   });
 
   it('labels the discount and the duration in Italian', () => {
@@ -79,4 +94,3 @@ describe('coupon input', () => {
     expect(couponDurationLabel({ duration: 'forever', durationPeriods: null })).toBe('Sempre');
   });
 });
-
