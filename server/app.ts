@@ -70,6 +70,7 @@ import { registerPaymentProviderRoutes } from './modules/payment-provider/paymen
 import { featureEntity } from './modules/plan/feature.entity';
 import { planFeatureEntity } from './modules/plan/plan-feature.entity';
 import { planEntity } from './modules/plan/plan.entity';
+import { couponEntity } from './modules/coupon/coupon.entity';
 import { registerPlanRoutes } from './modules/plan/plan.routes';
 import { tenantEntity } from './modules/tenant/tenant.entity';
 import { userEntity } from './modules/auth/user.entity';
@@ -346,6 +347,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerPlanRoutes(app, { connectionFor, publicUrl });
   registerCrudRoutes(app, crud, featureEntity);
   registerCrudRoutes(app, crud, planFeatureEntity);
+  registerCrudRoutes(app, crud, couponEntity({ clock: now }));
   // Every connection the server opens on its own (webhooks, PayPal, Stripe, PEC) goes through it.
   const outbound = options.outbound ?? createOutbound({ allowPrivate: config.outboundAllowPrivate });
   if (!options.outbound) app.addHook('onClose', async () => outbound.close());
