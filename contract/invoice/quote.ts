@@ -14,12 +14,18 @@ export const quoteLineSchema = z.object({
   unitPrice: z.number(),
   vatPercentage: z.number(),
   natura: z.enum(naturaIds as [Natura, ...Natura[]]).nullable(),
+  /** What a coupon takes off this line, before VAT (0 without one; issue 30). */
+  discount: z.number(),
+  /** The line's total before VAT, after the discount (PrezzoTotale). */
+  total: z.number(),
 });
 
 export const quoteSchema = z.object({
   lines: z.array(quoteLineSchema),
-  /** Fees and cassa before VAT. */
+  /** Fees and cassa before VAT, after the discounts. */
   taxable: z.number(),
+  /** What the coupon takes off, before VAT (0 without one). */
+  discount: z.number(),
   vat: z.number(),
   /** Cassa previdenziale or rivalsa INPS. */
   cassa: z.number(),
@@ -46,8 +52,11 @@ export function toQuote(d: FiscalDocument): Quote {
         unitPrice: fromCents(l.unitPriceCents),
         vatPercentage: fromPercentHundredths(l.vat),
         natura: l.natura,
+        discount: fromCents(l.discount?.cents ?? 0),
+        total: fromCents(l.totalCents),
       })),
     taxable: fromCents(d.taxableCents),
+    discount: fromCents(d.discountCents),
     vat: fromCents(d.vatCents),
     cassa: fromCents(d.pensionFundCents),
     bollo: fromCents(d.stampDutyChargedCents),
