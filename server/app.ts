@@ -103,6 +103,7 @@ import type { RequestLogWriter } from './modules/integrations/request-log';
 import { createOutboxDispatcher } from './unit-of-work/outbox';
 import { createEventBus } from './unit-of-work/events';
 import { subscribeInvoicing } from './modules/invoice/invoice.events';
+import { subscribeCouponPeriods } from './modules/billing/coupon-periods';
 import { subscribeCollection } from './modules/billing/collection.service';
 import { registerCollectionRoutes } from './modules/billing/collection.routes';
 import { subscribeOutboundWebhooks } from './modules/integrations/webhooks.events';
@@ -277,6 +278,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const events = createEventBus();
   subscribeOutboundWebhooks(events);
   subscribeInvoicing(events, app.log);
+  subscribeCouponPeriods(events);
   subscribeCollection(events);
   const dispatcher = createOutboxDispatcher({
     db,
