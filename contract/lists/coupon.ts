@@ -1,16 +1,12 @@
 import { defineListSpec } from './list-spec';
 
-/**
- * Coupons ('Coupon', issue 30). The screen draws 'Sconto', 'Durata' and 'Utilizzi' from these keys
- * (couponDiscountLabel, couponDurationLabel in contract/schemas/coupon.ts).
- */
+/** Coupons ('Coupon', issue 30): the labels are the server's (contract/schemas/coupon.ts). */
 export const couponList = defineListSpec({
   columns: [
     { key: 'code', name: 'Codice', sortable: true, grow: true },
-    { key: 'percentOff', name: 'Sconto %', type: 'percent' },
-    { key: 'amountOff', name: 'Sconto €', type: 'currency' },
-    { key: 'duration', name: 'Durata' },
-    { key: 'timesRedeemed', name: 'Utilizzi', sortable: true },
+    { key: 'discountLabel', name: 'Sconto', align: 'right' },
+    { key: 'durationLabel', name: 'Durata' },
+    { key: 'usageLabel', name: 'Utilizzi', sortable: 'timesRedeemed', align: 'right' },
     { key: 'expiresAt', name: 'Scadenza', type: 'dateTime', sortable: true },
     { key: 'active', name: 'Attivo', type: 'bool' },
   ],

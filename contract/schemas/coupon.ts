@@ -40,6 +40,10 @@ export interface Coupon {
   timesRedeemed: number;
   /** Not expired and not exhausted. */
   active: boolean;
+  /** The list's texts: '10%' / '5,00 €', 'Una volta' / 'Per 3 periodi' / 'Sempre', '3 / 10' (or '3'). */
+  discountLabel: string;
+  durationLabel: string;
+  usageLabel: string;
   createdAt: string;
 }
 
@@ -114,14 +118,14 @@ const day = z.preprocess(
     .optional(),
 );
 
+/** Absent: every plan on Create, unchanged on Update (a form without the plan picker keeps them). */
 const planIds = z.preprocess(
   (v) => (v === null || v === '' ? [] : Array.isArray(v) ? v.map(idInput) : v),
   z
     .array(idNumber(1, m.planUnknown), { error: m.planUnknown })
     .max(100)
     .transform((ids) => [...new Set(ids)])
-    .optional()
-    .default([]),
+    .optional(),
 );
 
 /**
@@ -200,6 +204,11 @@ export function couponDurationLabel(c: Pick<Coupon, 'duration' | 'durationPeriod
   if (c.duration === 'once') return 'Una volta';
   if (c.duration === 'forever') return 'Sempre';
   return c.durationPeriods === 1 ? 'Per 1 periodo' : `Per ${c.durationPeriods ?? 0} periodi`;
+}
+
+/** '3 / 10', or '3' without a maximum (the list's 'Utilizzi'). */
+export function couponUsageLabel(c: Pick<Coupon, 'timesRedeemed' | 'maxRedemptions'>): string {
+  return c.maxRedemptions === null ? String(c.timesRedeemed) : `${c.timesRedeemed} / ${c.maxRedemptions}`;
 }
 
 /** Stored figures → wire euros / percent. */

@@ -56,6 +56,9 @@ describe('coupon CRUD', () => {
       maxRedemptions: 10,
       timesRedeemed: 0,
       active: true,
+      discountLabel: '10%',
+      durationLabel: 'Una volta',
+      usageLabel: '0 / 10',
       createdAt: NOW.toISOString(),
     });
     expect(dataOf(await admin.get<Coupon>(`/api/coupon/GetById/${c.id}`))).toEqual(c);
@@ -80,7 +83,39 @@ describe('coupon CRUD', () => {
         durationPeriods: 3,
       }),
     );
-    expect(updated).toMatchObject({ duration: 'forever', durationPeriods: null });
+    expect(updated).toMatchObject({ duration: 'forever', durationPeriods: null, durationLabel: 'Sempre' });
+    expect(c.durationLabel).toBe('Per 3 periodi');
+    expect(c.discountLabel.replace(/\s/g, ' ')).toBe('5,10 €');
+    expect(c.usageLabel).toBe('0');
+  });
+
+  it('Update without planIds keeps the coupon’s plans (a form without the picker); [] opens it to all', async () => {
+    const c = await create<Coupon>(admin, 'coupon', {
+      code: 'SOLOPRO',
+      percentOff: 20,
+      duration: 'once',
+      planIds: [demoPlanId],
+    });
+    const kept = dataOf(
+      await admin.put<Coupon>('/api/coupon/Update', {
+        id: c.id,
+        code: 'SOLOPRO',
+        percentOff: 25,
+        duration: 'once',
+      }),
+    );
+    expect(kept).toMatchObject({ percentOff: 25, planIds: [demoPlanId] });
+    const opened = dataOf(
+      await admin.put<Coupon>('/api/coupon/Update', {
+        id: c.id,
+        code: 'SOLOPRO',
+        percentOff: 25,
+        duration: 'once',
+        planIds: [],
+      }),
+    );
+    expect(opened.planIds).toEqual([]);
+    expect((await admin.delete(`/api/coupon/Delete/${c.id}`)).status).toBe(200);
   });
 
   it('answers Italian errors on the fields', async () => {

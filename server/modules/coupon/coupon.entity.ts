@@ -11,7 +11,10 @@ import { couponList } from '../../../contract/lists/coupon';
 import { couponMessages, serverMessages } from '../../../contract/messages';
 import {
   couponActive,
+  couponDiscountLabel,
+  couponDurationLabel,
   couponDurations,
+  couponUsageLabel,
   couponFigures,
   couponInputSchema,
   couponRule,
@@ -39,6 +42,9 @@ const couponItem: z.ZodType<Coupon> = z.object({
   maxRedemptions: z.number().nullable(),
   timesRedeemed: z.number(),
   active: z.boolean(),
+  discountLabel: z.string(),
+  durationLabel: z.string(),
+  usageLabel: z.string(),
   createdAt: z.string(),
 });
 
@@ -57,7 +63,7 @@ function rowOf(input: CouponValues, now: Date) {
     amountOffCents: input.percentOff != null ? null : (input.amountOff ?? null),
     duration: input.duration,
     durationPeriods: repeating ? (input.durationPeriods ?? null) : null,
-    planIds: input.planIds,
+    ...(input.planIds !== undefined ? { planIds: input.planIds } : {}),
     expiresAt: input.expiresAt ?? null,
     maxRedemptions: input.maxRedemptions ?? null,
     updatedAt: now,
@@ -135,21 +141,28 @@ export function couponEntity({
         window,
       );
       const today = romeDay(clock());
-      return rows.map(({ percentOffHundredths, amountOffCents, createdAt, ...r }) => ({
-        ...r,
-        ...couponFigures(percentOffHundredths, amountOffCents),
-        duration: r.duration as CouponDuration,
-        active: couponActive(r, today),
-        createdAt: createdAt.toISOString(),
-      }));
+      return rows.map(({ percentOffHundredths, amountOffCents, createdAt, ...r }) => {
+        const figures = couponFigures(percentOffHundredths, amountOffCents);
+        const duration = r.duration as CouponDuration;
+        return {
+          ...r,
+          ...figures,
+          duration,
+          active: couponActive(r, today),
+          discountLabel: couponDiscountLabel(figures),
+          durationLabel: couponDurationLabel({ duration, durationPeriods: r.durationPeriods }),
+          usageLabel: couponUsageLabel(r),
+          createdAt: createdAt.toISOString(),
+        };
+      });
     },
     writes: {
       async create(w, caller, input) {
         const tenantId = tenantOf(caller);
-        await assertPlans(w, tenantId, input.planIds);
+        await assertPlans(w, tenantId, input.planIds ?? []);
         const [row] = await w.tx
           .insert(coupons)
-          .values({ ...rowOf(input, w.now), tenantId, createdAt: w.now })
+          .values({ planIds: [], ...rowOf(input, w.now), tenantId, createdAt: w.now })
           .returning({ id: coupons.id });
         if (!row) throw new Error('coupon insert returned no row');
         return row.id;
@@ -157,7 +170,7 @@ export function couponEntity({
       async update(w, caller, id, input) {
         const tenantId = tenantOf(caller);
         const stored = await lockedCoupon(w, tenantId, id);
-        await assertPlans(w, tenantId, input.planIds);
+        await assertPlans(w, tenantId, input.planIds ?? []);
         if (input.maxRedemptions != null && input.maxRedemptions < stored.timesRedeemed)
           throw fieldError('maxRedemptions', couponMessages.maxBelowRedeemed(stored.timesRedeemed));
         await w.tx
