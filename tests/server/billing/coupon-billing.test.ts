@@ -202,6 +202,27 @@ describe('subscription Create with couponCode', () => {
   });
 });
 
+describe('subscription Update while NotActive keeps the coupon', () => {
+  it('a new price is discounted too; a plan outside the coupon’s plans is refused on planId', async () => {
+    await create(admin, 'coupon', { code: 'SOLOPRO', percentOff: 10, duration: 'once', planIds: [pro.id] });
+    const sub = await createSubscription(admin, { userId: company, planId: pro.id, couponCode: 'SOLOPRO' });
+    expect(sub.amountDue).toBe(53.8);
+    const cheaper = dataOf(
+      await admin.put<Subscription>('/api/subscription/Update', {
+        id: sub.id,
+        planId: pro.id,
+        paymentAmount: 40,
+      }),
+    );
+    // 40,00 − 10 % = 36,00 + 22 % 7,92 = 43,92.
+    expect(cheaper.amountDue).toBe(43.92);
+    expect(cheaper.payments[0]!.amountDue).toBe(43.92);
+    const moved = await admin.put('/api/subscription/Update', { id: sub.id, planId: other.id });
+    expect(moved.status).toBe(400);
+    expect(moved.body.errors).toEqual([`planId: ${m.notForPlan}`]);
+  });
+});
+
 describe('the discount over the paid periods', () => {
   /** The customer switches the next period to bank transfer (its payment is made now); the Admin marks it paid. */
   async function payNextPeriod(subId: number) {
