@@ -112,7 +112,7 @@ export const resourceBindings = {
   address: { resource: addressResource },
   plan: { resource: planResource, screens: () => import('../features/plan/plan-screens') },
   planFeature: { resource: planFeatureResource },
-  coupon: { resource: couponResource },
+  coupon: { resource: couponResource, screens: () => import('../features/coupon/coupon-screens') },
   feature: { resource: featureResource },
 } satisfies Record<string, ResourceBinding>;
 

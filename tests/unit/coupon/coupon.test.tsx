@@ -138,3 +138,43 @@ describe("'Coupon' form", () => {
     });
   });
 });
+
+describe("'Piani del coupon'", () => {
+  it('limits a saved coupon to the chosen plans, sending its stored figures with planIds', async () => {
+    fakeEntityServer('plan', [
+      { id: 7, name: 'Pro' },
+      { id: 8, name: 'Basic' },
+    ]);
+    const { calls } = fakeEntityServer<Coupon>('coupon', [coupon({ planIds: [8] })]);
+    const { user } = renderApp('/coupon/1', { role: Role.Admin, tenantId: 1 });
+    const section = await screen.findByRole('region', { name: 'Piani del coupon' });
+    const pro = await within(section).findByRole('checkbox', { name: 'Pro' });
+    expect(within(section).getByRole('checkbox', { name: 'Basic' })).toBeChecked();
+    expect(pro).not.toBeChecked();
+    await user.click(pro);
+    await user.click(within(section).getByRole('button', { name: 'Salva piani' }));
+    await waitFor(() => expect(calls.updated).toHaveLength(1));
+    expect(calls.updated[0]).toEqual({
+      id: 1,
+      code: 'BENVENUTO10',
+      percentOff: 10,
+      amountOff: null,
+      duration: 'once',
+      durationPeriods: null,
+      expiresAt: null,
+      maxRedemptions: 10,
+      planIds: [8, 7],
+    });
+    expect(await screen.findByText('Piani del coupon salvati.')).toBeInTheDocument();
+  });
+
+  it('a new coupon says its plans come after the first save', async () => {
+    fakeEntityServer<Coupon>('coupon', []);
+    renderApp('/coupon/new', { role: Role.Admin, tenantId: 1 });
+    expect(
+      await screen.findByText(
+        'I piani si scelgono dopo aver creato il coupon: senza piani scelti vale per tutti.',
+      ),
+    ).toBeInTheDocument();
+  });
+});
