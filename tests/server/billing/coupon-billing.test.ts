@@ -199,6 +199,15 @@ describe('subscription Create with couponCode', () => {
     const sub = await createSubscription(admin, { userId: company, planId: other.id, couponCode: 'REGALO' });
     expect(sub.amountDue).toBe(0);
     expect(sub.payments[0]!.amountDue).toBe(0);
+    // Nothing to transfer: the period is confirmed as covered, and its invoice says 0,00.
+    expect((await admin.put(`/api/subscription/setPaymentWithBankTransfer/${sub.id}`)).status).toBe(200);
+    const confirmed = await admin.put(`/api/subscription/setActiveNoRenewal/${sub.id}`);
+    expect(confirmed.status, confirmed.raw).toBe(200);
+    const [invoice] = await ctx.db.select().from(invoices).where(eq(invoices.paymentId, sub.payments[0]!.id));
+    expect(await fatturaErrors(invoice!.xml)).toEqual([]);
+    expect(tagText(invoice!.xml, 'Importo')).toBe('20.00');
+    expect(tagText(invoice!.xml, 'PrezzoTotale')).toBe('0.00');
+    expect(tagText(invoice!.xml, 'ImportoTotaleDocumento')).toBe('0.00');
   });
 });
 
