@@ -124,6 +124,9 @@ export default defineConfig({
           // A file's beforeAll seeds its own database (createTestContext): over 10 s (the default)
           // on a loaded 2-core machine. An upper bound, not a wait.
           hookTimeout: 30_000,
+          // A scenario over a moved clock (a ladder, a renewal) makes dozens of calls: over 5 s (the
+          // default) on a 2-core machine busy with other suites. An upper bound, not a wait.
+          testTimeout: 20_000,
           globalSetup: ['tests/server/global-setup.ts'],
           // PostgreSQL-only tests (query plans) run when DATABASE_URL is set (CI's PostgreSQL stage).
           exclude: process.env.DATABASE_URL ? [] : ['tests/server/postgres/**'],

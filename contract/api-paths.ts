@@ -126,8 +126,13 @@ export const apiPaths = {
     stampDuty: 'invoice/stampDuty',
   },
   collection: {
-    /** GET / PUT (Admin): the tenant's ladder (Ladder, ladderSchema). */
+    /**
+     * GET / PUT (Admin): the tenant's ladder and its e-mails (CollectionSettings,
+     * collectionSettingsSchema; `emails` optional on PUT).
+     */
     settings: 'collection/settings',
+    /** POST {step, subject, body, method, day?, graceDays?} (Admin): CollectionPreview. */
+    settingsPreview: 'collection/settings/preview',
     /** GET ?page&pageSize&filters[bucket]=&searchTerm= (Admin): OverdueList. */
     overdue: 'collection/overdue',
     /** GET ?format=csv|xlsx (Admin): the same rows as a file. */

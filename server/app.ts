@@ -440,6 +440,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerCollectionRoutes(app, {
     connectionFor,
     uow,
+    publicUrl,
     createLink:
       options.paymentHooks?.createRenewalPaymentLink ??
       (async (w, input) => paymentUrlOf(publicUrl(), (await createRenewalPaymentLink(w, input)).token)),
@@ -450,7 +451,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Cancelled at PayPal first, outside the transaction: if PayPal fails nothing changes.
     beforeCancel: (tenantId, id) => cancelAtProvider(providerDeps, tenantId, id),
   });
-  registerOwnPaymentRoutes(app, { connectionFor, providers, publicUrl });
+  registerOwnPaymentRoutes(app, { connectionFor, providers, publicUrl, clock: now });
   registerPaymentRoutes(app, {
     ...providerDeps,
     publicUrl,

@@ -1,4 +1,4 @@
-import { defineListSpec, type FilterDef } from './list-spec';
+import { defineListSpec } from './list-spec';
 
 /** The last 24 months, newest first, as the period filter ('marzo 2026' → filters[month]=2026-03). */
 export function monthOptions(now = new Date(), count = 24) {
@@ -54,5 +54,3 @@ export const invoiceList = defineListSpec({
   },
 });
 
-/** The filters a User gets on their own invoices: no customer filter. */
-export const ownInvoiceFilters: readonly FilterDef[] = invoiceList.filters.filter((f) => f.key !== 'userId');

@@ -17,6 +17,14 @@ export const collectionStatusNames: Record<CollectionStatus, string> = {
   exhausted: 'Non recuperato',
 };
 
+/**
+ * A payment's collection in words: one paid on time keeps the state 'due' in the database (it was
+ * never late) and reads 'Incassato'; the others read their state's name.
+ */
+export function collectionStateLabel(status: CollectionStatus, paid: boolean): string {
+  return paid && status === 'due' ? 'Incassato' : collectionStatusNames[status];
+}
+
 /** What moved a payment's collection: the history rows of `GET api/collection/payment/{id}`. */
 export const collectionEventKinds = [
   'due',
@@ -62,41 +70,174 @@ export const ladderMessages = {
   finalAfterSteps: 'L’azione finale viene dopo l’ultimo sollecito e la fine della tolleranza.',
 } as const;
 
-/** `GET/PUT api/collection/settings` (Admin): the tenant's ladder. */
-export const ladderSchema = z
-  .object({
-    /** Days after the due date on which a reminder goes out (0 = the due date itself). */
-    steps: z
-      .array(z.number().int().min(0, ladderMessages.stepRange).max(MAX_LADDER_DAY, ladderMessages.stepRange))
-      .min(1, ladderMessages.stepsRequired)
-      .max(8),
-    /** Until this many days after the due date the customer keeps access (`pastDue: true`). */
-    graceDays: z
-      .number()
-      .int()
-      .min(0, ladderMessages.graceRange)
-      .max(MAX_LADDER_DAY, ladderMessages.graceRange),
-    /** On this day the subscription ends unpaid (NotActive), the provider's is suspended. */
-    finalDay: z
-      .number()
-      .int()
-      .min(1, ladderMessages.finalAfterSteps)
-      .max(MAX_LADDER_DAY, ladderMessages.finalAfterSteps),
-  })
-  .superRefine((v, ctx) => {
-    for (let i = 1; i < v.steps.length; i++) {
-      if (v.steps[i]! <= v.steps[i - 1]!) {
-        ctx.addIssue({ code: 'custom', path: ['steps'], message: ladderMessages.stepsOrder });
-        break;
-      }
+/** The ladder's fields (`ladderSchema` adds the checks between them). */
+const ladderObject = z.object({
+  /** Days after the due date on which a reminder goes out (0 = the due date itself). */
+  steps: z
+    .array(z.number().int().min(0, ladderMessages.stepRange).max(MAX_LADDER_DAY, ladderMessages.stepRange))
+    .min(1, ladderMessages.stepsRequired)
+    .max(8),
+  /** Until this many days after the due date the customer keeps access (`pastDue: true`). */
+  graceDays: z
+    .number()
+    .int()
+    .min(0, ladderMessages.graceRange)
+    .max(MAX_LADDER_DAY, ladderMessages.graceRange),
+  /** On this day the subscription ends unpaid (NotActive), the provider's is suspended. */
+  finalDay: z
+    .number()
+    .int()
+    .min(1, ladderMessages.finalAfterSteps)
+    .max(MAX_LADDER_DAY, ladderMessages.finalAfterSteps),
+});
+
+function checkLadder(v: z.infer<typeof ladderObject>, ctx: z.RefinementCtx): void {
+  for (let i = 1; i < v.steps.length; i++) {
+    if (v.steps[i]! <= v.steps[i - 1]!) {
+      ctx.addIssue({ code: 'custom', path: ['steps'], message: ladderMessages.stepsOrder });
+      break;
     }
-    if (v.graceDays > v.finalDay)
-      ctx.addIssue({ code: 'custom', path: ['graceDays'], message: ladderMessages.graceRange });
-    const last = v.steps.at(-1) ?? 0;
-    if (v.finalDay <= last)
-      ctx.addIssue({ code: 'custom', path: ['finalDay'], message: ladderMessages.finalAfterSteps });
-  });
+  }
+  if (v.graceDays > v.finalDay)
+    ctx.addIssue({ code: 'custom', path: ['graceDays'], message: ladderMessages.graceRange });
+  const last = v.steps.at(-1) ?? 0;
+  if (v.finalDay <= last)
+    ctx.addIssue({ code: 'custom', path: ['finalDay'], message: ladderMessages.finalAfterSteps });
+}
+
+/** The ladder's days (the `steps`, `graceDays`, `finalDay` of `GET/PUT api/collection/settings`). */
+export const ladderSchema = ladderObject.superRefine(checkLadder);
 export type Ladder = z.infer<typeof ladderSchema>;
+
+/**
+ * The ladder's e-mails, editable per tenant: each step's reminder and the final action's notice
+ * have a subject and a message (the opening paragraphs), plain text with placeholders in braces.
+ * What the server always appends, whatever the message says: HOW to pay (the transfer's data, a
+ * fresh payment link, the provider's retry or the customer's area), the payment's reference and
+ * the sign-in link to the customer's area. An absent (null) e-mail, or an empty subject or
+ * message, is Rinnova's default wording.
+ */
+export const collectionPlaceholders = [
+  { key: 'cliente', label: 'Nome del cliente' },
+  { key: 'fornitore', label: 'Nome della tua azienda' },
+  { key: 'piano', label: 'Piano' },
+  { key: 'importo', label: 'Importo dovuto' },
+  { key: 'scadenza', label: 'Data di scadenza' },
+  { key: 'giorni_ritardo', label: 'Giorni di ritardo' },
+  { key: 'fine_tolleranza', label: 'Fine della tolleranza' },
+  { key: 'riferimento', label: 'Riferimento del pagamento' },
+] as const;
+export type CollectionPlaceholder = (typeof collectionPlaceholders)[number]['key'];
+
+export const MAX_EMAIL_SUBJECT = 200;
+export const MAX_EMAIL_BODY = 2000;
+
+export const collectionEmailMessages = {
+  unknownPlaceholder: (token: string) => `Segnaposto sconosciuto: ${token}`,
+  subjectTooLong: `L’oggetto può avere al massimo ${MAX_EMAIL_SUBJECT} caratteri.`,
+  subjectOneLine: 'L’oggetto sta su una sola riga.',
+  bodyTooLong: `Il messaggio può avere al massimo ${MAX_EMAIL_BODY} caratteri.`,
+  tooManyTexts: 'Ci sono più e-mail che solleciti.',
+} as const;
+
+const placeholderKeys: readonly string[] = collectionPlaceholders.map((p) => p.key);
+/** `{…}` with no brace or line break inside: a placeholder, known or not. */
+export const PLACEHOLDER_PATTERN = /\{([^{}\n]*)\}/g;
+
+/** The first unknown placeholder of a text (`{xyz}`), else null. */
+export function unknownPlaceholder(text: string): string | null {
+  for (const m of text.matchAll(PLACEHOLDER_PATTERN)) if (!placeholderKeys.includes(m[1]!)) return m[0];
+  return null;
+}
+
+const placeholdersKnown = (value: string, ctx: z.RefinementCtx) => {
+  const unknown = unknownPlaceholder(value);
+  if (unknown) ctx.addIssue({ code: 'custom', message: collectionEmailMessages.unknownPlaceholder(unknown) });
+};
+
+/** One e-mail's texts (plain text: the server escapes them into the HTML part). */
+export const collectionEmailSchema = z.object({
+  subject: z
+    .string()
+    .max(MAX_EMAIL_SUBJECT, collectionEmailMessages.subjectTooLong)
+    .refine((v) => !/[\r\n]/.test(v), collectionEmailMessages.subjectOneLine)
+    .superRefine(placeholdersKnown),
+  body: z.string().max(MAX_EMAIL_BODY, collectionEmailMessages.bodyTooLong).superRefine(placeholdersKnown),
+});
+export type CollectionEmail = z.infer<typeof collectionEmailSchema>;
+
+/** The tenant's e-mails: one per ladder step, by position (null: the default), and the final one. */
+export const collectionEmailsSchema = z.object({
+  steps: z.array(collectionEmailSchema.nullable()).max(8),
+  final: collectionEmailSchema.nullable(),
+});
+export type CollectionEmails = z.infer<typeof collectionEmailsSchema>;
+
+/**
+ * `PUT api/collection/settings` (Admin): the ladder's days and, optionally, its e-mails (absent:
+ * the texts stay as they are, following the steps by position; a step beyond them gets the default).
+ */
+export const collectionSettingsSchema = ladderObject
+  .extend({ emails: collectionEmailsSchema.optional() })
+  .superRefine((v, ctx) => {
+    checkLadder(v, ctx);
+    if (v.emails && v.emails.steps.length > v.steps.length)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['emails', 'steps'],
+        message: collectionEmailMessages.tooManyTexts,
+      });
+  });
+export type CollectionSettingsInput = z.infer<typeof collectionSettingsSchema>;
+
+/** `GET/PUT api/collection/settings` answers: the ladder and its e-mails (`emails.steps` as long as `steps`). */
+export type CollectionSettings = Ladder & { emails: CollectionEmails };
+
+/**
+ * `POST api/collection/settings/preview` (Admin): one e-mail as the customer would receive it,
+ * rendered by the function the dunning job uses, for a sample payment of the tenant ('Mario
+ * Rossi', the tenant's name and bank details). `step`: the ladder step (0-based) or 'final';
+ * `day` and `graceDays` (optional): the draft's day of that step and grace end, else the saved
+ * ladder's. Empty subject or body: the default's.
+ */
+export const collectionPreviewSchema = collectionEmailSchema.extend({
+  step: z.union([z.number().int().min(0).max(7), z.literal('final')]),
+  method: z.enum(['bankTransfer', 'card']),
+  day: z.number().int().min(0).max(MAX_LADDER_DAY).optional(),
+  graceDays: z.number().int().min(0).max(MAX_LADDER_DAY).optional(),
+});
+export type CollectionPreviewInput = z.infer<typeof collectionPreviewSchema>;
+export interface CollectionPreview {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/**
+ * Rinnova's wording of a reminder (what went out before the texts were editable): on the due
+ * date itself 'scade oggi', after it the days of delay.
+ */
+export function defaultReminderEmail(daysOverdue: number): CollectionEmail {
+  const late =
+    daysOverdue <= 0
+      ? 'il pagamento di {importo} per l’abbonamento «{piano}» con {fornitore} scade oggi ({scadenza}) e non risulta ancora ricevuto.'
+      : 'il pagamento di {importo} per l’abbonamento «{piano}» con {fornitore}, scaduto il {scadenza}, non risulta ancora ricevuto ({giorni_ritardo} giorni di ritardo).';
+  return {
+    subject: '{fornitore}: pagamento in sospeso per «{piano}»',
+    body:
+      `Ciao {cliente},\n\n${late}\n` +
+      'Il servizio resta attivo fino al {fine_tolleranza}: paga entro quella data per non interromperlo.',
+  };
+}
+
+/** Rinnova's wording of the final action's notice (the subscription suspended). */
+export const DEFAULT_FINAL_EMAIL: CollectionEmail = {
+  subject: '{fornitore}: abbonamento «{piano}» sospeso per mancato pagamento',
+  body:
+    'Ciao {cliente},\n\nil pagamento di {importo} per l’abbonamento «{piano}» con {fornitore}, scaduto il {scadenza}, ' +
+    'non è arrivato nonostante i nostri solleciti: l’abbonamento è stato sospeso.\n' +
+    'Per riattivarlo contatta {fornitore}.',
+};
 
 /** Age buckets of 'Incassi in sospeso', in days after the due date. */
 export const ageBuckets = [

@@ -14,6 +14,7 @@
  * data (a staff member who changed a subscription is named by kind only: 'user', 'provider', …).
  */
 import type { RoleName } from '../enums';
+import type { CollectionEventKind, CollectionStatus } from './collection';
 
 export const MY_DATA_FORMAT = 'rinnova-i-miei-dati' as const;
 export const MY_DATA_VERSION = 1 as const;
@@ -195,6 +196,23 @@ export interface MyDataPayment {
   providerPaymentId: string | null;
   createdAt: string;
   bankTransfers: { amount: number; currency: string; approvedAt: string | null; createdAt: string }[];
+  /** The day it falls due (YYYY-MM-DD, Europe/Rome) and its collection (issue 29). */
+  dueDate: string;
+  collectionStatus: CollectionStatus;
+  collectionStatusLabel: string;
+  /**
+   * What moved its collection: each reminder sent to you, a provider's failed charge or retry, a
+   * late payment recorded. `by` is the kind of actor only ('system' the daily job, 'provider',
+   * 'user' the seller's staff, never named).
+   */
+  collection: {
+    kind: CollectionEventKind;
+    label: string;
+    step: number | null;
+    by: 'system' | 'provider' | 'user';
+    note: string | null;
+    at: string;
+  }[];
   /** Payment links made for it (the links themselves are never stored). */
   paymentLinks: {
     status: 'active' | 'used' | 'expired';

@@ -77,6 +77,11 @@ export function drawTable(
     }
     y += rowH;
   };
+  // A header never ends a page alone: it starts on the next one unless a row fits below it.
+  if (body.length > 0 && y + 2 * rowH > bottom()) {
+    pdf.addPage();
+    y = MARGIN;
+  }
   header();
   for (const row of body) {
     if (y + rowH > bottom()) {

@@ -3,7 +3,19 @@
  * instructions, a fresh payment link, or — for a card or PayPal whose provider retries — the way
  * to update the payment method from the customer's area) and the notice that the ladder ended.
  * The caller wraps them with `withSignInLink` (the sign-in link to the customer's area).
+ *
+ * The subject and the opening paragraphs are the tenant's texts ('Solleciti', CollectionEmail:
+ * plain text with the contract's placeholders), else Rinnova's default wording; what follows them
+ * (how to pay, the reference, the sign-in link) is always the server's. The dunning job and the
+ * screen's preview both render through these functions.
  */
+import {
+  DEFAULT_FINAL_EMAIL,
+  defaultReminderEmail,
+  PLACEHOLDER_PATTERN,
+  type CollectionEmail,
+  type CollectionPlaceholder,
+} from '../../contract/schemas/collection';
 import { escapeHtml } from '../lib/html';
 import type { MailMessage } from './mailer';
 import { layout } from './templates';
@@ -20,10 +32,52 @@ export interface ReminderDetails {
   /** dd/mm/yyyy: until then the customer keeps access. */
   graceEndsOn: string;
   how:
-    | { kind: 'transfer'; beneficiary: string; iban: string; causale: string }
+    | { kind: 'transfer'; beneficiary: string; iban: string; causale: string; link?: string | undefined }
     | { kind: 'link'; url: string }
     | { kind: 'provider'; provider: 'Stripe' | 'PayPal' }
     | { kind: 'area' };
+}
+
+/** What the placeholders stand for in one e-mail (`cliente` null: no name, the word goes with its space). */
+export type PlaceholderValues = Record<Exclude<CollectionPlaceholder, 'cliente'>, string> & {
+  cliente: string | null;
+};
+
+/** The text with its placeholders filled (an unknown one, refused on save, is left as written). */
+export function fillPlaceholders(template: string, values: PlaceholderValues): string {
+  const withName = values.cliente === null ? template.replace(/[ \t]?\{cliente\}/g, '') : template;
+  return withName.replace(PLACEHOLDER_PATTERN, (whole, key: string) => {
+    const value = (values as Record<string, string | null>)[key];
+    return typeof value === 'string' ? value : whole;
+  });
+}
+
+/** The tenant's text, else the default's, field by field (an empty subject or message: the default). */
+function textOf(own: CollectionEmail | null | undefined, fallback: CollectionEmail): CollectionEmail {
+  const subject = own?.subject.trim() ? own.subject.trim() : fallback.subject;
+  const body = own?.body.trim() ? own.body.replace(/\r\n?/g, '\n').trim() : fallback.body;
+  return { subject, body };
+}
+
+/** The message's paragraphs in HTML: each non-empty line one, escaped. */
+const paragraphsHtml = (body: string) =>
+  body
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => `<p>${escapeHtml(line)}</p>`)
+    .join('');
+
+function valuesOf(name: string | null, d: Omit<ReminderDetails, 'how'>): PlaceholderValues {
+  return {
+    cliente: name,
+    fornitore: d.tenantName,
+    piano: d.planName,
+    importo: d.amount,
+    scadenza: d.dueOn,
+    giorni_ritardo: String(d.daysOverdue),
+    fine_tolleranza: d.graceEndsOn,
+    riferimento: d.reference,
+  };
 }
 
 const rowsHtml = (rows: [string, string][]) =>
@@ -34,13 +88,16 @@ const rowsHtml = (rows: [string, string][]) =>
     )
     .join('')}</table>`;
 
-export function collectionReminderMail(to: string, name: string | null, d: ReminderDetails): MailMessage {
-  const greeting = name ? `Ciao ${name},` : 'Ciao,';
-  const late =
-    d.daysOverdue <= 0
-      ? `il pagamento di ${d.amount} per l’abbonamento «${d.planName}» con ${d.tenantName} scade oggi (${d.dueOn}) e non risulta ancora ricevuto.`
-      : `il pagamento di ${d.amount} per l’abbonamento «${d.planName}» con ${d.tenantName}, scaduto il ${d.dueOn}, non risulta ancora ricevuto (${d.daysOverdue} giorni di ritardo).`;
-  const access = `Il servizio resta attivo fino al ${d.graceEndsOn}: paga entro quella data per non interromperlo.`;
+export function collectionReminderMail(
+  to: string,
+  name: string | null,
+  d: ReminderDetails,
+  own?: CollectionEmail | null,
+): MailMessage {
+  const values = valuesOf(name, d);
+  const texts = textOf(own, defaultReminderEmail(d.daysOverdue));
+  const subject = fillPlaceholders(texts.subject, values);
+  const opening = fillPlaceholders(texts.body, values);
   let text: string;
   let html: string;
   if (d.how.kind === 'transfer') {
@@ -58,6 +115,11 @@ export function collectionReminderMail(to: string, name: string | null, d: Remin
       '<p>Effettua il bonifico con questi dati:</p>' +
       rowsHtml(rows) +
       '<p>Indica la causale esattamente come scritta: ci permette di riconoscere il tuo pagamento.</p>';
+    // Issue 29: paying by card or PayPal instead, when a link can be made.
+    if (d.how.link) {
+      text += `\nPreferisci pagare con carta o PayPal? Usa questo link personale (valido un’ora):\n\n${d.how.link}\n`;
+      html += `<p>Preferisci pagare con carta o PayPal? <a href="${escapeHtml(d.how.link)}">Paga online</a> (link personale, valido un’ora)</p>`;
+    }
   } else if (d.how.kind === 'link') {
     text = `Paga da questo link personale (valido un’ora; per uno nuovo entra nella tua area clienti):\n\n${d.how.url}\n`;
     html =
@@ -76,11 +138,11 @@ export function collectionReminderMail(to: string, name: string | null, d: Remin
   }
   return {
     to,
-    subject: `${d.tenantName}: pagamento in sospeso per «${d.planName}»`,
-    text: `${greeting}\n\n${late}\n${access}\n\n${text}\nRiferimento del pagamento: ${d.reference}\n`,
+    subject,
+    text: `${opening}\n\n${text}\nRiferimento del pagamento: ${d.reference}\n`,
     html: layout(
       'Pagamento in sospeso',
-      `<p>${escapeHtml(greeting)}</p><p>${escapeHtml(late)}</p><p>${escapeHtml(access)}</p>${html}` +
+      `${paragraphsHtml(opening)}${html}` +
         `<p style="color:#64748b">Riferimento del pagamento: ${escapeHtml(d.reference)}</p>`,
     ),
   };
@@ -90,20 +152,16 @@ export function collectionReminderMail(to: string, name: string | null, d: Remin
 export function collectionExhaustedMail(
   to: string,
   name: string | null,
-  d: { tenantName: string; planName: string; dueOn: string; amount: string },
+  d: Omit<ReminderDetails, 'how'>,
+  own?: CollectionEmail | null,
 ): MailMessage {
-  const greeting = name ? `Ciao ${name},` : 'Ciao,';
-  const body =
-    `il pagamento di ${d.amount} per l’abbonamento «${d.planName}» con ${d.tenantName}, scaduto il ${d.dueOn}, ` +
-    'non è arrivato nonostante i nostri solleciti: l’abbonamento è stato sospeso.';
-  const next = `Per riattivarlo contatta ${d.tenantName}.`;
+  const values = valuesOf(name, d);
+  const texts = textOf(own, DEFAULT_FINAL_EMAIL);
+  const body = fillPlaceholders(texts.body, values);
   return {
     to,
-    subject: `${d.tenantName}: abbonamento «${d.planName}» sospeso per mancato pagamento`,
-    text: `${greeting}\n\n${body}\n${next}\n`,
-    html: layout(
-      'Abbonamento sospeso',
-      `<p>${escapeHtml(greeting)}</p><p>${escapeHtml(body)}</p><p>${escapeHtml(next)}</p>`,
-    ),
+    subject: fillPlaceholders(texts.subject, values),
+    text: `${body}\n`,
+    html: layout('Abbonamento sospeso', paragraphsHtml(body)),
   };
 }

@@ -211,6 +211,71 @@ export function renewalReminderMail(
   };
 }
 
+/**
+ * Issue 29: a subscription that renews by bank transfer, 7 days before its next billing date: the
+ * next period's transfer instructions (due on the billing date), how long the service stays on
+ * while the transfer is awaited, and — when one can be made — a payment link to pay by card or
+ * PayPal instead.
+ */
+export function renewalTransferMail(
+  to: string,
+  name: string | null,
+  details: {
+    tenantName: string;
+    planName: string;
+    /** dd/mm/yyyy: the next billing date, when the transfer is due. */
+    dueOn: string;
+    beneficiary: string;
+    iban: string;
+    amount: string;
+    causale: string;
+    /** dd/mm/yyyy: the last day of the grace while the transfer is awaited. */
+    graceEndsOn: string;
+    link: string | null;
+  },
+): MailMessage {
+  const greeting = name ? `Ciao ${name},` : 'Ciao,';
+  const intro =
+    `il tuo abbonamento «${details.planName}» con ${details.tenantName} si rinnova il ${details.dueOn}: ` +
+    `per rinnovarlo effettua entro quella data un bonifico con questi dati:`;
+  const rows: [string, string][] = [
+    ['Beneficiario', details.beneficiary],
+    ['IBAN', details.iban],
+    ['Importo', details.amount],
+    ['Causale', details.causale],
+  ];
+  const causaleNote =
+    'Indica la causale esattamente come scritta: ci permette di riconoscere il tuo pagamento.';
+  const grace = `Mentre attendiamo il bonifico il servizio resta attivo fino al ${details.graceEndsOn}.`;
+  const linkWords =
+    'Preferisci pagare con carta o PayPal? Usa questo link personale (valido un’ora; per uno nuovo entra nella tua area clienti):';
+  return {
+    to,
+    subject: `${details.tenantName}: rinnovo di «${details.planName}» del ${details.dueOn}, istruzioni per il bonifico`,
+    text:
+      `${greeting}\n\n${intro}\n\n` +
+      rows.map(([k, v]) => `${k}: ${v}`).join('\n') +
+      `\n\n${causaleNote}\n${grace}\n` +
+      (details.link ? `\n${linkWords}\n\n${details.link}\n` : ''),
+    html: layout(
+      'Rinnovo con bonifico',
+      `<p>${escapeHtml(greeting)}</p><p>${escapeHtml(intro)}</p>` +
+        `<table style="border-collapse:collapse">${rows
+          .map(
+            ([k, v]) =>
+              `<tr><td style="padding:4px 12px 4px 0;color:#64748b">${escapeHtml(k)}</td><td style="padding:4px 0;font-weight:600">${escapeHtml(v)}</td></tr>`,
+          )
+          .join('')}</table>` +
+        `<p>${escapeHtml(causaleNote)}</p><p>${escapeHtml(grace)}</p>` +
+        (details.link
+          ? `<p>Preferisci pagare con carta o PayPal? <a href="${escapeHtml(details.link)}">Paga online</a> ` +
+            '(link personale, valido un’ora; per uno nuovo entra nella tua area clienti)</p>' +
+            `<p>Se il pulsante non funziona, copia questo indirizzo nel browser:<br>${escapeHtml(details.link)}</p>`
+          : ''),
+    ),
+  };
+}
+
 /** To a tenant's Admins: an outbound webhook endpoint was disabled after 24 hours of failures. */
 export function webhookDisabledMail(to: string, details: { tenantName: string; url: string }): MailMessage {
   const body = integrationMessages.endpointDisabled(details.url);

@@ -83,8 +83,6 @@ export interface StripeAdapter extends PaymentProviderAdapter {
     customerId: string;
     returnUrl: string;
   }): Promise<{ id: string; url: string }>;
-  /** Stops the renewal: the subscription ends at its current period's end (`cancel_at_period_end`). */
-  cancelAtPeriodEnd(subscriptionId: string): Promise<void>;
   /** The verified event, or null when the signature (or the secret) does not match the raw body. */
   parseWebhook(rawBody: Buffer | string, signature: string | undefined): StripeWebhookEvent | null;
 }
@@ -211,9 +209,6 @@ export function createStripeAdapter(credentials: StripeCredentials, options: Str
       if (options.checkoutHostPinned && !isStripeBillingPortalUrl(session.url))
         throw new ProviderError('invalid', null, 'portal_url_not_stripe', 'stripe');
       return { id: session.id, url: session.url };
-    },
-    async cancelAtPeriodEnd(id) {
-      await call(() => stripe.subscriptions.update(id, { cancel_at_period_end: true }));
     },
     async verifyWebhook(delivery: WebhookDelivery) {
       const sig = delivery.headers['stripe-signature'];

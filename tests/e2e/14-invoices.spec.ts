@@ -19,6 +19,7 @@ import {
   toast,
   DEMO_TENANT,
 } from './support';
+import { adminCalls, createCustomer, milanoId, planByName, stampOf, subscribeByTransfer } from './support/demo-tenant';
 
 const heading1 = (page: Page, name: string) => page.getByRole('heading', { level: 1, name });
 const statusBadge = (page: Page) => page.locator('h1 + *').first();
@@ -28,48 +29,21 @@ const statusBadge = (page: Page) => page.locator('h1 + *').first();
  * a Pro subscription whose bank transfer is recorded and approved, waiting for confirmation.
  */
 async function subscriptionReadyToConfirm() {
-  const session = await apiLogin(accounts.admin);
-  const tenantId = await tenantIdByName(session.token, DEMO_TENANT);
-  const call = <T>(method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) =>
-    api<T>(method, url, { token: session.token, tenantId, body });
-  const stamp = Date.now().toString(36);
-  const towns = await call<{ options: { value: number; label: string }[] }>(
-    'GET',
-    '/api/municipality/getAllForSelect?searchTerm=Milano&pageSize=20',
-  );
-  const milano = towns.body.data?.options.find((m) => m.label.startsWith('Milano'));
-  expect(milano).toBeDefined();
+  const call = await adminCalls();
+  const stamp = stampOf();
   const name = `Ferri Impianti ${stamp} Srl`;
-  const created = await call<{ id: number }>('POST', '/api/user/Create', {
+  const customerId = await createCustomer(call, {
     name,
     email: `amministrazione.${stamp}@ferri.example.com`,
-    roleId: 3,
-    isActive: true,
     isCompany: true,
     vatCode: '12345678903',
     sdi: 'KRRH6B9',
     street: 'Via Dante 7',
     zip: '20121',
-    municipality: milano!.value,
+    municipality: await milanoId(call),
   });
-  expect(created.status).toBe(200);
-  const plans = await call<{ items: { id: number; name: string }[] }>('GET', '/api/plan/getAll?pageSize=100');
-  const pro = plans.body.data!.items.find((p) => p.name === 'Pro')!;
-  const sub = await call<{ id: number; payments: { id: number; amountDue: number }[] }>(
-    'POST',
-    '/api/subscription/Create',
-    { userId: created.body.data!.id, planId: pro.id },
-  );
-  expect(sub.status).toBe(200);
-  const id = sub.body.data!.id;
-  const payment = sub.body.data!.payments[0]!;
-  expect((await call('PUT', `/api/subscription/setPaymentWithBankTransfer/${id}`)).status).toBe(200);
-  const transfer = await call('POST', '/api/BankTransfer/create', {
-    paymentId: payment.id,
-    amount: payment.amountDue,
-    approvalDate: new Date(Date.now() - 3_600_000).toISOString(),
-  });
-  expect(transfer.status).toBe(200);
+  const pro = await planByName(call, 'Pro');
+  const { id } = await subscribeByTransfer(call, customerId, pro.id, 'recorded');
   return { id, name };
 }
 
@@ -285,11 +259,8 @@ test.describe('Admin: sending to the SdI by PEC, then a credit note', () => {
  * an invoice.
  */
 async function customerWithTwoWaitingPayments() {
-  const session = await apiLogin(accounts.admin);
-  const tenantId = await tenantIdByName(session.token, DEMO_TENANT);
-  const call = <T>(method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) =>
-    api<T>(method, url, { token: session.token, tenantId, body });
-  const stamp = Date.now().toString(36);
+  const call = await adminCalls();
+  const stamp = stampOf();
   const plan = await call<{ id: number }>('POST', '/api/plan/Create', {
     name: `Corso esente ${stamp}`,
     recurringCostBeforeVAT: 120,
@@ -300,32 +271,8 @@ async function customerWithTwoWaitingPayments() {
   });
   expect(plan.status).toBe(200);
   const name = `Anna Neri ${stamp}`;
-  const created = await call<{ id: number }>('POST', '/api/user/Create', {
-    name,
-    email: `anna.neri.${stamp}@example.it`,
-    roleId: 3,
-    isActive: true,
-    isCompany: false,
-  });
-  expect(created.status).toBe(200);
-  for (let i = 0; i < 2; i++) {
-    const sub = await call<{ id: number; payments: { id: number; amountDue: number }[] }>(
-      'POST',
-      '/api/subscription/Create',
-      { userId: created.body.data!.id, planId: plan.body.data!.id },
-    );
-    expect(sub.status).toBe(200);
-    const id = sub.body.data!.id;
-    const payment = sub.body.data!.payments[0]!;
-    expect((await call('PUT', `/api/subscription/setPaymentWithBankTransfer/${id}`)).status).toBe(200);
-    const transfer = await call('POST', '/api/BankTransfer/create', {
-      paymentId: payment.id,
-      amount: payment.amountDue,
-      approvalDate: new Date(Date.now() - 3_600_000).toISOString(),
-    });
-    expect(transfer.status).toBe(200);
-    expect((await call('PUT', `/api/subscription/setActiveNoRenewal/${id}`)).status).toBe(200);
-  }
+  const customerId = await createCustomer(call, { name, email: `anna.neri.${stamp}@example.it` });
+  for (let i = 0; i < 2; i++) await subscribeByTransfer(call, customerId, plan.body.data!.id, 'confirmed');
   return { name };
 }
 

@@ -9,7 +9,7 @@ import {
   screenshot,
   toast,
   waitForMail,
-  type OutboxMail,
+  loginLinkOf,
 } from './support';
 
 /**
@@ -21,11 +21,6 @@ import {
 const REQUESTED = 'Se l’indirizzo è registrato, riceverai a breve un link di accesso.';
 const INVALID = 'Il link di accesso non è valido o è scaduto. Richiedine uno nuovo.';
 
-function loginLinkOf(mail: OutboxMail): URL {
-  const match = /https?:\/\/\S+\/login\/link\?token=[A-Za-z0-9_-]+/.exec(mail.text);
-  if (!match) throw new Error(`No sign-in link in the e-mail to ${mail.to}:\n${mail.text}`);
-  return new URL(match[0]);
-}
 
 test('a customer asks for a sign-in link on /login, opens it from the e-mail and lands signed in, once', async ({
   page,

@@ -13,8 +13,9 @@ import {
   tenantIdByName,
   toast,
   waitForMail,
-  type OutboxMail,
+  loginLinkOf,
 } from './support';
+import { adminCalls, createCustomer, milanoId, planByName, stampOf, subscribeByTransfer } from './support/demo-tenant';
 
 /**
  * The customers' own area (issue 28), as a customer uses it: signed in from the e-mailed link,
@@ -25,18 +26,6 @@ import {
 
 const heading1 = (page: Page, name: string) => page.getByRole('heading', { level: 1, name });
 
-function loginLinkOf(mail: OutboxMail): URL {
-  const match = /https?:\/\/\S+\/login\/link\?token=[A-Za-z0-9_-]+/.exec(mail.text);
-  if (!match) throw new Error(`No sign-in link in the e-mail to ${mail.to}:\n${mail.text}`);
-  return new URL(match[0]);
-}
-
-async function adminCalls() {
-  const session = await apiLogin(accounts.admin);
-  const tenantId = await tenantIdByName(session.token, DEMO_TENANT);
-  return <T>(method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) =>
-    api<T>(method, url, { token: session.token, tenantId, body });
-}
 
 async function shots(page: Page, name: string) {
   for (const width of [390, 1280]) {
@@ -51,39 +40,18 @@ test('a new customer signs in from the e-mail, pays by bank transfer, fills in t
 }) => {
   test.setTimeout(180_000);
   const call = await adminCalls();
-  const stamp = Date.now().toString(36);
-  const towns = await call<{ options: { value: number; label: string }[] }>(
-    'GET',
-    '/api/municipality/getAllForSelect?searchTerm=Milano&pageSize=20',
-  );
-  const milano = towns.body.data?.options.find((m) => m.label.startsWith('Milano'));
-  expect(milano).toBeDefined();
+  const stamp = stampOf();
   // A private person with an address but no codice fiscale: their invoice cannot be issued yet.
   const email = `giulia.conti.${stamp}@example.it`;
-  const created = await call<{ id: number }>('POST', '/api/user/Create', {
+  const customerId = await createCustomer(call, {
     name: 'Giulia Conti',
     email,
-    roleId: 3,
-    isActive: true,
-    isCompany: false,
     street: 'Via Torino 12',
     zip: '20123',
-    municipality: milano!.value,
+    municipality: await milanoId(call),
   });
-  expect(created.status).toBe(200);
-  const plans = await call<{ items: { id: number; name: string }[] }>('GET', '/api/plan/getAll?pageSize=100');
-  const basic = plans.body.data!.items.find((p) => p.name === 'Basic')!;
-  const sub = await call<{ id: number; payments: { id: number; amountDue: number }[] }>(
-    'POST',
-    '/api/subscription/Create',
-    { userId: created.body.data!.id, planId: basic.id },
-  );
-  expect(sub.status).toBe(200);
-  const subscriptionId = sub.body.data!.id;
-  const payment = sub.body.data!.payments[0]!;
-  expect((await call('PUT', `/api/subscription/setPaymentWithBankTransfer/${subscriptionId}`)).status).toBe(
-    200,
-  );
+  const basic = await planByName(call, 'Basic');
+  const { id: subscriptionId, payment } = await subscribeByTransfer(call, customerId, basic.id);
 
   // Signed in with the link the login page e-mails: no password ever.
   const before = await outboxSnapshot();

@@ -24,7 +24,7 @@ import {
   userTenants,
 } from '../../server/db/schema';
 import { createTenantDatabases, type TenantDatabases } from '../../server/db/tenancy/tenant-databases';
-import { giveIban, movableClock, planId, userId } from './billing/helpers';
+import { createSubscription, giveIban, movableClock, planId, userId } from './billing/helpers';
 import { payByBankTransfer } from './invoices/helpers';
 import { placeOf } from './helpers/entity-checks';
 import { client, createTestContext, DEMO, type TestContext } from './helpers/test-app';
@@ -35,6 +35,8 @@ let me: number;
 let mario: number;
 let demoId: number;
 let rossiId: number;
+/** Demo Srl's unpaid transfer of the customer that an Admin reminded ('Sollecita ora', issue 29). */
+let remindedCausale: string;
 const TOTP_MARKER = 'totp-sealed-secret-marker-0123456789';
 const RECOVERY_MARKER = 'recovery-code-hash-marker-abcdef';
 
@@ -93,6 +95,19 @@ beforeAll(async () => {
     '2026-03-09T15:00:00Z',
   );
   expect(confirm.status, confirm.raw).toBe(200);
+
+  // In Demo Srl a transfer not yet arrived, reminded by an Admin: its collection is theirs to read.
+  await giveIban(ctx, 'Demo Srl');
+  const demoAdmin = await ctx.as('admin', 'Demo Srl');
+  const unpaid = await createSubscription(demoAdmin, {
+    userId: me,
+    planId: await planId(ctx, 'Demo Srl', 'Basic'),
+  });
+  const setTransfer = await demoAdmin.put(`/api/subscription/setPaymentWithBankTransfer/${unpaid.id}`);
+  expect(setTransfer.status, setTransfer.raw).toBe(200);
+  const reminded = await demoAdmin.post(`/api/collection/remind/${unpaid.payments[0]!.id}`);
+  expect(reminded.status, reminded.raw).toBe(200);
+  remindedCausale = unpaid.payments[0]!.causale;
 
   // Secrets the file must never hold: a second factor, recovery codes, link hashes.
   await ctx.db
@@ -198,6 +213,31 @@ describe('GET api/user/me/data?format=json', () => {
     });
   });
 
+  it('holds the collection of each payment: due date, state and its reminders, the staff unnamed', async () => {
+    const demo = data.tenants.find((t) => t.tenant.id === demoId)!;
+    const pay = demo.subscriptions.flatMap((s) => s.payments).find((p) => p.causale === remindedCausale);
+    expect(pay).toMatchObject({
+      dueDate: '2026-03-10',
+      collectionStatus: 'due',
+      collectionStatusLabel: 'Da incassare',
+      method: 'bankTransfer',
+      collection: [
+        {
+          kind: 'reminder',
+          label: 'Sollecito inviato',
+          step: null,
+          by: 'user',
+          note: 'Sollecito manuale',
+          at: '2026-03-10T09:00:00.000Z',
+        },
+      ],
+    });
+    expect(Object.keys(pay!.collection[0]!).sort()).toEqual(['at', 'by', 'kind', 'label', 'note', 'step']);
+    const [admin] = await ctx.db.select({ name: users.name }).from(users).where(eq(users.email, DEMO.admin));
+    expect(raw).not.toContain(DEMO.admin);
+    expect(raw).not.toContain(`"${admin!.name}"`);
+  });
+
   it('holds no secret: no hash, secret or password field, none of their values', async () => {
     const keys = keysOf(data);
     expect(
@@ -285,6 +325,10 @@ describe('GET api/user/me/data?format=pdf', () => {
     expect(flat).toContain(identity!.name!);
     for (const heading of ['Dati personali', 'Dati di fatturazione', 'Abbonamenti', 'Pagamenti', 'Fatture'])
       expect(flat).toContain(heading);
+    // The reminder of the transfer not yet arrived, with its due date.
+    expect(flat).toContain('INCASSO (CAUSALE) SCADENZA EVENTO DA QUANDO RNV-');
+    expect(flat).not.toMatch(/QUANDO Rinnova - I miei dati/);
+    expect(flat).toContain('Sollecito inviato (Sollecito manuale)');
     expect(flat).toContain('Demo Srl');
     expect(flat).toContain('Studio Rossi');
     expect(flat).toContain('RSSMRA80A01H501U');

@@ -4,8 +4,10 @@
  * 'portal': Stripe's billing portal session for the subscription's Stripe customer (made on the
  * fake Stripe), PayPal's automatic payments page. 'bankTransfer': the renewal is stopped at the
  * provider first (a provider failure changes nothing), then Active → ActiveNoRenewal and the next
- * period's payment is a bank transfer: the reminder mails its instructions, the expiry moves the
- * subscription to BankTransferPending, 'Paga ora' answers them, the Admin confirms it. Idempotent.
+ * period's payment is a bank transfer: the reminder mails its instructions (with a card link
+ * beside them, issue 29), at the expiry the subscription stays ActiveNoRenewal in its grace while
+ * the transfer is awaited (issue 29: a renewal by bank transfer), 'Paga ora' answers them, the
+ * Admin records the transfer ('Segna come pagato'). Idempotent.
  */
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -23,7 +25,6 @@ import { startFakePayPal, type FakePayPal } from '../../server/providers/fake-pa
 import { startFakeStripe, type FakeStripe } from '../../server/providers/fake-stripe';
 import { createTestContext, DEMO, type ApiClient, type TestContext } from './helpers/test-app';
 import {
-  approveWholeAmount,
   createSubscription,
   DEMO_IBAN,
   giveIban,
@@ -260,14 +261,15 @@ describe("action 'bankTransfer'", () => {
     });
   }
 
-  it('the next renewal is a bank transfer: instructions by e-mail, BankTransferPending at expiry, Paga ora, the Admin confirms', async () => {
+  it('the next renewal is a bank transfer: instructions by e-mail, in grace at expiry (issue 29), Paga ora, the Admin records it', async () => {
     const { sub } = await activeByStripe();
     const switched = await method(cliente, sub.id, 'bankTransfer');
     expect(switched.status, switched.raw).toBe(200);
     const [, next] = (await state(sub.id)).payments;
     const nextBilling = Date.parse(sub.nextBillingDate);
 
-    // The reminder, 3 days before: the transfer's instructions, not a payment link.
+    // The reminder, 3 days before: the transfer's instructions (issue 29: a card or PayPal link
+    // beside them, for a customer who would rather pay online after all).
     clock.set(new Date(nextBilling - 3 * 86_400_000).toISOString());
     const mailsBefore = (await ctx.outbox()).length;
     await ctx.app.jobs!.runJobNow(JOB_NAMES.renewalReminders, { tenantId: demoId });
@@ -275,18 +277,18 @@ describe("action 'bankTransfer'", () => {
     const reminder = mails.filter((m) => m.text.includes(next!.causale));
     expect(reminder).toHaveLength(1);
     expect(reminder[0]!.text).toContain(DEMO_IBAN);
-    expect(reminder[0]!.text).not.toContain('/payment?token=');
+    expect(reminder[0]!.subject).toContain('istruzioni per il bonifico');
+    expect(reminder[0]!.text).toContain('Preferisci pagare con carta o PayPal?');
+    expect((await state(sub.id)).payments).toHaveLength(2);
     expect((await pay(sub.id)).status).toBe(409); // still ActiveNoRenewal: nothing due yet
 
-    // The period ends: NotActive, then BankTransferPending, in the history.
+    // The period ends (issue 29): the subscription stays ActiveNoRenewal while the transfer is in
+    // collection — no expiry, no BankTransferPending; the dunning ladder applies.
     clock.set(new Date(nextBilling + 3_600_000).toISOString());
     await ctx.app.jobs!.runJobNow(JOB_NAMES.expireSubscriptions, { tenantId: demoId });
     const expired = await state(sub.id);
-    expect(expired.sub[0]?.status).toBe(SubscriptionStatus.BankTransferPending);
-    expect(expired.events.slice(-2).map((e) => [e.event, e.actorKind])).toEqual([
-      ['expire', 'system'],
-      ['setBankTransfer', 'system'],
-    ]);
+    expect(expired.sub[0]?.status).toBe(SubscriptionStatus.ActiveNoRenewal);
+    expect(expired.events.at(-1)).toMatchObject({ event: 'switchToBankTransfer' });
 
     // 'Paga ora' and the Admin's instructions name the new period's payment.
     const due = await pay(sub.id);
@@ -303,21 +305,19 @@ describe("action 'bankTransfer'", () => {
     );
     expect(adminView.body.data).toMatchObject({ causale: next!.causale });
 
-    // The Admin records the transfer and confirms: paid, ActiveNoRenewal to the period's end.
-    const approved = await approveWholeAmount(
-      admin,
-      { id: next!.id, amountDue: next!.amountDueCents / 100 },
-      clock.now().toISOString(),
-    );
-    expect(approved.status, approved.raw).toBe(200);
-    const confirmed = await admin.put<Subscription>(`/api/subscription/setActiveNoRenewal/${sub.id}`);
-    expect(confirmed.status, confirmed.raw).toBe(200);
+    // The Admin records the transfer ('Segna come pagato'): paid, ActiveNoRenewal to the period's end.
+    const marked = await admin.post(`/api/collection/markPaid/${next!.id}`, {
+      amount: next!.amountDueCents / 100,
+      approvalDate: clock.now().toISOString(),
+    });
+    expect(marked.status, marked.raw).toBe(200);
     const done = await state(sub.id);
     expect(done.sub[0]).toMatchObject({
       status: SubscriptionStatus.ActiveNoRenewal,
       nextBillingDate: next!.periodEnd,
     });
     expect(done.payments).toHaveLength(2);
+    expect(done.payments[1]).toMatchObject({ method: 'bankTransfer' });
     expect(done.payments[1]?.paidAt).not.toBeNull();
     expect((await pay(sub.id)).status).toBe(409);
   });

@@ -383,6 +383,14 @@ export const collectionSettings = pgTable(
     steps: smallint('steps').array().notNull(),
     graceDays: smallint('grace_days').notNull(),
     finalDay: smallint('final_day').notNull(),
+    /**
+     * The ladder's e-mails edited by the tenant (contract CollectionEmails: `steps` by position,
+     * `final`; null entries and a null column are Rinnova's default wording).
+     */
+    emails: jsonb('emails').$type<{
+      steps: ({ subject: string; body: string } | null)[];
+      final: { subject: string; body: string } | null;
+    }>(),
     updatedAt: updatedAt(),
   },
   (t) => [check('collection_settings_days_check', sql`${t.graceDays} <= ${t.finalDay}`)],

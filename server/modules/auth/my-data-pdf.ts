@@ -43,6 +43,14 @@ const securityLabels: Record<string, string> = {
   disabled: 'Verifica in due passaggi disattivata',
   reset: 'Verifica in due passaggi azzerata',
 };
+/** Who acted, by kind only (a staff member is never named: another person's data). */
+const actorLabels: Record<string, string> = {
+  user: 'Persona',
+  paymentToken: 'Link di pagamento',
+  provider: 'Fornitore di pagamento',
+  system: 'Sistema',
+  apiKey: 'Integrazione (API)',
+};
 const linkStatusLabels = { active: 'Attivo', used: 'Usato', expired: 'Scaduto' } as const;
 const deliveryLabels: Record<string, string> = {
   pending: 'In attesa',
@@ -415,6 +423,29 @@ export async function renderMyDataPdf(data: MyDataExport): Promise<Buffer> {
       );
     }
 
+    // Issue 29: the collection of each payment that had one (reminders, failed charges, late payments).
+    const collection = pays.flatMap(({ pay }) => pay.collection.map((c) => ({ pay, c })));
+    if (collection.length > 0) {
+      y += 6;
+      table(
+        [
+          { header: 'Incasso (causale)', width: 0.26 },
+          { header: 'Scadenza', width: 0.13 },
+          { header: 'Evento', width: 0.35 },
+          { header: 'Da', width: 0.1 },
+          { header: 'Quando', width: 0.16 },
+        ],
+        collection.map(({ pay, c }) => [
+          pay.causale,
+          calendarDay(pay.dueDate),
+          c.note ? `${c.label} (${c.note})` : c.label,
+          actorLabels[c.by] ?? c.by,
+          dayTime(c.at),
+        ]),
+        '',
+      );
+    }
+
     section('Fatture', 'Fatture e note di credito intestate a te');
     table(
       [
@@ -443,13 +474,6 @@ export async function renderMyDataPdf(data: MyDataExport): Promise<Buffer> {
     const history = t.subscriptions.flatMap((sub) => sub.history.map((h) => ({ sub, h })));
     if (history.length > 0) {
       section('Storico degli abbonamenti', 'Ogni cambio di stato, con chi lo ha fatto (per tipo)');
-      const actors: Record<string, string> = {
-        user: 'Persona',
-        paymentToken: 'Link di pagamento',
-        provider: 'Fornitore di pagamento',
-        system: 'Sistema',
-        apiKey: 'Integrazione (API)',
-      };
       table(
         [
           { header: 'Piano', width: 0.22 },
@@ -458,7 +482,7 @@ export async function renderMyDataPdf(data: MyDataExport): Promise<Buffer> {
           { header: 'Nuovo stato', width: 0.2 },
           { header: 'Da', width: 0.2 },
         ],
-        history.map(({ sub, h }) => [sub.plan.name, dayTime(h.at), h.event, h.to, actors[h.by] ?? h.by]),
+        history.map(({ sub, h }) => [sub.plan.name, dayTime(h.at), h.event, h.to, actorLabels[h.by] ?? h.by]),
         '',
       );
     }

@@ -10,6 +10,12 @@ import { fromCents } from '../../../contract/money';
 import { roleNameById, type RoleId } from '../../../contract/enums';
 import { invoiceStatusNames, documentTypeNames, type InvoiceStatus } from '../../../contract/schemas/invoice';
 import {
+  collectionEventNames,
+  collectionStateLabel,
+  type CollectionEventKind,
+  type CollectionStatus,
+} from '../../../contract/schemas/collection';
+import {
   MY_DATA_FORMAT,
   MY_DATA_VERSION,
   type MyDataCustomer,
@@ -36,6 +42,7 @@ import {
   municipalities,
   outbox,
   passwordResetTokens,
+  collectionEvents,
   payments,
   paymentTokens,
   plans,
@@ -403,6 +410,8 @@ async function subscriptionsOf(
       providerSubscriptionId: payments.providerSubscriptionId,
       providerPaymentId: payments.providerPaymentId,
       createdAt: payments.createdAt,
+      dueDate: payments.dueDate,
+      collectionStatus: payments.collectionStatus,
     })
     .from(payments)
     .where(and(eq(payments.tenantId, tenantId), inArray(payments.subscriptionId, ids)))
@@ -438,6 +447,21 @@ async function subscriptionsOf(
           .from(paymentTokens)
           .where(and(eq(paymentTokens.tenantId, tenantId), inArray(paymentTokens.paymentId, paymentIds)))
           .orderBy(asc(paymentTokens.id));
+  const collection =
+    paymentIds.length === 0
+      ? []
+      : await tdb
+          .select({
+            paymentId: collectionEvents.paymentId,
+            kind: collectionEvents.kind,
+            step: collectionEvents.step,
+            by: collectionEvents.actorKind,
+            note: collectionEvents.note,
+            at: collectionEvents.at,
+          })
+          .from(collectionEvents)
+          .where(and(eq(collectionEvents.tenantId, tenantId), inArray(collectionEvents.paymentId, paymentIds)))
+          .orderBy(asc(collectionEvents.id));
   const history = await tdb
     .select({
       subscriptionId: subscriptionEvents.subscriptionId,
@@ -476,6 +500,20 @@ async function subscriptionsOf(
     providerSubscriptionId: p.providerSubscriptionId,
     providerPaymentId: p.providerPaymentId,
     createdAt: iso(p.createdAt),
+    dueDate: p.dueDate,
+    collectionStatus: p.collectionStatus as CollectionStatus,
+    collectionStatusLabel: collectionStateLabel(p.collectionStatus as CollectionStatus, p.paidAt !== null),
+    // The actor's kind only: the staff member's name is another person's data.
+    collection: collection
+      .filter((c) => c.paymentId === p.id)
+      .map((c) => ({
+        kind: c.kind as CollectionEventKind,
+        label: collectionEventNames[c.kind as CollectionEventKind] ?? c.kind,
+        step: c.step,
+        by: c.by as 'system' | 'provider' | 'user',
+        note: c.note,
+        at: iso(c.at),
+      })),
     bankTransfers: transfers
       .filter((t) => t.paymentId === p.id)
       .map((t) => ({

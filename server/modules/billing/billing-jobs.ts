@@ -4,12 +4,13 @@
  * each tenant's job does its work once: running it twice in a period changes nothing more.
  * Every change goes through a unit of work whose actor is the job ({ kind: 'system', job }).
  */
-import { and, asc, eq, gt, lte, notExists, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lte, notExists, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { SubscriptionStatus } from '../../../contract/subscription-status';
 import type { Database } from '../../db/client';
 import {
   paymentProviders,
+  payments,
   plans,
   subscriptionEvents,
   subscriptionReminders,
@@ -18,13 +19,14 @@ import {
   users,
   userTenants,
 } from '../../db/schema';
-import { renewalReminderMail, withSignInLink } from '../../mail/templates';
-import { changeStatus, formatEur, mailTransferInstructions } from './subscription.service';
-import { paymentOfPeriod } from './billing.repository';
-import type { UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
+import { renewalReminderMail, renewalTransferMail, withSignInLink } from '../../mail/templates';
+import { changeStatus, ensureRenewalPayment, formatEur, instructionsOfPayment } from './subscription.service';
+import { latestPaidPayment, paymentOfPeriod } from './billing.repository';
+import type { UnitOfWork, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import type { JobContext, JobDefinition } from '../../jobs/engine';
 import type { PaymentHooks } from './payment-hooks';
-import { runDunning } from './dunning';
+import { italianDay, paymentLinkIfAny, runDunning } from './dunning';
+import { addDays, ladderOf } from './collection.service';
 
 export const JOB_NAMES = {
   expireSubscriptions: 'subscriptions-expire',
@@ -90,9 +92,12 @@ function perTenant(
 
 /**
  * ActiveNoRenewal → NotActive once the next billing date has passed (event 'expire', in the
- * history). A customer who chose the bank transfer for that period ('Passa al bonifico': its
- * payment is recorded unpaid with method 'bankTransfer') goes on to BankTransferPending, so the
- * Admin records and confirms the transfer as for a first payment.
+ * history), unless it renews by bank transfer (issue 29): while the bank-transfer payment of the
+ * period starting at its next billing date is still in collection (unpaid, 'due' or 'overdue'),
+ * the customer keeps access through the ladder's grace (pastDue) and the dunning job ends it at the
+ * ladder's final day ('collectionExhausted'); the transfer recorded ('Segna come pagato') or a
+ * payment link paid moves its next billing date on. This holds for a period the customer chose
+ * to pay by transfer ('Passa al bonifico', issue 28) too: no BankTransferPending any more.
  */
 export async function expireSubscriptions(
   uow: UnitOfWorkRunner,
@@ -112,10 +117,25 @@ export async function expireSubscriptions(
           eq(subscriptions.tenantId, w.tenantId),
           eq(subscriptions.status, SubscriptionStatus.ActiveNoRenewal),
           lte(subscriptions.nextBillingDate, w.now),
+          notExists(
+            w.tx
+              .select({ one: sql`1` })
+              .from(payments)
+              .where(
+                and(
+                  eq(payments.tenantId, subscriptions.tenantId),
+                  eq(payments.subscriptionId, subscriptions.id),
+                  eq(payments.periodStart, subscriptions.nextBillingDate),
+                  isNull(payments.paidAt),
+                  eq(payments.method, 'bankTransfer'),
+                  inArray(payments.collectionStatus, ['due', 'overdue']),
+                ),
+              ),
+          ),
         ),
       )
       .orderBy(asc(subscriptions.id))
-      .for('update');
+      .for('update', { of: subscriptions });
     for (const sub of due) {
       await changeStatus(
         w,
@@ -123,14 +143,6 @@ export async function expireSubscriptions(
         'expire',
         'Data del prossimo rinnovo superata senza rinnovo',
       );
-      const chosen = await paymentOfPeriod(w, sub.id, sub.nextBillingDate);
-      if (chosen && chosen.method === 'bankTransfer' && chosen.paidAt === null)
-        await changeStatus(
-          w,
-          { id: sub.id, status: SubscriptionStatus.NotActive },
-          'setBankTransfer',
-          'Il cliente ha scelto il bonifico per questo periodo',
-        );
     }
     return due.length;
   });
@@ -148,6 +160,10 @@ const romeDate = new Intl.DateTimeFormat('it-IT', {
  * next 7 days gets one e-mail per period with a fresh payment link. The reminder row (unique per
  * subscription and period) is written in the same unit as the link and the e-mail's outbox row,
  * so a second run sends nothing and a failed link leaves nothing half-done.
+ *
+ * Issue 29: one that renews by bank transfer (`renewsByTransfer`) gets instead the next period's
+ * payment (method 'bankTransfer', due on the Rome day of the next billing date) and its transfer
+ * instructions, with a payment link beside them when one can be made; in the same unit.
  */
 const laterEvent = alias(subscriptionEvents, 'later_event');
 
@@ -220,6 +236,7 @@ export async function sendRenewalReminders(
             userId: subscriptions.userId,
             planId: subscriptions.planId,
             status: subscriptions.status,
+            startDate: subscriptions.startDate,
             nextBillingDate: subscriptions.nextBillingDate,
             amountDueCents: subscriptions.amountDueCents,
             email: users.email,
@@ -256,10 +273,8 @@ export async function sendRenewalReminders(
           .onConflictDoNothing()
           .returning({ id: subscriptionReminders.id });
         if (!claimed) return false;
-        // The customer chose the bank transfer for this period: its instructions, not a link.
-        const chosen = await paymentOfPeriod(w, sub.id, sub.nextBillingDate);
-        if (chosen && chosen.method === 'bankTransfer' && chosen.paidAt === null) {
-          await mailTransferInstructions(w, sub, chosen);
+        if (await renewsByTransfer(w, sub.id, sub.nextBillingDate)) {
+          await mailRenewalByTransfer(w, sub, deps.createLink);
           return true;
         }
         const link = await deps.createLink(w, { subscriptionId: sub.id, periodStart: sub.nextBillingDate });
@@ -283,6 +298,83 @@ export async function sendRenewalReminders(
     }
   }
   return { sent, failed };
+}
+
+/**
+ * Test seam: called right after a renewal-by-transfer e-mail is written to the outbox, inside its
+ * unit. A test makes it throw to prove that a crash there leaves nothing (no reminder row, no
+ * payment, no e-mail) and the next run does it once.
+ */
+export const renewalFaults: { afterTransferMail: ((subscriptionId: number) => void) | null } = {
+  afterTransferMail: null,
+};
+
+/**
+ * Issue 29: a subscription renews by bank transfer when its customer chose the transfer for the
+ * period from `periodStart` ('Passa al bonifico': that payment is recorded unpaid with method
+ * 'bankTransfer'), or when its current period was paid by bank transfer and the tenant has an IBAN
+ * to give (without one, the payment link as before).
+ */
+async function renewsByTransfer(w: UnitOfWork, subscriptionId: number, periodStart: Date): Promise<boolean> {
+  const next = await paymentOfPeriod(w, subscriptionId, periodStart);
+  if (next && next.paidAt === null && next.method === 'bankTransfer') return true;
+  if (next && next.paidAt !== null) return false;
+  const current = await latestPaidPayment(w, subscriptionId);
+  if (current?.method !== 'bankTransfer') return false;
+  const [tenant] = await w.tx.select({ iban: tenants.iban }).from(tenants).where(eq(tenants.id, w.tenantId));
+  return Boolean(tenant?.iban);
+}
+
+/**
+ * The next period's payment by bank transfer (made now if missing; recorded as a transfer) and
+ * the e-mail with its instructions, the grace and, when one can be made, a payment link.
+ */
+async function mailRenewalByTransfer(
+  w: UnitOfWork,
+  sub: {
+    id: number;
+    userId: number;
+    planId: number;
+    startDate: Date;
+    nextBillingDate: Date;
+    amountDueCents: number;
+    email: string;
+    name: string | null;
+    planName: string;
+    tenantName: string;
+  },
+  createLink: PaymentHooks['createRenewalPaymentLink'],
+): Promise<void> {
+  const payment = await ensureRenewalPayment(w, sub, sub.nextBillingDate);
+  if (payment.paidAt !== null) return;
+  if (payment.method !== 'bankTransfer')
+    await w.tx
+      .update(payments)
+      .set({ method: 'bankTransfer' })
+      .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, payment.id)));
+  const instructions = await instructionsOfPayment(w, payment);
+  const ladder = await ladderOf(w);
+  const link = await paymentLinkIfAny(w, createLink, {
+    subscriptionId: sub.id,
+    periodStart: sub.nextBillingDate,
+  });
+  await w.outbox.email(
+    withSignInLink(
+      renewalTransferMail(sub.email, sub.name, {
+        tenantName: sub.tenantName,
+        planName: sub.planName,
+        dueOn: italianDay(payment.dueDate),
+        beneficiary: instructions.beneficiary,
+        iban: instructions.iban,
+        amount: formatEur(payment.amountDueCents),
+        causale: payment.causale,
+        graceEndsOn: italianDay(addDays(payment.dueDate, ladder.graceDays)),
+        link,
+      }),
+      sub.userId,
+    ),
+  );
+  renewalFaults.afterTransferMail?.(sub.id);
 }
 
 /**

@@ -457,6 +457,26 @@ export async function firstPayment(
 }
 
 /**
+ * The payment of a subscription's current period: its paid payment of the latest period (issue 29:
+ * one paid by bank transfer makes the subscription renew by bank transfer).
+ */
+export async function latestPaidPayment(scope: TenantScope, subscriptionId: number) {
+  const [row] = await scope.tx
+    .select({ id: payments.id, method: payments.method, periodStart: payments.periodStart })
+    .from(payments)
+    .where(
+      and(
+        eq(payments.tenantId, scope.tenantId),
+        eq(payments.subscriptionId, subscriptionId),
+        isNotNull(payments.paidAt),
+      ),
+    )
+    .orderBy(desc(payments.periodStart), desc(payments.id))
+    .limit(1);
+  return row;
+}
+
+/**
  * The payment a subscription waits for: its oldest unpaid one (the first payment, or a later
  * period's: a renewal by bank transfer), else the first payment. What the bank-transfer calls
  * (instructions, transfers, confirmation) and the customer's 'Paga ora' act on.

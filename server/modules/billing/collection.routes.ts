@@ -14,7 +14,8 @@ import {
   ageBuckets,
   collectionEventKinds,
   collectionStatusIds,
-  ladderSchema,
+  collectionPreviewSchema,
+  collectionSettingsSchema,
   markPaidSchema,
   type AgeBucketKey,
   type OverduePayment,
@@ -29,10 +30,11 @@ import { envelopeOf, ok } from '../../lib/envelope';
 import { HttpError } from '../../lib/http-error';
 import { tenantOf } from '../../plugins/request-context';
 import type { TenantScope, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
+import { previewCollectionEmail } from './collection-preview';
 import {
   collectionMessages,
   collectionOfPayment,
-  ladderOf,
+  collectionSettingsOf,
   markPaid,
   overdueList,
   saveLadder,
@@ -45,10 +47,19 @@ export interface CollectionRoutesOptions {
   connectionFor: (tenantId: number) => Database;
   uow: UnitOfWorkRunner;
   createLink?: PaymentHooks['createRenewalPaymentLink'] | undefined;
+  /** The app's public address: the preview's sample payment and sign-in links. */
+  publicUrl?: (() => string) | undefined;
 }
 
 const tags = ['collection'];
-const ladderOut = z.object({ steps: z.array(z.number()), graceDays: z.number(), finalDay: z.number() });
+const emailOut = z.object({ subject: z.string(), body: z.string() });
+const ladderOut = z.object({
+  steps: z.array(z.number()),
+  graceDays: z.number(),
+  finalDay: z.number(),
+  emails: z.object({ steps: z.array(emailOut.nullable()), final: emailOut.nullable() }),
+});
+const previewOut = z.object({ subject: z.string(), text: z.string(), html: z.string() });
 const bucketKeys = ageBuckets.map((b) => b.key) as [AgeBucketKey, ...AgeBucketKey[]];
 const overdueItem = z.object({
   paymentId: z.number(),
@@ -128,6 +139,7 @@ function bucketFilter(filters: Record<string, string | string[]> | undefined): A
 
 export function registerCollectionRoutes(fastify: FastifyInstance, options: CollectionRoutesOptions): void {
   const { connectionFor, uow, createLink } = options;
+  const publicUrl = options.publicUrl ?? (() => 'http://localhost');
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const config = (action: 'read' | 'list' | 'edit' | 'remind' | 'markPaid') =>
     ({ access: 'user', roles: rolesFor('collection', action), tenant: 'required' }) as const;
@@ -143,11 +155,12 @@ export function registerCollectionRoutes(fastify: FastifyInstance, options: Coll
       config: config('read'),
       schema: {
         tags,
-        summary: 'I solleciti del tenant (giorni dopo la scadenza, tolleranza, azione finale)',
+        summary:
+          'I solleciti del tenant (giorni dopo la scadenza, tolleranza, azione finale) e le loro e-mail (null: il testo predefinito)',
         response: { 200: envelopeOf(ladderOut) },
       },
     },
-    async (request) => ok(await ladderOf(scopeOf(request))),
+    async (request) => ok(await collectionSettingsOf(scopeOf(request))),
   );
 
   app.put(
@@ -156,15 +169,32 @@ export function registerCollectionRoutes(fastify: FastifyInstance, options: Coll
       config: config('edit'),
       schema: {
         tags,
-        summary: 'Salva i solleciti del tenant (errori per campo in italiano)',
-        body: ladderSchema,
+        summary:
+          'Salva i solleciti del tenant e, se indicate, le loro e-mail (senza `emails` i testi restano; errori per campo in italiano)',
+        body: collectionSettingsSchema,
         response: { 200: envelopeOf(ladderOut) },
       },
     },
     async (request) => {
       await request.unitOfWork((w) => saveLadder(w, request.body));
-      return ok(await ladderOf(scopeOf(request)), collectionMessages.ladderSaved);
+      return ok(await collectionSettingsOf(scopeOf(request)), collectionMessages.ladderSaved);
     },
+  );
+
+  app.post(
+    '/api/collection/settings/preview',
+    {
+      config: config('edit'),
+      schema: {
+        tags,
+        summary:
+          'Anteprima di un’e-mail dei solleciti (step 0… o final; bonifico o carta) come la riceve il cliente, su un pagamento di esempio: oggetto, testo e HTML',
+        body: collectionPreviewSchema,
+        response: { 200: envelopeOf(previewOut) },
+      },
+    },
+    async (request) =>
+      ok(await previewCollectionEmail(scopeOf(request), request.body, uow.clock(), publicUrl())),
   );
 
   app.get(

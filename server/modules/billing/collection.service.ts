@@ -25,6 +25,10 @@ import {
   type CollectionEventKind,
   type CollectionStatus,
   type Ladder,
+  type CollectionEmail,
+  type CollectionEmails,
+  type CollectionSettings,
+  type CollectionSettingsInput,
 } from '../../../contract/schemas/collection';
 import { causaleOf } from '../../../contract/schemas/payment';
 import { periodEndAfter } from '../../../contract/billing-dates';
@@ -49,30 +53,72 @@ export { addDays, daysBetween, romeDay };
 
 /** The tenant's ladder: its row, else DEFAULT_LADDER. */
 export async function ladderOf(scope: TenantScope): Promise<Ladder> {
+  const { emails: _emails, ...ladder } = await collectionSettingsOf(scope);
+  return ladder;
+}
+
+/** The stored e-mails lined up with `steps` steps (missing ones: null, the default). */
+function emailsFor(stored: CollectionEmails | null | undefined, steps: number): CollectionEmails {
+  return {
+    steps: Array.from({ length: steps }, (_, i) => stored?.steps[i] ?? null),
+    final: stored?.final ?? null,
+  };
+}
+
+/** The tenant's ladder and its e-mails ('Solleciti'): its row, else DEFAULT_LADDER and the defaults. */
+export async function collectionSettingsOf(scope: TenantScope): Promise<CollectionSettings> {
   const [row] = await scope.tx
     .select({
       steps: collectionSettings.steps,
       graceDays: collectionSettings.graceDays,
       finalDay: collectionSettings.finalDay,
+      emails: collectionSettings.emails,
     })
     .from(collectionSettings)
     .where(eq(collectionSettings.tenantId, scope.tenantId));
-  return row
+  const ladder: Ladder = row
     ? { steps: [...row.steps], graceDays: row.graceDays, finalDay: row.finalDay }
     : {
         steps: [...DEFAULT_LADDER.steps],
         graceDays: DEFAULT_LADDER.graceDays,
         finalDay: DEFAULT_LADDER.finalDay,
       };
+  return { ...ladder, emails: emailsFor(row?.emails, ladder.steps.length) };
 }
 
-export async function saveLadder(w: UnitOfWork, ladder: Ladder): Promise<void> {
+/** An e-mail as stored: trimmed; both texts empty is the default (null). */
+const storedEmail = (e: CollectionEmail | null | undefined): CollectionEmail | null => {
+  if (!e) return null;
+  const subject = e.subject.trim();
+  const body = e.body.replace(/\r\n?/g, '\n').trim();
+  return subject === '' && body === '' ? null : { subject, body };
+};
+
+/**
+ * Saves the ladder and, when given, its e-mails; without them the texts stay, by position, cut
+ * to the new number of steps (a step added later gets the default).
+ */
+export async function saveLadder(w: UnitOfWork, input: CollectionSettingsInput): Promise<void> {
+  const { emails: given, ...ladder } = input;
+  const current = given ? null : (await collectionSettingsOf(w)).emails;
+  const source = given ?? current!;
+  const emails = {
+    steps: emailsFor(source, ladder.steps.length).steps.map(storedEmail),
+    final: storedEmail(source.final),
+  };
+  const stored = emails.final === null && emails.steps.every((e) => e === null) ? null : emails;
   await w.tx
     .insert(collectionSettings)
-    .values({ tenantId: w.tenantId, ...ladder, updatedAt: w.now })
+    .values({ tenantId: w.tenantId, ...ladder, emails: stored, updatedAt: w.now })
     .onConflictDoUpdate({
       target: collectionSettings.tenantId,
-      set: { steps: ladder.steps, graceDays: ladder.graceDays, finalDay: ladder.finalDay, updatedAt: w.now },
+      set: {
+        steps: ladder.steps,
+        graceDays: ladder.graceDays,
+        finalDay: ladder.finalDay,
+        emails: stored,
+        updatedAt: w.now,
+      },
     });
 }
 

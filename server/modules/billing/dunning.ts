@@ -10,7 +10,7 @@
  */
 import { and, asc, eq, inArray, isNotNull, isNull, lte, ne, or } from 'drizzle-orm';
 import { SubscriptionStatus } from '../../../contract/subscription-status';
-import type { Ladder } from '../../../contract/schemas/collection';
+import type { CollectionSettings } from '../../../contract/schemas/collection';
 import { payments, plans, subscriptions, tenants, users, userTenants } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import {
@@ -21,11 +21,20 @@ import {
 import { withSignInLink } from '../../mail/templates';
 import type { ProviderKind } from '../../providers/payment-provider';
 import type { UnitOfWork, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
-import { addDays, daysBetween, ladderOf, recordCollectionEvent, romeDay } from './collection.service';
+import {
+  addDays,
+  collectionSettingsOf,
+  daysBetween,
+  recordCollectionEvent,
+  romeDay,
+} from './collection.service';
 import type { PaymentHooks } from './payment-hooks';
 import { changeStatus, formatEur, tenantBankDetails } from './subscription.service';
 
 export const DUNNING_JOB = 'dunning';
+
+/** The tenant's ladder with its e-mails ('Solleciti': each step's text by position, the final one). */
+type Ladder = CollectionSettings;
 
 /**
  * Test seam: called right after a reminder's e-mail is written to the outbox, inside its unit. A
@@ -115,51 +124,85 @@ async function paymentForMail(w: UnitOfWork, paymentId: number) {
 }
 type PaymentForMail = NonNullable<Awaited<ReturnType<typeof paymentForMail>>>;
 
+/** The step whose reminder goes out `day` days after the due date: the latest come, else -1. */
+export function stepOn(ladder: Pick<Ladder, 'steps'>, day: number): number {
+  let step = -1;
+  for (let i = 0; i < ladder.steps.length; i++) if (ladder.steps[i]! <= day) step = i;
+  return step;
+}
+
 /**
- * A reminder of `p` to its customer, in `w`: the transfer's instructions (a bank transfer), the
- * provider's retry and the way to update the method (a card or PayPal of an Active subscription),
- * else a fresh payment link when one can be made, else the customer's area; always with the
- * sign-in link. Written to the outbox (sent after commit).
+ * A fresh payment link (card or PayPal) of the period of `p`'s subscription that starts at
+ * `periodStart`, in `w`; null when none can be made (no link maker, or an HttpError: the plan is
+ * not on PayPal/Stripe at this amount, the subscription's status takes no link…).
+ */
+export async function paymentLinkIfAny(
+  w: UnitOfWork,
+  createLink: DunningDeps['createLink'],
+  p: { subscriptionId: number; periodStart: Date },
+): Promise<string | null> {
+  if (!createLink) return null;
+  try {
+    return await createLink(w, { subscriptionId: p.subscriptionId, periodStart: p.periodStart });
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    return null;
+  }
+}
+
+/**
+ * A reminder of `p` to its customer, in `w`: the tenant's text of ladder step `step` (its
+ * default when it has none), then the transfer's instructions (a bank transfer, with a fresh
+ * payment link beside them when one can be made), the provider's retry and the way to update the
+ * method (a card or PayPal of an Active subscription), else a fresh payment link when one can be
+ * made, else the customer's area; always with the sign-in link. Written to the outbox (sent
+ * after commit).
  */
 export async function mailReminder(
   w: UnitOfWork,
   p: PaymentForMail,
   ladder: Ladder,
-  createLink?: DunningDeps['createLink'],
+  createLink: DunningDeps['createLink'] | undefined,
+  step: number,
 ): Promise<void> {
   const today = romeDay(w.now);
   let how: ReminderDetails['how'];
   if (p.method === 'bankTransfer' || p.status === SubscriptionStatus.BankTransferPending) {
     const bank = await tenantBankDetails(w);
-    how = { kind: 'transfer', beneficiary: bank.beneficiary, iban: bank.iban, causale: p.causale };
+    // Issue 29: a card or PayPal link beside the instructions, when one can be made (a renewal
+    // by bank transfer; a first payment set to transfer by the Admin has none).
+    const link = await paymentLinkIfAny(w, createLink, p);
+    how = {
+      kind: 'transfer',
+      beneficiary: bank.beneficiary,
+      iban: bank.iban,
+      causale: p.causale,
+      ...(link ? { link } : {}),
+    };
   } else if ((p.method === 'stripe' || p.method === 'paypal') && p.status === SubscriptionStatus.Active) {
     how = { kind: 'provider', provider: p.method === 'stripe' ? 'Stripe' : 'PayPal' };
   } else {
-    how = { kind: 'area' };
-    if (createLink) {
-      try {
-        how = {
-          kind: 'link',
-          url: await createLink(w, { subscriptionId: p.subscriptionId, periodStart: p.periodStart }),
-        };
-      } catch (error) {
-        // No link for this plan (not on PayPal/Stripe at this amount…): the area's 'Paga ora'.
-        if (!(error instanceof HttpError)) throw error;
-      }
-    }
+    const url = await paymentLinkIfAny(w, createLink, p);
+    // No link for this plan (not on PayPal/Stripe at this amount…): the area's 'Paga ora'.
+    how = url ? { kind: 'link', url } : { kind: 'area' };
   }
   await w.outbox.email(
     withSignInLink(
-      collectionReminderMail(p.email, p.name, {
-        tenantName: p.tenantName,
-        planName: p.planName,
-        dueOn: italianDay(p.dueDate),
-        amount: formatEur(p.amountDueCents),
-        reference: p.causale,
-        daysOverdue: Math.max(0, daysBetween(p.dueDate, today)),
-        graceEndsOn: italianDay(addDays(p.dueDate, ladder.graceDays)),
-        how,
-      }),
+      collectionReminderMail(
+        p.email,
+        p.name,
+        {
+          tenantName: p.tenantName,
+          planName: p.planName,
+          dueOn: italianDay(p.dueDate),
+          amount: formatEur(p.amountDueCents),
+          reference: p.causale,
+          daysOverdue: Math.max(0, daysBetween(p.dueDate, today)),
+          graceEndsOn: italianDay(addDays(p.dueDate, ladder.graceDays)),
+          how,
+        },
+        ladder.emails.steps[step],
+      ),
       p.userId,
     ),
   );
@@ -208,27 +251,34 @@ async function collectOne(
       );
     await w.outbox.email(
       withSignInLink(
-        collectionExhaustedMail(p.email, p.name, {
-          tenantName: p.tenantName,
-          planName: p.planName,
-          dueOn: italianDay(p.dueDate),
-          amount: formatEur(p.amountDueCents),
-        }),
+        collectionExhaustedMail(
+          p.email,
+          p.name,
+          {
+            tenantName: p.tenantName,
+            planName: p.planName,
+            dueOn: italianDay(p.dueDate),
+            amount: formatEur(p.amountDueCents),
+            reference: p.causale,
+            daysOverdue: day,
+            graceEndsOn: italianDay(addDays(p.dueDate, ladder.graceDays)),
+          },
+          ladder.emails.final,
+        ),
         p.userId,
       ),
     );
     return { outcome: 'exhausted', becameOverdue };
   }
   // The latest step whose day has come: a missed earlier step is not sent late.
-  let step = -1;
-  for (let i = 0; i < ladder.steps.length; i++) if (ladder.steps[i]! <= day) step = i;
+  const step = stepOn(ladder, day);
   if (step < 0) return { outcome: 'none', becameOverdue };
   const claimed = await recordCollectionEvent(w, p.id, 'reminder', {
     step,
     note: `Giorno ${ladder.steps[step]}`,
   });
   if (!claimed) return { outcome: 'none', becameOverdue };
-  await mailReminder(w, p, ladder, createLink);
+  await mailReminder(w, p, ladder, createLink, step);
   return { outcome: 'reminded', becameOverdue };
 }
 
@@ -248,7 +298,7 @@ export async function runDunning(
     failed: [],
   };
   const { ladder, ids } = await deps.uow.run({ tenantId, actor }, async (w) => {
-    const ladder = await ladderOf(w);
+    const ladder = await collectionSettingsOf(w);
     const today = romeDay(w.now);
     // Served by payments_collection_idx (tenant, due date) among the unpaid still to collect.
     const rows = await w.tx
@@ -335,7 +385,7 @@ async function stopProviders(
 }
 
 /**
- * 'Sollecita ora' (an Admin): the reminder e-mail now, recorded as a reminder without a ladder
+ * 'Sollecita ora' (an Admin): the reminder e-mail now (the text of the step reached), recorded as a reminder without a ladder
  * step (the ladder's own steps still go out on their days). 404 for another tenant's payment;
  * 409 when it is paid, or its ladder ended.
  */
@@ -350,7 +400,9 @@ export async function remindNow(
   if (!p) throw new HttpError(404, notFound);
   if (p.paidAt !== null || (p.collectionStatus !== 'due' && p.collectionStatus !== 'overdue'))
     throw new HttpError(409, conflict);
-  const ladder = await ladderOf(w);
+  const ladder = await collectionSettingsOf(w);
   await recordCollectionEvent(w, p.id, 'reminder', { note: 'Sollecito manuale' });
-  await mailReminder(w, p, ladder, createLink);
+  // The text of the step the ladder has reached today (the first before its day).
+  const step = Math.max(0, stepOn(ladder, daysBetween(p.dueDate, romeDay(w.now))));
+  await mailReminder(w, p, ladder, createLink, step);
 }

@@ -31,6 +31,8 @@ export interface OwnPaymentRoutesOptions {
   connectionFor: (tenantId: number) => Database;
   providers: ProviderRegistry;
   publicUrl: () => string;
+  /** The app's clock (tests move it). */
+  clock?: () => Date;
 }
 
 const tags = ['user'];
@@ -64,7 +66,7 @@ const paymentMethodAnswerSchema = z.discriminatedUnion('action', [
 
 export function registerOwnPaymentRoutes(
   fastify: FastifyInstance,
-  { connectionFor, providers, publicUrl }: OwnPaymentRoutesOptions,
+  { connectionFor, providers, publicUrl, clock = () => new Date() }: OwnPaymentRoutesOptions,
 ) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const scopeOf = (tenantId: number) => ({ tenantId, tx: connectionFor(tenantId) });
@@ -76,7 +78,7 @@ export function registerOwnPaymentRoutes(
       schema: {
         tags,
         summary:
-          'Paga ora (area clienti): per il pagamento in attesa di una propria sottoscrizione (NotActive o BankTransferPending) i dati del bonifico (beneficiario, IBAN, netToPay, causale) se si paga con bonifico, altrimenti un nuovo link di pagamento (1 ora; nessun nuovo pagamento). 409 se non c’è nulla da pagare; 404 per sottoscrizioni di altri',
+          'Paga ora (area clienti): per il pagamento in attesa di una propria sottoscrizione (NotActive o BankTransferPending, o ActiveNoRenewal che si rinnova con bonifico oltre la data di rinnovo) i dati del bonifico (beneficiario, IBAN, netToPay, causale) se si paga con bonifico, altrimenti un nuovo link di pagamento (1 ora; nessun nuovo pagamento). 409 se non c’è nulla da pagare; 404 per sottoscrizioni di altri',
         params: idParamsSchema,
         response: { 200: envelopeOf(payNowSchema) },
       },
@@ -85,7 +87,7 @@ export function registerOwnPaymentRoutes(
       const tenantId = tenantOf(request);
       const userId = callerOf(request).userId;
       const { id } = request.params;
-      const due = await dueOf(scopeOf(tenantId), id, userId);
+      const due = await dueOf(scopeOf(tenantId), id, userId, clock());
       if (due.byTransfer) return ok(await transferOf(scopeOf(tenantId), due.payment), m.transferInstructions);
       const { paymentId, link } = await request.unitOfWork((w) => freshLink(w, id, userId));
       return ok(

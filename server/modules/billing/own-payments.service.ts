@@ -43,14 +43,34 @@ export async function ownSubscription(
 const payable: readonly number[] = [SubscriptionStatus.NotActive, SubscriptionStatus.BankTransferPending];
 
 /**
+ * Issue 29: an ActiveNoRenewal that renews by bank transfer waits, once its next billing date has
+ * come, for the transfer of the period starting there while it is in collection (the grace).
+ */
+function awaitedTransfer(
+  sub: Pick<SubscriptionRow, 'status' | 'nextBillingDate'>,
+  payment: { method: string | null; periodStart: Date; collectionStatus: string },
+  now: Date,
+): boolean {
+  return (
+    sub.status === SubscriptionStatus.ActiveNoRenewal &&
+    payment.method === 'bankTransfer' &&
+    payment.periodStart.getTime() === sub.nextBillingDate.getTime() &&
+    (payment.collectionStatus === 'due' || payment.collectionStatus === 'overdue') &&
+    sub.nextBillingDate.getTime() <= now.getTime()
+  );
+}
+
+/**
  * The payment due now of the caller's subscription, and how it is paid: by bank transfer while
  * BankTransferPending or when the payment is recorded as a transfer, else by a payment link.
- * 409 `nothingDue` when it waits for nothing.
+ * A renewal by bank transfer past its next billing date is due too (issue 29). 409 `nothingDue`
+ * when it waits for nothing.
  */
-export async function dueOf(scope: TenantScope, subscriptionId: number, userId: number) {
+export async function dueOf(scope: TenantScope, subscriptionId: number, userId: number, now: Date) {
   const sub = await ownSubscription(scope, subscriptionId, userId);
   const payment = await paymentToSettle(scope, sub.id);
-  if (!payable.includes(sub.status) || !payment || payment.paidAt !== null)
+  if (!payment || payment.paidAt !== null) throw new HttpError(409, m.nothingDue);
+  if (!payable.includes(sub.status) && !awaitedTransfer(sub, payment, now))
     throw new HttpError(409, m.nothingDue);
   const byTransfer =
     sub.status === SubscriptionStatus.BankTransferPending || payment.method === 'bankTransfer';
@@ -84,7 +104,7 @@ export async function freshLink(
   subscriptionId: number,
   userId: number,
 ): Promise<{ paymentId: number; link: CreatedLink }> {
-  const { payment, byTransfer } = await dueOf(w, subscriptionId, userId);
+  const { payment, byTransfer } = await dueOf(w, subscriptionId, userId, w.now);
   if (byTransfer) throw new HttpError(409, serverMessages.conflict);
   try {
     return { paymentId: payment.id, link: await createPaymentLink(w, payment.id) };
@@ -180,7 +200,9 @@ export async function stopProviderRenewal(
   const stripe = billing.kind === 'stripe' ? (await deps.providers.stripe(scope.tenantId)).adapter : null;
   const adapter = stripe ?? (await deps.providers.paypal(scope.tenantId)).adapter;
   try {
-    if (stripe) await stripe.cancelAtPeriodEnd(billing.providerSubscriptionId);
+    // Stripe: `cancel_at_period_end` (the same call as 'Disattiva il rinnovo'); PayPal cannot end
+    // at the period's end, so its subscription is cancelled and the period runs out in Rinnova.
+    if (stripe) await stripe.stopRenewal(billing.providerSubscriptionId, 'Il cliente è passato al bonifico');
     else await adapter.cancelSubscription(billing.providerSubscriptionId, 'Il cliente è passato al bonifico');
   } catch (error) {
     if (error instanceof ProviderError && error.kind === 'unprocessable') {
@@ -195,9 +217,10 @@ export async function stopProviderRenewal(
  * 'Passa al bonifico', in the caller's unit: Active → ActiveNoRenewal through the state machine
  * (event `switchToBankTransfer`, the customer as actor; the paid period runs to its end), and the
  * next period's payment (from the next billing date) recorded now, unpaid, with method
- * 'bankTransfer' — the chosen method, which the renewal reminder (instructions instead of a link)
- * and the expiry (on to BankTransferPending) read. Its open payment links are retired. Needs the
- * tenant's IBAN (409). Again: nothing changes (`changed: false`).
+ * 'bankTransfer' — the chosen method: the subscription renews by bank transfer (issue 29: the
+ * reminder mails the transfer's instructions, the expiry leaves it in its grace while the transfer
+ * is in collection, the ladder applies). Its open payment links are retired. Needs the tenant's
+ * IBAN (409). Again: nothing changes (`changed: false`).
  */
 export async function switchToBankTransfer(
   w: UnitOfWork,

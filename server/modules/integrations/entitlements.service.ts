@@ -1,6 +1,8 @@
 /**
  * The entitlement API: what a customer of the tenant may use now. A subscription is live when
- * Active, or ActiveNoRenewal until its next billing date (exclusive), at the unit-of-work clock;
+ * Active, or ActiveNoRenewal until its next billing date (exclusive), at the unit-of-work clock —
+ * or, renewing by bank transfer (issue 29), past it while the transfer of the period starting
+ * there is still in collection, through the tenant's grace (pastDue, its last day included);
  * its plan's features (plan_features rows) are the entitlements, each with the machine key of
  * the catalogue feature of the same name (features.key), or the slug of its name when the
  * catalogue has none.
@@ -33,17 +35,29 @@ function prepareEntitlements(db: Database, variant: CustomerVariant, name: strin
           on ${userTenants.userId} = ${users.id} and ${userTenants.tenantId} = ${tenant}
           where ${variant === 'email' ? sql`lower(${users.email}) = ${customer}` : sql`${users.id} = ${customer}`}
           limit 1)`;
+  const now = sql.placeholder('now');
+  const today = sql.placeholder('today');
+  const graceDays = sql`coalesce((select cs.grace_days from collection_settings cs where cs.tenant_id = ${subscriptions.tenantId}), ${DEFAULT_LADDER.graceDays})`;
+  /**
+   * Payment `p` is the bank transfer an ActiveNoRenewal waits for (issue 29): of the period that
+   * starts at its next billing date, by bank transfer, still in collection.
+   */
+  const awaitedTransfer = sql`(${subscriptions.status} = ${SubscriptionStatus.ActiveNoRenewal} and p.period_start = ${subscriptions.nextBillingDate} and p.method = 'bankTransfer' and p.collection_status in ('due', 'overdue'))`;
   return db
     .select({
       subscriptionId: subscriptions.id,
       planId: plans.id,
       planName: plans.name,
       until: subscriptions.nextBillingDate,
-      /** Issue 29: the due date of its oldest overdue payment (the grace counts from it), or null. */
+      /**
+       * Issue 29: the due date of its oldest overdue payment (the grace counts from it), or null;
+       * past the next billing date of an ActiveNoRenewal, its transfer of the period starting there
+       * counts from its due date even before the dunning job marked it overdue.
+       */
       overdueSince: sql<
         string | null
-      >`(select min(p.due_date)::text from payments p where p.tenant_id = ${subscriptions.tenantId} and p.subscription_id = ${subscriptions.id} and p.paid_at is null and p.collection_status = 'overdue')`,
-      graceDays: sql<number>`coalesce((select cs.grace_days from collection_settings cs where cs.tenant_id = ${subscriptions.tenantId}), ${DEFAULT_LADDER.graceDays})`,
+      >`(select min(p.due_date)::text from payments p where p.tenant_id = ${subscriptions.tenantId} and p.subscription_id = ${subscriptions.id} and p.paid_at is null and (p.collection_status = 'overdue' or (${awaitedTransfer} and ${subscriptions.nextBillingDate} <= ${sql.placeholder('nowIso')}::timestamptz)))`,
+      graceDays: sql<number>`${graceDays}`,
       name: planFeatures.featureName,
       key: features.key,
     })
@@ -69,11 +83,13 @@ function prepareEntitlements(db: Database, variant: CustomerVariant, name: strin
         inArray(subscriptions.status, [...liveStatuses]),
         or(
           ne(subscriptions.status, SubscriptionStatus.ActiveNoRenewal),
-          gt(subscriptions.nextBillingDate, sql.placeholder('now')),
+          gt(subscriptions.nextBillingDate, now),
+          // Issue 29: renewing by bank transfer, through the grace of the period's transfer.
+          sql`exists (select 1 from payments p where p.tenant_id = ${subscriptions.tenantId} and p.subscription_id = ${subscriptions.id} and p.paid_at is null and ${awaitedTransfer} and p.due_date + ${graceDays}::int >= ${today}::date)`,
         ),
         // Issue 29: an overdue payment keeps access only through the tenant's grace (its last day
         // included, Europe/Rome).
-        sql`not exists (select 1 from payments p where p.tenant_id = ${subscriptions.tenantId} and p.subscription_id = ${subscriptions.id} and p.paid_at is null and p.collection_status = 'overdue' and p.due_date + coalesce((select cs.grace_days from collection_settings cs where cs.tenant_id = ${subscriptions.tenantId}), ${DEFAULT_LADDER.graceDays})::int < ${sql.placeholder('today')}::date)`,
+        sql`not exists (select 1 from payments p where p.tenant_id = ${subscriptions.tenantId} and p.subscription_id = ${subscriptions.id} and p.paid_at is null and p.collection_status = 'overdue' and p.due_date + ${graceDays}::int < ${today}::date)`,
       ),
     )
     .prepare(name);
@@ -98,7 +114,13 @@ export async function entitlementsOf(
   const query = preparedOnce(db, `entitlements_by_${variant}`, (name) =>
     prepareEntitlements(db, variant, name),
   );
-  const rows = await query.execute({ tenantId, customer: value, now, today: romeDay(now) });
+  const rows = await query.execute({
+    tenantId,
+    customer: value,
+    now,
+    nowIso: now.toISOString(),
+    today: romeDay(now),
+  });
   // One entry per key: the subscription that lasts longest.
   const byKey = new Map<string, Entitlement>();
   for (const r of rows) {

@@ -1,5 +1,5 @@
 import type { Invoice } from '../../../contract/schemas/invoice';
-import { invoiceList, ownInvoiceFilters } from '../../../contract/lists/invoice';
+import { invoiceList } from '../../../contract/lists/invoice';
 import { defineResource } from '../../lib/resource';
 
 /** The last 24 months, newest first, as the period filter ('marzo 2026' → filters[month]=2026-03). */
@@ -7,8 +7,8 @@ export { monthOptions } from '../../../contract/lists/invoice';
 
 /**
  * /invoice 'Fatture': invoices and credit notes, newest first. Read-only (an invoice is never
- * edited nor deleted); downloads are row actions (src/features/invoice). Admins filter by customer
- * too; a User sees their own.
+ * edited nor deleted); downloads are row actions (src/features/invoice). Staff only: a customer
+ * reads their own in 'Le mie fatture' (src/features/customer-area).
  */
 export const invoiceResource = defineResource<Invoice>({
   name: 'invoice',
@@ -17,10 +17,4 @@ export const invoiceResource = defineResource<Invoice>({
   columns: invoiceList.columns,
   filters: invoiceList.filters,
   fields: [],
-});
-
-/** The same list for a User: their own invoices, no customer filter. */
-export const ownInvoiceResource = defineResource<Invoice>({
-  ...invoiceResource,
-  filters: ownInvoiceFilters,
 });

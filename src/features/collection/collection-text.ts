@@ -85,61 +85,36 @@ export const collectionText = {
     graceEnd: (n: number) => `Accesso mantenuto fino al giorno ${n}`,
     finalAction: (n: number) => `Abbonamento sospeso il giorno ${n}`,
     finalActionHint: 'Il cliente viene avvisato; l’abbonamento presso PayPal o Stripe viene sospeso.',
-    emailTitle: 'Esempio di e-mail di sollecito',
-    emailTransfer: 'Bonifico bancario',
-    emailCard: 'Carta',
+  },
+  emails: {
+    title: 'Le e-mail dei solleciti',
+    intro:
+      'Oggetto e messaggio di ogni sollecito e dell’azione finale, in testo semplice. I segnaposto tra parentesi graffe vengono sostituiti con i dati del pagamento.',
+    fixedReminder:
+      'Dopo il tuo messaggio Rinnova aggiunge sempre come pagare (i dati del bonifico, un link di pagamento nuovo o il nuovo tentativo di addebito), il riferimento del pagamento e il link di accesso all’area clienti: queste parti non si possono togliere.',
+    fixedFinal:
+      'Dopo il tuo messaggio Rinnova aggiunge sempre il link di accesso all’area clienti: non si può togliere.',
+    stepTitle: (i: number, day: number | null) =>
+      day === null ? `Sollecito ${i + 1}` : `Sollecito ${i + 1} · giorno ${day}`,
+    finalTitle: (day: number | null) => (day === null ? 'Azione finale' : `Azione finale · giorno ${day}`),
+    custom: 'Testo personalizzato',
+    standard: 'Testo predefinito',
+    subject: 'Oggetto',
+    body: 'Messaggio',
+    bodyHint: 'Le righe vuote separano i paragrafi. Niente HTML: il testo arriva così come lo scrivi.',
+    placeholders: 'Segnaposto',
+    placeholdersHint: 'Un clic inserisce il segnaposto dove si trova il cursore.',
+    insert: (key: string) => `Inserisci {${key}}`,
+    reset: 'Ripristina il testo predefinito',
+    preview: 'Anteprima',
+    previewFrame: (title: string) => `Anteprima dell’e-mail: ${title}`,
+    previewMethod: 'Metodo di pagamento dell’anteprima',
+    transfer: 'Bonifico',
+    card: 'Carta',
+    previewSubject: 'Oggetto:',
+    previewLoading: 'Anteprima in preparazione…',
+    previewInvalid: 'Correggi gli errori del testo per vedere l’anteprima.',
+    previewFailed: 'Non è stato possibile preparare l’anteprima.',
+    previewSample: 'Con i dati di un pagamento di esempio (cliente Mario Rossi) e i dati della tua azienda.',
   },
 } as const;
-
-/** A sample customer for the e-mail preview. */
-const sample = {
-  customer: 'Mario Rossi',
-  plan: 'Piano Professional',
-  amount: 122,
-  iban: 'IT60 X054 2811 1010 0000 0123 456',
-  beneficiary: 'Demo Srl',
-  causale: 'RINNOVA-42-2026-03',
-};
-
-export interface EmailSample {
-  subject: string;
-  paragraphs: string[];
-  action: string;
-}
-
-/**
- * The reminder e-mail of a ladder as the customer reads it, for a sample payment; `day` is the
- * reminder's day after the due date, `graceDays` and `finalDay` the ladder's.
- */
-export function reminderEmail(
-  kind: 'bankTransfer' | 'card',
-  { day, graceDays, finalDay }: { day: number; graceDays: number; finalDay: number },
-): EmailSample {
-  const amount = formatCurrency(sample.amount);
-  const opening =
-    day === 0
-      ? `oggi scade il pagamento di ${amount} per «${sample.plan}».`
-      : `non abbiamo ancora ricevuto il pagamento di ${amount} per «${sample.plan}», scaduto ${day === 1 ? 'ieri' : `${day} giorni fa`}.`;
-  const how =
-    kind === 'bankTransfer'
-      ? `Puoi pagare con un bonifico a ${sample.beneficiary}, IBAN ${sample.iban}, importo ${amount}, causale ${sample.causale}.`
-      : 'Il pagamento con la carta non è andato a buon fine: puoi pagare con questo link sicuro o aggiornare la carta.';
-  const grace =
-    graceDays > day
-      ? `Il tuo abbonamento resta attivo fino al giorno ${graceDays} dopo la scadenza (tra ${graceDays - day} giorni).`
-      : 'Il periodo di tolleranza è terminato.';
-  return {
-    subject:
-      day === 0
-        ? `Pagamento in scadenza: ${sample.plan}`
-        : `Promemoria: pagamento in sospeso per ${sample.plan}`,
-    paragraphs: [
-      `Gentile ${sample.customer},`,
-      opening,
-      how,
-      `${grace} Senza pagamento, il giorno ${finalDay} l’abbonamento sarà sospeso.`,
-      'Se hai già pagato, ignora questo messaggio. Nella tua area clienti trovi i pagamenti e le fatture.',
-    ],
-    action: kind === 'bankTransfer' ? 'Accedi alla tua area clienti' : 'Paga ora',
-  };
-}

@@ -1,11 +1,11 @@
 /**
  * The live preview of 'Solleciti': the timeline from the due date (each reminder, the grace end,
- * the final action) and a sample of the reminder e-mail for a bank transfer and for a card.
- * It draws whatever the form holds, valid or not (days that cannot be read are left out).
+ * the final action). It draws whatever the form holds, valid or not (days that cannot be read are
+ * left out). The e-mails' own previews are the server's, beside each text (email-editor.tsx).
  */
 import { useId } from 'react';
-import { BankIcon, BellIcon, ClockIcon, BanIcon, WalletIcon } from '../../components/icons';
-import { collectionText, reminderEmail, type EmailSample } from './collection-text';
+import { BellIcon, ClockIcon, BanIcon, WalletIcon } from '../../components/icons';
+import { collectionText } from './collection-text';
 
 const t = collectionText.ladder;
 
@@ -101,41 +101,8 @@ function Timeline({ draft }: { draft: LadderDraft }) {
   );
 }
 
-function EmailCard({ title, icon, email }: { title: string; icon: React.ReactNode; email: EmailSample }) {
-  const id = useId();
-  return (
-    <article aria-labelledby={id} className="min-w-0 rounded-xl border border-slate-200 bg-white">
-      <header className="flex items-center gap-2 border-b border-slate-100 px-4 py-2.5">
-        {icon}
-        <h4 id={id} className="text-sm font-semibold text-slate-900">
-          {title}
-        </h4>
-      </header>
-      <div className="space-y-2 px-4 py-3 text-sm text-slate-700">
-        <p className="font-medium text-slate-900">{email.subject}</p>
-        {email.paragraphs.map((p) => (
-          <p key={p} className="break-words">
-            {p}
-          </p>
-        ))}
-        <p>
-          <span className="inline-flex rounded-lg bg-brand-blue px-3 py-1.5 text-sm font-medium text-white">
-            {email.action}
-          </span>
-        </p>
-      </div>
-    </article>
-  );
-}
-
 export function LadderPreview({ draft }: { draft: LadderDraft }) {
   const headingId = useId();
-  const first = draft.steps.find((d) => Number.isInteger(d) && d >= 0) ?? 0;
-  const days = {
-    day: first,
-    graceDays: draft.graceDays ?? 0,
-    finalDay: draft.finalDay ?? 0,
-  };
   return (
     <section aria-labelledby={headingId} className="card space-y-5 p-4 sm:p-5">
       <div>
@@ -145,21 +112,6 @@ export function LadderPreview({ draft }: { draft: LadderDraft }) {
         <p className="mt-0.5 text-sm text-slate-500">{t.previewIntro}</p>
       </div>
       <Timeline draft={draft} />
-      <div className="space-y-3">
-        <h3 className="text-sm font-semibold text-slate-900">{t.emailTitle}</h3>
-        <div className="grid gap-3 xl:grid-cols-2">
-          <EmailCard
-            title={t.emailTransfer}
-            icon={<BankIcon className="h-4 w-4 text-slate-500" />}
-            email={reminderEmail('bankTransfer', days)}
-          />
-          <EmailCard
-            title={t.emailCard}
-            icon={<WalletIcon className="h-4 w-4 text-slate-500" />}
-            email={reminderEmail('card', days)}
-          />
-        </div>
-      </div>
     </section>
   );
 }

@@ -24,14 +24,26 @@ const statusTone: Record<number, string> = {
   [SubscriptionStatus.Canceled]: 'bg-red-100 text-red-800',
 };
 
-/** The payment still to pay of a subscription waiting for it (none once paid or cancelled). */
-export function dueOf(s: Subscription): Payment | null {
+/**
+ * The payment still to pay of a subscription waiting for it (none once paid or cancelled): the
+ * unpaid one of a NotActive or BankTransferPending subscription, or (issue 29) the bank transfer of
+ * a subscription renewing by bank transfer once its next billing date has come, while in collection.
+ */
+export function dueOf(s: Subscription, now: Date = new Date()): Payment | null {
+  const unpaid = s.payments.find((p) => p.paidAt === null) ?? null;
   if (
-    s.subscriptionStatus !== SubscriptionStatus.NotActive &&
-    s.subscriptionStatus !== SubscriptionStatus.BankTransferPending
+    s.subscriptionStatus === SubscriptionStatus.NotActive ||
+    s.subscriptionStatus === SubscriptionStatus.BankTransferPending
   )
-    return null;
-  return s.payments.find((p) => p.paidAt === null) ?? null;
+    return unpaid;
+  const awaited =
+    s.subscriptionStatus === SubscriptionStatus.ActiveNoRenewal &&
+    unpaid !== null &&
+    unpaid.method === 'bankTransfer' &&
+    (unpaid.collectionStatus === 'due' || unpaid.collectionStatus === 'overdue') &&
+    Date.parse(unpaid.periodStart) === Date.parse(s.nextBillingDate) &&
+    Date.parse(s.nextBillingDate) <= now.getTime();
+  return awaited ? unpaid : null;
 }
 
 function SubscriptionCard({ s }: { s: Subscription }) {
@@ -63,11 +75,30 @@ function SubscriptionCard({ s }: { s: Subscription }) {
   );
 }
 
+/** Issue 29: a payment past its due date says so, with the day it fell due. */
+function DueLine({ p }: { p: Payment }) {
+  const late = p.collectionStatus === 'overdue';
+  return (
+    <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-500">
+      <span>
+        {late ? 'Scaduto il' : 'Scadenza'}{' '}
+        <span className="font-medium text-slate-700">{formatDate(p.dueDate)}</span>
+      </span>
+      {late && (
+        <span className="badge bg-orange-50 text-orange-800 ring-1 ring-inset ring-orange-600/30">
+          In ritardo
+        </span>
+      )}
+    </p>
+  );
+}
+
 function DueCard({ s, p }: { s: Subscription; p: Payment }) {
   return (
     <li className="card border-amber-300 p-4">
       <p className="text-sm text-slate-600">{s.plan.name}</p>
       <p className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{formatCurrency(p.amountDue)}</p>
+      <DueLine p={p} />
       <p className="mt-1 text-sm text-slate-500">
         Causale <span className="font-medium text-slate-700">{p.causale}</span>
       </p>

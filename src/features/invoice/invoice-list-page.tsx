@@ -2,8 +2,7 @@ import { useCallback, useState } from 'react';
 import type { Invoice } from '../../../contract/schemas/invoice';
 import { ListPage, type RowAction } from '../../components/list-page';
 import { DownloadIcon, FileCodeIcon, FilePdfIcon, SendIcon, UndoIcon } from '../../components/icons';
-import { useCan } from '../../lib/access';
-import { invoiceResource, monthOptions, ownInvoiceResource } from '../../entities/invoice/invoice.resource';
+import { invoiceResource, monthOptions } from '../../entities/invoice/invoice.resource';
 import { useDownloadInvoice } from '../../entities/invoice/invoice-downloads';
 import { useDownloadMonthZip } from './api/download-month-zip';
 import { useIssueCreditNote } from './api/issue-credit-note';
@@ -60,11 +59,9 @@ function MonthZip() {
 /**
  * /invoice 'Fatture': the generic list with downloads per row (FatturaPA XML, courtesy PDF), the
  * month's ZIP, the payments waiting for data by customer and the quarterly bollo for the F24
- * (Admin). A User sees and downloads their own.
+ * (staff only: a customer's own invoices are 'Le mie fatture' in their area, issue 28).
  */
 export default function InvoiceListPage() {
-  const can = useCan();
-  const isAdmin = can('invoice', 'manage');
   const download = useDownloadInvoice();
   const issueCreditNote = useIssueCreditNote();
   const asInvoice = (row: unknown) => row as Invoice;
@@ -108,35 +105,31 @@ export default function InvoiceListPage() {
       icon: <FilePdfIcon className="h-4 w-4" />,
       onClick: (row) => download.mutate({ invoice: asInvoice(row), kind: 'pdf' }),
     },
-    ...(isAdmin
-      ? [
-          {
-            label: text.sendToSdi,
-            icon: <SendIcon className="h-4 w-4" />,
-            onClick: (row: unknown) => setSending(asInvoice(row)),
-          },
-          {
-            label: text.creditNote,
-            icon: <UndoIcon className="h-4 w-4" />,
-            tone: 'danger' as const,
-            hidden: (row: unknown) =>
-              asInvoice(row).documentType !== 'TD01' || asInvoice(row).creditNote !== null,
-            onClick: (row: unknown) => void creditNote(asInvoice(row)),
-          },
-        ]
-      : []),
+    {
+      label: text.sendToSdi,
+      icon: <SendIcon className="h-4 w-4" />,
+      onClick: (row: unknown) => setSending(asInvoice(row)),
+    },
+    {
+      label: text.creditNote,
+      icon: <UndoIcon className="h-4 w-4" />,
+      tone: 'danger' as const,
+      hidden: (row: unknown) =>
+        asInvoice(row).documentType !== 'TD01' || asInvoice(row).creditNote !== null,
+      onClick: (row: unknown) => void creditNote(asInvoice(row)),
+    },
   ];
   return (
     <>
-      {isAdmin && <InvoiceIssuesPanel />}
+      <InvoiceIssuesPanel />
       <ListPage
-        resource={isAdmin ? invoiceResource : ownInvoiceResource}
+        resource={invoiceResource}
         rowActions={rowActions}
-        toolbar={isAdmin ? <MonthZip /> : undefined}
+        toolbar={<MonthZip />}
         allowEdit={false}
         allowDelete={false}
       />
-      {isAdmin && <StampDutyCard />}
+      <StampDutyCard />
       {sending && <InvoiceSendDialog invoice={sending} onClose={closeSending} />}
     </>
   );

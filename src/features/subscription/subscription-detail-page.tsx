@@ -1,14 +1,15 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useController, useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { SubscriptionStatus } from '../../../contract/enums';
 import { messages } from '../../../contract/messages';
+import { collectionStateLabel } from '../../../contract/schemas/collection';
 import type { Subscription } from '../../../contract/schemas/subscription';
 import { isEditable } from '../../../contract/subscription-status';
 import { FieldShell, inputClass } from '../../components/fields/field-shell';
 import { SearchableSelect } from '../../components/fields/searchable-select';
 import { DataTable } from '../../components/data-table';
-import { ArrowLeftIcon } from '../../components/icons';
+import { ArrowLeftIcon, ClockIcon } from '../../components/icons';
 import { Skeleton } from '../../components/skeleton';
 import { uiText } from '../../components/ui-text';
 import { subscriptionResource } from '../../entities/subscription/subscription.resource';
@@ -30,6 +31,7 @@ import {
   type SubscriptionFormOutput,
   type SubscriptionFormValues,
 } from './subscription-form';
+import { PaymentCollectionDialog, paymentCollectionText } from './payment-collection';
 import { SubscriptionHistory } from './subscription-history';
 import { SubscriptionStatusBadge } from './subscription-status-badge';
 import { hasOverduePayment, OverdueMarker } from '../../components/cell-value';
@@ -116,54 +118,57 @@ export function SubscriptionDetailPage({ id }: { id: number }) {
       ) : !sub ? (
         <div className="card p-6 text-sm text-slate-500">{uiText.loadFailed}</div>
       ) : (
-        <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
-          <div className="min-w-0 space-y-6">
-            <EditForm
-              key={sub.id}
-              sub={sub}
-              canEdit={can('subscription', 'manage') && isEditable(sub.subscriptionStatus)}
-            />
-            <Payments sub={sub} />
-          </div>
-          <div className="min-w-0 space-y-6">
-            <section className="card p-5" aria-labelledby="subscription-actions-title">
-              <h2 id="subscription-actions-title" className="text-base font-semibold text-slate-900">
-                {t.actionsTitle}
-              </h2>
-              {sub.subscriptionStatus === SubscriptionStatus.NotActive &&
-                (actions.includes('paymentLink') || actions.includes('setBankTransfer')) && (
-                  <div className="mt-3 rounded-lg border border-blue-100 bg-blue-50 p-3 text-sm text-blue-900">
-                    <p className="font-semibold">{t.nextStepTitle}</p>
-                    <p className="mt-0.5">{t.nextStepText}</p>
+        <>
+          <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+            <div className="min-w-0 space-y-6">
+              <EditForm
+                key={sub.id}
+                sub={sub}
+                canEdit={can('subscription', 'manage') && isEditable(sub.subscriptionStatus)}
+              />
+            </div>
+            <div className="min-w-0 space-y-6">
+              <section className="card p-5" aria-labelledby="subscription-actions-title">
+                <h2 id="subscription-actions-title" className="text-base font-semibold text-slate-900">
+                  {t.actionsTitle}
+                </h2>
+                {sub.subscriptionStatus === SubscriptionStatus.NotActive &&
+                  (actions.includes('paymentLink') || actions.includes('setBankTransfer')) && (
+                    <div className="mt-3 rounded-lg border border-blue-100 bg-blue-50 p-3 text-sm text-blue-900">
+                      <p className="font-semibold">{t.nextStepTitle}</p>
+                      <p className="mt-0.5">{t.nextStepText}</p>
+                    </div>
+                  )}
+                {actions.length === 0 ? (
+                  <p className="mt-2 text-sm text-slate-500">{t.noActions}</p>
+                ) : (
+                  <div className="mt-3 flex flex-col gap-2">
+                    {rows.map((row) => (
+                      <button
+                        key={row.action}
+                        type="button"
+                        className={`btn-${row.tone} justify-start`}
+                        disabled={pending}
+                        onClick={() => void run(row, sub)}
+                      >
+                        {row.icon}
+                        {row.label}
+                      </button>
+                    ))}
                   </div>
                 )}
-              {actions.length === 0 ? (
-                <p className="mt-2 text-sm text-slate-500">{t.noActions}</p>
-              ) : (
-                <div className="mt-3 flex flex-col gap-2">
-                  {rows.map((row) => (
-                    <button
-                      key={row.action}
-                      type="button"
-                      className={`btn-${row.tone} justify-start`}
-                      disabled={pending}
-                      onClick={() => void run(row, sub)}
-                    >
-                      {row.icon}
-                      {row.label}
-                    </button>
-                  ))}
-                </div>
-              )}
-            </section>
-            <section className="card p-5" aria-labelledby="subscription-history-title">
-              <h2 id="subscription-history-title" className="mb-4 text-base font-semibold text-slate-900">
-                {t.historyTitle}
-              </h2>
-              <SubscriptionHistory entries={sub.history ?? []} />
-            </section>
+              </section>
+              <section className="card p-5" aria-labelledby="subscription-history-title">
+                <h2 id="subscription-history-title" className="mb-4 text-base font-semibold text-slate-900">
+                  {t.historyTitle}
+                </h2>
+                <SubscriptionHistory entries={sub.history ?? []} />
+              </section>
+            </div>
           </div>
-        </div>
+          {/* The payments take the page's width: their collection columns need it. */}
+          <Payments sub={sub} />
+        </>
       )}
       {dialogs}
     </div>
@@ -283,20 +288,41 @@ const paymentColumns: ColumnDef[] = [
   { key: 'amountDue', name: t.payment.amount, type: 'currency', align: 'right' },
   { key: 'causale', name: t.payment.causale },
   { key: 'period', name: t.payment.period },
+  { key: 'due', name: paymentCollectionText.dueDate },
   { key: 'paid', name: t.payment.paidAt },
   { key: 'methodName', name: t.payment.method },
+  { key: 'collection', name: paymentCollectionText.status },
 ];
 
 /** The subscription's payments: a table, or cards on a phone (the shared DataTable). */
 function Payments({ sub }: { sub: Subscription }) {
+  const [history, setHistory] = useState<{ id: number; causale: string; paid: boolean } | null>(null);
+  const closeHistory = useCallback(() => setHistory(null), []);
   const rows = (sub.payments ?? []).map((p) => ({
     id: p.id,
     amountDue: p.amountDue,
     causale: p.causale,
     period: `${formatDate(p.periodStart)} – ${formatDate(p.periodEnd)}`,
+    due: formatDate(p.dueDate),
     paid: p.paidAt ? formatDate(p.paidAt) : t.payment.notPaid,
     methodName: (p.method && t.methods[p.method]) || null,
+    collection: collectionStateLabel(p.collectionStatus, p.paidAt !== null),
   }));
+  const renderActions = (row: { id?: unknown }) => {
+    const p = (sub.payments ?? []).find((x) => x.id === row.id);
+    if (!p) return null;
+    return (
+      <button
+        type="button"
+        className="icon-btn"
+        aria-label={`${paymentCollectionText.history}: ${p.causale}`}
+        title={paymentCollectionText.history}
+        onClick={() => setHistory({ id: p.id, causale: p.causale, paid: p.paidAt !== null })}
+      >
+        <ClockIcon className="h-4 w-4" />
+      </button>
+    );
+  };
   return (
     <section className="card overflow-hidden" aria-labelledby="subscription-payments-title">
       <h2 id="subscription-payments-title" className="px-5 pt-5 pb-3 text-base font-semibold text-slate-900">
@@ -305,7 +331,21 @@ function Payments({ sub }: { sub: Subscription }) {
       {rows.length === 0 ? (
         <p className="px-5 pb-5 text-sm text-slate-500">{t.paymentsEmpty}</p>
       ) : (
-        <DataTable label={t.paymentsTitle} columns={paymentColumns} rows={rows} isLoading={false} />
+        <DataTable
+          label={t.paymentsTitle}
+          columns={paymentColumns}
+          rows={rows}
+          isLoading={false}
+          renderActions={renderActions}
+        />
+      )}
+      {history && (
+        <PaymentCollectionDialog
+          paymentId={history.id}
+          causale={history.causale}
+          paid={history.paid}
+          onClose={closeHistory}
+        />
       )}
     </section>
   );

@@ -302,6 +302,8 @@ export async function outboxSnapshot(): Promise<Set<string>> {
 export async function waitForMail(
   match: (mail: OutboxMail) => boolean,
   ignore: ReadonlySet<string> = new Set(),
+  /** An upper bound: a job's e-mail waits for the engine's worker to pick the job up. */
+  timeout = 10_000,
 ): Promise<OutboxMail> {
   let found: OutboxMail | undefined;
   await expect
@@ -310,10 +312,17 @@ export async function waitForMail(
         found = (await readOutbox()).filter((m) => !ignore.has(m.file) && match(m)).at(-1);
         return found !== undefined;
       },
-      { message: 'a new e-mail in the outbox', timeout: 10_000 },
+      { message: 'a new e-mail in the outbox', timeout },
     )
     .toBe(true);
   return found as OutboxMail;
+}
+
+/** The /login/link?token=… sign-in link of an e-mail (text part). */
+export function loginLinkOf(mail: OutboxMail): URL {
+  const match = /https?:\/\/\S+\/login\/link\?token=[A-Za-z0-9_-]+/.exec(mail.text);
+  if (!match) throw new Error(`No sign-in link in the e-mail to ${mail.to}:\n${mail.text}`);
+  return new URL(match[0]);
 }
 
 /** The /reset-password?token=… link of a reset e-mail (text part). */

@@ -43,7 +43,10 @@ describe('the ladder (Solleciti)', () => {
   it('answers the defaults, refuses a bad ladder with Italian field errors, saves a good one', async () => {
     const first = await admin.get<typeof DEFAULT_LADDER>('/api/collection/settings');
     expect(first.status).toBe(200);
-    expect(first.body.data).toEqual(DEFAULT_LADDER);
+    expect(first.body.data).toEqual({
+      ...DEFAULT_LADDER,
+      emails: { steps: [null, null, null, null], final: null },
+    });
     const bad = await admin.put('/api/collection/settings', { steps: [3, 1], graceDays: 30, finalDay: 1 });
     expect(bad.status).toBe(400);
     expect(bad.body.errors).toEqual(
@@ -65,9 +68,10 @@ describe('the ladder (Solleciti)', () => {
       steps: [0, 5, 10],
       graceDays: 10,
       finalDay: 30,
+      emails: { steps: [null, null, null], final: null },
     });
     // Another tenant still has the defaults.
-    expect((await other.get('/api/collection/settings')).body.data).toEqual(DEFAULT_LADDER);
+    expect((await other.get('/api/collection/settings')).body.data).toMatchObject(DEFAULT_LADDER);
     const user = await ctx.as('cliente', 'Demo Srl');
     expect((await user.get('/api/collection/settings')).status).toBe(403);
   });

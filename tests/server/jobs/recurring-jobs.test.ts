@@ -4,10 +4,16 @@
  * period, per tenant, without crossing tenants; a throwing job is retried with back-off, then
  * failed, shown by the /hangfire calls, and runs again after a retry.
  */
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SubscriptionStatus } from '../../../contract/subscription-status';
-import { subscriptionEvents, subscriptionReminders, subscriptions, tenants } from '../../../server/db/schema';
+import {
+  payments,
+  subscriptionEvents,
+  subscriptionReminders,
+  subscriptions,
+  tenants,
+} from '../../../server/db/schema';
 import type { JobEngine } from '../../../server/jobs/engine';
 import type { PaymentHooks } from '../../../server/modules/billing/payment-hooks';
 import { JOB_NAMES } from '../../../server/modules/billing/billing-jobs';
@@ -150,8 +156,14 @@ describe('renewal-reminders: 7 days before the next billing date, once per perio
     const mails = (await ctx.outbox()).slice(mailsBefore);
     expect(mails).toHaveLength(due.length);
     const rossiMail = mails.find((m) => m.text.includes(`t-${rossi}-${rossiSub.id}`));
-    expect(rossiMail?.subject).toMatch(/^Studio Rossi: il tuo abbonamento «.+» scade il \d\d\/\d\d\/\d{4}$/);
-    expect(rossiMail?.text).toContain('non si rinnova automaticamente');
+    // Issue 29: the seeded subscriptions without renewal were paid by bank transfer, so they renew
+    // by bank transfer: the next period's instructions (its tenant's IBAN), the link beside them.
+    expect(rossiMail?.subject).toMatch(
+      /^Studio Rossi: rinnovo di «.+» del \d\d\/\d\d\/\d{4}, istruzioni per il bonifico$/,
+    );
+    const [rossiTenant] = await ctx.db.select().from(tenants).where(eq(tenants.id, rossi));
+    expect(rossiMail?.text).toContain(`IBAN: ${rossiTenant!.iban}`);
+    expect(rossiMail?.text).toContain('Preferisci pagare con carta o PayPal?');
     // Issue 28: the reminder carries a sign-in link to the customer's area, which works once.
     const signIn = /\/login\/link\?token=([A-Za-z0-9_-]{43})/.exec(rossiMail?.text ?? '')?.[1] ?? '';
     expect(signIn).not.toBe('');
@@ -193,7 +205,28 @@ describe('payment-tokens-expire', () => {
 
 describe('subscriptions-expire: ActiveNoRenewal → NotActive once the next billing date has passed', () => {
   it('expires the due ones of each tenant once, in the history, and nothing on a second run', async () => {
-    const before = await noRenewal();
+    const all = await noRenewal();
+    // Issue 29: one whose bank-transfer payment of the period from its next billing date is still
+    // in collection (the renewal reminder above made it) stays, in its grace: the dunning job ends
+    // it at the ladder's final day, not this job.
+    const awaited = await ctx.db
+      .select({ subscriptionId: payments.subscriptionId, periodStart: payments.periodStart })
+      .from(payments)
+      .where(
+        and(
+          inArray(
+            payments.subscriptionId,
+            all.map((s) => s.id),
+          ),
+          isNull(payments.paidAt),
+          eq(payments.method, 'bankTransfer'),
+          inArray(payments.collectionStatus, ['due', 'overdue']),
+        ),
+      );
+    const isHeld = (s: (typeof all)[number]) =>
+      awaited.some((p) => p.subscriptionId === s.id && p.periodStart.getTime() === s.next.getTime());
+    const held = all.filter(isHeld);
+    const before = all.filter((s) => !isHeld(s));
     const rossiSub = before.find((s) => s.tenantId === rossi);
     expect(rossiSub).toBeDefined();
     expect(before.some((s) => s.tenantId === demo)).toBe(true);
@@ -202,6 +235,8 @@ describe('subscriptions-expire: ActiveNoRenewal → NotActive once the next bill
     clock.set(t1.toISOString());
     const due = before.filter((s) => s.next.getTime() <= t1.getTime());
     const notDue = before.filter((s) => s.next.getTime() > t1.getTime());
+    // Those reminded above are past their date by now, and held.
+    expect(held.some((s) => s.next.getTime() <= t1.getTime())).toBe(true);
     expect(notDue.length).toBeGreaterThan(0);
     const count = (tenantId: number, list: typeof before) =>
       list.filter((s) => s.tenantId === tenantId).length;
@@ -226,13 +261,13 @@ describe('subscriptions-expire: ActiveNoRenewal → NotActive once the next bill
       .where(
         inArray(
           subscriptions.id,
-          before.map((s) => s.id),
+          all.map((s) => s.id),
         ),
       );
     const statusOf = new Map(after.map((s) => [s.id, s.status]));
     for (const s of due) expect(statusOf.get(s.id)).toBe(SubscriptionStatus.NotActive);
-    for (const s of notDue) expect(statusOf.get(s.id)).toBe(SubscriptionStatus.ActiveNoRenewal);
-    const events = await expireEvents(before.map((s) => s.id));
+    for (const s of [...notDue, ...held]) expect(statusOf.get(s.id)).toBe(SubscriptionStatus.ActiveNoRenewal);
+    const events = await expireEvents(all.map((s) => s.id));
     expect(events).toHaveLength(due.length);
     for (const e of events) {
       const sub = due.find((s) => s.id === e.subscriptionId);
@@ -250,7 +285,7 @@ describe('subscriptions-expire: ActiveNoRenewal → NotActive once the next bill
     // The same period again: nothing more.
     const second = await jobs.runJobNow(JOB_NAMES.expireSubscriptions);
     expect(tenantOutputs(second).every((o) => o.expired === 0 && o.outcome === 'succeeded')).toBe(true);
-    expect(await expireEvents(before.map((s) => s.id))).toHaveLength(due.length);
+    expect(await expireEvents(all.map((s) => s.id))).toHaveLength(due.length);
 
     // Past every date: the rest, each in its own tenant, then nothing.
     const t2 = new Date(before[before.length - 1]!.next.getTime() + DAY);
@@ -258,10 +293,10 @@ describe('subscriptions-expire: ActiveNoRenewal → NotActive once the next bill
     const third = tenantOutputs(await jobs.runJobNow(JOB_NAMES.expireSubscriptions));
     expect(third.find((o) => o.tenantId === demo)?.expired).toBe(count(demo, notDue));
     expect(third.find((o) => o.tenantId === rossi)?.expired).toBe(count(rossi, notDue));
-    expect(await noRenewal()).toEqual([]);
+    expect((await noRenewal()).map((s) => s.id).sort()).toEqual(held.map((s) => s.id).sort());
     const fourth = tenantOutputs(await jobs.runJobNow(JOB_NAMES.expireSubscriptions));
     expect(fourth.every((o) => o.expired === 0)).toBe(true);
-    expect(await expireEvents(before.map((s) => s.id))).toHaveLength(before.length);
+    expect(await expireEvents(all.map((s) => s.id))).toHaveLength(before.length);
   });
 });
 

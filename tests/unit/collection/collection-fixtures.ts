@@ -1,5 +1,11 @@
 /** MSW answers of the collection calls (issue 29) and the requests they saw. */
-import type { Ladder, OverdueList, OverduePayment } from '../../../contract/schemas/collection';
+import type {
+  CollectionPreviewInput,
+  CollectionSettings,
+  Ladder,
+  OverdueList,
+  OverduePayment,
+} from '../../../contract/schemas/collection';
 import { apiGet, apiPost, apiPut, fail, ok, server } from '../msw/server';
 
 export const rossi: OverduePayment = {
@@ -51,15 +57,20 @@ export interface CollectionCalls {
   reminded: string[];
   markPaid: { id: string; body: unknown }[];
   saved: unknown[];
+  previews: CollectionPreviewInput[];
 }
 
 /** The collection calls answered from `list` and `ladder`; each request recorded. */
 export function collectionServer(
   list: OverdueList = overdueList,
-  ladder: Ladder = defaultLadder,
+  ladder: Ladder | CollectionSettings = defaultLadder,
   options: { remindMessage?: string; markPaidFailure?: () => Response } = {},
 ): CollectionCalls {
-  const calls: CollectionCalls = { overdue: [], reminded: [], markPaid: [], saved: [] };
+  const calls: CollectionCalls = { overdue: [], reminded: [], markPaid: [], saved: [], previews: [] };
+  const settings: CollectionSettings = {
+    ...ladder,
+    emails: 'emails' in ladder ? ladder.emails : { steps: ladder.steps.map(() => null), final: null },
+  };
   server.use(
     apiGet('collection/overdue', ({ request }) => {
       const params = new URL(request.url).searchParams;
@@ -68,7 +79,19 @@ export function collectionServer(
       const items = bucket ? list.items.filter((p) => p.bucket === bucket) : list.items;
       return ok({ ...list, items, totalCount: items.length });
     }),
-    apiGet('collection/settings', () => ok(ladder)),
+    apiGet('collection/settings', () => ok(settings)),
+    // The server's preview, reduced to what the tests read: the texts it was given, in HTML.
+    apiPost('collection/settings/preview', async ({ request }) => {
+      const body = (await request.json()) as CollectionPreviewInput;
+      calls.previews.push(body);
+      const subject = body.subject || `Oggetto predefinito (${String(body.step)})`;
+      const text = `${body.body || 'Messaggio predefinito'}\n\n${body.method === 'card' ? 'Paga ora' : 'Effettua il bonifico'}`;
+      return ok({
+        subject,
+        text,
+        html: `<!doctype html><p>${text.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</p>`,
+      });
+    }),
     apiPut('collection/settings', async ({ request }) => {
       const body = await request.json();
       calls.saved.push(body);

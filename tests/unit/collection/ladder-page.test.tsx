@@ -32,11 +32,19 @@ describe('Solleciti (/collection/settings, Admin)', () => {
     expect(screen.getByText('Accesso mantenuto fino al giorno 14')).toBeInTheDocument();
     expect(screen.getByText('Abbonamento sospeso il giorno 21')).toBeInTheDocument();
 
-    const transfer = screen.getByRole('article', { name: 'Bonifico bancario' });
-    expect(transfer).toHaveTextContent(/IBAN IT60/);
-    expect(transfer).toHaveTextContent(/causale/);
-    const card = screen.getByRole('article', { name: 'Carta' });
-    expect(card).toHaveTextContent('Paga ora');
+    // One collapsed card per e-mail, below the days.
+    const emails = screen.getByRole('region', { name: 'Le e-mail dei solleciti' });
+    expect(
+      within(emails)
+        .getAllByRole('button', { expanded: false })
+        .map((b) => b.textContent),
+    ).toEqual([
+      expect.stringContaining('Sollecito 1 · giorno 0'),
+      expect.stringContaining('Sollecito 2 · giorno 3'),
+      expect.stringContaining('Sollecito 3 · giorno 7'),
+      expect.stringContaining('Sollecito 4 · giorno 14'),
+      expect.stringContaining('Azione finale · giorno 21'),
+    ]);
   });
 
   it('the preview follows the form as it is typed', async () => {
@@ -101,7 +109,12 @@ describe('Solleciti (/collection/settings, Admin)', () => {
     await user.type(grace, '12');
     await user.click(screen.getByRole('button', { name: 'Salva' }));
     await waitFor(() => expect(calls.saved).toHaveLength(1));
-    expect(calls.saved[0]).toEqual({ steps: [0, 3, 7, 10], graceDays: 12, finalDay: 21 });
+    expect(calls.saved[0]).toEqual({
+      steps: [0, 3, 7, 10],
+      graceDays: 12,
+      finalDay: 21,
+      emails: { steps: [null, null, null, null], final: null },
+    });
     expect(await screen.findByText('Solleciti salvati.')).toBeInTheDocument();
   });
 

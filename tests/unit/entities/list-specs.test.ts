@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { AnyListSpec } from '../../../contract/lists/list-spec';
 import { addressList } from '../../../contract/lists/address';
 import { featureList } from '../../../contract/lists/feature';
-import { invoiceList, ownInvoiceFilters } from '../../../contract/lists/invoice';
+import { invoiceList } from '../../../contract/lists/invoice';
 import { municipalityList } from '../../../contract/lists/municipality';
 import { paymentProviderList } from '../../../contract/lists/payment-provider';
 import { planFeatureList } from '../../../contract/lists/plan-feature';
@@ -19,7 +19,7 @@ import { userList } from '../../../contract/lists/user';
 import type { ResourceDef } from '../../../src/lib/resource';
 import { addressResource } from '../../../src/entities/address/address.resource';
 import { featureResource } from '../../../src/entities/feature/feature.resource';
-import { invoiceResource, ownInvoiceResource } from '../../../src/entities/invoice/invoice.resource';
+import { invoiceResource } from '../../../src/entities/invoice/invoice.resource';
 import { municipalityResource } from '../../../src/entities/municipality/municipality.resource';
 import { paymentProviderResource } from '../../../src/entities/payment-provider/payment-provider.resource';
 import { planFeatureResource } from '../../../src/entities/plan-feature/plan-feature.resource';
@@ -54,13 +54,5 @@ describe.each(resources)('the %s resource', (name, resource, spec) => {
 
   it('offers the spec’s filters', () => {
     expect(resource.filters).toBe(spec.filters);
-  });
-});
-
-describe('a User’s invoice list', () => {
-  it('has the spec’s filters without the customer one', () => {
-    expect(ownInvoiceResource.columns).toBe(invoiceList.columns);
-    expect(ownInvoiceResource.filters).toBe(ownInvoiceFilters);
-    expect(ownInvoiceFilters.map((f) => f.key)).toEqual(['month', 'documentType']);
   });
 });

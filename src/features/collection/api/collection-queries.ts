@@ -5,7 +5,8 @@
  */
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import type { AgeBucketKey, Ladder, OverdueList } from '../../../../contract/schemas/collection';
+import type { AgeBucketKey, CollectionSettings, OverdueList } from '../../../../contract/schemas/collection';
+import { apiPaths } from '../../../../contract/api-paths';
 import { unwrap } from '../../../lib/entity-hooks';
 import { http } from '../../../lib/http';
 import { queryKeys } from '../../../lib/query-keys';
@@ -14,14 +15,7 @@ import { useSelectedTenantId } from '../../../lib/tenant-store';
 export const COLLECTION = 'collection';
 
 /** The contract's calls (relative to api/). */
-export const collectionPaths = {
-  overdue: 'collection/overdue',
-  overdueExport: 'collection/overdue/export',
-  settings: 'collection/settings',
-  remind: (paymentId: number) => `collection/remind/${paymentId}`,
-  markPaid: (paymentId: number) => `collection/markPaid/${paymentId}`,
-  payment: (paymentId: number) => `collection/payment/${paymentId}`,
-} as const;
+export const collectionPaths = apiPaths.collection;
 
 export interface OverdueQuery {
   page: number;
@@ -57,12 +51,12 @@ export function useOverdueList(q: OverdueQuery) {
   });
 }
 
-/** `GET api/collection/settings`: the tenant's ladder. */
+/** `GET api/collection/settings`: the tenant's ladder and its e-mails. */
 export function useLadder() {
   const tenantId = useSelectedTenantId();
   return useQuery({
     queryKey: [...queryKeys.entity(tenantId, COLLECTION), 'settings'],
-    queryFn: () => unwrap<Ladder>(http.get(collectionPaths.settings, { tenantId })),
+    queryFn: () => unwrap<CollectionSettings>(http.get(collectionPaths.settings, { tenantId })),
     enabled: tenantId !== null,
   });
 }

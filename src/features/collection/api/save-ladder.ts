@@ -1,14 +1,14 @@
-/** 'Salva' on 'Solleciti': PUT api/collection/settings with the tenant's ladder. */
+/** 'Salva' on 'Solleciti': PUT api/collection/settings with the tenant's ladder and its e-mails. */
 import { useMutation } from '@tanstack/react-query';
 import type { Envelope } from '../../../../contract/envelope';
-import type { Ladder } from '../../../../contract/schemas/collection';
+import type { CollectionSettings, CollectionSettingsInput } from '../../../../contract/schemas/collection';
 import { http } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
 import { collectionText } from '../collection-text';
 import { collectionPaths, useInvalidateCollection } from './collection-queries';
 
-export async function saveLadder(ladder: Ladder): Promise<Envelope<Ladder>> {
-  const res = await http.put<Envelope<Ladder>>(collectionPaths.settings, ladder);
+export async function saveLadder(ladder: CollectionSettingsInput): Promise<Envelope<CollectionSettings>> {
+  const res = await http.put<Envelope<CollectionSettings>>(collectionPaths.settings, ladder);
   return res.data;
 }
 

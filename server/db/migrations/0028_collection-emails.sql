@@ -1,0 +1,1 @@
+ALTER TABLE "collection_settings" ADD COLUMN "emails" jsonb;

@@ -1,0 +1,41 @@
+/**
+ * The customer home's 'Da pagare ora' (issue 28), and issue 29: a subscription renewing by bank
+ * transfer shows its transfer as due once its next billing date has come, while it is in
+ * collection; not before, not once paid or exhausted, and never another ActiveNoRenewal's payment.
+ */
+import { describe, expect, it } from 'vitest';
+import { dueOf } from '../../../src/features/customer-area/customer-home-page';
+import { payment, subscription } from '../subscription/fixtures';
+
+const paid = payment({ id: 700, method: 'bankTransfer', paidAt: '2026-01-15T10:00:00Z' });
+const renewal = payment({
+  id: 701,
+  method: 'bankTransfer',
+  periodStart: '2026-02-15T09:00:00Z',
+  periodEnd: '2026-03-15T09:00:00Z',
+  dueDate: '2026-02-15',
+});
+const byTransfer = (p = renewal) => subscription(70, 3, { payments: [paid, p] });
+
+describe('dueOf', () => {
+  it('a renewal by bank transfer is due from its next billing date while in collection', () => {
+    expect(dueOf(byTransfer(), new Date('2026-02-15T08:59:00Z'))).toBeNull();
+    expect(dueOf(byTransfer(), new Date('2026-02-15T09:00:00Z'))?.id).toBe(701);
+    expect(dueOf(byTransfer({ ...renewal, collectionStatus: 'overdue' }), new Date('2026-02-20'))?.id).toBe(
+      701,
+    );
+    expect(
+      dueOf(byTransfer({ ...renewal, collectionStatus: 'exhausted' }), new Date('2026-03-20')),
+    ).toBeNull();
+    expect(
+      dueOf(byTransfer({ ...renewal, paidAt: '2026-02-16T09:00:00Z' }), new Date('2026-02-20')),
+    ).toBeNull();
+  });
+
+  it('another ActiveNoRenewal’s unpaid renewal (a link’s, no method) is not due; NotActive and BankTransferPending as before', () => {
+    expect(dueOf(byTransfer({ ...renewal, method: null }), new Date('2026-02-20'))).toBeNull();
+    expect(dueOf(subscription(71, 2, { payments: [payment({ id: 711 })] }))?.id).toBe(711);
+    expect(dueOf(subscription(72, 4, { payments: [payment({ id: 712 })] }))?.id).toBe(712);
+    expect(dueOf(subscription(73, 1, { payments: [payment({ id: 713 })] }))).toBeNull();
+  });
+});
