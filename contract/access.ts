@@ -83,6 +83,8 @@ export const access = {
   plan: grants(adminOnly),
   planfeature: grants(adminOnly),
   feature: grants(adminOnly),
+  // Coupons (issue 30): the 'Coupon' screen is the staff's; customers only type a code.
+  coupon: grants(adminOnly),
   // A User lists their own subscriptions; only Admins create, edit and run the billing actions.
   subscription: grants({
     list: ANYONE,

@@ -59,6 +59,14 @@ export const apiPaths = {
     /** POST: creates the Stripe product (once) and a recurring price, stores the price id (stripePlanId). */
     syncStripe: (planId: number | string) => `plan/syncStripe/${planId}`,
   },
+  /** Coupons (issue 30, Admin): the generic entity set; `couponCode` goes to subscription Create and quote. */
+  coupon: {
+    getAll: 'coupon/getAll',
+    getById: (id: number | string) => `coupon/GetById/${id}`,
+    create: 'coupon/Create',
+    update: 'coupon/Update',
+    remove: (id: number | string) => `coupon/Delete/${id}`,
+  },
   paymentProvider: {
     /** GET (public): `data = { apiKey }`, the tenant's PayPal client id. */
     payPalSettingsByTenant: (tenantId: number | string) =>
@@ -72,7 +80,7 @@ export const apiPaths = {
     getById: (id: number | string) => `subscription/GetById/${id}`,
     create: 'subscription/Create',
     update: 'subscription/Update',
-    /** POST {userId, planId, paymentAmount?, vatPercentage?}: the document a payment would produce (Quote). */
+    /** POST {userId, planId, paymentAmount?, vatPercentage?, couponCode?}: the document a payment would produce (Quote). */
     quote: 'subscription/quote',
     /** DELETE: Active with a provider subscription id → cancelled at the provider, then Canceled. */
     cancel: (id: number | string) => `subscription/cancel/${id}`,

@@ -472,3 +472,32 @@ export const customerAreaMessages = {
     `Fatto: il rinnovo automatico è disattivato. Dal ${from} pagherai con bonifico: ti invieremo IBAN, importo e causale.`,
   alreadyBankTransfer: (from: string) => `Dal ${from} il pagamento è già previsto con bonifico.`,
 } as const;
+
+/** Coupons (issue 30): the 'Coupon' screen's rules and the codes a subscription is given. */
+export const couponMessages = {
+  codeRequired: 'Il codice è obbligatorio.',
+  codeInvalid: 'Il codice deve avere da 3 a 40 caratteri: lettere, cifre, - e _.',
+  codeTaken: 'Codice già in uso',
+  percentInvalid: 'La percentuale deve essere maggiore di 0 e al massimo 100, con al massimo 2 decimali.',
+  amountInvalid: 'L’importo deve essere maggiore di 0, con al massimo 2 decimali.',
+  discountRequired: 'Indica una percentuale o un importo di sconto.',
+  discountBoth: 'Indica la percentuale oppure l’importo, non entrambi.',
+  durationRequired: 'Scegli la durata: una volta, per un numero di periodi o sempre.',
+  periodsRequired: 'Indica per quanti periodi vale lo sconto (da 1 a 36).',
+  periodsInvalid: 'Il numero di periodi deve essere un intero da 1 a 36.',
+  expiresInvalid: 'Data di scadenza non valida (AAAA-MM-GG).',
+  maxRedemptionsInvalid: 'Il numero massimo di utilizzi deve essere un intero maggiore o uguale a 1.',
+  maxBelowRedeemed: (times: number) =>
+    `Il coupon è già stato usato ${times === 1 ? '1 volta' : `${times} volte`}: il massimo non può essere inferiore.`,
+  planUnknown: 'Piano non trovato.',
+  /** DELETE of a coupon already used: it stays, as the subscriptions that used it refer to it. */
+  deleteRedeemed:
+    'Il coupon è già stato usato e non si può eliminare: per disattivarlo imposta una data di scadenza passata.',
+  /** `couponCode` of subscription Create and quote. */
+  invalid: 'Coupon non valido',
+  expired: 'Coupon scaduto',
+  exhausted: 'Coupon esaurito',
+  notForPlan: 'Coupon non valido per questo piano',
+  /** The discount's line on the PDF and on the quote. */
+  discountLabel: 'Sconto',
+} as const;

@@ -70,6 +70,7 @@ import { registerPaymentProviderRoutes } from './modules/payment-provider/paymen
 import { featureEntity } from './modules/plan/feature.entity';
 import { planFeatureEntity } from './modules/plan/plan-feature.entity';
 import { planEntity } from './modules/plan/plan.entity';
+import { couponEntity } from './modules/coupon/coupon.entity';
 import { registerPlanRoutes } from './modules/plan/plan.routes';
 import { tenantEntity } from './modules/tenant/tenant.entity';
 import { userEntity } from './modules/auth/user.entity';
@@ -102,6 +103,7 @@ import type { RequestLogWriter } from './modules/integrations/request-log';
 import { createOutboxDispatcher } from './unit-of-work/outbox';
 import { createEventBus } from './unit-of-work/events';
 import { subscribeInvoicing } from './modules/invoice/invoice.events';
+import { subscribeCouponPeriods } from './modules/billing/coupon-periods';
 import { subscribeCollection } from './modules/billing/collection.service';
 import { registerCollectionRoutes } from './modules/billing/collection.routes';
 import { subscribeOutboundWebhooks } from './modules/integrations/webhooks.events';
@@ -276,6 +278,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const events = createEventBus();
   subscribeOutboundWebhooks(events);
   subscribeInvoicing(events, app.log);
+  subscribeCouponPeriods(events);
   subscribeCollection(events);
   const dispatcher = createOutboxDispatcher({
     db,
@@ -346,6 +349,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerPlanRoutes(app, { connectionFor, publicUrl });
   registerCrudRoutes(app, crud, featureEntity);
   registerCrudRoutes(app, crud, planFeatureEntity);
+  registerCrudRoutes(app, crud, couponEntity({ clock: now }));
   // Every connection the server opens on its own (webhooks, PayPal, Stripe, PEC) goes through it.
   const outbound = options.outbound ?? createOutbound({ allowPrivate: config.outboundAllowPrivate });
   if (!options.outbound) app.addHook('onClose', async () => outbound.close());

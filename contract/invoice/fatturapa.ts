@@ -5,6 +5,7 @@
  * Latin-1 text the schema's `…LatinType`s accept.
  */
 import { divideHalfUp, sumCents, vatOf, type Cents, type PercentHundredths } from '../money';
+import { discountedLine, type LineDiscount } from './fiscal-document';
 
 /** Natura of an operation without VAT (FatturaPA 1.2.2, NaturaType), with its Italian meaning. */
 export const naturaCodes = {
@@ -42,6 +43,8 @@ export interface InvoiceLineInput {
   quantity: number;
   vat: PercentHundredths;
   natura: Natura | null;
+  /** A coupon's discount (ScontoMaggiorazione SC), computed as computeDocument does. */
+  discount?: LineDiscount | null;
 }
 
 export interface VatSummary {
@@ -66,7 +69,14 @@ export interface InvoiceTotals {
 export function computeTotals(lines: readonly InvoiceLineInput[]): InvoiceTotals {
   const lineTotals = lines.map((l) => {
     if (!Number.isSafeInteger(l.quantity) || l.quantity <= 0) throw new RangeError('quantity');
-    return { totalCents: l.unitPriceCents * l.quantity };
+    return {
+      totalCents: discountedLine({
+        description: '',
+        quantity: l.quantity,
+        unitPriceCents: l.unitPriceCents,
+        discount: l.discount ?? null,
+      }).totalCents,
+    };
   });
   const groups = new Map<string, VatSummary>();
   lines.forEach((l, i) => {
@@ -97,18 +107,80 @@ export function parseDecimal2(text: string): number {
   return m[1] ? -v : v;
 }
 
+/** One ScontoMaggiorazione of a line as written: Tipo SC (sconto) or MG (maggiorazione). */
+export interface SdiDiscountFigures {
+  type: string;
+  percent: string | null;
+  amount: string | null;
+}
+
 /** A parsed line and summary as the SdI reads them from the file (decimal strings). */
 export interface SdiDocumentFigures {
-  lines: { quantity: string; unitPrice: string; total: string; vatRate: string; natura: string | null }[];
+  lines: {
+    quantity: string;
+    unitPrice: string;
+    total: string;
+    vatRate: string;
+    natura: string | null;
+    /** ScontoMaggiorazione, in the file's order (absent: none). */
+    discounts?: SdiDiscountFigures[];
+  }[];
   summaries: { vatRate: string; natura: string | null; taxable: string; tax: string }[];
   /** DatiCassaPrevidenziale: each contribution joins the summary of its rate and Natura. */
   pensionFund?: { vatRate: string; natura: string | null; amount: string }[];
   documentTotal: string | null;
 }
 
+/** An exact decimal as a fraction of integers: '12.50' → 1250 / 100; null when not a decimal. */
+interface Fraction {
+  n: bigint;
+  d: bigint;
+}
+function parseDecimal(text: string): Fraction | null {
+  const m = /^(-)?(\d+)(?:\.(\d+))?$/.exec(text.trim());
+  if (!m) return null;
+  const fraction = m[3] ?? '';
+  const n = BigInt(`${m[2]}${fraction}`) * (m[1] ? BigInt(-1) : BigInt(1));
+  return { n, d: BigInt(10) ** BigInt(fraction.length) };
+}
+
 /**
- * The SdI's arithmetic checks (errors 00421–00425, 00400–00401, 00443–00445, 00429 of its
- * specifications), on the decimals written in the file: each line total is price × quantity; 0 %
+ * The unit price after its ScontoMaggiorazione blocks, applied in the file's order ('a cascata',
+ * FatturaPA specifications 2.2.1.10), exactly: SC takes off, MG adds; a Percentuale is of the price
+ * reached so far, an Importo an amount of it (the Importo is read when both are written). In euros.
+ */
+function discountedPrice(price: Fraction, discounts: readonly SdiDiscountFigures[]): Fraction | null {
+  let { n, d } = price;
+  for (const s of discounts) {
+    const sign = s.type === 'MG' ? BigInt(1) : BigInt(-1);
+    const amount = s.amount !== null ? parseDecimal(s.amount) : null;
+    const percent = s.percent !== null ? parseDecimal(s.percent) : null;
+    if (amount) {
+      n = n * amount.d + sign * amount.n * d;
+      d = d * amount.d;
+    } else if (percent) {
+      // price × (1 ± p/100) = price × (100·pd ± pn) / (100·pd)
+      const hundred = BigInt(100) * percent.d;
+      n = n * (hundred + sign * percent.n);
+      d = d * hundred;
+    } else return null;
+  }
+  return { n, d };
+}
+
+/** |unit × quantity − total| ≤ 0,01 € (the SdI's tolerance of one cent, check 00423). */
+function withinOneCent(unit: Fraction, qty: Fraction, totalCents: number): boolean {
+  // unit·qty in euros = (un·qn)/(ud·qd); in cents ×100.
+  const den = unit.d * qty.d;
+  const diff = BigInt(100) * unit.n * qty.n - BigInt(totalCents) * den;
+  return (diff < BigInt(0) ? -diff : diff) <= den;
+}
+
+/**
+ * The SdI's arithmetic checks (errors 00421–00425, 00400–00401, 00443–00445, 00429, 00437 of its
+ * specifications), on the decimals written in the file: each line total is price (less its
+ * ScontoMaggiorazione, check 00423, one cent of tolerance; a block with neither Percentuale nor
+ * Importo is 00437) × quantity; 0 %
  * needs a Natura and a Natura needs 0 %; each summary's taxable is the sum of its lines and of its
  * cassa contributions, and its tax
  * is taxable × rate within one cent; the document total is taxable + tax. Answers Italian messages.
@@ -119,13 +191,25 @@ export function sdiArithmeticErrors(doc: SdiDocumentFigures): string[] {
   const sums = new Map<string, number>();
   const labels = new Map<string, string>();
   doc.lines.forEach((l, i) => {
-    const qty = Number(l.quantity);
-    const price = parseDecimal2(l.unitPrice);
+    const qty = parseDecimal(l.quantity);
+    const price = parseDecimal(l.unitPrice);
     const total = parseDecimal2(l.total);
-    if (Number.isNaN(price) || Number.isNaN(total) || !Number.isFinite(qty))
+    const discounts = l.discounts ?? [];
+    const blank = discounts.findIndex((d) => d.percent === null && d.amount === null);
+    if (blank >= 0)
+      errors.push(`Linea ${i + 1}: ScontoMaggiorazione ${blank + 1} senza Percentuale né Importo.`);
+    if (price === null || Number.isNaN(total) || qty === null)
       errors.push(`Linea ${i + 1}: importi non nel formato con due decimali.`);
-    else if (Math.abs(price * qty - total) > 1)
-      errors.push(`Linea ${i + 1}: PrezzoTotale diverso da PrezzoUnitario × Quantita.`);
+    else if (blank < 0) {
+      const net = discountedPrice(price, discounts);
+      if (net === null) errors.push(`Linea ${i + 1}: ScontoMaggiorazione non nel formato previsto.`);
+      else if (!withinOneCent(net, qty, total))
+        errors.push(
+          discounts.length > 0
+            ? `Linea ${i + 1}: PrezzoTotale diverso da PrezzoUnitario, al netto di ScontoMaggiorazione, × Quantita.`
+            : `Linea ${i + 1}: PrezzoTotale diverso da PrezzoUnitario × Quantita.`,
+        );
+    }
     if (rate(l.vatRate) === 0 && !l.natura) errors.push(`Linea ${i + 1}: aliquota 0 senza Natura.`);
     if (rate(l.vatRate) !== 0 && l.natura) errors.push(`Linea ${i + 1}: Natura con aliquota diversa da 0.`);
     const key = `${rate(l.vatRate)}|${l.natura ?? ''}`;

@@ -1,7 +1,7 @@
 /**
  * The one computation of an Italian document (api-contract 'Fiscal profiles'): who sells, who
  * buys and what is charged → every figure the quote, the payment amount, the bank-transfer check,
- * the PDF and the FatturaPA XML show. Order: fee lines → cassa / rivalsa → taxable per rate → VAT
+ * the PDF and the FatturaPA XML show. Order: fee lines (less their discounts) → cassa / rivalsa → taxable per rate → VAT
  * → bollo → total → ritenuta (and split payment) → net to pay. Integer cents throughout; the only
  * rounding is `divideHalfUp` (contract/money.ts), once per cassa block, per VAT summary and for
  * the ritenuta.
@@ -110,11 +110,21 @@ export interface CustomerProfile {
   publicAdministration: boolean;
 }
 
-/** One charge: its description, quantity and unit price before VAT. */
+/**
+ * A discount on one charge (a coupon, issue 30), written on the FatturaPA line as
+ * ScontoMaggiorazione Tipo SC: a percentage of the unit price (hundredths: 10 % → 1000), or an
+ * amount taken off the unit price (cents; capped at the unit price, so no line goes negative).
+ * Either way it applies to the unit price, as the SdI reads ScontoMaggiorazione (FatturaPA 1.2.2
+ * specifications, 2.2.1.10: "sconto o maggiorazione applicati al prezzo unitario").
+ */
+export type LineDiscount = { percentOff: PercentHundredths } | { amountOffCents: Cents };
+
+/** One charge: its description, quantity and unit price before VAT, and its discount if any. */
 export interface ChargeInput {
   description: string;
   quantity: number;
   unitPriceCents: Cents;
+  discount?: LineDiscount | null;
 }
 
 /** How VAT applies to a document's charges, decided from both profiles. */
@@ -175,12 +185,24 @@ export function decideVat(
 
 export type LineKind = 'charge' | 'stampDuty' | 'foreignVat';
 
+/** The discount of a line as the file writes it (ScontoMaggiorazione Tipo SC). */
+export interface AppliedDiscount {
+  /** Percentuale (hundredths), or null for an amount. */
+  percent: PercentHundredths | null;
+  /** Importo: the amount off the unit price (cents), or null for a percentage. */
+  unitAmountCents: Cents | null;
+  /** What the discount takes off the line: unit price × quantity − PrezzoTotale. */
+  cents: Cents;
+}
+
 export interface DocumentLine {
   kind: LineKind;
   description: string;
   quantity: number;
   unitPriceCents: Cents;
-  /** PrezzoTotale: unit price × quantity. */
+  /** The line's discount (a coupon), or null. */
+  discount: AppliedDiscount | null;
+  /** PrezzoTotale: unit price × quantity, less the discount (rounded half-up once). */
   totalCents: Cents;
   vat: PercentHundredths;
   natura: Natura | null;
@@ -219,8 +241,10 @@ export interface FiscalDocument {
   lines: DocumentLine[];
   pensionFund: PensionFundBlock[];
   summaries: DocumentVatSummary[];
-  /** Fees and cassa, before VAT (the bollo line excluded). */
+  /** Fees and cassa, before VAT (the bollo line excluded), after the discounts. */
   taxableCents: Cents;
+  /** What the lines' discounts take off, before VAT (0 without one). */
+  discountCents: Cents;
   vatCents: Cents;
   pensionFundCents: Cents;
   /** DatiBollo: the document carries the 2,00 € virtual bollo. */
@@ -252,6 +276,37 @@ export interface DocumentInput {
   plan: { vat: PercentHundredths; natura: Natura | null; legalReference?: string | null };
 }
 
+/**
+ * A charge's PrezzoTotale after its discount (issue 30). The discount is part of the agreed price:
+ * VAT is due on the price less the discounts granted under the contract (art. 13 c. 1 and art. 15
+ * c. 1 n. 2 DPR 633/72), so the discounted total is what the VAT summary, the cassa (on the fees
+ * charged), the ritenuta (on the fees paid, art. 25 DPR 600/73) and the bollo's threshold read.
+ * - percentage: total = unit × quantity × (100 − p) / 100, rounded half-up once (divideHalfUp);
+ * - amount: taken off the unit price, capped at it (a 60 € coupon on a 49 € plan makes it 0,00,
+ *   never negative): total = (unit − amount) × quantity, exact.
+ * The SdI checks PrezzoTotale against PrezzoUnitario less ScontoMaggiorazione × Quantita within one
+ * cent (check 00423; sdiArithmeticErrors in fatturapa.ts).
+ */
+export function discountedLine(c: ChargeInput): { totalCents: Cents; discount: AppliedDiscount | null } {
+  const gross = c.unitPriceCents * c.quantity;
+  const d = c.discount;
+  if (!d) return { totalCents: gross, discount: null };
+  if ('percentOff' in d) {
+    if (!Number.isSafeInteger(d.percentOff) || d.percentOff <= 0 || d.percentOff > 10_000)
+      throw new RangeError('percentOff');
+    const totalCents = divideHalfUp(gross * (10_000 - d.percentOff), 10_000);
+    return {
+      totalCents,
+      discount: { percent: d.percentOff, unitAmountCents: null, cents: gross - totalCents },
+    };
+  }
+  if (!Number.isSafeInteger(d.amountOffCents) || d.amountOffCents <= 0)
+    throw new RangeError('amountOffCents');
+  const unitAmountCents = Math.min(d.amountOffCents, Math.max(c.unitPriceCents, 0));
+  const totalCents = (c.unitPriceCents - unitAmountCents) * c.quantity;
+  return { totalCents, discount: { percent: null, unitAmountCents, cents: gross - totalCents } };
+}
+
 /** Every figure of the document (see the module's comment for the order and the norms). */
 export function computeDocument(input: DocumentInput): FiscalDocument {
   const { seller, customer } = input;
@@ -271,12 +326,14 @@ export function computeDocument(input: DocumentInput): FiscalDocument {
   const lines: DocumentLine[] = input.charges.map((c) => {
     if (!Number.isSafeInteger(c.quantity) || c.quantity <= 0) throw new RangeError('quantity');
     if (!Number.isSafeInteger(c.unitPriceCents)) throw new RangeError('unitPriceCents');
+    const { totalCents, discount } = discountedLine(c);
     return {
       kind: 'charge',
       description: c.description,
       quantity: c.quantity,
       unitPriceCents: c.unitPriceCents,
-      totalCents: c.unitPriceCents * c.quantity,
+      discount,
+      totalCents,
       vat: treatment.vat,
       natura: treatment.natura,
       legalReference: treatment.legalReference,
@@ -314,6 +371,7 @@ export function computeDocument(input: DocumentInput): FiscalDocument {
       description: 'Imposta di bollo',
       quantity: 1,
       unitPriceCents: STAMP_DUTY_CENTS,
+      discount: null,
       totalCents: STAMP_DUTY_CENTS,
       vat: 0,
       natura: 'N1',
@@ -332,6 +390,7 @@ export function computeDocument(input: DocumentInput): FiscalDocument {
       description: `IVA ${foreignVat.country} ${(foreignVat.rate / 100).toFixed(2).replace('.', ',')}% assolta tramite OSS`,
       quantity: 1,
       unitPriceCents: foreignVatCents,
+      discount: null,
       totalCents: foreignVatCents,
       vat: 0,
       natura: 'N7',
@@ -394,6 +453,7 @@ export function computeDocument(input: DocumentInput): FiscalDocument {
     pensionFund,
     summaries,
     taxableCents,
+    discountCents: sumCents(lines.map((l) => l.discount?.cents ?? 0)),
     vatCents,
     pensionFundCents,
     stampDuty,

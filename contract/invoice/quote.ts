@@ -14,12 +14,19 @@ export const quoteLineSchema = z.object({
   unitPrice: z.number(),
   vatPercentage: z.number(),
   natura: z.enum(naturaIds as [Natura, ...Natura[]]).nullable(),
+  /**
+   * What a coupon takes off this line, before VAT (issue 30); absent without one. The line's total
+   * is unitPrice × quantity − discount.
+   */
+  discount: z.number().optional(),
 });
 
 export const quoteSchema = z.object({
   lines: z.array(quoteLineSchema),
-  /** Fees and cassa before VAT. */
+  /** Fees and cassa before VAT, after the discounts. */
   taxable: z.number(),
+  /** What the coupon takes off, before VAT; absent without one. */
+  discount: z.number().optional(),
   vat: z.number(),
   /** Cassa previdenziale or rivalsa INPS. */
   cassa: z.number(),
@@ -46,8 +53,10 @@ export function toQuote(d: FiscalDocument): Quote {
         unitPrice: fromCents(l.unitPriceCents),
         vatPercentage: fromPercentHundredths(l.vat),
         natura: l.natura,
+        ...(l.discount ? { discount: fromCents(l.discount.cents) } : {}),
       })),
     taxable: fromCents(d.taxableCents),
+    ...(d.discountCents > 0 ? { discount: fromCents(d.discountCents) } : {}),
     vat: fromCents(d.vatCents),
     cassa: fromCents(d.pensionFundCents),
     bollo: fromCents(d.stampDutyChargedCents),

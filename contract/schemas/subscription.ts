@@ -143,6 +143,12 @@ export const subscriptionCreateSchema = z.object({
   paymentAmount: euros(m.costInvalid).nullable().optional(),
   vatPercentage: vatHundredths.nullable().optional(),
   startDate: dateTimeField(m.startDateInvalid).nullable().optional(),
+  /**
+   * A coupon's code (issue 30), any case; '' / null → none. Checked for the plan by the server:
+   * 400 on `couponCode` with 'Coupon non valido', 'Coupon scaduto', 'Coupon esaurito' or 'Coupon
+   * non valido per questo piano'.
+   */
+  couponCode: z.preprocess(blankToNull, z.string().max(40).nullable().optional()),
   subscriptionStatus: z.unknown().optional(),
   subscriptionStatusName: z.unknown().optional(),
 });
@@ -158,6 +164,7 @@ export const subscriptionQuoteSchema = subscriptionCreateSchema.pick({
   planId: true,
   paymentAmount: true,
   vatPercentage: true,
+  couponCode: true,
 });
 export type SubscriptionQuoteInput = z.input<typeof subscriptionQuoteSchema>;
 
@@ -166,7 +173,7 @@ export type SubscriptionQuoteInput = z.input<typeof subscriptionQuoteSchema>;
  * (the unpaid payment follows); start date and customer are fixed after create (sending them
  * unchanged is fine, a different value is a 400).
  */
-export const subscriptionUpdateSchema = subscriptionCreateSchema.extend({
+export const subscriptionUpdateSchema = subscriptionCreateSchema.omit({ couponCode: true }).extend({
   id: requiredId,
   userId: requiredRef(m.userRequired).optional(),
   planId: requiredRef(m.planRequired).optional(),

@@ -8,6 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import {
   computeDocument,
   isEuCountry,
+  type LineDiscount,
   pensionFundTypes,
   withholdingTypes,
   type CustomerProfile,
@@ -121,6 +122,8 @@ export interface SubscriptionCharge {
   costCents: Cents;
   vat: PercentHundredths;
   natura: Natura | null;
+  /** A coupon's discount on the period (issue 30), or none. */
+  discount?: LineDiscount | null;
 }
 
 /** The document of one period from the two profiles: one charge at the agreed cost and VAT. */
@@ -132,7 +135,14 @@ export function periodDocument(
   return computeDocument({
     seller,
     customer,
-    charges: [{ description: charge.description, quantity: 1, unitPriceCents: charge.costCents }],
+    charges: [
+      {
+        description: charge.description,
+        quantity: 1,
+        unitPriceCents: charge.costCents,
+        discount: charge.discount ?? null,
+      },
+    ],
     plan: { vat: charge.vat, natura: charge.natura },
   });
 }

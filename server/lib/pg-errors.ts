@@ -1,5 +1,5 @@
 import { validationMessages } from '../../contract/validation/italian';
-import { integrationMessages } from '../../contract/messages';
+import { couponMessages, integrationMessages } from '../../contract/messages';
 
 /** PostgreSQL error codes the API answers to (https://www.postgresql.org/docs/current/errcodes-appendix.html). */
 export const PgErrorCode = {
@@ -38,4 +38,5 @@ export const uniqueFieldErrors: Readonly<Record<string, { field: string; message
   regions_code_idx: { field: 'code', message: validationMessages.regionCodeTaken },
   plans_tenant_name_unique_idx: { field: 'name', message: validationMessages.planNameTaken },
   features_tenant_key_unique_idx: { field: 'key', message: integrationMessages.featureKeyTaken },
+  coupons_tenant_code_unique_idx: { field: 'code', message: couponMessages.codeTaken },
 };

@@ -14,6 +14,7 @@ import { municipalityResource } from '../entities/municipality/municipality.reso
 import { paymentProviderResource } from '../entities/payment-provider/payment-provider.resource';
 import { planFeatureResource } from '../entities/plan-feature/plan-feature.resource';
 import { planResource } from '../entities/plan/plan.resource';
+import { couponResource } from '../entities/coupon/coupon.resource';
 import { provinceResource } from '../entities/province/province.resource';
 import { regionResource } from '../entities/region/region.resource';
 import { subscriptionResource } from '../entities/subscription/subscription.resource';
@@ -111,6 +112,7 @@ export const resourceBindings = {
   address: { resource: addressResource },
   plan: { resource: planResource, screens: () => import('../features/plan/plan-screens') },
   planFeature: { resource: planFeatureResource },
+  coupon: { resource: couponResource, screens: () => import('../features/coupon/coupon-screens') },
   feature: { resource: featureResource },
 } satisfies Record<string, ResourceBinding>;
 
@@ -185,6 +187,8 @@ export const registry: readonly AppRoute[] = [
   ...routesOf(resourceBindings.paymentProvider),
   ...routesOf(resourceBindings.address),
   ...routesOf(resourceBindings.plan),
+  // Coupons (issue 30): after the plans they discount.
+  ...routesOf(resourceBindings.coupon),
   ...routesOf(resourceBindings.planFeature),
   ...routesOf(resourceBindings.feature),
   page(

@@ -12,6 +12,7 @@ const t = {
   withholding: 'Ritenuta d’acconto',
   splitPayment: 'IVA versata dall’ente (split payment)',
   netToPay: 'Netto a pagare',
+  discount: 'Sconto coupon',
 };
 
 /**
@@ -32,9 +33,13 @@ export function InvoicePreview({
   if (!quote) return null;
   const eur = (euros: number) => formatCurrency(fromCents(toCents(euros)));
   const rows: [string, string][] = [
-    ...quote.lines.map((l): [string, string] => [
-      l.quantity === 1 ? l.description : `${l.description} × ${l.quantity}`,
-      formatCurrency(fromCents(toCents(l.unitPrice) * l.quantity)),
+    ...quote.lines.flatMap((l): [string, string][] => [
+      [
+        l.quantity === 1 ? l.description : `${l.description} × ${l.quantity}`,
+        formatCurrency(fromCents(toCents(l.unitPrice) * l.quantity)),
+      ],
+      // A coupon (issue 30): what it takes off the line, before VAT.
+      ...(l.discount ? [[t.discount, `− ${eur(l.discount)}`] as [string, string]] : []),
     ]),
   ];
   if (quote.cassa > 0) rows.push([t.cassa, eur(quote.cassa)]);

@@ -69,7 +69,7 @@ interface FieldBase {
 export type FieldDef =
   | (FieldBase & {
       kind: 'text';
-      inputType?: 'text' | 'email' | 'tel' | 'url' | 'password';
+      inputType?: 'text' | 'email' | 'tel' | 'url' | 'password' | 'date';
       placeholder?: string;
       /** Runs on blur; a returned string is shown under the field (spec §5 'Generic text field'). */
       validate?: (value: string) => string | undefined;

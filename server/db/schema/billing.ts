@@ -77,6 +77,100 @@ export const subscriptions = pgTable(
   ],
 );
 
+/**
+ * Coupons of a tenant (issue 30). The discount is a percentage (hundredths: 10 % → 1000) or an
+ * amount (euro cents before VAT), never both. `times_redeemed` is raised by a conditional update
+ * (`… where max_redemptions is null or times_redeemed < max_redemptions`), so concurrent Creates
+ * never redeem more than the maximum.
+ */
+export const coupons = pgTable(
+  'coupons',
+  {
+    id: id(),
+    tenantId: tenantColumn(),
+    /** Upper case, A–Z 0–9 - _. */
+    code: text('code').notNull(),
+    percentOffHundredths: integer('percent_off_hundredths'),
+    amountOffCents: cents('amount_off_cents'),
+    /** 'once' | 'repeating' | 'forever'. */
+    duration: text('duration').notNull(),
+    durationPeriods: smallint('duration_periods'),
+    /** The plans it applies to; empty: every plan. */
+    planIds: integer('plan_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::integer[]`),
+    /** Last day it can be redeemed (Europe/Rome, included). */
+    expiresAt: date('expires_at', { mode: 'string' }),
+    maxRedemptions: integer('max_redemptions'),
+    timesRedeemed: integer('times_redeemed').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique('coupons_id_tenant_id_unique').on(t.id, t.tenantId),
+    // One coupon per code in a tenant, whatever the case: a duplicate is a 409 on `code`.
+    uniqueIndex('coupons_tenant_code_unique_idx').on(t.tenantId, sql`lower(${t.code})`),
+    index('coupons_code_trgm_idx').using('gin', t.code.op('gin_trgm_ops')),
+    check(
+      'coupons_discount_check',
+      sql`(${t.percentOffHundredths} is null) <> (${t.amountOffCents} is null)
+        and (${t.percentOffHundredths} is null or ${t.percentOffHundredths} between 1 and 10000)
+        and (${t.amountOffCents} is null or ${t.amountOffCents} > 0)`,
+    ),
+    check(
+      'coupons_duration_check',
+      sql`${t.duration} in ('once', 'repeating', 'forever')
+        and ((${t.duration} = 'repeating') = (${t.durationPeriods} is not null))
+        and (${t.durationPeriods} is null or ${t.durationPeriods} between 1 and 36)`,
+    ),
+    check(
+      'coupons_redemptions_check',
+      sql`${t.timesRedeemed} >= 0 and (${t.maxRedemptions} is null or ${t.maxRedemptions} >= 1)`,
+    ),
+  ],
+);
+
+/**
+ * A coupon applied to a subscription (one per subscription). The discount is copied from the
+ * coupon when redeemed, so a later edit of the coupon changes only later redemptions.
+ * `periods_left`: the paid periods still discounted (null: forever); it goes down when a
+ * discounted payment is paid, and the subscription's amount due returns to the full price at 0.
+ */
+export const couponRedemptions = pgTable(
+  'coupon_redemptions',
+  {
+    id: id(),
+    tenantId: tenantColumn(),
+    couponId: integer('coupon_id').notNull(),
+    subscriptionId: integer('subscription_id').notNull(),
+    percentOffHundredths: integer('percent_off_hundredths'),
+    amountOffCents: cents('amount_off_cents'),
+    periodsLeft: smallint('periods_left'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('coupon_redemptions_id_tenant_id_unique').on(t.id, t.tenantId),
+    unique('coupon_redemptions_subscription_unique').on(t.subscriptionId),
+    foreignKey({
+      name: 'coupon_redemptions_coupon_fk',
+      columns: [t.couponId, t.tenantId],
+      foreignColumns: [coupons.id, coupons.tenantId],
+    }),
+    foreignKey({
+      name: 'coupon_redemptions_subscription_fk',
+      columns: [t.subscriptionId, t.tenantId],
+      foreignColumns: [subscriptions.id, subscriptions.tenantId],
+    }),
+    index('coupon_redemptions_coupon_idx').on(t.couponId, t.id),
+    check('coupon_redemptions_periods_check', sql`${t.periodsLeft} is null or ${t.periodsLeft} >= 0`),
+    check(
+      'coupon_redemptions_discount_check',
+      sql`(${t.percentOffHundredths} is null) <> (${t.amountOffCents} is null)`,
+    ),
+  ],
+);
+
 /** What a subscription period costs and how it was paid. The first one is made with the subscription. */
 export const payments = pgTable(
   'payments',
@@ -121,6 +215,11 @@ export const payments = pgTable(
      * provider: null while that call is still to be made (the dunning job retries it).
      */
     providerStoppedAt: at('provider_stopped_at'),
+    /**
+     * The coupon redemption whose discount this period's amount carries (issue 30), or null: the
+     * invoice of the payment applies that discount, so its net to pay is the amount asked.
+     */
+    couponRedemptionId: integer('coupon_redemption_id'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -131,6 +230,11 @@ export const payments = pgTable(
       name: 'payments_subscription_fk',
       columns: [t.subscriptionId, t.tenantId],
       foreignColumns: [subscriptions.id, subscriptions.tenantId],
+    }),
+    foreignKey({
+      name: 'payments_coupon_redemption_fk',
+      columns: [t.couponRedemptionId, t.tenantId],
+      foreignColumns: [couponRedemptions.id, couponRedemptions.tenantId],
     }),
     index('payments_subscription_idx').on(t.subscriptionId, t.id),
     index('payments_tenant_paid_at_idx').on(t.tenantId, t.paidAt),

@@ -397,6 +397,7 @@ export function registerBillingRoutes(
           planId: body.planId,
           paymentAmount: body.paymentAmount ?? null,
           vatPercentage: body.vatPercentage ?? null,
+          couponCode: body.couponCode ?? null,
         }),
       );
       return ok(toQuote(document));
@@ -424,6 +425,7 @@ export function registerBillingRoutes(
           paymentAmount: body.paymentAmount ?? null,
           vatPercentage: body.vatPercentage ?? null,
           startDate: body.startDate ?? null,
+          couponCode: body.couponCode ?? null,
         }),
       );
       return ok(await readOne(request, id, true), messages.http.created);

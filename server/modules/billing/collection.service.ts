@@ -3,6 +3,7 @@
  * collection state (due → overdue → recovered | exhausted), its history (collection_events) and
  * the tenant's ladder. The subscription's five statuses stay; only the ladder's end moves one.
  */
+import { redemptionForNextPayment } from '../../db/coupons';
 import { and, asc, eq, gte, ilike, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import {
   addDays,
@@ -229,6 +230,7 @@ export async function providerChargeFailed(
       tenantId: w.tenantId,
       subscriptionId: sub.id,
       amountDueCents: sub.amountDueCents,
+      couponRedemptionId: await redemptionForNextPayment(w, sub.id),
       causale: causaleOf(w.tenantId, paymentId),
       periodStart: sub.nextBillingDate,
       periodEnd: periodEndAfter(sub.startDate, plan.recurrence, sub.nextBillingDate),

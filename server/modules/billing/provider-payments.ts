@@ -5,6 +5,7 @@
  * the provider before Rinnova's. Every provider call happens before and outside the unit of work,
  * so a provider failure changes nothing.
  */
+import { redemptionForNextPayment } from '../../db/coupons';
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import { periodEndAfter } from '../../../contract/billing-dates';
 import { messages } from '../../../contract/messages';
@@ -269,6 +270,8 @@ export async function recordCharge(
     tenantId: w.tenantId,
     subscriptionId: sub.id,
     amountDueCents: sub.amountDueCents,
+    // The period still discounted by a coupon carries its redemption (its invoice applies it).
+    couponRedemptionId: await redemptionForNextPayment(w, sub.id),
     causale: causaleOf(w.tenantId, id),
     periodStart,
     periodEnd,

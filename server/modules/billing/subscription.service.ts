@@ -5,9 +5,9 @@
 import { causaleOf } from '../../../contract/schemas/payment';
 import { and, eq, sql } from 'drizzle-orm';
 import { nextBillingDate, periodEndAfter } from '../../../contract/billing-dates';
-import { billingMessages, serverMessages } from '../../../contract/messages';
+import { billingMessages, couponMessages, serverMessages } from '../../../contract/messages';
 import { isNatura } from '../../../contract/invoice/fatturapa';
-import type { FiscalDocument } from '../../../contract/invoice/fiscal-document';
+import type { FiscalDocument, LineDiscount } from '../../../contract/invoice/fiscal-document';
 import { fromCents, toCents, toPercentHundredths, type Cents } from '../../../contract/money';
 import { subscriptionDocument } from '../../db/fiscal-profiles';
 import type { BankTransferInstructions } from '../../../contract/schemas/subscription';
@@ -47,6 +47,7 @@ import {
   transferTotals,
   type SubscriptionRow,
 } from './billing.repository';
+import { redeemCoupon, redemptionForNextPayment, redemptionOf, usableCoupon } from '../../db/coupons';
 
 const eur = new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' });
 export const formatEur = (cents: Cents) => eur.format(fromCents(cents));
@@ -146,6 +147,7 @@ async function termsOf(
   userId: number,
   plan: { name: string; cost: string; vat: string; natura: string | null },
   input: SubscriptionTerms,
+  discount: LineDiscount | null = null,
 ) {
   const cost = input.paymentAmount ?? toCents(plan.cost);
   const vat = input.vatPercentage ?? toPercentHundredths(plan.vat);
@@ -154,6 +156,7 @@ async function termsOf(
     costCents: cost,
     vat,
     natura: vat === 0 && isNatura(plan.natura) ? plan.natura : null,
+    discount,
   });
   return { cost, vat, document, due: document.netToPayCents };
 }
@@ -181,7 +184,14 @@ async function nextPaymentId(uow: UnitOfWork): Promise<number> {
 /** A new unpaid payment of a subscription, with its causale; answers its id. */
 export async function insertPayment(
   uow: UnitOfWork,
-  input: { subscriptionId: number; amountDueCents: Cents; periodStart: Date; periodEnd: Date },
+  input: {
+    subscriptionId: number;
+    amountDueCents: Cents;
+    periodStart: Date;
+    periodEnd: Date;
+    /** The coupon redemption whose discount the amount carries (issue 30). */
+    couponRedemptionId?: number | null;
+  },
 ): Promise<number> {
   const paymentId = await nextPaymentId(uow);
   await uow.tx.insert(payments).values({
@@ -189,6 +199,7 @@ export async function insertPayment(
     tenantId: uow.tenantId,
     subscriptionId: input.subscriptionId,
     amountDueCents: input.amountDueCents,
+    couponRedemptionId: input.couponRedemptionId ?? null,
     causale: causaleOf(uow.tenantId, paymentId),
     periodStart: input.periodStart,
     periodEnd: input.periodEnd,
@@ -204,23 +215,34 @@ export async function insertPayment(
  */
 export async function quoteSubscription(
   uow: UnitOfWork,
-  input: SubscriptionTerms & { userId: number; planId: number },
+  input: SubscriptionTerms & { userId: number; planId: number; couponCode?: string | null },
 ): Promise<FiscalDocument> {
   await assertMember(uow, input.userId);
   const plan = await planOfTenant(uow, input.planId);
-  return (await termsOf(uow, input.userId, plan, input)).document;
+  const coupon = input.couponCode ? await usableCoupon(uow, input.couponCode, plan.id) : null;
+  return (await termsOf(uow, input.userId, plan, input, coupon?.discount ?? null)).document;
 }
 
-/** Create: NotActive, with its first payment; the customer and the plan must be of the tenant. */
+/**
+ * Create: NotActive, with its first payment; the customer and the plan must be of the tenant. A
+ * `couponCode` (issue 30) is checked for the plan and redeemed: the amount due is the discounted
+ * net to pay while the coupon lasts, and the first payment carries the redemption.
+ */
 export async function createSubscription(
   uow: UnitOfWork,
-  input: SubscriptionTerms & { userId: number; planId: number; startDate?: Date | null },
+  input: SubscriptionTerms & {
+    userId: number;
+    planId: number;
+    startDate?: Date | null;
+    couponCode?: string | null;
+  },
 ): Promise<number> {
   await assertMember(uow, input.userId);
   const plan = await planOfTenant(uow, input.planId);
   if (!plan.isActive) throw fieldError('planId', billingMessages.planInactive);
+  const coupon = input.couponCode ? await usableCoupon(uow, input.couponCode, plan.id) : null;
 
-  const { cost, vat, due } = await termsOf(uow, input.userId, plan, input);
+  const { cost, vat, due } = await termsOf(uow, input.userId, plan, input, coupon?.discount ?? null);
   const startDate = input.startDate ?? uow.now;
   const next = nextBillingDate(startDate, plan.recurrence);
   const status = SubscriptionStatus.NotActive;
@@ -241,11 +263,13 @@ export async function createSubscription(
     })
     .returning({ id: subscriptions.id });
   if (!sub) throw new Error('subscription insert returned no row');
+  const couponRedemptionId = coupon ? await redeemCoupon(uow, coupon, sub.id) : null;
   await insertPayment(uow, {
     subscriptionId: sub.id,
     amountDueCents: due,
     periodStart: startDate,
     periodEnd: next,
+    couponRedemptionId,
   });
   await recordEvent(uow, sub.id, 'create', null, status, null);
   await uow.publish('subscription.created', { subscriptionId: sub.id });
@@ -279,14 +303,26 @@ export async function updateSubscription(
   if (!isEditable(sub.status)) throw new HttpError(409, billingMessages.onlyNotActiveEditable);
   const plan = await planOfTenant(uow, planId);
   if (planId !== sub.planId && !plan.isActive) throw fieldError('planId', billingMessages.planInactive);
+  // The coupon redeemed at Create still applies (to its plans only) while nothing is paid.
+  const redemption = await redemptionOf(uow, sub.id);
+  if (redemption && redemption.planIds.length > 0 && !redemption.planIds.includes(planId))
+    throw fieldError('planId', couponMessages.notForPlan);
+  const payment = await firstPayment(uow, sub.id, { lock: true });
+  const discount = redemption && payment?.couponRedemptionId === redemption.id ? redemption.discount : null;
   // A changed plan brings its own price unless one is sent.
   const terms =
     planId !== sub.planId
-      ? await termsOf(uow, sub.userId, plan, input)
-      : await termsOf(uow, sub.userId, plan, {
-          paymentAmount: input.paymentAmount ?? sub.costBeforeVatCents,
-          vatPercentage: input.vatPercentage ?? sub.vatHundredths,
-        });
+      ? await termsOf(uow, sub.userId, plan, input, discount)
+      : await termsOf(
+          uow,
+          sub.userId,
+          plan,
+          {
+            paymentAmount: input.paymentAmount ?? sub.costBeforeVatCents,
+            vatPercentage: input.vatPercentage ?? sub.vatHundredths,
+          },
+          discount,
+        );
   const next = nextBillingDate(sub.startDate, plan.recurrence);
   await uow.tx
     .update(subscriptions)
@@ -299,7 +335,6 @@ export async function updateSubscription(
       updatedAt: uow.now,
     })
     .where(and(eq(subscriptions.tenantId, uow.tenantId), eq(subscriptions.id, sub.id)));
-  const payment = await firstPayment(uow, sub.id, { lock: true });
   if (payment && payment.paidAt === null) {
     await uow.tx
       .update(payments)
@@ -452,6 +487,7 @@ export async function ensureRenewalPayment(
     amountDueCents: sub.amountDueCents,
     periodStart,
     periodEnd: periodEndAfter(sub.startDate, plan.recurrence, periodStart),
+    couponRedemptionId: await redemptionForNextPayment(uow, sub.id),
   });
   const created = await findPayment(uow, id);
   if (!created) throw new Error('renewal payment insert returned no row');
@@ -479,4 +515,21 @@ export async function cancelUnlessCanceled(uow: UnitOfWork, id: number): Promise
   const sub = await lockedSubscription(uow, id);
   if (sub.status === SubscriptionStatus.Canceled) return;
   await cancelSubscription(uow, id);
+}
+
+/**
+ * The coupon's last discounted period was paid (issue 30): the subscription's amount due returns to
+ * the net to pay of its agreed price without the discount, for the periods that follow.
+ */
+export async function restoreFullAmount(uow: UnitOfWork, subscriptionId: number): Promise<void> {
+  const sub = await lockedSubscription(uow, subscriptionId);
+  const plan = await planOfTenant(uow, sub.planId);
+  const { due } = await termsOf(uow, sub.userId, plan, {
+    paymentAmount: sub.costBeforeVatCents,
+    vatPercentage: sub.vatHundredths,
+  });
+  await uow.tx
+    .update(subscriptions)
+    .set({ amountDueCents: due, updatedAt: uow.now })
+    .where(and(eq(subscriptions.tenantId, uow.tenantId), eq(subscriptions.id, sub.id)));
 }

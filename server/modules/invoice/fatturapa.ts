@@ -16,6 +16,7 @@ import {
   type SdiDocumentFigures,
 } from '../../../contract/invoice/fatturapa';
 import type {
+  AppliedDiscount,
   FiscalDocument,
   LineKind,
   PensionFundBlock,
@@ -61,6 +62,8 @@ export interface InvoiceLine {
   withholding?: boolean;
   /** A charge, the bollo charged to the customer or an OSS line of foreign VAT (absent: a charge). */
   kind?: LineKind;
+  /** A coupon's discount: ScontoMaggiorazione Tipo SC (absent or null: none). */
+  discount?: AppliedDiscount | null;
 }
 
 /** One VAT summary (DatiRiepilogo). */
@@ -133,6 +136,7 @@ export function fiscalParts(
       description: l.description,
       quantity: l.quantity,
       unitPriceCents: l.unitPriceCents,
+      discount: l.discount,
       totalCents: l.totalCents,
       vat: l.vat,
       natura: l.natura,
@@ -262,6 +266,15 @@ export function buildFatturaXml(doc: InvoiceDocument): string {
     if (line.periodStart) l.ele('DataInizioPeriodo').txt(line.periodStart);
     if (line.periodEnd) l.ele('DataFinePeriodo').txt(line.periodEnd);
     l.ele('PrezzoUnitario').txt(decimal2(line.unitPriceCents));
+    // A coupon (issue 30): after PrezzoUnitario, before PrezzoTotale (DettaglioLineeType's order),
+    // Tipo SC with its Percentuale or its Importo off the unit price; PrezzoTotale is the
+    // discounted total, so the SdI's check 00423 and the VAT summary hold.
+    if (line.discount) {
+      const sc = l.ele('ScontoMaggiorazione');
+      sc.ele('Tipo').txt('SC');
+      if (line.discount.percent !== null) sc.ele('Percentuale').txt(rate2(line.discount.percent));
+      else sc.ele('Importo').txt(decimal2(line.discount.unitAmountCents ?? 0));
+    }
     l.ele('PrezzoTotale').txt(decimal2(line.totalCents));
     l.ele('AliquotaIVA').txt(rate2(line.vat));
     if (line.withholding) l.ele('Ritenuta').txt('SI');
@@ -325,6 +338,11 @@ export function figuresOf(xml: string): SdiDocumentFigures {
       total: text(l, 'PrezzoTotale') ?? '',
       vatRate: text(l, 'AliquotaIVA') ?? '',
       natura: text(l, 'Natura'),
+      discounts: Array.from(l.getElementsByTagName('ScontoMaggiorazione')).map((d) => ({
+        type: text(d, 'Tipo') ?? '',
+        percent: text(d, 'Percentuale'),
+        amount: text(d, 'Importo'),
+      })),
     })),
     summaries: all('DatiRiepilogo').map((s) => ({
       vatRate: text(s, 'AliquotaIVA') ?? '',

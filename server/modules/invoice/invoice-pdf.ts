@@ -147,6 +147,21 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
       pdf.text(t, cols[i]!.x + 6, y, { width: cols[i]!.w - 12, align: cols[i]!.align }),
     );
     y += h + 10;
+    // A coupon's discount (ScontoMaggiorazione SC), under its line: what it is and what it takes
+    // off; the line's Importo is already the discounted total, as in the file.
+    if (line.discount) {
+      const what =
+        line.discount.percent !== null
+          ? pct(line.discount.percent)
+          : `${money(line.discount.unitAmountCents ?? 0)} sul prezzo unitario`;
+      pdf.fillColor(MUTED).text(`Sconto ${what}`, cols[0]!.x + 6, y - 6, { width: cols[0]!.w - 12 });
+      pdf.text(`-${money(line.discount.cents)}`, cols[4]!.x + 6, y - 6, {
+        width: cols[4]!.w - 12,
+        align: 'right',
+      });
+      pdf.fillColor(INK);
+      y += 14;
+    }
     pdf
       .moveTo(left, y - 5)
       .lineTo(right, y - 5)

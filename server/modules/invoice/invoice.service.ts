@@ -36,6 +36,7 @@ import {
   type InvoiceParty,
 } from './fatturapa';
 import { subscriptionDocument } from '../../db/fiscal-profiles';
+import { discountOfPayment } from '../../db/coupons';
 
 export type IssueOutcome =
   { kind: 'issued' | 'exists'; invoiceId: number; number: string } | { kind: 'blocked'; messages: string[] };
@@ -442,6 +443,7 @@ export async function issueInvoiceForPayment(
       method: payments.method,
       paidAt: payments.paidAt,
       causale: payments.causale,
+      couponRedemptionId: payments.couponRedemptionId,
       userId: subscriptions.userId,
       cost: subscriptions.costBeforeVatCents,
       vat: subscriptions.vatHundredths,
@@ -472,6 +474,8 @@ export async function issueInvoiceForPayment(
     costCents: p.cost,
     vat: p.vat,
     natura,
+    // A coupon's period (issue 30): ScontoMaggiorazione SC on the line, the net to pay discounted.
+    discount: await discountOfPayment(w, p.couponRedemptionId),
   });
   if (document.treatment.vat === 0 && !document.treatment.natura) missing.push(invoiceMessages.planNatura);
   const messages = missing.map(invoiceMessages.missing);

@@ -3,7 +3,7 @@ import { useController, useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router-dom';
 import { messages } from '../../../contract/messages';
 import type { Plan } from '../../../contract/schemas/plan';
-import { FieldShell } from '../../components/fields/field-shell';
+import { FieldShell, inputClass } from '../../components/fields/field-shell';
 import { SearchableSelect } from '../../components/fields/searchable-select';
 import { ArrowLeftIcon } from '../../components/icons';
 import { planResource } from '../../entities/plan/plan.resource';
@@ -34,7 +34,14 @@ export const PICKER_PAGE_SIZE = 100;
 /** The document shows what cost + VAT alone does not: its preview replaces the plain summary. */
 function saysMore(q: Quote | null | undefined): boolean {
   if (!q) return false;
-  return q.cassa > 0 || q.bollo > 0 || q.withholding > 0 || q.natura !== null || q.netToPay !== q.total;
+  return (
+    q.cassa > 0 ||
+    q.bollo > 0 ||
+    q.withholding > 0 ||
+    q.natura !== null ||
+    q.netToPay !== q.total ||
+    (q.discount ?? 0) > 0
+  );
 }
 
 /**
@@ -99,7 +106,7 @@ function CreateForm() {
   const [general, setGeneral] = useState<string[]>([]);
   const form = useForm<SubscriptionFormValues, unknown, SubscriptionFormOutput>({
     resolver: createResolver,
-    defaultValues: { userId: null, planId: null, paymentAmount: '', vatPercentage: '' },
+    defaultValues: { userId: null, planId: null, paymentAmount: '', vatPercentage: '', couponCode: '' },
   });
   const { errors } = form.formState;
   const userId = useController({ control: form.control, name: 'userId' });
@@ -110,6 +117,8 @@ function CreateForm() {
     form.setValue('paymentAmount', c);
     form.setValue('vatPercentage', v);
   });
+  // The coupon reaches the preview once typed (on leaving the field), not at every keystroke.
+  const [appliedCoupon, setAppliedCoupon] = useState('');
   const costCents = parseEuroInput(cost.field.value ?? '');
   const vatHundredths = parsePercentInput(vat.field.value ?? '');
   const quote = useSubscriptionQuote(
@@ -119,9 +128,16 @@ function CreateForm() {
           planId: planId.field.value,
           ...(costCents !== null ? { paymentAmount: costCents / 100 } : {}),
           ...(vatHundredths !== null ? { vatPercentage: vatHundredths / 100 } : {}),
+          ...(appliedCoupon ? { couponCode: appliedCoupon } : {}),
         }
       : null,
   );
+  // A code the server refuses for this plan ('Coupon scaduto', …) is said under the field at once.
+  const couponError =
+    errors.couponCode?.message ??
+    (appliedCoupon && quote.error
+      ? splitFieldErrors(quote.error, ['couponCode'] as const).fields.couponCode
+      : undefined);
   const pickMissing = errors.userId?.type === PICK_REQUIRED;
   // 'Seleziona un utente e un piano.' goes as soon as a pick is made (the next Crea asks again).
   const clearPickMissing = () => {
@@ -203,7 +219,19 @@ function CreateForm() {
           recurrenceName={plan?.recurrenceTypeName}
           summary={!saysMore(quote.data)}
         />
-        <InvoicePreview quote={quote.data} loading={quote.isFetching} />
+        <FieldShell label={t.fields.coupon} error={couponError} hint={t.couponHint}>
+          {(control) => (
+            <input
+              {...control}
+              {...form.register('couponCode', {
+                onBlur: (e: { target: { value: string } }) => setAppliedCoupon(e.target.value.trim()),
+              })}
+              className={inputClass(couponError, 'uppercase sm:max-w-xs')}
+              autoComplete="off"
+            />
+          )}
+        </FieldShell>
+        <InvoicePreview quote={appliedCoupon && quote.error ? null : quote.data} loading={quote.isFetching} />
         {generalMessages.length > 0 && (
           <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-700">
             {generalMessages.map((g, i) => (

@@ -18,6 +18,8 @@ export interface SubscriptionFormValues {
   planId: number | null;
   paymentAmount: string;
   vatPercentage: string;
+  /** Create only: a coupon's code as typed (issue 30). */
+  couponCode?: string;
 }
 
 /** The schemas' output the form submits: ids, cents, VAT hundredths. */
@@ -26,10 +28,17 @@ export interface SubscriptionFormOutput {
   planId?: number;
   paymentAmount?: number | null;
   vatPercentage?: number | null;
+  couponCode?: string | null;
 }
 
 /** The fields the server may name in its 400 (the form's own keys). */
-export const subscriptionFormKeys = ['userId', 'planId', 'paymentAmount', 'vatPercentage'] as const;
+export const subscriptionFormKeys = [
+  'userId',
+  'planId',
+  'paymentAmount',
+  'vatPercentage',
+  'couponCode',
+] as const;
 
 /** The `type` of the create form's "pick a customer and a plan" error (shown once, above the buttons). */
 export const PICK_REQUIRED = 'pickRequired';
@@ -92,5 +101,6 @@ export function subscriptionBody(out: SubscriptionFormOutput): SubscriptionBody 
     planId: out.planId!,
     paymentAmount: fromCents(out.paymentAmount ?? 0),
     vatPercentage: fromPercentHundredths(out.vatPercentage ?? 0),
+    ...(out.couponCode ? { couponCode: out.couponCode } : {}),
   };
 }

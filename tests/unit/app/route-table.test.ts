@@ -37,6 +37,10 @@ describe('route table (spec §2)', () => {
       '/plan',
       '/plan/new',
       '/plan/:id',
+      // Coupons (issue 30).
+      '/coupon',
+      '/coupon/new',
+      '/coupon/:id',
       '/planfeature',
       '/planfeature/new',
       '/planfeature/:id',
@@ -68,6 +72,8 @@ describe('route table (spec §2)', () => {
     expect(allowed('/user/7')).toEqual(admins);
     expect(allowed('/user-wizard')).toEqual(admins);
     expect(allowed('/plan/3')).toEqual(admins);
+    expect(allowed('/coupon')).toEqual(admins);
+    expect(allowed('/coupon/new')).toEqual(admins);
     expect(allowed('/paymentprovider/new')).toEqual(admins);
     expect(allowed('/hangfire')).toEqual([Role.SuperAdmin]);
     expect(allowed('/apikey')).toEqual(admins);

@@ -18,6 +18,8 @@ export interface SubscriptionBody {
   planId: number;
   paymentAmount: number;
   vatPercentage: number;
+  /** Create only: a coupon's code (issue 30). */
+  couponCode?: string;
 }
 
 export function createSubscription(body: SubscriptionBody, tenantId: number | null) {
