@@ -33,9 +33,14 @@ const DAY_MS = 86_400_000;
 const heading1 = (page: Page, name: string) => page.getByRole('heading', { level: 1, name });
 const euro = (amount: number) => amount.toFixed(2).replace('.', ',');
 
-async function shots(page: Page, name: string) {
+/** `settle`: what shows the screen has laid out again at the new width (charts resize after a reload). */
+async function shots(page: Page, name: string, settle?: () => Promise<void>) {
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    if (settle) {
+      await page.reload();
+      await settle();
+    }
     await expectNoHorizontalOverflow(page);
     await screenshot(page, `collection/${width}-${name}`);
   }
@@ -149,9 +154,27 @@ test('the seller’s collection screens: the ladder and its e-mails, the dashboa
   await expect(page.getByRole('list', { name: 'Sequenza dei solleciti' })).toBeVisible();
   await shots(page, 'ladder');
 
+  // The day-3 reminder's text, personalised: the preview is the e-mail the server would send.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.getByRole('button', { name: 'Sollecito 2 · giorno 3' }).click();
+  const subject = page.getByRole('textbox', { name: 'Oggetto' });
+  await subject.fill('Promemoria da {fornitore}: {piano} in attesa');
+  const preview = page.frameLocator('iframe[title="Anteprima dell’e-mail: Sollecito 2 · giorno 3"]');
+  await expect(preview.locator('body')).toContainText('IBAN');
+  await expect(page.getByText('Promemoria da Demo Srl: Professional in attesa')).toBeVisible();
+  await shots(page, 'ladder-email');
+  await page.getByRole('button', { name: 'Salva', exact: true }).click();
+  await expect(toast(page, 'Solleciti salvati.')).toBeVisible();
+  await page.reload();
+  await page.getByRole('button', { name: 'Sollecito 2 · giorno 3' }).click();
+  await expect(page.getByRole('textbox', { name: 'Oggetto' })).toHaveValue(
+    'Promemoria da {fornitore}: {piano} in attesa',
+  );
+
   await page.goto('/');
   const card = page.getByRole('region', { name: 'Incassi' });
-  await expect(card).toContainText('Recuperati questo mese');
-  await card.scrollIntoViewIfNeeded();
-  await shots(page, 'dashboard');
+  await shots(page, 'dashboard', async () => {
+    await expect(card).toContainText('Recuperati questo mese');
+    await expect(card.getByRole('link', { name: 'Incassi in sospeso' })).toBeVisible();
+  });
 });
