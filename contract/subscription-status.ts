@@ -93,6 +93,7 @@ export type SubscriptionEvent =
   | 'expire'
   | 'stopRenewal'
   | 'resumeRenewal'
+  | 'resumeTransferRenewal'
   | 'collectionExhausted';
 
 export interface Transition {
@@ -136,6 +137,11 @@ export const transitions: readonly Transition[] = [
   // customer turned off, before its date) is the billing's guard, not the table's.
   { from: S.Active, event: 'stopRenewal', to: S.ActiveNoRenewal, actors: ['subscriber'] },
   { from: S.ActiveNoRenewal, event: 'resumeRenewal', to: S.Active, actors: ['subscriber'] },
+  // A subscription that renews by bank transfer (issue 29) is ActiveNoRenewal (nothing is charged
+  // automatically) yet renews: its customer turns that off and back on too, the status unchanged.
+  // Which ActiveNoRenewal renews by transfer is the billing's guard.
+  { from: S.ActiveNoRenewal, event: 'stopRenewal', to: S.ActiveNoRenewal, actors: ['subscriber'] },
+  { from: S.ActiveNoRenewal, event: 'resumeTransferRenewal', to: S.ActiveNoRenewal, actors: ['subscriber'] },
   // Collection (issue 29): the tenant's ladder ended with the payment still unpaid; the dunning
   // job ends the subscription (the provider's is stopped at the provider after the move).
   { from: S.Active, event: 'collectionExhausted', to: S.NotActive, actors: ['system'] },
@@ -193,6 +199,7 @@ export const subscriptionEventLabels: Record<SubscriptionEvent | 'create', strin
   expire: 'Scaduta senza rinnovo',
   stopRenewal: 'Rinnovo disattivato dal cliente',
   resumeRenewal: 'Rinnovo riattivato dal cliente',
+  resumeTransferRenewal: 'Rinnovo con bonifico riattivato dal cliente',
   collectionExhausted: 'Sospesa per mancato pagamento (solleciti esauriti)',
 };
 

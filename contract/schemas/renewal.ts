@@ -30,9 +30,12 @@ export const renewalMessages = {
   resumed: 'Rinnovo riattivato: l’abbonamento si rinnoverà alla prossima scadenza.',
   /** 409: the subscription is not Active (nor already turned off by the customer). */
   notActive: 'Si può disattivare il rinnovo solo di un abbonamento attivo.',
-  /** 409: ActiveNoRenewal because it was paid by bank transfer: there is no renewal to turn on. */
+  /**
+   * 409: ActiveNoRenewal that renews neither at a provider nor by bank transfer (a period paid once
+   * by link): there is no renewal to turn off or on.
+   */
   notAutomatic:
-    'Questo abbonamento non si rinnova automaticamente (pagato con bonifico): per rinnovarlo usa il link di pagamento che ricevi per email.',
+    'Questo abbonamento non si rinnova da solo: per rinnovarlo usa il link di pagamento che ricevi per email.',
   /** 409: resume after the paid period ended (before the nightly job closed it). */
   periodOver:
     'Il periodo pagato è finito: il rinnovo non si può più riattivare. Contatta il venditore per un nuovo abbonamento.',
@@ -71,10 +74,11 @@ export function renewalReasonText(reason: RenewalStopReason, note: string | null
 
 /**
  * The renewal of one of the caller's subscriptions:
- * - `on`: Active, renews by itself ('Disattiva il rinnovo');
+ * - `on`: Active, renews by itself, or (issue 29) an ActiveNoRenewal that renews by bank transfer:
+ *   its next period's instructions come by e-mail ('Disattiva il rinnovo');
  * - `stopped`: the customer turned it off; usable until `endsAt`, then it ends ('Riattiva il rinnovo'
  *   while `canResume`, i.e. before `endsAt`);
- * - `none`: nothing to turn off or on (not paid, cancelled, a bank transfer's period).
+ * - `none`: nothing to turn off or on (not paid, cancelled, a period paid once by link).
  */
 export interface OwnRenewal {
   subscriptionId: number;

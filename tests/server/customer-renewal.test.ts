@@ -335,7 +335,7 @@ describe('input and status', () => {
     expect((await row(sub.id)).status).toBe(SubscriptionStatus.Active);
   });
 
-  it('not Active: 409 with an Italian message; a bank transfer’s ActiveNoRenewal cannot be turned on or off', async () => {
+  it('not Active: 409 with an Italian message; an ActiveNoRenewal renewing neither at a provider nor by bank transfer cannot be turned on or off', async () => {
     const notActive = await createSubscription(admin, { userId: me, planId: basic });
     expect((await stop(notActive.id)).status).toBe(409);
     expect((await stop(notActive.id)).body.message).toBe(renewalMessages.notActive);

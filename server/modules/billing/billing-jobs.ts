@@ -4,7 +4,7 @@
  * each tenant's job does its work once: running it twice in a period changes nothing more.
  * Every change goes through a unit of work whose actor is the job ({ kind: 'system', job }).
  */
-import { and, asc, eq, gt, inArray, isNull, lte, notExists, sql } from 'drizzle-orm';
+import { and, asc, eq, exists, gt, inArray, isNull, lte, not, notExists, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { SubscriptionStatus } from '../../../contract/subscription-status';
 import type { Database } from '../../db/client';
@@ -21,7 +21,7 @@ import {
 } from '../../db/schema';
 import { renewalReminderMail, renewalTransferMail, withSignInLink } from '../../mail/templates';
 import { changeStatus, ensureRenewalPayment, formatEur, instructionsOfPayment } from './subscription.service';
-import { latestPaidPayment, paymentOfPeriod } from './billing.repository';
+import { renewsByTransfer } from './billing.repository';
 import type { UnitOfWork, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import type { JobContext, JobDefinition } from '../../jobs/engine';
 import type { PaymentHooks } from './payment-hooks';
@@ -117,20 +117,24 @@ export async function expireSubscriptions(
           eq(subscriptions.tenantId, w.tenantId),
           eq(subscriptions.status, SubscriptionStatus.ActiveNoRenewal),
           lte(subscriptions.nextBillingDate, w.now),
-          notExists(
-            w.tx
-              .select({ one: sql`1` })
-              .from(payments)
-              .where(
-                and(
-                  eq(payments.tenantId, subscriptions.tenantId),
-                  eq(payments.subscriptionId, subscriptions.id),
-                  eq(payments.periodStart, subscriptions.nextBillingDate),
-                  isNull(payments.paidAt),
-                  eq(payments.method, 'bankTransfer'),
-                  inArray(payments.collectionStatus, ['due', 'overdue']),
+          or(
+            notExists(
+              w.tx
+                .select({ one: sql`1` })
+                .from(payments)
+                .where(
+                  and(
+                    eq(payments.tenantId, subscriptions.tenantId),
+                    eq(payments.subscriptionId, subscriptions.id),
+                    eq(payments.periodStart, subscriptions.nextBillingDate),
+                    isNull(payments.paidAt),
+                    eq(payments.method, 'bankTransfer'),
+                    inArray(payments.collectionStatus, ['due', 'overdue']),
+                  ),
                 ),
-              ),
+            ),
+            // Its customer turned the renewal by transfer off: it ends with its period.
+            lastEventIsStop(w),
           ),
         ),
       )
@@ -167,6 +171,36 @@ const romeDate = new Intl.DateTimeFormat('it-IT', {
  */
 const laterEvent = alias(subscriptionEvents, 'later_event');
 
+/**
+ * The subscription's last event is its customer's stopRenewal ('Disattiva il rinnovo', issue 28,
+ * or of a renewal by transfer, issue 29): a renewal turned off and not back on.
+ */
+function lastEventIsStop(w: UnitOfWork) {
+  return exists(
+    w.tx
+      .select({ one: sql`1` })
+      .from(subscriptionEvents)
+      .where(
+        and(
+          eq(subscriptionEvents.tenantId, subscriptions.tenantId),
+          eq(subscriptionEvents.subscriptionId, subscriptions.id),
+          eq(subscriptionEvents.event, 'stopRenewal'),
+          notExists(
+            w.tx
+              .select({ one: sql`1` })
+              .from(laterEvent)
+              .where(
+                and(
+                  eq(laterEvent.subscriptionId, subscriptionEvents.subscriptionId),
+                  gt(laterEvent.id, subscriptionEvents.id),
+                ),
+              ),
+          ),
+        ),
+      ),
+  );
+}
+
 export async function sendRenewalReminders(
   deps: { uow: UnitOfWorkRunner; createLink: PaymentHooks['createRenewalPaymentLink'] },
   tenantId: number,
@@ -186,29 +220,7 @@ export async function sendRenewalReminders(
           lte(subscriptions.nextBillingDate, new Date(now.getTime() + REMINDER_DAYS_BEFORE * DAY_MS)),
           // A renewal its customer turned off ('Disattiva il rinnovo', issue 28: the last event of
           // the subscription is their stopRenewal) ends with its period: no payment link for it.
-          notExists(
-            w.tx
-              .select({ one: sql`1` })
-              .from(subscriptionEvents)
-              .where(
-                and(
-                  eq(subscriptionEvents.tenantId, w.tenantId),
-                  eq(subscriptionEvents.subscriptionId, subscriptions.id),
-                  eq(subscriptionEvents.event, 'stopRenewal'),
-                  notExists(
-                    w.tx
-                      .select({ one: sql`1` })
-                      .from(laterEvent)
-                      .where(
-                        and(
-                          eq(laterEvent.subscriptionId, subscriptionEvents.subscriptionId),
-                          gt(laterEvent.id, subscriptionEvents.id),
-                        ),
-                      ),
-                  ),
-                ),
-              ),
-          ),
+          not(lastEventIsStop(w)),
           notExists(
             w.tx
               .select({ one: sql`1` })
@@ -308,22 +320,6 @@ export async function sendRenewalReminders(
 export const renewalFaults: { afterTransferMail: ((subscriptionId: number) => void) | null } = {
   afterTransferMail: null,
 };
-
-/**
- * Issue 29: a subscription renews by bank transfer when its customer chose the transfer for the
- * period from `periodStart` ('Passa al bonifico': that payment is recorded unpaid with method
- * 'bankTransfer'), or when its current period was paid by bank transfer and the tenant has an IBAN
- * to give (without one, the payment link as before).
- */
-async function renewsByTransfer(w: UnitOfWork, subscriptionId: number, periodStart: Date): Promise<boolean> {
-  const next = await paymentOfPeriod(w, subscriptionId, periodStart);
-  if (next && next.paidAt === null && next.method === 'bankTransfer') return true;
-  if (next && next.paidAt !== null) return false;
-  const current = await latestPaidPayment(w, subscriptionId);
-  if (current?.method !== 'bankTransfer') return false;
-  const [tenant] = await w.tx.select({ iban: tenants.iban }).from(tenants).where(eq(tenants.id, w.tenantId));
-  return Boolean(tenant?.iban);
-}
 
 /**
  * The next period's payment by bank transfer (made now if missing; recorded as a transfer) and

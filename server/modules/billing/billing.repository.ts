@@ -25,6 +25,7 @@ import {
   plans,
   subscriptionEvents,
   subscriptions,
+  tenants,
   users,
   userTenants,
 } from '../../db/schema';
@@ -557,4 +558,24 @@ export async function latestApprovalDate(scope: TenantScope, paymentId: number):
     .orderBy(desc(bankTransfers.approvalDate))
     .limit(1);
   return row?.at ?? null;
+}
+
+/**
+ * Issue 29: a subscription renews by bank transfer when its customer chose the transfer for the
+ * period from `periodStart` ('Passa al bonifico': that payment is recorded unpaid with method
+ * 'bankTransfer'), or when its current period was paid by bank transfer and the tenant has an IBAN
+ * to give (without one, the payment link as before).
+ */
+export async function renewsByTransfer(
+  w: TenantScope,
+  subscriptionId: number,
+  periodStart: Date,
+): Promise<boolean> {
+  const next = await paymentOfPeriod(w, subscriptionId, periodStart);
+  if (next && next.paidAt === null && next.method === 'bankTransfer') return true;
+  if (next && next.paidAt !== null) return false;
+  const current = await latestPaidPayment(w, subscriptionId);
+  if (current?.method !== 'bankTransfer') return false;
+  const [tenant] = await w.tx.select({ iban: tenants.iban }).from(tenants).where(eq(tenants.id, w.tenantId));
+  return Boolean(tenant?.iban);
 }

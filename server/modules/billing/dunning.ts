@@ -8,7 +8,7 @@
  * transaction, the provider's subscription stopped at the provider (retried on the next run
  * until it succeeds: `payments.provider_stopped_at`).
  */
-import { and, asc, eq, inArray, isNotNull, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNotNull, isNull, lte, ne, not, or, sql } from 'drizzle-orm';
 import { SubscriptionStatus } from '../../../contract/subscription-status';
 import type { CollectionSettings } from '../../../contract/schemas/collection';
 import {
@@ -393,6 +393,14 @@ export async function runDunning(
               : undefined,
             or(eq(payments.collectionStatus, 'overdue'), eq(payments.method, 'bankTransfer')),
             inArray(subscriptions.status, collectedStatuses),
+            // A period the subscription never entered (its renewal turned off by the customer,
+            // then ended at its date): nothing to collect.
+            not(
+              and(
+                eq(subscriptions.status, SubscriptionStatus.NotActive),
+                gte(payments.periodStart, subscriptions.nextBillingDate),
+              )!,
+            ),
           ),
         )
         .orderBy(asc(payments.dueDate), asc(payments.id))

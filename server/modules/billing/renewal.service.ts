@@ -10,6 +10,11 @@
  *   date (`expire` → NotActive), as every ActiveNoRenewal.
  * - On: only an ActiveNoRenewal its customer turned off (the history's last renewal move is a
  *   `stopRenewal`), before its next billing date; the provider first, then `resumeRenewal` → Active.
+ * - A renewal by bank transfer (issue 29: ActiveNoRenewal, its period paid by transfer or the
+ *   transfer chosen) is turned off and on the same way, its status unchanged (`stopRenewal`,
+ *   `resumeTransferRenewal`): no provider is called; off, no next payment nor instructions are
+ *   made, and the expire job ends it at its date; a payment already made for the next period is
+ *   then not collected (a period it never entered).
  * - Twice is once: off when already off, or on when already on, answers the state and calls nobody.
  * - Only the caller's own subscription of the unit's tenant: anything else is the same 404.
  */
@@ -28,10 +33,10 @@ import { HttpError } from '../../lib/http-error';
 import { ProviderError, type ProviderKind } from '../../providers/payment-provider';
 import type { ProviderRegistry } from '../../providers/registry';
 import type { TenantScope, UnitOfWork } from '../../unit-of-work/unit-of-work';
-import { findSubscription, type SubscriptionRow } from './billing.repository';
+import { findSubscription, renewsByTransfer, type SubscriptionRow } from './billing.repository';
 import { changeStatus } from './subscription.service';
 
-const RENEWAL_EVENTS = ['stopRenewal', 'resumeRenewal'] as const;
+const RENEWAL_EVENTS = ['stopRenewal', 'resumeRenewal', 'resumeTransferRenewal'] as const;
 
 /** 'dd/mm/yyyy' of an instant in Rome (the billing dates' day). */
 export function romeDate(date: Date): string {
@@ -41,6 +46,8 @@ export function romeDate(date: Date): string {
 
 interface RenewalMove {
   event: (typeof RENEWAL_EVENTS)[number];
+  /** The status it was made from: a stop from Active renewed at a provider, one from ActiveNoRenewal by transfer. */
+  from: SubscriptionStatusId | null;
   reason: string | null;
   at: Date;
 }
@@ -56,6 +63,7 @@ async function lastRenewalMoves(
     .select({
       subscriptionId: subscriptionEvents.subscriptionId,
       event: subscriptionEvents.event,
+      from: subscriptionEvents.fromStatus,
       reason: subscriptionEvents.reason,
       at: subscriptionEvents.at,
     })
@@ -69,7 +77,12 @@ async function lastRenewalMoves(
     )
     .orderBy(asc(subscriptionEvents.id));
   for (const r of rows)
-    out.set(r.subscriptionId, { event: r.event as RenewalMove['event'], reason: r.reason, at: r.at });
+    out.set(r.subscriptionId, {
+      event: r.event as RenewalMove['event'],
+      from: r.from as SubscriptionStatusId | null,
+      reason: r.reason,
+      at: r.at,
+    });
   return out;
 }
 
@@ -99,12 +112,29 @@ type RenewalFacts = Pick<SubscriptionRow, 'id' | 'status' | 'nextBillingDate'>;
 const stoppedByCustomer = (sub: RenewalFacts, last: RenewalMove | undefined) =>
   sub.status === SubscriptionStatus.ActiveNoRenewal && last?.event === 'stopRenewal';
 
-function viewOf(sub: RenewalFacts, last: RenewalMove | undefined, now: Date): OwnRenewal {
+/**
+ * Issue 29: an ActiveNoRenewal that renews by bank transfer (its period paid by transfer, or the
+ * customer chose the transfer) renews, though nothing is charged automatically: its customer may
+ * turn that off like an automatic renewal.
+ */
+async function byTransfer(scope: TenantScope, sub: RenewalFacts): Promise<boolean> {
+  return (
+    sub.status === SubscriptionStatus.ActiveNoRenewal &&
+    (await renewsByTransfer(scope, sub.id, sub.nextBillingDate))
+  );
+}
+
+function viewOf(sub: RenewalFacts, last: RenewalMove | undefined, now: Date, transfer: boolean): OwnRenewal {
   const stopped = stoppedByCustomer(sub, last);
   return {
     subscriptionId: sub.id,
     status: sub.status,
-    renewal: sub.status === SubscriptionStatus.Active ? 'on' : stopped ? 'stopped' : 'none',
+    renewal:
+      sub.status === SubscriptionStatus.Active || (transfer && !stopped)
+        ? 'on'
+        : stopped
+          ? 'stopped'
+          : 'none',
     endsAt: sub.nextBillingDate.toISOString(),
     stoppedAt: stopped ? last!.at.toISOString() : null,
     reason: stopped ? last!.reason : null,
@@ -139,7 +169,12 @@ export async function ownRenewals(scope: TenantScope, userId: number, now: Date)
     scope,
     subs.map((s) => s.id),
   );
-  return subs.map((s) => viewOf({ ...s, status: s.status as SubscriptionStatusId }, moves.get(s.id), now));
+  const views: OwnRenewal[] = [];
+  for (const row of subs) {
+    const sub = { ...row, status: row.status as SubscriptionStatusId };
+    views.push(viewOf(sub, moves.get(sub.id), now, await byTransfer(scope, sub)));
+  }
+  return views;
 }
 
 /** One of the caller's subscriptions (404 when not theirs). */
@@ -150,7 +185,12 @@ export async function ownRenewal(
   now: Date,
 ): Promise<OwnRenewal> {
   const sub = await ownSubscription(scope, userId, subscriptionId);
-  return viewOf(sub, (await lastRenewalMoves(scope, [sub.id])).get(sub.id), now);
+  return viewOf(
+    sub,
+    (await lastRenewalMoves(scope, [sub.id])).get(sub.id),
+    now,
+    await byTransfer(scope, sub),
+  );
 }
 
 /**
@@ -230,12 +270,22 @@ async function renewalMove(
   reason: string | null,
   log: (message: string, error: unknown) => void,
 ): Promise<RenewalOutcome> {
-  /** null: already as asked; else the move to make (throws the 409 when it cannot be made). */
-  const check = (sub: RenewalFacts, last: RenewalMove | undefined, at: Date): 'move' | null => {
+  /**
+   * null: already as asked; else the move to make (throws the 409 when it cannot be made):
+   * 'provider' stops or resumes an automatic renewal (Stripe, PayPal) with the status change,
+   * 'transfer' a renewal by bank transfer, its status unchanged.
+   */
+  const check = (
+    sub: RenewalFacts,
+    last: RenewalMove | undefined,
+    at: Date,
+    transfer: boolean,
+  ): 'provider' | 'transfer' | null => {
     const stopped = stoppedByCustomer(sub, last);
     if (move === 'stop') {
       if (stopped) return null;
-      if (sub.status === SubscriptionStatus.Active) return 'move';
+      if (sub.status === SubscriptionStatus.Active) return 'provider';
+      if (transfer) return 'transfer';
       throw new HttpError(
         409,
         sub.status === SubscriptionStatus.ActiveNoRenewal
@@ -243,7 +293,7 @@ async function renewalMove(
           : renewalMessages.notActive,
       );
     }
-    if (sub.status === SubscriptionStatus.Active) return null;
+    if (sub.status === SubscriptionStatus.Active || (transfer && !stopped)) return null;
     if (!stopped)
       throw new HttpError(
         409,
@@ -252,14 +302,18 @@ async function renewalMove(
           : renewalMessages.notResumable,
       );
     if (sub.nextBillingDate.getTime() <= at.getTime()) throw new HttpError(409, renewalMessages.periodOver);
-    return 'move';
+    return last?.from === SubscriptionStatus.ActiveNoRenewal ? 'transfer' : 'provider';
   };
 
   const sub = await ownSubscription(read, userId, subscriptionId);
   const last = (await lastRenewalMoves(read, [sub.id])).get(sub.id);
-  if (check(sub, last, now) === null) return { renewal: viewOf(sub, last, now), changed: false };
+  const transfer = await byTransfer(read, sub);
+  const kind = check(sub, last, now, transfer);
+  if (kind === null) return { renewal: viewOf(sub, last, now, transfer), changed: false };
 
-  const provider = await providerRenewalOf(read, sub.id);
+  // A renewal by transfer calls no provider (an earlier card or PayPal subscription, before
+  // 'Passa al bonifico', is cancelled there already).
+  const provider = kind === 'provider' ? await providerRenewalOf(read, sub.id) : null;
   const providerReason =
     move === 'stop'
       ? 'Rinnovo disattivato dal cliente in Rinnova'
@@ -271,11 +325,27 @@ async function renewalMove(
       const locked = await ownSubscription(w, userId, subscriptionId, true);
       const lastNow = (await lastRenewalMoves(w, [locked.id])).get(locked.id);
       // A twin request may have made the move meanwhile: then this one changes nothing.
-      const changed = check(locked, lastNow, w.now) !== null;
-      if (changed) await changeStatus(w, locked, move === 'stop' ? 'stopRenewal' : 'resumeRenewal', reason);
+      const kindNow = check(locked, lastNow, w.now, await byTransfer(w, locked));
+      const changed = kindNow !== null;
+      if (kindNow !== null)
+        await changeStatus(
+          w,
+          locked,
+          move === 'stop'
+            ? 'stopRenewal'
+            : kindNow === 'transfer'
+              ? 'resumeTransferRenewal'
+              : 'resumeRenewal',
+          reason,
+        );
       const after = await ownSubscription(w, userId, subscriptionId);
       return {
-        renewal: viewOf(after, (await lastRenewalMoves(w, [after.id])).get(after.id), w.now),
+        renewal: viewOf(
+          after,
+          (await lastRenewalMoves(w, [after.id])).get(after.id),
+          w.now,
+          await byTransfer(w, after),
+        ),
         changed,
       };
     });

@@ -7,7 +7,8 @@
  * ladder's reminders go out once per step; the transfer recorded mid-ladder recovers the payment
  * (invoiced once) and the next period renews again; a transfer that never comes ends at the
  * ladder's final day through the state machine; the card link paid at the provider recovers it
- * too; a customer who turned the renewal off gets no renewal payment.
+ * too; a customer who turned the renewal off gets no renewal payment; the customer of a renewal
+ * by transfer turns it off and on from their area ('Disattiva il rinnovo').
  */
 import { and, asc, eq, inArray, notExists, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -521,5 +522,100 @@ describe('a renewal its customer turned off', () => {
     expect(await entitlementsOf(ctx.db, demoId, me, clock.now())).not.toContainEqual(
       expect.objectContaining({ subscriptionId: sub.id }),
     );
+  }, 60_000);
+});
+
+describe('a renewal by transfer its customer turns off and on', () => {
+  it('off: no payment nor e-mail, the status unchanged; on: the payment and its e-mail; off again after it: ends at its date, never reminded', async () => {
+    const me = await userId(ctx, DEMO.cliente);
+    const cliente = await ctx.as('cliente', 'Demo Srl');
+    clock.set('2026-04-01T08:00:00.000Z');
+    const created = await createSubscription(admin, { userId: me, planId: basic });
+    expect((await admin.put(`/api/subscription/setPaymentWithBankTransfer/${created.id}`)).status).toBe(200);
+    expect((await approveWholeAmount(admin, created.payments[0]!, '2026-04-01T07:00:00.000Z')).status).toBe(
+      200,
+    );
+    expect((await admin.put(`/api/subscription/setActiveNoRenewal/${created.id}`)).status).toBe(200);
+    const sub = await getSub(created.id);
+    const next = Date.parse(sub.nextBillingDate);
+    type View = { subscriptionId: number; renewal: string; reason: string | null };
+    const viewOf = async () =>
+      (await cliente.get<{ items: View[] }>('/api/user/me/subscriptions/renewal')).body.data!.items.find(
+        (i) => i.subscriptionId === sub.id,
+      );
+    const history = async () =>
+      ctx.db
+        .select({
+          event: subscriptionEvents.event,
+          from: subscriptionEvents.fromStatus,
+          to: subscriptionEvents.toStatus,
+          actor: subscriptionEvents.actorKind,
+          reason: subscriptionEvents.reason,
+        })
+        .from(subscriptionEvents)
+        .where(eq(subscriptionEvents.subscriptionId, sub.id))
+        .orderBy(asc(subscriptionEvents.id));
+    expect((await viewOf())?.renewal).toBe('on');
+
+    // Off, twelve days before its date: the status stays, the reason is in the history.
+    clock.set(new Date(next - 12 * DAY).toISOString());
+    const off = await cliente.post<View>(`/api/user/me/subscriptions/${sub.id}/cancelRenewal`, {
+      reason: 'tooExpensive',
+    });
+    expect(off.status, off.raw).toBe(200);
+    expect(off.body.data).toMatchObject({ renewal: 'stopped', reason: 'Troppo costoso' });
+    expect((await getSub(sub.id)).subscriptionStatus).toBe(SubscriptionStatus.ActiveNoRenewal);
+    expect((await history()).at(-1)).toEqual({
+      event: 'stopRenewal',
+      from: SubscriptionStatus.ActiveNoRenewal,
+      to: SubscriptionStatus.ActiveNoRenewal,
+      actor: 'user',
+      reason: 'Troppo costoso',
+    });
+    // Twice is once.
+    const again = await cliente.post(`/api/user/me/subscriptions/${sub.id}/cancelRenewal`, {
+      reason: 'tooExpensive',
+    });
+    expect(again.status).toBe(200);
+    expect((await history()).filter((h) => h.event === 'stopRenewal')).toHaveLength(1);
+
+    // Seven days before: nothing is made for a renewal turned off.
+    clock.set(new Date(next - 7 * DAY).toISOString());
+    expect((await renewalReminders()).outcome).toBe('succeeded');
+    expect(await paymentsOf(sub.id)).toHaveLength(1);
+
+    // On again: the renewal by transfer resumes (its status unchanged) and the next run makes the
+    // payment and its e-mail.
+    const on = await cliente.post<View>(`/api/user/me/subscriptions/${sub.id}/resumeRenewal`);
+    expect(on.status, on.raw).toBe(200);
+    expect(on.body.data?.renewal).toBe('on');
+    expect((await history()).at(-1)).toMatchObject({
+      event: 'resumeTransferRenewal',
+      from: SubscriptionStatus.ActiveNoRenewal,
+      to: SubscriptionStatus.ActiveNoRenewal,
+    });
+    expect((await renewalReminders()).outcome).toBe('succeeded');
+    const renewal = (await paymentsOf(sub.id))[1]!;
+    expect(renewal).toMatchObject({ method: 'bankTransfer', paidAt: null });
+    expect(await renewalMailsOf(renewal.causale)).toHaveLength(1);
+
+    // Off again, with the payment already made: at its date it ends, and the payment of a period
+    // it never entered is not collected.
+    clock.set(new Date(next - 2 * DAY).toISOString());
+    expect(
+      (await cliente.post(`/api/user/me/subscriptions/${sub.id}/cancelRenewal`, { reason: 'tooExpensive' }))
+        .status,
+    ).toBe(200);
+    clock.set(new Date(next + 3_600_000).toISOString());
+    await expire();
+    expect((await getSub(sub.id)).subscriptionStatus).toBe(SubscriptionStatus.NotActive);
+    expect((await history()).at(-1)).toMatchObject({ event: 'expire', to: SubscriptionStatus.NotActive });
+    for (const day of [0, 3, 7]) {
+      clock.set(at(romeDay(new Date(next)), day));
+      expect((await dunning()).outcome).toBe('succeeded');
+    }
+    expect(await remindersOf(renewal.causale)).toEqual([]);
+    expect(await eventsOf(renewal.id)).toEqual([]);
+    expect(await entitlementOf(sub.id)).toEqual([]);
   }, 60_000);
 });

@@ -36,6 +36,7 @@ const EVENTS: readonly SubscriptionEvent[] = [
   'expire',
   'stopRenewal',
   'resumeRenewal',
+  'resumeTransferRenewal',
   'collectionExhausted',
 ];
 const ACTORS: readonly ActorKind[] = ['admin', 'customer', 'subscriber', 'provider', 'system', 'apiKey'];
@@ -65,6 +66,9 @@ describe('transition table', () => {
         `${ACTIVE_NO_RENEWAL} -expire-> ${NOT_ACTIVE} by system`,
         `${ACTIVE} -stopRenewal-> ${ACTIVE_NO_RENEWAL} by subscriber`,
         `${ACTIVE_NO_RENEWAL} -resumeRenewal-> ${ACTIVE} by subscriber`,
+        // Issue 29: a renewal by bank transfer turned off and on by its customer, the status kept.
+        `${ACTIVE_NO_RENEWAL} -stopRenewal-> ${ACTIVE_NO_RENEWAL} by subscriber`,
+        `${ACTIVE_NO_RENEWAL} -resumeTransferRenewal-> ${ACTIVE_NO_RENEWAL} by subscriber`,
         // Issue 29: the collection ladder's end (the dunning job).
         `${ACTIVE} -collectionExhausted-> ${NOT_ACTIVE} by system`,
         `${ACTIVE_NO_RENEWAL} -collectionExhausted-> ${NOT_ACTIVE} by system`,
@@ -134,8 +138,13 @@ describe('transition', () => {
     expect(transition(NOT_ACTIVE, 'pay', 'customer')).toBe(ACTIVE);
   });
 
-  it('a signed-in customer only stops, resumes or moves an Active renewal to bank transfer (issue 28)', () => {
-    const own: SubscriptionEvent[] = ['stopRenewal', 'resumeRenewal', 'switchToBankTransfer'];
+  it('a signed-in customer only stops, resumes or moves an Active renewal to bank transfer (issue 28), or stops and resumes a renewal by transfer (issue 29)', () => {
+    const own: SubscriptionEvent[] = [
+      'stopRenewal',
+      'resumeRenewal',
+      'resumeTransferRenewal',
+      'switchToBankTransfer',
+    ];
     for (const [status, event] of allTriples.filter(([, , a]) => a === 'subscriber')) {
       if (!own.includes(event))
         expect(transition(status, event, 'subscriber'), `${status} ${event}`).toBeNull();
