@@ -31,11 +31,14 @@ const statusTone: Record<number, string> = {
  */
 export function dueOf(s: Subscription, now: Date = new Date()): Payment | null {
   const unpaid = s.payments.find((p) => p.paidAt === null) ?? null;
-  if (
-    s.subscriptionStatus === SubscriptionStatus.NotActive ||
-    s.subscriptionStatus === SubscriptionStatus.BankTransferPending
-  )
-    return unpaid;
+  // A renewal by transfer its customer turned off, ended at its date: the payment made for the
+  // period it never entered is not owed (the server does not collect it either).
+  const neverEntered =
+    unpaid !== null &&
+    unpaid.method === 'bankTransfer' &&
+    Date.parse(unpaid.periodStart) >= Date.parse(s.nextBillingDate);
+  if (s.subscriptionStatus === SubscriptionStatus.NotActive) return neverEntered ? null : unpaid;
+  if (s.subscriptionStatus === SubscriptionStatus.BankTransferPending) return unpaid;
   const awaited =
     s.subscriptionStatus === SubscriptionStatus.ActiveNoRenewal &&
     unpaid !== null &&

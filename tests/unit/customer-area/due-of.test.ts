@@ -39,3 +39,13 @@ describe('dueOf', () => {
     expect(dueOf(subscription(73, 1, { payments: [payment({ id: 713 })] }))).toBeNull();
   });
 });
+
+describe('dueOf after a renewal by transfer turned off', () => {
+  it('a NotActive subscription’s transfer for the period it never entered is not due; its first payment still is', () => {
+    const ended = (p = renewal) =>
+      subscription(74, 2, { nextBillingDate: '2026-02-15T09:00:00Z', payments: [paid, p] });
+    expect(dueOf(ended(), new Date('2026-02-20'))).toBeNull();
+    const first = payment({ id: 741, method: 'bankTransfer' });
+    expect(dueOf(subscription(75, 2, { payments: [first] }))?.id).toBe(741);
+  });
+});
