@@ -19,7 +19,14 @@ import {
   toast,
   DEMO_TENANT,
 } from './support';
-import { adminCalls, createCustomer, milanoId, planByName, stampOf, subscribeByTransfer } from './support/demo-tenant';
+import {
+  adminCalls,
+  createCustomer,
+  milanoId,
+  planByName,
+  stampOf,
+  subscribeByTransfer,
+} from './support/demo-tenant';
 
 const heading1 = (page: Page, name: string) => page.getByRole('heading', { level: 1, name });
 const statusBadge = (page: Page) => page.locator('h1 + *').first();

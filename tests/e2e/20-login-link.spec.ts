@@ -21,7 +21,6 @@ import {
 const REQUESTED = 'Se l’indirizzo è registrato, riceverai a breve un link di accesso.';
 const INVALID = 'Il link di accesso non è valido o è scaduto. Richiedine uno nuovo.';
 
-
 test('a customer asks for a sign-in link on /login, opens it from the e-mail and lands signed in, once', async ({
   page,
 }) => {

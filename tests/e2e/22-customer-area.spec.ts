@@ -15,7 +15,14 @@ import {
   waitForMail,
   loginLinkOf,
 } from './support';
-import { adminCalls, createCustomer, milanoId, planByName, stampOf, subscribeByTransfer } from './support/demo-tenant';
+import {
+  adminCalls,
+  createCustomer,
+  milanoId,
+  planByName,
+  stampOf,
+  subscribeByTransfer,
+} from './support/demo-tenant';
 
 /**
  * The customers' own area (issue 28), as a customer uses it: signed in from the e-mailed link,
@@ -25,7 +32,6 @@ import { adminCalls, createCustomer, milanoId, planByName, stampOf, subscribeByT
  */
 
 const heading1 = (page: Page, name: string) => page.getByRole('heading', { level: 1, name });
-
 
 async function shots(page: Page, name: string) {
   for (const width of [390, 1280]) {

@@ -460,7 +460,9 @@ async function subscriptionsOf(
             at: collectionEvents.at,
           })
           .from(collectionEvents)
-          .where(and(eq(collectionEvents.tenantId, tenantId), inArray(collectionEvents.paymentId, paymentIds)))
+          .where(
+            and(eq(collectionEvents.tenantId, tenantId), inArray(collectionEvents.paymentId, paymentIds)),
+          )
           .orderBy(asc(collectionEvents.id));
   const history = await tdb
     .select({

@@ -114,8 +114,7 @@ export default function InvoiceListPage() {
       label: text.creditNote,
       icon: <UndoIcon className="h-4 w-4" />,
       tone: 'danger' as const,
-      hidden: (row: unknown) =>
-        asInvoice(row).documentType !== 'TD01' || asInvoice(row).creditNote !== null,
+      hidden: (row: unknown) => asInvoice(row).documentType !== 'TD01' || asInvoice(row).creditNote !== null,
       onClick: (row: unknown) => void creditNote(asInvoice(row)),
     },
   ];

@@ -33,7 +33,8 @@ export function useEmailPreview(input: CollectionPreviewInput | null) {
   const settled = useDebounced(input, PREVIEW_DEBOUNCE_MS);
   return useQuery({
     queryKey: [...queryKeys.entity(tenantId, COLLECTION), 'preview', settled],
-    queryFn: () => unwrap<CollectionPreview>(http.post(collectionPaths.settingsPreview, settled, { tenantId })),
+    queryFn: () =>
+      unwrap<CollectionPreview>(http.post(collectionPaths.settingsPreview, settled, { tenantId })),
     enabled: tenantId !== null && settled !== null,
     placeholderData: keepPreviousData,
     staleTime: 60_000,
