@@ -58,7 +58,7 @@ function PlanChoice({ couponId, canEdit }: { couponId: number; canEdit: boolean 
   const update = entityHooks(couponResource).useUpdate();
   const [chosen, setChosen] = useState<number[] | null>(null);
   useEffect(() => {
-    if (coupon && chosen === null) setChosen(coupon.planIds);
+    if (coupon && chosen === null) setChosen(coupon.planIds ?? []);
   }, [coupon, chosen]);
   if (!coupon || chosen === null) return null;
 

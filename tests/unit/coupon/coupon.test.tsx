@@ -59,7 +59,9 @@ describe("'Coupon' list", () => {
       rows.map((r) => structuredClone(r)),
     );
     renderApp('/coupon', { role: Role.Admin, tenantId: 1 });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Coupon' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Coupon' }, { timeout: 10_000 }),
+    ).toBeInTheDocument();
     await screen.findByRole('cell', { name: 'BENVENUTO10' });
     const first = within(rowOf('BENVENUTO10'));
     expect(first.getByRole('cell', { name: '10%' })).toBeInTheDocument();
@@ -79,7 +81,7 @@ describe("'Coupon' list", () => {
       rows.map((r) => structuredClone(r)),
     );
     const { user } = renderApp('/coupon', { role: Role.Admin, tenantId: 1 });
-    await screen.findByRole('cell', { name: 'TREMESI' });
+    await screen.findByRole('cell', { name: 'TREMESI' }, { timeout: 10_000 });
     await user.click(within(rowOf('TREMESI')).getByRole('button', { name: 'Elimina' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Sì, elimina!' }));
     await waitFor(() => expect(calls.deleted).toEqual(['2']));
@@ -97,7 +99,9 @@ describe("'Coupon' form", () => {
   it('says in Italian what is missing before sending anything', async () => {
     const { calls } = fakeEntityServer<Coupon>('coupon', []);
     const { user } = renderApp('/coupon/new', { role: Role.Admin, tenantId: 1 });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Crea Nuovo Coupon' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Crea Nuovo Coupon' }, { timeout: 10_000 }),
+    ).toBeInTheDocument();
     await user.type(screen.getByRole('textbox', { name: 'Codice' }), 'x y');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Durata' }), 'repeating');
     await user.click(screen.getByRole('button', { name: 'Crea' }));
@@ -110,7 +114,7 @@ describe("'Coupon' form", () => {
   it('sends a valid coupon; a code in use comes back on the Codice field', async () => {
     const { calls } = fakeEntityServer<Coupon>('coupon', []);
     const { user } = renderApp('/coupon/new', { role: Role.Admin, tenantId: 1 });
-    await screen.findByRole('heading', { level: 1, name: 'Crea Nuovo Coupon' });
+    await screen.findByRole('heading', { level: 1, name: 'Crea Nuovo Coupon' }, { timeout: 10_000 });
     await user.type(screen.getByRole('textbox', { name: 'Codice' }), 'estate');
     await user.type(screen.getByRole('textbox', { name: 'Sconto percentuale' }), '12,5');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Durata' }), 'repeating');
@@ -147,7 +151,7 @@ describe("'Piani del coupon'", () => {
     ]);
     const { calls } = fakeEntityServer<Coupon>('coupon', [coupon({ planIds: [8] })]);
     const { user } = renderApp('/coupon/1', { role: Role.Admin, tenantId: 1 });
-    const section = await screen.findByRole('region', { name: 'Piani del coupon' });
+    const section = await screen.findByRole('region', { name: 'Piani del coupon' }, { timeout: 10_000 });
     const pro = await within(section).findByRole('checkbox', { name: 'Pro' });
     expect(within(section).getByRole('checkbox', { name: 'Basic' })).toBeChecked();
     expect(pro).not.toBeChecked();
@@ -174,6 +178,8 @@ describe("'Piani del coupon'", () => {
     expect(
       await screen.findByText(
         'I piani si scelgono dopo aver creato il coupon: senza piani scelti vale per tutti.',
+        undefined,
+        { timeout: 10_000 },
       ),
     ).toBeInTheDocument();
   });
