@@ -4,9 +4,10 @@ import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { preloadToasts, toastLibrary } from '../../src/lib/notify';
 import { server } from './msw/server';
 
-// Lazy routes and retries take a moment on a busy machine; 1 s (the default) flakes, and 3 s
-// did under a load of 7 on 2 cores.
-configure({ asyncUtilTimeout: 5000 });
+// Lazy routes and retries take a moment on a busy machine; 1 s (the default) flakes, 3 s did under
+// a load of 7 on 2 cores, and 5 s did for a screen's first render at a load of 10 (four files'
+// first renders in one run). An upper bound, not a wait: a screen that shows at once is found at once.
+configure({ asyncUtilTimeout: 10_000 });
 
 // A request no test mocked is a failure, not a silent pass-through (architecture guide).
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
