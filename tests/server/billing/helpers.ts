@@ -1,6 +1,13 @@
-import { eq } from 'drizzle-orm';
+import { and, asc, eq, inArray, notExists, sql } from 'drizzle-orm';
 import type { BankTransfer, Subscription } from '../../../contract/schemas/subscription';
-import { paymentProviders, plans, tenants, users } from '../../../server/db/schema';
+import {
+  paymentProviders,
+  plans,
+  subscriptions,
+  tenants,
+  users,
+  userTenants,
+} from '../../../server/db/schema';
 import type { ApiClient, TestContext } from '../helpers/test-app';
 
 /** A clock the app reads; tests move it. */
@@ -91,4 +98,42 @@ export function approveWholeAmount(
     amount: payment.amountDue,
     approvalDate,
   });
+}
+
+/**
+ * Up to `n` customers (role User) of the tenant with no live subscription (Active or
+ * ActiveNoRenewal), by id: a scenario's entitlements and e-mails are then its own.
+ */
+export async function customersWithoutLiveSubscription(
+  ctx: TestContext,
+  tenantId: number,
+  n: number,
+): Promise<{ id: number; email: string }[]> {
+  const free = await ctx.db
+    .select({ id: userTenants.userId, email: users.email })
+    .from(userTenants)
+    .innerJoin(users, eq(users.id, userTenants.userId))
+    .where(
+      and(
+        eq(userTenants.tenantId, tenantId),
+        eq(users.roleId, 3),
+        notExists(
+          ctx.db
+            .select({ one: sql`1` })
+            .from(subscriptions)
+            .where(
+              and(
+                eq(subscriptions.userId, userTenants.userId),
+                eq(subscriptions.tenantId, tenantId),
+                inArray(subscriptions.status, [1, 3]),
+              ),
+            ),
+        ),
+      ),
+    )
+    .orderBy(asc(userTenants.userId))
+    .limit(n);
+  if (free.length < n)
+    throw new Error(`not ${n} customers without a live subscription in tenant ${tenantId}`);
+  return free;
 }

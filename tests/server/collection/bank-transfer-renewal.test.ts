@@ -10,7 +10,7 @@
  * too; a customer who turned the renewal off gets no renewal payment; the customer of a renewal
  * by transfer turns it off and on from their area ('Disattiva il rinnovo').
  */
-import { and, asc, eq, inArray, notExists, sql } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Subscription } from '../../../contract/schemas/subscription';
 import { SubscriptionStatus } from '../../../contract/subscription-status';
@@ -21,9 +21,6 @@ import {
   payments,
   subscriptionEvents,
   subscriptionReminders,
-  subscriptions,
-  users,
-  userTenants,
   webhookDeliveries,
 } from '../../../server/db/schema';
 import { JOB_NAMES, renewalFaults } from '../../../server/modules/billing/billing-jobs';
@@ -42,6 +39,7 @@ import {
   movableClock,
   planId,
   userId,
+  customersWithoutLiveSubscription,
 } from '../billing/helpers';
 
 const clock = movableClock('2026-01-05T10:00:00.000Z');
@@ -77,32 +75,7 @@ beforeAll(async () => {
   expect((await admin.post(`/api/plan/syncStripe/${basic}`)).status).toBe(200);
   // Customers of Demo Srl with no live subscription, one per scenario: the entitlements (one entry
   // per feature: the paid-up subscription wins) and the e-mails are each scenario's own.
-  const free = await ctx.db
-    .select({ id: userTenants.userId, email: users.email })
-    .from(userTenants)
-    .innerJoin(users, eq(users.id, userTenants.userId))
-    .where(
-      and(
-        eq(userTenants.tenantId, demoId),
-        eq(users.roleId, 3),
-        notExists(
-          ctx.db
-            .select({ one: sql`1` })
-            .from(subscriptions)
-            .where(
-              and(
-                eq(subscriptions.userId, userTenants.userId),
-                eq(subscriptions.tenantId, demoId),
-                inArray(subscriptions.status, [1, 3]),
-              ),
-            ),
-        ),
-      ),
-    )
-    .orderBy(asc(userTenants.userId))
-    .limit(4);
-  if (free.length < 4) throw new Error('not enough Demo Srl customers without a live subscription');
-  customers = free;
+  customers = await customersWithoutLiveSubscription(ctx, demoId, 4);
   // The subscription's moves reach the tenant's product (issue 15): an endpoint for the end.
   const hook = await admin.post('/api/webhook/create', {
     url: 'https://prodotto.example.com/rinnova/webhook',

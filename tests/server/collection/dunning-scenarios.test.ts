@@ -7,7 +7,7 @@
  * the grace and nothing after it, and a crash between the e-mail and its record sends nothing
  * until the next run, which sends once.
  */
-import { and, asc, eq, inArray, notExists, sql } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Subscription } from '../../../contract/schemas/subscription';
 import {
@@ -16,9 +16,6 @@ import {
   invoices,
   payments,
   subscriptionEvents,
-  subscriptions,
-  users,
-  userTenants,
 } from '../../../server/db/schema';
 import { JOB_NAMES } from '../../../server/modules/billing/billing-jobs';
 import { addDays, romeDay } from '../../../server/modules/billing/collection.service';
@@ -36,6 +33,7 @@ import {
   planId,
   pointPayPalAt,
   userId,
+  customersWithoutLiveSubscription,
 } from '../billing/helpers';
 
 const clock = movableClock('2026-01-31T10:00:00.000Z');
@@ -77,31 +75,7 @@ beforeAll(async () => {
   expect((await admin.post(`/api/plan/syncStripe/${basic}`)).status).toBe(200);
   mario = await userId(ctx, 'mario.rossi@example.com');
   // A customer of Demo Srl with no live subscription: the entitlement answers are this scenario's.
-  const [free] = await ctx.db
-    .select({ id: userTenants.userId, email: users.email })
-    .from(userTenants)
-    .innerJoin(users, eq(users.id, userTenants.userId))
-    .where(
-      and(
-        eq(userTenants.tenantId, demoId),
-        eq(users.roleId, 3),
-        notExists(
-          ctx.db
-            .select({ one: sql`1` })
-            .from(subscriptions)
-            .where(
-              and(
-                eq(subscriptions.userId, userTenants.userId),
-                eq(subscriptions.tenantId, demoId),
-                inArray(subscriptions.status, [1, 3]),
-              ),
-            ),
-        ),
-      ),
-    )
-    .orderBy(asc(userTenants.userId))
-    .limit(1);
-  if (!free) throw new Error('no Demo Srl customer without a live subscription');
+  const free = (await customersWithoutLiveSubscription(ctx, demoId, 1))[0]!;
   mario = free.id;
   marioEmail = free.email;
 }, 60_000);

@@ -7,14 +7,18 @@
  * X-RateLimit-* headers.
  */
 import { TZDate } from '@date-fns/tz';
-import { and, asc, eq, inArray, notExists, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Entitlement } from '../../../contract/integrations';
 import type { Subscription } from '../../../contract/schemas/subscription';
-import { subscriptions, users, userTenants } from '../../../server/db/schema';
 import { addDays, romeDay } from '../../../server/modules/billing/collection.service';
 import { startFakeStripe, type FakeStripe } from '../../../server/providers/fake-stripe';
-import { createSubscription, giveIban, movableClock, planId } from '../billing/helpers';
+import {
+  createSubscription,
+  customersWithoutLiveSubscription,
+  giveIban,
+  movableClock,
+  planId,
+} from '../billing/helpers';
 import { client, createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
 
 const clock = movableClock('2026-01-31T10:00:00.000Z');
@@ -52,31 +56,7 @@ beforeAll(async () => {
   expect(key.status, key.raw).toBe(200);
   withKey = client(ctx.app, { authorization: `Bearer ${key.body.data!.secret}` }, null);
   // A customer of Demo Srl with no live subscription: every entitlement answered is this test's.
-  const [free] = await ctx.db
-    .select({ id: userTenants.userId, email: users.email })
-    .from(userTenants)
-    .innerJoin(users, eq(users.id, userTenants.userId))
-    .where(
-      and(
-        eq(userTenants.tenantId, demoId),
-        eq(users.roleId, 3),
-        notExists(
-          ctx.db
-            .select({ one: sql`1` })
-            .from(subscriptions)
-            .where(
-              and(
-                eq(subscriptions.userId, userTenants.userId),
-                eq(subscriptions.tenantId, demoId),
-                inArray(subscriptions.status, [1, 3]),
-              ),
-            ),
-        ),
-      ),
-    )
-    .orderBy(asc(userTenants.userId))
-    .limit(1);
-  if (!free) throw new Error('no Demo Srl customer without a live subscription');
+  const free = (await customersWithoutLiveSubscription(ctx, demoId, 1))[0]!;
   customer = free;
 }, 60_000);
 afterAll(async () => {
