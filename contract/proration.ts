@@ -99,8 +99,16 @@ export const changePlanMessages = {
   notLive: 'Si può cambiare piano solo a una sottoscrizione attiva.',
   alreadyScheduled: (day: string) =>
     `Un cambio di piano è già programmato per il ${day}: annullalo prima di programmarne un altro.`,
-  unpaidProration:
-    'C’è ancora un pagamento di conguaglio da saldare per il cambio di piano precedente.',
+  unpaidPeriod: 'Il periodo in corso non è ancora pagato: si può cambiare piano dopo il pagamento.',
+  oncePerPeriod:
+    'In questo periodo il piano è già stato cambiato con uno storno: il prossimo cambio si può fare alla scadenza.',
+  invoiceMissing:
+    'La fattura del periodo in corso non è ancora stata emessa: emettila (Fatture in attesa) prima di cambiare piano subito.',
+  scheduledReason: (from: string, to: string, day: string) =>
+    `Cambio di piano programmato: da «${from}» a «${to}» dal ${day}`,
+  appliedReason: (from: string, to: string) => `Piano cambiato da «${from}» a «${to}»`,
+  creditReason: (from: string, to: string) => `cambio di piano da «${from}» a «${to}»`,
+  unpaidProration: 'C’è ancora un pagamento di conguaglio da saldare per il cambio di piano precedente.',
   providerFailed: (provider: string) =>
     `${provider} non ha accettato il cambio di piano: nessuna modifica è stata fatta. Riprova più tardi.`,
   creditLine: (plan: string, from: string, to: string) =>
@@ -144,7 +152,10 @@ export const changePlanSchema = z.object({
       return z.NEVER;
     }),
   ),
-  preview: z.preprocess((v) => v === true || v === 'true', z.boolean()).optional().default(false),
+  preview: z
+    .preprocess((v) => v === true || v === 'true', z.boolean())
+    .optional()
+    .default(false),
 });
 export type ChangePlanInput = z.input<typeof changePlanSchema>;
 export type ChangePlanBody = z.output<typeof changePlanSchema>;

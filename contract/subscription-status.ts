@@ -95,6 +95,12 @@ export type SubscriptionEvent =
   | 'resumeRenewal'
   | 'collectionExhausted';
 
+/**
+ * History rows of changes that move no status (issue 30, 'Cambia piano'): the plan changed at once
+ * or on its day, and a change scheduled for a later day. Not in the state machine's table.
+ */
+export type HistoryOnlyEvent = 'changePlan' | 'schedulePlanChange';
+
 export interface Transition {
   from: SubscriptionStatusId;
   event: SubscriptionEvent;
@@ -180,8 +186,10 @@ export function eventsFrom(status: SubscriptionStatusId, actor: ActorKind): Subs
 }
 
 /** Italian names of the events, for the history timeline. */
-export const subscriptionEventLabels: Record<SubscriptionEvent | 'create', string> = {
+export const subscriptionEventLabels: Record<SubscriptionEvent | 'create' | HistoryOnlyEvent, string> = {
   create: 'Sottoscrizione creata',
+  changePlan: 'Piano cambiato',
+  schedulePlanChange: 'Cambio di piano programmato',
   setBankTransfer: 'Pagamento impostato su bonifico bancario',
   switchToBankTransfer: 'Il cliente è passato al bonifico dal prossimo periodo',
   confirmBankTransfer: 'Attivazione confermata dopo il bonifico',

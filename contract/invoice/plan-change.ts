@@ -62,26 +62,56 @@ export function italianDay(day: string): string {
   return `${d}/${m}/${y}`;
 }
 
+/**
+ * The partial credit note's figures: one line for the old plan's unused days over `period` (both
+ * days inclusive), under the VAT treatment of the invoice it varies. The bollo charged on that
+ * invoice is not given back (the invoice carried it; the note, when outside VAT above 77,47 €,
+ * bears its own). The same function for the preview, the amount asked and the note issued.
+ */
+export function creditNoteDocument(input: {
+  seller: SellerProfile;
+  customer: CustomerProfile;
+  plan: PlanTerms;
+  creditCents: Cents;
+  period: { start: string; end: string };
+}): FiscalDocument {
+  const { plan, period } = input;
+  return computeDocument({
+    seller: { ...input.seller, stampDutyToCustomer: false },
+    customer: input.customer,
+    charges: [
+      {
+        description: changePlanMessages.creditLine(
+          plan.name,
+          italianDay(period.start),
+          italianDay(period.end),
+        ),
+        quantity: 1,
+        unitPriceCents: input.creditCents,
+      },
+    ],
+    plan,
+  });
+}
+
 /** The two documents of a change and what the customer is asked. */
 export function planChangeDocuments(input: PlanChangeInput): PlanChangeDocuments {
   const { proration: p, seller, customer, oldPlan, newPlan } = input;
   if (p.unusedDays === 0)
-    return { proration: p, credit: null, charge: null, period: null, amountDueCents: 0, residualCreditCents: 0 };
+    return {
+      proration: p,
+      credit: null,
+      charge: null,
+      period: null,
+      amountDueCents: 0,
+      residualCreditCents: 0,
+    };
   const period = { start: p.changeDay, end: addDays(p.periodEndDay, -1) };
   const from = italianDay(period.start);
   const to = italianDay(period.end);
-  // The credit note reverses a part of fees already invoiced: the bollo charged on the invoice is
-  // not given back (the invoice carried it; the note, when outside VAT above 77,47 €, bears its own).
   const credit =
     p.creditCents > 0
-      ? computeDocument({
-          seller: { ...seller, stampDutyToCustomer: false },
-          customer,
-          charges: [
-            { description: changePlanMessages.creditLine(oldPlan.name, from, to), quantity: 1, unitPriceCents: p.creditCents },
-          ],
-          plan: oldPlan,
-        })
+      ? creditNoteDocument({ seller, customer, plan: oldPlan, creditCents: p.creditCents, period })
       : null;
   const charge =
     p.chargeCents > 0
@@ -89,7 +119,11 @@ export function planChangeDocuments(input: PlanChangeInput): PlanChangeDocuments
           seller,
           customer,
           charges: [
-            { description: changePlanMessages.chargeLine(newPlan.name, from, to), quantity: 1, unitPriceCents: p.chargeCents },
+            {
+              description: changePlanMessages.chargeLine(newPlan.name, from, to),
+              quantity: 1,
+              unitPriceCents: p.chargeCents,
+            },
           ],
           plan: newPlan,
         })

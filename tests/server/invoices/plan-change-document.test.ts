@@ -15,7 +15,11 @@ import {
   type FiscalDocument,
   type SellerProfile,
 } from '../../../contract/invoice/fiscal-document';
-import { planChangeDocuments, planChangePreview, type PlanTerms } from '../../../contract/invoice/plan-change';
+import {
+  planChangeDocuments,
+  planChangePreview,
+  type PlanTerms,
+} from '../../../contract/invoice/plan-change';
 import { prorate } from '../../../contract/proration';
 import { taxRegimes } from '../../../contract/validation/italian';
 import {
@@ -31,7 +35,9 @@ import { toQuote } from '../../../contract/invoice/quote';
 function rome(y: number, m: number, d: number, h = 10): Date {
   const probe = new Date(Date.UTC(y, m - 1, d, h - 1));
   const hourInRome = Number(
-    new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Rome', hour: 'numeric', hourCycle: 'h23' }).format(probe),
+    new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Rome', hour: 'numeric', hourCycle: 'h23' }).format(
+      probe,
+    ),
   );
   return new Date(probe.getTime() - (hourInRome - h) * 3_600_000);
 }
@@ -61,11 +67,20 @@ function fileOf(
       address: { street: 'Via Roma 1', zip: '20121', city: 'Milano', province: 'MI', country: 'IT' },
     },
     buyer: {
-      vat: profile.customer.countryCode === 'IT' ? { country: 'IT', code: '12345678903' } : { country: 'DE', code: '123456789' },
+      vat:
+        profile.customer.countryCode === 'IT'
+          ? { country: 'IT', code: '12345678903' }
+          : { country: 'DE', code: '123456789' },
       fiscalCode: null,
       name: { company: 'Bianchi Consulting Srl' },
       email: null,
-      address: { street: 'Corso Buenos Aires 45', zip: '20124', city: 'Milano', province: 'MI', country: 'IT' },
+      address: {
+        street: 'Corso Buenos Aires 45',
+        zip: '20124',
+        city: 'Milano',
+        province: 'MI',
+        country: 'IT',
+      },
     },
     ...fiscalParts(fd, period),
     order: null,
@@ -91,7 +106,12 @@ const italianCompany: CustomerProfile = {
   withholdingAgent: false,
   publicAdministration: false,
 };
-const ordinary: SellerProfile = { taxRegime: 'RF01', pensionFund: null, withholdingTax: null, stampDutyToCustomer: false };
+const ordinary: SellerProfile = {
+  taxRegime: 'RF01',
+  pensionFund: null,
+  withholdingTax: null,
+  stampDutyToCustomer: false,
+};
 const base: PlanTerms = { name: 'Base', vat: 2200, natura: null };
 const pro: PlanTerms = { name: 'Pro', vat: 2200, natura: null };
 
@@ -111,12 +131,28 @@ describe('golden 1: upgrade Base 29,00 â†’ Pro 49,00 on 20 March, period 1 March
     oldAmountCents: 2900,
     newPriceCents: 4900,
   });
-  const docs = planChangeDocuments({ seller: ordinary, customer: italianCompany, proration, oldPlan: base, newPlan: pro });
+  const docs = planChangeDocuments({
+    seller: ordinary,
+    customer: italianCompany,
+    proration,
+    oldPlan: base,
+    newPlan: pro,
+  });
 
   it('computes the figures worked by hand', () => {
     expect(proration).toMatchObject({ totalDays: 31, unusedDays: 12, creditCents: 1123, chargeCents: 1897 });
-    expect(docs.credit).toMatchObject({ taxableCents: 1123, vatCents: 247, totalCents: 1370, netToPayCents: 1370 });
-    expect(docs.charge).toMatchObject({ taxableCents: 1897, vatCents: 417, totalCents: 2314, netToPayCents: 2314 });
+    expect(docs.credit).toMatchObject({
+      taxableCents: 1123,
+      vatCents: 247,
+      totalCents: 1370,
+      netToPayCents: 1370,
+    });
+    expect(docs.charge).toMatchObject({
+      taxableCents: 1897,
+      vatCents: 417,
+      totalCents: 2314,
+      netToPayCents: 2314,
+    });
     expect(docs.period).toEqual({ start: '2026-03-20', end: '2026-03-31' });
     expect(docs.amountDueCents).toBe(944);
     expect(docs.residualCreditCents).toBe(0);
@@ -194,7 +230,12 @@ describe('golden 2: a professional with rivalsa INPS 4 % and ritenuta, 100,00 â†
   });
 
   it('computes the figures worked by hand', () => {
-    expect(proration).toMatchObject({ totalDays: 28, unusedDays: 14, creditCents: 5000, chargeCents: 10_000 });
+    expect(proration).toMatchObject({
+      totalDays: 28,
+      unusedDays: 14,
+      creditCents: 5000,
+      chargeCents: 10_000,
+    });
     expect(docs.credit).toMatchObject({
       taxableCents: 5200,
       pensionFundCents: 200,
@@ -239,7 +280,9 @@ describe('any plans, dates, change points and profiles (property, through the re
     newCents: fc.integer({ min: 0, max: 2_000_000 }),
     seller: fc.record({
       taxRegime: fc.constantFrom(...taxRegimes),
-      pensionFund: fc.option(fc.record({ type: fc.constantFrom(...pensionFundTypes), rate: fc.constantFrom(200, 400, 500) })),
+      pensionFund: fc.option(
+        fc.record({ type: fc.constantFrom(...pensionFundTypes), rate: fc.constantFrom(200, 400, 500) }),
+      ),
       withholdingTax: fc.constantFrom('RT01' as const, 'RT02' as const, null),
       stampDutyToCustomer: fc.boolean(),
     }),
@@ -248,7 +291,11 @@ describe('any plans, dates, change points and profiles (property, through the re
       { countryCode: 'IT', isCompany: false, withholdingAgent: false, publicAdministration: false },
       { countryCode: 'DE', isCompany: true, withholdingAgent: false, publicAdministration: false },
     ),
-    vat: fc.constantFrom({ vat: 2200, natura: null }, { vat: 1000, natura: null }, { vat: 0, natura: 'N4' as const }),
+    vat: fc.constantFrom(
+      { vat: 2200, natura: null },
+      { vat: 1000, natura: null },
+      { vat: 0, natura: 'N4' as const },
+    ),
   });
 
   it('300 changes: each document valid, the amounts asked equal to the documents', async () => {
@@ -259,9 +306,16 @@ describe('any plans, dates, change points and profiles (property, through the re
       const periodStart = addMonthsClamped(start, c.k * c.recurrence);
       const periodEnd = periodEndAfter(start, c.recurrence, periodStart);
       const changeAt = new Date(
-        periodStart.getTime() + Math.floor(((periodEnd.getTime() - periodStart.getTime()) * c.at) / 1_000_000),
+        periodStart.getTime() +
+          Math.floor(((periodEnd.getTime() - periodStart.getTime()) * c.at) / 1_000_000),
       );
-      const proration = prorate({ periodStart, periodEnd, changeAt, oldAmountCents: c.oldCents, newPriceCents: c.newCents });
+      const proration = prorate({
+        periodStart,
+        periodEnd,
+        changeAt,
+        oldAmountCents: c.oldCents,
+        newPriceCents: c.newCents,
+      });
       const plan = { ...c.vat, legalReference: c.vat.vat === 0 ? 'Esente art. 10 DPR 633/72' : null };
       const docs = planChangeDocuments({
         seller: c.seller,

@@ -62,15 +62,27 @@ const daysInMonth = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTC
 /** A subscription start: any day, the month ends and 29 February weighted in, DST weeks too. */
 const startArb = fc.oneof(
   fc
-    .record({ y: fc.integer({ min: 2023, max: 2031 }), m: fc.integer({ min: 1, max: 12 }), d: fc.integer({ min: 1, max: 31 }) })
+    .record({
+      y: fc.integer({ min: 2023, max: 2031 }),
+      m: fc.integer({ min: 1, max: 12 }),
+      d: fc.integer({ min: 1, max: 31 }),
+    })
     .map(({ y, m, d }) => ({ y, m, d: Math.min(d, daysInMonth(y, m)) })),
   fc
-    .record({ y: fc.integer({ min: 2023, max: 2031 }), m: fc.integer({ min: 1, max: 12 }), back: fc.integer({ min: 0, max: 3 }) })
+    .record({
+      y: fc.integer({ min: 2023, max: 2031 }),
+      m: fc.integer({ min: 1, max: 12 }),
+      back: fc.integer({ min: 0, max: 3 }),
+    })
     .map(({ y, m, back }) => ({ y, m, d: daysInMonth(y, m) - back })),
   fc.constantFrom(2024, 2028).map((y) => ({ y, m: 2, d: 29 })),
   // The last week of March and of October: a DST change falls in it.
   fc
-    .record({ y: fc.integer({ min: 2023, max: 2031 }), m: fc.constantFrom(3, 10), d: fc.integer({ min: 24, max: 31 }) })
+    .record({
+      y: fc.integer({ min: 2023, max: 2031 }),
+      m: fc.constantFrom(3, 10),
+      d: fc.integer({ min: 24, max: 31 }),
+    })
     .map(({ y, m, d }) => ({ y, m, d })),
 );
 
@@ -98,7 +110,13 @@ function build(c: Case) {
 
 function check(c: Case) {
   const { periodStart, periodEnd, changeAt } = build(c);
-  const p = prorate({ periodStart, periodEnd, changeAt, oldAmountCents: c.oldCents, newPriceCents: c.newCents });
+  const p = prorate({
+    periodStart,
+    periodEnd,
+    changeAt,
+    oldAmountCents: c.oldCents,
+    newPriceCents: c.newCents,
+  });
   const total = countRomeDays(periodStart, periodEnd);
   const unused = countRomeDays(changeAt, periodEnd);
   expect(p.totalDays).toBe(total);
@@ -125,7 +143,10 @@ function check(c: Case) {
 
 describe('prorate', () => {
   it('credits and charges the day-exact amounts, to the cent, over random plans, starts, periods and change points', () => {
-    fc.assert(fc.property(caseArb, (c) => check(c)), { seed: SEED, numRuns: 2_000 });
+    fc.assert(
+      fc.property(caseArb, (c) => check(c)),
+      { seed: SEED, numRuns: 2_000 },
+    );
   });
 
   it('counts calendar days across the DST nights: a change on the 23-hour and the 25-hour day', () => {
