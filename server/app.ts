@@ -3,6 +3,7 @@ import os from 'node:os';
 import fastifyCors from '@fastify/cors';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
+import { changePlanAtProvider } from './modules/billing/plan-change.provider';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { MEMORY_DATA_DIR } from './config';
@@ -450,6 +451,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     uow,
     // Cancelled at PayPal first, outside the transaction: if PayPal fails nothing changes.
     beforeCancel: (tenantId, id) => cancelAtProvider(providerDeps, tenantId, id),
+    // A plan change at the provider first, outside the transaction (plan-change.provider.ts).
+    changePlanAtProvider: (tenantId, change) => changePlanAtProvider(providerDeps, tenantId, change),
   });
   registerOwnPaymentRoutes(app, { connectionFor, providers, publicUrl, clock: now });
   registerPaymentRoutes(app, {

@@ -28,6 +28,14 @@ export interface FakeStripeSubscription {
   created: number;
 }
 
+/** A subscription's price changed by `POST /v1/subscriptions/{id}` with items[0][price]. */
+export interface FakeStripeUpdate {
+  subscriptionId: string;
+  price: string;
+  prorationBehavior: string | null;
+  idempotencyKey: string | null;
+}
+
 export interface FakeStripePortalSession {
   id: string;
   object: 'billing_portal.session';
@@ -78,6 +86,8 @@ export interface FakeStripe {
   readonly portalSessions: Map<string, FakeStripePortalSession>;
   /** API calls received, in order ('POST /v1/checkout/sessions', 'GET /v1/subscriptions/sub_…'). */
   readonly calls: string[];
+  /** Price changes of subscriptions (a plan change, issue 30), in order. */
+  readonly updates: FakeStripeUpdate[];
   /** An active subscription of `priceId` (what a paid Checkout creates); returns its id. */
   subscribe(priceId: string, metadata?: Record<string, string>): string;
   /** The customer paid the session: a new active subscription; answers the subscription id. */
@@ -133,6 +143,7 @@ export async function startFakeStripe(
   const products = new Map<string, { id: string; name: string }>();
   const portalSessions = new Map<string, FakeStripePortalSession>();
   const calls: string[] = [];
+  const updates: FakeStripeUpdate[] = [];
   const failures: { prefix: string; failure: FakeStripeFailure; times: number }[] = [];
   const hanging = new Set<http.ServerResponse>();
   const signer = new Stripe('sk_test_fake_signer');
@@ -347,6 +358,36 @@ export async function startFakeStripe(
           );
         if (body.cancel_at_period_end !== undefined)
           sub.cancel_at_period_end = str(body.cancel_at_period_end) === 'true';
+        // A plan change (issue 30): items[0][id] the subscription item, items[0][price] the new price.
+        const items = body.items as Record<string, { id?: string; price?: string }> | undefined;
+        const item = items?.['0'];
+        if (item?.price !== undefined) {
+          const price = str(item.price);
+          if (!prices.has(price))
+            return stripeError(
+              res,
+              400,
+              'invalid_request_error',
+              `No such price: '${price}'`,
+              'resource_missing',
+            );
+          const current = sub.items.data.find((d) => d.id === str(item.id));
+          if (!current)
+            return stripeError(
+              res,
+              400,
+              'invalid_request_error',
+              'No such subscription item',
+              'resource_missing',
+            );
+          current.price = { id: price };
+          updates.push({
+            subscriptionId: sub.id,
+            price,
+            prorationBehavior: str(body.proration_behavior) || null,
+            idempotencyKey: String(req.headers['idempotency-key'] ?? '') || null,
+          });
+        }
         return send(res, 200, sub);
       }
       if (method === 'DELETE') {
@@ -376,6 +417,7 @@ export async function startFakeStripe(
   const api: FakeStripe = {
     url,
     subscriptions,
+    updates,
     sessions,
     prices,
     products,

@@ -194,6 +194,19 @@ export function createStripeAdapter(credentials: StripeCredentials, options: Str
     async resumeRenewal(id) {
       await call(() => stripe.subscriptions.update(id, { cancel_at_period_end: false }));
     },
+    async changePlan(id, { providerPlanId, idempotencyKey }) {
+      const sub = await call(() => stripe.subscriptions.retrieve(id));
+      const item = sub?.items?.data?.[0];
+      if (typeof item?.id !== 'string') throw new ProviderError('invalid', null, null, 'stripe');
+      if (idOf(item.price) === providerPlanId) return;
+      await call(() =>
+        stripe.subscriptions.update(
+          id,
+          { items: [{ id: item.id, price: providerPlanId }], proration_behavior: 'none' },
+          { idempotencyKey },
+        ),
+      );
+    },
     async customerOf(id) {
       const sub = await call(() => stripe.subscriptions.retrieve(id));
       if (typeof sub?.id !== 'string') throw new ProviderError('invalid', null, null, 'stripe');
