@@ -27,6 +27,7 @@ import {
   webhookDeliveries,
 } from '../../../server/db/schema';
 import { JOB_NAMES } from '../../../server/modules/billing/billing-jobs';
+import { entitlementsOf } from '../../../server/modules/integrations/entitlements.service';
 import { fatturaErrors } from '../../../server/modules/invoice/fatturapa';
 import { startFakePayPal, type FakePayPal } from '../../../server/providers/fake-paypal';
 import { startFakeStripe, type FakeStripe } from '../../../server/providers/fake-stripe';
@@ -86,6 +87,13 @@ beforeAll(async () => {
   for (const p of [base, pro]) {
     expect((await admin.post(`/api/plan/syncStripe/${p.id}`)).status).toBe(200);
     expect((await admin.post(`/api/plan/syncPaypal/${p.id}`)).status).toBe(200);
+  }
+  for (const [p, featureName] of [
+    [base, 'Report base'],
+    [pro, 'Report avanzato'],
+  ] as const) {
+    const f = await admin.post('/api/planfeature/Create', { planId: p.id, featureName });
+    expect(f.status, f.raw).toBe(200);
   }
   const hook = await admin.post('/api/webhook/create', {
     url: 'https://prodotto.example.com/rinnova/webhook',
@@ -201,6 +209,11 @@ describe('upgrade now of a bank-transfer subscription (golden document 1)', () =
     });
     expect(res.body.data!.lines.map((l) => l.amount)).toEqual([-11.23, 18.97]);
     expect(await snapshot(sub.id)).toEqual(before);
+    const entitled = async () =>
+      (await entitlementsOf(ctx.db, demoId, company, clock.now()))
+        .filter((e) => e.subscriptionId === sub.id)
+        .map((e) => e.planId);
+    expect(await entitled()).toEqual([base.id]);
 
     // Made: the same figures, and everything the change writes.
     const made = await change(sub.id, { planId: pro.id, when: 'now' });
@@ -210,6 +223,8 @@ describe('upgrade now of a bank-transfer subscription (golden document 1)', () =
     const after = await getSub(sub.id);
     expect(after).toMatchObject({ planID: pro.id, costBeforeVAT: 49, subscriptionStatus: 3 });
     expect(after.history!.at(-1)).toMatchObject({ event: 'changePlan', fromStatus: 3, toStatus: 3 });
+    // Entitlements follow the plan at once.
+    expect(await entitled()).toEqual([pro.id]);
     const proration = after.payments.find((p) => p.id === made.body.data!.prorationPaymentId)!;
     expect(proration).toMatchObject({
       amountDue: 9.44,
@@ -243,10 +258,17 @@ describe('upgrade now of a bank-transfer subscription (golden document 1)', () =
       .filter((h) => h.data.subscription.id === sub.id);
     expect(mine.map((h) => h.data.subscription.planId)).toEqual([pro.id]);
 
-    // The same request again: refused, nothing changes.
+    // The same request again (a double click, a retry): made once — the subscription is already
+    // on that plan; and another change now is refused while the proration is unpaid.
     const again = await snapshot(sub.id);
-    const twice = await change(sub.id, { planId: base.id, when: 'now' });
-    expect(twice.status).toBe(409);
+    const twice = await change(sub.id, { planId: pro.id, when: 'now' });
+    expect(twice.status).toBe(400);
+    expect(twice.body.errors).toEqual(['planId: Scegli un piano diverso da quello attuale']);
+    const back = await change(sub.id, { planId: base.id, when: 'now' });
+    expect(back.status).toBe(409);
+    expect(back.body.message).toBe(
+      'C’è ancora un pagamento di conguaglio da saldare per il cambio di piano precedente.',
+    );
     expect(await snapshot(sub.id)).toEqual(again);
 
     // The proration paid by transfer: its invoice carries the new plan's days, net of the credit.
@@ -391,6 +413,15 @@ describe('PayPal: downgrade at renewal', () => {
     expect((await sale('SALE-CHANGE-0', '59.78', '2026-10-05T09:00:00.000Z')).statusCode).toBe(200);
     clock.set('2026-10-20T09:00:00.000Z');
     // The default for a downgrade: at the next billing date, no proration.
+    // PayPal answering 500: 502 in Italian, nothing changed in Rinnova.
+    const before = await snapshot(sub.id);
+    paypal.failNext(`POST /v1/billing/subscriptions/${providerId}/revise`, 500);
+    const failed = await change(sub.id, { planId: base.id, when: 'renewal' });
+    expect(failed.status).toBe(502);
+    expect(failed.body.message).toBe(
+      'PayPal è momentaneamente non disponibile. Riprova più tardi: in Rinnova non è cambiato nulla.',
+    );
+    expect(await snapshot(sub.id)).toEqual(before);
     const made = await change(sub.id, { planId: base.id, when: 'renewal' });
     expect(made.status, made.raw).toBe(200);
     expect(made.body.data).toMatchObject({
