@@ -134,10 +134,10 @@ async function snapshot(subscriptionId: number) {
   };
 }
 
-/** A Base subscription of the company customer, its first month paid by bank transfer on `start`. */
-async function paidByTransfer(start: string) {
+/** A subscription of the company customer (Base by default), its first month paid by bank transfer on `start`. */
+async function paidByTransfer(start: string, plan: Plan = base) {
   clock.set(start);
-  const { sub, confirm } = await payByBankTransfer(admin, { userId: company, planId: base.id }, start);
+  const { sub, confirm } = await payByBankTransfer(admin, { userId: company, planId: plan.id }, start);
   expect(confirm.status, confirm.raw).toBe(200);
   const [first] = await ctx.db
     .select({ id: invoices.id, number: invoices.numberText })
@@ -289,6 +289,44 @@ describe('upgrade now of a bank-transfer subscription (golden document 1)', () =
     expect(tagText(invoice!.xml, 'ImportoPagamento')).toBe('9.44');
     // The next period is the new plan's.
     expect((await getSub(sub.id)).amountDue).toBe(59.78);
+  });
+});
+
+describe('downgrade now of a bank-transfer subscription', () => {
+  it('credits more than it charges: nothing to pay, the new days invoiced and set off, the rest a credit of the customer', async () => {
+    // Pro 49,00 from 1 February; Base 29,00 from the 15th: 14 of 28 days unused.
+    const { sub } = await paidByTransfer('2027-02-01T09:00:00.000Z', pro);
+    clock.set('2027-02-15T09:00:00.000Z');
+    const made = await change(sub.id, { planId: base.id, when: 'now' });
+    expect(made.status, made.raw).toBe(200);
+    // Credit 24,50 + IVA 5,39 = 29,89; charge 14,50 + IVA 3,19 = 17,69; owed to the customer 12,20.
+    expect(made.body.data).toMatchObject({
+      totalDays: 28,
+      unusedDays: 14,
+      credit: { taxable: 24.5, vat: 5.39, netToPay: 29.89 },
+      charge: { taxable: 14.5, vat: 3.19, netToPay: 17.69 },
+      netToPay: 0,
+      residualCredit: 12.2,
+    });
+    const after = await getSub(sub.id);
+    expect(after).toMatchObject({ planID: base.id, amountDue: 35.38 });
+    const proration = after.payments.find((p) => p.id === made.body.data!.prorationPaymentId)!;
+    expect(proration.amountDue).toBe(0);
+    expect(proration.paidAt).not.toBeNull();
+    const [invoice] = await ctx.db
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.paymentId, proration.id), eq(invoices.documentType, 'TD01')));
+    expect(invoice).toMatchObject({ totalCents: 1769 });
+    expect(tagText(invoice!.xml, 'ImportoPagamento')).toBe('0.00');
+    expect(await fatturaErrors(invoice!.xml)).toEqual([]);
+    const [note] = await ctx.db
+      .select()
+      .from(invoices)
+      .where(eq(invoices.id, made.body.data!.creditNote!.id));
+    expect(note).toMatchObject({ documentType: 'TD04', totalCents: 2989 });
+    const [row] = await ctx.db.select().from(planChanges).where(eq(planChanges.subscriptionId, sub.id));
+    expect(row).toMatchObject({ offsetCents: 1769, residualCreditCents: 1220 });
   });
 });
 
