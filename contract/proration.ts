@@ -106,6 +106,7 @@ export const changePlanMessages = {
     'La fattura del periodo in corso non è ancora stata emessa: emettila (Fatture in attesa) prima di cambiare piano subito.',
   scheduledReason: (from: string, to: string, day: string) =>
     `Cambio di piano programmato: da «${from}» a «${to}» dal ${day}`,
+  canceledReason: (why: string) => `Il cambio di piano programmato non si è potuto applicare: ${why}`,
   appliedReason: (from: string, to: string) => `Piano cambiato da «${from}» a «${to}»`,
   creditReason: (from: string, to: string) => `cambio di piano da «${from}» a «${to}»`,
   unpaidProration: 'C’è ancora un pagamento di conguaglio da saldare per il cambio di piano precedente.',

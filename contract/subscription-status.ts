@@ -99,7 +99,7 @@ export type SubscriptionEvent =
  * History rows of changes that move no status (issue 30, 'Cambia piano'): the plan changed at once
  * or on its day, and a change scheduled for a later day. Not in the state machine's table.
  */
-export type HistoryOnlyEvent = 'changePlan' | 'schedulePlanChange';
+export type HistoryOnlyEvent = 'changePlan' | 'schedulePlanChange' | 'planChangeCanceled';
 
 export interface Transition {
   from: SubscriptionStatusId;
@@ -190,6 +190,7 @@ export const subscriptionEventLabels: Record<SubscriptionEvent | 'create' | Hist
   create: 'Sottoscrizione creata',
   changePlan: 'Piano cambiato',
   schedulePlanChange: 'Cambio di piano programmato',
+  planChangeCanceled: 'Cambio di piano programmato annullato',
   setBankTransfer: 'Pagamento impostato su bonifico bancario',
   switchToBankTransfer: 'Il cliente è passato al bonifico dal prossimo periodo',
   confirmBankTransfer: 'Attivazione confermata dopo il bonifico',

@@ -482,22 +482,45 @@ export async function applyDuePlanChanges(w: UnitOfWork, subscriptionId?: number
         planChangeId: change.id,
       });
     } else {
-      // A chosen day within the period: prorated from that day, as if asked then.
-      await w.tx
-        .update(planChanges)
-        .set({ status: 'canceled' })
-        .where(and(eq(planChanges.tenantId, w.tenantId), eq(planChanges.id, change.id)));
-      const prepared = await preparePlanChange(
-        { ...w, now: change.effectiveAt },
-        sub.id,
-        { planId: change.toPlanId, when: 'now' },
-        { lock: true },
-      );
-      await w.tx
-        .update(planChanges)
-        .set({ status: 'scheduled' })
-        .where(and(eq(planChanges.tenantId, w.tenantId), eq(planChanges.id, change.id)));
-      await applyPrepared(w, { ...prepared, effectiveAt: change.effectiveAt }, change.id);
+      // A chosen day within the period: prorated from that day, as if asked then. What now stands
+      // in its way (the period's invoice still missing, a proration unpaid…) cancels the change,
+      // with its reason in the history, in a savepoint: the other changes still apply.
+      try {
+        await w.tx.transaction(async (sp) => {
+          const unit: UnitOfWork = { ...w, tx: sp };
+          await sp
+            .update(planChanges)
+            .set({ status: 'canceled' })
+            .where(and(eq(planChanges.tenantId, w.tenantId), eq(planChanges.id, change.id)));
+          const prepared = await preparePlanChange(
+            { ...unit, now: change.effectiveAt },
+            sub.id,
+            { planId: change.toPlanId, when: 'now' },
+            { lock: true },
+          );
+          await sp
+            .update(planChanges)
+            .set({ status: 'scheduled' })
+            .where(and(eq(planChanges.tenantId, w.tenantId), eq(planChanges.id, change.id)));
+          await applyPrepared(unit, { ...prepared, effectiveAt: change.effectiveAt }, change.id);
+        });
+      } catch (error) {
+        if (!(error instanceof HttpError)) throw error;
+        await w.tx
+          .update(planChanges)
+          .set({ status: 'canceled', appliedAt: w.now })
+          .where(and(eq(planChanges.tenantId, w.tenantId), eq(planChanges.id, change.id)));
+        await recordHistory(
+          w,
+          sub,
+          'planChangeCanceled',
+          changePlanMessages.canceledReason(
+            // A field error's own words ('planId: …' → '…'), else the message.
+            error.options.errors?.map((e) => e.replace(/^\w+: /, '')).join(' ') ?? error.message,
+          ),
+        );
+        continue;
+      }
     }
     applied++;
   }

@@ -394,6 +394,35 @@ describe('a change on a chosen day', () => {
   });
 });
 
+describe('a scheduled day that can no longer apply', () => {
+  it('is cancelled by the job with its reason in the history; the subscription stays as it was', async () => {
+    const extra = await create<Plan>(admin, 'plan', {
+      name: 'Piano ritirato',
+      recurringCostBeforeVAT: 39,
+      vatPercentage: 22,
+      recurrenceType: 1,
+      isActive: true,
+    });
+    const { sub } = await paidByTransfer('2026-08-03T08:00:00.000Z');
+    clock.set('2026-08-04T08:00:00.000Z');
+    expect((await change(sub.id, { planId: extra.id, when: '2026-08-20' })).status).toBe(200);
+    // The plan is withdrawn before the day.
+    const withdrawn = await admin.put('/api/plan/Update', { ...extra, isActive: false });
+    expect(withdrawn.status, withdrawn.raw).toBe(200);
+    clock.set('2026-08-20T08:00:00.000Z');
+    await ctx.app.jobs!.runJobNow(JOB_NAMES.planChanges, { tenantId: demoId });
+    const after = await getSub(sub.id);
+    expect(after.planID).toBe(base.id);
+    expect(after.payments).toHaveLength(1);
+    const [row] = await ctx.db.select().from(planChanges).where(eq(planChanges.subscriptionId, sub.id));
+    expect(row!.status).toBe('canceled');
+    expect(after.history!.at(-1)).toMatchObject({
+      event: 'planChangeCanceled',
+      reason: 'Il cambio di piano programmato non si è potuto applicare: Il piano scelto non è attivo.',
+    });
+  });
+});
+
 describe('Stripe: upgrade now', () => {
   it('updates the price at Stripe (no Stripe proration, idempotency key) then changes Rinnova; a Stripe failure changes nothing', async () => {
     const { sub, providerId } = await paidAtProvider('stripe', '2026-09-10T09:00:00.000Z');
