@@ -24,8 +24,11 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { billingMessages } from '../../../contract/messages';
-import { plans } from '../../db/schema';
+import { payments, planChanges, plans } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
+import type { EventBus } from '../../unit-of-work/events';
+import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
+import { findPayment } from './billing.repository';
 import { providerLabel, type ProviderDeps } from './provider-payments';
 
 /** What the route passes: the checked change of a provider subscription. */
@@ -58,4 +61,87 @@ export async function changePlanAtProvider(
     providerPlanId,
     idempotencyKey: `rinnova-change-${tenantId}-${change.subscriptionId}-${change.toPlanId}-${change.effectiveDay}`,
   });
+}
+
+/**
+ * The after-commit step of a plan change made at once (issue 30): a Stripe subscription's
+ * proration payment is charged at Stripe — one invoice item of the amount asked (the charge's net
+ * less the credit note's, as the Italian documents say), one invoice carrying Rinnova's payment id,
+ * paid at once — keyed by the payment, so the outbox's retries charge once. Its `invoice.paid`
+ * webhook records the payment (`prorationCharged`), whose invoice is then issued. A failure is the
+ * outbox's to retry; meanwhile the payment waits, due today, like any unpaid one. PayPal's
+ * subscriptions cannot charge an arbitrary one-off amount: a PayPal proration waits for the
+ * customer's payment (not built yet).
+ */
+export async function chargeProrationAtProvider(
+  deps: Pick<ProviderDeps, 'providers' | 'connectionFor'>,
+  tenantId: number,
+  planChangeId: number,
+): Promise<void> {
+  const [row] = await deps
+    .connectionFor(tenantId)
+    .select({
+      paymentId: payments.id,
+      amountDueCents: payments.amountDueCents,
+      paidAt: payments.paidAt,
+      method: payments.method,
+      providerSubscriptionId: payments.providerSubscriptionId,
+      planName: plans.name,
+    })
+    .from(planChanges)
+    .innerJoin(
+      payments,
+      and(eq(payments.tenantId, planChanges.tenantId), eq(payments.id, planChanges.prorationPaymentId)),
+    )
+    .innerJoin(plans, and(eq(plans.tenantId, planChanges.tenantId), eq(plans.id, planChanges.toPlanId)))
+    .where(and(eq(planChanges.tenantId, tenantId), eq(planChanges.id, planChangeId)));
+  if (!row || row.paidAt || row.method !== 'stripe' || !row.providerSubscriptionId || row.amountDueCents <= 0)
+    return;
+  const { adapter } = await deps.providers.stripe(tenantId);
+  await adapter.chargeOnce({
+    subscriptionId: row.providerSubscriptionId,
+    amountCents: row.amountDueCents,
+    description: `Conguaglio cambio di piano: «${row.planName}»`,
+    metadata: { rinnovaTenantId: String(tenantId), rinnovaPaymentId: String(row.paymentId) },
+    idempotencyKey: `rinnova-proration-${tenantId}-${row.paymentId}`,
+  });
+}
+
+/** Billing's own after-commit consumer of its event (app start). */
+export function subscribeProrationCharges(
+  events: EventBus,
+  deps: () => Pick<ProviderDeps, 'providers' | 'connectionFor'>,
+): void {
+  events.subscribe('subscription.planChanged', {
+    name: 'billing.prorationCharge',
+    phase: 'afterCommit',
+    handle: ({ tenantId, payload }) => chargeProrationAtProvider(deps(), tenantId, payload.planChangeId),
+  });
+}
+
+/**
+ * Stripe's `invoice.paid` of a proration invoice (its metadata names Rinnova's payment): the
+ * payment is paid, once, when Stripe took exactly the amount asked; `payment.paid` issues its
+ * invoice. Anything else is told, never applied.
+ */
+export async function prorationCharged(
+  w: UnitOfWork,
+  paymentId: number,
+  charge: { invoiceId: string; amountPaid: number | null; paidAt: Date },
+): Promise<{ outcome: 'applied' | 'unchanged' | 'ignored'; detail: string | null }> {
+  const p = await findPayment(w, paymentId, { lock: true });
+  if (!p || p.method !== 'stripe')
+    return { outcome: 'ignored', detail: `pagamento ${paymentId} sconosciuto` };
+  if (p.paidAt) return { outcome: 'unchanged', detail: `conguaglio ${paymentId} già pagato` };
+  if (charge.amountPaid !== p.amountDueCents)
+    return {
+      outcome: 'ignored',
+      detail: `conguaglio ${paymentId}: Stripe ha addebitato ${charge.amountPaid ?? '?'} centesimi invece di ${p.amountDueCents}`,
+    };
+  await w.tx
+    .update(payments)
+    .set({ paidAt: charge.paidAt, providerPaymentId: charge.invoiceId })
+    .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, p.id)));
+  await w.publish('payment.paid', { paymentId: p.id, subscriptionId: p.subscriptionId });
+  return { outcome: 'applied', detail: `conguaglio ${paymentId} pagato (${charge.invoiceId})` };
 }

@@ -38,6 +38,7 @@ import { createSubscription, giveIban, movableClock, pointPayPalAt, userId } fro
 
 const clock = movableClock('2026-03-01T09:00:00.000Z');
 const WEBHOOK_ID = 'WH-DEMO-CHANGE';
+const STRIPE_WHSEC = 'whsec_rinnova_change_secret';
 let ctx: TestContext;
 let admin: ApiClient;
 let paypal: FakePayPal;
@@ -70,6 +71,7 @@ beforeAll(async () => {
     apiUrl: stripe.url,
     apiKey: 'pk_test_rinnova_public',
     apiSecret: 'sk_test_rinnova_secret',
+    webhookSecret: STRIPE_WHSEC,
   });
   expect(created.status, created.raw).toBe(200);
   company = await userId(ctx, 'amministrazione@bianchi-consulting.example.com');
@@ -454,8 +456,52 @@ describe('Stripe: upgrade now', () => {
     // September 10 → October 10: 30 days, 15 unused from the 25th.
     expect(made.body.data).toMatchObject({ totalDays: 30, unusedDays: 15, status: 'applied' });
     const proration = after.payments.find((p) => p.id === made.body.data!.prorationPaymentId)!;
-    expect(proration).toMatchObject({ method: 'stripe', providerSubscriptionId: providerId, paidAt: null });
+    // (24,50 + 5,39) − (14,50 + 3,19) = 29,89 − 17,69 = 12,20
+    expect(proration).toMatchObject({
+      amountDue: 12.2,
+      method: 'stripe',
+      providerSubscriptionId: providerId,
+      paidAt: null,
+    });
     expect(made.body.data!.creditNote).not.toBeNull();
+
+    // After commit, Stripe charges the amount asked (not its own proration), keyed by the payment.
+    const charged = [...stripe.invoices.values()].filter(
+      (i) => i.metadata.rinnovaPaymentId === String(proration.id),
+    );
+    expect(charged).toHaveLength(1);
+    expect(charged[0]).toMatchObject({
+      status: 'paid',
+      amount_due: Math.round(proration.amountDue * 100),
+      customer: stripe.subscriptions.get(providerId)!.customer,
+    });
+    // Its invoice.paid records the payment once; the proration's invoice is issued.
+    const paidEvent = stripe.event('invoice.paid', {
+      ...charged[0]!,
+      status_transitions: { paid_at: Math.floor(Date.parse('2026-09-25T09:05:00.000Z') / 1000) },
+    });
+    for (let i = 0; i < 2; i++) {
+      const signed = stripe.signWebhook(paidEvent, STRIPE_WHSEC);
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: `/api/webhooks/stripe/${demoId}`,
+        headers: signed.headers,
+        payload: signed.body,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const settled = (await getSub(sub.id)).payments.find((p) => p.id === proration.id)!;
+    expect(settled.paidAt).toBe('2026-09-25T09:05:00.000Z');
+    const issued = await ctx.db
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.paymentId, proration.id), eq(invoices.documentType, 'TD01')));
+    expect(issued).toHaveLength(1);
+    expect(tagText(issued[0]!.xml, 'DataInizioPeriodo')).toBe('2026-09-25');
+    expect(tagText(issued[0]!.xml, 'DataFinePeriodo')).toBe('2026-10-09');
+    expect(tagText(issued[0]!.xml, 'ImportoPagamento')).toBe(proration.amountDue.toFixed(2));
+    // The subscription's next period is untouched (a one-off charge is no renewal).
+    expect((await getSub(sub.id)).nextBillingDate).toBe(sub.nextBillingDate);
   });
 });
 
