@@ -24,6 +24,7 @@ CREATE TABLE "plan_changes" (
 	CONSTRAINT "plan_changes_status_check" CHECK (status in ('scheduled', 'applied', 'canceled'))
 );
 --> statement-breakpoint
+ALTER TABLE "payments" ADD COLUMN "plan_change_id" integer;--> statement-breakpoint
 ALTER TABLE "plan_changes" ADD CONSTRAINT "plan_changes_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "plan_changes" ADD CONSTRAINT "plan_changes_subscription_fk" FOREIGN KEY ("subscription_id","tenant_id") REFERENCES "public"."subscriptions"("id","tenant_id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "plan_changes" ADD CONSTRAINT "plan_changes_to_plan_fk" FOREIGN KEY ("to_plan_id","tenant_id") REFERENCES "public"."plans"("id","tenant_id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint

@@ -220,6 +220,11 @@ export const payments = pgTable(
      * invoice of the payment applies that discount, so its net to pay is the amount asked.
      */
     couponRedemptionId: integer('coupon_redemption_id'),
+    /**
+     * The plan change whose new days this payment charges (issue 30, `plan_changes`), or null: its
+     * invoice is one line of those days, with the change's credit note set off.
+     */
+    planChangeId: integer('plan_change_id'),
     createdAt: createdAt(),
   },
   (t) => [

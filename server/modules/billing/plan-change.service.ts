@@ -369,7 +369,11 @@ async function applyPrepared(
       });
       await w.tx
         .update(payments)
-        .set({ method: current.method, providerSubscriptionId: current.providerSubscriptionId })
+        .set({
+          method: current.method,
+          providerSubscriptionId: current.providerSubscriptionId,
+          planChangeId,
+        })
         .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, prorationPaymentId)));
     }
   }

@@ -447,6 +447,7 @@ export async function issueInvoiceForPayment(
       paidAt: payments.paidAt,
       causale: payments.causale,
       couponRedemptionId: payments.couponRedemptionId,
+      planChangeId: payments.planChangeId,
       userId: subscriptions.userId,
       cost: subscriptions.costBeforeVatCents,
       vat: subscriptions.vatHundredths,
@@ -472,10 +473,13 @@ export async function issueInvoiceForPayment(
   const to = dayBefore(romeDate(p.periodEnd));
   // The payment of a plan change's new days (issue 30, docs/fiscal-rules.md 'Cambio di piano'):
   // one line for those days at the proration's charge; the credit note's net is set off.
-  const [change] = await w.tx
-    .select({ chargeCents: planChanges.chargeCents, offsetCents: planChanges.offsetCents })
-    .from(planChanges)
-    .where(and(eq(planChanges.tenantId, w.tenantId), eq(planChanges.prorationPaymentId, paymentId)));
+  const [change] =
+    p.planChangeId === null
+      ? []
+      : await w.tx
+          .select({ chargeCents: planChanges.chargeCents, offsetCents: planChanges.offsetCents })
+          .from(planChanges)
+          .where(and(eq(planChanges.tenantId, w.tenantId), eq(planChanges.id, p.planChangeId)));
   // The one computation (docs/fiscal-rules.md): the VAT the two profiles decide, cassa, bollo,
   // ritenuta, split payment; its net to pay is what the payment asked.
   const document = await subscriptionDocument(

@@ -1,5 +1,5 @@
 /**
- * Migration 0030 (plan changes, issue 30: `plan_changes`) on a tenant database of its own made by
+ * Migration 0030 (plan changes, issue 30: `plan_changes`, `payments.plan_change_id`) on a tenant database of its own made by
  * the previous release (migrations up to 0029_coupons): the start's upgrade applies it, and a
  * scheduled change can then be stored there — one per subscription (the partial unique index).
  */
@@ -90,5 +90,13 @@ it('0030 reaches a tenant database of the previous release at the upgrade', { ti
       'plan_changes_payment_idx',
     ]),
   );
+  const paymentColumn = rowsOf<{ n: number }>(
+    await current
+      .connectionFor(tenantId)
+      .execute(
+        sql`select count(*)::int as n from information_schema.columns where table_name = 'payments' and column_name = 'plan_change_id'`,
+      ),
+  )[0]!.n;
+  expect(paymentColumn).toBe(1);
   await current.drop(tenantId);
 });
