@@ -22,6 +22,16 @@ export interface DomainEvents {
     from: SubscriptionStatusId;
     to: SubscriptionStatusId;
   };
+  /**
+   * A subscription's plan changed (issue 30, 'Cambia piano'), when the change took effect: at once,
+   * or on its scheduled day.
+   */
+  'subscription.planChanged': {
+    subscriptionId: number;
+    fromPlanId: number;
+    toPlanId: number;
+    planChangeId: number;
+  };
   /** A bank transfer got its approval date. */
   'bankTransfer.approved': { bankTransferId: number; paymentId: number };
   /** An invoice or credit note was numbered. */
@@ -39,6 +49,7 @@ export const domainEventNames = [
   'payment.refunded',
   'subscription.created',
   'subscription.statusChanged',
+  'subscription.planChanged',
   'bankTransfer.approved',
   'invoice.issued',
   'customer.billingDataChanged',

@@ -25,6 +25,7 @@ export const WEBHOOK_EVENTS = [
   'subscription.renewal_failed',
   'subscription.canceled',
   'subscription.expired',
+  'subscription.plan_changed',
   'payment.succeeded',
   'bank_transfer.approved',
 ] as const;
@@ -35,6 +36,7 @@ export const webhookEventLabels: Record<WebhookEventType, string> = {
   'subscription.renewal_failed': 'Rinnovo non riuscito',
   'subscription.canceled': 'Sottoscrizione cancellata',
   'subscription.expired': 'Sottoscrizione scaduta',
+  'subscription.plan_changed': 'Piano cambiato',
   'payment.succeeded': 'Pagamento riuscito',
   'bank_transfer.approved': 'Bonifico approvato',
 };

@@ -182,6 +182,11 @@ export const serverMessages = {
 
 /** Messages of the billing calls (api-contract 'Billing calls'); the spec leaves them open. */
 export const billingMessages = {
+  /** 'Cambia piano' (issue 30). */
+  planChanged: (plan: string) => `Piano cambiato: ora «${plan}».`,
+  planChangeScheduled: (plan: string, day: string) => `Cambio di piano programmato: «${plan}» dal ${day}.`,
+  planNotAtProvider: (plan: string, provider: string) =>
+    `Il piano «${plan}» non è collegato a ${provider}: sincronizzalo con ${provider} prima di cambiare piano.`,
   transitionRefused: (from: string, action: string) =>
     `Operazione non consentita: una sottoscrizione nello stato «${from}» non può passare a «${action}».`,
   planInactive: 'Il piano scelto non è attivo.',

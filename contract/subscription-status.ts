@@ -96,6 +96,12 @@ export type SubscriptionEvent =
   | 'resumeTransferRenewal'
   | 'collectionExhausted';
 
+/**
+ * History rows of changes that move no status (issue 30, 'Cambia piano'): the plan changed at once
+ * or on its day, and a change scheduled for a later day. Not in the state machine's table.
+ */
+export type HistoryOnlyEvent = 'changePlan' | 'schedulePlanChange' | 'planChangeCanceled';
+
 export interface Transition {
   from: SubscriptionStatusId;
   event: SubscriptionEvent;
@@ -186,8 +192,11 @@ export function eventsFrom(status: SubscriptionStatusId, actor: ActorKind): Subs
 }
 
 /** Italian names of the events, for the history timeline. */
-export const subscriptionEventLabels: Record<SubscriptionEvent | 'create', string> = {
+export const subscriptionEventLabels: Record<SubscriptionEvent | 'create' | HistoryOnlyEvent, string> = {
   create: 'Sottoscrizione creata',
+  changePlan: 'Piano cambiato',
+  schedulePlanChange: 'Cambio di piano programmato',
+  planChangeCanceled: 'Cambio di piano programmato annullato',
   setBankTransfer: 'Pagamento impostato su bonifico bancario',
   switchToBankTransfer: 'Il cliente è passato al bonifico dal prossimo periodo',
   confirmBankTransfer: 'Attivazione confermata dopo il bonifico',

@@ -3,6 +3,7 @@ import os from 'node:os';
 import fastifyCors from '@fastify/cors';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
+import { changePlanAtProvider, subscribeProrationCharges } from './modules/billing/plan-change.provider';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { MEMORY_DATA_DIR } from './config';
@@ -280,6 +281,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   subscribeInvoicing(events, app.log);
   subscribeCouponPeriods(events);
   subscribeCollection(events);
+  // A plan change's proration charged at Stripe after its unit commits (issue 30).
+  subscribeProrationCharges(events, () => providerDeps);
   const dispatcher = createOutboxDispatcher({
     db,
     mailer,
@@ -450,6 +453,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     uow,
     // Cancelled at PayPal first, outside the transaction: if PayPal fails nothing changes.
     beforeCancel: (tenantId, id) => cancelAtProvider(providerDeps, tenantId, id),
+    // A plan change at the provider first, outside the transaction (plan-change.provider.ts).
+    changePlanAtProvider: (tenantId, change) => changePlanAtProvider(providerDeps, tenantId, change),
   });
   registerOwnPaymentRoutes(app, { connectionFor, providers, publicUrl, clock: now });
   registerPaymentRoutes(app, {

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { parseBillingDateTime } from '../billing-dates';
 import type { SubscriptionStatusId } from '../enums';
 import { toCents, toPercentHundredths } from '../money';
-import type { SubscriptionAction, SubscriptionEvent } from '../subscription-status';
+import type { HistoryOnlyEvent, SubscriptionAction, SubscriptionEvent } from '../subscription-status';
 import { billingValidationMessages as m } from '../validation/italian';
 import { optionalId, requiredId } from './common';
 import type { CollectionStatus } from './collection';
@@ -40,7 +40,7 @@ export interface Payment {
 
 export interface SubscriptionHistoryEntry {
   id: number;
-  event: SubscriptionEvent | 'create';
+  event: SubscriptionEvent | 'create' | HistoryOnlyEvent;
   fromStatus: SubscriptionStatusId | null;
   toStatus: SubscriptionStatusId;
   actor: {

@@ -31,6 +31,8 @@ export interface FakePayPal {
   readonly products: Map<string, { id: string; name: string }>;
   /** Calls received, in order ('POST /v1/oauth2/token', 'GET /v1/billing/subscriptions/I-…'). */
   readonly calls: string[];
+  /** Plan revisions received (`POST …/subscriptions/{id}/revise`, issue 30), in order. */
+  readonly revisions: { subscriptionId: string; planId: string; requestId: string | null }[];
   /**
    * The subscription a buyer's approval of `planId` creates; returns its id. ACTIVE (PayPal took
    * the first payment at once, the usual case) unless `status` says 'APPROVED' (not charged yet).
@@ -78,6 +80,7 @@ export async function startFakePayPal(options: { port?: number; host?: string } 
   const plans: FakePayPal['plans'] = new Map();
   const products: FakePayPal['products'] = new Map();
   const calls: string[] = [];
+  const revisions: FakePayPal['revisions'] = [];
   const failures: { prefix: string; failure: FakeFailure; times: number }[] = [];
   const hanging = new Set<http.ServerResponse>();
   let url = '';
@@ -183,7 +186,7 @@ export async function startFakePayPal(options: { port?: number; host?: string } 
     if (!String(req.headers.authorization ?? '').startsWith('Bearer '))
       return send(res, 401, { name: 'AUTHENTICATION_FAILURE' });
 
-    const sub = /^\/v1\/billing\/subscriptions\/([^/]+)(\/cancel|\/suspend|\/activate)?$/.exec(path);
+    const sub = /^\/v1\/billing\/subscriptions\/([^/]+)(\/cancel|\/suspend|\/activate|\/revise)?$/.exec(path);
     if (sub) {
       const found = subscriptions.get(decodeURIComponent(sub[1]!));
       if (!found) return send(res, 404, { name: 'RESOURCE_NOT_FOUND' });
@@ -198,6 +201,23 @@ export async function startFakePayPal(options: { port?: number; host?: string } 
           });
         found.status = to;
         return send(res, 204);
+      }
+      // A plan change (issue 30): the subscription's plan from its next billing cycle on.
+      if (method === 'POST' && sub[2] === '/revise') {
+        const planId = typeof body.plan_id === 'string' ? body.plan_id : '';
+        if (!plans.has(planId) && !planId.startsWith('P-')) return send(res, 422, { name: 'INVALID_PLAN' });
+        if (found.status !== 'ACTIVE' && found.status !== 'SUSPENDED')
+          return send(res, 422, {
+            name: 'UNPROCESSABLE_ENTITY',
+            details: [{ issue: 'SUBSCRIPTION_STATUS_INVALID' }],
+          });
+        found.plan_id = planId;
+        revisions.push({
+          subscriptionId: found.id,
+          planId,
+          requestId: String(req.headers['paypal-request-id'] ?? '') || null,
+        });
+        return send(res, 200, { plan_id: planId, plan_overridden: false, links: [] });
       }
       if (method === 'POST' && sub[2] === '/cancel') {
         if (found.status === 'CANCELLED' || found.status === 'EXPIRED')
@@ -262,6 +282,7 @@ export async function startFakePayPal(options: { port?: number; host?: string } 
     plans,
     products,
     calls,
+    revisions,
     approve(planId, customId, status = 'ACTIVE') {
       const id = newId('I');
       subscriptions.set(id, {

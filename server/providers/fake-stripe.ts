@@ -28,6 +28,29 @@ export interface FakeStripeSubscription {
   created: number;
 }
 
+/** A subscription's price changed by `POST /v1/subscriptions/{id}` with items[0][price]. */
+export interface FakeStripeUpdate {
+  subscriptionId: string;
+  price: string;
+  prorationBehavior: string | null;
+  idempotencyKey: string | null;
+}
+
+/** A one-off invoice (a plan change's proration, issue 30): its items, paid at `pay`. */
+export interface FakeStripeInvoice {
+  id: string;
+  object: 'invoice';
+  customer: string;
+  status: 'draft' | 'open' | 'paid';
+  amount_due: number;
+  amount_paid: number;
+  currency: 'eur';
+  description: string | null;
+  metadata: Record<string, string>;
+  lines: { object: 'list'; data: { amount: number; description: string }[] };
+  created: number;
+}
+
 export interface FakeStripePortalSession {
   id: string;
   object: 'billing_portal.session';
@@ -78,6 +101,10 @@ export interface FakeStripe {
   readonly portalSessions: Map<string, FakeStripePortalSession>;
   /** API calls received, in order ('POST /v1/checkout/sessions', 'GET /v1/subscriptions/sub_…'). */
   readonly calls: string[];
+  /** Price changes of subscriptions (a plan change, issue 30), in order. */
+  readonly updates: FakeStripeUpdate[];
+  /** One-off invoices (`POST /v1/invoices`, paid by `POST /v1/invoices/{id}/pay`), by id. */
+  readonly invoices: Map<string, FakeStripeInvoice>;
   /** An active subscription of `priceId` (what a paid Checkout creates); returns its id. */
   subscribe(priceId: string, metadata?: Record<string, string>): string;
   /** The customer paid the session: a new active subscription; answers the subscription id. */
@@ -133,6 +160,11 @@ export async function startFakeStripe(
   const products = new Map<string, { id: string; name: string }>();
   const portalSessions = new Map<string, FakeStripePortalSession>();
   const calls: string[] = [];
+  const updates: FakeStripeUpdate[] = [];
+  const invoices = new Map<string, FakeStripeInvoice>();
+  const pendingItems: { customer: string; amount: number; description: string }[] = [];
+  /** What a keyed POST answered: the same key answers the same again (Stripe's idempotency). */
+  const keyed = new Map<string, { status: number; body: unknown }>();
   const failures: { prefix: string; failure: FakeStripeFailure; times: number }[] = [];
   const hanging = new Set<http.ServerResponse>();
   const signer = new Stripe('sk_test_fake_signer');
@@ -231,6 +263,65 @@ export async function startFakeStripe(
 
     const body = parseStripeForm(raw);
     const str = (v: unknown) => (typeof v === 'string' ? v : '');
+
+    // Idempotency-Key: a keyed POST seen before answers what it answered then.
+    const key = method === 'POST' ? String(req.headers['idempotency-key'] ?? '') : '';
+    if (key && keyed.has(key)) {
+      const seen = keyed.get(key)!;
+      return send(res, seen.status, seen.body);
+    }
+    const answer = (status: number, value: unknown) => {
+      if (key) keyed.set(key, { status, body: value });
+      return send(res, status, value);
+    };
+    // One-off invoices (issue 30): items pending on a customer, an invoice taking them, paid.
+    if (method === 'POST' && path === '/v1/invoiceitems') {
+      const item = {
+        customer: str(body.customer),
+        amount: Number(body.amount),
+        description: str(body.description),
+      };
+      pendingItems.push(item);
+      return answer(200, { id: newId('ii'), object: 'invoiceitem', ...item, currency: str(body.currency) });
+    }
+    if (method === 'POST' && path === '/v1/invoices') {
+      const customer = str(body.customer);
+      const items = pendingItems.filter((i) => i.customer === customer);
+      pendingItems.splice(0, pendingItems.length, ...pendingItems.filter((i) => i.customer !== customer));
+      const total = items.reduce((a, i) => a + i.amount, 0);
+      const invoice: FakeStripeInvoice = {
+        id: newId('in'),
+        object: 'invoice',
+        customer,
+        status: 'draft',
+        amount_due: total,
+        amount_paid: 0,
+        currency: 'eur',
+        description: str(body.description) || null,
+        metadata: (body.metadata as Record<string, string> | undefined) ?? {},
+        lines: { object: 'list', data: items.map((i) => ({ amount: i.amount, description: i.description })) },
+        created: nowSeconds(),
+      };
+      invoices.set(invoice.id, invoice);
+      return answer(200, invoice);
+    }
+    const payMatch = /^\/v1\/invoices\/([^/]+)\/pay$/.exec(path);
+    if (method === 'POST' && payMatch) {
+      const invoice = invoices.get(decodeURIComponent(payMatch[1]!));
+      if (!invoice)
+        return stripeError(res, 404, 'invalid_request_error', 'No such invoice', 'resource_missing');
+      if (invoice.status === 'paid')
+        return stripeError(
+          res,
+          400,
+          'invalid_request_error',
+          'Invoice is already paid',
+          'invoice_already_paid',
+        );
+      invoice.status = 'paid';
+      invoice.amount_paid = invoice.amount_due;
+      return answer(200, invoice);
+    }
 
     if (method === 'POST' && path === '/v1/products') {
       const id = newId('prod');
@@ -347,6 +438,36 @@ export async function startFakeStripe(
           );
         if (body.cancel_at_period_end !== undefined)
           sub.cancel_at_period_end = str(body.cancel_at_period_end) === 'true';
+        // A plan change (issue 30): items[0][id] the subscription item, items[0][price] the new price.
+        const items = body.items as Record<string, { id?: string; price?: string }> | undefined;
+        const item = items?.['0'];
+        if (item?.price !== undefined) {
+          const price = str(item.price);
+          if (!prices.has(price))
+            return stripeError(
+              res,
+              400,
+              'invalid_request_error',
+              `No such price: '${price}'`,
+              'resource_missing',
+            );
+          const current = sub.items.data.find((d) => d.id === str(item.id));
+          if (!current)
+            return stripeError(
+              res,
+              400,
+              'invalid_request_error',
+              'No such subscription item',
+              'resource_missing',
+            );
+          current.price = { id: price };
+          updates.push({
+            subscriptionId: sub.id,
+            price,
+            prorationBehavior: str(body.proration_behavior) || null,
+            idempotencyKey: String(req.headers['idempotency-key'] ?? '') || null,
+          });
+        }
         return send(res, 200, sub);
       }
       if (method === 'DELETE') {
@@ -376,6 +497,8 @@ export async function startFakeStripe(
   const api: FakeStripe = {
     url,
     subscriptions,
+    updates,
+    invoices,
     sessions,
     prices,
     products,

@@ -49,6 +49,15 @@ export interface PaymentProviderAdapter {
   /** Undoes `stopRenewal`: Stripe clears `cancel_at_period_end`; PayPal re-activates. */
   resumeRenewal(id: string, reason: string): Promise<void>;
   /**
+   * A plan change (issue 30): the subscription charges `providerPlanId` (Stripe: a price id;
+   * PayPal: a plan id) from its next billing date on. Stripe updates the subscription's item with
+   * `proration_behavior: 'none'`, PayPal revises it (`POST …/revise`). The proration itself is
+   * Rinnova's (day-exact, with its Italian documents), never the provider's. Idempotent: the same
+   * `idempotencyKey` (Stripe's Idempotency-Key, PayPal's PayPal-Request-Id) repeats nothing, and
+   * the plan already being `providerPlanId` is success.
+   */
+  changePlan(id: string, input: { providerPlanId: string; idempotencyKey: string }): Promise<void>;
+  /**
    * True only when the delivery's signature is confirmed: PayPal checks it for this webhook id;
    * Stripe's adapter checks it offline with the signing secret it was built with (the id is ignored).
    */

@@ -104,7 +104,12 @@ export function createPayPalAdapter(
     return body.access_token;
   }
 
-  async function call(method: string, path: string, payload?: unknown): Promise<unknown> {
+  async function call(
+    method: string,
+    path: string,
+    payload?: unknown,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<unknown> {
     let retried = false;
     for (;;) {
       const token = await accessToken(retried);
@@ -114,6 +119,7 @@ export function createPayPalAdapter(
           authorization: `Bearer ${token}`,
           'content-type': 'application/json',
           accept: 'application/json',
+          ...extraHeaders,
         },
         ...(payload !== undefined ? { body: JSON.stringify(payload) } : {}),
       });
@@ -159,6 +165,14 @@ export function createPayPalAdapter(
       await call('POST', `/v1/billing/subscriptions/${encodeURIComponent(id)}/activate`, {
         reason: reason.slice(0, 127),
       });
+    },
+    async changePlan(id, { providerPlanId, idempotencyKey }) {
+      await call(
+        'POST',
+        `/v1/billing/subscriptions/${encodeURIComponent(id)}/revise`,
+        { plan_id: providerPlanId },
+        { 'paypal-request-id': idempotencyKey },
+      );
     },
     async verifyWebhook(delivery: WebhookDelivery, webhookId: string) {
       const h = (name: string) => {

@@ -83,6 +83,19 @@ export interface StripeAdapter extends PaymentProviderAdapter {
     customerId: string;
     returnUrl: string;
   }): Promise<{ id: string; url: string }>;
+  /**
+   * A one-off charge of the subscription's customer (a plan change's proration, issue 30): an
+   * invoice item of `amountCents`, an invoice carrying `metadata` (Rinnova's payment id) that takes
+   * it, paid at once with the customer's default method. Every call keyed by `idempotencyKey`, so a
+   * retry charges once. Its `invoice.paid` webhook (with the metadata) records the payment.
+   */
+  chargeOnce(input: {
+    subscriptionId: string;
+    amountCents: number;
+    description: string;
+    metadata: Record<string, string>;
+    idempotencyKey: string;
+  }): Promise<{ invoiceId: string; status: string }>;
   /** The verified event, or null when the signature (or the secret) does not match the raw body. */
   parseWebhook(rawBody: Buffer | string, signature: string | undefined): StripeWebhookEvent | null;
 }
@@ -193,6 +206,48 @@ export function createStripeAdapter(credentials: StripeCredentials, options: Str
     },
     async resumeRenewal(id) {
       await call(() => stripe.subscriptions.update(id, { cancel_at_period_end: false }));
+    },
+    async changePlan(id, { providerPlanId, idempotencyKey }) {
+      const sub = await call(() => stripe.subscriptions.retrieve(id));
+      const item = sub?.items?.data?.[0];
+      if (typeof item?.id !== 'string') throw new ProviderError('invalid', null, null, 'stripe');
+      if (idOf(item.price) === providerPlanId) return;
+      await call(() =>
+        stripe.subscriptions.update(
+          id,
+          { items: [{ id: item.id, price: providerPlanId }], proration_behavior: 'none' },
+          { idempotencyKey },
+        ),
+      );
+    },
+    async chargeOnce({ subscriptionId, amountCents, description, metadata, idempotencyKey }) {
+      const sub = await call(() => stripe.subscriptions.retrieve(subscriptionId));
+      const customer = idOf(sub?.customer);
+      if (!customer) throw new ProviderError('invalid', null, null, 'stripe');
+      await call(() =>
+        stripe.invoiceItems.create(
+          { customer, amount: amountCents, currency: 'eur', description, metadata },
+          { idempotencyKey: `${idempotencyKey}-item` },
+        ),
+      );
+      const invoice = await call(() =>
+        stripe.invoices.create(
+          {
+            customer,
+            collection_method: 'charge_automatically',
+            auto_advance: false,
+            pending_invoice_items_behavior: 'include',
+            description,
+            metadata,
+          },
+          { idempotencyKey: `${idempotencyKey}-invoice` },
+        ),
+      );
+      if (typeof invoice?.id !== 'string') throw new ProviderError('invalid', null, null, 'stripe');
+      const paid = await call(() =>
+        stripe.invoices.pay(invoice.id, {}, { idempotencyKey: `${idempotencyKey}-pay` }),
+      );
+      return { invoiceId: invoice.id, status: String(paid?.status ?? 'open') };
     },
     async customerOf(id) {
       const sub = await call(() => stripe.subscriptions.retrieve(id));

@@ -220,6 +220,11 @@ export const payments = pgTable(
      * invoice of the payment applies that discount, so its net to pay is the amount asked.
      */
     couponRedemptionId: integer('coupon_redemption_id'),
+    /**
+     * The plan change whose new days this payment charges (issue 30, `plan_changes`), or null: its
+     * invoice is one line of those days, with the change's credit note set off.
+     */
+    planChangeId: integer('plan_change_id'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -417,5 +422,71 @@ export const outbox = pgTable(
     index('outbox_pending_idx')
       .on(t.id)
       .where(sql`${t.sentAt} is null`),
+  ],
+);
+
+/**
+ * Plan changes after the first payment (issue 30, 'Cambia piano'): one row per change, made at once
+ * ('applied' when it is written) or scheduled ('scheduled' until its day: the next billing date or
+ * a chosen day; the plan-changes job, or the renewal, applies it). The proration is frozen when the
+ * change is applied: its figures, the proration payment (the TD01 of the new plan's days, issued
+ * when paid) and the partial credit note (TD04) of the unused days. At most one scheduled change per
+ * subscription.
+ */
+export const planChanges = pgTable(
+  'plan_changes',
+  {
+    id: id(),
+    tenantId: tenantColumn(),
+    subscriptionId: integer('subscription_id').notNull(),
+    fromPlanId: integer('from_plan_id').notNull(),
+    toPlanId: integer('to_plan_id').notNull(),
+    /** 'now' | 'renewal' | 'date', as asked. */
+    whenKind: text('when_kind').notNull(),
+    /** When the new plan starts: the change's instant, the next billing date, or the day's start. */
+    effectiveAt: at('effective_at').notNull(),
+    /** 'scheduled' | 'applied' | 'canceled'. */
+    status: text('status').notNull(),
+    /** The new agreed terms (the new plan's cost and VAT) and the amount of its whole periods. */
+    costBeforeVatCents: cents('cost_before_vat_cents').notNull(),
+    vatHundredths: integer('vat_hundredths').notNull(),
+    amountDueCents: cents('amount_due_cents').notNull(),
+    /** The proration, once applied: days, credit and charge before VAT, what is asked, the balance. */
+    totalDays: integer('total_days'),
+    unusedDays: integer('unused_days'),
+    creditCents: cents('credit_cents'),
+    chargeCents: cents('charge_cents'),
+    /** The credit note's net to pay set off against the charge's (what the payment does not ask). */
+    offsetCents: cents('offset_cents'),
+    residualCreditCents: cents('residual_credit_cents'),
+    /** The payment of the new plan's days (its invoice is issued when it is paid), or null. */
+    prorationPaymentId: integer('proration_payment_id'),
+    /** The partial credit note (TD04) of the unused days, or null (nothing credited, or waiting). */
+    creditNoteId: integer('credit_note_id'),
+    /** The payment of the period whose invoice the credit note varies. */
+    creditedPaymentId: integer('credited_payment_id'),
+    createdAt: createdAt(),
+    appliedAt: at('applied_at'),
+  },
+  (t) => [
+    foreignKey({
+      name: 'plan_changes_subscription_fk',
+      columns: [t.subscriptionId, t.tenantId],
+      foreignColumns: [subscriptions.id, subscriptions.tenantId],
+    }),
+    foreignKey({
+      name: 'plan_changes_to_plan_fk',
+      columns: [t.toPlanId, t.tenantId],
+      foreignColumns: [plans.id, plans.tenantId],
+    }),
+    index('plan_changes_subscription_idx').on(t.subscriptionId, t.id),
+    uniqueIndex('plan_changes_one_scheduled_idx')
+      .on(t.tenantId, t.subscriptionId)
+      .where(sql`status = 'scheduled'`),
+    index('plan_changes_due_idx')
+      .on(t.effectiveAt)
+      .where(sql`status = 'scheduled'`),
+    uniqueIndex('plan_changes_payment_idx').on(t.tenantId, t.prorationPaymentId),
+    check('plan_changes_status_check', sql`status in ('scheduled', 'applied', 'canceled')`),
   ],
 );

@@ -27,6 +27,7 @@ import type { JobContext, JobDefinition } from '../../jobs/engine';
 import type { PaymentHooks } from './payment-hooks';
 import { italianDay, paymentLinkIfAny, runDunning } from './dunning';
 import { addDays, ladderOf } from './collection.service';
+import { applyDuePlanChanges } from './plan-change.service';
 
 export const JOB_NAMES = {
   expireSubscriptions: 'subscriptions-expire',
@@ -34,6 +35,7 @@ export const JOB_NAMES = {
   paypalSync: 'paypal-sync',
   renewalReminders: 'renewal-reminders',
   dunning: 'dunning',
+  planChanges: 'plan-changes',
 } as const;
 
 /** Days before the next billing date when the renewal reminder goes out. */
@@ -464,6 +466,20 @@ export function recurringJobs(deps: RecurringJobDeps): { definitions: JobDefinit
         }
         return { ...result, failed: undefined };
       },
+    ),
+  );
+
+  // Plan changes scheduled for a day (issue 30): applied once their day has come, every hour.
+  definitions.push(
+    perTenant(
+      { name: JOB_NAMES.planChanges, label: 'Cambi di piano programmati', cron: '7 * * * *' },
+      () => allTenants(db),
+      async (tenantId) => ({
+        tenantId,
+        applied: await uow.run({ tenantId, actor: { kind: 'system', job: JOB_NAMES.planChanges } }, (w) =>
+          applyDuePlanChanges(w),
+        ),
+      }),
     ),
   );
 

@@ -4,7 +4,7 @@
  * db/schema; they go through the services, which go through here.
  */
 import type { CollectionStatus } from '../../../contract/schemas/collection';
-import { and, asc, desc, eq, isNotNull, isNull, like, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, isNull, like, lt, lte, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { isRoleId, roleNameById } from '../../../contract/enums';
@@ -15,13 +15,14 @@ import type {
   Subscription,
   SubscriptionHistoryEntry,
 } from '../../../contract/schemas/subscription';
-import type { SubscriptionEvent, SubscriptionStatusId } from '../../../contract/subscription-status';
+import type { SubscriptionStatusId } from '../../../contract/subscription-status';
 import { subscriptionStatusNames } from '../../../contract/subscription-status';
 import { fromCents, fromPercentHundredths } from '../../../contract/money';
 import { preparedOnce } from '../../db/prepared';
 import {
   bankTransfers,
   payments,
+  planChanges,
   plans,
   subscriptionEvents,
   subscriptions,
@@ -425,7 +426,7 @@ export async function historyOf(
       customerId !== undefined && r.actorKind === 'user' && r.actorId !== String(customerId);
     return {
       id: r.id,
-      event: r.event as SubscriptionEvent | 'create',
+      event: r.event as SubscriptionHistoryEntry['event'],
       fromStatus: (r.fromStatus as SubscriptionStatusId | null) ?? null,
       toStatus: r.toStatus as SubscriptionStatusId,
       actor: staffSeenByCustomer
@@ -578,4 +579,27 @@ export async function renewsByTransfer(
   if (current?.method !== 'bankTransfer') return false;
   const [tenant] = await w.tx.select({ iban: tenants.iban }).from(tenants).where(eq(tenants.id, w.tenantId));
   return Boolean(tenant?.iban);
+}
+
+/**
+ * The amount of a renewal payment for the period starting at `periodStart`: a change scheduled to
+ * take effect by then sets it (the new plan's price from that period on).
+ */
+export async function scheduledAmountFor(
+  w: TenantScope,
+  subscriptionId: number,
+  periodStart: Date,
+): Promise<number | null> {
+  const [row] = await w.tx
+    .select({ amountDueCents: planChanges.amountDueCents })
+    .from(planChanges)
+    .where(
+      and(
+        eq(planChanges.tenantId, w.tenantId),
+        eq(planChanges.subscriptionId, subscriptionId),
+        eq(planChanges.status, 'scheduled'),
+        lte(planChanges.effectiveAt, periodStart),
+      ),
+    );
+  return row?.amountDueCents ?? null;
 }

@@ -71,6 +71,38 @@ import {
   updateSubscription,
 } from './subscription.service';
 import { quoteSchema, toQuote } from '../../../contract/invoice/quote';
+import { changePlanSchema } from '../../../contract/proration';
+import { makePlanChange, preparePlanChange } from './plan-change.service';
+import type { ProviderPlanChange } from './plan-change.provider';
+
+const planChangeLineSchema = z.object({
+  description: z.string(),
+  amount: z.number(),
+  periodStart: z.string(),
+  periodEnd: z.string(),
+});
+/** `data` of changePlan: the preview's figures (as quote answers them) and, when made, what was written. */
+const planChangeResultSchema = z.object({
+  effective: z.enum(['now', 'renewal', 'date']),
+  effectiveDay: z.string(),
+  fromPlan: z.object({ id: z.number(), name: z.string() }),
+  toPlan: z.object({ id: z.number(), name: z.string() }),
+  periodStart: z.string(),
+  periodEnd: z.string(),
+  totalDays: z.number(),
+  unusedDays: z.number(),
+  credit: quoteSchema.nullable(),
+  charge: quoteSchema.nullable(),
+  lines: z.array(planChangeLineSchema),
+  netToPay: z.number(),
+  residualCredit: z.number(),
+  nextPeriod: quoteSchema,
+  /** Absent in a preview; 'applied' (now) or 'scheduled' (renewal or a later day) when made. */
+  status: z.enum(['applied', 'scheduled']).optional(),
+  planChangeId: z.number().optional(),
+  prorationPaymentId: z.number().nullable().optional(),
+  creditNote: z.object({ id: z.number(), number: z.string() }).nullable().optional(),
+});
 
 export interface BillingRoutesOptions {
   /** The connection of a tenant's data (one shared database today). */
@@ -78,6 +110,12 @@ export interface BillingRoutesOptions {
   uow: UnitOfWorkRunner;
   /** Runs before the cancel's unit of work, outside it: the provider's cancel (payment module). */
   beforeCancel?: (tenantId: number, subscriptionId: number) => Promise<void>;
+  /**
+   * Runs before a plan change's unit of work, outside it, once the change is checked (issue 30):
+   * the provider's side (Stripe subscription update, PayPal revision). A failure throws (502) and
+   * nothing changes in Rinnova; see plan-change.provider.ts.
+   */
+  changePlanAtProvider?: (tenantId: number, change: ProviderPlanChange) => Promise<void>;
 }
 
 const MAX_ID = 2_147_483_647;
@@ -234,7 +272,7 @@ function subscriptionFilter(
 
 export function registerBillingRoutes(
   fastify: FastifyInstance,
-  { connectionFor, uow, beforeCancel }: BillingRoutesOptions,
+  { connectionFor, uow, beforeCancel, changePlanAtProvider }: BillingRoutesOptions,
 ): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
@@ -401,6 +439,59 @@ export function registerBillingRoutes(
         }),
       );
       return ok(toQuote(document));
+    },
+  );
+
+  app.post(
+    '/api/subscription/changePlan/:id',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary:
+          "Cambia piano a una sottoscrizione Active/ActiveNoRenewal: subito (con conguaglio: nota di credito dei giorni non goduti e pagamento dei giorni del nuovo piano), alla scadenza ('renewal') o in un giorno del periodo; con preview: true solo le cifre",
+        params: idParams,
+        body: changePlanSchema,
+        response: { 200: envelopeOf(planChangeResultSchema) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const body = request.body;
+      const tenantId = tenantOf(request);
+      // Checked and computed first (nothing written): a preview ends here.
+      const prepared = await request.unitOfWork((w) => preparePlanChange(w, id, body));
+      if (body.preview) return ok(prepared.preview);
+      // The provider first, outside any transaction: if it refuses, nothing changes in Rinnova.
+      if (
+        changePlanAtProvider &&
+        prepared.current.providerSubscriptionId &&
+        prepared.current.method !== 'bankTransfer'
+      )
+        await changePlanAtProvider(tenantId, {
+          subscriptionId: id,
+          method: prepared.current.method === 'stripe' ? 'stripe' : 'paypal',
+          providerSubscriptionId: prepared.current.providerSubscriptionId,
+          toPlanId: prepared.toPlan.id,
+          whenKind: prepared.whenKind,
+          effectiveDay: prepared.preview.effectiveDay,
+        });
+      const outcome = await request.unitOfWork((w) => makePlanChange(w, id, body));
+      return ok(
+        {
+          ...outcome.preview,
+          status: outcome.status,
+          planChangeId: outcome.planChangeId,
+          prorationPaymentId: outcome.prorationPaymentId,
+          creditNote: outcome.creditNote,
+        },
+        outcome.status === 'applied'
+          ? billingMessages.planChanged(outcome.preview.toPlan.name)
+          : billingMessages.planChangeScheduled(
+              outcome.preview.toPlan.name,
+              outcome.preview.effectiveDay.split('-').reverse().join('/'),
+            ),
+      );
     },
   );
 

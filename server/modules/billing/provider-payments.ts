@@ -25,6 +25,7 @@ import type { ProviderRegistry } from '../../providers/registry';
 import { machineActorOf, type UnitOfWork, type UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import { findSubscription, firstPayment } from './billing.repository';
 import { changeStatus } from './subscription.service';
+import { applyDuePlanChanges } from './plan-change.service';
 import { overduePaymentOfPeriod } from './collection.service';
 import { causaleOf } from '../../../contract/schemas/payment';
 import { isUsable, paymentMessages, type TokenRow } from './payment-token.service';
@@ -255,6 +256,12 @@ export async function recordCharge(
   }
   if (sub.status !== SubscriptionStatus.Active) {
     return { outcome: 'ignored', detail: `sottoscrizione ${sub.id} non attiva: rinnovo non registrato` };
+  }
+  // A plan change scheduled by this renewal (issue 30) takes effect first: the period is the new
+  // plan's, at its price (the provider was told when the change was made).
+  if ((await applyDuePlanChanges(w, sub.id)) > 0) {
+    const changed = await findSubscription(w, sub.id);
+    if (changed) Object.assign(sub, changed);
   }
   const [plan] = await w.tx
     .select({ recurrence: plans.recurrenceType })

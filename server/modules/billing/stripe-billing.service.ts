@@ -6,6 +6,7 @@
  * one unit of work). Webhooks (verified offline with the tenant's signing secret) are stored once
  * per event id. Every Stripe call happens before and outside the unit of work.
  */
+import { prorationCharged } from './plan-change.provider';
 import { providerChargeFailed } from './collection.service';
 import { and, eq } from 'drizzle-orm';
 import { paymentUrlOf } from '../../../contract/schemas/payment';
@@ -241,6 +242,16 @@ async function handleStripeEvent(
       break;
     default:
       return { outcome: 'unsupported', detail: null };
+  }
+  // A plan change's proration invoice (issue 30): its metadata names Rinnova's payment.
+  const rinnovaPaymentId = Number((o.metadata as Record<string, unknown> | undefined)?.rinnovaPaymentId);
+  if (event.type === 'invoice.paid' && Number.isSafeInteger(rinnovaPaymentId) && rinnovaPaymentId > 0) {
+    const paidAt = (o.status_transitions as { paid_at?: unknown } | undefined)?.paid_at;
+    return prorationCharged(w, rinnovaPaymentId, {
+      invoiceId: str(o.id)?.slice(0, 200) ?? '',
+      amountPaid: typeof o.amount_paid === 'number' ? o.amount_paid : null,
+      paidAt: new Date((typeof paidAt === 'number' ? paidAt : event.created) * 1000),
+    });
   }
   if (!providerId) return { outcome: 'ignored', detail: 'evento senza ID della sottoscrizione' };
   const subscriptionId = await subscriptionOfProviderId(w, providerId);

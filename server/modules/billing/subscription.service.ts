@@ -15,6 +15,7 @@ import {
   SubscriptionStatus,
   assertTransition,
   isEditable,
+  type HistoryOnlyEvent,
   type SubscriptionEvent,
   type SubscriptionStatusId,
 } from '../../../contract/subscription-status';
@@ -46,6 +47,7 @@ import {
   paymentToSettle,
   transferTotals,
   type SubscriptionRow,
+  scheduledAmountFor,
 } from './billing.repository';
 import { redeemCoupon, redemptionForNextPayment, redemptionOf, usableCoupon } from '../../db/coupons';
 
@@ -87,7 +89,7 @@ export async function changeStatus(
 async function recordEvent(
   uow: UnitOfWork,
   subscriptionId: number,
-  event: SubscriptionEvent | 'create',
+  event: SubscriptionEvent | 'create' | HistoryOnlyEvent,
   from: SubscriptionStatusId | null,
   to: SubscriptionStatusId,
   reason: string | null,
@@ -105,6 +107,19 @@ async function recordEvent(
     reason,
     at: uow.now,
   });
+}
+
+/**
+ * A history row for a change that moves no status (issue 30: 'changePlan', 'schedulePlanChange'):
+ * from and to are the subscription's status.
+ */
+export async function recordHistory(
+  uow: UnitOfWork,
+  sub: Pick<SubscriptionRow, 'id' | 'status'>,
+  event: HistoryOnlyEvent,
+  reason: string | null,
+): Promise<void> {
+  await recordEvent(uow, sub.id, event, sub.status, sub.status, reason);
 }
 
 async function lockedSubscription(uow: UnitOfWork, id: number): Promise<SubscriptionRow> {
@@ -484,7 +499,8 @@ export async function ensureRenewalPayment(
   const plan = await planOfTenant(uow, sub.planId);
   const id = await insertPayment(uow, {
     subscriptionId: sub.id,
-    amountDueCents: sub.amountDueCents,
+    // A plan change scheduled by then (issue 30): the period is asked at the new plan's price.
+    amountDueCents: (await scheduledAmountFor(uow, sub.id, periodStart)) ?? sub.amountDueCents,
     periodStart,
     periodEnd: periodEndAfter(sub.startDate, plan.recurrence, periodStart),
     couponRedemptionId: await redemptionForNextPayment(uow, sub.id),

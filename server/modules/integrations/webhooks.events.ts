@@ -34,6 +34,11 @@ export function subscribeOutboundWebhooks(events: EventBus): void {
       if (type) await emitSubscriptionEvent(w, type, subscriptionId);
     },
   });
+  events.subscribe('subscription.planChanged', {
+    name: 'webhooks.subscriptionPlanChanged',
+    phase: 'inTransaction',
+    handle: (w, { subscriptionId }) => emitSubscriptionEvent(w, 'subscription.plan_changed', subscriptionId),
+  });
   events.subscribe('payment.paid', {
     name: 'webhooks.paymentSucceeded',
     phase: 'inTransaction',

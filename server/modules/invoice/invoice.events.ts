@@ -1,5 +1,6 @@
 import type { EventBus } from '../../unit-of-work/events';
 import {
+  creditNoteForPlanChange,
   creditNoteForRefund,
   issueInvoiceForPayment,
   retryBlockedPayments,
@@ -48,6 +49,12 @@ export function subscribeInvoicing(events: EventBus, log?: InvoicingLog): void {
     name: 'invoice.creditNote',
     phase: 'inTransaction',
     handle: (w, refund) => creditNoteForRefund(w, refund),
+  });
+  // A plan change took effect (issue 30): the partial credit note of the unused days, in its unit.
+  events.subscribe('subscription.planChanged', {
+    name: 'invoice.planChangeCredit',
+    phase: 'inTransaction',
+    handle: (w, { planChangeId }) => creditNoteForPlanChange(w, planChangeId),
   });
   events.subscribe('customer.billingDataChanged', {
     name: 'invoice.retryCustomer',

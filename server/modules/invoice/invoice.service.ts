@@ -9,6 +9,8 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { romeCalendarDay } from '../../../contract/billing-dates';
 import { isNatura, type Natura } from '../../../contract/invoice/fatturapa';
 import { invoiceMessages, serverMessages } from '../../../contract/messages';
+import { changePlanMessages } from '../../../contract/proration';
+import { creditNoteDocument } from '../../../contract/invoice/plan-change';
 import { fromCents } from '../../../contract/money';
 import type { CustomerFieldKey, MissingField, SellerFieldKey } from '../../../contract/schemas/invoice';
 import {
@@ -17,6 +19,7 @@ import {
   invoices,
   municipalities,
   payments,
+  planChanges,
   plans,
   provinces,
   subscriptions,
@@ -35,7 +38,7 @@ import {
   type InvoiceDocument,
   type InvoiceParty,
 } from './fatturapa';
-import { subscriptionDocument } from '../../db/fiscal-profiles';
+import { customerProfileOf, sellerProfileOf, subscriptionDocument } from '../../db/fiscal-profiles';
 import { discountOfPayment } from '../../db/coupons';
 
 export type IssueOutcome =
@@ -444,6 +447,7 @@ export async function issueInvoiceForPayment(
       paidAt: payments.paidAt,
       causale: payments.causale,
       couponRedemptionId: payments.couponRedemptionId,
+      planChangeId: payments.planChangeId,
       userId: subscriptions.userId,
       cost: subscriptions.costBeforeVatCents,
       vat: subscriptions.vatHundredths,
@@ -467,19 +471,40 @@ export async function issueInvoiceForPayment(
   const natura: Natura | null = p.vat === 0 ? (isNatura(p.natura) ? p.natura : null) : null;
   const from = romeDate(p.periodStart);
   const to = dayBefore(romeDate(p.periodEnd));
+  // The payment of a plan change's new days (issue 30, docs/fiscal-rules.md 'Cambio di piano'):
+  // one line for those days at the proration's charge; the credit note's net is set off.
+  const [change] =
+    p.planChangeId === null
+      ? []
+      : await w.tx
+          .select({ chargeCents: planChanges.chargeCents, offsetCents: planChanges.offsetCents })
+          .from(planChanges)
+          .where(and(eq(planChanges.tenantId, w.tenantId), eq(planChanges.id, p.planChangeId)));
   // The one computation (docs/fiscal-rules.md): the VAT the two profiles decide, cassa, bollo,
   // ritenuta, split payment; its net to pay is what the payment asked.
-  const document = await subscriptionDocument(w.tx, w.tenantId, p.userId, {
-    description: `Abbonamento «${p.planName}» dal ${italianDate(from)} al ${italianDate(to)}`,
-    costCents: p.cost,
-    vat: p.vat,
-    natura,
-    // A coupon's period (issue 30): ScontoMaggiorazione SC on the line, the net to pay discounted.
-    discount: await discountOfPayment(w, p.couponRedemptionId),
-  });
+  const document = await subscriptionDocument(
+    w.tx,
+    w.tenantId,
+    p.userId,
+    change
+      ? {
+          description: changePlanMessages.chargeLine(p.planName, italianDate(from), italianDate(to)),
+          costCents: change.chargeCents ?? 0,
+          vat: p.vat,
+          natura,
+        }
+      : {
+          description: `Abbonamento «${p.planName}» dal ${italianDate(from)} al ${italianDate(to)}`,
+          costCents: p.cost,
+          vat: p.vat,
+          natura,
+          // A coupon's period (issue 30): ScontoMaggiorazione SC on the line, the net to pay discounted.
+          discount: await discountOfPayment(w, p.couponRedemptionId),
+        },
+  );
   if (document.treatment.vat === 0 && !document.treatment.natura) missing.push(invoiceMessages.planNatura);
   const messages = missing.map(invoiceMessages.missing);
-  const agreed = document.netToPayCents;
+  const agreed = document.netToPayCents - (change?.offsetCents ?? 0);
   if (agreed !== p.amountDueCents)
     messages.push(
       invoiceMessages.amountMismatch(eur.format(fromCents(p.amountDueCents)), eur.format(fromCents(agreed))),
@@ -508,7 +533,7 @@ export async function issueInvoiceForPayment(
         : null,
     payment: {
       method: bankTransfer ? 'MP05' : 'MP08',
-      amountCents: document.netToPayCents,
+      amountCents: agreed,
       iban: bankTransfer ? (sellerIban?.iban ?? null) : null,
       paidOn: romeDate(p.paidAt),
     },
@@ -763,6 +788,112 @@ export async function creditNoteForRefund(
     return { outcome: 'applied', detail: `nota di credito ${note.number} della fattura ${inv.number}` };
   } catch (error) {
     if (error instanceof HttpError) return { outcome: 'ignored', detail: error.message };
+    throw error;
+  }
+}
+
+/**
+ * The partial credit note (TD04) of a plan change (issue 30, docs/fiscal-rules.md 'Cambio di
+ * piano'), when billing tells that the change took effect ('subscription.planChanged'): a nota di
+ * variazione in diminuzione (art. 26 c. 2-3 DPR 633/72) of the invoice of the period's payment,
+ * `DatiFattureCollegate` naming it, one line for the old plan's unused days (from the change day
+ * to the period's last day) at the change's credit, under that invoice's VAT rate and Natura; its
+ * figures from the contract's `creditNoteDocument`, as the preview and the amount asked. Nothing
+ * when nothing is credited or the note exists. A missing invoice, or a file the XSD or the SdI
+ * arithmetic refuses, is a 409: the change rolls back with it.
+ */
+export async function creditNoteForPlanChange(
+  w: UnitOfWork,
+  planChangeId: number,
+): Promise<{ outcome: 'applied' | 'unchanged' | 'ignored'; detail: string | null }> {
+  const [change] = await w.tx
+    .select({
+      id: planChanges.id,
+      creditCents: planChanges.creditCents,
+      creditNoteId: planChanges.creditNoteId,
+      creditedPaymentId: planChanges.creditedPaymentId,
+      effectiveAt: planChanges.effectiveAt,
+      fromPlanName: plans.name,
+    })
+    .from(planChanges)
+    .innerJoin(plans, and(eq(plans.id, planChanges.fromPlanId), eq(plans.tenantId, planChanges.tenantId)))
+    .where(and(eq(planChanges.tenantId, w.tenantId), eq(planChanges.id, planChangeId)))
+    .for('update', { of: planChanges });
+  if (!change || !change.creditCents || change.creditedPaymentId === null)
+    return { outcome: 'ignored', detail: 'nessuno storno' };
+  if (change.creditNoteId !== null) return { outcome: 'unchanged', detail: 'nota di credito già emessa' };
+  const [inv] = await w.tx
+    .select()
+    .from(invoices)
+    .where(
+      and(
+        eq(invoices.tenantId, w.tenantId),
+        eq(invoices.paymentId, change.creditedPaymentId),
+        eq(invoices.documentType, 'TD01'),
+      ),
+    );
+  const [paid] = await w.tx
+    .select({ periodEnd: payments.periodEnd })
+    .from(payments)
+    .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, change.creditedPaymentId)));
+  if (!inv || !paid) throw new HttpError(409, changePlanMessages.invoiceMissing);
+  const original = inv.document as InvoiceDocument;
+  const line = original.lines.find((l) => (l.kind ?? 'charge') === 'charge');
+  const period = { start: romeDate(change.effectiveAt), end: dayBefore(romeDate(paid.periodEnd)) };
+  const fd = creditNoteDocument({
+    seller: await sellerProfileOf(w.tx, w.tenantId),
+    customer: await customerProfileOf(w.tx, w.tenantId, inv.userId),
+    plan: {
+      name: change.fromPlanName,
+      vat: line?.vat ?? 0,
+      natura: line?.natura ?? null,
+      legalReference:
+        original.summaries.find((s) => s.vat === line?.vat && s.natura === line?.natura)?.legalReference ??
+        null,
+    },
+    creditCents: change.creditCents,
+    period,
+  });
+  const {
+    number: _n,
+    date: _d,
+    progressive: _p,
+    fileName: _f,
+    lines: _l,
+    summaries: _s,
+    withholding: _wh,
+    stampDuty: _sd,
+    pensionFund: _pf,
+    ...rest
+  } = original;
+  const reason = `cambio di piano da «${change.fromPlanName}»`;
+  try {
+    const note = await storeDocument(
+      w,
+      {
+        ...rest,
+        ...fiscalParts(fd, period),
+        documentType: 'TD04',
+        payment: { method: original.payment.method, amountCents: fd.netToPayCents, iban: null, paidOn: null },
+        related: { number: original.number, date: original.date },
+        causale: `Storno parziale della fattura ${original.number} del ${italianDate(original.date)}: ${reason}`,
+      },
+      {
+        paymentId: change.creditedPaymentId,
+        userId: inv.userId,
+        customerName: inv.customerName,
+        relatedInvoiceId: inv.id,
+        reason,
+      },
+    );
+    await w.tx
+      .update(planChanges)
+      .set({ creditNoteId: note.id })
+      .where(and(eq(planChanges.tenantId, w.tenantId), eq(planChanges.id, change.id)));
+    return { outcome: 'applied', detail: `nota di credito ${note.number} della fattura ${original.number}` };
+  } catch (error) {
+    if (error instanceof FileRefused)
+      throw new HttpError(409, invoiceMessages.fileRefused(error.errors.join(' ')));
     throw error;
   }
 }

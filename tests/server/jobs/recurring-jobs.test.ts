@@ -122,7 +122,7 @@ describe('the engine at start', () => {
     expect(recurring.body.data?.every((r) => r.timeZone === 'Europe/Rome')).toBe(true);
     const stats = await superadmin.get<Record<string, number>>('/api/hangfire/stats');
     // Plus the report-send queue (issue 14), which runs only when enqueued.
-    expect(stats.body.data).toMatchObject({ recurring: 10, queues: 12, failed: 0, processing: 0 });
+    expect(stats.body.data).toMatchObject({ recurring: 11, queues: 13, failed: 0, processing: 0 });
   });
 });
 
@@ -427,6 +427,7 @@ describe('without the payment hooks', () => {
     const expected = [
       JOB_NAMES.expireSubscriptions,
       JOB_NAMES.dunning,
+      JOB_NAMES.planChanges,
       PEC_JOBS.auto,
       ...Object.values(INTEGRATION_JOB_NAMES),
       'outbox-sweep',
@@ -436,6 +437,7 @@ describe('without the payment hooks', () => {
     expect(other.jobs?.definitions.map((d) => d.name)).toEqual([
       JOB_NAMES.expireSubscriptions,
       JOB_NAMES.dunning,
+      JOB_NAMES.planChanges,
       PEC_JOBS.send,
       PEC_JOBS.auto,
       ...Object.values(INTEGRATION_JOB_NAMES),
@@ -461,6 +463,7 @@ describe('without the payment hooks', () => {
         JOB_NAMES.paypalSync,
         JOB_NAMES.renewalReminders,
         JOB_NAMES.dunning,
+        JOB_NAMES.planChanges,
         ...Object.values(INTEGRATION_JOB_NAMES),
         PEC_JOBS.auto,
         'outbox-sweep',

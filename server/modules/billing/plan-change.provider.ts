@@ -1,0 +1,147 @@
+/**
+ * The provider's side of a plan change (issue 30, 'Cambia piano'), made BEFORE the unit of work
+ * that changes Rinnova, outside any transaction (as the cancel does):
+ *
+ *   1. the route checks and computes the change (nothing written);
+ *   2. this call: Stripe `subscriptions.update` of the subscription's item to the new plan's price
+ *      with `proration_behavior: 'none'`, or PayPal `POST /v1/billing/subscriptions/{id}/revise`
+ *      with the new plan's `plan_id`; either way the provider charges the new price from the next
+ *      billing date on;
+ *   3. the unit of work: plan, terms, documents, payment, history, event.
+ *
+ * Why first: a provider failure (timeout, 4xx, 5xx) throws before anything is written, so Rinnova
+ * is unchanged (502 with the provider's Italian message). Why it is safe to repeat: the call is
+ * keyed (Stripe Idempotency-Key, PayPal-Request-Id) by subscription, target plan and effective
+ * day, and a subscription already on that price is left alone; if the unit then fails (a 409 from
+ * a concurrent change), the provider charges the new price while Rinnova keeps the old plan — the
+ * same request repeated completes it, and the daily provider sync shows the difference.
+ *
+ * Why not Stripe's own proration ('create_prorations' / 'always_invoice'): Stripe prorates by
+ * the second over its own period (a 23-hour DST day is 23/24 of a day, a month's seconds differ
+ * from its days) and charges its own lines; the customer would pay an amount different from the
+ * Italian documents (the TD01 of the new days and the TD04 of the unused ones, day-exact, rounded
+ * half-up once). Rinnova's proration payment carries the documents' amount.
+ */
+import { and, eq } from 'drizzle-orm';
+import { billingMessages } from '../../../contract/messages';
+import { payments, planChanges, plans } from '../../db/schema';
+import { HttpError } from '../../lib/http-error';
+import type { EventBus } from '../../unit-of-work/events';
+import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
+import { findPayment } from './billing.repository';
+import { providerLabel, type ProviderDeps } from './provider-payments';
+
+/** What the route passes: the checked change of a provider subscription. */
+export interface ProviderPlanChange {
+  subscriptionId: number;
+  method: 'stripe' | 'paypal';
+  providerSubscriptionId: string;
+  toPlanId: number;
+  whenKind: 'now' | 'renewal' | 'date';
+  /** YYYY-MM-DD (Rome). */
+  effectiveDay: string;
+}
+
+export async function changePlanAtProvider(
+  deps: Pick<ProviderDeps, 'providers' | 'connectionFor'>,
+  tenantId: number,
+  change: ProviderPlanChange,
+): Promise<void> {
+  const [plan] = await deps
+    .connectionFor(tenantId)
+    .select({ name: plans.name, paypalPlanId: plans.paypalPlanId, stripePlanId: plans.stripePlanId })
+    .from(plans)
+    .where(and(eq(plans.tenantId, tenantId), eq(plans.id, change.toPlanId)));
+  if (!plan) throw new HttpError(404, 'Piano non trovato.');
+  const providerPlanId = change.method === 'stripe' ? plan.stripePlanId : plan.paypalPlanId;
+  if (!providerPlanId)
+    throw new HttpError(409, billingMessages.planNotAtProvider(plan.name, providerLabel(change.method)));
+  const adapter = await deps.providers.adapterOf(tenantId, change.method);
+  await adapter.changePlan(change.providerSubscriptionId, {
+    providerPlanId,
+    idempotencyKey: `rinnova-change-${tenantId}-${change.subscriptionId}-${change.toPlanId}-${change.effectiveDay}`,
+  });
+}
+
+/**
+ * The after-commit step of a plan change made at once (issue 30): a Stripe subscription's
+ * proration payment is charged at Stripe — one invoice item of the amount asked (the charge's net
+ * less the credit note's, as the Italian documents say), one invoice carrying Rinnova's payment id,
+ * paid at once — keyed by the payment, so the outbox's retries charge once. Its `invoice.paid`
+ * webhook records the payment (`prorationCharged`), whose invoice is then issued. A failure is the
+ * outbox's to retry; meanwhile the payment waits, due today, like any unpaid one. PayPal's
+ * subscriptions cannot charge an arbitrary one-off amount: a PayPal proration waits for the
+ * customer's payment (not built yet).
+ */
+export async function chargeProrationAtProvider(
+  deps: Pick<ProviderDeps, 'providers' | 'connectionFor'>,
+  tenantId: number,
+  planChangeId: number,
+): Promise<void> {
+  const [row] = await deps
+    .connectionFor(tenantId)
+    .select({
+      paymentId: payments.id,
+      amountDueCents: payments.amountDueCents,
+      paidAt: payments.paidAt,
+      method: payments.method,
+      providerSubscriptionId: payments.providerSubscriptionId,
+      planName: plans.name,
+    })
+    .from(planChanges)
+    .innerJoin(
+      payments,
+      and(eq(payments.tenantId, planChanges.tenantId), eq(payments.id, planChanges.prorationPaymentId)),
+    )
+    .innerJoin(plans, and(eq(plans.tenantId, planChanges.tenantId), eq(plans.id, planChanges.toPlanId)))
+    .where(and(eq(planChanges.tenantId, tenantId), eq(planChanges.id, planChangeId)));
+  if (!row || row.paidAt || row.method !== 'stripe' || !row.providerSubscriptionId || row.amountDueCents <= 0)
+    return;
+  const { adapter } = await deps.providers.stripe(tenantId);
+  await adapter.chargeOnce({
+    subscriptionId: row.providerSubscriptionId,
+    amountCents: row.amountDueCents,
+    description: `Conguaglio cambio di piano: «${row.planName}»`,
+    metadata: { rinnovaTenantId: String(tenantId), rinnovaPaymentId: String(row.paymentId) },
+    idempotencyKey: `rinnova-proration-${tenantId}-${row.paymentId}`,
+  });
+}
+
+/** Billing's own after-commit consumer of its event (app start). */
+export function subscribeProrationCharges(
+  events: EventBus,
+  deps: () => Pick<ProviderDeps, 'providers' | 'connectionFor'>,
+): void {
+  events.subscribe('subscription.planChanged', {
+    name: 'billing.prorationCharge',
+    phase: 'afterCommit',
+    handle: ({ tenantId, payload }) => chargeProrationAtProvider(deps(), tenantId, payload.planChangeId),
+  });
+}
+
+/**
+ * Stripe's `invoice.paid` of a proration invoice (its metadata names Rinnova's payment): the
+ * payment is paid, once, when Stripe took exactly the amount asked; `payment.paid` issues its
+ * invoice. Anything else is told, never applied.
+ */
+export async function prorationCharged(
+  w: UnitOfWork,
+  paymentId: number,
+  charge: { invoiceId: string; amountPaid: number | null; paidAt: Date },
+): Promise<{ outcome: 'applied' | 'unchanged' | 'ignored'; detail: string | null }> {
+  const p = await findPayment(w, paymentId, { lock: true });
+  if (!p || p.method !== 'stripe')
+    return { outcome: 'ignored', detail: `pagamento ${paymentId} sconosciuto` };
+  if (p.paidAt) return { outcome: 'unchanged', detail: `conguaglio ${paymentId} già pagato` };
+  if (charge.amountPaid !== p.amountDueCents)
+    return {
+      outcome: 'ignored',
+      detail: `conguaglio ${paymentId}: Stripe ha addebitato ${charge.amountPaid ?? '?'} centesimi invece di ${p.amountDueCents}`,
+    };
+  await w.tx
+    .update(payments)
+    .set({ paidAt: charge.paidAt, providerPaymentId: charge.invoiceId })
+    .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, p.id)));
+  await w.publish('payment.paid', { paymentId: p.id, subscriptionId: p.subscriptionId });
+  return { outcome: 'applied', detail: `conguaglio ${paymentId} pagato (${charge.invoiceId})` };
+}

@@ -1,0 +1,532 @@
+/**
+ * 'Cambia piano' (issue 30; api-contract 'Changes after the first payment'):
+ * `POST api/subscription/changePlan/{id} {planId, when, preview}`.
+ *
+ * - preview: the proration (contract/proration.ts) and its two documents (contract/invoice/
+ *   plan-change.ts) as `quote` answers them; nothing is written.
+ * - when 'now' (or today's date): applied in the request's unit of work — the subscription's plan
+ *   and agreed terms change, the partial credit note (TD04) of the unused days is issued against
+ *   the period's invoice, the payment of the new plan's days (its TD01 issued when paid) is
+ *   created unpaid and due today (amount: the charge's net less the credit note's), a history row
+ *   'changePlan', the domain event 'subscription.planChanged' (outbound webhook
+ *   'subscription.plan_changed'); entitlements read the subscription's plan, so they switch at once.
+ * - when 'renewal' or a later day of the period: a scheduled row ('schedulePlanChange' in the
+ *   history); the plan-changes job applies it on its day (`applyDuePlanChanges`), and a renewal
+ *   recorded at or after its day applies it first, so the new period is the new price.
+ *
+ * Docs: docs/fiscal-rules.md 'Cambio di piano'; the provider's side: plan-change.provider.ts.
+ */
+import { and, asc, eq, isNull, lte } from 'drizzle-orm';
+import { parseBillingDateTime, romeDay } from '../../../contract/billing-dates';
+import { isNatura, type Natura } from '../../../contract/invoice/fatturapa';
+import { discountedLine } from '../../../contract/invoice/fiscal-document';
+import { toQuote } from '../../../contract/invoice/quote';
+import {
+  planChangeDocuments,
+  planChangePreview,
+  type PlanChangeDocuments,
+  type PlanChangePreview,
+} from '../../../contract/invoice/plan-change';
+import { billingMessages, serverMessages } from '../../../contract/messages';
+import { toCents, toPercentHundredths } from '../../../contract/money';
+import { changePlanMessages, prorate, type ChangeWhen } from '../../../contract/proration';
+import { isLive } from '../../../contract/subscription-status';
+import { discountOfPayment } from '../../db/coupons';
+import { customerProfileOf, periodDocument, sellerProfileOf } from '../../db/fiscal-profiles';
+import { invoices, payments, planChanges, plans, subscriptions } from '../../db/schema';
+import { HttpError } from '../../lib/http-error';
+import type { TenantScope, UnitOfWork } from '../../unit-of-work/unit-of-work';
+import { findSubscription, type SubscriptionRow } from './billing.repository';
+import { insertPayment, recordHistory } from './subscription.service';
+
+function fieldError(field: string, message: string): HttpError {
+  return new HttpError(400, serverMessages.validation, { errors: [`${field}: ${message}`] });
+}
+
+interface PlanRow {
+  id: number;
+  name: string;
+  cost: string;
+  vat: string;
+  recurrence: number;
+  isActive: boolean;
+  natura: string | null;
+}
+
+async function planOf(scope: TenantScope, planId: number): Promise<PlanRow | undefined> {
+  const [plan] = await scope.tx
+    .select({
+      id: plans.id,
+      name: plans.name,
+      cost: plans.recurringCostBeforeVat,
+      vat: plans.vatPercentage,
+      recurrence: plans.recurrenceType,
+      isActive: plans.isActive,
+      natura: plans.natura,
+    })
+    .from(plans)
+    .where(and(eq(plans.tenantId, scope.tenantId), eq(plans.id, planId)));
+  return plan;
+}
+
+/** The subscription's payment for the period ending at its next billing date (not a proration's). */
+async function currentPeriodPayment(scope: TenantScope, sub: SubscriptionRow) {
+  const rows = await scope.tx
+    .select({
+      id: payments.id,
+      periodStart: payments.periodStart,
+      periodEnd: payments.periodEnd,
+      paidAt: payments.paidAt,
+      method: payments.method,
+      providerSubscriptionId: payments.providerSubscriptionId,
+      couponRedemptionId: payments.couponRedemptionId,
+      prorationOf: planChanges.id,
+    })
+    .from(payments)
+    .leftJoin(
+      planChanges,
+      and(eq(planChanges.tenantId, payments.tenantId), eq(planChanges.prorationPaymentId, payments.id)),
+    )
+    .where(
+      and(
+        eq(payments.tenantId, scope.tenantId),
+        eq(payments.subscriptionId, sub.id),
+        eq(payments.periodEnd, sub.nextBillingDate),
+      ),
+    )
+    .orderBy(asc(payments.id));
+  return rows.find((r) => r.prorationOf === null);
+}
+
+/** A change of the subscription: its plan, when, and what it gives. */
+export interface PreparedChange {
+  sub: SubscriptionRow;
+  fromPlan: PlanRow;
+  toPlan: PlanRow;
+  whenKind: 'now' | 'renewal' | 'date';
+  effectiveAt: Date;
+  /** Applied in this request (now, or today's date). */
+  immediate: boolean;
+  /** The new agreed terms and the net to pay of a whole period. */
+  terms: { costCents: number; vat: number; natura: Natura | null; dueCents: number };
+  /** The documents of an immediate change (null for a scheduled one: computed when it applies). */
+  docs: PlanChangeDocuments | null;
+  /** The period's payment (whose invoice the credit note varies) and how it was paid. */
+  current: NonNullable<Awaited<ReturnType<typeof currentPeriodPayment>>>;
+  preview: PlanChangePreview;
+}
+
+/**
+ * Checks a change and computes it (nothing is written): 404 for a subscription or plan not of the
+ * tenant; 409 unless Active/ActiveNoRenewal with its period paid; 400 on `planId` / `when`.
+ */
+export async function preparePlanChange(
+  w: TenantScope & { now: Date },
+  id: number,
+  body: { planId: number; when: ChangeWhen },
+  options: { lock?: boolean } = {},
+): Promise<PreparedChange> {
+  const sub = await findSubscription(w, id, { lock: options.lock ?? false });
+  if (!sub) throw new HttpError(404, serverMessages.notFound);
+  if (!isLive(sub.status)) throw new HttpError(409, changePlanMessages.notLive);
+  const fromPlan = await planOf(w, sub.planId);
+  const toPlan = await planOf(w, body.planId);
+  if (!fromPlan) throw new HttpError(404, serverMessages.notFound);
+  if (!toPlan) throw fieldError('planId', changePlanMessages.planRequired);
+  if (toPlan.id === fromPlan.id) throw fieldError('planId', changePlanMessages.samePlan);
+  if (!toPlan.isActive) throw fieldError('planId', billingMessages.planInactive);
+  if (toPlan.recurrence !== fromPlan.recurrence)
+    throw fieldError('planId', changePlanMessages.recurrenceDiffers);
+
+  const [scheduled] = await w.tx
+    .select({ effectiveAt: planChanges.effectiveAt })
+    .from(planChanges)
+    .where(
+      and(
+        eq(planChanges.tenantId, w.tenantId),
+        eq(planChanges.subscriptionId, sub.id),
+        eq(planChanges.status, 'scheduled'),
+      ),
+    );
+  if (scheduled)
+    throw new HttpError(409, changePlanMessages.alreadyScheduled(italian(romeDay(scheduled.effectiveAt))));
+
+  const current = await currentPeriodPayment(w, sub);
+  if (!current || current.paidAt === null) throw new HttpError(409, changePlanMessages.unpaidPeriod);
+  // A proration still unpaid: one change at a time.
+  const [unpaid] = await w.tx
+    .select({ id: payments.id })
+    .from(payments)
+    .innerJoin(
+      planChanges,
+      and(eq(planChanges.tenantId, payments.tenantId), eq(planChanges.prorationPaymentId, payments.id)),
+    )
+    .where(
+      and(eq(payments.tenantId, w.tenantId), eq(payments.subscriptionId, sub.id), isNull(payments.paidAt)),
+    );
+  if (unpaid) throw new HttpError(409, changePlanMessages.unpaidProration);
+
+  const today = romeDay(w.now);
+  const endDay = romeDay(sub.nextBillingDate);
+  let whenKind: PreparedChange['whenKind'];
+  let effectiveAt: Date;
+  if (body.when === 'now') {
+    whenKind = 'now';
+    effectiveAt = w.now;
+  } else if (body.when === 'renewal') {
+    whenKind = 'renewal';
+    effectiveAt = sub.nextBillingDate;
+  } else {
+    const day = body.when.date;
+    if (day < today || day > endDay) throw fieldError('when', changePlanMessages.dateOutsidePeriod);
+    whenKind = 'date';
+    effectiveAt = day === today ? w.now : day === endDay ? sub.nextBillingDate : parseBillingDateTime(day)!;
+  }
+  const immediate = effectiveAt.getTime() <= w.now.getTime();
+  const atRenewal = effectiveAt.getTime() >= sub.nextBillingDate.getTime();
+
+  const seller = await sellerProfileOf(w.tx, w.tenantId);
+  const customer = await customerProfileOf(w.tx, w.tenantId, sub.userId);
+  const costCents = toCents(toPlan.cost);
+  const vat = toPercentHundredths(toPlan.vat);
+  const natura = vat === 0 && isNatura(toPlan.natura) ? toPlan.natura : null;
+  const nextPeriod = periodDocument(seller, customer, { description: toPlan.name, costCents, vat, natura });
+  const terms = { costCents, vat, natura, dueCents: nextPeriod.netToPayCents };
+
+  // The old period's amount: what its invoice charged for the fees (after its coupon, if any).
+  const discount = await discountOfPayment(w, current.couponRedemptionId);
+  const oldAmountCents = discountedLine({
+    description: fromPlan.name,
+    quantity: 1,
+    unitPriceCents: sub.costBeforeVatCents,
+    discount,
+  }).totalCents;
+  const proration = prorate({
+    periodStart: current.periodStart,
+    periodEnd: sub.nextBillingDate,
+    changeAt: atRenewal ? sub.nextBillingDate : effectiveAt,
+    oldAmountCents,
+    newPriceCents: costCents,
+  });
+  const docs = planChangeDocuments({
+    seller,
+    customer,
+    proration,
+    oldPlan: {
+      name: fromPlan.name,
+      vat: sub.vatHundredths,
+      natura: sub.vatHundredths === 0 && isNatura(fromPlan.natura) ? fromPlan.natura : null,
+    },
+    newPlan: { name: toPlan.name, vat, natura },
+  });
+  if (immediate && docs.credit) {
+    // One partial credit note per invoice: a second change within the period waits for the next.
+    const [credited] = await w.tx
+      .select({ id: invoices.id })
+      .from(invoices)
+      .innerJoin(
+        planChanges,
+        and(eq(planChanges.tenantId, invoices.tenantId), eq(planChanges.creditNoteId, invoices.id)),
+      )
+      .where(and(eq(invoices.tenantId, w.tenantId), eq(invoices.paymentId, current.id)));
+    if (credited) throw new HttpError(409, changePlanMessages.oncePerPeriod);
+  }
+  const preview = planChangePreview(docs, {
+    effective: whenKind,
+    fromPlan: { id: fromPlan.id, name: fromPlan.name },
+    toPlan: { id: toPlan.id, name: toPlan.name },
+    nextPeriod: toQuote(nextPeriod),
+  });
+  return {
+    sub,
+    fromPlan,
+    toPlan,
+    whenKind,
+    effectiveAt,
+    immediate,
+    terms,
+    docs: immediate ? docs : null,
+    current,
+    preview,
+  };
+}
+
+const italian = (day: string) => day.split('-').reverse().join('/');
+
+/** What a change made answers: the preview's figures, and what was written. */
+export interface PlanChangeOutcome {
+  preview: PlanChangePreview;
+  status: 'applied' | 'scheduled';
+  planChangeId: number;
+  prorationPaymentId: number | null;
+  creditNote: { id: number; number: string } | null;
+}
+
+/** Makes the change (see the module's comment), in the caller's unit of work. */
+export async function makePlanChange(
+  w: UnitOfWork,
+  id: number,
+  body: { planId: number; when: ChangeWhen },
+): Promise<PlanChangeOutcome> {
+  const prepared = await preparePlanChange(w, id, body, { lock: true });
+  if (!prepared.immediate) {
+    const [row] = await w.tx
+      .insert(planChanges)
+      .values({
+        tenantId: w.tenantId,
+        subscriptionId: prepared.sub.id,
+        fromPlanId: prepared.fromPlan.id,
+        toPlanId: prepared.toPlan.id,
+        whenKind: prepared.whenKind,
+        effectiveAt: prepared.effectiveAt,
+        status: 'scheduled',
+        costBeforeVatCents: prepared.terms.costCents,
+        vatHundredths: prepared.terms.vat,
+        amountDueCents: prepared.terms.dueCents,
+        createdAt: w.now,
+      })
+      .returning({ id: planChanges.id });
+    await recordHistory(
+      w,
+      prepared.sub,
+      'schedulePlanChange',
+      changePlanMessages.scheduledReason(
+        prepared.fromPlan.name,
+        prepared.toPlan.name,
+        italian(romeDay(prepared.effectiveAt)),
+      ),
+    );
+    return {
+      preview: prepared.preview,
+      status: 'scheduled',
+      planChangeId: row!.id,
+      prorationPaymentId: null,
+      creditNote: null,
+    };
+  }
+  const [row] = await w.tx
+    .insert(planChanges)
+    .values({
+      tenantId: w.tenantId,
+      subscriptionId: prepared.sub.id,
+      fromPlanId: prepared.fromPlan.id,
+      toPlanId: prepared.toPlan.id,
+      whenKind: prepared.whenKind,
+      effectiveAt: prepared.effectiveAt,
+      status: 'scheduled',
+      costBeforeVatCents: prepared.terms.costCents,
+      vatHundredths: prepared.terms.vat,
+      amountDueCents: prepared.terms.dueCents,
+      createdAt: w.now,
+    })
+    .returning({ id: planChanges.id });
+  return applyPrepared(w, prepared, row!.id);
+}
+
+/** Applies a prepared, immediate change recorded as `planChangeId`. */
+async function applyPrepared(
+  w: UnitOfWork,
+  prepared: PreparedChange,
+  planChangeId: number,
+): Promise<PlanChangeOutcome> {
+  const { sub, docs, current, terms } = prepared;
+  await w.tx
+    .update(subscriptions)
+    .set({
+      planId: prepared.toPlan.id,
+      costBeforeVatCents: terms.costCents,
+      vatHundredths: terms.vat,
+      amountDueCents: terms.dueCents,
+      updatedAt: w.now,
+    })
+    .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, sub.id)));
+
+  let prorationPaymentId: number | null = null;
+  let offsetCents = 0;
+  if (docs?.period) {
+    if (docs.credit) {
+      // The credit varies the period's invoice: it must exist (the note is issued by invoicing
+      // when the change is published, below).
+      const [invoiced] = await w.tx
+        .select({ id: invoices.id })
+        .from(invoices)
+        .where(
+          and(
+            eq(invoices.tenantId, w.tenantId),
+            eq(invoices.paymentId, current.id),
+            eq(invoices.documentType, 'TD01'),
+          ),
+        );
+      if (!invoiced) throw new HttpError(409, changePlanMessages.invoiceMissing);
+      offsetCents = Math.min(docs.credit.netToPayCents, docs.charge?.netToPayCents ?? 0);
+    }
+    if (docs.charge) {
+      prorationPaymentId = await insertPayment(w, {
+        subscriptionId: sub.id,
+        amountDueCents: docs.amountDueCents,
+        periodStart: prepared.effectiveAt,
+        periodEnd: sub.nextBillingDate,
+      });
+      await w.tx
+        .update(payments)
+        .set({
+          method: current.method,
+          providerSubscriptionId: current.providerSubscriptionId,
+          planChangeId,
+        })
+        .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, prorationPaymentId)));
+    }
+  }
+  const p = docs?.proration ?? null;
+  await w.tx
+    .update(planChanges)
+    .set({
+      status: 'applied',
+      appliedAt: w.now,
+      totalDays: p?.totalDays ?? null,
+      unusedDays: p?.unusedDays ?? null,
+      creditCents: p?.creditCents ?? 0,
+      chargeCents: p?.chargeCents ?? 0,
+      offsetCents,
+      residualCreditCents: docs?.residualCreditCents ?? 0,
+      prorationPaymentId,
+      creditedPaymentId: docs?.credit ? current.id : null,
+    })
+    .where(and(eq(planChanges.tenantId, w.tenantId), eq(planChanges.id, planChangeId)));
+  await recordHistory(
+    w,
+    sub,
+    'changePlan',
+    changePlanMessages.appliedReason(prepared.fromPlan.name, prepared.toPlan.name),
+  );
+  // A proration fully set off by the credit is paid at once (its invoice shows 0,00 to pay).
+  if (prorationPaymentId !== null && docs?.amountDueCents === 0) {
+    await w.tx
+      .update(payments)
+      .set({ paidAt: w.now })
+      .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, prorationPaymentId)));
+    await w.publish('payment.paid', { paymentId: prorationPaymentId, subscriptionId: sub.id });
+  }
+  // Invoicing issues the partial credit note (TD04) in this unit; the webhook goes out.
+  await w.publish('subscription.planChanged', {
+    subscriptionId: sub.id,
+    fromPlanId: prepared.fromPlan.id,
+    toPlanId: prepared.toPlan.id,
+    planChangeId,
+  });
+  const [note] = await w.tx
+    .select({ id: invoices.id, number: invoices.numberText })
+    .from(planChanges)
+    .innerJoin(
+      invoices,
+      and(eq(invoices.tenantId, planChanges.tenantId), eq(invoices.id, planChanges.creditNoteId)),
+    )
+    .where(and(eq(planChanges.tenantId, w.tenantId), eq(planChanges.id, planChangeId)));
+  return {
+    preview: prepared.preview,
+    status: 'applied',
+    planChangeId,
+    prorationPaymentId,
+    creditNote: note ?? null,
+  };
+}
+
+/**
+ * Applies the scheduled changes whose day has come (the plan-changes job; a renewal recorded for a
+ * period starting at or after a change's day calls it first for that subscription). A change of a
+ * subscription no longer live is cancelled. Answers how many were applied.
+ */
+export async function applyDuePlanChanges(w: UnitOfWork, subscriptionId?: number): Promise<number> {
+  const due = await w.tx
+    .select()
+    .from(planChanges)
+    .where(
+      and(
+        eq(planChanges.tenantId, w.tenantId),
+        eq(planChanges.status, 'scheduled'),
+        lte(planChanges.effectiveAt, w.now),
+        subscriptionId === undefined ? undefined : eq(planChanges.subscriptionId, subscriptionId),
+      ),
+    )
+    .orderBy(asc(planChanges.effectiveAt), asc(planChanges.id))
+    .for('update');
+  let applied = 0;
+  for (const change of due) {
+    const sub = await findSubscription(w, change.subscriptionId, { lock: true });
+    if (!sub || !isLive(sub.status) || sub.planId !== change.fromPlanId) {
+      await w.tx
+        .update(planChanges)
+        .set({ status: 'canceled', appliedAt: w.now })
+        .where(and(eq(planChanges.tenantId, w.tenantId), eq(planChanges.id, change.id)));
+      continue;
+    }
+    const fromPlan = (await planOf(w, change.fromPlanId))!;
+    const toPlan = (await planOf(w, change.toPlanId))!;
+    if (change.effectiveAt.getTime() >= sub.nextBillingDate.getTime() || change.whenKind === 'renewal') {
+      // At the billing date: the new terms from the new period on; no proration.
+      await w.tx
+        .update(subscriptions)
+        .set({
+          planId: change.toPlanId,
+          costBeforeVatCents: change.costBeforeVatCents,
+          vatHundredths: change.vatHundredths,
+          amountDueCents: change.amountDueCents,
+          updatedAt: w.now,
+        })
+        .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, sub.id)));
+      await w.tx
+        .update(planChanges)
+        .set({ status: 'applied', appliedAt: w.now, creditCents: 0, chargeCents: 0, offsetCents: 0 })
+        .where(and(eq(planChanges.tenantId, w.tenantId), eq(planChanges.id, change.id)));
+      await recordHistory(w, sub, 'changePlan', changePlanMessages.appliedReason(fromPlan.name, toPlan.name));
+      await w.publish('subscription.planChanged', {
+        subscriptionId: sub.id,
+        fromPlanId: change.fromPlanId,
+        toPlanId: change.toPlanId,
+        planChangeId: change.id,
+      });
+    } else {
+      // A chosen day within the period: prorated from that day, as if asked then. What now stands
+      // in its way (the period's invoice still missing, a proration unpaid…) cancels the change,
+      // with its reason in the history, in a savepoint: the other changes still apply.
+      try {
+        await w.tx.transaction(async (sp) => {
+          const unit: UnitOfWork = { ...w, tx: sp };
+          await sp
+            .update(planChanges)
+            .set({ status: 'canceled' })
+            .where(and(eq(planChanges.tenantId, w.tenantId), eq(planChanges.id, change.id)));
+          const prepared = await preparePlanChange(
+            { ...unit, now: change.effectiveAt },
+            sub.id,
+            { planId: change.toPlanId, when: 'now' },
+            { lock: true },
+          );
+          await sp
+            .update(planChanges)
+            .set({ status: 'scheduled' })
+            .where(and(eq(planChanges.tenantId, w.tenantId), eq(planChanges.id, change.id)));
+          await applyPrepared(unit, { ...prepared, effectiveAt: change.effectiveAt }, change.id);
+        });
+      } catch (error) {
+        if (!(error instanceof HttpError)) throw error;
+        await w.tx
+          .update(planChanges)
+          .set({ status: 'canceled', appliedAt: w.now })
+          .where(and(eq(planChanges.tenantId, w.tenantId), eq(planChanges.id, change.id)));
+        await recordHistory(
+          w,
+          sub,
+          'planChangeCanceled',
+          changePlanMessages.canceledReason(
+            // A field error's own words ('planId: …' → '…'), else the message.
+            error.options.errors?.map((e) => e.replace(/^\w+: /, '')).join(' ') ?? error.message,
+          ),
+        );
+        continue;
+      }
+    }
+    applied++;
+  }
+  return applied;
+}
