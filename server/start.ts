@@ -141,8 +141,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         // never shrinks): its process started again on the same data directory gives it back.
         await tenancy.close();
         await handle.close();
+        // The start is sequential: nothing else replaces the handle or its tenancy while they reopen.
+        /* eslint-disable require-atomic-updates */
         handle = await openDatabase(target, databaseOptions);
         tenancy = tenancyOf(handle);
+        /* eslint-enable require-atomic-updates */
       }
       app = await build();
       await handle.ready;

@@ -361,6 +361,7 @@ function readAhead<T>(iterator: AsyncIterator<T[]>): AsyncIterator<T[]> & { clos
     async next() {
       const current = pending ?? fetchNext();
       const result = await current;
+      // eslint-disable-next-line require-atomic-updates -- next() is called by one writer at a time: nothing else sets `pending` meanwhile
       pending = result.done || closed ? null : fetchNext();
       return result;
     },

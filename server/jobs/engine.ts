@@ -249,6 +249,7 @@ export function createJobEngine(options: JobEngineOptions): JobEngine {
     },
     async stop() {
       if (starting) await starting.catch(() => undefined);
+      // eslint-disable-next-line require-atomic-updates -- stop() clears the start it has just awaited, whatever it ended with
       starting = undefined;
       if (!started) return;
       started = false;

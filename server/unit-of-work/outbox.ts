@@ -81,7 +81,12 @@ export function createOutboxDispatcher(deps: {
       if (options.controlOnly) return sent;
       const queue = [...((await deps.tenantDatabases?.()) ?? [])];
       const worker = async () => {
-        for (let db = queue.shift(); db; db = queue.shift()) sent += await pendingIn(db);
+        // Read the total after the await: `sent += await …` would add to the value read before it
+        // and drop what the other workers counted meanwhile.
+        for (let db = queue.shift(); db; db = queue.shift()) {
+          const n = await pendingIn(db);
+          sent += n;
+        }
       };
       await Promise.all(Array.from({ length: Math.min(8, queue.length) }, worker));
       return sent;

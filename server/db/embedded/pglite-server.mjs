@@ -219,6 +219,7 @@ async function listen(options, db, lock) {
         );
         // ReadyForQuery: 'Z', length 5, transaction status ('I' idle, 'T' in a block, 'E' failed).
         const idle = tail.length === 6 && tail[0] === 0x5a && tail.readInt32BE(1) === 5 && tail[5] === 0x49;
+        // eslint-disable-next-line require-atomic-updates -- the connection that owns the session decides, from the reply just relayed, whether it gives it up
         owner = idle ? null : target;
         if (idle && target.pending.length > 0) waiting.push(target);
       }
