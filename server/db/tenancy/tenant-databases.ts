@@ -22,7 +22,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { and, eq, isNotNull, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
@@ -162,6 +162,8 @@ interface Open {
 interface Cached {
   placement: TenantPlacement;
   readAt: number;
+  /** Last asked for: the refresh keeps only the entries of tenants in use fresh. */
+  usedAt: number;
 }
 
 export interface TenantDatabaseStats {
@@ -263,6 +265,8 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
   const perTenant = options.perTenant ?? (embedded ? 1 : 3);
   const maxConnections = options.maxConnections ?? 60;
   const idleMs = options.idleMs ?? 30_000;
+  /** Connections kept free under the cap (see trim): a tenth of it, none under a cap of 10. */
+  const headroom = Math.floor(maxConnections / 10);
   const ttl = options.directoryTtlMs ?? 5_000;
   const serverUrls = new Map<string, string>();
   if (control.url) serverUrls.set(CONTROL_SERVER, control.url);
@@ -290,30 +294,82 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
     return url.toString();
   }
 
+  const placementFrom = (
+    tenantId: number,
+    row: typeof tenantDatabases.$inferSelect | undefined,
+  ): TenantPlacement =>
+    row
+      ? {
+          tenantId,
+          server: row.server,
+          database: row.database,
+          state: row.state as TenantDatabaseState,
+          version: row.version,
+        }
+      : { tenantId, server: CONTROL_SERVER, database: null, state: 'ready', version: 0 };
+
   async function readPlacement(tenantId: number): Promise<TenantPlacement> {
     const [row] = await control.db
       .select()
       .from(tenantDatabases)
       .where(eq(tenantDatabases.tenantId, tenantId));
-    if (!row) return { tenantId, server: CONTROL_SERVER, database: null, state: 'ready', version: 0 };
-    return {
-      tenantId,
-      server: row.server,
-      database: row.database,
-      state: row.state as TenantDatabaseState,
-      version: row.version,
-    };
+    return placementFrom(tenantId, row);
+  }
+
+  /** A placement read now: cached, and the tenant's pool of an older version retired. */
+  function remember(placement: TenantPlacement, readAt: number, usedAt: number): void {
+    cache.set(placement.tenantId, { placement, readAt, usedAt });
+    const current = opens.get(placement.tenantId);
+    if (current && current.placement.version !== placement.version) void retire(placement.tenantId, current);
   }
 
   async function placementOf(tenantId: number): Promise<TenantPlacement> {
+    const now = Date.now();
     const hit = cache.get(tenantId);
-    if (hit && Date.now() - hit.readAt < ttl) return hit.placement;
+    if (hit) hit.usedAt = now;
+    if (hit && now - hit.readAt < ttl) return hit.placement;
     const placement = await readPlacement(tenantId);
-    cache.set(tenantId, { placement, readAt: Date.now() });
-    const current = opens.get(tenantId);
-    if (current && current.placement.version !== placement.version) void retire(tenantId, current);
+    remember(placement, now, now);
     return placement;
   }
+
+  /**
+   * The cached entries of the tenants in use, read again together before they expire: one query
+   * every ttl/2 instead of one per call of every tenant whose entry is older than the ttl (with
+   * traffic over many tenants, nearly every call). An entry is trusted no longer than before: it is
+   * refreshed or it expires. An entry forgotten meanwhile (invalidate, a change made here) stays
+   * forgotten: a row read before the change must not come back.
+   */
+  async function refreshDirectory(): Promise<void> {
+    const now = Date.now();
+    const due = [...cache.entries()].filter(
+      ([, c]) => now - c.readAt >= ttl / 2 && now - c.usedAt < Math.max(idleMs, ttl),
+    );
+    for (const [id, c] of cache) if (now - c.usedAt >= Math.max(idleMs, ttl)) cache.delete(id);
+    const byId = new Map<number, typeof tenantDatabases.$inferSelect>();
+    for (let i = 0; i < due.length; i += 5_000) {
+      const ids = due.slice(i, i + 5_000).map(([id]) => id);
+      const rows = await control.db
+        .select()
+        .from(tenantDatabases)
+        .where(inArray(tenantDatabases.tenantId, ids));
+      for (const row of rows) byId.set(row.tenantId, row);
+    }
+    for (const [id, before] of due)
+      if (cache.get(id) === before) remember(placementFrom(id, byId.get(id)), now, before.usedAt);
+  }
+  let refreshing = false;
+  const refresher =
+    ttl >= 500
+      ? setInterval(() => {
+          if (refreshing || closed) return;
+          refreshing = true;
+          refreshDirectory()
+            .catch(() => undefined) // the entries expire as before; the next call reads its own
+            .finally(() => (refreshing = false));
+        }, ttl / 2)
+      : undefined;
+  refresher?.unref();
 
   /**
    * Embedded databases in memory (DATA_DIR=:memory:, tests): closing one would lose it, so they stay
@@ -424,6 +480,17 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
     return work;
   }
 
+  /** The least recently used tenant whose pool has connections and none checked out. */
+  function leastRecentlyUsedIdle(except?: number): [number, Open] | undefined {
+    let found: [number, Open] | undefined;
+    for (const entry of opens) {
+      const [id, o] = entry;
+      if (id === except || o.active > 0 || o.pool.totalCount === 0) continue;
+      if (!found || o.lastUsed < found[1].lastUsed) found = entry;
+    }
+    return found;
+  }
+
   /** Waits for room under the cap: closes an idle tenant's pool for it, else waits for one to free. */
   async function slot(tenantId: number): Promise<void> {
     for (;;) {
@@ -431,14 +498,32 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
         reserved++;
         return;
       }
-      const idle = [...opens.entries()]
-        .filter(([id, o]) => id !== tenantId && o.active === 0 && o.pool.totalCount > 0)
-        .sort((a, b) => a[1].lastUsed - b[1].lastUsed)[0];
+      const idle = leastRecentlyUsedIdle(tenantId);
       if (idle) {
         await retire(idle[0], idle[1]);
         continue;
       }
       await new Promise<void>((resolve) => waiters.push(resolve));
+    }
+  }
+
+  /**
+   * Keeps `headroom` connections free under the cap by closing the least recently used idle
+   * tenants' pools in the background, so that a call of a tenant without a connection opens one at
+   * once instead of first waiting for another tenant's to close (a round trip to a backend that
+   * must exit). Connections still closing count against the cap until they are gone: slot() stays
+   * the guard of the cap, this only makes it rarely wait.
+   */
+  function trim(): void {
+    if (headroom === 0 || closed) return;
+    let live = 0;
+    for (const o of opens.values()) live += o.pool.totalCount;
+    // The others (connections - live) are on their way out: their pool retired, their backend not gone yet.
+    let projected = live + reserved;
+    for (let victim = leastRecentlyUsedIdle(); victim && projected > maxConnections - headroom;) {
+      projected -= victim[1].pool.totalCount;
+      void retire(victim[0], victim[1]);
+      victim = leastRecentlyUsedIdle();
     }
   }
 
@@ -467,6 +552,7 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
         } finally {
           if (grows) reserved--;
         }
+        if (grows) trim();
       } catch (error) {
         open.active--;
         if (isUnreachable(error)) {
@@ -863,6 +949,7 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
     async close() {
       closed = true;
       clearInterval(sweeper);
+      if (refresher) clearInterval(refresher);
       await Promise.all([...opens.entries()].map(([id, open]) => retire(id, open, true)));
       await Promise.all([...inMemory.values()].map((database) => database.close().catch(() => undefined)));
       inMemory.clear();
