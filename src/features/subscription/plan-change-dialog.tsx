@@ -300,7 +300,7 @@ export function PlanChangeSummary({
               <span className="min-w-0">
                 <span className="block break-words text-slate-800">{l.description}</span>
                 <span className="block text-xs text-slate-500">
-                  {t.linePeriod(formatDate(l.periodStart), formatDate(l.periodEnd))}
+                  {l.amount < 0 ? t.lineCredit(p.unusedDays) : t.lineCharge(p.unusedDays)}
                 </span>
               </span>
               <span

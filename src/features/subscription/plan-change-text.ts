@@ -27,7 +27,8 @@ export const planChangeText = {
   effectiveLater: (day: string, unused: number, total: number) =>
     `Programmato per il ${day}: ${unused} ${unused === 1 ? 'giorno' : 'giorni'} su ${total} del periodo con il conguaglio qui sotto.`,
   linesTitle: 'Righe del conguaglio',
-  linePeriod: (from: string, to: string) => `dal ${from} al ${to}`,
+  lineCredit: (days: number) => `Nota di credito · ${days} ${days === 1 ? 'giorno' : 'giorni'}`,
+  lineCharge: (days: number) => `Fattura · ${days} ${days === 1 ? 'giorno' : 'giorni'}`,
   creditDoc: 'Nota di credito (giorni non goduti)',
   chargeDoc: 'Fattura (giorni del nuovo piano)',
   taxable: 'Imponibile',
