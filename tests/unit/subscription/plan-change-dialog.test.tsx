@@ -151,12 +151,6 @@ function arrange() {
   return { calls };
 }
 
-async function openDialog(user: UserEvent) {
-  renderApp('/subscription/9', { role: Role.Admin, tenantId: 1 });
-  await user.click(await screen.findByRole('button', { name: 'Cambia piano' }, { timeout: 10_000 }));
-  return screen.getByRole('dialog', { name: 'Cambia piano' });
-}
-
 async function pickPlan(user: UserEvent, dialog: HTMLElement, name: string) {
   await user.click(await within(dialog).findByRole('combobox', { name: 'Nuovo piano' }, { timeout: 10_000 }));
   await user.click(await screen.findByRole('option', { name }));
