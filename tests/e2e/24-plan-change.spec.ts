@@ -8,7 +8,7 @@ import { adminCalls, createCustomer, milanoId, stampOf, subscribeByTransfer } fr
  * preview is checked line by line against the figures this test computes from the dates (the
  * unused days credited, the new plan's days charged, VAT 22 %, the net to pay, the next period),
  * looked at in 1280 and 390 px; once confirmed the page shows the new plan, the history row, the
- * proration payment (with its payment link) and the credit note in 'Fatture'. The proration paid,
+ * proration payment (paid by transfer with its causale) and the credit note in 'Fatture'. The proration paid,
  * the Admin schedules a move back to the cheaper plan at the renewal (the dialog's default for a
  * cheaper plan), sees it on the page and cancels it.
  */
@@ -16,9 +16,10 @@ import { adminCalls, createCustomer, milanoId, stampOf, subscribeByTransfer } fr
 const DAY_MS = 86_400_000;
 const heading1 = (page: Page, name: string) => page.getByRole('heading', { level: 1, name });
 
-/** '12,34 €' as it-IT writes an amount in cents (with the non-breaking space). */
+const norm = (s: string | null) => (s ?? '').replace(/\s+/g, ' ').trim();
+/** '12,34 €' as it-IT writes an amount in cents (spaces normalised, as `norm` reads the page). */
 const eur = (cents: number) =>
-  new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' }).format(cents / 100);
+  norm(new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' }).format(cents / 100));
 /** The Rome calendar day of an instant, YYYY-MM-DD. */
 const romeDay = (at: Date) =>
   new Intl.DateTimeFormat('en-CA', {
@@ -33,7 +34,6 @@ const dayBefore = (day: string) => new Date(Date.parse(day) - DAY_MS).toISOStrin
 /** a × b / c in integer cents, half-up. */
 const share = (a: number, b: number, c: number) => Math.floor((2 * a * b + c) / (2 * c));
 const vat22 = (cents: number) => share(cents, 22, 100);
-const norm = (s: string | null) => (s ?? '').replace(/\s+/g, ' ').trim();
 
 /** The value beside a label in one of the preview's figure lists. */
 async function figure(scope: Locator, label: string | RegExp): Promise<string> {
@@ -151,18 +151,18 @@ test('an Admin upgrades now with an itemised preview, then schedules a downgrade
   expect(noteNumber, 'the credit note number').toBeTruthy();
   await expect(done).toContainText(`Pagamento di conguaglio di ${eur(toPay)} da incassare.`);
   await shots(page, 'upgrade-done');
-  // The proration's payment link.
-  await done.getByRole('button', { name: 'Genera link di pagamento' }).click();
-  const linkDialog = page.getByRole('dialog', { name: 'Link di pagamento' });
-  await expect(linkDialog.getByRole('textbox', { name: 'Link di pagamento' })).toHaveValue(/\/payment\//);
-  await linkDialog.getByRole('button', { name: 'Chiudi' }).last().click();
+  // A bank-transfer subscription: the proration is paid by transfer with its own causale.
+  await expect(done).toContainText(/Il cliente lo paga con bonifico, causale RNV-\S+:/);
+  await done.getByRole('button', { name: 'Chiudi' }).last().click();
 
   // The page: new plan and amount, history, the proration payment.
   await expect(page.getByText(`${name} · ${plus.name} · ${eur(nextPeriod)}`)).toBeVisible();
   await expect(page.getByText(`Piano cambiato da «${start.name}» a «${plus.name}»`)).toBeVisible();
   const payments = page.getByRole('table', { name: 'Pagamenti' });
-  const proration = payments.locator('tbody tr').filter({ hasText: eur(toPay) });
-  await expect(proration).toContainText('Non ancora pagato');
+  const proration = payments.locator('tbody tr').filter({ hasText: 'Non ancora pagato' });
+  await expect(proration).toHaveCount(1);
+  await expect(proration).toContainText(eur(toPay));
+  await expect(proration).toContainText(`${from} – ${italian(endDay)}`);
   await expect(page.getByRole('button', { name: 'Cambia piano' })).toBeVisible();
 
   // The credit note, where the invoices are.

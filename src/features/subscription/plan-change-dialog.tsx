@@ -22,7 +22,6 @@ import { entityHooks } from '../../lib/entity-hooks';
 import { formatCurrency, formatDate } from '../../lib/formatters';
 import { notify } from '../../lib/notify';
 import { useChangePlan, usePlanChangePreview, type PlanChangeResult } from './api/change-plan';
-import { useCreatePaymentLink } from './api/create-payment-link';
 import { splitFieldErrors } from './form-errors';
 import { planChangeText as t } from './plan-change-text';
 import { PICKER_PAGE_SIZE } from './subscription-create-page';
@@ -37,16 +36,7 @@ export function canChangePlan(sub: Subscription): boolean {
   return (sub.payments ?? []).some((p) => p.periodEnd === sub.nextBillingDate && p.paidAt !== null);
 }
 
-export function PlanChangeDialog({
-  sub,
-  onClose,
-  onPaymentLink,
-}: {
-  sub: Subscription;
-  onClose: () => void;
-  /** A payment link created for the proration: the caller shows it (the dialog closes). */
-  onPaymentLink: (link: string) => void;
-}) {
+export function PlanChangeDialog({ sub, onClose }: { sub: Subscription; onClose: () => void }) {
   const [planId, setPlanId] = useState<number | null>(null);
   const [whenKind, setWhenKind] = useState<WhenKind>('now');
   const [whenTouched, setWhenTouched] = useState(false);
@@ -57,7 +47,6 @@ export function PlanChangeDialog({
   }>({ fields: {}, general: [] });
   const [done, setDone] = useState<{ data: PlanChangeResult; message: string | null } | null>(null);
   const change = useChangePlan(sub.id);
-  const link = useCreatePaymentLink();
   const whenId = useId();
 
   const plan = entityHooks(planResource).useDetail(planId).data as Plan | null | undefined;
@@ -105,8 +94,7 @@ export function PlanChangeDialog({
     }
   }
 
-  if (done)
-    return <PlanChangeDone sub={sub} done={done} onClose={onClose} onLink={onPaymentLink} link={link} />;
+  if (done) return <PlanChangeDone sub={sub} done={done} onClose={onClose} />;
 
   return (
     <Modal
@@ -391,51 +379,29 @@ function DocumentFigures({
   );
 }
 
-/** After the change: what was issued and, if something is to pay, the proration's payment link. */
+/** After the change: what was issued and, if something is to pay, how the proration is collected. */
 function PlanChangeDone({
   sub,
   done,
   onClose,
-  onLink,
-  link,
 }: {
   sub: Subscription;
   done: { data: PlanChangeResult; message: string | null };
   onClose: () => void;
-  onLink: (link: string) => void;
-  link: ReturnType<typeof useCreatePaymentLink>;
 }) {
   const d = done.data;
   const method = sub.payments?.find((p) => p.periodEnd === sub.nextBillingDate && p.paidAt)?.method ?? null;
   const toPay = d.prorationPaymentId !== null && d.netToPay > 0;
-  const canLink = toPay && method !== 'stripe';
-  async function createLink() {
-    try {
-      onLink(await link.mutateAsync(d.prorationPaymentId ?? undefined));
-    } catch {
-      // toasted by the query client
-    }
-  }
+  // The proration's own payment (the page has refreshed): its causale for a bank transfer.
+  const proration = sub.payments?.find((p) => p.id === d.prorationPaymentId);
   return (
     <Modal
       title={t.doneTitle}
       onClose={onClose}
       footer={
-        <>
-          <button type="button" className={canLink ? 'btn-secondary' : 'btn-primary'} onClick={onClose}>
-            {t.close}
-          </button>
-          {canLink && (
-            <button
-              type="button"
-              className="btn-primary"
-              disabled={link.isPending}
-              onClick={() => void createLink()}
-            >
-              {t.paymentLink}
-            </button>
-          )}
-        </>
+        <button type="button" className="btn-primary" onClick={onClose}>
+          {t.close}
+        </button>
       }
     >
       <div className="flex items-start gap-3 rounded-lg border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-900">
@@ -445,12 +411,34 @@ function PlanChangeDone({
           {d.creditNote && <p>{t.creditNote(d.creditNote.number)}</p>}
           {toPay && <p>{t.proration(eur(d.netToPay))}</p>}
           {toPay && method === 'stripe' && <p>{t.prorationStripe}</p>}
+          {toPay && method !== 'stripe' && proration && <p>{t.prorationTransfer(proration.causale)}</p>}
           {d.prorationPaymentId !== null && d.netToPay === 0 && <p>{t.prorationPaid}</p>}
         </div>
       </div>
-      <div className="mt-4">
-        <PlanChangeSummary preview={d} recurrenceName={sub.plan?.recurrenceTypeName ?? ''} />
-      </div>
+      <dl className="mt-4 space-y-1.5 text-sm">
+        <div className="flex items-baseline justify-between gap-4">
+          <dt className="text-slate-600">{t.plan}</dt>
+          <dd className="text-right font-medium text-slate-900">{d.toPlan.name}</dd>
+        </div>
+        <div className="flex items-baseline justify-between gap-4">
+          <dt className="text-slate-600">
+            {t.netToPay} <span className="text-slate-500">{t.netToPayNow}</span>
+          </dt>
+          <dd className="tabular-nums font-medium text-slate-900">{eur(d.netToPay)}</dd>
+        </div>
+        {d.residualCredit > 0 && (
+          <div className="flex items-baseline justify-between gap-4">
+            <dt className="text-slate-600">{t.residualCredit}</dt>
+            <dd className="tabular-nums text-emerald-700">{eur(d.residualCredit)}</dd>
+          </div>
+        )}
+        <div className="flex items-baseline justify-between gap-4">
+          <dt className="text-slate-600">{t.nextPeriod(formatDate(d.periodEnd))}</dt>
+          <dd className="tabular-nums text-slate-900">
+            {t.nextPeriodValue(eur(d.nextPeriod.netToPay), sub.plan?.recurrenceTypeName || '—')}
+          </dd>
+        </div>
+      </dl>
     </Modal>
   );
 }

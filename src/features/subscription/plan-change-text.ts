@@ -52,7 +52,8 @@ export const planChangeText = {
   proration: (amount: string) => `Pagamento di conguaglio di ${amount} da incassare.`,
   prorationPaid: 'Il conguaglio è coperto dal credito: nulla da pagare.',
   prorationStripe: 'Stripe addebita il conguaglio sul metodo di pagamento del cliente.',
-  paymentLink: 'Genera link di pagamento',
+  prorationTransfer: (causale: string) =>
+    `Il cliente lo paga con bonifico, causale ${causale}: registralo dai pagamenti della sottoscrizione o da «Incassi in sospeso».`,
   scheduledTitle: 'Cambio piano programmato',
   scheduled: (day: string, plan: string) => `Cambio piano programmato al ${day}: ${plan}`,
   cancelScheduled: 'Annulla cambio programmato',

@@ -14,7 +14,6 @@ import { confirmAction } from '../../components/confirm-delete';
 import { useCancelPlanChange } from './api/change-plan';
 import { canChangePlan, PlanChangeDialog } from './plan-change-dialog';
 import { planChangeText as pc } from './plan-change-text';
-import { PaymentLinkModal } from './payment-link-modal';
 import { Skeleton } from '../../components/skeleton';
 import { uiText } from '../../components/ui-text';
 import { subscriptionResource } from '../../entities/subscription/subscription.resource';
@@ -74,9 +73,7 @@ export function SubscriptionDetailPage({ id }: { id: number }) {
   const canManage = can('subscription', 'manage');
   const showChangePlan = Boolean(sub && canManage && canChangePlan(sub));
   const [changeOpen, setChangeOpen] = useState(false);
-  const [prorationLink, setProrationLink] = useState<string | null>(null);
   const closeChange = useCallback(() => setChangeOpen(false), []);
-  const closeLink = useCallback(() => setProrationLink(null), []);
   const cancelChange = useCancelPlanChange();
   async function cancelScheduled(id: number) {
     const ok = await confirmAction({
@@ -230,17 +227,7 @@ export function SubscriptionDetailPage({ id }: { id: number }) {
         </>
       )}
       {dialogs}
-      {changeOpen && sub && (
-        <PlanChangeDialog
-          sub={sub}
-          onClose={closeChange}
-          onPaymentLink={(link) => {
-            setChangeOpen(false);
-            setProrationLink(link);
-          }}
-        />
-      )}
-      {prorationLink && <PaymentLinkModal link={prorationLink} onClose={closeLink} />}
+      {changeOpen && sub && <PlanChangeDialog sub={sub} onClose={closeChange} />}
     </div>
   );
 }
