@@ -104,6 +104,16 @@ export function PlanChangeDialog({ sub, onClose }: { sub: Subscription; onClose:
       size="lg"
       footer={
         <>
+          {data && (
+            // What is asked, always in sight while the preview scrolls (top on a phone, left on a desktop).
+            <p
+              className="order-last self-center text-sm text-slate-600 sm:order-first sm:mr-auto"
+              aria-hidden="true"
+            >
+              {t.netToPay} {data.effective === 'renewal' || data.unusedDays === 0 ? '' : t.netToPayNow}{' '}
+              <span className="font-semibold text-slate-900 tabular-nums">{eur(data.netToPay)}</span>
+            </p>
+          )}
           <button type="button" className="btn-secondary" onClick={onClose}>
             {t.cancel}
           </button>

@@ -9,7 +9,7 @@ export const planChangeText = {
   noPlans: 'Nessun piano attivo con questa ricorrenza.',
   when: 'Quando',
   now: 'Subito',
-  nowHint: 'Con conguaglio: i giorni non goduti sono stornati, quelli del nuovo piano addebitati.',
+  nowHint: 'Con conguaglio dei giorni restanti del periodo.',
   renewal: 'Al prossimo rinnovo',
   renewalHint: (day: string) => `Dal ${day}, senza conguaglio.`,
   date: 'In una data',

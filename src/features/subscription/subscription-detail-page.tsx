@@ -185,7 +185,9 @@ export function SubscriptionDetailPage({ id }: { id: number }) {
                   </div>
                 )}
                 {actions.length === 0 && !showChangePlan ? (
-                  <p className="mt-2 text-sm text-slate-500">{t.noActions}</p>
+                  sub.scheduledPlanChange ? null : (
+                    <p className="mt-2 text-sm text-slate-500">{t.noActions}</p>
+                  )
                 ) : (
                   <div className="mt-3 flex flex-col gap-2">
                     {showChangePlan && (
