@@ -7,14 +7,14 @@
  */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { Role } from '../../../contract/enums';
 import type { PlanChangePreview } from '../../../contract/invoice/plan-change';
 import type { Quote } from '../../../contract/invoice/quote';
 import { renderApp } from '../app/harness';
 import { fakeSelectServer } from '../components/fixtures';
 import { apiGet, apiPost, fail, ok, server } from '../msw/server';
-import { payment, subscription, subscriptionServer } from './fixtures';
+import { answerSwal, payment, subscription, subscriptionServer } from './fixtures';
 
 const plan = (id: number, name: string, cost: number) => ({
   id,
@@ -164,6 +164,10 @@ function figure(scope: HTMLElement, label: string): string {
   return norm(dt.nextElementSibling?.textContent);
 }
 
+afterEach(() => {
+  document.querySelector('.swal2-container')?.remove();
+});
+
 describe('Cambia piano', { timeout: 30_000 }, () => {
   it('shows the server’s preview item by item: lines, each document with cassa and ritenuta, net to pay, next periods', async () => {
     const { calls } = arrange();
@@ -284,5 +288,100 @@ describe('Cambia piano', { timeout: 30_000 }, () => {
     ).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Annulla cambio programmato' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Cambia piano' })).toBeNull();
+  });
+
+  it('once confirmed, says what was issued and how the proration is collected', async () => {
+    arrange();
+    const rows = [
+      subscription(9, 3, {
+        plan: { ...subscription(9, 3).plan, name: 'Base', recurringCostBeforeVAT: 29 },
+        costBeforeVAT: 29,
+        nextBillingDate: '2026-12-31T09:00:00Z',
+        payments: [
+          payment({
+            id: 509,
+            periodEnd: '2026-12-31T09:00:00Z',
+            paidAt: '2026-12-01T10:00:00Z',
+            method: 'bankTransfer',
+          }),
+        ],
+        scheduledPlanChange: null,
+      }),
+    ];
+    subscriptionServer(rows);
+    server.use(
+      apiPost('subscription/changePlan/:id', async ({ request }) => {
+        const body = (await request.json()) as Record<string, unknown>;
+        if (body.preview) return ok(upgrade);
+        // The change made: the page's next read has the proration payment.
+        rows[0] = {
+          ...rows[0]!,
+          planID: 8,
+          payments: [
+            ...rows[0]!.payments,
+            payment({ id: 510, causale: 'RNV-1-000510', amountDue: 10.69, method: 'bankTransfer' }),
+          ],
+        };
+        return ok(
+          {
+            ...upgrade,
+            status: 'applied',
+            planChangeId: 4,
+            prorationPaymentId: 510,
+            creditNote: { id: 77, number: '2026/000141' },
+          },
+          'Piano cambiato: ora «Pro».',
+        );
+      }),
+    );
+    const { user } = renderApp('/subscription/9', { role: Role.Admin, tenantId: 1 });
+    await user.click(await screen.findByRole('button', { name: 'Cambia piano' }, { timeout: 10_000 }));
+    const dialog = screen.getByRole('dialog', { name: 'Cambia piano' });
+    await pickPlan(user, dialog, 'Pro');
+    await within(dialog).findByRole('region', { name: 'Anteprima del cambio' }, { timeout: 10_000 });
+    await user.click(within(dialog).getByRole('button', { name: 'Conferma cambio piano' }));
+    const done = await screen.findByRole('dialog', { name: 'Piano cambiato' });
+    expect(done).toHaveTextContent('Piano cambiato: ora «Pro».');
+    expect(done).toHaveTextContent('Nota di credito n. 2026/000141 emessa per i giorni non goduti.');
+    expect(done).toHaveTextContent('Pagamento di conguaglio di 10,69 € da incassare.');
+    await waitFor(() =>
+      expect(done).toHaveTextContent('Il cliente lo paga con bonifico, causale RNV-1-000510'),
+    );
+  });
+
+  it('cancels a scheduled change after asking', async () => {
+    arrange();
+    subscriptionServer([
+      subscription(9, 1, {
+        nextBillingDate: '2026-12-31T09:00:00Z',
+        payments: [payment({ periodEnd: '2026-12-31T09:00:00Z', paidAt: '2026-12-01T10:00:00Z' })],
+        scheduledPlanChange: {
+          id: 3,
+          planId: 6,
+          planName: 'Mini',
+          effectiveAt: '2026-12-31T09:00:00Z',
+          effectiveDay: '2026-12-31',
+          when: 'renewal',
+        },
+      }),
+    ]);
+    const cancels: string[] = [];
+    server.use(
+      apiPost('subscription/cancelPlanChange/:id', ({ params }) => {
+        cancels.push(String(params.id));
+        return ok({ canceled: true, planChangeId: 3 }, 'Cambio di piano a «Mini» dal 31/12/2026 annullato.');
+      }),
+    );
+    const { user } = renderApp('/subscription/9', { role: Role.Admin, tenantId: 1 });
+    await user.click(
+      await screen.findByRole('button', { name: 'Annulla cambio programmato' }, { timeout: 10_000 }),
+    );
+    // 'No': nothing is sent.
+    expect(await answerSwal('No, mantienilo')).toContain('Annullare il cambio di piano programmato?');
+    expect(cancels).toEqual([]);
+    await user.click(screen.getByRole('button', { name: 'Annulla cambio programmato' }));
+    await answerSwal('Sì, annulla il cambio');
+    await waitFor(() => expect(cancels).toEqual(['9']));
+    expect(await screen.findByText('Cambio di piano a «Mini» dal 31/12/2026 annullato.')).toBeInTheDocument();
   });
 });
