@@ -84,6 +84,10 @@ export const apiPaths = {
     quote: 'subscription/quote',
     /** DELETE: Active with a provider subscription id → cancelled at the provider, then Canceled. */
     cancel: (id: number | string) => `subscription/cancel/${id}`,
+    /** POST {planId, when, preview} (issue 30): a plan change's figures, or the change made. */
+    changePlan: (id: number | string) => `subscription/changePlan/${id}`,
+    /** POST (issue 30): cancels the scheduled plan change (the provider reverted first). */
+    cancelPlanChange: (id: number | string) => `subscription/cancelPlanChange/${id}`,
     /** PUT: NotActive → BankTransferPending (irreversible); e-mails the transfer instructions. */
     setPaymentWithBankTransfer: (id: number | string) => `subscription/setPaymentWithBankTransfer/${id}`,
     /** PUT: BankTransferPending → ActiveNoRenewal, once approved transfers cover the amount due. */

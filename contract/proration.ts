@@ -109,6 +109,10 @@ export const changePlanMessages = {
   canceledReason: (why: string) => `Il cambio di piano programmato non si è potuto applicare: ${why}`,
   appliedReason: (from: string, to: string) => `Piano cambiato da «${from}» a «${to}»`,
   creditReason: (from: string, to: string) => `cambio di piano da «${from}» a «${to}»`,
+  nothingScheduled: 'Nessun cambio di piano programmato da annullare.',
+  scheduledDue: 'Il cambio di piano programmato è già in corso di applicazione: non si può più annullare.',
+  cancelReason: (to: string, day: string) => `Annullato il cambio di piano programmato a «${to}» dal ${day}`,
+  scheduledCanceled: (to: string, day: string) => `Cambio di piano a «${to}» dal ${day} annullato.`,
   unpaidProration: 'C’è ancora un pagamento di conguaglio da saldare per il cambio di piano precedente.',
   providerFailed: (provider: string) =>
     `${provider} non ha accettato il cambio di piano: nessuna modifica è stata fatta. Riprova più tardi.`,

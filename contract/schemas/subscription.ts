@@ -52,6 +52,18 @@ export interface SubscriptionHistoryEntry {
   at: string;
 }
 
+/** A plan change waiting for its day (issue 30), as GetById answers it. */
+export interface ScheduledPlanChange {
+  id: number;
+  planId: number;
+  planName: string;
+  /** When the new plan starts (ISO) and its Rome day (YYYY-MM-DD). */
+  effectiveAt: string;
+  effectiveDay: string;
+  /** 'renewal' (the next billing date) or 'date' (a chosen day of the period). */
+  when: 'renewal' | 'date';
+}
+
 export interface Subscription {
   id: number;
   userID: number;
@@ -81,6 +93,8 @@ export interface Subscription {
   createdAt: string;
   /** GetById only: the status history, oldest first. */
   history?: SubscriptionHistoryEntry[];
+  /** GetById only: the plan change scheduled for a later day, or null. */
+  scheduledPlanChange?: ScheduledPlanChange | null;
 }
 
 /** Euros with at most two decimals, ≥ 0 (or > 0), as a number or a '49,50' string; '' / null → absent. */

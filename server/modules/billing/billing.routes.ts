@@ -71,8 +71,14 @@ import {
   updateSubscription,
 } from './subscription.service';
 import { quoteSchema, toQuote } from '../../../contract/invoice/quote';
-import { changePlanSchema } from '../../../contract/proration';
-import { makePlanChange, preparePlanChange } from './plan-change.service';
+import { changePlanMessages, changePlanSchema } from '../../../contract/proration';
+import {
+  cancelScheduledPlanChange,
+  checkPlanChangeCancel,
+  makePlanChange,
+  preparePlanChange,
+  scheduledPlanChangeOf,
+} from './plan-change.service';
 import type { ProviderPlanChange } from './plan-change.provider';
 
 const planChangeLineSchema = z.object({
@@ -175,6 +181,18 @@ export const subscriptionItemSchema = z.object({
   ),
   createdAt: z.string(),
   history: z.array(historySchema).optional(),
+  /** GetById only (issue 30): the plan change waiting for its day, or null. */
+  scheduledPlanChange: z
+    .object({
+      id: z.number(),
+      planId: z.number(),
+      planName: z.string(),
+      effectiveAt: z.string(),
+      effectiveDay: z.string(),
+      when: z.enum(['renewal', 'date']),
+    })
+    .nullable()
+    .optional(),
 });
 const bankTransferItemSchema = z.object({
   id: z.number(),
@@ -314,7 +332,13 @@ export function registerBillingRoutes(
     if (!item || (own !== undefined && item.userID !== own))
       throw new HttpError(404, serverMessages.notFound);
     const full = withActions(callerOf(request).roleId)(item);
-    return withHistory ? { ...full, history: await historyOf(scope, id, own) } : full;
+    return withHistory
+      ? {
+          ...full,
+          history: await historyOf(scope, id, own),
+          scheduledPlanChange: await scheduledPlanChangeOf(scope, id),
+        }
+      : full;
   }
 
   const tags = ['subscription'];
@@ -491,6 +515,51 @@ export function registerBillingRoutes(
               outcome.preview.toPlan.name,
               outcome.preview.effectiveDay.split('-').reverse().join('/'),
             ),
+      );
+    },
+  );
+
+  app.post(
+    '/api/subscription/cancelPlanChange/:id',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary:
+          'Annulla il cambio di piano programmato (alla scadenza o in un giorno del periodo); per PayPal/Stripe riporta prima il fornitore al piano attuale. Idempotente: senza cambio programmato risponde canceled: false',
+        params: idParams,
+        response: {
+          200: envelopeOf(z.object({ canceled: z.boolean(), planChangeId: z.number().nullable() })),
+        },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const tenantId = tenantOf(request);
+      const checked = await request.unitOfWork((w) => checkPlanChangeCancel(w, id));
+      const change = checked.change;
+      if (!change) return ok({ canceled: false, planChangeId: null }, changePlanMessages.nothingScheduled);
+      // The provider was revised when the change was scheduled: back to the current plan first,
+      // outside any transaction (a failure is a 502 and nothing changes in Rinnova).
+      if (changePlanAtProvider && checked.provider)
+        await changePlanAtProvider(tenantId, {
+          subscriptionId: id,
+          method: checked.provider.method,
+          providerSubscriptionId: checked.provider.providerSubscriptionId,
+          toPlanId: change.fromPlanId,
+          whenKind: 'now',
+          effectiveDay: change.effectiveDay,
+          idempotencyKey: `rinnova-change-revert-${tenantId}-${id}-${change.id}`,
+        });
+      const canceled = await request.unitOfWork((w) => cancelScheduledPlanChange(w, id, change.id));
+      return ok(
+        { canceled, planChangeId: canceled ? change.id : null },
+        canceled
+          ? changePlanMessages.scheduledCanceled(
+              change.toPlanName,
+              change.effectiveDay.split('-').reverse().join('/'),
+            )
+          : changePlanMessages.nothingScheduled,
       );
     },
   );

@@ -22,7 +22,7 @@
  * Italian documents (the TD01 of the new days and the TD04 of the unused ones, day-exact, rounded
  * half-up once). Rinnova's proration payment carries the documents' amount.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import { billingMessages } from '../../../contract/messages';
 import { payments, planChanges, plans } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
@@ -40,6 +40,8 @@ export interface ProviderPlanChange {
   whenKind: 'now' | 'renewal' | 'date';
   /** YYYY-MM-DD (Rome). */
   effectiveDay: string;
+  /** The key of the call when not the change's own (the revert of a cancelled scheduled change). */
+  idempotencyKey?: string;
 }
 
 export async function changePlanAtProvider(
@@ -56,11 +58,26 @@ export async function changePlanAtProvider(
   const providerPlanId = change.method === 'stripe' ? plan.stripePlanId : plan.paypalPlanId;
   if (!providerPlanId)
     throw new HttpError(409, billingMessages.planNotAtProvider(plan.name, providerLabel(change.method)));
+  let idempotencyKey = change.idempotencyKey;
+  if (!idempotencyKey) {
+    // A change scheduled again after one was cancelled (and reverted at the provider) must reach
+    // the provider again: the key counts the subscription's cancelled changes.
+    const [cancelled] = await deps
+      .connectionFor(tenantId)
+      .select({ n: count() })
+      .from(planChanges)
+      .where(
+        and(
+          eq(planChanges.tenantId, tenantId),
+          eq(planChanges.subscriptionId, change.subscriptionId),
+          eq(planChanges.status, 'canceled'),
+        ),
+      );
+    const n = Number(cancelled?.n ?? 0);
+    idempotencyKey = `rinnova-change-${tenantId}-${change.subscriptionId}-${change.toPlanId}-${change.effectiveDay}${n > 0 ? `-${n}` : ''}`;
+  }
   const adapter = await deps.providers.adapterOf(tenantId, change.method);
-  await adapter.changePlan(change.providerSubscriptionId, {
-    providerPlanId,
-    idempotencyKey: `rinnova-change-${tenantId}-${change.subscriptionId}-${change.toPlanId}-${change.effectiveDay}`,
-  });
+  await adapter.changePlan(change.providerSubscriptionId, { providerPlanId, idempotencyKey });
 }
 
 /**

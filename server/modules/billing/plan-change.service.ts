@@ -34,6 +34,7 @@ import { isLive } from '../../../contract/subscription-status';
 import { discountOfPayment } from '../../db/coupons';
 import { customerProfileOf, periodDocument, sellerProfileOf } from '../../db/fiscal-profiles';
 import { invoices, payments, planChanges, plans, subscriptions } from '../../db/schema';
+import type { ScheduledPlanChange } from '../../../contract/schemas/subscription';
 import { HttpError } from '../../lib/http-error';
 import type { TenantScope, UnitOfWork } from '../../unit-of-work/unit-of-work';
 import { findSubscription, type SubscriptionRow } from './billing.repository';
@@ -529,4 +530,122 @@ export async function applyDuePlanChanges(w: UnitOfWork, subscriptionId?: number
     applied++;
   }
   return applied;
+}
+
+/** The subscription's scheduled change (GetById's `scheduledPlanChange`), or null. */
+export async function scheduledPlanChangeOf(
+  scope: TenantScope,
+  subscriptionId: number,
+): Promise<ScheduledPlanChange | null> {
+  const [row] = await scope.tx
+    .select({
+      id: planChanges.id,
+      planId: planChanges.toPlanId,
+      planName: plans.name,
+      effectiveAt: planChanges.effectiveAt,
+      whenKind: planChanges.whenKind,
+    })
+    .from(planChanges)
+    .innerJoin(plans, and(eq(plans.tenantId, planChanges.tenantId), eq(plans.id, planChanges.toPlanId)))
+    .where(
+      and(
+        eq(planChanges.tenantId, scope.tenantId),
+        eq(planChanges.subscriptionId, subscriptionId),
+        eq(planChanges.status, 'scheduled'),
+      ),
+    );
+  if (!row) return null;
+  return {
+    id: row.id,
+    planId: row.planId,
+    planName: row.planName,
+    effectiveAt: row.effectiveAt.toISOString(),
+    effectiveDay: romeDay(row.effectiveAt),
+    when: row.whenKind === 'renewal' ? 'renewal' : 'date',
+  };
+}
+
+/** What cancelling a scheduled change needs to know before its unit (nothing written). */
+export interface PlanChangeCancelCheck {
+  /** The scheduled change, or null (nothing to cancel: the call answers so, idempotently). */
+  change: { id: number; fromPlanId: number; toPlanName: string; effectiveDay: string } | null;
+  /** The provider subscription revised when the change was scheduled (to revert first), or null. */
+  provider: { method: 'stripe' | 'paypal'; providerSubscriptionId: string } | null;
+}
+
+/**
+ * Checks `POST api/subscription/cancelPlanChange/{id}`: 404 for a subscription not of the tenant,
+ * 409 when the change's moment has come (the plan-changes job or the renewal applies it).
+ */
+export async function checkPlanChangeCancel(
+  w: TenantScope & { now: Date },
+  id: number,
+): Promise<PlanChangeCancelCheck> {
+  const sub = await findSubscription(w, id);
+  if (!sub) throw new HttpError(404, serverMessages.notFound);
+  const scheduled = await scheduledPlanChangeOf(w, id);
+  if (!scheduled) return { change: null, provider: null };
+  if (Date.parse(scheduled.effectiveAt) <= w.now.getTime())
+    throw new HttpError(409, changePlanMessages.scheduledDue);
+  const [row] = await w.tx
+    .select({ fromPlanId: planChanges.fromPlanId })
+    .from(planChanges)
+    .where(and(eq(planChanges.tenantId, w.tenantId), eq(planChanges.id, scheduled.id)));
+  // The route revised the provider when it scheduled the change (same condition as there).
+  const current = await currentPeriodPayment(w, sub);
+  const provider =
+    current?.providerSubscriptionId && (current.method === 'stripe' || current.method === 'paypal')
+      ? {
+          method: current.method === 'stripe' ? ('stripe' as const) : ('paypal' as const),
+          providerSubscriptionId: current.providerSubscriptionId,
+        }
+      : null;
+  return {
+    change: {
+      id: scheduled.id,
+      fromPlanId: row!.fromPlanId,
+      toPlanName: scheduled.planName,
+      effectiveDay: scheduled.effectiveDay,
+    },
+    provider,
+  };
+}
+
+/**
+ * Cancels the scheduled change `planChangeId` in the caller's unit: 'canceled', a history row
+ * 'planChangeCanceled'. Answers false when it is no longer scheduled (cancelled meanwhile: the
+ * same call twice changes things once).
+ */
+export async function cancelScheduledPlanChange(
+  w: UnitOfWork,
+  id: number,
+  planChangeId: number,
+): Promise<boolean> {
+  const sub = await findSubscription(w, id, { lock: true });
+  if (!sub) throw new HttpError(404, serverMessages.notFound);
+  const [row] = await w.tx
+    .select({ status: planChanges.status, effectiveAt: planChanges.effectiveAt, toPlanName: plans.name })
+    .from(planChanges)
+    .innerJoin(plans, and(eq(plans.tenantId, planChanges.tenantId), eq(plans.id, planChanges.toPlanId)))
+    .where(
+      and(
+        eq(planChanges.tenantId, w.tenantId),
+        eq(planChanges.subscriptionId, id),
+        eq(planChanges.id, planChangeId),
+      ),
+    )
+    .for('update', { of: planChanges });
+  if (!row || row.status !== 'scheduled') return false;
+  if (row.effectiveAt.getTime() <= w.now.getTime()) throw new HttpError(409, changePlanMessages.scheduledDue);
+  await w.tx
+    .update(planChanges)
+    .set({ status: 'canceled', appliedAt: w.now })
+    .where(and(eq(planChanges.tenantId, w.tenantId), eq(planChanges.id, planChangeId)));
+  await recordHistory(
+    w,
+    sub,
+    'planChangeCanceled',
+    changePlanMessages.cancelReason(row.toPlanName, italian(romeDay(row.effectiveAt))),
+  );
+  return true;
 }

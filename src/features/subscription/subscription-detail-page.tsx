@@ -9,7 +9,11 @@ import { isEditable } from '../../../contract/subscription-status';
 import { FieldShell, inputClass } from '../../components/fields/field-shell';
 import { SearchableSelect } from '../../components/fields/searchable-select';
 import { DataTable } from '../../components/data-table';
-import { ArrowLeftIcon, ClockIcon } from '../../components/icons';
+import { ArrowLeftIcon, ClockIcon, RefreshIcon } from '../../components/icons';
+import { confirmAction } from '../../components/confirm-delete';
+import { useCancelPlanChange } from './api/change-plan';
+import { canChangePlan, PlanChangeDialog } from './plan-change-dialog';
+import { planChangeText as pc } from './plan-change-text';
 import { Skeleton } from '../../components/skeleton';
 import { uiText } from '../../components/ui-text';
 import { subscriptionResource } from '../../entities/subscription/subscription.resource';
@@ -65,6 +69,27 @@ export function SubscriptionDetailPage({ id }: { id: number }) {
 
   const rows = sub ? subscriptionActionTable.filter((row) => allowed(row.action, sub)) : [];
   const actions = rows.map((row) => row.action);
+  // 'Cambia piano' (issue 30): Admins, on a live subscription whose period is paid.
+  const canManage = can('subscription', 'manage');
+  const showChangePlan = Boolean(sub && canManage && canChangePlan(sub));
+  const [changeOpen, setChangeOpen] = useState(false);
+  const closeChange = useCallback(() => setChangeOpen(false), []);
+  const cancelChange = useCancelPlanChange();
+  async function cancelScheduled(id: number) {
+    const ok = await confirmAction({
+      title: pc.confirmCancelScheduled.title,
+      text: pc.confirmCancelScheduled.text,
+      confirmText: pc.confirmCancelScheduled.confirm,
+      cancelText: pc.confirmCancelScheduled.cancel,
+    });
+    if (!ok) return;
+    try {
+      const res = await cancelChange.mutateAsync(id);
+      if (res.message) notify.success(res.message);
+    } catch {
+      // toasted by the query client
+    }
+  }
 
   // Just created (`?offerLink=1`): the payment link is offered at once, once.
   const [params, setParams] = useSearchParams();
@@ -139,10 +164,43 @@ export function SubscriptionDetailPage({ id }: { id: number }) {
                       <p className="mt-0.5">{t.nextStepText}</p>
                     </div>
                   )}
-                {actions.length === 0 ? (
-                  <p className="mt-2 text-sm text-slate-500">{t.noActions}</p>
+                {sub.scheduledPlanChange && (
+                  <div className="mt-3 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+                    <p className="font-semibold">
+                      {pc.scheduled(
+                        formatDate(sub.scheduledPlanChange.effectiveDay),
+                        sub.scheduledPlanChange.planName,
+                      )}
+                    </p>
+                    {canManage && (
+                      <button
+                        type="button"
+                        className="btn-secondary mt-2 w-full justify-center"
+                        disabled={cancelChange.isPending}
+                        onClick={() => void cancelScheduled(sub.id)}
+                      >
+                        {pc.cancelScheduled}
+                      </button>
+                    )}
+                  </div>
+                )}
+                {actions.length === 0 && !showChangePlan ? (
+                  sub.scheduledPlanChange ? null : (
+                    <p className="mt-2 text-sm text-slate-500">{t.noActions}</p>
+                  )
                 ) : (
                   <div className="mt-3 flex flex-col gap-2">
+                    {showChangePlan && (
+                      <button
+                        type="button"
+                        className="btn-primary justify-start"
+                        disabled={pending}
+                        onClick={() => setChangeOpen(true)}
+                      >
+                        <RefreshIcon />
+                        {pc.action}
+                      </button>
+                    )}
                     {rows.map((row) => (
                       <button
                         key={row.action}
@@ -171,6 +229,7 @@ export function SubscriptionDetailPage({ id }: { id: number }) {
         </>
       )}
       {dialogs}
+      {changeOpen && sub && <PlanChangeDialog sub={sub} onClose={closeChange} />}
     </div>
   );
 }

@@ -1,0 +1,454 @@
+/**
+ * 'Cambia piano' (issue 30): the new plan (active, same recurrence), when ('Subito', 'Al
+ * prossimo rinnovo' — the default for a cheaper plan — or 'In una data' of the period), the
+ * itemised preview the server computes (`changePlan` with `preview: true`: the unused days
+ * credited, the new plan's days charged, each document's imponibile, cassa, IVA, ritenuta, the net
+ * to pay now, a residual credit, the next periods' amount), then 'Conferma cambio piano'. The
+ * server's field errors go on their field; anything else (a provider's 502…) above the buttons and
+ * in a toast, and nothing changed.
+ */
+import { useEffect, useId, useState } from 'react';
+import { romeDay } from '../../../contract/billing-dates';
+import type { PlanChangePreview } from '../../../contract/invoice/plan-change';
+import type { Quote } from '../../../contract/invoice/quote';
+import type { Plan } from '../../../contract/schemas/plan';
+import type { Subscription } from '../../../contract/schemas/subscription';
+import { FieldError, FieldShell, inputClass } from '../../components/fields/field-shell';
+import { SearchableSelect } from '../../components/fields/searchable-select';
+import { CheckIcon } from '../../components/icons';
+import { Modal } from '../../components/modal';
+import { planResource } from '../../entities/plan/plan.resource';
+import { entityHooks } from '../../lib/entity-hooks';
+import { formatCurrency, formatDate } from '../../lib/formatters';
+import { notify } from '../../lib/notify';
+import { useChangePlan, usePlanChangePreview, type PlanChangeResult } from './api/change-plan';
+import { splitFieldErrors } from './form-errors';
+import { planChangeText as t } from './plan-change-text';
+import { PICKER_PAGE_SIZE } from './subscription-create-page';
+
+type WhenKind = 'now' | 'renewal' | 'date';
+const FIELDS = ['planId', 'when'] as const;
+
+/** Whether 'Cambia piano' is offered: live (Active/ActiveNoRenewal), its period paid, nothing scheduled. */
+export function canChangePlan(sub: Subscription): boolean {
+  if (sub.subscriptionStatus !== 1 && sub.subscriptionStatus !== 3) return false;
+  if (sub.scheduledPlanChange) return false;
+  return (sub.payments ?? []).some((p) => p.periodEnd === sub.nextBillingDate && p.paidAt !== null);
+}
+
+export function PlanChangeDialog({ sub, onClose }: { sub: Subscription; onClose: () => void }) {
+  const [planId, setPlanId] = useState<number | null>(null);
+  const [whenKind, setWhenKind] = useState<WhenKind>('now');
+  const [whenTouched, setWhenTouched] = useState(false);
+  const [date, setDate] = useState('');
+  const [confirmError, setConfirmError] = useState<{
+    fields: Partial<Record<string, string>>;
+    general: string[];
+  }>({ fields: {}, general: [] });
+  const [done, setDone] = useState<{ data: PlanChangeResult; message: string | null } | null>(null);
+  const change = useChangePlan(sub.id);
+  const whenId = useId();
+
+  const plan = entityHooks(planResource).useDetail(planId).data as Plan | null | undefined;
+  const chosenPlan = plan && plan.id === planId ? plan : null;
+  // A cheaper plan goes at the next renewal by default; a dearer one now.
+  useEffect(() => {
+    if (chosenPlan && !whenTouched)
+      setWhenKind(chosenPlan.recurringCostBeforeVAT < sub.costBeforeVAT ? 'renewal' : 'now');
+  }, [chosenPlan, whenTouched, sub.costBeforeVAT]);
+
+  const today = romeDay(new Date());
+  const periodEndDay = romeDay(new Date(sub.nextBillingDate));
+  const ready = planId !== null && (whenTouched || chosenPlan !== null);
+  const when = whenKind === 'date' ? date : whenKind;
+  const body = ready && when !== '' ? { planId, when } : null;
+  const preview = usePlanChangePreview(sub.id, body);
+  const previewErrors = preview.isError ? splitFieldErrors(preview.error, FIELDS) : null;
+  const fieldError = (k: (typeof FIELDS)[number]) =>
+    confirmError.fields[k] ?? previewErrors?.fields[k] ?? undefined;
+  const general = [...(previewErrors?.general ?? []), ...confirmError.general];
+  const data = preview.isError ? null : preview.data;
+
+  const resetErrors = () => setConfirmError({ fields: {}, general: [] });
+  const chooseWhen = (kind: WhenKind) => {
+    setWhenTouched(true);
+    setWhenKind(kind);
+    resetErrors();
+  };
+
+  async function confirm() {
+    if (!body || !data) return;
+    resetErrors();
+    try {
+      const made = await change.mutateAsync(body);
+      if (made.data.status === 'scheduled') {
+        notify.success(made.message ?? t.scheduledTitle);
+        onClose();
+      } else {
+        notify.success(made.message ?? t.doneTitle);
+        setDone(made);
+      }
+    } catch (error) {
+      // Toasted once by the query client; field errors also go on their field.
+      setConfirmError(splitFieldErrors(error, FIELDS));
+    }
+  }
+
+  if (done) return <PlanChangeDone sub={sub} done={done} onClose={onClose} />;
+
+  return (
+    <Modal
+      title={t.title}
+      description={t.intro(sub.plan?.name ?? '')}
+      onClose={onClose}
+      size="lg"
+      footer={
+        <>
+          {data && (
+            // What is asked, always in sight while the preview scrolls (top on a phone, left on a desktop).
+            <p
+              className="order-last self-center text-sm text-slate-600 sm:order-first sm:mr-auto"
+              aria-hidden="true"
+            >
+              {t.netToPay} {data.effective === 'renewal' || data.unusedDays === 0 ? '' : t.netToPayNow}{' '}
+              <span className="font-semibold text-slate-900 tabular-nums">{eur(data.netToPay)}</span>
+            </p>
+          )}
+          <button type="button" className="btn-secondary" onClick={onClose}>
+            {t.cancel}
+          </button>
+          <button
+            type="button"
+            className="btn-primary"
+            disabled={!data || preview.isFetching || change.isPending}
+            onClick={() => void confirm()}
+          >
+            {change.isPending && (
+              <span
+                aria-hidden="true"
+                className="h-4 w-4 animate-spin rounded-full border-2 border-white/40 border-t-white"
+              />
+            )}
+            {t.confirm}
+          </button>
+        </>
+      }
+    >
+      <div className="space-y-5">
+        <FieldShell
+          label={t.plan}
+          required
+          error={fieldError('planId')}
+          hint={t.planHint(sub.plan?.recurrenceTypeName ?? '')}
+        >
+          {(control) => (
+            <SearchableSelect
+              id={control.id}
+              entity="plan"
+              pageSize={PICKER_PAGE_SIZE}
+              value={planId}
+              onChange={(v) => {
+                setPlanId(v);
+                resetErrors();
+              }}
+              placeholder={t.planPlaceholder}
+              noOptionsText={t.noPlans}
+              invalid={Boolean(fieldError('planId'))}
+              describedBy={control['aria-describedby']}
+              filters={{ isActive: true, recurrenceType: sub.plan?.recurrenceType ?? 1 }}
+              loadOnOpen
+            />
+          )}
+        </FieldShell>
+
+        <fieldset aria-describedby={fieldError('when') ? `${whenId}-error` : undefined}>
+          <legend className="label">{t.when}</legend>
+          <div className="mt-1 grid gap-2 sm:grid-cols-3">
+            {(
+              [
+                ['now', t.now, t.nowHint],
+                ['renewal', t.renewal, t.renewalHint(formatDate(periodEndDay))],
+                ['date', t.date, t.dateHint(formatDate(today), formatDate(periodEndDay))],
+              ] as const
+            ).map(([kind, label, hint]) => (
+              <label
+                key={kind}
+                className={`flex cursor-pointer gap-2.5 rounded-lg border p-3 text-sm transition-colors ${
+                  whenKind === kind
+                    ? 'border-blue-500 bg-blue-50/60 ring-1 ring-blue-500'
+                    : 'border-slate-200 hover:border-slate-300'
+                }`}
+              >
+                <input
+                  type="radio"
+                  name={`${whenId}-when`}
+                  className="mt-0.5"
+                  checked={whenKind === kind}
+                  onChange={() => chooseWhen(kind)}
+                />
+                <span className="min-w-0">
+                  <span className="block font-medium text-slate-900">{label}</span>
+                  <span className="mt-0.5 block text-xs text-slate-500">{hint}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+          {whenKind === 'date' && (
+            <div className="mt-3 sm:max-w-xs">
+              <label htmlFor={`${whenId}-date`} className="label">
+                {t.dateLabel}
+              </label>
+              <input
+                id={`${whenId}-date`}
+                type="date"
+                className={inputClass(fieldError('when'))}
+                min={today}
+                max={periodEndDay}
+                value={date}
+                aria-invalid={Boolean(fieldError('when'))}
+                aria-describedby={fieldError('when') ? `${whenId}-error` : undefined}
+                onChange={(e) => {
+                  setDate(e.target.value);
+                  resetErrors();
+                }}
+              />
+            </div>
+          )}
+          <FieldError id={`${whenId}-error`} message={fieldError('when')} className="mt-1.5" />
+        </fieldset>
+
+        {general.length > 0 && (
+          <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-700">
+            {general.map((g, i) => (
+              <p key={i}>{g}</p>
+            ))}
+          </div>
+        )}
+
+        {planId === null ? (
+          <p className="rounded-lg border border-dashed border-slate-200 p-4 text-center text-sm text-slate-500">
+            {t.choosePlan}
+          </p>
+        ) : whenKind === 'date' && date === '' ? (
+          <p className="rounded-lg border border-dashed border-slate-200 p-4 text-center text-sm text-slate-500">
+            {t.chooseDate}
+          </p>
+        ) : data ? (
+          <PlanChangeSummary
+            preview={data}
+            recurrenceName={sub.plan?.recurrenceTypeName ?? ''}
+            loading={preview.isFetching}
+          />
+        ) : preview.isFetching || (!ready && planId !== null) ? (
+          <p className="flex items-center justify-center gap-2 p-4 text-sm text-slate-500" role="status">
+            <span
+              aria-hidden="true"
+              className="h-4 w-4 animate-spin rounded-full border-2 border-slate-200 border-t-slate-500"
+            />
+            {t.previewLoading}
+          </p>
+        ) : null}
+      </div>
+    </Modal>
+  );
+}
+
+const eur = (n: number) => formatCurrency(n);
+
+/** The preview's figures: the change, its lines, each document, what is paid now and next. */
+export function PlanChangeSummary({
+  preview: p,
+  recurrenceName,
+  loading = false,
+}: {
+  preview: PlanChangePreview;
+  recurrenceName: string;
+  loading?: boolean;
+}) {
+  const titleId = useId();
+  const day = formatDate(p.effectiveDay);
+  const lead =
+    p.effective === 'renewal' || p.unusedDays === 0
+      ? t.effectiveRenewal(day)
+      : p.effective === 'date' && p.effectiveDay > romeDay(new Date())
+        ? t.effectiveLater(day, p.unusedDays, p.totalDays)
+        : t.effectiveNow(day, p.unusedDays, p.totalDays);
+  const immediate = p.effective !== 'renewal' && p.unusedDays > 0;
+  return (
+    <section
+      aria-labelledby={titleId}
+      aria-busy={loading}
+      className={`rounded-xl border border-slate-200 bg-slate-50/70 p-4 transition-opacity ${loading ? 'opacity-60' : ''}`}
+    >
+      <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
+        <h3 id={titleId} className="text-sm font-semibold text-slate-900">
+          {t.previewTitle}
+        </h3>
+        <p className="text-sm font-medium text-slate-700">{t.fromTo(p.fromPlan.name, p.toPlan.name)}</p>
+      </div>
+      <p className="mt-1 text-sm text-slate-600">{lead}</p>
+
+      {immediate && p.lines.length > 0 && (
+        <ul
+          className="mt-3 divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white"
+          aria-label={t.linesTitle}
+        >
+          {p.lines.map((l) => (
+            <li key={l.description} className="flex items-start justify-between gap-3 px-3 py-2 text-sm">
+              <span className="min-w-0">
+                <span className="block break-words text-slate-800">{l.description}</span>
+                <span className="block text-xs text-slate-500">
+                  {l.amount < 0 ? t.lineCredit(p.unusedDays) : t.lineCharge(p.unusedDays)}
+                </span>
+              </span>
+              <span
+                className={`shrink-0 tabular-nums font-medium ${l.amount < 0 ? 'text-emerald-700' : 'text-slate-900'}`}
+              >
+                {l.amount < 0 ? `− ${eur(-l.amount)}` : eur(l.amount)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {immediate && (p.credit || p.charge) && (
+        <div className="mt-3 grid gap-3 sm:grid-cols-2">
+          {p.credit && <DocumentFigures title={t.creditDoc} quote={p.credit} negative />}
+          {p.charge && <DocumentFigures title={t.chargeDoc} quote={p.charge} />}
+        </div>
+      )}
+
+      <dl className="mt-3 space-y-1.5 border-t border-slate-200 pt-3 text-sm">
+        <div className="flex items-baseline justify-between gap-4 text-base font-semibold">
+          <dt className="text-slate-900">
+            {t.netToPay}{' '}
+            <span className="text-sm font-normal text-slate-500">
+              {p.effective === 'date' && p.effectiveDay > romeDay(new Date())
+                ? t.netToPayOnDay(day)
+                : t.netToPayNow}
+            </span>
+          </dt>
+          <dd className="tabular-nums text-slate-900">{eur(p.netToPay)}</dd>
+        </div>
+        {p.residualCredit > 0 && (
+          <div className="flex items-baseline justify-between gap-4">
+            <dt className="text-slate-600">
+              {t.residualCredit} <span className="text-xs text-slate-500">· {t.residualHint}</span>
+            </dt>
+            <dd className="tabular-nums text-emerald-700">{eur(p.residualCredit)}</dd>
+          </div>
+        )}
+        <div className="flex items-baseline justify-between gap-4">
+          <dt className="text-slate-600">{t.nextPeriod(formatDate(p.periodEnd))}</dt>
+          <dd className="tabular-nums text-slate-900">
+            {recurrenceName
+              ? t.nextPeriodValue(eur(p.nextPeriod.netToPay), recurrenceName)
+              : eur(p.nextPeriod.netToPay)}
+          </dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+function DocumentFigures({
+  title,
+  quote,
+  negative = false,
+}: {
+  title: string;
+  quote: Quote;
+  negative?: boolean;
+}) {
+  const sign = (n: number) => (negative && n > 0 ? `− ${eur(n)}` : eur(n));
+  const rows: [string, string][] = [[t.taxable, sign(quote.taxable)]];
+  if (quote.cassa > 0) rows.push([t.cassa, sign(quote.cassa)]);
+  rows.push([
+    quote.natura ? `${t.vat} (${quote.natura})` : `${t.vat} ${quote.lines[0]?.vatPercentage ?? ''} %`,
+    sign(quote.vat),
+  ]);
+  if (quote.bollo > 0) rows.push([t.bollo, sign(quote.bollo)]);
+  if (quote.withholding > 0)
+    rows.push([t.withholding, negative ? eur(quote.withholding) : `− ${eur(quote.withholding)}`]);
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white p-3" role="group" aria-label={title}>
+      <p className="text-xs font-semibold tracking-wide text-slate-500 uppercase">{title}</p>
+      <dl className="mt-2 space-y-1 text-sm">
+        {rows.map(([label, value]) => (
+          <div key={label} className="flex items-baseline justify-between gap-3">
+            <dt className="text-slate-600">{label}</dt>
+            <dd className="tabular-nums text-slate-900">{value}</dd>
+          </div>
+        ))}
+        <div className="flex items-baseline justify-between gap-3 border-t border-slate-100 pt-1 font-medium">
+          <dt className="text-slate-700">{t.docNet}</dt>
+          <dd className="tabular-nums text-slate-900">{sign(quote.netToPay)}</dd>
+        </div>
+      </dl>
+    </div>
+  );
+}
+
+/** After the change: what was issued and, if something is to pay, how the proration is collected. */
+function PlanChangeDone({
+  sub,
+  done,
+  onClose,
+}: {
+  sub: Subscription;
+  done: { data: PlanChangeResult; message: string | null };
+  onClose: () => void;
+}) {
+  const d = done.data;
+  const method = sub.payments?.find((p) => p.periodEnd === sub.nextBillingDate && p.paidAt)?.method ?? null;
+  const toPay = d.prorationPaymentId !== null && d.netToPay > 0;
+  // The proration's own payment (the page has refreshed): its causale for a bank transfer.
+  const proration = sub.payments?.find((p) => p.id === d.prorationPaymentId);
+  return (
+    <Modal
+      title={t.doneTitle}
+      onClose={onClose}
+      footer={
+        <button type="button" className="btn-primary" onClick={onClose}>
+          {t.close}
+        </button>
+      }
+    >
+      <div className="flex items-start gap-3 rounded-lg border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-900">
+        <CheckIcon className="mt-0.5 h-5 w-5 shrink-0" />
+        <div className="space-y-1">
+          <p className="font-semibold">{done.message ?? t.doneTitle}</p>
+          {d.creditNote && <p>{t.creditNote(d.creditNote.number)}</p>}
+          {toPay && <p>{t.proration(eur(d.netToPay))}</p>}
+          {toPay && method === 'stripe' && <p>{t.prorationStripe}</p>}
+          {toPay && method !== 'stripe' && proration && <p>{t.prorationTransfer(proration.causale)}</p>}
+          {d.prorationPaymentId !== null && d.netToPay === 0 && <p>{t.prorationPaid}</p>}
+        </div>
+      </div>
+      <dl className="mt-4 space-y-1.5 text-sm">
+        <div className="flex items-baseline justify-between gap-4">
+          <dt className="text-slate-600">{t.plan}</dt>
+          <dd className="text-right font-medium text-slate-900">{d.toPlan.name}</dd>
+        </div>
+        <div className="flex items-baseline justify-between gap-4">
+          <dt className="text-slate-600">
+            {t.netToPay} <span className="text-slate-500">{t.netToPayNow}</span>
+          </dt>
+          <dd className="tabular-nums font-medium text-slate-900">{eur(d.netToPay)}</dd>
+        </div>
+        {d.residualCredit > 0 && (
+          <div className="flex items-baseline justify-between gap-4">
+            <dt className="text-slate-600">{t.residualCredit}</dt>
+            <dd className="tabular-nums text-emerald-700">{eur(d.residualCredit)}</dd>
+          </div>
+        )}
+        <div className="flex items-baseline justify-between gap-4">
+          <dt className="text-slate-600">{t.nextPeriod(formatDate(d.periodEnd))}</dt>
+          <dd className="tabular-nums text-slate-900">
+            {t.nextPeriodValue(eur(d.nextPeriod.netToPay), sub.plan?.recurrenceTypeName || '—')}
+          </dd>
+        </div>
+      </dl>
+    </Modal>
+  );
+}
