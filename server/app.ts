@@ -4,6 +4,7 @@ import fastifyCors from '@fastify/cors';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { changePlanAtProvider, subscribeProrationCharges } from './modules/billing/plan-change.provider';
+import { pauseAtProvider } from './modules/billing/pause.service';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { MEMORY_DATA_DIR } from './config';
@@ -455,6 +456,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     beforeCancel: (tenantId, id) => cancelAtProvider(providerDeps, tenantId, id),
     // A plan change at the provider first, outside the transaction (plan-change.provider.ts).
     changePlanAtProvider: (tenantId, change) => changePlanAtProvider(providerDeps, tenantId, change),
+    // Issue 30: a pause of collection at the provider first, outside the transaction (pause.service.ts).
+    pauseAtProvider: (tenantId, id, target, move) =>
+      pauseAtProvider(providerDeps, tenantId, id, target, move),
   });
   registerOwnPaymentRoutes(app, { connectionFor, providers, publicUrl, clock: now });
   registerPaymentRoutes(app, {
@@ -509,7 +513,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         return [...new Set(found.flat())].sort((a, b) => a - b);
       },
     };
-    const { definitions, missing } = recurringJobs({ db, uow, hooks: paymentHooks });
+    const { definitions, missing } = recurringJobs({ db, uow, hooks: paymentHooks, providers });
     definitions.push(...invoicePecJobs({ ...pecDeps, clock: now }));
     jobs = createJobEngine({
       db,

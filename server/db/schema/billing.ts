@@ -47,6 +47,17 @@ export const subscriptions = pgTable(
      * or a plan's name changes, so search is one trigram-indexed column of one table.
      */
     searchText: text('search_text').notNull().default(''),
+    /**
+     * A pause of collection (issue 30, 'Sospendi incasso'), or all null: no payment is due for the
+     * periods from `pause_from` (the next billing date when it was paused) to `paused_until` (that
+     * date + `pause_periods` periods, which became the next billing date). `pause_entitlements`
+     * 'keep' | 'suspend': the customer's entitlements within [pause_from, paused_until). Cleared when
+     * resumed ('Riprendi ora') or when its periods are over (the subscription-pauses job).
+     */
+    pauseFrom: at('pause_from'),
+    pausedUntil: at('paused_until'),
+    pausePeriods: smallint('pause_periods'),
+    pauseEntitlements: text('pause_entitlements'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -74,6 +85,14 @@ export const subscriptions = pgTable(
     check('subscriptions_cost_check', sql`${t.costBeforeVatCents} >= 0 and ${t.amountDueCents} >= 0`),
     check('subscriptions_vat_check', sql`${t.vatHundredths} between 0 and 10000`),
     check('subscriptions_currency_check', sql`${t.currency} = 'EUR'`),
+    check(
+      'subscriptions_pause_check',
+      sql`(${t.pauseFrom} is null and ${t.pausedUntil} is null and ${t.pausePeriods} is null and ${t.pauseEntitlements} is null) or (${t.pauseFrom} is not null and ${t.pausedUntil} > ${t.pauseFrom} and ${t.pausePeriods} between 1 and 12 and ${t.pauseEntitlements} in ('keep', 'suspend'))`,
+    ),
+    // The subscription-pauses job: pauses whose periods are over.
+    index('subscriptions_paused_until_idx')
+      .on(t.pausedUntil)
+      .where(sql`${t.pausedUntil} is not null`),
   ],
 );
 

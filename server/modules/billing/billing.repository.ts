@@ -1,3 +1,4 @@
+import type { PauseEntitlements } from '../../../contract/schemas/pause';
 /**
  * Tenant-scoped queries of billing. Every function takes a `TenantScope` (a unit of work is one)
  * and filters by its tenant: there is no way to call them without one. Routes never import
@@ -297,6 +298,10 @@ export async function loadSubscriptions(
         planRecurrence: plans.recurrenceType,
         planCost: plans.recurringCostBeforeVat,
         planVat: plans.vatPercentage,
+        pauseFrom: subscriptions.pauseFrom,
+        pausedUntil: subscriptions.pausedUntil,
+        pausePeriods: subscriptions.pausePeriods,
+        pauseEntitlements: subscriptions.pauseEntitlements,
       })
       .from(subscriptions)
       .innerJoin(userTenants, membershipOfSubscription)
@@ -339,6 +344,15 @@ export async function loadSubscriptions(
         currency: 'EUR' as const,
         payments: paymentsBySub.get(r.id) ?? [],
         createdAt: r.createdAt.toISOString(),
+        pause:
+          r.pauseFrom && r.pausedUntil && r.pausePeriods && r.pauseEntitlements
+            ? {
+                from: r.pauseFrom.toISOString(),
+                until: r.pausedUntil.toISOString(),
+                periods: r.pausePeriods,
+                entitlements: r.pauseEntitlements as PauseEntitlements,
+              }
+            : null,
       },
     ];
   });

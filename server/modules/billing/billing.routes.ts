@@ -73,6 +73,9 @@ import {
 import { quoteSchema, toQuote } from '../../../contract/invoice/quote';
 import { changePlanSchema } from '../../../contract/proration';
 import { makePlanChange, preparePlanChange } from './plan-change.service';
+import { PAUSE_ENTITLEMENTS, pauseMessages, pauseSchema } from '../../../contract/schemas/pause';
+import type { ProviderKind } from '../../providers/payment-provider';
+import { endPause, makePause, preparePause, prepareResume, romeDate } from './pause.service';
 import type { ProviderPlanChange } from './plan-change.provider';
 
 const planChangeLineSchema = z.object({
@@ -116,6 +119,16 @@ export interface BillingRoutesOptions {
    * nothing changes in Rinnova; see plan-change.provider.ts.
    */
   changePlanAtProvider?: (tenantId: number, change: ProviderPlanChange) => Promise<void>;
+  /**
+   * Issue 30, 'Sospendi incasso' / 'Riprendi ora': the provider's side, before the unit and
+   * outside it (pause.service.ts). A failure throws (502) and nothing changes in Rinnova.
+   */
+  pauseAtProvider?: (
+    tenantId: number,
+    subscriptionId: number,
+    target: { kind: ProviderKind; id: string },
+    move: { kind: 'pause'; until: Date } | { kind: 'resume'; key: string },
+  ) => Promise<void>;
 }
 
 const MAX_ID = 2_147_483_647;
@@ -148,6 +161,12 @@ const historySchema = z.object({
   reason: z.string().nullable(),
   at: z.string(),
 });
+const pauseItemSchema = z.object({
+  from: z.string(),
+  until: z.string(),
+  periods: z.number(),
+  entitlements: z.enum(PAUSE_ENTITLEMENTS),
+});
 export const subscriptionItemSchema = z.object({
   id: z.number(),
   userID: z.number(),
@@ -175,6 +194,7 @@ export const subscriptionItemSchema = z.object({
   ),
   createdAt: z.string(),
   history: z.array(historySchema).optional(),
+  pause: pauseItemSchema.nullable().optional(),
 });
 const bankTransferItemSchema = z.object({
   id: z.number(),
@@ -272,7 +292,7 @@ function subscriptionFilter(
 
 export function registerBillingRoutes(
   fastify: FastifyInstance,
-  { connectionFor, uow, beforeCancel, changePlanAtProvider }: BillingRoutesOptions,
+  { connectionFor, uow, beforeCancel, changePlanAtProvider, pauseAtProvider }: BillingRoutesOptions,
 ): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
@@ -492,6 +512,59 @@ export function registerBillingRoutes(
               outcome.preview.effectiveDay.split('-').reverse().join('/'),
             ),
       );
+    },
+  );
+
+  app.post(
+    '/api/subscription/pause/:id',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary:
+          "Sospende l'incasso di una sottoscrizione Active/ActiveNoRenewal per 1–12 periodi dal prossimo rinnovo (lo stato non cambia; nessun pagamento dovuto; la data del prossimo rinnovo si sposta dei periodi sospesi); entitlements 'keep' o 'suspend' durante la pausa",
+        params: idParams,
+        body: pauseSchema,
+        response: { 200: envelopeOf(pauseItemSchema) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const tenantId = tenantOf(request);
+      // Checked first (nothing written), then the provider outside any transaction: if it
+      // refuses, nothing changes in Rinnova.
+      const prepared = await request.unitOfWork((w) => preparePause(w, id, request.body));
+      if (pauseAtProvider && prepared.provider)
+        await pauseAtProvider(tenantId, id, prepared.provider, { kind: 'pause', until: prepared.until });
+      const pause = await request.unitOfWork((w) => makePause(w, id, request.body));
+      return ok(pause, pauseMessages.paused(romeDate(new Date(pause.until))));
+    },
+  );
+
+  app.post(
+    '/api/subscription/resume/:id',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary:
+          "Riprende subito l'incasso sospeso ('Riprendi ora'): il prossimo rinnovo è la fine del periodo sospeso in corso (o la data originaria se la pausa non è iniziata)",
+        params: idParams,
+        response: { 200: envelopeOf(z.object({ nextBillingDate: z.string() })) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const tenantId = tenantOf(request);
+      const prepared = await request.unitOfWork((w) => prepareResume(w, id));
+      if (pauseAtProvider && prepared.provider)
+        await pauseAtProvider(tenantId, id, prepared.provider, {
+          kind: 'resume',
+          key: `early-${prepared.pause.pausedUntil.getTime()}`,
+        });
+      const done = await request.unitOfWork((w) => endPause(w, id, { early: true }));
+      const next = done.next ?? prepared.next;
+      return ok({ nextBillingDate: next.toISOString() }, pauseMessages.resumed(romeDate(next)));
     },
   );
 
