@@ -162,6 +162,8 @@ describe('entitlements over HTTP: a failed Stripe renewal', () => {
       planName: 'Basic',
       pastDue: true,
       graceEndsOn,
+      paused: false,
+      pausedUntil: null,
     });
     expect(during.features.find((f) => f.key === feature)).toMatchObject({
       subscriptionId: sub.id,
