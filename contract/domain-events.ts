@@ -36,6 +36,8 @@ export interface DomainEvents {
   'subscription.paused': { subscriptionId: number };
   /** A pause of collection ended: resumed early ('Riprendi ora') or its periods over. */
   'subscription.resumed': { subscriptionId: number; early: boolean };
+  /** A one-off charge collected at once got its payment (issue 30): Stripe charges it after commit. */
+  'oneOffCharge.created': { chargeId: number; paymentId: number; subscriptionId: number };
   /** A bank transfer got its approval date. */
   'bankTransfer.approved': { bankTransferId: number; paymentId: number };
   /** An invoice or credit note was numbered. */
@@ -56,6 +58,7 @@ export const domainEventNames = [
   'subscription.planChanged',
   'subscription.paused',
   'subscription.resumed',
+  'oneOffCharge.created',
   'bankTransfer.approved',
   'invoice.issued',
   'customer.billingDataChanged',

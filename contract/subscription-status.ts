@@ -107,7 +107,10 @@ export type HistoryOnlyEvent =
   // Issue 30, 'Sospendi incasso': paused, resumed early ('Riprendi ora'), ended by its periods.
   | 'pauseCollection'
   | 'resumeCollection'
-  | 'pauseEnded';
+  | 'pauseEnded'
+  // Issue 30, 'Addebito una tantum': a one-off charge added, deleted.
+  | 'oneOffCharge'
+  | 'oneOffChargeDeleted';
 
 export interface Transition {
   from: SubscriptionStatusId;
@@ -207,6 +210,8 @@ export const subscriptionEventLabels: Record<SubscriptionEvent | 'create' | Hist
   pauseCollection: 'Incasso sospeso',
   resumeCollection: 'Incasso ripreso',
   pauseEnded: 'Sospensione dell’incasso terminata',
+  oneOffCharge: 'Addebito una tantum',
+  oneOffChargeDeleted: 'Addebito una tantum eliminato',
   setBankTransfer: 'Pagamento impostato su bonifico bancario',
   switchToBankTransfer: 'Il cliente è passato al bonifico dal prossimo periodo',
   confirmBankTransfer: 'Attivazione confermata dopo il bonifico',

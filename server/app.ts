@@ -5,6 +5,7 @@ import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { changePlanAtProvider, subscribeProrationCharges } from './modules/billing/plan-change.provider';
 import { pauseAtProvider } from './modules/billing/pause.service';
+import { subscribeOneOffCharges } from './modules/billing/one-off-charge.service';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { MEMORY_DATA_DIR } from './config';
@@ -284,6 +285,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   subscribeCollection(events);
   // A plan change's proration charged at Stripe after its unit commits (issue 30).
   subscribeProrationCharges(events, () => providerDeps);
+  // One-off charges (issue 30): paid with their payment; a Stripe one charged after commit.
+  subscribeOneOffCharges(events, () => providerDeps);
   const dispatcher = createOutboxDispatcher({
     db,
     mailer,

@@ -76,6 +76,13 @@ import { makePlanChange, preparePlanChange } from './plan-change.service';
 import { PAUSE_ENTITLEMENTS, pauseMessages, pauseSchema } from '../../../contract/schemas/pause';
 import type { ProviderKind } from '../../providers/payment-provider';
 import { endPause, makePause, preparePause, prepareResume, romeDate } from './pause.service';
+import {
+  ONE_OFF_COLLECT,
+  ONE_OFF_STATUSES,
+  oneOffChargeSchema,
+  oneOffMessages,
+} from '../../../contract/schemas/one-off-charge';
+import { createOneOffCharge, deleteOneOffCharge, listOneOffCharges } from './one-off-charge.service';
 import type { ProviderPlanChange } from './plan-change.provider';
 
 const planChangeLineSchema = z.object({
@@ -565,6 +572,75 @@ export function registerBillingRoutes(
       const done = await request.unitOfWork((w) => endPause(w, id, { early: true }));
       const next = done.next ?? prepared.next;
       return ok({ nextBillingDate: next.toISOString() }, pauseMessages.resumed(romeDate(next)));
+    },
+  );
+
+  const oneOffItemSchema = z.object({
+    id: z.number(),
+    subscriptionId: z.number(),
+    description: z.string(),
+    quantity: z.number(),
+    unitPrice: z.number(),
+    collect: z.enum(ONE_OFF_COLLECT),
+    status: z.enum(ONE_OFF_STATUSES),
+    amountDue: z.number().nullable(),
+    paymentId: z.number().nullable(),
+    createdAt: z.string(),
+    paidAt: z.string().nullable(),
+  });
+
+  app.get(
+    '/api/subscription/charges/:id',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary: 'Gli addebiti una tantum della sottoscrizione, dal più recente, con il loro stato',
+        params: idParams,
+        response: { 200: envelopeOf(z.array(oneOffItemSchema)) },
+      },
+    },
+    async (request) => ok(await listOneOffCharges(readScope(request), request.params.id)),
+  );
+
+  app.post(
+    '/api/subscription/charges/:id',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary:
+          "Aggiunge un addebito una tantum (descrizione, quantità, prezzo unitario in euro senza IVA) a una sottoscrizione Active/ActiveNoRenewal: 'now' crea il suo pagamento (importo calcolato con le regole fiscali del tenant), fatturato quando è pagato",
+        params: idParams,
+        body: oneOffChargeSchema,
+        response: { 200: envelopeOf(oneOffItemSchema) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const charge = await request.unitOfWork((w) => createOneOffCharge(w, id, request.body));
+      return ok(charge, oneOffMessages.created);
+    },
+  );
+
+  app.delete(
+    '/api/subscription/charges/:id/:chargeId',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary: 'Elimina un addebito una tantum ancora da incassare (il suo pagamento non pagato è rimosso)',
+        params: z.object({
+          id: z.coerce.number().int().positive().max(MAX_ID),
+          chargeId: z.coerce.number().int().positive().max(MAX_ID),
+        }),
+        response: { 200: envelopeOf(z.null()) },
+      },
+    },
+    async (request) => {
+      const { id, chargeId } = request.params;
+      await request.unitOfWork((w) => deleteOneOffCharge(w, id, chargeId));
+      return ok(null, oneOffMessages.deleted);
     },
   );
 

@@ -167,7 +167,7 @@ export function PauseDialog({ sub, onClose }: { sub: Subscription; onClose: () =
                   onChange={() => setEntitlements(value)}
                 />
                 <span className="font-medium">{value === 'keep' ? t.keep : t.suspend}</span>
-                <span className="text-xs text-slate-500">
+                <span className={`text-xs ${entitlements === value ? 'text-blue-800' : 'text-slate-600'}`}>
                   {value === 'keep' ? t.keepHint : t.suspendHint}
                 </span>
               </label>
