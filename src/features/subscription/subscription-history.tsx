@@ -26,7 +26,8 @@ export function SubscriptionHistory({ entries }: { entries: readonly Subscriptio
               {subscriptionEventLabels[e.event] ?? e.event}
             </p>
             <div className="mt-1 flex flex-wrap items-center gap-1.5 text-xs">
-              {e.fromStatus !== null && e.fromStatus !== undefined && (
+              {/* A change that moves no status (a plan change, a pause): its status once. */}
+              {e.fromStatus !== null && e.fromStatus !== undefined && e.fromStatus !== e.toStatus && (
                 <>
                   <SubscriptionStatusBadge status={e.fromStatus} />
                   <span aria-label="diventa" className="text-slate-500">

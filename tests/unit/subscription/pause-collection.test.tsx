@@ -5,13 +5,14 @@
  * NotActive one has nothing to pause.
  */
 import { screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Role } from '../../../contract/enums';
 import { renderApp } from '../app/harness';
-import { apiPost, fail, ok, server } from '../msw/server';
+import { apiGet, apiPost, fail, ok, server } from '../msw/server';
 import { subscription, subscriptionServer } from './fixtures';
 
 afterEach(() => vi.restoreAllMocks());
+beforeEach(() => server.use(apiGet('subscription/charges/:id', () => ok([]))));
 
 const PAUSED = {
   from: '2026-02-15T09:00:00Z',
