@@ -1,6 +1,13 @@
 import { expect, test, type Page } from '@playwright/test';
 import { accounts, expectNoHorizontalOverflow, login, screenshot, toast } from './support';
-import { adminCalls, createCustomer, planByName, stampOf, subscribeByTransfer } from './support/demo-tenant';
+import {
+  adminCalls,
+  createCustomer,
+  milanoId,
+  planByName,
+  stampOf,
+  subscribeByTransfer,
+} from './support/demo-tenant';
 
 /**
  * 'Sospendi incasso' / 'Riprendi ora' (issue 30) as the seller sees it: a subscription paid by
@@ -36,12 +43,21 @@ async function shots(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
-test('Admin pauses the collection of a subscription for two periods and resumes it', async ({ page }) => {
+test('Admin pauses the collection of a subscription for two periods, resumes it, and adds a one-off charge paid at once', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const call = await adminCalls();
   const stamp = stampOf();
   const name = `Marta Pausa ${stamp}`;
-  const customerId = await createCustomer(call, { name, email: `marta.pausa.${stamp}@example.it` });
+  const customerId = await createCustomer(call, {
+    name,
+    email: `marta.pausa.${stamp}@example.it`,
+    fiscalCode: 'RSSMRA80A01H501U',
+    street: 'Via Torino 12',
+    zip: '20123',
+    municipality: await milanoId(call),
+  });
   const basic = await planByName(call, 'Basic');
   const { id } = await subscribeByTransfer(call, customerId, basic.id, 'confirmed');
   const before = await call<{ nextBillingDate: string; startDate: string }>(
@@ -92,4 +108,45 @@ test('Admin pauses the collection of a subscription for two periods and resumes 
     `/api/subscription/GetById/${id}`,
   );
   expect(after.body.data).toMatchObject({ nextBillingDate: next, pause: null });
+
+  // A one-off charge, collected at once.
+  const charges = page.locator('section', {
+    has: page.getByRole('heading', { name: 'Addebiti una tantum', exact: true }),
+  });
+  await charges.getByRole('button', { name: 'Addebito una tantum' }).click();
+  const add = page.getByRole('dialog', { name: 'Addebito una tantum' });
+  await expect(add).toBeVisible();
+  await add.getByLabel('Descrizione').fill('Configurazione dominio');
+  await add.getByLabel('Quantità').fill('2');
+  await add.getByLabel('Prezzo unitario (IVA esclusa, €)').fill('45,50');
+  await shots(page, 'one-off-dialog');
+  await add.getByRole('button', { name: 'Aggiungi addebito' }).click();
+  await expect(toast(page, 'Addebito una tantum creato.')).toBeVisible();
+  await expect(add).toBeHidden();
+  const item = charges.getByRole('listitem').filter({ hasText: 'Configurazione dominio' });
+  await expect(item).toContainText('Da incassare');
+  await expect(item).toContainText('111,02 €');
+  await shots(page, 'one-off-pending');
+
+  // Paid at once ('Segna come pagato', by the API): 'Pagato', and its invoice issued.
+  const list = await call<{ id: number; paymentId: number; amountDue: number }[]>(
+    'GET',
+    `/api/subscription/charges/${id}`,
+  );
+  const created = list.body.data![0]!;
+  expect(created.amountDue).toBe(111.02);
+  const paid = await call('POST', `/api/collection/markPaid/${created.paymentId}`, {
+    amount: 111.02,
+    approvalDate: new Date(Date.now() - 60_000).toISOString(),
+  });
+  expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+  await page.reload();
+  await expect(item).toContainText('Pagato');
+  await expect(item.getByRole('button')).toHaveCount(0);
+  const issued = await call<{ items: { paymentId: number; total: number }[] }>(
+    'GET',
+    '/api/invoice/getAll?page=1&pageSize=50',
+  );
+  expect(issued.body.data!.items.find((i) => i.paymentId === created.paymentId)?.total).toBe(111.02);
+  await shots(page, 'one-off-paid');
 });
