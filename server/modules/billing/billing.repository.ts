@@ -485,6 +485,8 @@ export async function latestPaidPayment(scope: TenantScope, subscriptionId: numb
         eq(payments.tenantId, scope.tenantId),
         eq(payments.subscriptionId, subscriptionId),
         isNotNull(payments.paidAt),
+        // A one-off charge's payment (issue 30) is no period: it says nothing of how periods renew.
+        isNull(payments.oneOffChargeId),
       ),
     )
     .orderBy(desc(payments.periodStart), desc(payments.id))
@@ -510,6 +512,8 @@ export async function paymentToSettle(
         eq(payments.tenantId, scope.tenantId),
         eq(payments.subscriptionId, subscriptionId),
         isNull(payments.paidAt),
+        // A one-off charge's payment (issue 30) is settled on its own ('Segna come pagato', Stripe).
+        isNull(payments.oneOffChargeId),
       ),
     )
     .orderBy(asc(payments.id))
