@@ -124,6 +124,15 @@ export async function providerOf(
     .orderBy(desc(payments.periodStart), desc(payments.id))
     .limit(1);
   if (!row?.providerSubscriptionId || (row.method !== 'paypal' && row.method !== 'stripe')) return null;
+  if (row.method === 'paypal') {
+    // An ActiveNoRenewal PayPal subscription is already suspended at PayPal (its customer turned
+    // the renewal off): neither suspended again nor re-activated by a pause.
+    const [sub] = await scope.tx
+      .select({ status: subscriptions.status })
+      .from(subscriptions)
+      .where(and(eq(subscriptions.tenantId, scope.tenantId), eq(subscriptions.id, subscriptionId)));
+    if (sub?.status !== SubscriptionStatus.Active) return null;
+  }
   return { kind: row.method, id: row.providerSubscriptionId };
 }
 
