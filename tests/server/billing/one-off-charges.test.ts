@@ -8,7 +8,9 @@
  *   NotActive subscription 409, another tenant 404, a customer 403; a pending charge deleted (its
  *   payment gone), a paid one not;
  * - Stripe: charged after commit (one invoice of the amount asked, keyed by the payment); its
- *   invoice.paid delivered twice records the payment once and issues one invoice.
+ *   invoice.paid delivered twice records the payment once and issues one invoice;
+ * - a forfettario (Sofia Bellini Illustrazioni: RF19, rivalsa INPS, bollo): the charge's document
+ *   is the tenant's regime — Natura N2.2, the cassa line, the bollo above 77,47 € — XSD-valid.
  */
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +23,13 @@ import { startFakeStripe, type FakeStripe } from '../../../server/providers/fake
 import { create } from '../helpers/entity-checks';
 import { createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
 import { payByBankTransfer, tagText, withoutDemoInvoices } from '../invoices/helpers';
-import { createSubscription, giveIban, movableClock, userId } from './helpers';
+import {
+  createSubscription,
+  customersWithoutLiveSubscription,
+  giveIban,
+  movableClock,
+  userId,
+} from './helpers';
 
 const clock = movableClock('2026-03-02T09:00:00.000Z');
 const STRIPE_WHSEC = 'whsec_rinnova_oneoff_secret';
@@ -263,5 +271,68 @@ describe('Stripe', () => {
     expect(issued[0]).toMatchObject({ taxableCents: 12000, totalCents: 14640 });
     expect(await fatturaErrors(issued[0]!.xml)).toEqual([]);
     expect((await list(sub.id))[0]).toMatchObject({ status: 'paid' });
+  });
+});
+
+describe('a forfettario', () => {
+  it('charges and invoices the one-off with the tenant’s regime: N2.2, rivalsa, bollo; XSD-valid', async () => {
+    clock.set('2026-06-01T09:00:00.000Z');
+    const tenant = 'Sofia Bellini Illustrazioni';
+    const sa = await ctx.as('superadmin', tenant);
+    await giveIban(ctx, tenant);
+    const created = await sa.post<Plan>('/api/plan/Create', {
+      name: 'Illustrazioni mensili',
+      recurringCostBeforeVAT: 50,
+      vatPercentage: 0,
+      natura: 'N2.2',
+      recurrenceType: 1,
+      isActive: true,
+    });
+    expect(created.status, created.raw).toBe(200);
+    const towns = await sa.get<{ options: { value: number; label: string }[] }>(
+      '/api/municipality/getAllForSelect?searchTerm=Milano&pageSize=20',
+    );
+    const milano = towns.body.data!.options.find((m) => m.label.startsWith('Milano'))!;
+    const person = await sa.post<{ id: number }>('/api/user/Create', {
+      roleId: 3,
+      isActive: true,
+      isCompany: false,
+      name: 'Giulia Verdi',
+      email: 'giulia.verdi.oneoff@example.it',
+      fiscalCode: 'RSSMRA80A01H501U',
+      street: 'Via Torino 12',
+      zip: '20123',
+      municipality: milano.value,
+    });
+    expect(person.status, person.raw).toBe(200);
+    const customer = { id: person.body.data!.id };
+    const { sub, confirm } = await payByBankTransfer(
+      sa,
+      { userId: customer!.id, planId: created.body.data!.id },
+      '2026-06-01T09:00:00.000Z',
+    );
+    expect(confirm.status, confirm.raw).toBe(200);
+    const made = await sa.post<OneOffCharge>(`/api/subscription/charges/${sub.id}`, {
+      description: 'Illustrazione di copertina',
+      quantity: 1,
+      unitPrice: 300,
+      collect: 'now',
+    });
+    expect(made.status, made.raw).toBe(200);
+    // 300,00 + rivalsa INPS 4 % 12,00 = 312,00, no VAT, + bollo 2,00 = 314,00.
+    expect(made.body.data!.amountDue).toBe(314);
+    const paid = await sa.post(`/api/collection/markPaid/${made.body.data!.paymentId}`, {
+      amount: 314,
+      approvalDate: '2026-06-01T09:00:00.000Z',
+    });
+    expect(paid.status, paid.raw).toBe(200);
+    const [invoice] = await invoicesOf(made.body.data!.paymentId!);
+    expect(invoice, 'the charge is invoiced').toBeDefined();
+    expect(await fatturaErrors(invoice!.xml)).toEqual([]);
+    expect(tagText(invoice!.xml, 'RegimeFiscale')).toBe('RF19');
+    expect(tagText(invoice!.xml, 'Natura')).toBe('N2.2');
+    expect(invoice!.xml).toContain('<DatiCassaPrevidenziale>');
+    expect(invoice!.xml).toContain('<BolloVirtuale>SI</BolloVirtuale>');
+    expect(tagText(invoice!.xml, 'ImportoPagamento')).toBe('314.00');
   });
 });
