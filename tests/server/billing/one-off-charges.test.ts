@@ -23,13 +23,7 @@ import { startFakeStripe, type FakeStripe } from '../../../server/providers/fake
 import { create } from '../helpers/entity-checks';
 import { createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
 import { payByBankTransfer, tagText, withoutDemoInvoices } from '../invoices/helpers';
-import {
-  createSubscription,
-  customersWithoutLiveSubscription,
-  giveIban,
-  movableClock,
-  userId,
-} from './helpers';
+import { createSubscription, giveIban, movableClock, userId } from './helpers';
 
 const clock = movableClock('2026-03-02T09:00:00.000Z');
 const STRIPE_WHSEC = 'whsec_rinnova_oneoff_secret';
