@@ -94,6 +94,15 @@ export const apiPaths = {
     setActiveNoRenewal: (id: number | string) => `subscription/setActiveNoRenewal/${id}`,
     /** GET: `data` = BankTransferInstructions of the subscription's first payment. */
     bankTransferInstructions: (id: number | string) => `subscription/bankTransferInstructions/${id}`,
+    /** POST {periods 1–12, entitlements 'keep'|'suspend'} (issue 30, 'Sospendi incasso'): `data` = SubscriptionPause. */
+    pause: (id: number | string) => `subscription/pause/${id}`,
+    /** POST (issue 30, 'Riprendi ora'): `data = { nextBillingDate }`. */
+    resume: (id: number | string) => `subscription/resume/${id}`,
+    /** GET: the subscription's one-off charges; POST {description, quantity, unitPrice, collect}: one added (issue 30). */
+    charges: (id: number | string) => `subscription/charges/${id}`,
+    /** DELETE: a pending one-off charge. */
+    deleteCharge: (id: number | string, chargeId: number | string) =>
+      `subscription/charges/${id}/${chargeId}`,
     syncPaypal: 'subscription/sync-paypal',
     syncStripe: 'subscription/sync-stripe',
     /** POST {planId, email, name?} (app key): e-mails a confirmation link; `data = { confirmationSent: true }`. */

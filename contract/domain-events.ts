@@ -32,6 +32,12 @@ export interface DomainEvents {
     toPlanId: number;
     planChangeId: number;
   };
+  /** Collection of a subscription was paused (issue 30, 'Sospendi incasso'). */
+  'subscription.paused': { subscriptionId: number };
+  /** A pause of collection ended: resumed early ('Riprendi ora') or its periods over. */
+  'subscription.resumed': { subscriptionId: number; early: boolean };
+  /** A one-off charge collected at once got its payment (issue 30): Stripe charges it after commit. */
+  'oneOffCharge.created': { chargeId: number; paymentId: number; subscriptionId: number };
   /** A bank transfer got its approval date. */
   'bankTransfer.approved': { bankTransferId: number; paymentId: number };
   /** An invoice or credit note was numbered. */
@@ -50,6 +56,9 @@ export const domainEventNames = [
   'subscription.created',
   'subscription.statusChanged',
   'subscription.planChanged',
+  'subscription.paused',
+  'subscription.resumed',
+  'oneOffCharge.created',
   'bankTransfer.approved',
   'invoice.issued',
   'customer.billingDataChanged',

@@ -26,6 +26,8 @@ export const WEBHOOK_EVENTS = [
   'subscription.canceled',
   'subscription.expired',
   'subscription.plan_changed',
+  'subscription.paused',
+  'subscription.resumed',
   'payment.succeeded',
   'bank_transfer.approved',
 ] as const;
@@ -37,6 +39,8 @@ export const webhookEventLabels: Record<WebhookEventType, string> = {
   'subscription.canceled': 'Sottoscrizione cancellata',
   'subscription.expired': 'Sottoscrizione scaduta',
   'subscription.plan_changed': 'Piano cambiato',
+  'subscription.paused': 'Incasso sospeso',
+  'subscription.resumed': 'Incasso ripreso',
   'payment.succeeded': 'Pagamento riuscito',
   'bank_transfer.approved': 'Bonifico approvato',
 };
@@ -152,4 +156,11 @@ export interface Entitlement {
    */
   pastDue: boolean;
   graceEndsOn: string | null;
+  /**
+   * Issue 30: collection of the subscription is paused now (no payment due until `pausedUntil`,
+   * ISO date-time, the next billing date). An entitlement is answered while paused only when the
+   * pause keeps them ('mantenuti'); a pause that suspends them ('sospesi') answers none.
+   */
+  paused: boolean;
+  pausedUntil: string | null;
 }

@@ -100,7 +100,17 @@ export type SubscriptionEvent =
  * History rows of changes that move no status (issue 30, 'Cambia piano'): the plan changed at once
  * or on its day, and a change scheduled for a later day. Not in the state machine's table.
  */
-export type HistoryOnlyEvent = 'changePlan' | 'schedulePlanChange' | 'planChangeCanceled';
+export type HistoryOnlyEvent =
+  | 'changePlan'
+  | 'schedulePlanChange'
+  | 'planChangeCanceled'
+  // Issue 30, 'Sospendi incasso': paused, resumed early ('Riprendi ora'), ended by its periods.
+  | 'pauseCollection'
+  | 'resumeCollection'
+  | 'pauseEnded'
+  // Issue 30, 'Addebito una tantum': a one-off charge added, deleted.
+  | 'oneOffCharge'
+  | 'oneOffChargeDeleted';
 
 export interface Transition {
   from: SubscriptionStatusId;
@@ -197,6 +207,11 @@ export const subscriptionEventLabels: Record<SubscriptionEvent | 'create' | Hist
   changePlan: 'Piano cambiato',
   schedulePlanChange: 'Cambio di piano programmato',
   planChangeCanceled: 'Cambio di piano programmato annullato',
+  pauseCollection: 'Incasso sospeso',
+  resumeCollection: 'Incasso ripreso',
+  pauseEnded: 'Sospensione dell’incasso terminata',
+  oneOffCharge: 'Addebito una tantum',
+  oneOffChargeDeleted: 'Addebito una tantum eliminato',
   setBankTransfer: 'Pagamento impostato su bonifico bancario',
   switchToBankTransfer: 'Il cliente è passato al bonifico dal prossimo periodo',
   confirmBankTransfer: 'Attivazione confermata dopo il bonifico',

@@ -4,6 +4,8 @@ import fastifyCors from '@fastify/cors';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { changePlanAtProvider, subscribeProrationCharges } from './modules/billing/plan-change.provider';
+import { pauseAtProvider } from './modules/billing/pause.service';
+import { subscribeOneOffCharges } from './modules/billing/one-off-charge.service';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { MEMORY_DATA_DIR } from './config';
@@ -283,6 +285,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   subscribeCollection(events);
   // A plan change's proration charged at Stripe after its unit commits (issue 30).
   subscribeProrationCharges(events, () => providerDeps);
+  // One-off charges (issue 30): paid with their payment; a Stripe one charged after commit.
+  subscribeOneOffCharges(events, () => providerDeps);
   const dispatcher = createOutboxDispatcher({
     db,
     mailer,
@@ -455,6 +459,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     beforeCancel: (tenantId, id) => cancelAtProvider(providerDeps, tenantId, id),
     // A plan change at the provider first, outside the transaction (plan-change.provider.ts).
     changePlanAtProvider: (tenantId, change) => changePlanAtProvider(providerDeps, tenantId, change),
+    // Issue 30: a pause of collection at the provider first, outside the transaction (pause.service.ts).
+    pauseAtProvider: (tenantId, id, target, move) =>
+      pauseAtProvider(providerDeps, tenantId, id, target, move),
   });
   registerOwnPaymentRoutes(app, { connectionFor, providers, publicUrl, clock: now });
   registerPaymentRoutes(app, {
@@ -509,7 +516,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         return [...new Set(found.flat())].sort((a, b) => a - b);
       },
     };
-    const { definitions, missing } = recurringJobs({ db, uow, hooks: paymentHooks });
+    const { definitions, missing } = recurringJobs({ db, uow, hooks: paymentHooks, providers });
     definitions.push(...invoicePecJobs({ ...pecDeps, clock: now }));
     jobs = createJobEngine({
       db,

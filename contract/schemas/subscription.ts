@@ -4,6 +4,7 @@
  * decimals) and is computed in cents (contract/money.ts); dates are ISO-8601 strings.
  */
 import { z } from 'zod';
+import type { SubscriptionPause } from './pause';
 import { parseBillingDateTime } from '../billing-dates';
 import type { SubscriptionStatusId } from '../enums';
 import { toCents, toPercentHundredths } from '../money';
@@ -95,6 +96,8 @@ export interface Subscription {
   history?: SubscriptionHistoryEntry[];
   /** GetById only: the plan change scheduled for a later day, or null. */
   scheduledPlanChange?: ScheduledPlanChange | null;
+  /** Issue 30: the pause of collection ('Sospendi incasso'), or null. */
+  pause?: SubscriptionPause | null;
 }
 
 /** Euros with at most two decimals, ≥ 0 (or > 0), as a number or a '49,50' string; '' / null → absent. */

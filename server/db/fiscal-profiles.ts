@@ -190,3 +190,34 @@ export async function subscriptionDocument(
   ]);
   return periodDocument(seller, customer, charge);
 }
+
+/**
+ * The document of a one-off charge ('Addebito una tantum', issue 30): its lines (description,
+ * quantity, unit price) at the subscription's VAT treatment, through the one computation (VAT or
+ * natura, cassa, ritenuta, bollo as the two profiles decide). Its net to pay is what its payment asks.
+ */
+export async function oneOffDocument(
+  db: Reader,
+  tenantId: number,
+  userId: number,
+  charge: {
+    description: string;
+    quantity: number;
+    unitPriceCents: Cents;
+    vat: PercentHundredths;
+    natura: Natura | null;
+  },
+): Promise<FiscalDocument> {
+  const [seller, customer] = await Promise.all([
+    sellerProfileOf(db, tenantId),
+    customerProfileOf(db, tenantId, userId),
+  ]);
+  return computeDocument({
+    seller,
+    customer,
+    charges: [
+      { description: charge.description, quantity: charge.quantity, unitPriceCents: charge.unitPriceCents },
+    ],
+    plan: { vat: charge.vat, natura: charge.natura },
+  });
+}

@@ -23,6 +23,8 @@ export interface FakeStripeSubscription {
   customer: string;
   /** Set by an update ('Disattiva il rinnovo', 'Passa al bonifico'): the subscription ends when its period does. */
   cancel_at_period_end: boolean;
+  /** A pause of collection (issue 30): invoices voided until `resumes_at` (Unix seconds); null when collecting. */
+  pause_collection: { behavior: string; resumes_at: number | null } | null;
   items: { object: 'list'; data: { id: string; price: { id: string } }[] };
   metadata: Record<string, string>;
   created: number;
@@ -438,6 +440,20 @@ export async function startFakeStripe(
           );
         if (body.cancel_at_period_end !== undefined)
           sub.cancel_at_period_end = str(body.cancel_at_period_end) === 'true';
+        // Issue 30: pause_collection[behavior], pause_collection[resumes_at]; '' unsets it.
+        if (body.pause_collection !== undefined) {
+          const pause = body.pause_collection as { behavior?: string; resumes_at?: string } | string;
+          if (typeof pause === 'string' || pause === null) sub.pause_collection = null;
+          else {
+            const behavior = str(pause.behavior);
+            if (!['void', 'keep_as_draft', 'mark_uncollectible'].includes(behavior))
+              return stripeError(res, 400, 'invalid_request_error', `Invalid pause_collection[behavior]`);
+            sub.pause_collection = {
+              behavior,
+              resumes_at: pause.resumes_at ? Number(str(pause.resumes_at)) : null,
+            };
+          }
+        }
         // A plan change (issue 30): items[0][id] the subscription item, items[0][price] the new price.
         const items = body.items as Record<string, { id?: string; price?: string }> | undefined;
         const item = items?.['0'];
@@ -512,6 +528,7 @@ export async function startFakeStripe(
         status: 'active',
         customer: newId('cus'),
         cancel_at_period_end: false,
+        pause_collection: null,
         items: { object: 'list', data: [{ id: newId('si'), price: { id: priceId } }] },
         metadata,
         created: nowSeconds(),

@@ -58,6 +58,19 @@ export interface PaymentProviderAdapter {
    */
   changePlan(id: string, input: { providerPlanId: string; idempotencyKey: string }): Promise<void>;
   /**
+   * A pause of collection (issue 30, 'Sospendi incasso'): the provider charges nothing until
+   * `resumesAt`. Stripe sets `pause_collection: { behavior: 'void', resumes_at }` (its invoices of
+   * the paused periods are voided, the subscription stays `active`, collection resumes by itself at
+   * `resumes_at`); PayPal suspends the subscription (no charge while SUSPENDED; PayPal has no
+   * resume date: Rinnova re-activates it when the pause ends).
+   */
+  pauseCollection(
+    id: string,
+    input: { resumesAt: Date; reason: string; idempotencyKey: string },
+  ): Promise<void>;
+  /** Ends a pause: Stripe unsets `pause_collection`; PayPal re-activates the subscription. */
+  resumeCollection(id: string, input: { reason: string; idempotencyKey: string }): Promise<void>;
+  /**
    * True only when the delivery's signature is confirmed: PayPal checks it for this webhook id;
    * Stripe's adapter checks it offline with the signing secret it was built with (the id is ignored).
    */

@@ -166,6 +166,22 @@ export function createPayPalAdapter(
         reason: reason.slice(0, 127),
       });
     },
+    async pauseCollection(id, { reason, idempotencyKey }) {
+      await call(
+        'POST',
+        `/v1/billing/subscriptions/${encodeURIComponent(id)}/suspend`,
+        { reason: reason.slice(0, 127) },
+        { 'paypal-request-id': idempotencyKey },
+      );
+    },
+    async resumeCollection(id, { reason, idempotencyKey }) {
+      await call(
+        'POST',
+        `/v1/billing/subscriptions/${encodeURIComponent(id)}/activate`,
+        { reason: reason.slice(0, 127) },
+        { 'paypal-request-id': idempotencyKey },
+      );
+    },
     async changePlan(id, { providerPlanId, idempotencyKey }) {
       await call(
         'POST',

@@ -207,6 +207,19 @@ export function createStripeAdapter(credentials: StripeCredentials, options: Str
     async resumeRenewal(id) {
       await call(() => stripe.subscriptions.update(id, { cancel_at_period_end: false }));
     },
+    async pauseCollection(id, { resumesAt, idempotencyKey }) {
+      await call(() =>
+        stripe.subscriptions.update(
+          id,
+          { pause_collection: { behavior: 'void', resumes_at: Math.floor(resumesAt.getTime() / 1000) } },
+          { idempotencyKey },
+        ),
+      );
+    },
+    async resumeCollection(id, { idempotencyKey }) {
+      // An empty string unsets the field: collection resumes at the next period of the subscription.
+      await call(() => stripe.subscriptions.update(id, { pause_collection: '' }, { idempotencyKey }));
+    },
     async changePlan(id, { providerPlanId, idempotencyKey }) {
       const sub = await call(() => stripe.subscriptions.retrieve(id));
       const item = sub?.items?.data?.[0];

@@ -47,6 +47,17 @@ export const subscriptions = pgTable(
      * or a plan's name changes, so search is one trigram-indexed column of one table.
      */
     searchText: text('search_text').notNull().default(''),
+    /**
+     * A pause of collection (issue 30, 'Sospendi incasso'), or all null: no payment is due for the
+     * periods from `pause_from` (the next billing date when it was paused) to `paused_until` (that
+     * date + `pause_periods` periods, which became the next billing date). `pause_entitlements`
+     * 'keep' | 'suspend': the customer's entitlements within [pause_from, paused_until). Cleared when
+     * resumed ('Riprendi ora') or when its periods are over (the subscription-pauses job).
+     */
+    pauseFrom: at('pause_from'),
+    pausedUntil: at('paused_until'),
+    pausePeriods: smallint('pause_periods'),
+    pauseEntitlements: text('pause_entitlements'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -74,6 +85,14 @@ export const subscriptions = pgTable(
     check('subscriptions_cost_check', sql`${t.costBeforeVatCents} >= 0 and ${t.amountDueCents} >= 0`),
     check('subscriptions_vat_check', sql`${t.vatHundredths} between 0 and 10000`),
     check('subscriptions_currency_check', sql`${t.currency} = 'EUR'`),
+    check(
+      'subscriptions_pause_check',
+      sql`(${t.pauseFrom} is null and ${t.pausedUntil} is null and ${t.pausePeriods} is null and ${t.pauseEntitlements} is null) or (${t.pauseFrom} is not null and ${t.pausedUntil} > ${t.pauseFrom} and ${t.pausePeriods} between 1 and 12 and ${t.pauseEntitlements} in ('keep', 'suspend'))`,
+    ),
+    // The subscription-pauses job: pauses whose periods are over.
+    index('subscriptions_paused_until_idx')
+      .on(t.pausedUntil)
+      .where(sql`${t.pausedUntil} is not null`),
   ],
 );
 
@@ -225,6 +244,11 @@ export const payments = pgTable(
      * invoice is one line of those days, with the change's credit note set off.
      */
     planChangeId: integer('plan_change_id'),
+    /**
+     * The one-off charge this payment collects on its own ('Addebito una tantum', 'Subito', issue
+     * 30, `one_off_charges`), or null: its invoice is the charge's lines.
+     */
+    oneOffChargeId: integer('one_off_charge_id'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -488,5 +512,51 @@ export const planChanges = pgTable(
       .where(sql`status = 'scheduled'`),
     uniqueIndex('plan_changes_payment_idx').on(t.tenantId, t.prorationPaymentId),
     check('plan_changes_status_check', sql`status in ('scheduled', 'applied', 'canceled')`),
+  ],
+);
+
+/**
+ * One-off charges of a subscription ('Addebito una tantum', issue 30): a description, a quantity
+ * and a unit price before VAT (cents), at the subscription's VAT treatment (the one document
+ * computation decides VAT, natura, cassa, ritenuta and bollo). 'now': collected by a payment of its
+ * own (`payment_id`), invoiced (TD01 of its lines) when paid. 'pending' until paid; deleted while
+ * pending ('deleted', kept for the history).
+ */
+export const oneOffCharges = pgTable(
+  'one_off_charges',
+  {
+    id: id(),
+    tenantId: tenantColumn(),
+    subscriptionId: integer('subscription_id').notNull(),
+    description: text('description').notNull(),
+    quantity: integer('quantity').notNull(),
+    unitPriceCents: cents('unit_price_cents').notNull(),
+    /** 'now' (its own payment) | 'nextPayment' (lines of the next period's payment). */
+    collect: text('collect').notNull(),
+    /** 'pending' | 'paid' | 'deleted'. */
+    status: text('status').notNull().default('pending'),
+    /** What its payment asks (the document's net to pay), once computed. */
+    amountDueCents: cents('amount_due_cents'),
+    paymentId: integer('payment_id'),
+    createdAt: createdAt(),
+    paidAt: at('paid_at'),
+  },
+  (t) => [
+    foreignKey({
+      name: 'one_off_charges_subscription_fk',
+      columns: [t.subscriptionId, t.tenantId],
+      foreignColumns: [subscriptions.id, subscriptions.tenantId],
+    }),
+    foreignKey({
+      name: 'one_off_charges_payment_fk',
+      columns: [t.paymentId, t.tenantId],
+      foreignColumns: [payments.id, payments.tenantId],
+    }),
+    index('one_off_charges_subscription_idx').on(t.subscriptionId, t.id),
+    uniqueIndex('one_off_charges_payment_idx').on(t.tenantId, t.paymentId),
+    check('one_off_charges_collect_check', sql`${t.collect} in ('now', 'nextPayment')`),
+    check('one_off_charges_status_check', sql`${t.status} in ('pending', 'paid', 'deleted')`),
+    check('one_off_charges_quantity_check', sql`${t.quantity} between 1 and 10000`),
+    check('one_off_charges_price_check', sql`${t.unitPriceCents} > 0`),
   ],
 );

@@ -28,6 +28,8 @@ import type { PaymentHooks } from './payment-hooks';
 import { italianDay, paymentLinkIfAny, runDunning } from './dunning';
 import { addDays, ladderOf } from './collection.service';
 import { applyDuePlanChanges } from './plan-change.service';
+import { endDuePauses } from './pause.service';
+import type { ProviderRegistry } from '../../providers/registry';
 
 export const JOB_NAMES = {
   expireSubscriptions: 'subscriptions-expire',
@@ -36,6 +38,7 @@ export const JOB_NAMES = {
   renewalReminders: 'renewal-reminders',
   dunning: 'dunning',
   planChanges: 'plan-changes',
+  pauses: 'subscription-pauses',
 } as const;
 
 /** Days before the next billing date when the renewal reminder goes out. */
@@ -49,6 +52,8 @@ export interface RecurringJobDeps {
   uow: UnitOfWorkRunner;
   /** Absent (or partly absent) until the payments issue provides them: see payment-hooks.ts. */
   hooks: Partial<PaymentHooks>;
+  /** The providers a pause's end re-activates (PayPal); absent, a PayPal pause's end fails and is retried. */
+  providers?: ProviderRegistry;
 }
 
 async function allTenants(db: Database): Promise<number[]> {
@@ -483,5 +488,27 @@ export function recurringJobs(deps: RecurringJobDeps): { definitions: JobDefinit
     ),
   );
 
+  // Pauses of collection whose periods are over (issue 30): ended every hour, once each.
+  definitions.push(
+    perTenant(
+      { name: JOB_NAMES.pauses, label: 'Fine delle sospensioni dell’incasso', cron: '9 * * * *' },
+      () => allTenants(db),
+      async (tenantId) => {
+        const result = await endDuePauses(
+          { uow, providers: deps.providers ?? noProviders },
+          tenantId,
+          JOB_NAMES.pauses,
+        );
+        if (result.failed.length > 0)
+          throw new Error(`${result.failed.length} sospensioni non terminate: ${result.failed[0]}`);
+        return { tenantId, ended: result.ended };
+      },
+    ),
+  );
+
   return { definitions, missing };
 }
+
+const noProviders = {
+  adapterOf: () => Promise.reject(new Error('fornitori di pagamento non disponibili')),
+} as unknown as ProviderRegistry;

@@ -1,3 +1,4 @@
+import type { PauseEntitlements } from '../../../contract/schemas/pause';
 /**
  * Tenant-scoped queries of billing. Every function takes a `TenantScope` (a unit of work is one)
  * and filters by its tenant: there is no way to call them without one. Routes never import
@@ -297,6 +298,10 @@ export async function loadSubscriptions(
         planRecurrence: plans.recurrenceType,
         planCost: plans.recurringCostBeforeVat,
         planVat: plans.vatPercentage,
+        pauseFrom: subscriptions.pauseFrom,
+        pausedUntil: subscriptions.pausedUntil,
+        pausePeriods: subscriptions.pausePeriods,
+        pauseEntitlements: subscriptions.pauseEntitlements,
       })
       .from(subscriptions)
       .innerJoin(userTenants, membershipOfSubscription)
@@ -339,6 +344,15 @@ export async function loadSubscriptions(
         currency: 'EUR' as const,
         payments: paymentsBySub.get(r.id) ?? [],
         createdAt: r.createdAt.toISOString(),
+        pause:
+          r.pauseFrom && r.pausedUntil && r.pausePeriods && r.pauseEntitlements
+            ? {
+                from: r.pauseFrom.toISOString(),
+                until: r.pausedUntil.toISOString(),
+                periods: r.pausePeriods,
+                entitlements: r.pauseEntitlements as PauseEntitlements,
+              }
+            : null,
       },
     ];
   });
@@ -471,6 +485,8 @@ export async function latestPaidPayment(scope: TenantScope, subscriptionId: numb
         eq(payments.tenantId, scope.tenantId),
         eq(payments.subscriptionId, subscriptionId),
         isNotNull(payments.paidAt),
+        // A one-off charge's payment (issue 30) is no period: it says nothing of how periods renew.
+        isNull(payments.oneOffChargeId),
       ),
     )
     .orderBy(desc(payments.periodStart), desc(payments.id))
@@ -496,6 +512,8 @@ export async function paymentToSettle(
         eq(payments.tenantId, scope.tenantId),
         eq(payments.subscriptionId, subscriptionId),
         isNull(payments.paidAt),
+        // A one-off charge's payment (issue 30) is settled on its own ('Segna come pagato', Stripe).
+        isNull(payments.oneOffChargeId),
       ),
     )
     .orderBy(asc(payments.id))

@@ -79,6 +79,16 @@ import {
   preparePlanChange,
   scheduledPlanChangeOf,
 } from './plan-change.service';
+import { PAUSE_ENTITLEMENTS, pauseMessages, pauseSchema } from '../../../contract/schemas/pause';
+import type { ProviderKind } from '../../providers/payment-provider';
+import { endPause, makePause, preparePause, prepareResume, romeDate } from './pause.service';
+import {
+  ONE_OFF_COLLECT,
+  ONE_OFF_STATUSES,
+  oneOffChargeSchema,
+  oneOffMessages,
+} from '../../../contract/schemas/one-off-charge';
+import { createOneOffCharge, deleteOneOffCharge, listOneOffCharges } from './one-off-charge.service';
 import type { ProviderPlanChange } from './plan-change.provider';
 
 const planChangeLineSchema = z.object({
@@ -122,6 +132,16 @@ export interface BillingRoutesOptions {
    * nothing changes in Rinnova; see plan-change.provider.ts.
    */
   changePlanAtProvider?: (tenantId: number, change: ProviderPlanChange) => Promise<void>;
+  /**
+   * Issue 30, 'Sospendi incasso' / 'Riprendi ora': the provider's side, before the unit and
+   * outside it (pause.service.ts). A failure throws (502) and nothing changes in Rinnova.
+   */
+  pauseAtProvider?: (
+    tenantId: number,
+    subscriptionId: number,
+    target: { kind: ProviderKind; id: string },
+    move: { kind: 'pause'; until: Date } | { kind: 'resume'; key: string },
+  ) => Promise<void>;
 }
 
 const MAX_ID = 2_147_483_647;
@@ -153,6 +173,12 @@ const historySchema = z.object({
   }),
   reason: z.string().nullable(),
   at: z.string(),
+});
+const pauseItemSchema = z.object({
+  from: z.string(),
+  until: z.string(),
+  periods: z.number(),
+  entitlements: z.enum(PAUSE_ENTITLEMENTS),
 });
 export const subscriptionItemSchema = z.object({
   id: z.number(),
@@ -193,6 +219,7 @@ export const subscriptionItemSchema = z.object({
     })
     .nullable()
     .optional(),
+  pause: pauseItemSchema.nullable().optional(),
 });
 const bankTransferItemSchema = z.object({
   id: z.number(),
@@ -290,7 +317,7 @@ function subscriptionFilter(
 
 export function registerBillingRoutes(
   fastify: FastifyInstance,
-  { connectionFor, uow, beforeCancel, changePlanAtProvider }: BillingRoutesOptions,
+  { connectionFor, uow, beforeCancel, changePlanAtProvider, pauseAtProvider }: BillingRoutesOptions,
 ): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
@@ -561,6 +588,128 @@ export function registerBillingRoutes(
             )
           : changePlanMessages.nothingScheduled,
       );
+    },
+  );
+
+  app.post(
+    '/api/subscription/pause/:id',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary:
+          "Sospende l'incasso di una sottoscrizione Active/ActiveNoRenewal per 1–12 periodi dal prossimo rinnovo (lo stato non cambia; nessun pagamento dovuto; la data del prossimo rinnovo si sposta dei periodi sospesi); entitlements 'keep' o 'suspend' durante la pausa",
+        params: idParams,
+        body: pauseSchema,
+        response: { 200: envelopeOf(pauseItemSchema) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const tenantId = tenantOf(request);
+      // Checked first (nothing written), then the provider outside any transaction: if it
+      // refuses, nothing changes in Rinnova.
+      const prepared = await request.unitOfWork((w) => preparePause(w, id, request.body));
+      if (pauseAtProvider && prepared.provider)
+        await pauseAtProvider(tenantId, id, prepared.provider, { kind: 'pause', until: prepared.until });
+      const pause = await request.unitOfWork((w) => makePause(w, id, request.body));
+      return ok(pause, pauseMessages.paused(romeDate(new Date(pause.until))));
+    },
+  );
+
+  app.post(
+    '/api/subscription/resume/:id',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary:
+          "Riprende subito l'incasso sospeso ('Riprendi ora'): il prossimo rinnovo è la fine del periodo sospeso in corso (o la data originaria se la pausa non è iniziata)",
+        params: idParams,
+        response: { 200: envelopeOf(z.object({ nextBillingDate: z.string() })) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const tenantId = tenantOf(request);
+      const prepared = await request.unitOfWork((w) => prepareResume(w, id));
+      if (pauseAtProvider && prepared.provider)
+        await pauseAtProvider(tenantId, id, prepared.provider, {
+          kind: 'resume',
+          key: `early-${prepared.pause.pausedUntil.getTime()}`,
+        });
+      const done = await request.unitOfWork((w) => endPause(w, id, { early: true }));
+      const next = done.next ?? prepared.next;
+      return ok({ nextBillingDate: next.toISOString() }, pauseMessages.resumed(romeDate(next)));
+    },
+  );
+
+  const oneOffItemSchema = z.object({
+    id: z.number(),
+    subscriptionId: z.number(),
+    description: z.string(),
+    quantity: z.number(),
+    unitPrice: z.number(),
+    collect: z.enum(ONE_OFF_COLLECT),
+    status: z.enum(ONE_OFF_STATUSES),
+    amountDue: z.number().nullable(),
+    paymentId: z.number().nullable(),
+    createdAt: z.string(),
+    paidAt: z.string().nullable(),
+  });
+
+  app.get(
+    '/api/subscription/charges/:id',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary: 'Gli addebiti una tantum della sottoscrizione, dal più recente, con il loro stato',
+        params: idParams,
+        response: { 200: envelopeOf(z.array(oneOffItemSchema)) },
+      },
+    },
+    async (request) => ok(await listOneOffCharges(readScope(request), request.params.id)),
+  );
+
+  app.post(
+    '/api/subscription/charges/:id',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary:
+          "Aggiunge un addebito una tantum (descrizione, quantità, prezzo unitario in euro senza IVA) a una sottoscrizione Active/ActiveNoRenewal: 'now' crea il suo pagamento (importo calcolato con le regole fiscali del tenant), fatturato quando è pagato",
+        params: idParams,
+        body: oneOffChargeSchema,
+        response: { 200: envelopeOf(oneOffItemSchema) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const charge = await request.unitOfWork((w) => createOneOffCharge(w, id, request.body));
+      return ok(charge, oneOffMessages.created);
+    },
+  );
+
+  app.delete(
+    '/api/subscription/charges/:id/:chargeId',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary: 'Elimina un addebito una tantum ancora da incassare (il suo pagamento non pagato è rimosso)',
+        params: z.object({
+          id: z.coerce.number().int().positive().max(MAX_ID),
+          chargeId: z.coerce.number().int().positive().max(MAX_ID),
+        }),
+        response: { 200: envelopeOf(z.null()) },
+      },
+    },
+    async (request) => {
+      const { id, chargeId } = request.params;
+      await request.unitOfWork((w) => deleteOneOffCharge(w, id, chargeId));
+      return ok(null, oneOffMessages.deleted);
     },
   );
 

@@ -166,6 +166,9 @@ export async function applyProviderStatus(
   const sub = await findSubscription(w, subscriptionId, { lock: true });
   if (!sub) return 'ignored';
   if (sub.status === target.to) return 'unchanged';
+  // Issue 30: a pause of collection suspends a PayPal subscription; that is no suspension of the
+  // subscription (it keeps its status until the pause ends and PayPal is re-activated).
+  if (providerStatus === 'SUSPENDED' && (await isPaused(w, subscriptionId))) return 'ignored';
   const actor = machineActorOf(w.actor);
   if (!actor || transition(sub.status, target.event, actor) !== target.to) return 'ignored';
   await changeStatus(w, sub, target.event, reason);
@@ -311,4 +314,13 @@ async function nextPaymentId(w: UnitOfWork): Promise<number> {
     id: string | number;
   }[];
   return Number(rows[0]?.id);
+}
+
+/** A pause of collection is recorded on the subscription (issue 30). */
+async function isPaused(w: UnitOfWork, subscriptionId: number): Promise<boolean> {
+  const [row] = await w.tx
+    .select({ until: subscriptions.pausedUntil })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, subscriptionId)));
+  return row?.until != null;
 }

@@ -58,6 +58,8 @@ function prepareEntitlements(db: Database, variant: CustomerVariant, name: strin
         string | null
       >`(select min(p.due_date)::text from payments p where p.tenant_id = ${subscriptions.tenantId} and p.subscription_id = ${subscriptions.id} and p.paid_at is null and (p.collection_status = 'overdue' or (${awaitedTransfer} and ${subscriptions.nextBillingDate} <= ${sql.placeholder('nowIso')}::timestamptz)))`,
       graceDays: sql<number>`${graceDays}`,
+      pauseFrom: subscriptions.pauseFrom,
+      pausedUntil: subscriptions.pausedUntil,
       name: planFeatures.featureName,
       key: features.key,
     })
@@ -90,6 +92,8 @@ function prepareEntitlements(db: Database, variant: CustomerVariant, name: strin
         // Issue 29: an overdue payment keeps access only through the tenant's grace (its last day
         // included, Europe/Rome).
         sql`not exists (select 1 from payments p where p.tenant_id = ${subscriptions.tenantId} and p.subscription_id = ${subscriptions.id} and p.paid_at is null and p.collection_status = 'overdue' and p.due_date + ${graceDays}::int < ${today}::date)`,
+        // Issue 30: a pause of collection that suspends the entitlements gives none within it.
+        sql`not (${subscriptions.pauseEntitlements} is not distinct from 'suspend' and ${subscriptions.pauseFrom} <= ${sql.placeholder('nowIso')}::timestamptz and ${subscriptions.pausedUntil} > ${sql.placeholder('nowIso')}::timestamptz)`,
       ),
     )
     .prepare(name);
@@ -134,6 +138,7 @@ export async function entitlementsOf(
       until: r.until.toISOString(),
       pastDue: r.overdueSince !== null,
       graceEndsOn: r.overdueSince === null ? null : addDays(r.overdueSince, Number(r.graceDays)),
+      ...pauseOf(r, now),
     };
     const seen = byKey.get(key);
     // The subscription that lasts longest; one paid up before one past due.
@@ -145,4 +150,17 @@ export async function entitlementsOf(
       byKey.set(key, item);
   }
   return [...byKey.values()].sort((a, b) => a.key.localeCompare(b.key));
+}
+
+/** Issue 30: paused now (within [pause_from, paused_until)), and until when. */
+function pauseOf(
+  r: { pauseFrom: Date | null; pausedUntil: Date | null },
+  now: Date,
+): { paused: boolean; pausedUntil: string | null } {
+  const paused =
+    r.pauseFrom !== null &&
+    r.pausedUntil !== null &&
+    r.pauseFrom.getTime() <= now.getTime() &&
+    now.getTime() < r.pausedUntil.getTime();
+  return { paused, pausedUntil: paused ? r.pausedUntil!.toISOString() : null };
 }

@@ -76,15 +76,28 @@ export async function subscriptionEventData(
       nextBillingDate: subscriptions.nextBillingDate,
       amountDueCents: subscriptions.amountDueCents,
       currency: subscriptions.currency,
+      pauseFrom: subscriptions.pauseFrom,
+      pausedUntil: subscriptions.pausedUntil,
+      pauseEntitlements: subscriptions.pauseEntitlements,
     })
     .from(subscriptions)
     .innerJoin(plans, and(eq(plans.id, subscriptions.planId), eq(plans.tenantId, subscriptions.tenantId)))
     .innerJoin(users, eq(users.id, subscriptions.userId))
     .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, subscriptionId)));
   if (!row) return { subscription: { id: subscriptionId } };
+  const { pauseFrom, pausedUntil, pauseEntitlements, ...rest } = row;
   return {
     subscription: {
-      ...row,
+      ...rest,
+      // Issue 30: the pause of collection, or null.
+      pause:
+        pauseFrom && pausedUntil
+          ? {
+              from: pauseFrom.toISOString(),
+              until: pausedUntil.toISOString(),
+              entitlements: pauseEntitlements,
+            }
+          : null,
       status:
         subscriptionStatusNames[row.status as keyof typeof subscriptionStatusNames] ?? String(row.status),
       startDate: row.startDate.toISOString(),

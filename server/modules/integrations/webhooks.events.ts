@@ -39,6 +39,16 @@ export function subscribeOutboundWebhooks(events: EventBus): void {
     phase: 'inTransaction',
     handle: (w, { subscriptionId }) => emitSubscriptionEvent(w, 'subscription.plan_changed', subscriptionId),
   });
+  events.subscribe('subscription.paused', {
+    name: 'webhooks.subscriptionPaused',
+    phase: 'inTransaction',
+    handle: (w, { subscriptionId }) => emitSubscriptionEvent(w, 'subscription.paused', subscriptionId),
+  });
+  events.subscribe('subscription.resumed', {
+    name: 'webhooks.subscriptionResumed',
+    phase: 'inTransaction',
+    handle: (w, { subscriptionId }) => emitSubscriptionEvent(w, 'subscription.resumed', subscriptionId),
+  });
   events.subscribe('payment.paid', {
     name: 'webhooks.paymentSucceeded',
     phase: 'inTransaction',

@@ -18,6 +18,7 @@ import {
   invoiceIssues,
   invoices,
   municipalities,
+  oneOffCharges,
   payments,
   planChanges,
   plans,
@@ -38,7 +39,12 @@ import {
   type InvoiceDocument,
   type InvoiceParty,
 } from './fatturapa';
-import { customerProfileOf, sellerProfileOf, subscriptionDocument } from '../../db/fiscal-profiles';
+import {
+  customerProfileOf,
+  oneOffDocument,
+  sellerProfileOf,
+  subscriptionDocument,
+} from '../../db/fiscal-profiles';
 import { discountOfPayment } from '../../db/coupons';
 
 export type IssueOutcome =
@@ -448,6 +454,7 @@ export async function issueInvoiceForPayment(
       causale: payments.causale,
       couponRedemptionId: payments.couponRedemptionId,
       planChangeId: payments.planChangeId,
+      oneOffChargeId: payments.oneOffChargeId,
       userId: subscriptions.userId,
       cost: subscriptions.costBeforeVatCents,
       vat: subscriptions.vatHundredths,
@@ -482,26 +489,40 @@ export async function issueInvoiceForPayment(
           .where(and(eq(planChanges.tenantId, w.tenantId), eq(planChanges.id, p.planChangeId)));
   // The one computation (docs/fiscal-rules.md): the VAT the two profiles decide, cassa, bollo,
   // ritenuta, split payment; its net to pay is what the payment asked.
-  const document = await subscriptionDocument(
-    w.tx,
-    w.tenantId,
-    p.userId,
-    change
-      ? {
-          description: changePlanMessages.chargeLine(p.planName, italianDate(from), italianDate(to)),
-          costCents: change.chargeCents ?? 0,
-          vat: p.vat,
-          natura,
-        }
-      : {
-          description: `Abbonamento «${p.planName}» dal ${italianDate(from)} al ${italianDate(to)}`,
-          costCents: p.cost,
-          vat: p.vat,
-          natura,
-          // A coupon's period (issue 30): ScontoMaggiorazione SC on the line, the net to pay discounted.
-          discount: await discountOfPayment(w, p.couponRedemptionId),
-        },
-  );
+  // A one-off charge collected on its own (issue 30): its lines, no period.
+  const [oneOff] =
+    p.oneOffChargeId === null
+      ? []
+      : await w.tx
+          .select({
+            description: oneOffCharges.description,
+            quantity: oneOffCharges.quantity,
+            unitPriceCents: oneOffCharges.unitPriceCents,
+          })
+          .from(oneOffCharges)
+          .where(and(eq(oneOffCharges.tenantId, w.tenantId), eq(oneOffCharges.id, p.oneOffChargeId)));
+  const document = oneOff
+    ? await oneOffDocument(w.tx, w.tenantId, p.userId, { ...oneOff, vat: p.vat, natura })
+    : await subscriptionDocument(
+        w.tx,
+        w.tenantId,
+        p.userId,
+        change
+          ? {
+              description: changePlanMessages.chargeLine(p.planName, italianDate(from), italianDate(to)),
+              costCents: change.chargeCents ?? 0,
+              vat: p.vat,
+              natura,
+            }
+          : {
+              description: `Abbonamento «${p.planName}» dal ${italianDate(from)} al ${italianDate(to)}`,
+              costCents: p.cost,
+              vat: p.vat,
+              natura,
+              // A coupon's period (issue 30): ScontoMaggiorazione SC on the line, the net to pay discounted.
+              discount: await discountOfPayment(w, p.couponRedemptionId),
+            },
+      );
   if (document.treatment.vat === 0 && !document.treatment.natura) missing.push(invoiceMessages.planNatura);
   const messages = missing.map(invoiceMessages.missing);
   const agreed = document.netToPayCents - (change?.offsetCents ?? 0);
@@ -525,7 +546,7 @@ export async function issueInvoiceForPayment(
     transmitter: seller.party.vat!,
     seller: seller.party,
     buyer: buyer.party,
-    ...fiscalParts(document, { start: from, end: to }),
+    ...fiscalParts(document, oneOff ? { start: null, end: null } : { start: from, end: to }),
     // A public body's order: the payment's reference and the CIG it gave (FPA12).
     order:
       buyer.routing.format === 'FPA12' && customer.cig

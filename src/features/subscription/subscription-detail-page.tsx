@@ -37,6 +37,8 @@ import {
 } from './subscription-form';
 import { PaymentCollectionDialog, paymentCollectionText } from './payment-collection';
 import { SubscriptionHistory } from './subscription-history';
+import { PauseCollectionCard } from './pause-collection';
+import { OneOffChargesCard } from './one-off-charges';
 import { SubscriptionStatusBadge } from './subscription-status-badge';
 import { hasOverduePayment, OverdueMarker } from '../../components/cell-value';
 import { subscriptionText as t } from './subscription-text';
@@ -216,6 +218,8 @@ export function SubscriptionDetailPage({ id }: { id: number }) {
                   </div>
                 )}
               </section>
+              <PauseCollectionCard sub={sub} canManage={can('subscription', 'manage')} />
+              <OneOffChargesCard sub={sub} canManage={can('subscription', 'manage')} />
               <section className="card p-5" aria-labelledby="subscription-history-title">
                 <h2 id="subscription-history-title" className="mb-4 text-base font-semibold text-slate-900">
                   {t.historyTitle}

@@ -26,7 +26,7 @@ export function SubscriptionHistory({ entries }: { entries: readonly Subscriptio
               {subscriptionEventLabels[e.event] ?? e.event}
             </p>
             <div className="mt-1 flex flex-wrap items-center gap-1.5 text-xs">
-              {/* A change that moves no status (a plan change) shows its one status. */}
+              {/* A change that moves no status (a plan change, a pause): its status once. */}
               {e.fromStatus !== null && e.fromStatus !== undefined && e.fromStatus !== e.toStatus && (
                 <>
                   <SubscriptionStatusBadge status={e.fromStatus} />

@@ -400,6 +400,8 @@ describe('the entitlement API', () => {
       planName: 'Piano integrazioni',
       pastDue: false,
       graceEndsOn: null,
+      paused: false,
+      pausedUntil: null,
     });
     expect((await mine()).map((f) => [f.key, f.name, f.until])).toEqual([
       ['export_api', 'Esportazione API', active.nextBillingDate],

@@ -91,6 +91,8 @@ export function subscriptionServer(rows: Subscription[]) {
       calls.list.push(params);
       return ok({ items: rows, totalCount: rows.length });
     }),
+    // Issue 30: the subscription page lists its one-off charges (none here).
+    apiGet('subscription/charges/:id', () => ok([])),
     apiGet('subscription/GetById/:id', ({ params }) => {
       const row = byId(params.id);
       return row ? ok(row) : fail(404, 'Elemento non trovato.');

@@ -1,0 +1,6 @@
+ALTER TABLE "subscriptions" ADD COLUMN "pause_from" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "subscriptions" ADD COLUMN "paused_until" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "subscriptions" ADD COLUMN "pause_periods" smallint;--> statement-breakpoint
+ALTER TABLE "subscriptions" ADD COLUMN "pause_entitlements" text;--> statement-breakpoint
+CREATE INDEX "subscriptions_paused_until_idx" ON "subscriptions" USING btree ("paused_until") WHERE "subscriptions"."paused_until" is not null;--> statement-breakpoint
+ALTER TABLE "subscriptions" ADD CONSTRAINT "subscriptions_pause_check" CHECK (("subscriptions"."pause_from" is null and "subscriptions"."paused_until" is null and "subscriptions"."pause_periods" is null and "subscriptions"."pause_entitlements" is null) or ("subscriptions"."pause_from" is not null and "subscriptions"."paused_until" > "subscriptions"."pause_from" and "subscriptions"."pause_periods" between 1 and 12 and "subscriptions"."pause_entitlements" in ('keep', 'suspend')));

@@ -1,0 +1,32 @@
+/** The Italian text of 'Sospendi incasso' / 'Riprendi ora' (issue 30). */
+export const pauseText = {
+  sectionTitle: 'Incasso',
+  intro: 'Sospendi gli addebiti per uno o più periodi: la sottoscrizione resta nel suo stato.',
+  pause: 'Sospendi incasso',
+  resume: 'Riprendi ora',
+  cancel: 'Annulla',
+  pausedTitle: 'Incasso sospeso',
+  scheduledTitle: 'Sospensione programmata',
+  pausedRange: (from: string, until: string) => `Nessun addebito dal ${from} al ${until}.`,
+  nextCharge: (day: string) => `Prossimo addebito: ${day}`,
+  entitlementsLine: (label: string) => `Funzionalità durante la sospensione: ${label.toLowerCase()}`,
+  dialogTitle: 'Sospendi incasso',
+  dialogIntro:
+    'Nessun pagamento sarà richiesto per i periodi sospesi, che iniziano alla prossima scadenza. La data del prossimo addebito si sposta in avanti.',
+  periods: 'Periodi da sospendere',
+  periodOption: (n: number) => (n === 1 ? '1 periodo' : `${n} periodi`),
+  entitlements: 'Funzionalità durante la sospensione',
+  keep: 'Mantenute',
+  keepHint: 'Il cliente continua a usare il servizio.',
+  suspend: 'Sospese',
+  suspendHint: 'Il servizio si ferma fino alla ripresa.',
+  preview: (from: string, until: string) => `Nessun addebito dal ${from}; prossimo addebito il ${until}.`,
+  confirmPause: 'Sospendi incasso',
+  resumeTitle: 'Riprendere l’incasso ora?',
+  resumeIntro:
+    'Gli addebiti riprendono dalla fine del periodo sospeso in corso (o dalla data originaria, se la sospensione non è ancora iniziata).',
+  paused: (until: string) => `Incasso sospeso: il prossimo addebito è il ${until}.`,
+  resumed: (next: string) => `Incasso ripreso: il prossimo addebito è il ${next}.`,
+  pauseFailed: 'Impossibile sospendere l’incasso.',
+  resumeFailed: 'Impossibile riprendere l’incasso.',
+} as const;
