@@ -10,7 +10,9 @@ import { z } from 'zod';
 import { countLimitFor } from '../../../contract/envelope';
 import { fromCents } from '../../../contract/money';
 import { Role, type RoleId } from '../../../contract/enums';
-import { billingMessages, messages, serverMessages } from '../../../contract/messages';
+import { billingMessages, couponMessages, messages, serverMessages } from '../../../contract/messages';
+import { applyCouponSchema, couponQuoteSchema } from '../../../contract/schemas/coupon-apply';
+import { applyCouponToSubscription } from './coupon-apply.service';
 import {
   bankTransferInputSchema,
   subscriptionCreateSchema,
@@ -492,6 +494,29 @@ export function registerBillingRoutes(
               outcome.preview.effectiveDay.split('-').reverse().join('/'),
             ),
       );
+    },
+  );
+
+  app.post(
+    '/api/subscription/applyCoupon/:id',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary:
+          "«Applica coupon» (issue 30): il coupon vale dal prossimo pagamento (l'importo dovuto e il primo pagamento non pagato diventano scontati); con preview: true solo il ricalcolo. Una sottoscrizione ha un solo coupon: lo stesso codice risponde quanto applicato, un altro 400 su couponCode",
+        params: idParams,
+        body: applyCouponSchema,
+        response: { 200: envelopeOf(couponQuoteSchema) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const { couponCode, preview } = request.body;
+      const quote = await request.unitOfWork((w) =>
+        applyCouponToSubscription(w, { subscriptionId: id, code: couponCode, preview: preview === true }),
+      );
+      return ok(quote, quote.applied ? couponMessages.applied(quote.code) : serverMessages.ok);
     },
   );
 
