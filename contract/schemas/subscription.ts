@@ -3,6 +3,7 @@
  * and accept them (api-contract 'Billing calls'). Money travels as euros (JSON numbers, two
  * decimals) and is computed in cents (contract/money.ts); dates are ISO-8601 strings.
  */
+import type { CouponQuote } from './coupon-apply';
 import { z } from 'zod';
 import { parseBillingDateTime } from '../billing-dates';
 import type { SubscriptionStatusId } from '../enums';
@@ -81,6 +82,8 @@ export interface Subscription {
   createdAt: string;
   /** GetById only: the status history, oldest first. */
   history?: SubscriptionHistoryEntry[];
+  /** GetById only (issue 30): the coupon in effect (code, discount, periods left), or null. */
+  coupon?: CouponQuote | null;
 }
 
 /** Euros with at most two decimals, ≥ 0 (or > 0), as a number or a '49,50' string; '' / null → absent. */

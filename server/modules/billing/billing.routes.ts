@@ -12,7 +12,7 @@ import { fromCents } from '../../../contract/money';
 import { Role, type RoleId } from '../../../contract/enums';
 import { billingMessages, couponMessages, messages, serverMessages } from '../../../contract/messages';
 import { applyCouponSchema, couponQuoteSchema } from '../../../contract/schemas/coupon-apply';
-import { applyCouponToSubscription } from './coupon-apply.service';
+import { applyCouponToSubscription, couponInEffect } from './coupon-apply.service';
 import {
   bankTransferInputSchema,
   subscriptionCreateSchema,
@@ -177,6 +177,7 @@ export const subscriptionItemSchema = z.object({
   ),
   createdAt: z.string(),
   history: z.array(historySchema).optional(),
+  coupon: couponQuoteSchema.nullable().optional(),
 });
 const bankTransferItemSchema = z.object({
   id: z.number(),
@@ -316,7 +317,8 @@ export function registerBillingRoutes(
     if (!item || (own !== undefined && item.userID !== own))
       throw new HttpError(404, serverMessages.notFound);
     const full = withActions(callerOf(request).roleId)(item);
-    return withHistory ? { ...full, history: await historyOf(scope, id, own) } : full;
+    if (!withHistory) return full;
+    return { ...full, history: await historyOf(scope, id, own), coupon: await couponInEffect(scope, id) };
   }
 
   const tags = ['subscription'];
@@ -371,7 +373,14 @@ export function registerBillingRoutes(
         ),
         countSubscriptions(scope, filter, limit),
       ]);
-      const items = (await loadSubscriptions(scope, ids)).map(withActions(callerOf(request).roleId));
+      const listed = (await loadSubscriptions(scope, ids)).map(withActions(callerOf(request).roleId));
+      // A customer's own few subscriptions (the area's cards) carry their coupon in effect (issue 30).
+      const items =
+        own === undefined
+          ? listed
+          : await Promise.all(
+              listed.map(async (item) => ({ ...item, coupon: await couponInEffect(scope, item.id) })),
+            );
       const nextAfterId = ids.length === pageSize ? (ids[ids.length - 1] ?? null) : null;
       return ok(
         counted >= limit

@@ -107,6 +107,20 @@ export async function couponQuoteOfSubscription(
   };
 }
 
+/** The coupon in effect on subscription `id` (GetById, the customer's cards), or null. */
+export async function couponInEffect(scope: TenantScope, id: number): Promise<CouponQuote | null> {
+  const [terms] = await scope.tx
+    .select({
+      userId: subscriptions.userId,
+      planId: subscriptions.planId,
+      costBeforeVatCents: subscriptions.costBeforeVatCents,
+      vatHundredths: subscriptions.vatHundredths,
+    })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.tenantId, scope.tenantId), eq(subscriptions.id, id)));
+  return terms ? couponQuoteOfSubscription(scope, { id, ...terms }) : null;
+}
+
 /**
  * Applies (or, with `preview`, only quotes) `code` on the subscription. `paymentId`: the payment the
  * discount starts from (the payment link's); absent, the oldest unpaid period payment, if any (the

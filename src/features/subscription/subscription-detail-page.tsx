@@ -33,6 +33,7 @@ import {
 } from './subscription-form';
 import { PaymentCollectionDialog, paymentCollectionText } from './payment-collection';
 import { SubscriptionHistory } from './subscription-history';
+import { SubscriptionCoupon } from './subscription-coupon';
 import { SubscriptionStatusBadge } from './subscription-status-badge';
 import { hasOverduePayment, OverdueMarker } from '../../components/cell-value';
 import { subscriptionText as t } from './subscription-text';
@@ -158,6 +159,7 @@ export function SubscriptionDetailPage({ id }: { id: number }) {
                   </div>
                 )}
               </section>
+              <SubscriptionCoupon sub={sub} canApply={can('subscription', 'manage')} />
               <section className="card p-5" aria-labelledby="subscription-history-title">
                 <h2 id="subscription-history-title" className="mb-4 text-base font-semibold text-slate-900">
                   {t.historyTitle}

@@ -355,5 +355,23 @@ describe("'Applica coupon' on a subscription", () => {
     expect(rows[0]!.redemption).not.toBeNull();
     const wrong = await admin.post(path, { couponCode: 'NONESISTE' });
     expect(wrong.status).toBe(400);
+    // The subscription shows the coupon in effect.
+    expect(after.coupon).toMatchObject({ code: 'FEDELTA', periodsLeft: null, amount: 29.28, applied: true });
+  });
+
+  it("a customer's own list carries the coupon in effect (the area's cards)", async () => {
+    clock.set('2026-08-02T09:00:00.000Z');
+    const me = await userId(ctx, 'cliente@demo.rinnova.it');
+    const sub = await createSubscription(admin, {
+      userId: me,
+      planId: monthly.id,
+      couponCode: 'TRIMESTRE20',
+    });
+    const mine = await cliente.get<{ items: Subscription[] }>('/api/subscription/getAll', {
+      query: { page: 1, pageSize: 50 },
+    });
+    expect(mine.status, mine.raw).toBe(200);
+    const item = mine.body.data!.items.find((s) => s.id === sub.id)!;
+    expect(item.coupon).toMatchObject({ code: 'TRIMESTRE20', periodsLeft: 3, discountLabel: '20%' });
   });
 });
