@@ -18,6 +18,7 @@ import {
   DEMO_TENANT,
   env,
   expectNoHorizontalOverflow,
+  login,
   screenshot,
   tenantIdByName,
 } from './support';
@@ -203,4 +204,39 @@ test('a customer enters a wrong code, then a valid one, pays the discounted tota
   ).text();
   expect(xml).toMatch(/<ScontoMaggiorazione>\s*<Tipo>SC<\/Tipo>\s*<Percentuale>10\.00<\/Percentuale>/);
   expect(xml).toContain('<ImportoPagamento>21.85</ImportoPagamento>');
+});
+
+test("an Admin applies a coupon on a subscription: 'Anteprima', 'Applica coupon', then the coupon in effect", async ({
+  page,
+}) => {
+  const users = await api<{ items: { id: number }[] }>(
+    'GET',
+    '/api/user/getAll?page=1&pageSize=5&searchTerm=mario.rossi',
+    { token, tenantId },
+  );
+  const created = await api<{ id: number }>('POST', '/api/subscription/Create', {
+    token,
+    tenantId,
+    body: { userId: users.body.data!.items[0]!.id, planId },
+  });
+  expect(created.status).toBe(200);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await login(page, accounts.admin, { to: `/subscription/${created.body.data!.id}` });
+  const card = page.getByRole('region', { name: 'Coupon' });
+  const field = card.getByRole('textbox', { name: 'Codice del coupon' });
+  await field.fill('nonesiste');
+  await card.getByRole('button', { name: 'Anteprima' }).click();
+  await expect(card.getByText('Coupon non valido', { exact: true })).toBeVisible();
+  await field.fill(code);
+  await card.getByRole('button', { name: 'Anteprima' }).click();
+  await expect(card.getByText('Sconto per i prossimi 3 periodi.')).toBeVisible();
+  await expect(card.getByText('21,85 €')).toBeVisible();
+  await screenshot(page, 'subscriptions/coupon-preview-1280');
+  await card.getByRole('button', { name: 'Applica coupon' }).click();
+  await expect(card.getByTestId('subscription-coupon')).toContainText(code);
+  await expect(card.getByTestId('coupon-periods-left')).toHaveText('3 rimasti');
+  await expect(page.getByText(/·\s21,85\s€/)).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoHorizontalOverflow(page);
+  await screenshot(page, 'subscriptions/coupon-applied-390');
 });
