@@ -143,6 +143,10 @@ export async function applyCouponToSubscription(
     if (existing.code === code) return existing;
     throw couponError(couponMessages.alreadyApplied);
   }
+  // The Admin's path on a subscription a provider charges: the provider would keep charging the
+  // full price (telling Stripe or PayPal is not wired yet), so it is refused and nothing changes.
+  if (input.paymentId === undefined && (await chargedByProvider(uow, sub)))
+    throw new HttpError(409, providerCouponRefused);
   const coupon = await usableCoupon(uow, code, sub.planId);
   const { full, discounted } = await subscriptionTermsWith(uow, sub, coupon.discount);
   const quote: CouponQuote = {
@@ -194,6 +198,28 @@ export async function applyCouponToSubscription(
       );
   }
   return { ...quote, applied: true };
+}
+
+export const providerCouponRefused =
+  'Questa sottoscrizione si rinnova con carta o PayPal: il coupon si può applicare prima del primo pagamento o con il bonifico.';
+
+/** A live subscription whose renewals a provider (Stripe or PayPal) charges. */
+async function chargedByProvider(uow: UnitOfWork, sub: Pick<SubscriptionRow, 'id' | 'status'>) {
+  if (sub.status !== SubscriptionStatus.Active && sub.status !== SubscriptionStatus.ActiveNoRenewal)
+    return false;
+  const [row] = await uow.tx
+    .select({ id: payments.id })
+    .from(payments)
+    .where(
+      and(
+        eq(payments.tenantId, uow.tenantId),
+        eq(payments.subscriptionId, sub.id),
+        sql`${payments.providerSubscriptionId} is not null`,
+        sql`${payments.method} in ('stripe', 'paypal')`,
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }
 
 /** The subscription's oldest unpaid period payment (not a plan change's proration), locked. */

@@ -359,6 +359,18 @@ describe("'Applica coupon' on a subscription", () => {
     expect(after.coupon).toMatchObject({ code: 'FEDELTA', periodsLeft: null, amount: 29.28, applied: true });
   });
 
+  it('refuses a subscription Stripe charges (the provider would keep the full price): 409, nothing changes', async () => {
+    const { sub, token } = await linkFor(monthly, '2026-08-01T10:00:00.000Z');
+    await payByCard(token);
+    const before = await ctx.db.select().from(payments).where(eq(payments.subscriptionId, sub.id));
+    const redeemed = await timesRedeemed('FEDELTA');
+    const res = await admin.post(`/api/subscription/applyCoupon/${sub.id}`, { couponCode: 'FEDELTA' });
+    expect(res.status, res.raw).toBe(409);
+    expect(await timesRedeemed('FEDELTA')).toBe(redeemed);
+    expect(await ctx.db.select().from(payments).where(eq(payments.subscriptionId, sub.id))).toEqual(before);
+    expect((await getSub(sub.id)).coupon).toBeNull();
+  });
+
   it("a customer's own list carries the coupon in effect (the area's cards)", async () => {
     clock.set('2026-08-02T09:00:00.000Z');
     const me = await userId(ctx, 'cliente@demo.rinnova.it');
