@@ -4,6 +4,7 @@ import fastifyCors from '@fastify/cors';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { changePlanAtProvider, subscribeProrationCharges } from './modules/billing/plan-change.provider';
+import { couponAtStripe } from './modules/billing/coupon-apply.service';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { MEMORY_DATA_DIR } from './config';
@@ -455,6 +456,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     beforeCancel: (tenantId, id) => cancelAtProvider(providerDeps, tenantId, id),
     // A plan change at the provider first, outside the transaction (plan-change.provider.ts).
     changePlanAtProvider: (tenantId, change) => changePlanAtProvider(providerDeps, tenantId, change),
+    // 'Applica coupon' on a Stripe-charged subscription: Stripe first (coupon-apply.service.ts).
+    couponAtStripe: (tenantId, target) => couponAtStripe(providerDeps, tenantId, target),
   });
   registerOwnPaymentRoutes(app, { connectionFor, providers, publicUrl, clock: now });
   registerPaymentRoutes(app, {

@@ -12,7 +12,12 @@ import { fromCents } from '../../../contract/money';
 import { Role, type RoleId } from '../../../contract/enums';
 import { billingMessages, couponMessages, messages, serverMessages } from '../../../contract/messages';
 import { applyCouponSchema, couponQuoteSchema } from '../../../contract/schemas/coupon-apply';
-import { applyCouponToSubscription, couponInEffect } from './coupon-apply.service';
+import {
+  applyCouponToSubscription,
+  couponInEffect,
+  stripeCouponTarget,
+  type StripeCouponTarget,
+} from './coupon-apply.service';
 import {
   bankTransferInputSchema,
   subscriptionCreateSchema,
@@ -118,6 +123,8 @@ export interface BillingRoutesOptions {
    * nothing changes in Rinnova; see plan-change.provider.ts.
    */
   changePlanAtProvider?: (tenantId: number, change: ProviderPlanChange) => Promise<void>;
+  /** 'Applica coupon' on a Stripe-charged subscription (issue 30): Stripe first, outside the unit. */
+  couponAtStripe?: (tenantId: number, target: StripeCouponTarget) => Promise<void>;
 }
 
 const MAX_ID = 2_147_483_647;
@@ -275,7 +282,7 @@ function subscriptionFilter(
 
 export function registerBillingRoutes(
   fastify: FastifyInstance,
-  { connectionFor, uow, beforeCancel, changePlanAtProvider }: BillingRoutesOptions,
+  { connectionFor, uow, beforeCancel, changePlanAtProvider, couponAtStripe }: BillingRoutesOptions,
 ): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
@@ -522,8 +529,19 @@ export function registerBillingRoutes(
     async (request) => {
       const { id } = request.params;
       const { couponCode, preview } = request.body;
+      // A subscription Stripe charges: Stripe is told first, outside any transaction.
+      const target =
+        preview || !couponAtStripe
+          ? null
+          : await request.unitOfWork((w) => stripeCouponTarget(w, id, couponCode));
+      if (target && couponAtStripe) await couponAtStripe(tenantOf(request), target);
       const quote = await request.unitOfWork((w) =>
-        applyCouponToSubscription(w, { subscriptionId: id, code: couponCode, preview: preview === true }),
+        applyCouponToSubscription(w, {
+          subscriptionId: id,
+          code: couponCode,
+          preview: preview === true,
+          stripeDone: target !== null,
+        }),
       );
       return ok(quote, quote.applied ? couponMessages.applied(quote.code) : serverMessages.ok);
     },

@@ -8,7 +8,7 @@
  * amount. A subscription has at most one coupon: the same code again answers what is applied
  * (a replayed link redeems nothing), another code is a 400 on `couponCode`.
  */
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import { couponMessages, serverMessages } from '../../../contract/messages';
 import { fromCents } from '../../../contract/money';
 import type { CouponQuote } from '../../../contract/schemas/coupon-apply';
@@ -129,7 +129,14 @@ export async function couponInEffect(scope: TenantScope, id: number): Promise<Co
  */
 export async function applyCouponToSubscription(
   uow: UnitOfWork,
-  input: { subscriptionId: number; code: string; preview: boolean; paymentId?: number },
+  input: {
+    subscriptionId: number;
+    code: string;
+    preview: boolean;
+    paymentId?: number;
+    /** The Admin's path, Stripe already told (`couponAtStripe`): a Stripe-charged subscription may take it. */
+    stripeDone?: boolean;
+  },
 ): Promise<CouponQuote> {
   const code = normalizeCouponCode(input.code);
   if (!code) throw couponError(couponMessages.invalid);
@@ -145,8 +152,11 @@ export async function applyCouponToSubscription(
   }
   // The Admin's path on a subscription a provider charges: the provider would keep charging the
   // full price (telling Stripe or PayPal is not wired yet), so it is refused and nothing changes.
-  if (input.paymentId === undefined && (await chargedByProvider(uow, sub)))
-    throw new HttpError(409, providerCouponRefused);
+  if (input.paymentId === undefined && !input.preview) {
+    const charged = await chargedByProvider(uow, sub);
+    if (charged === 'paypal' || (charged === 'stripe' && !input.stripeDone))
+      throw new HttpError(409, providerCouponRefused);
+  }
   const coupon = await usableCoupon(uow, code, sub.planId);
   const { full, discounted } = await subscriptionTermsWith(uow, sub, coupon.discount);
   const quote: CouponQuote = {
@@ -203,23 +213,103 @@ export async function applyCouponToSubscription(
 export const providerCouponRefused =
   'Questa sottoscrizione si rinnova con carta o PayPal: il coupon si può applicare prima del primo pagamento o con il bonifico.';
 
-/** A live subscription whose renewals a provider (Stripe or PayPal) charges. */
-async function chargedByProvider(uow: UnitOfWork, sub: Pick<SubscriptionRow, 'id' | 'status'>) {
+/**
+ * The provider that charges a live subscription's renewals ('stripe' with its subscription id, or
+ * 'paypal'), or null.
+ */
+export async function chargedByProvider(
+  scope: TenantScope,
+  sub: Pick<SubscriptionRow, 'id' | 'status'>,
+): Promise<'stripe' | 'paypal' | null> {
+  return (await providerChargeOf(scope, sub))?.kind ?? null;
+}
+
+async function providerChargeOf(scope: TenantScope, sub: Pick<SubscriptionRow, 'id' | 'status'>) {
   if (sub.status !== SubscriptionStatus.Active && sub.status !== SubscriptionStatus.ActiveNoRenewal)
-    return false;
-  const [row] = await uow.tx
-    .select({ id: payments.id })
+    return null;
+  const [row] = await scope.tx
+    .select({ method: payments.method, providerSubscriptionId: payments.providerSubscriptionId })
     .from(payments)
     .where(
       and(
-        eq(payments.tenantId, uow.tenantId),
+        eq(payments.tenantId, scope.tenantId),
         eq(payments.subscriptionId, sub.id),
         sql`${payments.providerSubscriptionId} is not null`,
         sql`${payments.method} in ('stripe', 'paypal')`,
       ),
     )
+    .orderBy(desc(payments.id))
     .limit(1);
-  return row !== undefined;
+  return row?.providerSubscriptionId
+    ? { kind: row.method as 'stripe' | 'paypal', providerSubscriptionId: row.providerSubscriptionId }
+    : null;
+}
+
+/**
+ * What Stripe must be told before 'Applica coupon' on a subscription it charges (issue 30): its
+ * subscription, the amount off per period (full − discounted net to pay, cents), the periods and
+ * the plan's months; null when Stripe does not charge it. Checked and computed, nothing written.
+ */
+export async function stripeCouponTarget(uow: UnitOfWork, subscriptionId: number, code: string) {
+  const sub = await findSubscription(uow, subscriptionId);
+  if (!sub) return null;
+  const charge = await providerChargeOf(uow, sub);
+  if (charge?.kind !== 'stripe') return null;
+  const quote = await applyCouponToSubscription(uow, { subscriptionId, code, preview: true });
+  if (quote.applied) return null;
+  const [plan] = await uow.tx
+    .select({ months: plans.recurrenceType })
+    .from(plans)
+    .where(and(eq(plans.tenantId, uow.tenantId), eq(plans.id, sub.planId)));
+  // Stripe counts a repeating coupon's months from now: D0 months reach past the next billing date,
+  // then (N − 1) periods, so the end falls inside the N-th discounted period (see stripeCouponDuration).
+  const months = plan?.months ?? 1;
+  let reach = 1;
+  while (addMonthsUtc(uow.now, reach) <= sub.nextBillingDate) reach++;
+  const duration =
+    quote.periodsLeft === null
+      ? { duration: 'forever' as const, durationInMonths: null }
+      : quote.periodsLeft <= 1
+        ? { duration: 'once' as const, durationInMonths: null }
+        : { duration: 'repeating' as const, durationInMonths: reach + (quote.periodsLeft - 1) * months };
+  return {
+    subscriptionId,
+    providerSubscriptionId: charge.providerSubscriptionId,
+    amountOffCents: Math.round(quote.fullAmount * 100) - Math.round(quote.amount * 100),
+    ...duration,
+    code: quote.code,
+  };
+}
+
+export type StripeCouponTarget = NonNullable<Awaited<ReturnType<typeof stripeCouponTarget>>>;
+
+function addMonthsUtc(d: Date, months: number): Date {
+  const r = new Date(d.getTime());
+  r.setUTCMonth(r.getUTCMonth() + months);
+  return r;
+}
+
+/**
+ * 'Applica coupon' at Stripe, before the unit and outside it (issue 30): a Stripe coupon of the
+ * amount off and the subscription's discount from its next invoice, both keyed (a retry repeats
+ * nothing). A failure throws (502) and nothing changes in Rinnova.
+ */
+export async function couponAtStripe(
+  deps: Pick<ProviderDeps, 'providers'>,
+  tenantId: number,
+  t: StripeCouponTarget,
+): Promise<void> {
+  const { adapter } = await deps.providers.stripe(tenantId);
+  const key = `rnv-apply-coupon-${tenantId}-${t.subscriptionId}-${t.code}-${t.amountOffCents}`;
+  const couponId = await adapter.createCoupon({
+    amountOffCents: t.amountOffCents,
+    duration: t.duration,
+    durationInMonths: t.durationInMonths,
+    name: t.code,
+    metadata: { rinnovaTenantId: String(tenantId), rinnovaSubscriptionId: String(t.subscriptionId) },
+    idempotencyKey: key,
+  });
+  await adapter.setSubscriptionCoupon(t.providerSubscriptionId, couponId, `${key}-sub`);
 }
 
 /** The subscription's oldest unpaid period payment (not a plan change's proration), locked. */

@@ -359,16 +359,37 @@ describe("'Applica coupon' on a subscription", () => {
     expect(after.coupon).toMatchObject({ code: 'FEDELTA', periodsLeft: null, amount: 29.28, applied: true });
   });
 
-  it('refuses a subscription Stripe charges (the provider would keep the full price): 409, nothing changes', async () => {
+  it('on a subscription Stripe charges: Stripe first (a failure: 502, nothing changes), then the next renewals charge the discounted amount', async () => {
     const { sub, token } = await linkFor(monthly, '2026-08-01T10:00:00.000Z');
-    await payByCard(token);
+    const providerId = await payByCard(token);
+    clock.set('2026-08-20T10:00:00.000Z');
+    const path = `/api/subscription/applyCoupon/${sub.id}`;
     const before = await ctx.db.select().from(payments).where(eq(payments.subscriptionId, sub.id));
-    const redeemed = await timesRedeemed('FEDELTA');
-    const res = await admin.post(`/api/subscription/applyCoupon/${sub.id}`, { couponCode: 'FEDELTA' });
-    expect(res.status, res.raw).toBe(409);
-    expect(await timesRedeemed('FEDELTA')).toBe(redeemed);
+    const redeemed = await timesRedeemed('TRIMESTRE20');
+    stripe.failNext('POST /v1/subscriptions', 500);
+    const failed = await admin.post(path, { couponCode: 'TRIMESTRE20' });
+    expect(failed.status, failed.raw).toBe(502);
+    expect(await timesRedeemed('TRIMESTRE20')).toBe(redeemed);
     expect(await ctx.db.select().from(payments).where(eq(payments.subscriptionId, sub.id))).toEqual(before);
     expect((await getSub(sub.id)).coupon).toBeNull();
+
+    const applied = await admin.post<CouponQuote>(path, { couponCode: 'TRIMESTRE20' });
+    expect(applied.status, applied.raw).toBe(200);
+    expect(await timesRedeemed('TRIMESTRE20')).toBe(redeemed + 1);
+    const discount = stripe.subscriptions.get(providerId)!.discount!;
+    // From 20 Aug: 1 month reaches past 1 Sep, then 2 more periods: 3 months, the end inside the third.
+    expect(discount.coupon).toMatchObject({ amount_off: 708, duration: 'repeating', duration_in_months: 3 });
+    const charged: number[] = [];
+    for (const day of ['2026-09-01', '2026-10-01', '2026-11-01', '2026-12-01']) {
+      clock.set(`${day}T10:00:00.000Z`);
+      const invoice = stripe.renew(providerId, clock.now());
+      charged.push(invoice.amount_paid as number);
+      await stripeHook(invoice);
+    }
+    expect(charged).toEqual([2830, 2830, 2830, 3538]);
+    const renewals = [...(await getSub(sub.id)).payments].sort((a, b) => a.id - b.id).slice(1);
+    expect(renewals.map((p) => Math.round(p.amountDue * 100))).toEqual(charged);
+    for (const [i, p] of renewals.entries()) expect(await invoicedCents(p.id)).toBe(charged[i]);
   });
 
   it("a customer's own list carries the coupon in effect (the area's cards)", async () => {
