@@ -109,6 +109,8 @@ export const apiPaths = {
     subscribe: 'subscription/subscribe',
     /** POST {token} (app key): the link opened; creates customer, subscription, payment; `data.paymentUrl`. */
     subscribeConfirm: 'subscription/subscribe/confirm',
+    /** POST {couponCode, preview?} (Admin, issue 30): 'Applica coupon' from the next payment; `data` = CouponQuote. */
+    applyCoupon: (id: number | string) => `subscription/applyCoupon/${id}`,
   },
   bankTransfer: {
     /** GET ?paymentId=&page=1&pageSize=100 */
@@ -127,6 +129,8 @@ export const apiPaths = {
     stripeCheckout: 'Payment/stripe/checkout',
     /** PUT {sessionId, tenantId} (public): the session confirmed with Stripe, then as updatePayment. */
     stripeConfirm: 'Payment/stripe/confirm',
+    /** POST {token, couponCode, preview?} (public, issue 30): the link's payment discounted; `data` = CouponQuote. */
+    coupon: 'Payment/coupon',
   },
   invoice: {
     /** GET (Admin): the payments waiting for an invoice, per payment and by customer (InvoiceIssues). */

@@ -503,6 +503,11 @@ export const couponMessages = {
   expired: 'Coupon scaduto',
   exhausted: 'Coupon esaurito',
   notForPlan: 'Coupon non valido per questo piano',
+  /** A second code on a subscription that already has a coupon (payment page, 'Applica coupon'). */
+  alreadyApplied: 'A questa sottoscrizione è già applicato un altro coupon',
+  /** 'Applica coupon' on a subscription that is over. */
+  notApplicable: 'Il coupon si applica solo a una sottoscrizione non ancora terminata.',
+  applied: (code: string) => `Coupon ${code} applicato.`,
   /** The discount's line on the PDF and on the quote. */
   discountLabel: 'Sconto',
 } as const;

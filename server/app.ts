@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { changePlanAtProvider, subscribeProrationCharges } from './modules/billing/plan-change.provider';
 import { pauseAtProvider } from './modules/billing/pause.service';
 import { subscribeOneOffCharges } from './modules/billing/one-off-charge.service';
+import { couponAtStripe } from './modules/billing/coupon-apply.service';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { MEMORY_DATA_DIR } from './config';
@@ -462,6 +463,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Issue 30: a pause of collection at the provider first, outside the transaction (pause.service.ts).
     pauseAtProvider: (tenantId, id, target, move) =>
       pauseAtProvider(providerDeps, tenantId, id, target, move),
+    // 'Applica coupon' on a Stripe-charged subscription: Stripe first (coupon-apply.service.ts).
+    couponAtStripe: (tenantId, target) => couponAtStripe(providerDeps, tenantId, target),
   });
   registerOwnPaymentRoutes(app, { connectionFor, providers, publicUrl, clock: now });
   registerPaymentRoutes(app, {

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { requiredId } from './common';
 import type { RecurrenceTypeId } from './plan';
+import type { CouponQuote } from './coupon-apply';
 
 /** Payment token status (spec §3): Active=0, Used=1, Expired=2. */
 export const PaymentTokenStatus = { Active: 0, Used: 1, Expired: 2 } as const;
@@ -44,6 +45,8 @@ export interface PaymentTokenView {
   };
   costBeforeVAT: number;
   vatPercentage: number;
+  /** The coupon on the subscription (issue 30), or null: the page shows the discount and its periods. */
+  coupon?: CouponQuote | null;
 }
 
 /** `POST api/PaymentToken/create` body. */

@@ -3,6 +3,7 @@
  * and accept them (api-contract 'Billing calls'). Money travels as euros (JSON numbers, two
  * decimals) and is computed in cents (contract/money.ts); dates are ISO-8601 strings.
  */
+import type { CouponQuote } from './coupon-apply';
 import { z } from 'zod';
 import type { SubscriptionPause } from './pause';
 import { parseBillingDateTime } from '../billing-dates';
@@ -98,6 +99,8 @@ export interface Subscription {
   scheduledPlanChange?: ScheduledPlanChange | null;
   /** Issue 30: the pause of collection ('Sospendi incasso'), or null. */
   pause?: SubscriptionPause | null;
+  /** GetById only (issue 30): the coupon in effect (code, discount, periods left), or null. */
+  coupon?: CouponQuote | null;
 }
 
 /** Euros with at most two decimals, ≥ 0 (or > 0), as a number or a '49,50' string; '' / null → absent. */

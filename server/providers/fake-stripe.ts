@@ -28,6 +28,23 @@ export interface FakeStripeSubscription {
   items: { object: 'list'; data: { id: string; price: { id: string } }[] };
   metadata: Record<string, string>;
   created: number;
+  /** A coupon (issue 30): from the Checkout's `discounts` or an update's; `start` in seconds. */
+  discount: { coupon: FakeStripeCoupon; start: number; fromCycle: number } | null;
+  /** Invoices made so far (the Checkout's is the first): the next renewal is cycle `cycles + 1`. */
+  cycles: number;
+}
+
+/** A coupon (`POST /v1/coupons`, issue 30). */
+export interface FakeStripeCoupon {
+  id: string;
+  object: 'coupon';
+  amount_off: number | null;
+  percent_off: number | null;
+  currency: string | null;
+  duration: 'once' | 'repeating' | 'forever';
+  duration_in_months: number | null;
+  name: string | null;
+  metadata: Record<string, string>;
 }
 
 /** A subscription's price changed by `POST /v1/subscriptions/{id}` with items[0][price]. */
@@ -79,6 +96,8 @@ export interface FakeStripeSession {
   expires_at: number | null;
   created: number;
   priceId: string;
+  /** `discounts[0][coupon]`: the coupon the subscription starts with. */
+  couponId: string | null;
 }
 
 export interface FakeStripePrice {
@@ -107,6 +126,22 @@ export interface FakeStripe {
   readonly updates: FakeStripeUpdate[];
   /** One-off invoices (`POST /v1/invoices`, paid by `POST /v1/invoices/{id}/pay`), by id. */
   readonly invoices: Map<string, FakeStripeInvoice>;
+  /** Coupons created (issue 30), by id. */
+  readonly coupons: Map<string, FakeStripeCoupon>;
+  /**
+   * What Stripe charges for cycle `cycle` (1 = the Checkout's) of the subscription: its price's
+   * unit amount less its coupon while the coupon applies (once: the first invoice after it was
+   * set; repeating: invoices made before start + duration_in_months; forever: all), never below 0.
+   */
+  amountOfCycle(subscriptionId: string, cycle: number): number;
+  /**
+   * The next renewal invoice of the subscription, paid (cycle + 1, amount by `amountOfCycle`): the
+   * object an `invoice.paid` event carries (`id`, `amount_paid`, `subscription`, `status_transitions`).
+   * `at`: when Stripe makes it (the test's moved clock), seconds.
+   */
+  renew(subscriptionId: string, at: Date): Record<string, unknown>;
+  /** The Checkout's own invoice (cycle 1, paid when the subscription started), as `renew` answers one. */
+  checkoutInvoice(subscriptionId: string): Record<string, unknown>;
   /** An active subscription of `priceId` (what a paid Checkout creates); returns its id. */
   subscribe(priceId: string, metadata?: Record<string, string>): string;
   /** The customer paid the session: a new active subscription; answers the subscription id. */
@@ -127,7 +162,6 @@ export interface FakeStripe {
 }
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(8).toString('hex')}`;
-const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** `a[b][0][c]=v` form fields (how the `stripe` package encodes bodies) as nested objects. */
 export function parseStripeForm(raw: string): Record<string, unknown> {
@@ -154,8 +188,11 @@ export async function startFakeStripe(
     checkoutBaseUrl?: string;
     /** Where billing portal sessions' `url` points (tests: Stripe's billing host); default this fake. */
     portalBaseUrl?: string;
+    /** Stripe's clock (tests: the moved clock), for `created` and a coupon's months; default now. */
+    now?: () => Date;
   } = {},
 ): Promise<FakeStripe> {
+  const nowSeconds = () => Math.floor((options.now?.() ?? new Date()).getTime() / 1000);
   const subscriptions = new Map<string, FakeStripeSubscription>();
   const sessions = new Map<string, FakeStripeSession>();
   const prices = new Map<string, FakeStripePrice>();
@@ -164,6 +201,7 @@ export async function startFakeStripe(
   const calls: string[] = [];
   const updates: FakeStripeUpdate[] = [];
   const invoices = new Map<string, FakeStripeInvoice>();
+  const coupons = new Map<string, FakeStripeCoupon>();
   const pendingItems: { customer: string; amount: number; description: string }[] = [];
   /** What a keyed POST answered: the same key answers the same again (Stripe's idempotency). */
   const keyed = new Map<string, { status: number; body: unknown }>();
@@ -193,7 +231,9 @@ export async function startFakeStripe(
 
   function checkoutPage(session: FakeStripeSession): string {
     const price = prices.get(session.priceId);
-    const amount = price ? (price.unit_amount / 100).toFixed(2).replace('.', ',') : '?';
+    const coupon = session.couponId ? coupons.get(session.couponId) : undefined;
+    const first = price ? discounted(price.unit_amount, coupon ?? null) : null;
+    const amount = first !== null ? (first / 100).toFixed(2).replace('.', ',') : '?';
     return `<!doctype html><html lang="it"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Stripe Checkout (finto)</title></head>
 <body style="font:16px system-ui,sans-serif;background:#f6f9fc;margin:0;padding:32px 16px">
 <main style="max-width:420px;margin:0 auto;background:#fff;border-radius:12px;padding:24px;box-shadow:0 2px 8px rgba(0,0,0,.08)">
@@ -204,6 +244,24 @@ export async function startFakeStripe(
 </form>
 <p><a href="${escapeHtml(session.cancel_url)}">Annulla</a></p>
 </main></body></html>`;
+  }
+
+  function discounted(amount: number, coupon: FakeStripeCoupon | null): number {
+    if (!coupon) return amount;
+    const off =
+      coupon.amount_off !== null ? coupon.amount_off : Math.round((amount * (coupon.percent_off ?? 0)) / 100);
+    return Math.max(0, amount - off);
+  }
+
+  /** Whether the subscription's coupon applies to the invoice of `cycle`, made at `at` (seconds). */
+  function couponApplies(sub: FakeStripeSubscription, cycle: number, at: number): boolean {
+    const d = sub.discount;
+    if (!d || cycle < d.fromCycle) return false;
+    if (d.coupon.duration === 'forever') return true;
+    if (d.coupon.duration === 'once') return cycle === d.fromCycle;
+    const end = new Date(d.start * 1000);
+    end.setUTCMonth(end.getUTCMonth() + (d.coupon.duration_in_months ?? 0));
+    return at < end.getTime() / 1000;
   }
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -325,6 +383,32 @@ export async function startFakeStripe(
       return answer(200, invoice);
     }
 
+    if (method === 'POST' && path === '/v1/coupons') {
+      const duration = str(body.duration) || 'once';
+      if (duration !== 'once' && duration !== 'repeating' && duration !== 'forever')
+        return stripeError(res, 400, 'invalid_request_error', `Invalid duration: ${duration}`);
+      const amountOff = body.amount_off === undefined ? null : Number(body.amount_off);
+      const percentOff = body.percent_off === undefined ? null : Number(body.percent_off);
+      if ((amountOff === null) === (percentOff === null))
+        return stripeError(res, 400, 'invalid_request_error', 'Specify amount_off or percent_off');
+      if (amountOff !== null && (!Number.isInteger(amountOff) || amountOff <= 0 || !str(body.currency)))
+        return stripeError(res, 400, 'invalid_request_error', 'Invalid amount_off or currency');
+      if (duration === 'repeating' && !(Number(body.duration_in_months) > 0))
+        return stripeError(res, 400, 'invalid_request_error', 'duration_in_months is required');
+      const coupon: FakeStripeCoupon = {
+        id: newId('co'),
+        object: 'coupon',
+        amount_off: amountOff,
+        percent_off: percentOff,
+        currency: str(body.currency) || null,
+        duration,
+        duration_in_months: duration === 'repeating' ? Number(body.duration_in_months) : null,
+        name: str(body.name) || null,
+        metadata: (body.metadata as Record<string, string> | undefined) ?? {},
+      };
+      coupons.set(coupon.id, coupon);
+      return answer(200, coupon);
+    }
     if (method === 'POST' && path === '/v1/products') {
       const id = newId('prod');
       products.set(id, { id, name: str(body.name) });
@@ -373,6 +457,16 @@ export async function startFakeStripe(
           `No such price: '${priceId}'`,
           'resource_missing',
         );
+      const couponId =
+        str((body.discounts as Record<string, { coupon?: string }> | undefined)?.['0']?.coupon) || null;
+      if (couponId && !coupons.has(couponId))
+        return stripeError(
+          res,
+          400,
+          'invalid_request_error',
+          `No such coupon: '${couponId}'`,
+          'resource_missing',
+        );
       const id = newId('cs_test');
       const session: FakeStripeSession = {
         id,
@@ -390,6 +484,7 @@ export async function startFakeStripe(
         expires_at: body.expires_at ? Number(body.expires_at) : null,
         created: nowSeconds(),
         priceId,
+        couponId,
       };
       sessions.set(id, session);
       return send(res, 200, session);
@@ -454,6 +549,23 @@ export async function startFakeStripe(
             };
           }
         }
+        // A coupon applied later (issue 30): from the next invoice on.
+        const discountCoupon = str(
+          (body.discounts as Record<string, { coupon?: string }> | undefined)?.['0']?.coupon,
+        );
+        if (discountCoupon) {
+          const coupon = coupons.get(discountCoupon);
+          if (!coupon)
+            return stripeError(
+              res,
+              400,
+              'invalid_request_error',
+              `No such coupon: '${discountCoupon}'`,
+              'resource_missing',
+            );
+          sub.discount = { coupon, start: nowSeconds(), fromCycle: sub.cycles + 1 };
+          if (key) keyed.set(key, { status: 200, body: sub });
+        }
         // A plan change (issue 30): items[0][id] the subscription item, items[0][price] the new price.
         const items = body.items as Record<string, { id?: string; price?: string }> | undefined;
         const item = items?.['0'];
@@ -510,8 +622,38 @@ export async function startFakeStripe(
   const address = server.address() as AddressInfo;
   const url = `http://${options.host ?? '127.0.0.1'}:${address.port}`;
 
+  function cycleAmount(sub: FakeStripeSubscription, price: FakeStripePrice, cycle: number, at: number) {
+    // The Checkout's invoice is made when the subscription starts.
+    const when = cycle === 1 ? sub.created : at;
+    return couponApplies(sub, cycle, when)
+      ? discounted(price.unit_amount, sub.discount!.coupon)
+      : price.unit_amount;
+  }
+
+  function invoiceOf(sub: FakeStripeSubscription, cycle: number, seconds: number) {
+    const price = prices.get(sub.items.data[0]!.price.id);
+    if (!price) throw new Error(`fake Stripe: no price for ${sub.id}`);
+    const amount = cycleAmount(sub, price, cycle, seconds);
+    const invoice: FakeStripeInvoice = {
+      id: newId('in'),
+      object: 'invoice',
+      customer: sub.customer,
+      status: 'paid',
+      amount_due: amount,
+      amount_paid: amount,
+      currency: 'eur',
+      description: null,
+      metadata: {},
+      lines: { object: 'list', data: [{ amount, description: price.nickname ?? '' }] },
+      created: seconds,
+    };
+    invoices.set(invoice.id, invoice);
+    return { ...invoice, subscription: sub.id, status_transitions: { paid_at: seconds } };
+  }
+
   const api: FakeStripe = {
     url,
+    coupons,
     subscriptions,
     updates,
     invoices,
@@ -532,6 +674,8 @@ export async function startFakeStripe(
         items: { object: 'list', data: [{ id: newId('si'), price: { id: priceId } }] },
         metadata,
         created: nowSeconds(),
+        discount: null,
+        cycles: 1,
       });
       return id;
     },
@@ -539,10 +683,33 @@ export async function startFakeStripe(
       const session = sessions.get(sessionId);
       if (!session) throw new Error(`fake Stripe: no session ${sessionId}`);
       const subscription = api.subscribe(session.priceId, session.metadata);
+      const coupon = session.couponId ? coupons.get(session.couponId) : undefined;
+      if (coupon) {
+        const sub = subscriptions.get(subscription)!;
+        sub.discount = { coupon, start: sub.created, fromCycle: 1 };
+      }
       session.status = 'complete';
       session.payment_status = 'paid';
       session.subscription = subscription;
       return subscription;
+    },
+    amountOfCycle(subscriptionId, cycle) {
+      const sub = subscriptions.get(subscriptionId);
+      if (!sub) throw new Error(`fake Stripe: no subscription ${subscriptionId}`);
+      const price = prices.get(sub.items.data[0]!.price.id);
+      if (!price) throw new Error(`fake Stripe: no price for ${subscriptionId}`);
+      return cycleAmount(sub, price, cycle, nowSeconds());
+    },
+    checkoutInvoice(subscriptionId) {
+      const sub = subscriptions.get(subscriptionId);
+      if (!sub) throw new Error(`fake Stripe: no subscription ${subscriptionId}`);
+      return invoiceOf(sub, 1, sub.created);
+    },
+    renew(subscriptionId, at) {
+      const sub = subscriptions.get(subscriptionId);
+      if (!sub) throw new Error(`fake Stripe: no subscription ${subscriptionId}`);
+      sub.cycles += 1;
+      return invoiceOf(sub, sub.cycles, Math.floor(at.getTime() / 1000));
     },
     setStatus(id, status) {
       const found = subscriptions.get(id);

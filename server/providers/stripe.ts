@@ -34,6 +34,22 @@ export interface StripeCheckoutInput {
   customerEmail?: string | null;
   /** When the session stops accepting payment (Stripe wants 30 minutes to 24 hours from now). */
   expiresAt?: Date;
+  /** A Rinnova coupon (issue 30): the Stripe coupon (`createCoupon`) the subscription starts with. */
+  couponId?: string | null;
+}
+
+/**
+ * A Stripe coupon for one redemption of a Rinnova coupon (issue 30): always an amount in cents
+ * (Rinnova's discounted net to pay subtracted from the full one, so Stripe charges exactly what the
+ * Italian document asks, VAT and rounding included), for 'once', 'forever' or 'repeating' months.
+ */
+export interface StripeCouponInput {
+  amountOffCents: number;
+  duration: 'once' | 'repeating' | 'forever';
+  durationInMonths?: number | null;
+  name: string;
+  metadata: Record<string, string>;
+  idempotencyKey: string;
 }
 
 export interface StripeCheckoutSession {
@@ -96,6 +112,10 @@ export interface StripeAdapter extends PaymentProviderAdapter {
     metadata: Record<string, string>;
     idempotencyKey: string;
   }): Promise<{ invoiceId: string; status: string }>;
+  /** A coupon (`POST /v1/coupons`), keyed by `idempotencyKey`; answers its id. */
+  createCoupon(input: StripeCouponInput): Promise<string>;
+  /** The subscription's discount from its next invoice on (`discounts: [{coupon}]`), keyed. */
+  setSubscriptionCoupon(id: string, couponId: string, idempotencyKey: string): Promise<void>;
   /** The verified event, or null when the signature (or the secret) does not match the raw body. */
   parseWebhook(rawBody: Buffer | string, signature: string | undefined): StripeWebhookEvent | null;
 }
@@ -308,6 +328,32 @@ export function createStripeAdapter(credentials: StripeCredentials, options: Str
       if (typeof price?.id !== 'string') throw new ProviderError('invalid', null, null, 'stripe');
       return price.id;
     },
+    async createCoupon(input) {
+      const coupon = await call(() =>
+        stripe.coupons.create(
+          {
+            amount_off: input.amountOffCents,
+            currency: 'eur',
+            duration: input.duration,
+            ...(input.duration === 'repeating' ? { duration_in_months: input.durationInMonths ?? 1 } : {}),
+            name: input.name.slice(0, 40),
+            metadata: input.metadata,
+          },
+          { idempotencyKey: input.idempotencyKey },
+        ),
+      );
+      if (typeof coupon?.id !== 'string') throw new ProviderError('invalid', null, null, 'stripe');
+      return coupon.id;
+    },
+    async setSubscriptionCoupon(id, couponId, idempotencyKey) {
+      await call(() =>
+        stripe.subscriptions.update(
+          id,
+          { discounts: [{ coupon: couponId }], proration_behavior: 'none' },
+          { idempotencyKey },
+        ),
+      );
+    },
     async getPrice(id) {
       const price = await call(() => stripe.prices.retrieve(id));
       if (typeof price?.id !== 'string') throw new ProviderError('invalid', null, null, 'stripe');
@@ -323,6 +369,7 @@ export function createStripeAdapter(credentials: StripeCredentials, options: Str
           client_reference_id: input.clientReferenceId,
           metadata: input.metadata,
           subscription_data: { metadata: input.metadata },
+          ...(input.couponId ? { discounts: [{ coupon: input.couponId }] } : {}),
           locale: 'it',
           ...(input.customerEmail ? { customer_email: input.customerEmail } : {}),
           ...(input.expiresAt ? { expires_at: Math.floor(input.expiresAt.getTime() / 1000) } : {}),

@@ -10,7 +10,14 @@ import { z } from 'zod';
 import { countLimitFor } from '../../../contract/envelope';
 import { fromCents } from '../../../contract/money';
 import { Role, type RoleId } from '../../../contract/enums';
-import { billingMessages, messages, serverMessages } from '../../../contract/messages';
+import { billingMessages, couponMessages, messages, serverMessages } from '../../../contract/messages';
+import { applyCouponSchema, couponQuoteSchema } from '../../../contract/schemas/coupon-apply';
+import {
+  applyCouponToSubscription,
+  couponInEffect,
+  stripeCouponTarget,
+  type StripeCouponTarget,
+} from './coupon-apply.service';
 import {
   bankTransferInputSchema,
   subscriptionCreateSchema,
@@ -142,6 +149,8 @@ export interface BillingRoutesOptions {
     target: { kind: ProviderKind; id: string },
     move: { kind: 'pause'; until: Date } | { kind: 'resume'; key: string },
   ) => Promise<void>;
+  /** 'Applica coupon' on a Stripe-charged subscription (issue 30): Stripe first, outside the unit. */
+  couponAtStripe?: (tenantId: number, target: StripeCouponTarget) => Promise<void>;
 }
 
 const MAX_ID = 2_147_483_647;
@@ -220,6 +229,7 @@ export const subscriptionItemSchema = z.object({
     .nullable()
     .optional(),
   pause: pauseItemSchema.nullable().optional(),
+  coupon: couponQuoteSchema.nullable().optional(),
 });
 const bankTransferItemSchema = z.object({
   id: z.number(),
@@ -317,7 +327,14 @@ function subscriptionFilter(
 
 export function registerBillingRoutes(
   fastify: FastifyInstance,
-  { connectionFor, uow, beforeCancel, changePlanAtProvider, pauseAtProvider }: BillingRoutesOptions,
+  {
+    connectionFor,
+    uow,
+    beforeCancel,
+    changePlanAtProvider,
+    pauseAtProvider,
+    couponAtStripe,
+  }: BillingRoutesOptions,
 ): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
@@ -359,13 +376,13 @@ export function registerBillingRoutes(
     if (!item || (own !== undefined && item.userID !== own))
       throw new HttpError(404, serverMessages.notFound);
     const full = withActions(callerOf(request).roleId)(item);
-    return withHistory
-      ? {
-          ...full,
-          history: await historyOf(scope, id, own),
-          scheduledPlanChange: await scheduledPlanChangeOf(scope, id),
-        }
-      : full;
+    if (!withHistory) return full;
+    return {
+      ...full,
+      history: await historyOf(scope, id, own),
+      scheduledPlanChange: await scheduledPlanChangeOf(scope, id),
+      coupon: await couponInEffect(scope, id),
+    };
   }
 
   const tags = ['subscription'];
@@ -420,7 +437,14 @@ export function registerBillingRoutes(
         ),
         countSubscriptions(scope, filter, limit),
       ]);
-      const items = (await loadSubscriptions(scope, ids)).map(withActions(callerOf(request).roleId));
+      const listed = (await loadSubscriptions(scope, ids)).map(withActions(callerOf(request).roleId));
+      // A customer's own few subscriptions (the area's cards) carry their coupon in effect (issue 30).
+      const items =
+        own === undefined
+          ? listed
+          : await Promise.all(
+              listed.map(async (item) => ({ ...item, coupon: await couponInEffect(scope, item.id) })),
+            );
       const nextAfterId = ids.length === pageSize ? (ids[ids.length - 1] ?? null) : null;
       return ok(
         counted >= limit
@@ -710,6 +734,40 @@ export function registerBillingRoutes(
       const { id, chargeId } = request.params;
       await request.unitOfWork((w) => deleteOneOffCharge(w, id, chargeId));
       return ok(null, oneOffMessages.deleted);
+    },
+  );
+
+  app.post(
+    '/api/subscription/applyCoupon/:id',
+    {
+      config: admins,
+      schema: {
+        tags,
+        summary:
+          "«Applica coupon» (issue 30): il coupon vale dal prossimo pagamento (l'importo dovuto e il primo pagamento non pagato diventano scontati); con preview: true solo il ricalcolo. Una sottoscrizione ha un solo coupon: lo stesso codice risponde quanto applicato, un altro 400 su couponCode",
+        params: idParams,
+        body: applyCouponSchema,
+        response: { 200: envelopeOf(couponQuoteSchema) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const { couponCode, preview } = request.body;
+      // A subscription Stripe charges: Stripe is told first, outside any transaction.
+      const target =
+        preview || !couponAtStripe
+          ? null
+          : await request.unitOfWork((w) => stripeCouponTarget(w, id, couponCode));
+      if (target && couponAtStripe) await couponAtStripe(tenantOf(request), target);
+      const quote = await request.unitOfWork((w) =>
+        applyCouponToSubscription(w, {
+          subscriptionId: id,
+          code: couponCode,
+          preview: preview === true,
+          stripeDone: target !== null,
+        }),
+      );
+      return ok(quote, quote.applied ? couponMessages.applied(quote.code) : serverMessages.ok);
     },
   );
 

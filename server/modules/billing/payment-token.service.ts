@@ -30,6 +30,7 @@ import { HttpError } from '../../lib/http-error';
 import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
 import { findPayment, findSubscription } from './billing.repository';
 import { ensureRenewalPayment, formatEur } from './subscription.service';
+import { couponQuoteOfSubscription } from './coupon-apply.service';
 
 export const paymentMessages = {
   linkOnlyNotActive: 'Il link di pagamento si crea solo per una sottoscrizione non attiva.',
@@ -245,6 +246,7 @@ export async function validatePaymentToken(
       recurrence: plans.recurrenceType,
       cost: subscriptions.costBeforeVatCents,
       vat: subscriptions.vatHundredths,
+      subscriptionUserId: subscriptions.userId,
     })
     .from(subscriptions)
     .innerJoin(tenants, eq(tenants.id, subscriptions.tenantId))
@@ -257,6 +259,17 @@ export async function validatePaymentToken(
     .where(and(eq(planFeatures.tenantId, row.tenantId), eq(planFeatures.planId, row.planId)))
     .orderBy(asc(planFeatures.id));
   const recurrence = extra.recurrence as RecurrenceTypeId;
+  // A coupon on the subscription (issue 30): the page shows its line, the total and its periods.
+  const coupon = await couponQuoteOfSubscription(
+    { tenantId: row.tenantId, tx: db },
+    {
+      id: row.subscriptionId,
+      userId: extra.subscriptionUserId,
+      planId: row.planId,
+      costBeforeVatCents: extra.cost,
+      vatHundredths: extra.vat,
+    },
+  );
   return {
     id: row.id,
     token,
@@ -280,6 +293,7 @@ export async function validatePaymentToken(
     },
     costBeforeVAT: fromCents(extra.cost),
     vatPercentage: fromPercentHundredths(extra.vat),
+    coupon,
   };
 }
 

@@ -9,7 +9,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { messages, serverMessages } from '../../../contract/messages';
+import { couponMessages, messages, serverMessages } from '../../../contract/messages';
+import { couponQuoteSchema, paymentCouponSchema } from '../../../contract/schemas/coupon-apply';
+import { applyPaymentCoupon } from './coupon-apply.service';
 import {
   createPaymentTokenSchema,
   paymentUrlOf,
@@ -118,6 +120,7 @@ const tokenViewSchema = z.object({
   }),
   costBeforeVAT: z.number(),
   vatPercentage: z.number(),
+  coupon: couponQuoteSchema.nullable().optional(),
 });
 
 export function registerPaymentRoutes(fastify: FastifyInstance, options: PaymentRoutesOptions): void {
@@ -198,6 +201,25 @@ export function registerPaymentRoutes(fastify: FastifyInstance, options: Payment
     async (request) => {
       const result = await payWithToken(deps, request.body);
       return ok({ result }, result === 'pending' ? paymentMessages.pending : paymentMessages.paid);
+    },
+  );
+
+  app.post(
+    '/api/Payment/coupon',
+    {
+      config: { access: 'appKey', rateLimit: publicLimit },
+      schema: {
+        tags: ['Payment'],
+        summary:
+          'Pubblica (con il token, «Hai un codice sconto?»): con preview true solo il ricalcolo; senza, il coupon è riscattato una volta e il pagamento del link chiede l’importo scontato. Lo stesso codice di nuovo risponde quanto applicato; codice errato 400 su couponCode (Coupon non valido, scaduto, esaurito, non valido per questo piano)',
+        security: [{ apiKey: [] }],
+        body: paymentCouponSchema,
+        response: { 200: envelopeOf(couponQuoteSchema) },
+      },
+    },
+    async (request) => {
+      const quote = await applyPaymentCoupon(deps, request.body);
+      return ok(quote, quote.applied ? couponMessages.applied(quote.code) : serverMessages.ok);
     },
   );
 

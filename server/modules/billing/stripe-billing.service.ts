@@ -12,14 +12,16 @@ import { and, eq } from 'drizzle-orm';
 import { paymentUrlOf } from '../../../contract/schemas/payment';
 import { recurrenceTypeNames, type RecurrenceTypeId } from '../../../contract/schemas/plan';
 import { SubscriptionStatus } from '../../../contract/subscription-status';
-import { paymentTokens, plans, users } from '../../db/schema';
+import { paymentTokens, payments, plans, subscriptions, users } from '../../db/schema';
 import { receiveProviderEvent } from './provider-inbox';
 import { HttpError } from '../../lib/http-error';
 import { ProviderError } from '../../providers/payment-provider';
 import { STRIPE_STATUS, type StripeWebhookEvent } from '../../providers/stripe';
 import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
 import { findSubscription } from './billing.repository';
-import { formatEur } from './subscription.service';
+import { formatEur, subscriptionTermsWith } from './subscription.service';
+import { appliedCouponOf } from './coupon-apply.service';
+import type { Database } from '../../db/client';
 import {
   applyProviderStatus,
   recordCharge,
@@ -73,19 +75,35 @@ export async function createStripeCheckout(
   if (!plan) throw tokenInvalid();
   if (!plan.stripePlanId) throw new HttpError(409, stripeMessages.planNotOnStripe(plan.name));
   const price = await adapter.getPrice(plan.stripePlanId);
+  // A discounted payment (issue 30): Stripe's price is the full amount and a Stripe coupon takes
+  // off exactly the difference, for as many periods as Rinnova's redemption has left.
+  const discount = await stripeDiscountOf(db, row);
+  const listAmount = discount ? discount.fullCents : row.amountCents;
   if (
     price.currency.toLowerCase() !== 'eur' ||
-    price.unitAmount !== row.amountCents ||
+    price.unitAmount !== listAmount ||
     price.intervalMonths !== plan.recurrence
   ) {
     throw new HttpError(
       409,
       stripeMessages.priceDiffers(
-        formatEur(row.amountCents),
+        formatEur(listAmount),
         price.unitAmount === null ? '?' : formatEur(price.unitAmount),
       ),
     );
   }
+  const couponId = discount
+    ? await adapter.createCoupon({
+        amountOffCents: discount.amountOffCents,
+        ...stripeCouponDuration(discount.periodsLeft, plan.recurrence),
+        name: discount.code,
+        metadata: {
+          rinnovaTenantId: String(row.tenantId),
+          rinnovaRedemptionId: String(discount.redemptionId),
+        },
+        idempotencyKey: `rnv-coupon-${row.tenantId}-${discount.redemptionId}-${row.paymentId}-${discount.amountOffCents}-${discount.periodsLeft ?? 'f'}`,
+      })
+    : null;
   const [customer] = await db.select({ email: users.email }).from(users).where(eq(users.id, row.userId));
   const now = deps.uow.clock().getTime();
   const base = deps.publicUrl().replace(/\/+$/, '');
@@ -101,8 +119,55 @@ export async function createStripeCheckout(
     },
     customerEmail: customer?.email ?? null,
     expiresAt: new Date(Math.max(row.expiresAt.getTime(), now + MIN_SESSION_MS)),
+    couponId,
   });
   return { url: session.url, sessionId: session.id };
+}
+
+/**
+ * The Stripe coupon's duration for `periodsLeft` periods of `months` months (issue 30). 'once' and
+ * 'forever' are Stripe's own. N periods are 'repeating' for (N − 1) × months + 1 months: Stripe
+ * discounts the invoices made before the discount's end, so the end falls strictly inside the
+ * N-th period whatever the recurrence (a yearly plan's renewal never lands on the boundary), and
+ * for a monthly plan it is N months, Stripe's documented N invoices.
+ */
+export function stripeCouponDuration(
+  periodsLeft: number | null,
+  months: number,
+): { duration: 'once' | 'repeating' | 'forever'; durationInMonths: number | null } {
+  if (periodsLeft === null) return { duration: 'forever', durationInMonths: null };
+  if (periodsLeft <= 1) return { duration: 'once', durationInMonths: null };
+  return { duration: 'repeating', durationInMonths: (periodsLeft - 1) * months + 1 };
+}
+
+/** The discount a token's payment carries, as Stripe must apply it; null without one. */
+async function stripeDiscountOf(db: Database, row: TokenRow) {
+  const [p] = await db
+    .select({ redemptionId: payments.couponRedemptionId })
+    .from(payments)
+    .where(and(eq(payments.tenantId, row.tenantId), eq(payments.id, row.paymentId)));
+  if (!p?.redemptionId) return null;
+  const [sub] = await db
+    .select({
+      userId: subscriptions.userId,
+      planId: subscriptions.planId,
+      costBeforeVatCents: subscriptions.costBeforeVatCents,
+      vatHundredths: subscriptions.vatHundredths,
+    })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.tenantId, row.tenantId), eq(subscriptions.id, row.subscriptionId)));
+  const applied = await appliedCouponOf({ tenantId: row.tenantId, tx: db }, row.subscriptionId);
+  if (!sub || !applied || applied.id !== p.redemptionId) return null;
+  const { full } = await subscriptionTermsWith({ tenantId: row.tenantId, tx: db }, sub, null);
+  const amountOffCents = full.netToPayCents - row.amountCents;
+  if (amountOffCents <= 0) return null;
+  return {
+    redemptionId: applied.id,
+    code: applied.code,
+    periodsLeft: applied.periodsLeft,
+    fullCents: full.netToPayCents,
+    amountOffCents,
+  };
 }
 
 /** The token of a session's metadata, in the tenant whose Stripe created the session. */

@@ -549,3 +549,28 @@ export async function restoreFullAmount(uow: UnitOfWork, subscriptionId: number)
     .set({ amountDueCents: due, updatedAt: uow.now })
     .where(and(eq(subscriptions.tenantId, uow.tenantId), eq(subscriptions.id, sub.id)));
 }
+
+/**
+ * The subscription's documents of one period at its agreed price (issue 30, a coupon applied
+ * later: the payment page and 'Applica coupon'): without a discount (`full`) and with `discount`.
+ */
+export async function subscriptionTermsWith(
+  uow: TenantScope,
+  sub: Pick<SubscriptionRow, 'userId' | 'planId' | 'costBeforeVatCents' | 'vatHundredths'>,
+  discount: LineDiscount | null,
+): Promise<{ full: FiscalDocument; discounted: FiscalDocument }> {
+  const [plan] = await uow.tx
+    .select({
+      name: plans.name,
+      cost: plans.recurringCostBeforeVat,
+      vat: plans.vatPercentage,
+      natura: plans.natura,
+    })
+    .from(plans)
+    .where(and(eq(plans.tenantId, uow.tenantId), eq(plans.id, sub.planId)));
+  if (!plan) throw new HttpError(404, serverMessages.notFound);
+  const agreed = { paymentAmount: sub.costBeforeVatCents, vatPercentage: sub.vatHundredths };
+  const full = (await termsOf(uow, sub.userId, plan, agreed)).document;
+  const discounted = discount ? (await termsOf(uow, sub.userId, plan, agreed, discount)).document : full;
+  return { full, discounted };
+}

@@ -1,3 +1,4 @@
+import { CouponFigures } from '../../components/coupon-figures';
 import { Link } from 'react-router-dom';
 import { SubscriptionStatus } from '../../../contract/enums';
 import { customerAreaMessages as m } from '../../../contract/messages';
@@ -72,6 +73,17 @@ function SubscriptionCard({ s }: { s: Subscription }) {
         <dt className="text-slate-500">Metodo di pagamento</dt>
         <dd className="text-right text-slate-900">{method ?? '—'}</dd>
       </dl>
+      {s.coupon && (
+        <div
+          className="mt-3 rounded-lg border border-emerald-200 bg-emerald-50/60 p-3"
+          data-testid="area-coupon"
+        >
+          <p className="mb-2 text-sm font-medium text-emerald-800">
+            Coupon <span className="font-mono">{s.coupon.code}</span>
+          </p>
+          <CouponFigures coupon={s.coupon} />
+        </div>
+      )}
       <RenewalActions s={s} />
       <PaymentMethod s={s} />
     </li>

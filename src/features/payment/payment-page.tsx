@@ -1,8 +1,8 @@
 import { PayPalButtons, PayPalScriptProvider } from '@paypal/react-paypal-js';
-import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { messages } from '../../../contract/messages';
+import { couponMessages, messages } from '../../../contract/messages';
 import type { PaymentTokenView } from '../../../contract/schemas/payment';
 import { Spinner } from '../../components/spinner';
 import { CheckIcon } from '../../components/icons';
@@ -15,6 +15,10 @@ import { createStripeCheckout } from './api/create-stripe-checkout';
 import { getPublicSettings } from '../../entities/payment-provider/public-settings';
 import { periodLabel, validatePaymentToken } from './api/payment-queries';
 import { updatePayment } from './api/update-payment';
+import { applyPaymentCoupon } from './api/apply-coupon';
+import { couponPeriodsText } from '../../../contract/schemas/coupon-apply';
+import { FieldError, inputClass, useFieldControl } from '../../components/fields/field-shell';
+import { serverFieldErrors } from '../../lib/entity-hooks';
 
 const m = messages.payment;
 
@@ -145,13 +149,20 @@ type Method = 'paypal' | 'card';
 function PaymentForm({ token, settings }: { token: PaymentTokenView; settings: PublicProviderSettings }) {
   const [state, setState] = useState<'ready' | 'saving' | 'done' | 'pending'>('ready');
   const [error, setError] = useState<string | null>(null);
+  // A discounted payment is charged by Stripe (a coupon on its Checkout); PayPal's plan charges its
+  // list price, so PayPal is offered only without a coupon (issue 30).
+  const discounted = Boolean(token.coupon) && Boolean(settings.stripe);
   const methods: Method[] = [
-    ...(settings.paypal ? ['paypal' as const] : []),
+    ...(settings.paypal && !discounted ? ['paypal' as const] : []),
     ...(settings.stripe ? ['card' as const] : []),
   ];
-  const [method, setMethod] = useState<Method>(methods[0] ?? 'paypal');
-  // In cents, so the two lines always add up to the total.
-  const vatAmount = (Math.round(token.amount * 100) - Math.round(token.costBeforeVAT * 100)) / 100;
+  const [chosen, setMethod] = useState<Method>(methods[0] ?? 'paypal');
+  const method: Method = methods.includes(chosen) ? chosen : (methods[0] ?? 'paypal');
+  const coupon = token.coupon ?? null;
+  // In cents, so the lines always add up to the total (the discount comes off before VAT).
+  const discountCents = coupon ? Math.round(coupon.discountAmount * 100) : 0;
+  const vatAmount =
+    (Math.round(token.amount * 100) - Math.round(token.costBeforeVAT * 100) + discountCents) / 100;
   const period = periodLabel(token.plan.recurrenceType);
 
   // Stripe.js (its fraud signals) once the card is chosen, only on this page, never awaited: the
@@ -230,17 +241,38 @@ function PaymentForm({ token, settings }: { token: PaymentTokenView; settings: P
           <dt className="text-slate-500">Prezzo</dt>
           <dd className="text-slate-700">{formatCurrency(token.costBeforeVAT)}</dd>
         </div>
+        {coupon && (
+          <div className="flex justify-between gap-3" data-testid="payment-discount">
+            <dt className="min-w-0 text-emerald-700">
+              Sconto <span className="font-medium">{coupon.code}</span> ({coupon.discountLabel})
+            </dt>
+            <dd className="shrink-0 text-emerald-700">−{formatCurrency(coupon.discountAmount)}</dd>
+          </div>
+        )}
         <div className="flex justify-between gap-3">
           <dt className="text-slate-500">IVA {token.vatPercentage.toLocaleString('it-IT')}%</dt>
           <dd className="text-slate-700">{formatCurrency(vatAmount)}</dd>
         </div>
         <div className="flex items-baseline justify-between gap-3 border-t border-slate-200 pt-2">
           <dt className="font-medium text-slate-900">Totale {period}</dt>
-          <dd className="text-lg font-semibold text-slate-900" data-testid="payment-amount">
-            {formatCurrency(token.amount)}
+          <dd className="text-right" data-testid="payment-amount">
+            {coupon && coupon.fullAmount !== coupon.amount && (
+              <span className="mr-2 text-sm text-slate-500 line-through" aria-hidden="true">
+                {formatCurrency(coupon.fullAmount)}
+              </span>
+            )}
+            <span className="text-lg font-semibold text-slate-900">{formatCurrency(token.amount)}</span>
           </dd>
         </div>
       </dl>
+      {coupon && (
+        <p className="mt-2 text-xs font-medium text-emerald-700" data-testid="payment-coupon-periods">
+          {`Sconto ${couponPeriodsText(coupon.periodsLeft)}${
+            coupon.periodsLeft !== null ? `, poi ${formatCurrency(coupon.fullAmount)} ${period}` : ''
+          }.`}
+        </p>
+      )}
+      {state !== 'saving' && settings.stripe && <CouponField token={token} />}
       <p className="mt-3 text-xs text-slate-500">
         Rinnovo automatico {period} con{' '}
         {methods.length > 1 ? 'il metodo scelto' : method === 'card' ? 'la carta' : 'PayPal'}, finché non lo
@@ -332,6 +364,83 @@ function PaymentForm({ token, settings }: { token: PaymentTokenView; settings: P
         )}
       </div>
     </div>
+  );
+}
+
+/**
+ * 'Hai un codice sconto?' (issue 30): a link that opens the field; 'Applica' sends the code, the
+ * server answers the discounted amount (the page's token then shows the discount line, the new
+ * total and its periods) or the Italian error under the field. Once a coupon is on, the field
+ * goes away: a subscription has one coupon.
+ */
+function CouponField({ token }: { token: PaymentTokenView }) {
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const { control, errorId } = useFieldControl(error);
+  if (token.coupon) return null;
+  if (!open)
+    return (
+      <button
+        type="button"
+        className="mt-3 text-sm font-medium text-brand-blue hover:underline"
+        onClick={() => setOpen(true)}
+      >
+        Hai un codice sconto?
+      </button>
+    );
+
+  async function apply(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    if (!code.trim()) {
+      setError(couponMessages.invalid);
+      return;
+    }
+    setBusy(true);
+    try {
+      const quote = await applyPaymentCoupon(token.token, code);
+      if (!quote) throw new Error('coupon senza risposta');
+      queryClient.setQueryData<PaymentTokenView | null>(['public', 'paymentToken', token.token], (old) =>
+        old ? { ...old, amount: quote.amount, coupon: quote } : old,
+      );
+      notify.success(couponMessages.applied(quote.code));
+    } catch (e) {
+      const { fields, all } = serverFieldErrors(e);
+      setError(fields.couponCode ?? all[0] ?? m.genericError);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="mt-4" onSubmit={(e) => void apply(e)} noValidate>
+      <label htmlFor={control.id} className="text-sm font-medium text-slate-700">
+        Hai un codice sconto?
+      </label>
+      <div className="mt-1.5 flex gap-2">
+        <input
+          {...control}
+          value={code}
+          onChange={(e) => {
+            setCode(e.target.value.toUpperCase());
+            setError(null);
+          }}
+          className={inputClass(error, 'min-w-0 flex-1 uppercase')}
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          maxLength={40}
+          placeholder="CODICE"
+        />
+        <button type="submit" className="btn-secondary shrink-0" disabled={busy}>
+          {busy ? 'Verifica…' : 'Applica'}
+        </button>
+      </div>
+      <FieldError id={errorId} message={error} />
+    </form>
   );
 }
 

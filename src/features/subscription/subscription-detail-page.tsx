@@ -39,6 +39,7 @@ import { PaymentCollectionDialog, paymentCollectionText } from './payment-collec
 import { SubscriptionHistory } from './subscription-history';
 import { PauseCollectionCard } from './pause-collection';
 import { OneOffChargesCard } from './one-off-charges';
+import { SubscriptionCoupon } from './subscription-coupon';
 import { SubscriptionStatusBadge } from './subscription-status-badge';
 import { hasOverduePayment, OverdueMarker } from '../../components/cell-value';
 import { subscriptionText as t } from './subscription-text';
@@ -220,6 +221,7 @@ export function SubscriptionDetailPage({ id }: { id: number }) {
               </section>
               <PauseCollectionCard sub={sub} canManage={can('subscription', 'manage')} />
               <OneOffChargesCard sub={sub} canManage={can('subscription', 'manage')} />
+              <SubscriptionCoupon sub={sub} canApply={can('subscription', 'manage')} />
               <section className="card p-5" aria-labelledby="subscription-history-title">
                 <h2 id="subscription-history-title" className="mb-4 text-base font-semibold text-slate-900">
                   {t.historyTitle}

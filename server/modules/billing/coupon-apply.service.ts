@@ -1,0 +1,409 @@
+/**
+ * A coupon applied to an existing subscription (issue 30): by the customer on the public payment
+ * page (`POST api/Payment/coupon`, with the link's token) and by an Admin ('Applica coupon',
+ * `POST api/subscription/applyCoupon/{id}`). One unit of work: the code checked for the plan, the
+ * coupon redeemed once (the conditional update of `redeemCoupon`: racing applications never pass
+ * the maximum), the subscription's amount due and the next unpaid payment discounted (the payment
+ * carries the redemption, so its invoice applies it), and the payment's active links ask the new
+ * amount. A subscription has at most one coupon: the same code again answers what is applied
+ * (a replayed link redeems nothing), another code is a 400 on `couponCode`.
+ */
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { couponMessages, serverMessages } from '../../../contract/messages';
+import { fromCents } from '../../../contract/money';
+import type { CouponQuote } from '../../../contract/schemas/coupon-apply';
+import {
+  couponDiscountLabel,
+  couponDurationLabel,
+  couponFigures,
+  discountOf,
+  normalizeCouponCode,
+  type CouponDuration,
+} from '../../../contract/schemas/coupon';
+import { PaymentTokenStatus } from '../../../contract/schemas/payment';
+import { SubscriptionStatus } from '../../../contract/subscription-status';
+import { periodsOf, redeemCoupon, usableCoupon } from '../../db/coupons';
+import {
+  couponRedemptions,
+  coupons,
+  paymentProviders,
+  paymentTokens,
+  payments,
+  plans,
+  subscriptions,
+} from '../../db/schema';
+import { HttpError } from '../../lib/http-error';
+import type { TenantScope, UnitOfWork } from '../../unit-of-work/unit-of-work';
+import { findPayment, findSubscription, type SubscriptionRow } from './billing.repository';
+import { subscriptionTermsWith } from './subscription.service';
+import { findToken, isUsable } from './payment-token.service';
+import { tokenInvalid, type ProviderDeps } from './provider-payments';
+
+const couponError = (message: string) =>
+  new HttpError(400, serverMessages.validation, { errors: [`couponCode: ${message}`] });
+
+/** The subscription's redemption with its coupon's terms, or null. */
+export async function appliedCouponOf(scope: TenantScope, subscriptionId: number) {
+  const [r] = await scope.tx
+    .select({
+      id: couponRedemptions.id,
+      couponId: coupons.id,
+      code: coupons.code,
+      duration: coupons.duration,
+      durationPeriods: coupons.durationPeriods,
+      percentOffHundredths: couponRedemptions.percentOffHundredths,
+      amountOffCents: couponRedemptions.amountOffCents,
+      periodsLeft: couponRedemptions.periodsLeft,
+    })
+    .from(couponRedemptions)
+    .innerJoin(
+      coupons,
+      and(eq(coupons.id, couponRedemptions.couponId), eq(coupons.tenantId, couponRedemptions.tenantId)),
+    )
+    .where(
+      and(
+        eq(couponRedemptions.tenantId, scope.tenantId),
+        eq(couponRedemptions.subscriptionId, subscriptionId),
+      ),
+    );
+  return r ?? null;
+}
+
+/** The labels of a coupon's stored discount and duration. */
+function labelsOf(c: {
+  percentOffHundredths: number | null;
+  amountOffCents: number | null;
+  duration: string;
+  durationPeriods: number | null;
+}) {
+  return {
+    discountLabel: couponDiscountLabel(couponFigures(c.percentOffHundredths, c.amountOffCents)),
+    durationLabel: couponDurationLabel({
+      duration: c.duration as CouponDuration,
+      durationPeriods: c.durationPeriods,
+    }),
+  };
+}
+
+/**
+ * The quote of the coupon already on `sub` (null without one): its terms and what one period asks
+ * without it and, while periods are left, with it.
+ */
+export async function couponQuoteOfSubscription(
+  scope: TenantScope,
+  sub: Pick<SubscriptionRow, 'id' | 'userId' | 'planId' | 'costBeforeVatCents' | 'vatHundredths'>,
+): Promise<CouponQuote | null> {
+  const r = await appliedCouponOf(scope, sub.id);
+  if (!r) return null;
+  const { full, discounted } = await subscriptionTermsWith(scope, sub, discountOf(r));
+  return {
+    code: r.code,
+    ...labelsOf(r),
+    periodsLeft: r.periodsLeft,
+    discountAmount: fromCents(discounted.discountCents),
+    fullAmount: fromCents(full.netToPayCents),
+    amount: fromCents(discounted.netToPayCents),
+    applied: true,
+  };
+}
+
+/** The coupon in effect on subscription `id` (GetById, the customer's cards), or null. */
+export async function couponInEffect(scope: TenantScope, id: number): Promise<CouponQuote | null> {
+  const [terms] = await scope.tx
+    .select({
+      userId: subscriptions.userId,
+      planId: subscriptions.planId,
+      costBeforeVatCents: subscriptions.costBeforeVatCents,
+      vatHundredths: subscriptions.vatHundredths,
+    })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.tenantId, scope.tenantId), eq(subscriptions.id, id)));
+  return terms ? couponQuoteOfSubscription(scope, { id, ...terms }) : null;
+}
+
+/**
+ * Applies (or, with `preview`, only quotes) `code` on the subscription. `paymentId`: the payment the
+ * discount starts from (the payment link's); absent, the oldest unpaid period payment, if any (the
+ * Admin's: 'from the next payment'). The subscription must not be over (Canceled), the payment
+ * unpaid. Answers the quote.
+ */
+export async function applyCouponToSubscription(
+  uow: UnitOfWork,
+  input: {
+    subscriptionId: number;
+    code: string;
+    preview: boolean;
+    paymentId?: number;
+    /** The Admin's path, Stripe already told (`couponAtStripe`): a Stripe-charged subscription may take it. */
+    stripeDone?: boolean;
+  },
+): Promise<CouponQuote> {
+  const code = normalizeCouponCode(input.code);
+  if (!code) throw couponError(couponMessages.invalid);
+  const sub = await findSubscription(uow, input.subscriptionId, { lock: !input.preview });
+  if (!sub) throw new HttpError(404, serverMessages.notFound);
+  if (sub.status === SubscriptionStatus.Canceled) throw new HttpError(409, couponMessages.notApplicable);
+
+  const existing = await couponQuoteOfSubscription(uow, sub);
+  if (existing) {
+    // The same code again (a replayed link, a second click): what is applied, nothing redeemed.
+    if (existing.code === code) return existing;
+    throw couponError(couponMessages.alreadyApplied);
+  }
+  // The Admin's path on a subscription a provider charges: the provider would keep charging the
+  // full price (telling Stripe or PayPal is not wired yet), so it is refused and nothing changes.
+  if (input.paymentId === undefined && !input.preview) {
+    const charged = await chargedByProvider(uow, sub);
+    if (charged === 'paypal' || (charged === 'stripe' && !input.stripeDone))
+      throw new HttpError(409, providerCouponRefused);
+  }
+  const coupon = await usableCoupon(uow, code, sub.planId);
+  const { full, discounted } = await subscriptionTermsWith(uow, sub, coupon.discount);
+  const quote: CouponQuote = {
+    code: coupon.code,
+    ...labelsOf({
+      percentOffHundredths: 'percentOff' in coupon.discount ? coupon.discount.percentOff : null,
+      amountOffCents: 'amountOffCents' in coupon.discount ? coupon.discount.amountOffCents : null,
+      duration: coupon.duration,
+      durationPeriods: coupon.durationPeriods,
+    }),
+    periodsLeft: periodsOf(coupon),
+    discountAmount: fromCents(discounted.discountCents),
+    fullAmount: fromCents(full.netToPayCents),
+    amount: fromCents(discounted.netToPayCents),
+    applied: false,
+  };
+  if (input.preview) return quote;
+
+  const payment =
+    input.paymentId !== undefined
+      ? await findPayment(uow, input.paymentId, { lock: true })
+      : await nextUnpaidPayment(uow, sub.id);
+  if (input.paymentId !== undefined && (!payment || payment.subscriptionId !== sub.id))
+    throw new HttpError(404, serverMessages.notFound);
+  if (payment && payment.paidAt !== null && input.paymentId !== undefined)
+    throw new HttpError(409, 'Questo pagamento risulta già pagato.');
+
+  const redemptionId = await redeemCoupon(uow, coupon, sub.id);
+  const due = discounted.netToPayCents;
+  await uow.tx
+    .update(subscriptions)
+    .set({ amountDueCents: due, updatedAt: uow.now })
+    .where(and(eq(subscriptions.tenantId, uow.tenantId), eq(subscriptions.id, sub.id)));
+  if (payment && payment.paidAt === null) {
+    await uow.tx
+      .update(payments)
+      .set({ amountDueCents: due, couponRedemptionId: redemptionId })
+      .where(and(eq(payments.tenantId, uow.tenantId), eq(payments.id, payment.id)));
+    // The payment's open links ask the discounted amount from now on.
+    await uow.tx
+      .update(paymentTokens)
+      .set({ amountCents: due })
+      .where(
+        and(
+          eq(paymentTokens.tenantId, uow.tenantId),
+          eq(paymentTokens.paymentId, payment.id),
+          eq(paymentTokens.status, PaymentTokenStatus.Active),
+        ),
+      );
+  }
+  return { ...quote, applied: true };
+}
+
+export const providerCouponRefused =
+  'Questa sottoscrizione si rinnova con carta o PayPal: il coupon si può applicare prima del primo pagamento o con il bonifico.';
+
+/**
+ * The provider that charges a live subscription's renewals ('stripe' with its subscription id, or
+ * 'paypal'), or null.
+ */
+export async function chargedByProvider(
+  scope: TenantScope,
+  sub: Pick<SubscriptionRow, 'id' | 'status'>,
+): Promise<'stripe' | 'paypal' | null> {
+  return (await providerChargeOf(scope, sub))?.kind ?? null;
+}
+
+async function providerChargeOf(scope: TenantScope, sub: Pick<SubscriptionRow, 'id' | 'status'>) {
+  if (sub.status !== SubscriptionStatus.Active && sub.status !== SubscriptionStatus.ActiveNoRenewal)
+    return null;
+  const [row] = await scope.tx
+    .select({ method: payments.method, providerSubscriptionId: payments.providerSubscriptionId })
+    .from(payments)
+    .where(
+      and(
+        eq(payments.tenantId, scope.tenantId),
+        eq(payments.subscriptionId, sub.id),
+        sql`${payments.providerSubscriptionId} is not null`,
+        sql`${payments.method} in ('stripe', 'paypal')`,
+      ),
+    )
+    .orderBy(desc(payments.id))
+    .limit(1);
+  return row?.providerSubscriptionId
+    ? { kind: row.method as 'stripe' | 'paypal', providerSubscriptionId: row.providerSubscriptionId }
+    : null;
+}
+
+/**
+ * What Stripe must be told before 'Applica coupon' on a subscription it charges (issue 30): its
+ * subscription, the amount off per period (full − discounted net to pay, cents), the periods and
+ * the plan's months; null when Stripe does not charge it. Checked and computed, nothing written.
+ */
+export async function stripeCouponTarget(uow: UnitOfWork, subscriptionId: number, code: string) {
+  const sub = await findSubscription(uow, subscriptionId);
+  if (!sub) return null;
+  const charge = await providerChargeOf(uow, sub);
+  if (charge?.kind !== 'stripe') return null;
+  const quote = await applyCouponToSubscription(uow, { subscriptionId, code, preview: true });
+  if (quote.applied) return null;
+  const [plan] = await uow.tx
+    .select({ months: plans.recurrenceType })
+    .from(plans)
+    .where(and(eq(plans.tenantId, uow.tenantId), eq(plans.id, sub.planId)));
+  // Stripe counts a repeating coupon's months from now: D0 months reach past the next billing date,
+  // then (N − 1) periods, so the end falls inside the N-th discounted period (see stripeCouponDuration).
+  const months = plan?.months ?? 1;
+  let reach = 1;
+  while (addMonthsUtc(uow.now, reach) <= sub.nextBillingDate) reach++;
+  const duration =
+    quote.periodsLeft === null
+      ? { duration: 'forever' as const, durationInMonths: null }
+      : quote.periodsLeft <= 1
+        ? { duration: 'once' as const, durationInMonths: null }
+        : { duration: 'repeating' as const, durationInMonths: reach + (quote.periodsLeft - 1) * months };
+  return {
+    subscriptionId,
+    providerSubscriptionId: charge.providerSubscriptionId,
+    amountOffCents: Math.round(quote.fullAmount * 100) - Math.round(quote.amount * 100),
+    ...duration,
+    code: quote.code,
+  };
+}
+
+export type StripeCouponTarget = NonNullable<Awaited<ReturnType<typeof stripeCouponTarget>>>;
+
+function addMonthsUtc(d: Date, months: number): Date {
+  const r = new Date(d.getTime());
+  r.setUTCMonth(r.getUTCMonth() + months);
+  return r;
+}
+
+/**
+ * 'Applica coupon' at Stripe, before the unit and outside it (issue 30): a Stripe coupon of the
+ * amount off and the subscription's discount from its next invoice, both keyed (a retry repeats
+ * nothing). A failure throws (502) and nothing changes in Rinnova.
+ */
+export async function couponAtStripe(
+  deps: Pick<ProviderDeps, 'providers'>,
+  tenantId: number,
+  t: StripeCouponTarget,
+): Promise<void> {
+  const { adapter } = await deps.providers.stripe(tenantId);
+  const key = `rnv-apply-coupon-${tenantId}-${t.subscriptionId}-${t.code}-${t.amountOffCents}`;
+  const couponId = await adapter.createCoupon({
+    amountOffCents: t.amountOffCents,
+    duration: t.duration,
+    durationInMonths: t.durationInMonths,
+    name: t.code,
+    metadata: { rinnovaTenantId: String(tenantId), rinnovaSubscriptionId: String(t.subscriptionId) },
+    idempotencyKey: key,
+  });
+  await adapter.setSubscriptionCoupon(t.providerSubscriptionId, couponId, `${key}-sub`);
+}
+
+/** The subscription's oldest unpaid period payment (not a plan change's proration), locked. */
+async function nextUnpaidPayment(uow: UnitOfWork, subscriptionId: number) {
+  const [row] = await uow.tx
+    .select({ id: payments.id })
+    .from(payments)
+    .where(
+      and(
+        eq(payments.tenantId, uow.tenantId),
+        eq(payments.subscriptionId, subscriptionId),
+        isNull(payments.paidAt),
+        isNull(payments.planChangeId),
+        isNull(payments.couponRedemptionId),
+        sql`${payments.collectionStatus} <> 'exhausted'`,
+      ),
+    )
+    .orderBy(asc(payments.periodStart), asc(payments.id))
+    .limit(1);
+  return row ? findPayment(uow, row.id, { lock: true }) : undefined;
+}
+
+/**
+ * `POST api/Payment/coupon {token, couponCode, preview}` (public, the payment page's 'Hai un codice
+ * sconto?'): the link must be active and unexpired; its payment is the one discounted. In the
+ * link holder's own unit (actor: the payment token), the token row locked so two tabs of the same
+ * link apply once. A link routed to PayPal moves to Stripe when the plan is on Stripe (PayPal's
+ * plan charges its list price; see the README's 'Coupons on the payment page').
+ */
+export async function applyPaymentCoupon(
+  deps: Pick<ProviderDeps, 'uow' | 'home'>,
+  input: { token: string; couponCode: string; preview?: boolean | undefined },
+): Promise<CouponQuote> {
+  const row = await findToken(deps.home.ofToken(input.token), input.token);
+  if (!row || !isUsable(row, deps.uow.clock())) throw tokenInvalid();
+  return deps.uow.run(
+    { tenantId: row.tenantId, actor: { kind: 'paymentToken', tokenId: row.id } },
+    async (w) => {
+      const [locked] = await w.tx
+        .select({ status: paymentTokens.status, expiresAt: paymentTokens.expiresAt })
+        .from(paymentTokens)
+        .where(and(eq(paymentTokens.tenantId, w.tenantId), eq(paymentTokens.id, row.id)))
+        .for('update');
+      if (!locked || !isUsable({ status: locked.status as 0 | 1 | 2, expiresAt: locked.expiresAt }, w.now))
+        throw tokenInvalid();
+      const quote = await applyCouponToSubscription(w, {
+        subscriptionId: row.subscriptionId,
+        code: input.couponCode,
+        preview: input.preview === true,
+        paymentId: row.paymentId,
+      });
+      if (quote.applied) await routeDiscountedLink(w, row.id, row.planId);
+      return quote;
+    },
+  );
+}
+
+/**
+ * A discounted link is paid where the provider can charge the discounted amount: Stripe (a coupon
+ * on the Checkout Session). A link routed to PayPal whose plan is also on an active Stripe moves
+ * there; otherwise it stays (PayPal then answers its price-difference refusal at the payment).
+ */
+async function routeDiscountedLink(w: UnitOfWork, tokenId: number, planId: number): Promise<void> {
+  const [route] = await w.tx
+    .select({ kind: paymentProviders.kind })
+    .from(paymentTokens)
+    .innerJoin(
+      paymentProviders,
+      and(
+        eq(paymentProviders.id, paymentTokens.paymentProviderId),
+        eq(paymentProviders.tenantId, paymentTokens.tenantId),
+      ),
+    )
+    .where(and(eq(paymentTokens.tenantId, w.tenantId), eq(paymentTokens.id, tokenId)));
+  if (route?.kind !== 'paypal') return;
+  const [plan] = await w.tx
+    .select({ stripePlanId: plans.stripePlanId })
+    .from(plans)
+    .where(and(eq(plans.tenantId, w.tenantId), eq(plans.id, planId)));
+  const [stripe] = await w.tx
+    .select({ id: paymentProviders.id })
+    .from(paymentProviders)
+    .where(
+      and(
+        eq(paymentProviders.tenantId, w.tenantId),
+        eq(paymentProviders.kind, 'stripe'),
+        eq(paymentProviders.isActive, true),
+      ),
+    )
+    .orderBy(asc(paymentProviders.id))
+    .limit(1);
+  if (!plan?.stripePlanId || !stripe) return;
+  await w.tx
+    .update(paymentTokens)
+    .set({ paymentProviderId: stripe.id, providerPlanId: plan.stripePlanId })
+    .where(and(eq(paymentTokens.tenantId, w.tenantId), eq(paymentTokens.id, tokenId)));
+}
