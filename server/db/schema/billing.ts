@@ -47,6 +47,13 @@ export const subscriptions = pgTable(
      * or a plan's name changes, so search is one trigram-indexed column of one table.
      */
     searchText: text('search_text').notNull().default(''),
+    /**
+     * Issue 30 ('Prove'): the end of the free trial the subscription started with (its first
+     * payment is due then), or null for none; kept after the trial as its record.
+     */
+    trialEndsAt: at('trial_ends_at'),
+    /** 'running' | 'converted' (first payment paid) | 'expired' (unpaid at its end); null: no trial. */
+    trialState: text('trial_state'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -74,6 +81,14 @@ export const subscriptions = pgTable(
     check('subscriptions_cost_check', sql`${t.costBeforeVatCents} >= 0 and ${t.amountDueCents} >= 0`),
     check('subscriptions_vat_check', sql`${t.vatHundredths} between 0 and 10000`),
     check('subscriptions_currency_check', sql`${t.currency} = 'EUR'`),
+    check(
+      'subscriptions_trial_check',
+      sql`(${t.trialEndsAt} is null and ${t.trialState} is null) or (${t.trialEndsAt} is not null and ${t.trialState} in ('running', 'converted', 'expired'))`,
+    ),
+    // The trials job and the dashboard: trials of a tenant by state and end.
+    index('subscriptions_trial_idx')
+      .on(t.tenantId, t.trialState, t.trialEndsAt)
+      .where(sql`${t.trialEndsAt} is not null`),
   ],
 );
 

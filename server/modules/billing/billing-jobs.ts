@@ -28,6 +28,10 @@ import type { PaymentHooks } from './payment-hooks';
 import { italianDay, paymentLinkIfAny, runDunning } from './dunning';
 import { addDays, ladderOf } from './collection.service';
 import { applyDuePlanChanges } from './plan-change.service';
+import { runTrials, TRIALS_JOB } from './trials';
+
+/** Not a running trial (issue 30): those end and are reminded by the trials job. */
+const notRunningTrial = sql`${subscriptions.trialState} is distinct from 'running'`;
 
 export const JOB_NAMES = {
   expireSubscriptions: 'subscriptions-expire',
@@ -36,6 +40,7 @@ export const JOB_NAMES = {
   renewalReminders: 'renewal-reminders',
   dunning: 'dunning',
   planChanges: 'plan-changes',
+  trials: TRIALS_JOB,
 } as const;
 
 /** Days before the next billing date when the renewal reminder goes out. */
@@ -119,6 +124,7 @@ export async function expireSubscriptions(
           eq(subscriptions.tenantId, w.tenantId),
           eq(subscriptions.status, SubscriptionStatus.ActiveNoRenewal),
           lte(subscriptions.nextBillingDate, w.now),
+          notRunningTrial,
           or(
             notExists(
               w.tx
@@ -220,6 +226,7 @@ export async function sendRenewalReminders(
           eq(subscriptions.status, SubscriptionStatus.ActiveNoRenewal),
           gt(subscriptions.nextBillingDate, now),
           lte(subscriptions.nextBillingDate, new Date(now.getTime() + REMINDER_DAYS_BEFORE * DAY_MS)),
+          notRunningTrial,
           // A renewal its customer turned off ('Disattiva il rinnovo', issue 28: the last event of
           // the subscription is their stopRenewal) ends with its period: no payment link for it.
           not(lastEventIsStop(w)),
@@ -480,6 +487,25 @@ export function recurringJobs(deps: RecurringJobDeps): { definitions: JobDefinit
           applyDuePlanChanges(w),
         ),
       }),
+    ),
+  );
+
+  // Free trials (issue 30): the reminder three days before the end, and the end unpaid.
+  definitions.push(
+    perTenant(
+      { name: JOB_NAMES.trials, label: 'Prove gratuite: promemoria e scadenze', cron: '15 9 * * *' },
+      () => allTenants(db),
+      async (tenantId) => {
+        const result = await runTrials(
+          { uow, createLink: createRenewalPaymentLink },
+          tenantId,
+          JOB_NAMES.trials,
+        );
+        if (result.failed.length > 0)
+          // What was done is recorded; a retry does only what is missing.
+          throw new Error(`${result.failed.length} prove non trattate: ${result.failed[0]}`);
+        return { tenantId, reminded: result.reminded, expired: result.expired };
+      },
     ),
   );
 

@@ -338,6 +338,8 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
     until: z.string(),
     pastDue: z.boolean(),
     graceEndsOn: z.string().nullable(),
+    trial: z.boolean(),
+    trialEndsAt: z.string().nullable(),
   });
 
   app.get(
@@ -436,6 +438,8 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
               planName: z.string().nullable(),
               pastDue: z.boolean(),
               graceEndsOn: z.string().nullable(),
+              trial: z.boolean(),
+              trialEndsAt: z.string().nullable(),
             }),
           ),
         },
@@ -463,6 +467,8 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
         planName: hit?.planName ?? null,
         pastDue: hit?.pastDue ?? false,
         graceEndsOn: hit?.graceEndsOn ?? null,
+        trial: hit?.trial ?? false,
+        trialEndsAt: hit?.trialEndsAt ?? null,
       });
     },
   );

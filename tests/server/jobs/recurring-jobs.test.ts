@@ -122,7 +122,7 @@ describe('the engine at start', () => {
     expect(recurring.body.data?.every((r) => r.timeZone === 'Europe/Rome')).toBe(true);
     const stats = await superadmin.get<Record<string, number>>('/api/hangfire/stats');
     // Plus the report-send queue (issue 14), which runs only when enqueued.
-    expect(stats.body.data).toMatchObject({ recurring: 11, queues: 13, failed: 0, processing: 0 });
+    expect(stats.body.data).toMatchObject({ recurring: 12, queues: 14, failed: 0, processing: 0 });
   });
 });
 
