@@ -6,7 +6,7 @@
  * through that link, or 'Segna come pagato') converts it with one invoice, and an unpaid trial
  * ends NotActive once (system actor, e-mail, outbound webhook). Every job runs twice.
  */
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trialMessages, type Plan } from '../../../contract/schemas/plan';
 import type { Subscription } from '../../../contract/schemas/subscription';
@@ -15,6 +15,7 @@ import {
   invoices,
   subscriptionEvents,
   subscriptionReminders,
+  subscriptions,
   webhookDeliveries,
 } from '../../../server/db/schema';
 import type { JobEngine } from '../../../server/jobs/engine';
@@ -307,5 +308,35 @@ describe('a trial subscription', () => {
       trialEndsAt: null,
       trialState: null,
     });
+  }, 60_000);
+});
+
+describe('the dashboard’s trials', () => {
+  it('counts the running trials and the conversion of the last 12 months from the real rows', async () => {
+    // By now: one converted by card, one by transfer, one ended unpaid; one more running.
+    await startTrial(3, '2026-03-20T10:00:00.000Z');
+    const summary = dataOf(
+      await admin.get<{
+        trials: { running: number; converted: number; expired: number; conversionRate: number | null };
+      }>('/api/dashboard/summary'),
+    );
+    // The demo seed's own trials are counted too: compare with a count of the rows.
+    const tenantTrials = await ctx.db
+      .select({ state: subscriptions.trialState, ends: subscriptions.trialEndsAt })
+      .from(subscriptions)
+      .where(and(eq(subscriptions.tenantId, demoId), isNotNull(subscriptions.trialEndsAt)));
+    const windowStart = Date.parse('2025-04-01T00:00:00+02:00');
+    const inWindow = (s: { ends: Date | null }) => s.ends!.getTime() >= windowStart;
+    const converted = tenantTrials.filter((s) => s.state === 'converted' && inWindow(s)).length;
+    const expired = tenantTrials.filter((s) => s.state === 'expired' && inWindow(s)).length;
+    expect(summary.trials).toEqual({
+      running: tenantTrials.filter((s) => s.state === 'running').length,
+      converted,
+      expired,
+      conversionRate: Math.round((converted / (converted + expired)) * 1000) / 10,
+    });
+    expect(summary.trials.running).toBeGreaterThanOrEqual(1);
+    expect(converted).toBeGreaterThanOrEqual(2);
+    expect(expired).toBeGreaterThanOrEqual(1);
   }, 60_000);
 });
