@@ -34,6 +34,7 @@ import {
 import { PaymentCollectionDialog, paymentCollectionText } from './payment-collection';
 import { SubscriptionHistory } from './subscription-history';
 import { SubscriptionStatusBadge } from './subscription-status-badge';
+import { TrialBadge, TrialPanel, trialText } from './trial-badge';
 import { hasOverduePayment, OverdueMarker } from '../../components/cell-value';
 import { subscriptionText as t } from './subscription-text';
 
@@ -100,6 +101,7 @@ export function SubscriptionDetailPage({ id }: { id: number }) {
           {sub && (
             <SubscriptionStatusBadge status={sub.subscriptionStatus} name={sub.subscriptionStatusName} />
           )}
+          {sub && <TrialBadge state={sub.trialState} endsAt={sub.trialEndsAt} />}
           {sub && hasOverduePayment(sub as unknown as Record<string, unknown>) && <OverdueMarker />}
         </div>
         {sub && (
@@ -108,6 +110,7 @@ export function SubscriptionDetailPage({ id }: { id: number }) {
           </p>
         )}
       </div>
+      {sub && <TrialPanel sub={sub} />}
 
       {detail.isPending ? (
         <div className="card space-y-4 p-6" role="status" aria-label={uiText.loadingForm}>
@@ -251,7 +254,9 @@ function EditForm({ sub, canEdit }: { sub: Subscription; canEdit: boolean }) {
           )}
           {readOnlyField(t.fields.startDate, formatDate(sub.startDate))}
           {readOnlyField(t.fields.nextBillingDate, formatDate(sub.nextBillingDate))}
+          {sub.trialEndsAt && readOnlyField(trialText.endsAt, formatDate(sub.trialEndsAt))}
         </div>
+        {sub.trialState === 'running' && <p className="text-sm text-slate-500">{trialText.firstPayment}</p>}
         <PriceFields
           cost={cost.field.value}
           vat={vat.field.value}
