@@ -47,7 +47,7 @@ test('a trial subscription: active with its end shown, converted by the first pa
   const customerId = await createCustomer(call, {
     name,
     email: `marta.colombo.${stamp}@example.it`,
-    fiscalCode: 'CLMMRT85M41F205X',
+    fiscalCode: 'RSSMRA80A01H501U',
     street: 'Via Torino 12',
     zip: '20123',
     municipality: await milanoId(call),

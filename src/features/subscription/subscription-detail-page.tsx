@@ -256,7 +256,6 @@ function EditForm({ sub, canEdit }: { sub: Subscription; canEdit: boolean }) {
           {readOnlyField(t.fields.nextBillingDate, formatDate(sub.nextBillingDate))}
           {sub.trialEndsAt && readOnlyField(trialText.endsAt, formatDate(sub.trialEndsAt))}
         </div>
-        {sub.trialState === 'running' && <p className="text-sm text-slate-500">{trialText.firstPayment}</p>}
         <PriceFields
           cost={cost.field.value}
           vat={vat.field.value}
