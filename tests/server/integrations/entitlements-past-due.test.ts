@@ -162,6 +162,8 @@ describe('entitlements over HTTP: a failed Stripe renewal', () => {
       planName: 'Basic',
       pastDue: true,
       graceEndsOn,
+      trial: false,
+      trialEndsAt: null,
     });
     expect(during.features.find((f) => f.key === feature)).toMatchObject({
       subscriptionId: sub.id,
@@ -186,6 +188,8 @@ describe('entitlements over HTTP: a failed Stripe renewal', () => {
       planName: null,
       pastDue: false,
       graceEndsOn: null,
+      trial: false,
+      trialEndsAt: null,
     });
     expect(after.features.filter((f) => f.subscriptionId === sub.id)).toEqual([]);
     expect((await admin.get<Subscription>(`/api/subscription/GetById/${sub.id}`)).body.data!).toMatchObject({
