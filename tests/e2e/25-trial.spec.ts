@@ -19,9 +19,14 @@ const romeDay = (d: Date) =>
     year: 'numeric',
   }).format(d);
 
-async function shots(page: Page, name: string) {
+/** `settle`: the charts lay out again only after a reload at the new width. */
+async function shots(page: Page, name: string, settle?: () => Promise<void>) {
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    if (settle) {
+      await page.reload();
+      await settle();
+    }
     await expectNoHorizontalOverflow(page);
     await screenshot(page, `trial/${width}-${name}`);
   }
@@ -85,6 +90,15 @@ test('a trial subscription: active with its end shown, converted by the first pa
   await expect(page.getByTestId('trial-badge')).toHaveText('Prova convertita');
   await expect(panel).toHaveCount(0);
   await shots(page, 'converted');
+
+  // The dashboard: trials running and the conversion of the last 12 months.
+  await page.goto('/');
+  const trials = page.getByRole('region', { name: 'Prove gratuite' });
+  await expect(trials.getByTestId('kpi-trials-running')).toContainText('Prove in corso');
+  await expect(trials.getByTestId('kpi-trials-conversion')).toContainText(/\d+,\d %/);
+  await shots(page, 'dashboard', async () => {
+    await expect(trials.getByTestId('kpi-trials-running')).toBeVisible();
+  });
 
   // Its invoice was issued, once, for the first payment.
   const invoices = await call<{ items: { paymentId: number; number: string | null }[] }>(
