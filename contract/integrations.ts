@@ -163,4 +163,10 @@ export interface Entitlement {
    */
   paused: boolean;
   pausedUntil: string | null;
+  /**
+   * Issue 30 ('Prove'): the subscription is in its free trial (usable, nothing paid yet) until
+   * `trialEndsAt` (ISO instant), when its first payment is due.
+   */
+  trial: boolean;
+  trialEndsAt: string | null;
 }

@@ -94,7 +94,9 @@ export type SubscriptionEvent =
   | 'stopRenewal'
   | 'resumeRenewal'
   | 'resumeTransferRenewal'
-  | 'collectionExhausted';
+  | 'collectionExhausted'
+  | 'startTrial'
+  | 'trialExpired';
 
 /**
  * History rows of changes that move no status (issue 30, 'Cambia piano'): the plan changed at once
@@ -110,7 +112,10 @@ export type HistoryOnlyEvent =
   | 'pauseEnded'
   // Issue 30, 'Addebito una tantum': a one-off charge added, deleted.
   | 'oneOffCharge'
-  | 'oneOffChargeDeleted';
+  | 'oneOffChargeDeleted'
+  // Issue 30 ('Prove'): the trial's first payment was paid. A payment by PayPal or Stripe also
+  // moves the status ('pay': ActiveNoRenewal → Active); a bank transfer keeps ActiveNoRenewal.
+  | 'trialConverted';
 
 export interface Transition {
   from: SubscriptionStatusId;
@@ -163,6 +168,21 @@ export const transitions: readonly Transition[] = [
   { from: S.Active, event: 'collectionExhausted', to: S.NotActive, actors: ['system'] },
   { from: S.ActiveNoRenewal, event: 'collectionExhausted', to: S.NotActive, actors: ['system'] },
   { from: S.BankTransferPending, event: 'collectionExhausted', to: S.NotActive, actors: ['system'] },
+  // Trials (issue 30): a subscription created on a plan with trial days is usable at once without
+  // a payment. It is ActiveNoRenewal (live, nothing charged automatically) until `trialEndsAt`,
+  // its next billing date; whoever creates the subscription starts it, in the same unit (an Admin,
+  // the tenant's API key, the widget's confirmation as the system: a payment link's holder or a
+  // signed-in customer never creates one, so never starts one). Its
+  // first payment (the period from `trialEndsAt`) paid converts it ('pay' to Active by a provider,
+  // or kept ActiveNoRenewal by a bank transfer: the history's 'trialConverted'); unpaid when the
+  // trial ends, the trials job ends it.
+  {
+    from: S.NotActive,
+    event: 'startTrial',
+    to: S.ActiveNoRenewal,
+    actors: ['admin', 'apiKey', 'system'],
+  },
+  { from: S.ActiveNoRenewal, event: 'trialExpired', to: S.NotActive, actors: ['system'] },
 ];
 
 /** The status `event` leads to from `from` for `actor`, or null when the move is not allowed. */
@@ -225,6 +245,9 @@ export const subscriptionEventLabels: Record<SubscriptionEvent | 'create' | Hist
   resumeRenewal: 'Rinnovo riattivato dal cliente',
   resumeTransferRenewal: 'Rinnovo con bonifico riattivato dal cliente',
   collectionExhausted: 'Sospesa per mancato pagamento (solleciti esauriti)',
+  startTrial: 'Periodo di prova iniziato',
+  trialExpired: 'Periodo di prova terminato senza pagamento',
+  trialConverted: 'Prova convertita: primo pagamento ricevuto',
 };
 
 /**

@@ -108,6 +108,7 @@ import { createOutboxDispatcher } from './unit-of-work/outbox';
 import { createEventBus } from './unit-of-work/events';
 import { subscribeInvoicing } from './modules/invoice/invoice.events';
 import { subscribeCouponPeriods } from './modules/billing/coupon-periods';
+import { subscribeTrialConversions } from './modules/billing/trials';
 import { subscribeCollection } from './modules/billing/collection.service';
 import { registerCollectionRoutes } from './modules/billing/collection.routes';
 import { subscribeOutboundWebhooks } from './modules/integrations/webhooks.events';
@@ -283,6 +284,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   subscribeOutboundWebhooks(events);
   subscribeInvoicing(events, app.log);
   subscribeCouponPeriods(events);
+  // A trial's first payment paid converts it (issue 30).
+  subscribeTrialConversions(events);
   subscribeCollection(events);
   // A plan change's proration charged at Stripe after its unit commits (issue 30).
   subscribeProrationCharges(events, () => providerDeps);

@@ -7,6 +7,8 @@ export const planList = defineListSpec({
     { key: 'recurringCostBeforeVAT', name: 'Costo (IVA esclusa)', type: 'currency', sortable: true },
     { key: 'vatPercentage', name: 'IVA', type: 'percent', sortable: true },
     { key: 'recurrenceTypeName', name: 'Ricorrenza', sortable: 'recurrenceType' },
+    // Issue 30: the plan's free trial, in days (empty: none).
+    { key: 'trialDays', name: 'Prova (giorni)' },
     { key: 'isActive', name: 'Attivo', type: 'bool', sortable: true },
   ],
   filters: [

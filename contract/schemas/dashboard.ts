@@ -56,6 +56,20 @@ export const dashboardSummarySchema = z.object({
       rate: z.number().nullable(),
     }),
   }),
+  /**
+   * Issue 30 ('Prove'): `running` = trials now running (started, not yet paid nor ended);
+   * `converted` / `expired` = trials of the 12 months' window decided (their end in the window, or
+   * converted early: their end on or after the window's start) by the first payment or by their end
+   * unpaid; `conversionRate` = converted ÷ (converted + expired) × 100, one decimal, null on ÷ 0.
+   */
+  trials: z
+    .object({
+      running: z.number().int(),
+      converted: z.number().int(),
+      expired: z.number().int(),
+      conversionRate: z.number().nullable(),
+    })
+    .optional(),
 });
 
 export type DashboardMonth = z.infer<typeof dashboardMonthSchema>;

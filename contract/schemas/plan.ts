@@ -60,8 +60,38 @@ export interface Plan {
   paypalPlanId: string | null;
   stripePlanId: string | null;
   isActive: boolean;
+  /**
+   * Issue 30 ('Prove'): days of free trial a new subscription on the plan starts with, or null
+   * (no trial; 0 reads the same).
+   */
+  trialDays?: number | null;
   planFeatures: PlanFeatureItem[];
 }
+
+/** The longest trial a plan may offer (days). */
+export const MAX_TRIAL_DAYS = 365;
+
+/** Italian field errors of `trialDays` ('Giorni di prova'). */
+export const trialMessages = {
+  label: 'Giorni di prova',
+  invalid: `I giorni di prova devono essere un numero intero tra 0 e ${MAX_TRIAL_DAYS}.`,
+} as const;
+
+/** `trialDays`: '' / null / absent → null; otherwise an integer 0–365 (a '14' string too). */
+export const trialDaysSchema = z.preprocess(
+  (v) => {
+    if (v === '' || v === undefined || v === null) return null;
+    if (typeof v === 'string') {
+      const n = Number(v.trim());
+      return v.trim() === '' ? null : Number.isNaN(n) ? v : n;
+    }
+    return v;
+  },
+  z
+    .number({ error: trialMessages.invalid })
+    .refine((n) => Number.isInteger(n) && n >= 0 && n <= MAX_TRIAL_DAYS, { message: trialMessages.invalid })
+    .nullable(),
+);
 
 /** Body of `POST api/plan/Create` and `PUT api/plan/Update` (with `id`). `planFeatures` is not read here. */
 export const planInputSchema = z.object({
@@ -95,6 +125,7 @@ export const planInputSchema = z.object({
   paypalPlanId: optionalText(100),
   stripePlanId: optionalText(100),
   isActive: z.boolean().optional().default(true),
+  trialDays: trialDaysSchema.optional(),
 });
 
 /**

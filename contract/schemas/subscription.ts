@@ -65,6 +65,7 @@ export interface ScheduledPlanChange {
   /** 'renewal' (the next billing date) or 'date' (a chosen day of the period). */
   when: 'renewal' | 'date';
 }
+export type TrialState = 'running' | 'converted' | 'expired';
 
 export interface Subscription {
   id: number;
@@ -84,6 +85,12 @@ export interface Subscription {
   nextBillingDate: string;
   subscriptionStatus: SubscriptionStatusId;
   subscriptionStatusName: string;
+  /**
+   * Issue 30 ('Prove'): the end of the free trial the subscription started with (its first payment
+   * is due then), or null; `trialState` 'running' | 'converted' | 'expired' (null without a trial).
+   */
+  trialEndsAt?: string | null;
+  trialState?: TrialState | null;
   /** The agreed price before VAT (EUR) and VAT (%), and the amount due with VAT (EUR). */
   costBeforeVAT: number;
   vatPercentage: number;

@@ -63,6 +63,7 @@ describe('plan CRUD', () => {
       paypalPlanId: 'P-123',
       stripePlanId: null,
       isActive: true,
+      trialDays: null,
       planFeatures: [],
     });
     // JSON carries exactly 19.99, and the database holds the exact decimal.

@@ -58,6 +58,13 @@ export const subscriptions = pgTable(
     pausedUntil: at('paused_until'),
     pausePeriods: smallint('pause_periods'),
     pauseEntitlements: text('pause_entitlements'),
+    /**
+     * Issue 30 ('Prove'): the end of the free trial the subscription started with (its first
+     * payment is due then), or null for none; kept after the trial as its record.
+     */
+    trialEndsAt: at('trial_ends_at'),
+    /** 'running' | 'converted' (first payment paid) | 'expired' (unpaid at its end); null: no trial. */
+    trialState: text('trial_state'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -93,6 +100,14 @@ export const subscriptions = pgTable(
     index('subscriptions_paused_until_idx')
       .on(t.pausedUntil)
       .where(sql`${t.pausedUntil} is not null`),
+    check(
+      'subscriptions_trial_check',
+      sql`(${t.trialEndsAt} is null and ${t.trialState} is null) or (${t.trialEndsAt} is not null and ${t.trialState} in ('running', 'converted', 'expired'))`,
+    ),
+    // The trials job and the dashboard: trials of a tenant by state and end.
+    index('subscriptions_trial_idx')
+      .on(t.tenantId, t.trialState, t.trialEndsAt)
+      .where(sql`${t.trialEndsAt} is not null`),
   ],
 );
 

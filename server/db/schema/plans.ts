@@ -39,6 +39,8 @@ export const plans = pgTable(
     paypalPriceCents: bigint('paypal_price_cents', { mode: 'number' }),
     stripePlanId: text('stripe_plan_id'),
     isActive: boolean('is_active').notNull().default(true),
+    /** Issue 30: days of free trial a new subscription starts with; null (or 0) = none. */
+    trialDays: smallint('trial_days'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -51,6 +53,7 @@ export const plans = pgTable(
     check('plans_recurrence_type_check', sql`${t.recurrenceType} in (1, 2, 3, 4, 6, 12)`),
     check('plans_cost_check', sql`${t.recurringCostBeforeVat} >= 0`),
     check('plans_vat_check', sql`${t.vatPercentage} between 0 and 100`),
+    check('plans_trial_days_check', sql`${t.trialDays} is null or ${t.trialDays} between 0 and 365`),
   ],
 );
 

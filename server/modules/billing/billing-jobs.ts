@@ -30,6 +30,10 @@ import { addDays, ladderOf } from './collection.service';
 import { applyDuePlanChanges } from './plan-change.service';
 import { endDuePauses } from './pause.service';
 import type { ProviderRegistry } from '../../providers/registry';
+import { runTrials, TRIALS_JOB } from './trials';
+
+/** Not a running trial (issue 30): those end and are reminded by the trials job. */
+const notRunningTrial = sql`${subscriptions.trialState} is distinct from 'running'`;
 
 export const JOB_NAMES = {
   expireSubscriptions: 'subscriptions-expire',
@@ -39,6 +43,7 @@ export const JOB_NAMES = {
   dunning: 'dunning',
   planChanges: 'plan-changes',
   pauses: 'subscription-pauses',
+  trials: TRIALS_JOB,
 } as const;
 
 /** Days before the next billing date when the renewal reminder goes out. */
@@ -124,6 +129,7 @@ export async function expireSubscriptions(
           eq(subscriptions.tenantId, w.tenantId),
           eq(subscriptions.status, SubscriptionStatus.ActiveNoRenewal),
           lte(subscriptions.nextBillingDate, w.now),
+          notRunningTrial,
           or(
             notExists(
               w.tx
@@ -225,6 +231,7 @@ export async function sendRenewalReminders(
           eq(subscriptions.status, SubscriptionStatus.ActiveNoRenewal),
           gt(subscriptions.nextBillingDate, now),
           lte(subscriptions.nextBillingDate, new Date(now.getTime() + REMINDER_DAYS_BEFORE * DAY_MS)),
+          notRunningTrial,
           // A renewal its customer turned off ('Disattiva il rinnovo', issue 28: the last event of
           // the subscription is their stopRenewal) ends with its period: no payment link for it.
           not(lastEventIsStop(w)),
@@ -502,6 +509,25 @@ export function recurringJobs(deps: RecurringJobDeps): { definitions: JobDefinit
         if (result.failed.length > 0)
           throw new Error(`${result.failed.length} sospensioni non terminate: ${result.failed[0]}`);
         return { tenantId, ended: result.ended };
+      },
+    ),
+  );
+
+  // Free trials (issue 30): the reminder three days before the end, and the end unpaid.
+  definitions.push(
+    perTenant(
+      { name: JOB_NAMES.trials, label: 'Prove gratuite: promemoria e scadenze', cron: '15 9 * * *' },
+      () => allTenants(db),
+      async (tenantId) => {
+        const result = await runTrials(
+          { uow, createLink: createRenewalPaymentLink },
+          tenantId,
+          JOB_NAMES.trials,
+        );
+        if (result.failed.length > 0)
+          // What was done is recorded; a retry does only what is missing.
+          throw new Error(`${result.failed.length} prove non trattate: ${result.failed[0]}`);
+        return { tenantId, reminded: result.reminded, expired: result.expired };
       },
     ),
   );

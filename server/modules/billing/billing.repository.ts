@@ -14,6 +14,7 @@ import type {
   Payment,
   PaymentMethod,
   Subscription,
+  TrialState,
   SubscriptionHistoryEntry,
 } from '../../../contract/schemas/subscription';
 import type { SubscriptionStatusId } from '../../../contract/subscription-status';
@@ -294,6 +295,8 @@ export async function loadSubscriptions(
         ...subscriptionColumns,
         userName: userTenants.name,
         userEmail: users.email,
+        trialEndsAt: subscriptions.trialEndsAt,
+        trialState: subscriptions.trialState,
         planName: plans.name,
         planRecurrence: plans.recurrenceType,
         planCost: plans.recurringCostBeforeVat,
@@ -338,6 +341,8 @@ export async function loadSubscriptions(
         nextBillingDate: r.nextBillingDate.toISOString(),
         subscriptionStatus: status,
         subscriptionStatusName: subscriptionStatusNames[status],
+        trialEndsAt: r.trialEndsAt?.toISOString() ?? null,
+        trialState: (r.trialState as TrialState | null) ?? null,
         costBeforeVAT: fromCents(r.costBeforeVatCents),
         vatPercentage: fromPercentHundredths(r.vatHundredths),
         amountDue: fromCents(r.amountDueCents),

@@ -206,6 +206,8 @@ export const subscriptionItemSchema = z.object({
   nextBillingDate: z.string(),
   subscriptionStatus: statusSchema,
   subscriptionStatusName: z.string(),
+  trialEndsAt: z.string().nullable().optional(),
+  trialState: z.enum(['running', 'converted', 'expired']).nullable().optional(),
   costBeforeVAT: z.number(),
   vatPercentage: z.number(),
   amountDue: z.number(),

@@ -50,6 +50,7 @@ import {
   scheduledAmountFor,
 } from './billing.repository';
 import { redeemCoupon, redemptionForNextPayment, redemptionOf, usableCoupon } from '../../db/coupons';
+import { trialDaysFor, trialEnd } from './trials';
 
 const eur = new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' });
 export const formatEur = (cents: Cents) => eur.format(fromCents(cents));
@@ -138,6 +139,7 @@ async function planOfTenant(uow: UnitOfWork, planId: number) {
       recurrence: plans.recurrenceType,
       isActive: plans.isActive,
       natura: plans.natura,
+      trialDays: plans.trialDays,
     })
     .from(plans)
     .where(and(eq(plans.tenantId, uow.tenantId), eq(plans.id, planId)));
@@ -258,8 +260,13 @@ export async function createSubscription(
   const coupon = input.couponCode ? await usableCoupon(uow, input.couponCode, plan.id) : null;
 
   const { cost, vat, due } = await termsOf(uow, input.userId, plan, input, coupon?.discount ?? null);
-  const startDate = input.startDate ?? uow.now;
-  const next = nextBillingDate(startDate, plan.recurrence);
+  // Issue 30 ('Prove'): a plan with trial days starts the trial from the start given (or now); the
+  // first paid period starts when the trial ends, which is the subscription's billing start
+  // (`startDate`, the anchor of its periods) and its next billing date.
+  const trialDays = await trialDaysFor(uow, plan, input.userId);
+  const trialEndsAt = trialDays > 0 ? trialEnd(input.startDate ?? uow.now, trialDays) : null;
+  const startDate = trialEndsAt ?? input.startDate ?? uow.now;
+  const next = trialEndsAt ?? nextBillingDate(startDate, plan.recurrence);
   const status = SubscriptionStatus.NotActive;
   const [sub] = await uow.tx
     .insert(subscriptions)
@@ -273,6 +280,8 @@ export async function createSubscription(
       costBeforeVatCents: cost,
       vatHundredths: vat,
       amountDueCents: due,
+      trialEndsAt,
+      trialState: trialEndsAt ? 'running' : null,
       createdAt: uow.now,
       updatedAt: uow.now,
     })
@@ -283,10 +292,12 @@ export async function createSubscription(
     subscriptionId: sub.id,
     amountDueCents: due,
     periodStart: startDate,
-    periodEnd: next,
+    periodEnd: trialEndsAt ? nextBillingDate(trialEndsAt, plan.recurrence) : next,
     couponRedemptionId,
   });
   await recordEvent(uow, sub.id, 'create', null, status, null);
+  if (trialEndsAt)
+    await changeStatus(uow, { id: sub.id, status }, 'startTrial', `Prova gratuita di ${trialDays} giorni`);
   await uow.publish('subscription.created', { subscriptionId: sub.id });
   return sub.id;
 }

@@ -116,6 +116,7 @@ export async function dashboardSummary(
     ),
   ]);
   const collection = await collectionFiguresOf(scope, now);
+  const trials = await trialFiguresOf(scope, windowStart);
   const keys = starts.map(monthKey);
   const lastKey = keys[11] as string;
   const movesByMonth = new Map<string, { entered: number; left: number }>();
@@ -172,6 +173,32 @@ export async function dashboardSummary(
     hasPlans: presence[0]?.has_plans ?? false,
     hasSubscriptions: presence[0]?.has_subscriptions ?? false,
     collection,
+    trials,
+  };
+}
+
+/**
+ * Issue 30, the dashboard's trials: running now, and those of the window decided (converted by
+ * their first payment, or ended unpaid) with the conversion rate. Served by subscriptions_trial_idx.
+ */
+async function trialFiguresOf(scope: DashboardScope, windowStart: Date) {
+  const t = scope.tenantId;
+  const [f] = await rows<{ running: number; converted: number; expired: number }>(
+    scope,
+    sql`select
+          count(*) filter (where trial_state = 'running')::int as running,
+          count(*) filter (where trial_state = 'converted' and trial_ends_at >= ${windowStart})::int as converted,
+          count(*) filter (where trial_state = 'expired' and trial_ends_at >= ${windowStart})::int as expired
+        from subscriptions
+        where tenant_id = ${t} and trial_ends_at is not null`,
+  );
+  const converted = f?.converted ?? 0;
+  const expired = f?.expired ?? 0;
+  return {
+    running: f?.running ?? 0,
+    converted,
+    expired,
+    conversionRate: percent(converted, converted + expired, 1),
   };
 }
 

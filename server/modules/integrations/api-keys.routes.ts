@@ -340,6 +340,8 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
     graceEndsOn: z.string().nullable(),
     paused: z.boolean(),
     pausedUntil: z.string().nullable(),
+    trial: z.boolean(),
+    trialEndsAt: z.string().nullable(),
   });
 
   app.get(
@@ -440,6 +442,8 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
               graceEndsOn: z.string().nullable(),
               paused: z.boolean(),
               pausedUntil: z.string().nullable(),
+              trial: z.boolean(),
+              trialEndsAt: z.string().nullable(),
             }),
           ),
         },
@@ -469,6 +473,8 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, options: Integrat
         graceEndsOn: hit?.graceEndsOn ?? null,
         paused: hit?.paused ?? false,
         pausedUntil: hit?.pausedUntil ?? null,
+        trial: hit?.trial ?? false,
+        trialEndsAt: hit?.trialEndsAt ?? null,
       });
     },
   );

@@ -49,6 +49,8 @@ function prepareEntitlements(db: Database, variant: CustomerVariant, name: strin
       planId: plans.id,
       planName: plans.name,
       until: subscriptions.nextBillingDate,
+      trialEndsAt: subscriptions.trialEndsAt,
+      trialState: subscriptions.trialState,
       /**
        * Issue 29: the due date of its oldest overdue payment (the grace counts from it), or null;
        * past the next billing date of an ActiveNoRenewal, its transfer of the period starting there
@@ -139,6 +141,8 @@ export async function entitlementsOf(
       pastDue: r.overdueSince !== null,
       graceEndsOn: r.overdueSince === null ? null : addDays(r.overdueSince, Number(r.graceDays)),
       ...pauseOf(r, now),
+      trial: r.trialState === 'running',
+      trialEndsAt: r.trialState === 'running' ? (r.trialEndsAt?.toISOString() ?? null) : null,
     };
     const seen = byKey.get(key);
     // The subscription that lasts longest; one paid up before one past due.

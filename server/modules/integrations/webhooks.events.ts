@@ -13,6 +13,8 @@ const webhookOfMove: Partial<Record<SubscriptionEvent, WebhookEventType>> = {
   cancel: 'subscription.canceled',
   providerCanceled: 'subscription.canceled',
   expire: 'subscription.expired',
+  // Issue 30: a trial that ended unpaid (its start is `subscription.created`, already live).
+  trialExpired: 'subscription.expired',
 };
 
 /**

@@ -40,6 +40,7 @@ const planItem: z.ZodType<Plan> = z.object({
   paypalPlanId: z.string().nullable(),
   stripePlanId: z.string().nullable(),
   isActive: z.boolean(),
+  trialDays: z.number().nullable(),
   planFeatures: z.array(planFeatureItem),
 });
 
@@ -114,6 +115,7 @@ export const planEntity: EntityDefinition<typeof plans, Plan, typeof planInput> 
           paypalPlanId: plans.paypalPlanId,
           stripePlanId: plans.stripePlanId,
           isActive: plans.isActive,
+          trialDays: plans.trialDays,
         })
         .from(plans)
         .orderBy(...byName(plans.name, plans.id))
@@ -159,6 +161,8 @@ export const planEntity: EntityDefinition<typeof plans, Plan, typeof planInput> 
     paypalPlanId: input.paypalPlanId ?? null,
     stripePlanId: input.stripePlanId ?? null,
     isActive: input.isActive,
+    // Absent on Update: unchanged (a form that does not know the field clears nothing).
+    trialDays: input.trialDays,
     updatedAt: now,
   }),
   export: bindExport(planList),

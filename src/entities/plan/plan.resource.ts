@@ -1,5 +1,11 @@
 import type { Plan } from '../../../contract/schemas/plan';
-import { planInputSchema, recurrenceTypeIds, recurrenceTypeNames } from '../../../contract/schemas/plan';
+import {
+  MAX_TRIAL_DAYS,
+  planInputSchema,
+  recurrenceTypeIds,
+  recurrenceTypeNames,
+  trialMessages,
+} from '../../../contract/schemas/plan';
 import { naturaCodes, naturaIds } from '../../../contract/invoice/fatturapa';
 import { DEFAULT_VAT_PERCENTAGE } from '../../../contract/enums';
 import { messages } from '../../../contract/messages';
@@ -66,6 +72,16 @@ export const planResource = defineResource<Plan>({
       label: 'Natura IVA (solo con IVA 0 %)',
       options: naturaOptions,
       placeholder: 'Nessuna (IVA applicata)',
+    },
+    // Issue 30: a new subscription on the plan starts with this many free days (empty: none).
+    {
+      kind: 'number',
+      key: 'trialDays',
+      label: trialMessages.label,
+      step: 1,
+      min: 0,
+      max: MAX_TRIAL_DAYS,
+      suffix: 'giorni',
     },
     { kind: 'text', key: 'paypalPlanId', label: 'ID piano PayPal' },
     { kind: 'text', key: 'stripePlanId', label: 'ID piano Stripe' },

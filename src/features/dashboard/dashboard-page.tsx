@@ -11,6 +11,7 @@ import { useDashboardSummary } from './api/dashboard-summary';
 import { dashboardText as t } from './dashboard-text';
 import { CollectionCard } from './collection-card';
 import { KpiCards } from './kpi-cards';
+import { TrialsCard } from './trials-card';
 import { ReportBar } from './report-bar';
 import { useTypedGreeting } from './use-typed-greeting';
 
@@ -103,6 +104,9 @@ function AdminDashboard() {
       <ReportBar />
       <KpiCards summary={summary} />
       {summary.collection && <CollectionCard figures={summary.collection} />}
+      {summary.trials && summary.trials.running + summary.trials.converted + summary.trials.expired > 0 && (
+        <TrialsCard trials={summary.trials} />
+      )}
       <Suspense fallback={<PageSpinner />}>
         <DashboardCharts summary={summary} />
       </Suspense>

@@ -41,6 +41,7 @@ import { PauseCollectionCard } from './pause-collection';
 import { OneOffChargesCard } from './one-off-charges';
 import { SubscriptionCoupon } from './subscription-coupon';
 import { SubscriptionStatusBadge } from './subscription-status-badge';
+import { TrialBadge, TrialPanel, trialText } from './trial-badge';
 import { hasOverduePayment, OverdueMarker } from '../../components/cell-value';
 import { subscriptionText as t } from './subscription-text';
 
@@ -128,6 +129,7 @@ export function SubscriptionDetailPage({ id }: { id: number }) {
           {sub && (
             <SubscriptionStatusBadge status={sub.subscriptionStatus} name={sub.subscriptionStatusName} />
           )}
+          {sub && <TrialBadge state={sub.trialState} endsAt={sub.trialEndsAt} />}
           {sub && hasOverduePayment(sub as unknown as Record<string, unknown>) && <OverdueMarker />}
         </div>
         {sub && (
@@ -136,6 +138,7 @@ export function SubscriptionDetailPage({ id }: { id: number }) {
           </p>
         )}
       </div>
+      {sub && <TrialPanel sub={sub} />}
 
       {detail.isPending ? (
         <div className="card space-y-4 p-6" role="status" aria-label={uiText.loadingForm}>
@@ -316,6 +319,7 @@ function EditForm({ sub, canEdit }: { sub: Subscription; canEdit: boolean }) {
           )}
           {readOnlyField(t.fields.startDate, formatDate(sub.startDate))}
           {readOnlyField(t.fields.nextBillingDate, formatDate(sub.nextBillingDate))}
+          {sub.trialEndsAt && readOnlyField(trialText.endsAt, formatDate(sub.trialEndsAt))}
         </div>
         <PriceFields
           cost={cost.field.value}

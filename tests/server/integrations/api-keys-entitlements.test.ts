@@ -402,6 +402,9 @@ describe('the entitlement API', () => {
       graceEndsOn: null,
       paused: false,
       pausedUntil: null,
+      // Issue 30: not a trial.
+      trial: false,
+      trialEndsAt: null,
     });
     expect((await mine()).map((f) => [f.key, f.name, f.until])).toEqual([
       ['export_api', 'Esportazione API', active.nextBillingDate],

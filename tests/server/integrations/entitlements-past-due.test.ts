@@ -164,6 +164,8 @@ describe('entitlements over HTTP: a failed Stripe renewal', () => {
       graceEndsOn,
       paused: false,
       pausedUntil: null,
+      trial: false,
+      trialEndsAt: null,
     });
     expect(during.features.find((f) => f.key === feature)).toMatchObject({
       subscriptionId: sub.id,
@@ -190,6 +192,8 @@ describe('entitlements over HTTP: a failed Stripe renewal', () => {
       graceEndsOn: null,
       paused: false,
       pausedUntil: null,
+      trial: false,
+      trialEndsAt: null,
     });
     expect(after.features.filter((f) => f.subscriptionId === sub.id)).toEqual([]);
     expect((await admin.get<Subscription>(`/api/subscription/GetById/${sub.id}`)).body.data!).toMatchObject({

@@ -122,7 +122,7 @@ describe('the engine at start', () => {
     expect(recurring.body.data?.every((r) => r.timeZone === 'Europe/Rome')).toBe(true);
     const stats = await superadmin.get<Record<string, number>>('/api/hangfire/stats');
     // Plus the report-send queue (issue 14), which runs only when enqueued.
-    expect(stats.body.data).toMatchObject({ recurring: 12, queues: 14, failed: 0, processing: 0 });
+    expect(stats.body.data).toMatchObject({ recurring: 13, queues: 15, failed: 0, processing: 0 });
   });
 });
 
@@ -429,6 +429,7 @@ describe('without the payment hooks', () => {
       JOB_NAMES.dunning,
       JOB_NAMES.planChanges,
       JOB_NAMES.pauses,
+      JOB_NAMES.trials,
       PEC_JOBS.auto,
       ...Object.values(INTEGRATION_JOB_NAMES),
       'outbox-sweep',
@@ -440,6 +441,7 @@ describe('without the payment hooks', () => {
       JOB_NAMES.dunning,
       JOB_NAMES.planChanges,
       JOB_NAMES.pauses,
+      JOB_NAMES.trials,
       PEC_JOBS.send,
       PEC_JOBS.auto,
       ...Object.values(INTEGRATION_JOB_NAMES),
@@ -467,6 +469,7 @@ describe('without the payment hooks', () => {
         JOB_NAMES.dunning,
         JOB_NAMES.planChanges,
         JOB_NAMES.pauses,
+        JOB_NAMES.trials,
         ...Object.values(INTEGRATION_JOB_NAMES),
         PEC_JOBS.auto,
         'outbox-sweep',

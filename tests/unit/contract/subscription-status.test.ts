@@ -38,6 +38,8 @@ const EVENTS: readonly SubscriptionEvent[] = [
   'resumeRenewal',
   'resumeTransferRenewal',
   'collectionExhausted',
+  'startTrial',
+  'trialExpired',
 ];
 const ACTORS: readonly ActorKind[] = ['admin', 'customer', 'subscriber', 'provider', 'system', 'apiKey'];
 const STATUSES: readonly SubscriptionStatusId[] = [1, 2, 3, 4, 5];
@@ -73,6 +75,9 @@ describe('transition table', () => {
         `${ACTIVE} -collectionExhausted-> ${NOT_ACTIVE} by system`,
         `${ACTIVE_NO_RENEWAL} -collectionExhausted-> ${NOT_ACTIVE} by system`,
         `${BANK_TRANSFER_PENDING} -collectionExhausted-> ${NOT_ACTIVE} by system`,
+        // Issue 30: a trial starts live at its creation and ends unpaid by the trials job.
+        `${NOT_ACTIVE} -startTrial-> ${ACTIVE_NO_RENEWAL} by admin+apiKey+system`,
+        `${ACTIVE_NO_RENEWAL} -trialExpired-> ${NOT_ACTIVE} by system`,
       ].sort(),
     );
     expect(subscriptionStatusIds).toEqual(STATUSES);
@@ -81,6 +86,32 @@ describe('transition table', () => {
   it('has at most one row per (from, event), so a move is never ambiguous', () => {
     const keys = transitions.map((t) => `${t.from}/${t.event}`);
     expect(new Set(keys).size).toBe(keys.length);
+  });
+});
+
+describe('trials (issue 30)', () => {
+  it('a trial starts live from NotActive for whoever creates a subscription (Admin, API key, the widget as system), never a provider or a customer, and only from NotActive', () => {
+    for (const actor of ['admin', 'apiKey', 'system'] as const)
+      expect(transition(NOT_ACTIVE, 'startTrial', actor), actor).toBe(ACTIVE_NO_RENEWAL);
+    for (const actor of ['provider', 'customer', 'subscriber'] as const)
+      expect(transition(NOT_ACTIVE, 'startTrial', actor), actor).toBeNull();
+    for (const from of [ACTIVE, ACTIVE_NO_RENEWAL, BANK_TRANSFER_PENDING, CANCELED] as const)
+      expect(transition(from, 'startTrial', 'admin'), String(from)).toBeNull();
+    expect(isLive(transition(NOT_ACTIVE, 'startTrial', 'admin')!)).toBe(true);
+  });
+
+  it('only the system ends an unpaid trial, and only a live one without renewal', () => {
+    expect(transition(ACTIVE_NO_RENEWAL, 'trialExpired', 'system')).toBe(NOT_ACTIVE);
+    for (const actor of ['admin', 'customer', 'subscriber', 'apiKey', 'provider'] as const)
+      expect(transition(ACTIVE_NO_RENEWAL, 'trialExpired', actor), actor).toBeNull();
+    for (const from of [ACTIVE, NOT_ACTIVE, BANK_TRANSFER_PENDING, CANCELED] as const)
+      expect(transition(from, 'trialExpired', 'system'), String(from)).toBeNull();
+    expect(() => assertTransition(ACTIVE, 'trialExpired', 'system')).toThrow(TransitionRefused);
+  });
+
+  it('a trial converted by a provider payment uses the existing pay move (ActiveNoRenewal → Active)', () => {
+    expect(transition(ACTIVE_NO_RENEWAL, 'pay', 'provider')).toBe(ACTIVE);
+    expect(transition(ACTIVE_NO_RENEWAL, 'pay', 'customer')).toBe(ACTIVE);
   });
 });
 

@@ -196,6 +196,8 @@ describe('plan form (spec §2, §5, §8)', () => {
         paypalPlanId: '',
         stripePlanId: '',
         isActive: true,
+        // Issue 30: 'Giorni di prova' left empty: no trial.
+        trialDays: null,
       },
     ]);
     expect(calls.created).toEqual([]);
