@@ -8,6 +8,7 @@ import { formatCurrency, formatDate } from '../../lib/formatters';
 import { useDownloadInvoice } from '../../entities/invoice/invoice-downloads';
 import { useLastInvoices, useOwnSubscriptions } from './api/own-area-queries';
 import { RenewalActions } from './renewal-actions';
+import { CustomerPlanChange } from './customer-plan-change';
 import { PayNow } from './pay-now';
 import { PaymentMethod } from './payment-method';
 
@@ -73,6 +74,7 @@ function SubscriptionCard({ s }: { s: Subscription }) {
         <dd className="text-right text-slate-900">{method ?? '—'}</dd>
       </dl>
       <RenewalActions s={s} />
+      <CustomerPlanChange s={s} />
       <PaymentMethod s={s} />
     </li>
   );
