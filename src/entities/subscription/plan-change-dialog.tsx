@@ -74,6 +74,8 @@ export interface PlanChangeApi {
   ) => UseMutationResult<{ data: PlanChangeResult; message: string | null }, Error, PlanChangeRequest>;
   /** The plans offered, as choices; absent: the Admin's searchable plan picker. */
   plans?: PlanChoice[];
+  /** The customer changes their own plan: the done step speaks to them. */
+  forCustomer?: boolean;
 }
 
 export function PlanChangeDialog({
@@ -147,7 +149,8 @@ export function PlanChangeDialog({
     }
   }
 
-  if (done) return <PlanChangeDone sub={sub} done={done} onClose={onClose} />;
+  if (done)
+    return <PlanChangeDone sub={sub} done={done} onClose={onClose} forCustomer={api.forCustomer ?? false} />;
 
   return (
     <Modal
@@ -516,11 +519,14 @@ function PlanChangeDone({
   sub,
   done,
   onClose,
+  forCustomer,
 }: {
   sub: Subscription;
   done: { data: PlanChangeResult; message: string | null };
   onClose: () => void;
+  forCustomer: boolean;
 }) {
+  const say = forCustomer ? { ...t, ...t.customer } : t;
   const d = done.data;
   const method = sub.payments?.find((p) => p.periodEnd === sub.nextBillingDate && p.paidAt)?.method ?? null;
   const toPay = d.prorationPaymentId !== null && d.netToPay > 0;
@@ -541,9 +547,9 @@ function PlanChangeDone({
         <div className="space-y-1">
           <p className="font-semibold">{done.message ?? t.doneTitle}</p>
           {d.creditNote && <p>{t.creditNote(d.creditNote.number)}</p>}
-          {toPay && <p>{t.proration(eur(d.netToPay))}</p>}
-          {toPay && method === 'stripe' && <p>{t.prorationStripe}</p>}
-          {toPay && method !== 'stripe' && proration && <p>{t.prorationTransfer(proration.causale)}</p>}
+          {toPay && <p>{say.proration(eur(d.netToPay))}</p>}
+          {toPay && method === 'stripe' && <p>{say.prorationStripe}</p>}
+          {toPay && method !== 'stripe' && proration && <p>{say.prorationTransfer(proration.causale)}</p>}
           {d.prorationPaymentId !== null && d.netToPay === 0 && <p>{t.prorationPaid}</p>}
         </div>
       </div>

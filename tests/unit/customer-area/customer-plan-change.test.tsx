@@ -157,6 +157,9 @@ describe("the customer's 'Cambia piano'", () => {
     expect(
       within(done).getByText('Nota di credito n. NC-2026-3 emessa per i giorni non goduti.'),
     ).toBeInTheDocument();
+    // Said to the customer, not to the seller's staff.
+    expect(within(done).getByText(/Conguaglio da pagare: 23,04/)).toBeInTheDocument();
+    expect(within(done).queryByText(/da incassare/)).not.toBeInTheDocument();
     expect(sent).toContainEqual({ path: 'change/11', body: { planId: 9, when: 'now', preview: false } });
     expect(sent.some((s) => s.path.startsWith('admin-plan'))).toBe(false);
     await user.click(within(done).getByText('Chiudi', { selector: 'footer button' }));

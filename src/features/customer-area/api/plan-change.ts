@@ -91,5 +91,5 @@ function useOwnChangePlan(id: number) {
 
 /** The dialog's calls for the customer, with the plans the server offers. */
 export function ownPlanChangeApi(plans: PlanChoice[]): PlanChangeApi {
-  return { usePreview: useOwnPlanChangePreview, useChange: useOwnChangePlan, plans };
+  return { usePreview: useOwnPlanChangePreview, useChange: useOwnChangePlan, plans, forCustomer: true };
 }
