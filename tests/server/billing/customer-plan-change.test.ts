@@ -204,6 +204,18 @@ describe("the customer's own 'Cambia piano'", () => {
       .where(and(eq(subscriptionEvents.subscriptionId, sub.id), eq(subscriptionEvents.event, 'changePlan')));
     expect(history).toMatchObject({ actorKind: 'user', actorId: String(me) });
 
+    // 'Da pagare ora': the proration is due now, by bank transfer, for the amount asked.
+    const pay = await cliente.post<{ method: string; paymentId: number; netToPay: number; causale: string }>(
+      `/api/user/me/subscriptions/${sub.id}/pay`,
+      {},
+    );
+    expect(pay.status, pay.raw).toBe(200);
+    expect(pay.body.data).toMatchObject({
+      method: 'bankTransfer',
+      paymentId: data.prorationPaymentId,
+      netToPay: data.netToPay,
+    });
+
     // The customer sees the change on their own subscription.
     const mine = await cliente.get<Subscription>(`/api/subscription/GetById/${sub.id}`);
     expect(mine.body.data!.plan.id).toBe(pro.id);
