@@ -295,6 +295,16 @@ test('a customer whose seller allows it upgrades from their area with the same i
       .filter({ has: page.getByRole('heading', { name: plus.name, exact: true }) }),
   ).toBeVisible();
 
+  // The proration waits in 'Da pagare ora', by bank transfer.
+  const due = page
+    .getByRole('region', { name: 'Da pagare ora' })
+    .locator('li')
+    .filter({ hasText: plus.name });
+  await expect(due).toContainText('Causale RNV-');
+  await due.getByRole('button', { name: 'Paga ora' }).click();
+  await expect(page.getByText('IBAN').first()).toBeVisible();
+  await shots(page, 'customer-due');
+
   // Back to the default, for the other files' customer area.
   expect((await call('PUT', '/api/tenant/Update', { ...tenant, customerPlanChange: false })).status).toBe(
     200,
