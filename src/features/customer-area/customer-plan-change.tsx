@@ -11,7 +11,11 @@ import { planChangeText as t } from '../../entities/subscription/plan-change-tex
 import { ownPlanChangeApi, useOwnPlanOptions } from './api/plan-change';
 
 export function CustomerPlanChange({ s }: { s: Subscription }) {
-  const changeable = canChangePlan(s);
+  // A proration still unpaid (within the period) waits first: the server would refuse (409).
+  const prorationUnpaid = s.payments.some(
+    (p) => p.paidAt === null && Date.parse(p.periodStart) < Date.parse(s.nextBillingDate),
+  );
+  const changeable = canChangePlan(s) && !prorationUnpaid;
   const options = useOwnPlanOptions(s.id, changeable);
   const [open, setOpen] = useState(false);
   const close = useCallback(() => setOpen(false), []);

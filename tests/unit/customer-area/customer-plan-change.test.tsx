@@ -74,11 +74,11 @@ const preview: PlanChangePreview = {
 };
 
 /** The customer's one subscription; the tenant allows changes or not. Records the calls. */
-function customerServer(allowed: boolean) {
+function customerServer(allowed: boolean, sub = ACTIVE) {
   const sent: { path: string; body: unknown }[] = [];
   let optionsAsked = 0;
   server.use(
-    apiGet('subscription/getAll', () => ok({ items: [ACTIVE], totalCount: 1 })),
+    apiGet('subscription/getAll', () => ok({ items: [sub], totalCount: 1 })),
     apiGet('invoice/getAll', () => ok({ items: [], totalCount: 0 })),
     apiGet('user/me/subscriptions/renewal', () => ok({ items: [] })),
     apiGet('user/me/subscriptions/:id/changePlan', ({ params }) => {
@@ -130,6 +130,30 @@ describe("the customer's 'Cambia piano'", () => {
     await waitFor(() => expect(asked()).toBe(1));
     // Let the answer render before asserting the absence.
     await waitFor(() => expect(within(c).queryByText('Prossimo addebito')).toBeInTheDocument());
+    expect(within(c).queryByRole('button', { name: 'Cambia piano' })).not.toBeInTheDocument();
+  });
+
+  it('is not offered while a proration is unpaid (it waits in «Da pagare ora»)', async () => {
+    const withProration = {
+      ...ACTIVE,
+      payments: [
+        ...ACTIVE.payments,
+        payment({
+          id: 612,
+          method: 'bankTransfer',
+          periodStart: '2026-03-31T09:00:00Z',
+          periodEnd: '2026-04-15T09:00:00Z',
+          amountDue: 23.04,
+        }),
+      ],
+    };
+    const { asked } = customerServer(true, withProration);
+    renderApp('/', { role: Role.User, tenantId: 1 });
+    expect(await screen.findByRole('heading', { name: 'Da pagare ora' })).toBeInTheDocument();
+    const c = await card();
+    await waitFor(() => expect(screen.getByText('Nessuna fattura.')).toBeInTheDocument());
+    // Not even asked: the card knows the change would be refused.
+    expect(asked()).toBe(0);
     expect(within(c).queryByRole('button', { name: 'Cambia piano' })).not.toBeInTheDocument();
   });
 
