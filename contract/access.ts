@@ -79,6 +79,8 @@ export const access = {
     renewal: [Role.User],
     pay: [Role.User],
     paymentMethod: [Role.User],
+    // 'Cambia piano' of their own subscription, where the tenant allows it (issue 30).
+    planChange: [Role.User],
   }),
   plan: grants(adminOnly),
   planfeature: grants(adminOnly),

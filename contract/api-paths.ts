@@ -44,6 +44,12 @@ export const apiPaths = {
     /** POST {action: 'portal' | 'bankTransfer'} (customer, own subscription): PaymentMethodAnswer. */
     myPaymentMethod: (subscriptionId: number | string) =>
       `user/me/subscriptions/${subscriptionId}/paymentMethod`,
+    /**
+     * GET (customer, own subscription): `{allowed, plans}` — whether the tenant lets its customers
+     * change plan, and the plans offered (active, same recurrence); POST {planId, when, preview}:
+     * the Admin's changePlan on their own subscription (issue 30).
+     */
+    myChangePlan: (subscriptionId: number | string) => `user/me/subscriptions/${subscriptionId}/changePlan`,
     /** POST (SuperAdmin): clears another person's second factor. */
     twoFactorReset: (userId: number | string) => `user/two-factor/reset/${userId}`,
   },

@@ -110,6 +110,8 @@ export const changePlanMessages = {
   appliedReason: (from: string, to: string) => `Piano cambiato da «${from}» a «${to}»`,
   creditReason: (from: string, to: string) => `cambio di piano da «${from}» a «${to}»`,
   nothingScheduled: 'Nessun cambio di piano programmato da annullare.',
+  customerNotAllowed:
+    'Il cambio di piano dall’area clienti non è disponibile: contatta il fornitore per cambiare piano.',
   scheduledDue: 'Il cambio di piano programmato è già in corso di applicazione: non si può più annullare.',
   cancelReason: (to: string, day: string) => `Annullato il cambio di piano programmato a «${to}» dal ${day}`,
   scheduledCanceled: (to: string, day: string) => `Cambio di piano a «${to}» dal ${day} annullato.`,

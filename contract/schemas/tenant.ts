@@ -109,6 +109,8 @@ export interface Tenant extends TenantBillingProfile, TenantPecSettings {
   configuration: string | null;
   /** Its Admins must sign in with a second factor (TOTP) to act in it (issue 23). */
   requireTwoFactor: boolean;
+  /** Its customers may change plan themselves from the customer area ('Cambia piano', issue 30). */
+  customerPlanChange: boolean;
   /** Where its database lives (GetById, SuperAdmin only; contract 'Tenancy'). */
   database?: TenantDatabase;
 }
@@ -187,6 +189,7 @@ export const tenantInputSchema = z.object({
   sdiPec: optionalText(254, { test: isValidEmail, message: validationMessages.pecInvalid }),
   pecAutoSend: optionalBool,
   requireTwoFactor: optionalBool,
+  customerPlanChange: optionalBool,
   pensionFund: pensionFundInput,
   withholdingTax: z.preprocess(
     upperNoSpaces,

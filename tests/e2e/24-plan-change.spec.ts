@@ -1,5 +1,15 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { accounts, expectNoHorizontalOverflow, login, pick, screenshot, searchList, toast } from './support';
+import {
+  accounts,
+  apiLogin,
+  expectCustomerArea,
+  expectNoHorizontalOverflow,
+  login,
+  pick,
+  screenshot,
+  searchList,
+  toast,
+} from './support';
 import { adminCalls, createCustomer, milanoId, stampOf, subscribeByTransfer } from './support/demo-tenant';
 
 /**
@@ -10,7 +20,9 @@ import { adminCalls, createCustomer, milanoId, stampOf, subscribeByTransfer } fr
  * looked at in 1280 and 390 px; once confirmed the page shows the new plan, the history row, the
  * proration payment (paid by transfer with its causale) and the credit note in 'Fatture'. The proration paid,
  * the Admin schedules a move back to the cheaper plan at the renewal (the dialog's default for a
- * cheaper plan), sees it on the page and cancels it.
+ * cheaper plan), sees it on the page and cancels it. Then the customer's own: with the tenant's
+ * 'customerPlanChange' on, the demo customer upgrades from their area (the plans offered with their
+ * price, the same preview, the done step in their words), looked at in 1280 and 390 px.
  */
 
 const DAY_MS = 86_400_000;
@@ -215,4 +227,86 @@ test('an Admin upgrades now with an itemised preview, then schedules a downgrade
     page.getByText(`Annullato il cambio di piano programmato a «${start.name}» dal ${italian(endDay)}`),
   ).toBeVisible();
   await expect(page.getByText(`${name} · ${plus.name} · ${eur(nextPeriod)}`)).toBeVisible();
+});
+
+test('a customer whose seller allows it upgrades from their area with the same itemised preview', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const call = await adminCalls();
+  const stamp = stampOf();
+  const me = (await apiLogin(accounts.cliente)).user.id;
+  // The seller lets its customers change plan ('Dati' tab of the tenant).
+  const tenantId = (
+    await call<{ items: { id: number; name: string }[] }>('GET', '/api/tenant/getAll')
+  ).body.data!.items.find((t) => t.name === 'Demo Srl')!.id;
+  const tenant = (await call<Record<string, unknown>>('GET', `/api/tenant/GetById/${tenantId}`)).body.data!;
+  expect((await call('PUT', '/api/tenant/Update', { ...tenant, customerPlanChange: true })).status).toBe(200);
+
+  const plan = async (planName: string, cost: number) => {
+    const res = await call<{ id: number }>('POST', '/api/plan/Create', {
+      name: planName,
+      recurringCostBeforeVAT: cost,
+      vatPercentage: 22,
+      recurrenceType: 1,
+      isActive: true,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return { id: res.body.data!.id, name: planName };
+  };
+  const start = await plan(`Start cliente ${stamp}`, 20);
+  const plus = await plan(`Plus cliente ${stamp}`, 50);
+  await subscribeByTransfer(call, me, start.id, 'confirmed', {
+    startDate: new Date(Date.now() - 10 * DAY_MS).toISOString(),
+  });
+
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await login(page, accounts.cliente);
+  await expectCustomerArea(page);
+  const card = page
+    .getByRole('list', { name: 'I tuoi abbonamenti' })
+    .locator('> li')
+    .filter({ has: page.getByRole('heading', { name: start.name, exact: true }) });
+  await card.getByRole('button', { name: 'Cambia piano' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Cambia piano' });
+  await expect(dialog.getByText('Scegli il nuovo piano per vedere l’anteprima.')).toBeVisible();
+  const choices = dialog.getByRole('group', { name: 'Nuovo piano' });
+  // Only the active plans of the same recurrence, the current one left out, with this customer's price.
+  await expect(choices.getByRole('radio', { name: new RegExp(start.name) })).toHaveCount(0);
+  await expect(choices.locator('label').filter({ hasText: plus.name })).toContainText(eur(6100));
+  await shots(page, 'customer-dialog');
+  await choices.getByRole('radio', { name: new RegExp(plus.name) }).check();
+  await expect(dialog.getByRole('radio', { name: /^Subito/ })).toBeChecked();
+  const preview = dialog.getByRole('region', { name: 'Anteprima del cambio' });
+  await expect(preview).toContainText(`«${start.name}» → «${plus.name}»`);
+  await expect(preview.getByRole('list', { name: 'Righe del conguaglio' }).locator('li')).toHaveCount(2);
+  await shots(page, 'customer-preview');
+
+  await dialog.getByRole('button', { name: 'Conferma cambio piano' }).click();
+  const done = page.getByRole('dialog', { name: 'Piano cambiato' });
+  await expect(done).toContainText('Nota di credito n.');
+  await expect(done).toContainText('Pagalo con un bonifico all’IBAN del fornitore indicando la causale');
+  await shots(page, 'customer-done');
+  await done.locator('footer').getByRole('button', { name: 'Chiudi' }).click();
+  await expect(
+    page
+      .getByRole('list', { name: 'I tuoi abbonamenti' })
+      .locator('> li')
+      .filter({ has: page.getByRole('heading', { name: plus.name, exact: true }) }),
+  ).toBeVisible();
+
+  // The proration waits in 'Da pagare ora', by bank transfer.
+  const due = page
+    .getByRole('region', { name: 'Da pagare ora' })
+    .locator('li')
+    .filter({ hasText: plus.name });
+  await expect(due).toContainText('Causale RNV-');
+  await due.getByRole('button', { name: 'Paga ora' }).click();
+  await expect(page.getByText('IBAN').first()).toBeVisible();
+  await shots(page, 'customer-due');
+
+  // Back to the default, for the other files' customer area.
+  expect((await call('PUT', '/api/tenant/Update', { ...tenant, customerPlanChange: false })).status).toBe(
+    200,
+  );
 });

@@ -45,6 +45,8 @@ export const tenants = pgTable(
     pecAutoSend: boolean('pec_auto_send').notNull().default(false),
     /** Its Admins must sign in with a second factor (TOTP) to act in this tenant. */
     requireTwoFactor: boolean('require_two_factor').notNull().default(false),
+    /** Its customers may change their own subscription's plan from the customer area (issue 30). */
+    customerPlanChange: boolean('customer_plan_change').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [...searchableNameIndexes('tenants', t.name, t.id)],

@@ -51,7 +51,7 @@ import { idParamsSchema, listQuerySchema } from '../../crud/list-query';
 import { tenantNameOf } from '../../crud/tenant-name';
 import { bindExport } from '../../crud/list-binding';
 import { subscriptionList } from '../../../contract/lists/subscription';
-import { ADMINS } from '../../../contract/access';
+import { ADMINS, rolesFor } from '../../../contract/access';
 import {
   countSubscriptions,
   historyOf,
@@ -78,11 +78,13 @@ import {
   updateSubscription,
 } from './subscription.service';
 import { quoteSchema, toQuote } from '../../../contract/invoice/quote';
-import { changePlanMessages, changePlanSchema } from '../../../contract/proration';
+import { changePlanMessages, changePlanSchema, type ChangePlanBody } from '../../../contract/proration';
 import {
   cancelScheduledPlanChange,
   checkPlanChangeCancel,
   makePlanChange,
+  ownPlanChange,
+  plansOfferedTo,
   preparePlanChange,
   scheduledPlanChangeOf,
 } from './plan-change.service';
@@ -250,6 +252,25 @@ const instructionsSchema = z.object({
 
 const anyone = { access: 'user', tenant: 'required' } as const;
 const admins = { access: 'user', roles: ADMINS, tenant: 'required' } as const;
+/** The customer's own 'Cambia piano' (issue 30; the tenant's setting decides, per request). */
+const customerPlanChange = {
+  access: 'user',
+  roles: rolesFor('customerArea', 'planChange'),
+  tenant: 'required',
+} as const;
+/** What the customer may choose: whether the tenant allows it, and the plans offered. */
+const ownPlanOptionsSchema = z.object({
+  allowed: z.boolean(),
+  plans: z.array(
+    z.object({
+      id: z.number(),
+      name: z.string(),
+      recurringCostBeforeVAT: z.number(),
+      /** The net to pay of one period for this customer (their fiscal profile), VAT included. */
+      price: z.number(),
+    }),
+  ),
+});
 
 /** The list's columns (contract/lists/subscription), plus the customer's e-mail, read off the export's rows. */
 export const subscriptionExport = bindExport<SubscriptionExportRow, typeof subscriptionList>(
@@ -519,6 +540,97 @@ export function registerBillingRoutes(
     },
   );
 
+  /**
+   * The one plan change of both doors (the Admin's and the customer's own): checked and computed
+   * first (a preview ends there), the provider outside any transaction, then the unit of work
+   * (whose history actor is the caller).
+   */
+  const changePlanOf = async (request: FastifyRequest, id: number, body: ChangePlanBody) => {
+    const tenantId = tenantOf(request);
+    // Checked and computed first (nothing written): a preview ends here.
+    const prepared = await request.unitOfWork((w) => preparePlanChange(w, id, body));
+    if (body.preview) return ok<z.infer<typeof planChangeResultSchema>>(prepared.preview);
+    // The provider first, outside any transaction: if it refuses, nothing changes in Rinnova.
+    if (
+      changePlanAtProvider &&
+      prepared.current.providerSubscriptionId &&
+      prepared.current.method !== 'bankTransfer'
+    )
+      await changePlanAtProvider(tenantId, {
+        subscriptionId: id,
+        method: prepared.current.method === 'stripe' ? 'stripe' : 'paypal',
+        providerSubscriptionId: prepared.current.providerSubscriptionId,
+        toPlanId: prepared.toPlan.id,
+        whenKind: prepared.whenKind,
+        effectiveDay: prepared.preview.effectiveDay,
+      });
+    const outcome = await request.unitOfWork((w) => makePlanChange(w, id, body));
+    return ok<z.infer<typeof planChangeResultSchema>>(
+      {
+        ...outcome.preview,
+        status: outcome.status,
+        planChangeId: outcome.planChangeId,
+        prorationPaymentId: outcome.prorationPaymentId,
+        creditNote: outcome.creditNote,
+      },
+      outcome.status === 'applied'
+        ? billingMessages.planChanged(outcome.preview.toPlan.name)
+        : billingMessages.planChangeScheduled(
+            outcome.preview.toPlan.name,
+            outcome.preview.effectiveDay.split('-').reverse().join('/'),
+          ),
+    );
+  };
+
+  /**
+   * The customer's own subscription in a tenant that lets its customers change plan: 403 (Italian)
+   * when it does not, 404 for another customer's (or an unknown) subscription.
+   */
+  const ownScope = (request: FastifyRequest) => {
+    const tenantId = tenantOf(request);
+    return { tenantId, tx: connectionFor(tenantId) };
+  };
+
+  app.get(
+    '/api/user/me/subscriptions/:id/changePlan',
+    {
+      config: customerPlanChange,
+      schema: {
+        tags: ['user'],
+        summary:
+          "'Cambia piano' del cliente su una propria sottoscrizione: allowed (il fornitore lo consente) e i piani offerti (attivi, stessa ricorrenza, escluso quello attuale) con il prezzo per periodo che il cliente pagherebbe. 404 per una sottoscrizione non propria",
+        params: idParams,
+        response: { 200: envelopeOf(ownPlanOptionsSchema) },
+      },
+    },
+    async (request) => {
+      const scope = ownScope(request);
+      const own = await ownPlanChange(scope, request.params.id, callerOf(request).userId);
+      if (!own.allowed) return ok({ allowed: false, plans: [] });
+      return ok({ allowed: true, plans: await plansOfferedTo(scope, own.sub) });
+    },
+  );
+
+  app.post(
+    '/api/user/me/subscriptions/:id/changePlan',
+    {
+      config: customerPlanChange,
+      schema: {
+        tags: ['user'],
+        summary:
+          "'Cambia piano' del cliente su una propria sottoscrizione, dove il fornitore lo consente (403 altrimenti): stesso corpo, stessi controlli e stesso calcolo di api/subscription/changePlan (con preview: true solo le cifre); 404 per una sottoscrizione non propria",
+        params: idParams,
+        body: changePlanSchema,
+        response: { 200: envelopeOf(planChangeResultSchema) },
+      },
+    },
+    async (request) => {
+      const own = await ownPlanChange(ownScope(request), request.params.id, callerOf(request).userId);
+      if (!own.allowed) throw new HttpError(403, changePlanMessages.customerNotAllowed);
+      return changePlanOf(request, request.params.id, request.body);
+    },
+  );
+
   app.post(
     '/api/subscription/changePlan/:id',
     {
@@ -532,44 +644,7 @@ export function registerBillingRoutes(
         response: { 200: envelopeOf(planChangeResultSchema) },
       },
     },
-    async (request) => {
-      const { id } = request.params;
-      const body = request.body;
-      const tenantId = tenantOf(request);
-      // Checked and computed first (nothing written): a preview ends here.
-      const prepared = await request.unitOfWork((w) => preparePlanChange(w, id, body));
-      if (body.preview) return ok(prepared.preview);
-      // The provider first, outside any transaction: if it refuses, nothing changes in Rinnova.
-      if (
-        changePlanAtProvider &&
-        prepared.current.providerSubscriptionId &&
-        prepared.current.method !== 'bankTransfer'
-      )
-        await changePlanAtProvider(tenantId, {
-          subscriptionId: id,
-          method: prepared.current.method === 'stripe' ? 'stripe' : 'paypal',
-          providerSubscriptionId: prepared.current.providerSubscriptionId,
-          toPlanId: prepared.toPlan.id,
-          whenKind: prepared.whenKind,
-          effectiveDay: prepared.preview.effectiveDay,
-        });
-      const outcome = await request.unitOfWork((w) => makePlanChange(w, id, body));
-      return ok(
-        {
-          ...outcome.preview,
-          status: outcome.status,
-          planChangeId: outcome.planChangeId,
-          prorationPaymentId: outcome.prorationPaymentId,
-          creditNote: outcome.creditNote,
-        },
-        outcome.status === 'applied'
-          ? billingMessages.planChanged(outcome.preview.toPlan.name)
-          : billingMessages.planChangeScheduled(
-              outcome.preview.toPlan.name,
-              outcome.preview.effectiveDay.split('-').reverse().join('/'),
-            ),
-      );
-    },
+    async (request) => changePlanOf(request, request.params.id, request.body),
   );
 
   app.post(

@@ -12,7 +12,7 @@ import { customerAreaMessages as m, serverMessages } from '../../../contract/mes
 import { fromCents } from '../../../contract/money';
 import { PaymentTokenStatus } from '../../../contract/schemas/payment';
 import type { PayNow } from '../../../contract/schemas/subscription';
-import { SubscriptionStatus } from '../../../contract/subscription-status';
+import { isLive, SubscriptionStatus } from '../../../contract/subscription-status';
 import { paymentTokens, payments } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import { ProviderError } from '../../providers/payment-provider';
@@ -61,6 +61,17 @@ function awaitedTransfer(
 }
 
 /**
+ * Issue 30: the proration of a plan change, unpaid, on a live subscription is due now, by bank
+ * transfer (a payment link asks a plan's price, which a proration never is); Stripe charges its own.
+ */
+function prorationDue(
+  sub: Pick<SubscriptionRow, 'status'>,
+  payment: { planChangeId: number | null; method: string | null },
+): boolean {
+  return payment.planChangeId !== null && isLive(sub.status) && payment.method !== 'stripe';
+}
+
+/**
  * The payment due now of the caller's subscription, and how it is paid: by bank transfer while
  * BankTransferPending or when the payment is recorded as a transfer, else by a payment link.
  * A renewal by bank transfer past its next billing date is due too (issue 29). 409 `nothingDue`
@@ -70,10 +81,11 @@ export async function dueOf(scope: TenantScope, subscriptionId: number, userId: 
   const sub = await ownSubscription(scope, subscriptionId, userId);
   const payment = await paymentToSettle(scope, sub.id);
   if (!payment || payment.paidAt !== null) throw new HttpError(409, m.nothingDue);
-  if (!payable.includes(sub.status) && !awaitedTransfer(sub, payment, now))
+  const proration = prorationDue(sub, payment);
+  if (!payable.includes(sub.status) && !awaitedTransfer(sub, payment, now) && !proration)
     throw new HttpError(409, m.nothingDue);
   const byTransfer =
-    sub.status === SubscriptionStatus.BankTransferPending || payment.method === 'bankTransfer';
+    sub.status === SubscriptionStatus.BankTransferPending || payment.method === 'bankTransfer' || proration;
   return { sub, payment, byTransfer };
 }
 

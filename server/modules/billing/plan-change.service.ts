@@ -16,7 +16,7 @@
  *
  * Docs: docs/fiscal-rules.md 'Cambio di piano'; the provider's side: plan-change.provider.ts.
  */
-import { and, asc, eq, isNull, lte } from 'drizzle-orm';
+import { and, asc, eq, isNull, lte, ne } from 'drizzle-orm';
 import { parseBillingDateTime, romeDay } from '../../../contract/billing-dates';
 import { isNatura, type Natura } from '../../../contract/invoice/fatturapa';
 import { discountedLine } from '../../../contract/invoice/fiscal-document';
@@ -28,12 +28,12 @@ import {
   type PlanChangePreview,
 } from '../../../contract/invoice/plan-change';
 import { billingMessages, serverMessages } from '../../../contract/messages';
-import { toCents, toPercentHundredths } from '../../../contract/money';
+import { fromCents, toCents, toPercentHundredths } from '../../../contract/money';
 import { changePlanMessages, prorate, type ChangeWhen } from '../../../contract/proration';
 import { isLive } from '../../../contract/subscription-status';
 import { discountOfPayment } from '../../db/coupons';
 import { customerProfileOf, periodDocument, sellerProfileOf } from '../../db/fiscal-profiles';
-import { invoices, payments, planChanges, plans, subscriptions } from '../../db/schema';
+import { invoices, payments, planChanges, plans, subscriptions, tenants } from '../../db/schema';
 import type { ScheduledPlanChange } from '../../../contract/schemas/subscription';
 import { HttpError } from '../../lib/http-error';
 import type { TenantScope, UnitOfWork } from '../../unit-of-work/unit-of-work';
@@ -648,4 +648,84 @@ export async function cancelScheduledPlanChange(
     changePlanMessages.cancelReason(row.toPlanName, italian(romeDay(row.effectiveAt))),
   );
   return true;
+}
+
+/**
+ * The customer's own 'Cambia piano' (issue 30): their subscription (another customer's or an
+ * unknown id: 404, before anything else) and whether the tenant lets its customers change plan
+ * (`tenants.customer_plan_change`, read from the tenant's database's copy of its row).
+ */
+export async function ownPlanChange(
+  scope: TenantScope,
+  subscriptionId: number,
+  userId: number,
+): Promise<{ allowed: boolean; sub: { id: number; userId: number; planId: number } }> {
+  const [sub] = await scope.tx
+    .select({ id: subscriptions.id, userId: subscriptions.userId, planId: subscriptions.planId })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.tenantId, scope.tenantId), eq(subscriptions.id, subscriptionId)));
+  if (!sub || sub.userId !== userId) throw new HttpError(404, serverMessages.notFound);
+  const [tenant] = await scope.tx
+    .select({ allowed: tenants.customerPlanChange })
+    .from(tenants)
+    .where(eq(tenants.id, scope.tenantId));
+  return { allowed: tenant?.allowed ?? false, sub };
+}
+
+/** A plan the customer may choose, with its price for them: the net to pay of one period. */
+export interface OfferedPlan {
+  id: number;
+  name: string;
+  recurringCostBeforeVAT: number;
+  price: number;
+}
+
+/**
+ * The plans a customer may change to: the tenant's active plans of the subscription's recurrence,
+ * the current one left out, cheapest first; each priced with the customer's fiscal profile.
+ */
+export async function plansOfferedTo(
+  scope: TenantScope,
+  sub: { userId: number; planId: number },
+): Promise<OfferedPlan[]> {
+  const current = await planOf(scope, sub.planId);
+  if (!current) return [];
+  const rows = await scope.tx
+    .select({
+      id: plans.id,
+      name: plans.name,
+      cost: plans.recurringCostBeforeVat,
+      vat: plans.vatPercentage,
+      natura: plans.natura,
+    })
+    .from(plans)
+    .where(
+      and(
+        eq(plans.tenantId, scope.tenantId),
+        eq(plans.isActive, true),
+        eq(plans.recurrenceType, current.recurrence),
+        ne(plans.id, sub.planId),
+      ),
+    )
+    .orderBy(asc(plans.recurringCostBeforeVat), asc(plans.id));
+  const [seller, customer] = await Promise.all([
+    sellerProfileOf(scope.tx, scope.tenantId),
+    customerProfileOf(scope.tx, scope.tenantId, sub.userId),
+  ]);
+  return rows.map((p) => {
+    const costCents = toCents(p.cost);
+    const vat = toPercentHundredths(p.vat);
+    const document = periodDocument(seller, customer, {
+      description: p.name,
+      costCents,
+      vat,
+      natura: vat === 0 && isNatura(p.natura) ? p.natura : null,
+    });
+    return {
+      id: p.id,
+      name: p.name,
+      recurringCostBeforeVAT: fromCents(costCents),
+      price: fromCents(document.netToPayCents),
+    };
+  });
 }

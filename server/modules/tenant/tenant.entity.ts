@@ -54,6 +54,7 @@ const fullTenantItem = z.object({
   sdiPec: z.string(),
   pecAutoSend: z.boolean(),
   requireTwoFactor: z.boolean(),
+  customerPlanChange: z.boolean(),
   database: tenantDatabaseSchema.optional(),
 });
 
@@ -96,6 +97,7 @@ const tenantColumns = {
   sdiPec: tenants.sdiPec,
   pecAutoSend: tenants.pecAutoSend,
   requireTwoFactor: tenants.requireTwoFactor,
+  customerPlanChange: tenants.customerPlanChange,
 };
 
 /**
@@ -220,6 +222,7 @@ export function tenantEntity(
       sdiPec: input.sdiPec === null ? SDI_PEC_DEFAULT : input.sdiPec,
       pecAutoSend: input.pecAutoSend,
       requireTwoFactor: input.requireTwoFactor,
+      customerPlanChange: input.customerPlanChange,
     }),
     afterWrite: async (w, id, input, previous) => {
       const [row] = await w.tx

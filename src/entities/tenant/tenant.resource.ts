@@ -209,6 +209,12 @@ export const tenantResource = defineResource<Tenant>({
       label: 'Richiedi agli Admin l’accesso in due passaggi (codice dall’app di autenticazione)',
       group: tenantTabs.data,
     },
+    {
+      kind: 'checkbox',
+      key: 'customerPlanChange',
+      label: 'I clienti possono cambiare piano da soli dall’area clienti',
+      group: tenantTabs.data,
+    },
     ...tenantBillingFields,
     ...tenantPecFields,
   ],

@@ -9,6 +9,7 @@ import { formatCurrency, formatDate } from '../../lib/formatters';
 import { useDownloadInvoice } from '../../entities/invoice/invoice-downloads';
 import { useLastInvoices, useOwnSubscriptions } from './api/own-area-queries';
 import { RenewalActions } from './renewal-actions';
+import { CustomerPlanChange } from './customer-plan-change';
 import { PayNow } from './pay-now';
 import { PaymentMethod } from './payment-method';
 
@@ -40,6 +41,20 @@ export function dueOf(s: Subscription, now: Date = new Date()): Payment | null {
     Date.parse(unpaid.periodStart) >= Date.parse(s.nextBillingDate);
   if (s.subscriptionStatus === SubscriptionStatus.NotActive) return neverEntered ? null : unpaid;
   if (s.subscriptionStatus === SubscriptionStatus.BankTransferPending) return unpaid;
+  // Issue 30: a plan change's proration of a live subscription whose period is paid: unpaid, within
+  // that period, paid by bank transfer (Stripe charges its own).
+  const live =
+    s.subscriptionStatus === SubscriptionStatus.Active ||
+    s.subscriptionStatus === SubscriptionStatus.ActiveNoRenewal;
+  const periodPaid = s.payments.some((p) => p.paidAt !== null && p.periodEnd === s.nextBillingDate);
+  if (
+    live &&
+    periodPaid &&
+    unpaid !== null &&
+    unpaid.method !== 'stripe' &&
+    Date.parse(unpaid.periodStart) < Date.parse(s.nextBillingDate)
+  )
+    return unpaid;
   const awaited =
     s.subscriptionStatus === SubscriptionStatus.ActiveNoRenewal &&
     unpaid !== null &&
@@ -85,6 +100,7 @@ function SubscriptionCard({ s }: { s: Subscription }) {
         </div>
       )}
       <RenewalActions s={s} />
+      <CustomerPlanChange s={s} />
       <PaymentMethod s={s} />
     </li>
   );

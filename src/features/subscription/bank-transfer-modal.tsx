@@ -23,7 +23,7 @@ import {
   parseEuroInput,
   toDateTimeLocal,
 } from './billing-format';
-import { splitFieldErrors } from './form-errors';
+import { splitFieldErrors } from '../../lib/form-errors';
 import { subscriptionText } from './subscription-text';
 
 const t = subscriptionText.transfers;

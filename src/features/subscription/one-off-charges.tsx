@@ -13,7 +13,7 @@ import { Modal } from '../../components/modal';
 import { formatCurrency, formatDate } from '../../lib/formatters';
 import { notify } from '../../lib/notify';
 import { useAddOneOffCharge, useDeleteOneOffCharge, useOneOffCharges } from './api/one-off-charges';
-import { splitFieldErrors } from './form-errors';
+import { splitFieldErrors } from '../../lib/form-errors';
 import { oneOffText as t } from './one-off-text';
 
 const statusTone: Record<OneOffCharge['status'], string> = {

@@ -14,7 +14,7 @@ import { Modal } from '../../components/modal';
 import { formatDate } from '../../lib/formatters';
 import { notify } from '../../lib/notify';
 import { usePauseSubscription, useResumeSubscription } from './api/pause-subscription';
-import { splitFieldErrors } from './form-errors';
+import { splitFieldErrors } from '../../lib/form-errors';
 import { pauseText as t } from './pause-text';
 
 /** The next billing date after `periods` paused periods (the server's computation, shown before confirming). */

@@ -12,7 +12,7 @@ import { entityHooks } from '../../lib/entity-hooks';
 import { notify } from '../../lib/notify';
 import { useCreateSubscription } from './api/save-subscription';
 import { euroInputValue, percentInputValue } from './billing-format';
-import { splitFieldErrors } from './form-errors';
+import { splitFieldErrors } from '../../lib/form-errors';
 import { useSubscriptionQuote } from './api/quote-subscription';
 import { parseEuroInput, parsePercentInput } from './billing-format';
 import type { Quote } from '../../../contract/invoice/quote';

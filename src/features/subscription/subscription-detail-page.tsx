@@ -11,9 +11,9 @@ import { SearchableSelect } from '../../components/fields/searchable-select';
 import { DataTable } from '../../components/data-table';
 import { ArrowLeftIcon, ClockIcon, RefreshIcon } from '../../components/icons';
 import { confirmAction } from '../../components/confirm-delete';
-import { useCancelPlanChange } from './api/change-plan';
-import { canChangePlan, PlanChangeDialog } from './plan-change-dialog';
-import { planChangeText as pc } from './plan-change-text';
+import { adminPlanChangeApi, useCancelPlanChange } from './api/change-plan';
+import { canChangePlan, PlanChangeDialog } from '../../entities/subscription/plan-change-dialog';
+import { planChangeText as pc } from '../../entities/subscription/plan-change-text';
 import { Skeleton } from '../../components/skeleton';
 import { uiText } from '../../components/ui-text';
 import { subscriptionResource } from '../../entities/subscription/subscription.resource';
@@ -24,7 +24,7 @@ import { notify } from '../../lib/notify';
 import type { ColumnDef } from '../../lib/resource';
 import { useUpdateSubscription } from './api/save-subscription';
 import { euroInputValue, percentInputValue } from './billing-format';
-import { splitFieldErrors } from './form-errors';
+import { splitFieldErrors } from '../../lib/form-errors';
 import { PriceFields } from './price-fields';
 import { subscriptionActionTable, useActionAllowed, useSubscriptionActions } from './subscription-actions';
 import { PICKER_PAGE_SIZE, usePlanPrefill } from './subscription-create-page';
@@ -238,7 +238,7 @@ export function SubscriptionDetailPage({ id }: { id: number }) {
         </>
       )}
       {dialogs}
-      {changeOpen && sub && <PlanChangeDialog sub={sub} onClose={closeChange} />}
+      {changeOpen && sub && <PlanChangeDialog sub={sub} onClose={closeChange} api={adminPlanChangeApi} />}
     </div>
   );
 }

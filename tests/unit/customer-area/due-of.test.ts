@@ -49,3 +49,28 @@ describe('dueOf after a renewal by transfer turned off', () => {
     expect(dueOf(subscription(75, 2, { payments: [first] }))?.id).toBe(741);
   });
 });
+
+describe('dueOf after a plan change (issue 30)', () => {
+  const period = payment({
+    id: 760,
+    method: 'bankTransfer',
+    periodStart: '2026-01-15T09:00:00Z',
+    periodEnd: '2026-02-15T09:00:00Z',
+    paidAt: '2026-01-15T10:00:00Z',
+  });
+  const proration = payment({
+    id: 761,
+    method: 'bankTransfer',
+    periodStart: '2026-01-31T09:00:00Z',
+    periodEnd: '2026-02-15T09:00:00Z',
+    dueDate: '2026-01-31',
+  });
+  it('the unpaid proration of a live subscription whose period is paid is due; not once paid, nor Stripe’s', () => {
+    expect(dueOf(subscription(76, 1, { payments: [period, proration] }))?.id).toBe(761);
+    expect(dueOf(subscription(77, 3, { payments: [period, proration] }))?.id).toBe(761);
+    expect(
+      dueOf(subscription(78, 1, { payments: [period, { ...proration, paidAt: '2026-02-01T09:00:00Z' }] })),
+    ).toBeNull();
+    expect(dueOf(subscription(79, 1, { payments: [period, { ...proration, method: 'stripe' }] }))).toBeNull();
+  });
+});

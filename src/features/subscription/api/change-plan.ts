@@ -7,6 +7,12 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { apiPaths } from '../../../../contract/api-paths';
 import type { Envelope } from '../../../../contract/envelope';
 import type { PlanChangePreview } from '../../../../contract/invoice/plan-change';
+import type {
+  PlanChangeApi,
+  PlanChangeRequest,
+  PlanChangeResult,
+  PlanChangeWhen,
+} from '../../../entities/subscription/plan-change-dialog';
 import { unwrap } from '../../../lib/entity-hooks';
 import { http } from '../../../lib/http';
 import { serverMessageOr } from '../../../lib/http-errors';
@@ -15,21 +21,7 @@ import { useSelectedTenantId } from '../../../lib/tenant-store';
 import { subscriptionText as t } from '../subscription-text';
 import { SUBSCRIPTION, useInvalidateSubscriptions } from './subscription-queries';
 
-/** 'now', 'renewal' or a Rome day YYYY-MM-DD. */
-export type PlanChangeWhen = 'now' | 'renewal' | string;
-
-export interface PlanChangeRequest {
-  planId: number;
-  when: PlanChangeWhen;
-}
-
-/** `data` of a change made: the preview's figures and what was written. */
-export type PlanChangeResult = PlanChangePreview & {
-  status: 'applied' | 'scheduled';
-  planChangeId: number;
-  prorationPaymentId: number | null;
-  creditNote: { id: number; number: string } | null;
-};
+export type { PlanChangeRequest, PlanChangeResult, PlanChangeWhen };
 
 export function previewPlanChange(id: number, body: PlanChangeRequest, tenantId: number | null) {
   return unwrap<PlanChangePreview>(
@@ -103,3 +95,9 @@ export function useCancelPlanChange() {
     },
   });
 }
+
+/** The dialog's calls for the Admin (the plan picker chooses among every active plan). */
+export const adminPlanChangeApi: PlanChangeApi = {
+  usePreview: usePlanChangePreview,
+  useChange: useChangePlan,
+};

@@ -17,16 +17,33 @@ import { FieldError, FieldShell, inputClass } from '../../components/fields/fiel
 import { SearchableSelect } from '../../components/fields/searchable-select';
 import { CheckIcon } from '../../components/icons';
 import { Modal } from '../../components/modal';
-import { planResource } from '../../entities/plan/plan.resource';
+import { planResource } from '../plan/plan.resource';
 import { entityHooks } from '../../lib/entity-hooks';
 import { formatCurrency, formatDate } from '../../lib/formatters';
 import { notify } from '../../lib/notify';
-import { useChangePlan, usePlanChangePreview, type PlanChangeResult } from './api/change-plan';
-import { splitFieldErrors } from './form-errors';
+import type { UseMutationResult, UseQueryResult } from '@tanstack/react-query';
+import { splitFieldErrors } from '../../lib/form-errors';
 import { planChangeText as t } from './plan-change-text';
-import { PICKER_PAGE_SIZE } from './subscription-create-page';
 
 type WhenKind = 'now' | 'renewal' | 'date';
+/** The Admin's plan picker loads this many plans per page (as «Crea Sottoscrizione»'s). */
+const PICKER_PAGE_SIZE = 100;
+
+/** 'now', 'renewal' or a Rome day YYYY-MM-DD. */
+export type PlanChangeWhen = 'now' | 'renewal' | string;
+
+export interface PlanChangeRequest {
+  planId: number;
+  when: PlanChangeWhen;
+}
+
+/** `data` of a change made: the preview's figures and what was written. */
+export type PlanChangeResult = PlanChangePreview & {
+  status: 'applied' | 'scheduled';
+  planChangeId: number;
+  prorationPaymentId: number | null;
+  creditNote: { id: number; number: string } | null;
+};
 const FIELDS = ['planId', 'when'] as const;
 
 /** Whether 'Cambia piano' is offered: live (Active/ActiveNoRenewal), its period paid, nothing scheduled. */
@@ -36,7 +53,40 @@ export function canChangePlan(sub: Subscription): boolean {
   return (sub.payments ?? []).some((p) => p.periodEnd === sub.nextBillingDate && p.paidAt !== null);
 }
 
-export function PlanChangeDialog({ sub, onClose }: { sub: Subscription; onClose: () => void }) {
+/** A plan the customer may choose (the server's list for the customer area). */
+export interface PlanChoice {
+  id: number;
+  name: string;
+  recurringCostBeforeVAT: number;
+  /** The net to pay of one period for this customer, VAT included. */
+  price: number;
+}
+
+/**
+ * The dialog's calls: the Admin's (`api/subscription/changePlan`, features/subscription, with the
+ * plan picker over every active plan of the recurrence) or the customer area's
+ * (`api/user/me/subscriptions/{id}/changePlan`) with the plans the server offers it.
+ */
+export interface PlanChangeApi {
+  usePreview: (id: number, body: PlanChangeRequest | null) => UseQueryResult<PlanChangePreview | null>;
+  useChange: (
+    id: number,
+  ) => UseMutationResult<{ data: PlanChangeResult; message: string | null }, Error, PlanChangeRequest>;
+  /** The plans offered, as choices; absent: the Admin's searchable plan picker. */
+  plans?: PlanChoice[];
+  /** The customer changes their own plan: the done step speaks to them. */
+  forCustomer?: boolean;
+}
+
+export function PlanChangeDialog({
+  sub,
+  onClose,
+  api,
+}: {
+  sub: Subscription;
+  onClose: () => void;
+  api: PlanChangeApi;
+}) {
   const [planId, setPlanId] = useState<number | null>(null);
   const [whenKind, setWhenKind] = useState<WhenKind>('now');
   const [whenTouched, setWhenTouched] = useState(false);
@@ -46,11 +96,16 @@ export function PlanChangeDialog({ sub, onClose }: { sub: Subscription; onClose:
     general: string[];
   }>({ fields: {}, general: [] });
   const [done, setDone] = useState<{ data: PlanChangeResult; message: string | null } | null>(null);
-  const change = useChangePlan(sub.id);
+  const change = api.useChange(sub.id);
   const whenId = useId();
 
-  const plan = entityHooks(planResource).useDetail(planId).data as Plan | null | undefined;
-  const chosenPlan = plan && plan.id === planId ? plan : null;
+  // The Admin's picker reads the chosen plan; the customer's choices carry its cost already.
+  const plan = entityHooks(planResource).useDetail(api.plans ? null : planId).data as Plan | null | undefined;
+  const chosenPlan = api.plans
+    ? (api.plans.find((p) => p.id === planId) ?? null)
+    : plan && plan.id === planId
+      ? plan
+      : null;
   // A cheaper plan goes at the next renewal by default; a dearer one now.
   useEffect(() => {
     if (chosenPlan && !whenTouched)
@@ -62,7 +117,7 @@ export function PlanChangeDialog({ sub, onClose }: { sub: Subscription; onClose:
   const ready = planId !== null && (whenTouched || chosenPlan !== null);
   const when = whenKind === 'date' ? date : whenKind;
   const body = ready && when !== '' ? { planId, when } : null;
-  const preview = usePlanChangePreview(sub.id, body);
+  const preview = api.usePreview(sub.id, body);
   const previewErrors = preview.isError ? splitFieldErrors(preview.error, FIELDS) : null;
   const fieldError = (k: (typeof FIELDS)[number]) =>
     confirmError.fields[k] ?? previewErrors?.fields[k] ?? undefined;
@@ -94,7 +149,8 @@ export function PlanChangeDialog({ sub, onClose }: { sub: Subscription; onClose:
     }
   }
 
-  if (done) return <PlanChangeDone sub={sub} done={done} onClose={onClose} />;
+  if (done)
+    return <PlanChangeDone sub={sub} done={done} onClose={onClose} forCustomer={api.forCustomer ?? false} />;
 
   return (
     <Modal
@@ -135,31 +191,44 @@ export function PlanChangeDialog({ sub, onClose }: { sub: Subscription; onClose:
       }
     >
       <div className="space-y-5">
-        <FieldShell
-          label={t.plan}
-          required
-          error={fieldError('planId')}
-          hint={t.planHint(sub.plan?.recurrenceTypeName ?? '')}
-        >
-          {(control) => (
-            <SearchableSelect
-              id={control.id}
-              entity="plan"
-              pageSize={PICKER_PAGE_SIZE}
-              value={planId}
-              onChange={(v) => {
-                setPlanId(v);
-                resetErrors();
-              }}
-              placeholder={t.planPlaceholder}
-              noOptionsText={t.noPlans}
-              invalid={Boolean(fieldError('planId'))}
-              describedBy={control['aria-describedby']}
-              filters={{ isActive: true, recurrenceType: sub.plan?.recurrenceType ?? 1 }}
-              loadOnOpen
-            />
-          )}
-        </FieldShell>
+        {api.plans ? (
+          <PlanChoices
+            plans={api.plans}
+            value={planId}
+            recurrenceName={sub.plan?.recurrenceTypeName ?? ''}
+            error={fieldError('planId')}
+            onChange={(v) => {
+              setPlanId(v);
+              resetErrors();
+            }}
+          />
+        ) : (
+          <FieldShell
+            label={t.plan}
+            required
+            error={fieldError('planId')}
+            hint={t.planHint(sub.plan?.recurrenceTypeName ?? '')}
+          >
+            {(control) => (
+              <SearchableSelect
+                id={control.id}
+                entity="plan"
+                pageSize={PICKER_PAGE_SIZE}
+                value={planId}
+                onChange={(v) => {
+                  setPlanId(v);
+                  resetErrors();
+                }}
+                placeholder={t.planPlaceholder}
+                noOptionsText={t.noPlans}
+                invalid={Boolean(fieldError('planId'))}
+                describedBy={control['aria-describedby']}
+                filters={{ isActive: true, recurrenceType: sub.plan?.recurrenceType ?? 1 }}
+                loadOnOpen
+              />
+            )}
+          </FieldShell>
+        )}
 
         <fieldset aria-describedby={fieldError('when') ? `${whenId}-error` : undefined}>
           <legend className="label">{t.when}</legend>
@@ -254,6 +323,62 @@ export function PlanChangeDialog({ sub, onClose }: { sub: Subscription; onClose:
 }
 
 const eur = (n: number) => formatCurrency(n);
+
+/** The customer's choice of plan: one card per plan offered, with its price per period. */
+function PlanChoices({
+  plans,
+  value,
+  recurrenceName,
+  error,
+  onChange,
+}: {
+  plans: PlanChoice[];
+  value: number | null;
+  recurrenceName: string;
+  error: string | undefined;
+  onChange: (id: number) => void;
+}) {
+  const id = useId();
+  return (
+    <fieldset aria-describedby={error ? `${id}-error` : undefined}>
+      <legend className="label">{t.plan}</legend>
+      {plans.length === 0 ? (
+        <p className="mt-1 text-sm text-slate-500">{t.noPlans}</p>
+      ) : (
+        <div className="mt-1 grid gap-2 sm:grid-cols-2">
+          {plans.map((p) => (
+            <label
+              key={p.id}
+              className={`flex cursor-pointer items-start gap-2.5 rounded-lg border p-3 text-sm transition-colors ${
+                value === p.id
+                  ? 'border-blue-500 bg-blue-50/60 ring-1 ring-blue-500'
+                  : 'border-slate-200 hover:border-slate-300'
+              }`}
+            >
+              <input
+                type="radio"
+                name={`${id}-plan`}
+                className="mt-0.5"
+                checked={value === p.id}
+                onChange={() => onChange(p.id)}
+              />
+              <span className="flex min-w-0 flex-1 flex-wrap items-baseline justify-between gap-x-3">
+                <span className="font-medium break-words text-slate-900">{p.name}</span>
+                <span className="text-slate-600 tabular-nums">
+                  {eur(p.price)}
+                  {recurrenceName && (
+                    <span className="text-xs text-slate-500"> / {recurrenceName.toLowerCase()}</span>
+                  )}
+                </span>
+              </span>
+            </label>
+          ))}
+        </div>
+      )}
+      <FieldError id={`${id}-error`} message={error} className="mt-1.5" />
+    </fieldset>
+  );
+}
 
 /** The preview's figures: the change, its lines, each document, what is paid now and next. */
 export function PlanChangeSummary({
@@ -394,11 +519,14 @@ function PlanChangeDone({
   sub,
   done,
   onClose,
+  forCustomer,
 }: {
   sub: Subscription;
   done: { data: PlanChangeResult; message: string | null };
   onClose: () => void;
+  forCustomer: boolean;
 }) {
+  const say = forCustomer ? { ...t, ...t.customer } : t;
   const d = done.data;
   const method = sub.payments?.find((p) => p.periodEnd === sub.nextBillingDate && p.paidAt)?.method ?? null;
   const toPay = d.prorationPaymentId !== null && d.netToPay > 0;
@@ -419,9 +547,9 @@ function PlanChangeDone({
         <div className="space-y-1">
           <p className="font-semibold">{done.message ?? t.doneTitle}</p>
           {d.creditNote && <p>{t.creditNote(d.creditNote.number)}</p>}
-          {toPay && <p>{t.proration(eur(d.netToPay))}</p>}
-          {toPay && method === 'stripe' && <p>{t.prorationStripe}</p>}
-          {toPay && method !== 'stripe' && proration && <p>{t.prorationTransfer(proration.causale)}</p>}
+          {toPay && <p>{say.proration(eur(d.netToPay))}</p>}
+          {toPay && method === 'stripe' && <p>{say.prorationStripe}</p>}
+          {toPay && method !== 'stripe' && proration && <p>{say.prorationTransfer(proration.causale)}</p>}
           {d.prorationPaymentId !== null && d.netToPay === 0 && <p>{t.prorationPaid}</p>}
         </div>
       </div>

@@ -1,4 +1,4 @@
-import { failureEnvelope } from '../../lib/entity-hooks';
+import { failureEnvelope } from './entity-hooks';
 
 /**
  * The server's field errors ('amount: L’importo …') split by field (prefix removed), for the

@@ -51,6 +51,13 @@ export const planChangeText = {
   creditNote: (n: string) => `Nota di credito n. ${n} emessa per i giorni non goduti.`,
   proration: (amount: string) => `Pagamento di conguaglio di ${amount} da incassare.`,
   prorationPaid: 'Il conguaglio è coperto dal credito: nulla da pagare.',
+  /** The customer's own words (customer area): the same facts, said to them. */
+  customer: {
+    proration: (amount: string) => `Conguaglio da pagare: ${amount}.`,
+    prorationStripe: 'Lo addebitiamo sulla tua carta, non devi fare nulla.',
+    prorationTransfer: (causale: string) =>
+      `Pagalo con un bonifico all’IBAN del fornitore indicando la causale ${causale}.`,
+  },
   prorationStripe: 'Stripe addebita il conguaglio sul metodo di pagamento del cliente.',
   prorationTransfer: (causale: string) =>
     `Il cliente lo paga con bonifico, causale ${causale}: registralo dai pagamenti della sottoscrizione o da «Incassi in sospeso».`,

@@ -1,0 +1,1 @@
+ALTER TABLE "tenants" ADD COLUMN "customer_plan_change" boolean DEFAULT false NOT NULL;
