@@ -22,7 +22,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { and, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
@@ -693,7 +693,7 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
     await busy(open, async () => {
       const db = drizzlePg({ client: open.pool, schema }) as unknown as Database;
       await copyGeography(control.db, db);
-      await db.insert(tenants).values(row).onConflictDoNothing();
+      await writeTenantRow(db, row, false);
     });
   }
 
@@ -701,8 +701,53 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
   async function refreshTenantRow(tenantId: number, db: Database): Promise<void> {
     const [row] = await control.db.select().from(tenants).where(eq(tenants.id, tenantId));
     if (!row) return;
-    const { id: _id, ...columns } = row;
-    await db.insert(tenants).values(row).onConflictDoUpdate({ target: tenants.id, set: columns });
+    await writeTenantRow(db, row, true);
+  }
+
+  /**
+   * The tenant's row written into its database, with only the columns that database's `tenants`
+   * has: a database still at an earlier release's migrations (its upgrade not run yet, or failed)
+   * takes the copy it can hold, and a column added since gets its default when the upgrade
+   * reaches it. (Drizzle's insert names every column of the table, so this one is written out.)
+   */
+  async function writeTenantRow(
+    db: Database,
+    row: typeof tenants.$inferSelect,
+    overwrite: boolean,
+  ): Promise<void> {
+    const present = new Set(
+      (
+        await executeRows<{ column_name: string }>(
+          db,
+          sql`select column_name from information_schema.columns where table_schema = current_schema() and table_name = 'tenants'`,
+        )
+      ).map((c) => c.column_name),
+    );
+    const columns = getTableColumns(tenants);
+    const written = (Object.keys(row) as (keyof typeof columns)[])
+      .map((key) => ({ column: columns[key], value: row[key] }))
+      .filter(({ column }) => present.has(column.name));
+    const names = sql.join(
+      written.map(({ column }) => sql.identifier(column.name)),
+      sql`, `,
+    );
+    const values = sql.join(
+      written.map(({ column, value }) =>
+        value === null ? sql`null` : sql`${column.mapToDriverValue(value as never)}`,
+      ),
+      sql`, `,
+    );
+    const update = sql.join(
+      written
+        .filter(({ column }) => column.name !== 'id')
+        .map(({ column }) => sql`${sql.identifier(column.name)} = excluded.${sql.identifier(column.name)}`),
+      sql`, `,
+    );
+    await db.execute(
+      overwrite
+        ? sql`insert into tenants (${names}) values (${values}) on conflict (id) do update set ${update}`
+        : sql`insert into tenants (${names}) values (${values}) on conflict do nothing`,
+    );
   }
 
   async function upsert(placement: Omit<TenantPlacement, 'version'>): Promise<TenantPlacement> {
