@@ -448,6 +448,8 @@ test.describe('Admin of Demo Srl, desktop 1280 px', () => {
       /^19,99\s€$/,
       /^22,00\s%$/,
       'Mensile',
+      // 'Prova (giorni)' (issue 30): no free trial on this plan.
+      'N/D',
       'Sì',
       '',
     ]);

@@ -385,7 +385,7 @@ function CouponField({ token }: { token: PaymentTokenView }) {
     return (
       <button
         type="button"
-        className="mt-3 text-sm font-medium text-brand-blue hover:underline"
+        className="mt-3 text-sm font-medium text-blue-700 hover:text-blue-800 hover:underline"
         onClick={() => setOpen(true)}
       >
         Hai un codice sconto?
