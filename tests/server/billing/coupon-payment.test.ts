@@ -355,6 +355,11 @@ describe("'Applica coupon' on a subscription", () => {
     expect(rows[0]!.redemption).not.toBeNull();
     const wrong = await admin.post(path, { couponCode: 'NONESISTE' });
     expect(wrong.status).toBe(400);
+    // Another tenant's staff do not find it, and nothing of it changes.
+    const other = await ctx.as('superadmin', 'Studio Rossi');
+    const before = await ctx.db.select().from(payments).where(eq(payments.subscriptionId, sub.id));
+    expect((await other.post(path, { couponCode: 'FEDELTA' })).status).toBe(404);
+    expect(await ctx.db.select().from(payments).where(eq(payments.subscriptionId, sub.id))).toEqual(before);
     // The subscription shows the coupon in effect.
     expect(after.coupon).toMatchObject({ code: 'FEDELTA', periodsLeft: null, amount: 29.28, applied: true });
   });
