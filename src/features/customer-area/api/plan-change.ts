@@ -8,6 +8,7 @@ import { apiPaths } from '../../../../contract/api-paths';
 import type { Envelope } from '../../../../contract/envelope';
 import type { PlanChangePreview } from '../../../../contract/invoice/plan-change';
 import { messages } from '../../../../contract/messages';
+import { postPlanChange } from '../../../entities/subscription/plan-change-call';
 import { unwrap } from '../../../lib/entity-hooks';
 import { http } from '../../../lib/http';
 import { serverMessageOr } from '../../../lib/http-errors';
@@ -16,7 +17,6 @@ import { useSelectedTenantId } from '../../../lib/tenant-store';
 import type {
   PlanChangeApi,
   PlanChangeRequest,
-  PlanChangeResult,
   PlanChoice,
 } from '../../../entities/subscription/plan-change-dialog';
 
@@ -67,16 +67,7 @@ function useOwnChangePlan(id: number) {
   const tenantId = useSelectedTenantId();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (body: PlanChangeRequest) => {
-      const res = await http.post<Envelope<PlanChangeResult>>(
-        apiPaths.user.myChangePlan(id),
-        { ...body, preview: false },
-        { tenantId },
-      );
-      const data = await unwrap<PlanChangeResult>(Promise.resolve(res));
-      if (!data) throw new Error('risposta senza dati');
-      return { data, message: res.data?.message ?? null };
-    },
+    mutationFn: (body: PlanChangeRequest) => postPlanChange(apiPaths.user.myChangePlan(id), body, tenantId),
     onSettled: () =>
       void Promise.all([
         client.invalidateQueries({ queryKey: queryKeys.entity(tenantId, 'subscription') }),

@@ -13,6 +13,7 @@ import type {
   PlanChangeResult,
   PlanChangeWhen,
 } from '../../../entities/subscription/plan-change-dialog';
+import { postPlanChange } from '../../../entities/subscription/plan-change-call';
 import { unwrap } from '../../../lib/entity-hooks';
 import { http } from '../../../lib/http';
 import { serverMessageOr } from '../../../lib/http-errors';
@@ -52,16 +53,8 @@ export function useChangePlan(id: number) {
   const client = useQueryClient();
   const invalidate = useInvalidateSubscriptions();
   return useMutation({
-    mutationFn: async (body: PlanChangeRequest) => {
-      const res = await http.post<Envelope<PlanChangeResult>>(
-        apiPaths.subscription.changePlan(id),
-        { ...body, preview: false },
-        { tenantId },
-      );
-      const data = await unwrap<PlanChangeResult>(Promise.resolve(res));
-      if (!data) throw new Error('risposta senza dati');
-      return { data, message: res.data?.message ?? null };
-    },
+    mutationFn: (body: PlanChangeRequest) =>
+      postPlanChange(apiPaths.subscription.changePlan(id), body, tenantId),
     onSettled: () =>
       void Promise.all([
         invalidate(),
