@@ -65,6 +65,27 @@ export interface StripeCheckoutSession {
   metadata: Record<string, string>;
   /** Seconds since the epoch. */
   created: number;
+  /** What the session charges in cents (a payment-mode session's one amount), null when unknown. */
+  amountTotal: number | null;
+  /** A payment-mode session's PaymentIntent (pi_…), once paid; null otherwise. */
+  paymentIntentId: string | null;
+}
+
+/**
+ * A Checkout Session in `payment` mode (issue 30): one amount paid once by card, for a payment
+ * that is not a period's (a one-off charge, a plan change's proration). No subscription at Stripe.
+ */
+export interface StripePaymentCheckoutInput {
+  amountCents: number;
+  /** The line's name on Stripe's page and receipt. */
+  name: string;
+  successUrl: string;
+  cancelUrl: string;
+  clientReferenceId: string;
+  metadata: Record<string, string>;
+  customerEmail?: string | null;
+  expiresAt?: Date;
+  idempotencyKey: string;
 }
 
 export interface StripePrice {
@@ -88,6 +109,8 @@ export interface StripeAdapter extends PaymentProviderAdapter {
   readonly kind: 'stripe';
   getPrice(id: string): Promise<StripePrice>;
   createCheckoutSession(input: StripeCheckoutInput): Promise<{ id: string; url: string }>;
+  /** A payment-mode Checkout Session of one amount (`StripePaymentCheckoutInput`), keyed. */
+  createPaymentCheckoutSession(input: StripePaymentCheckoutInput): Promise<{ id: string; url: string }>;
   getCheckoutSession(id: string): Promise<StripeCheckoutSession>;
   /** The Stripe customer (cus_…) a subscription bills, or null. */
   customerOf(subscriptionId: string): Promise<string | null>;
@@ -382,6 +405,39 @@ export function createStripeAdapter(credentials: StripeCredentials, options: Str
         throw new ProviderError('invalid', null, 'checkout_url_not_stripe', 'stripe');
       return { id: session.id, url: session.url };
     },
+    async createPaymentCheckoutSession(input) {
+      const session = await call(() =>
+        stripe.checkout.sessions.create(
+          {
+            mode: 'payment',
+            line_items: [
+              {
+                price_data: {
+                  currency: 'eur',
+                  unit_amount: input.amountCents,
+                  product_data: { name: input.name },
+                },
+                quantity: 1,
+              },
+            ],
+            success_url: input.successUrl,
+            cancel_url: input.cancelUrl,
+            client_reference_id: input.clientReferenceId,
+            metadata: input.metadata,
+            payment_intent_data: { metadata: input.metadata, description: input.name },
+            locale: 'it',
+            ...(input.customerEmail ? { customer_email: input.customerEmail } : {}),
+            ...(input.expiresAt ? { expires_at: Math.floor(input.expiresAt.getTime() / 1000) } : {}),
+          },
+          { idempotencyKey: input.idempotencyKey },
+        ),
+      );
+      if (typeof session?.id !== 'string' || typeof session.url !== 'string')
+        throw new ProviderError('invalid', null, null, 'stripe');
+      if (options.checkoutHostPinned && !isStripeCheckoutUrl(session.url))
+        throw new ProviderError('invalid', null, 'checkout_url_not_stripe', 'stripe');
+      return { id: session.id, url: session.url };
+    },
     async getCheckoutSession(id) {
       const s = await call(() => stripe.checkout.sessions.retrieve(id));
       if (typeof s?.id !== 'string') throw new ProviderError('invalid', null, null, 'stripe');
@@ -395,6 +451,8 @@ export function createStripeAdapter(credentials: StripeCredentials, options: Str
         clientReferenceId: s.client_reference_id ?? null,
         metadata: (s.metadata ?? {}) as Record<string, string>,
         created: s.created,
+        amountTotal: typeof s.amount_total === 'number' ? s.amount_total : null,
+        paymentIntentId: idOf(s.payment_intent),
       };
     },
     parseWebhook(rawBody, signature) {

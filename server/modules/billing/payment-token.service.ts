@@ -48,6 +48,11 @@ export const paymentMessages = {
   paid: 'Pagamento registrato: la sottoscrizione è attiva.',
   pending: messages.payment.paypalPending,
   linkCreated: 'Link di pagamento creato.',
+  extraOnlyLive: 'Il link per questo pagamento si crea solo per una sottoscrizione attiva.',
+  extraNeedsStripe:
+    'Per pagare online questo importo serve Stripe (pagamento con carta): collegalo in «Metodi di pagamento», oppure chiedi un bonifico.',
+  extraChargedByStripe:
+    'Questo pagamento lo addebita Stripe sulla carta della sottoscrizione: non serve un link.',
 } as const;
 
 export function hashToken(token: string): string {
@@ -115,6 +120,41 @@ export async function paymentRouteOf(
   };
 }
 
+/** A payment that is not a period's: a one-off charge's or a plan change's proration (issue 30). */
+export function isExtraPayment(p: { oneOffChargeId: number | null; planChangeId: number | null }): boolean {
+  return p.oneOffChargeId !== null || p.planChangeId !== null;
+}
+
+/** The provider-plan marker of an extra payment's token: no plan, a one-amount card payment. */
+export const EXTRA_PAYMENT_PLAN = 'rinnova-one-off';
+
+/**
+ * How an extra payment is paid online: by card in a payment-mode Stripe Checkout, so the tenant
+ * needs an active Stripe. PayPal cannot: its subscriptions charge a plan's price and Rinnova has no
+ * PayPal Orders flow (a one-amount order) yet. A payment Stripe already charges on the
+ * subscription's card (method 'stripe') needs no link.
+ */
+async function extraPaymentRoute(
+  uow: UnitOfWork,
+  payment: { method: string | null },
+): Promise<{ providerPlanId: string; providerId: number | null }> {
+  if (payment.method === 'stripe') throw new HttpError(409, paymentMessages.extraChargedByStripe);
+  const [stripeRow] = await uow.tx
+    .select({ id: paymentProviders.id })
+    .from(paymentProviders)
+    .where(
+      and(
+        eq(paymentProviders.tenantId, uow.tenantId),
+        eq(paymentProviders.isActive, true),
+        eq(paymentProviders.kind, 'stripe'),
+      ),
+    )
+    .orderBy(asc(paymentProviders.id))
+    .limit(1);
+  if (!stripeRow) throw new HttpError(409, paymentMessages.extraNeedsStripe);
+  return { providerPlanId: EXTRA_PAYMENT_PLAN, providerId: stripeRow.id };
+}
+
 /**
  * A new payment link for `paymentId` (of the unit's tenant): its subscription must be NotActive,
  * the payment unpaid, the plan on PayPal at the payment's amount. Older active links of the same
@@ -131,12 +171,23 @@ export async function createPaymentLink(
   if (!payment) throw new HttpError(404, serverMessages.notFound);
   const sub = await findSubscription(uow, payment.subscriptionId, { lock: true });
   if (!sub) throw new HttpError(404, serverMessages.notFound);
-  // NotActive (the first payment), or ActiveNoRenewal (the next period's payment of a renewal
-  // reminder: paying it with PayPal turns on automatic renewal).
-  if (sub.status !== SubscriptionStatus.NotActive && sub.status !== SubscriptionStatus.ActiveNoRenewal)
+  const extra = isExtraPayment(payment);
+  if (extra) {
+    // A payment that is not a period's (issue 30): a live subscription's one-off charge or
+    // proration, paid once by card in a payment-mode Stripe Checkout (`createStripeCheckout`).
+    if (sub.status !== SubscriptionStatus.Active && sub.status !== SubscriptionStatus.ActiveNoRenewal)
+      throw new HttpError(409, paymentMessages.extraOnlyLive);
+  } else if (
+    // NotActive (the first payment), or ActiveNoRenewal (the next period's payment of a renewal
+    // reminder: paying it with PayPal turns on automatic renewal).
+    sub.status !== SubscriptionStatus.NotActive &&
+    sub.status !== SubscriptionStatus.ActiveNoRenewal
+  )
     throw new HttpError(409, paymentMessages.linkOnlyNotActive);
   if (payment.paidAt !== null) throw new HttpError(409, paymentMessages.alreadyPaid);
-  const { providerPlanId, providerId } = await paymentRouteOf(uow, sub.planId, payment.amountDueCents);
+  const { providerPlanId, providerId } = extra
+    ? await extraPaymentRoute(uow, payment)
+    : await paymentRouteOf(uow, sub.planId, payment.amountDueCents);
 
   await uow.tx
     .update(paymentTokens)
