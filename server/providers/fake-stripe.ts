@@ -209,7 +209,15 @@ export async function startFakeStripe(
   const updates: FakeStripeUpdate[] = [];
   const invoices = new Map<string, FakeStripeInvoice>();
   const coupons = new Map<string, FakeStripeCoupon>();
-  const pendingItems: { customer: string; amount: number; description: string }[] = [];
+  /** Invoice items not yet invoiced; one with `subscription` waits for that subscription's next invoice. */
+  const pendingItems: {
+    id: string;
+    customer: string;
+    subscription: string | null;
+    amount: number;
+    description: string;
+    metadata: Record<string, string>;
+  }[] = [];
   /** What a keyed POST answered: the same key answers the same again (Stripe's idempotency). */
   const keyed = new Map<string, { status: number; body: unknown }>();
   const failures: { prefix: string; failure: FakeStripeFailure; times: number }[] = [];
@@ -349,17 +357,21 @@ export async function startFakeStripe(
     // One-off invoices (issue 30): items pending on a customer, an invoice taking them, paid.
     if (method === 'POST' && path === '/v1/invoiceitems') {
       const item = {
+        id: newId('ii'),
         customer: str(body.customer),
+        subscription: str(body.subscription) || null,
         amount: Number(body.amount),
         description: str(body.description),
+        metadata: (body.metadata as Record<string, string> | undefined) ?? {},
       };
       pendingItems.push(item);
-      return answer(200, { id: newId('ii'), object: 'invoiceitem', ...item, currency: str(body.currency) });
+      return answer(200, { object: 'invoiceitem', ...item, currency: str(body.currency) });
     }
     if (method === 'POST' && path === '/v1/invoices') {
       const customer = str(body.customer);
-      const items = pendingItems.filter((i) => i.customer === customer);
-      pendingItems.splice(0, pendingItems.length, ...pendingItems.filter((i) => i.customer !== customer));
+      const taken = (i: (typeof pendingItems)[number]) => i.customer === customer && i.subscription === null;
+      const items = pendingItems.filter(taken);
+      pendingItems.splice(0, pendingItems.length, ...pendingItems.filter((i) => !taken(i)));
       const total = items.reduce((a, i) => a + i.amount, 0);
       const invoice: FakeStripeInvoice = {
         id: newId('in'),
@@ -680,7 +692,12 @@ export async function startFakeStripe(
   function invoiceOf(sub: FakeStripeSubscription, cycle: number, seconds: number) {
     const price = prices.get(sub.items.data[0]!.price.id);
     if (!price) throw new Error(`fake Stripe: no price for ${sub.id}`);
-    const amount = cycleAmount(sub, price, cycle, seconds);
+    // Items waiting for this subscription's next invoice (a renewal) join it; the Checkout's own does not.
+    const items = cycle > 1 ? pendingItems.filter((i) => i.subscription === sub.id) : [];
+    if (items.length > 0)
+      pendingItems.splice(0, pendingItems.length, ...pendingItems.filter((i) => !items.includes(i)));
+    const periodAmount = cycleAmount(sub, price, cycle, seconds);
+    const amount = periodAmount + items.reduce((a, i) => a + i.amount, 0);
     const invoice: FakeStripeInvoice = {
       id: newId('in'),
       object: 'invoice',
@@ -691,7 +708,13 @@ export async function startFakeStripe(
       currency: 'eur',
       description: null,
       metadata: {},
-      lines: { object: 'list', data: [{ amount, description: price.nickname ?? '' }] },
+      lines: {
+        object: 'list',
+        data: [
+          { amount: periodAmount, description: price.nickname ?? '' },
+          ...items.map((i) => ({ amount: i.amount, description: i.description })),
+        ],
+      },
       created: seconds,
     };
     invoices.set(invoice.id, invoice);

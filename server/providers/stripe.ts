@@ -135,6 +135,18 @@ export interface StripeAdapter extends PaymentProviderAdapter {
     metadata: Record<string, string>;
     idempotencyKey: string;
   }): Promise<{ invoiceId: string; status: string }>;
+  /**
+   * An invoice item on the subscription (`POST /v1/invoiceitems` with `subscription`): Stripe adds
+   * it to that subscription's next invoice (a one-off charge 'Con il prossimo pagamento', issue
+   * 30). Keyed by `idempotencyKey`; answers the item's id.
+   */
+  addToNextInvoice(input: {
+    subscriptionId: string;
+    amountCents: number;
+    description: string;
+    metadata: Record<string, string>;
+    idempotencyKey: string;
+  }): Promise<string>;
   /** A coupon (`POST /v1/coupons`), keyed by `idempotencyKey`; answers its id. */
   createCoupon(input: StripeCouponInput): Promise<string>;
   /** The subscription's discount from its next invoice on (`discounts: [{coupon}]`), keyed. */
@@ -304,6 +316,26 @@ export function createStripeAdapter(credentials: StripeCredentials, options: Str
         stripe.invoices.pay(invoice.id, {}, { idempotencyKey: `${idempotencyKey}-pay` }),
       );
       return { invoiceId: invoice.id, status: String(paid?.status ?? 'open') };
+    },
+    async addToNextInvoice({ subscriptionId, amountCents, description, metadata, idempotencyKey }) {
+      const sub = await call(() => stripe.subscriptions.retrieve(subscriptionId));
+      const customer = idOf(sub?.customer);
+      if (!customer) throw new ProviderError('invalid', null, null, 'stripe');
+      const item = await call(() =>
+        stripe.invoiceItems.create(
+          {
+            customer,
+            subscription: subscriptionId,
+            amount: amountCents,
+            currency: 'eur',
+            description,
+            metadata,
+          },
+          { idempotencyKey },
+        ),
+      );
+      if (typeof item?.id !== 'string') throw new ProviderError('invalid', null, null, 'stripe');
+      return item.id;
     },
     async customerOf(id) {
       const sub = await call(() => stripe.subscriptions.retrieve(id));

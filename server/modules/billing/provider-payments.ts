@@ -26,6 +26,7 @@ import { machineActorOf, type UnitOfWork, type UnitOfWorkRunner } from '../../un
 import { findSubscription, firstPayment } from './billing.repository';
 import { changeStatus } from './subscription.service';
 import { applyDuePlanChanges } from './plan-change.service';
+import { attachNextCharges } from './one-off-charge.service';
 import { overduePaymentOfPeriod } from './collection.service';
 import { causaleOf } from '../../../contract/schemas/payment';
 import { isUsable, paymentMessages, type TokenRow } from './payment-token.service';
@@ -359,6 +360,9 @@ export async function recordCharge(
     paidAt,
     createdAt: w.now,
   });
+  // One-off charges 'Con il prossimo pagamento' (issue 30): Stripe's renewal invoice carried
+  // their items; the period's payment and its invoice carry their lines.
+  await attachNextCharges(w, sub.id, id);
   await w.tx
     .update(subscriptions)
     .set({ nextBillingDate: periodEnd, updatedAt: w.now })

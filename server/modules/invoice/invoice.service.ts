@@ -5,7 +5,7 @@
  * (invoice_issues) and lets the payment stand. Called by confirmBankTransfer; the PayPal payment
  * and webhook renewals call it the same way.
  */
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { romeCalendarDay } from '../../../contract/billing-dates';
 import { isNatura, type Natura } from '../../../contract/invoice/fatturapa';
 import { invoiceMessages, serverMessages } from '../../../contract/messages';
@@ -501,6 +501,26 @@ export async function issueInvoiceForPayment(
           })
           .from(oneOffCharges)
           .where(and(eq(oneOffCharges.tenantId, w.tenantId), eq(oneOffCharges.id, p.oneOffChargeId)));
+  // One-off charges collected with this period's payment (issue 30): their lines beside the period's.
+  const extras =
+    oneOff || change
+      ? []
+      : await w.tx
+          .select({
+            description: oneOffCharges.description,
+            quantity: oneOffCharges.quantity,
+            unitPriceCents: oneOffCharges.unitPriceCents,
+          })
+          .from(oneOffCharges)
+          .where(
+            and(
+              eq(oneOffCharges.tenantId, w.tenantId),
+              eq(oneOffCharges.paymentId, p.id),
+              eq(oneOffCharges.collect, 'nextPayment'),
+              ne(oneOffCharges.status, 'deleted'),
+            ),
+          )
+          .orderBy(asc(oneOffCharges.id));
   const document = oneOff
     ? await oneOffDocument(w.tx, w.tenantId, p.userId, { ...oneOff, vat: p.vat, natura })
     : await subscriptionDocument(
@@ -521,6 +541,7 @@ export async function issueInvoiceForPayment(
               natura,
               // A coupon's period (issue 30): ScontoMaggiorazione SC on the line, the net to pay discounted.
               discount: await discountOfPayment(w, p.couponRedemptionId),
+              extras,
             },
       );
   if (document.treatment.vat === 0 && !document.treatment.natura) missing.push(invoiceMessages.planNatura);
@@ -546,7 +567,13 @@ export async function issueInvoiceForPayment(
     transmitter: seller.party.vat!,
     seller: seller.party,
     buyer: buyer.party,
-    ...fiscalParts(document, oneOff ? { start: null, end: null } : { start: from, end: to }),
+    // The period's dates on the period's line only; a one-off charge's lines have none.
+    ...fiscalParts(
+      document,
+      oneOff
+        ? { start: null, end: null }
+        : { start: from, end: to, ...(extras.length > 0 ? { chargeLines: 1 } : {}) },
+    ),
     // A public body's order: the payment's reference and the CIG it gave (FPA12).
     order:
       buyer.routing.format === 'FPA12' && customer.cig

@@ -14,7 +14,8 @@ export const oneOffText = {
   now: 'Subito',
   nowHint: 'Un pagamento dedicato, da incassare oggi.',
   nextPayment: 'Con il prossimo pagamento',
-  nextPaymentHint: 'Non ancora disponibile.',
+  nextPaymentHint:
+    'Aggiunto al pagamento del prossimo periodo, sulla stessa fattura (con PayPal: un pagamento dedicato).',
   confirm: 'Aggiungi addebito',
   cancel: 'Annulla',
   remove: 'Elimina',
