@@ -18,8 +18,11 @@ import { SubscriptionStatus } from '../../../contract/subscription-status';
 import type { Database } from '../../db/client';
 import { tokenOfTenant } from '../../db/tenancy/public-home';
 import {
+  oneOffCharges,
   paymentProviders,
   paymentTokens,
+  payments,
+  planChanges,
   planFeatures,
   plans,
   subscriptions,
@@ -345,7 +348,31 @@ export async function validatePaymentToken(
     costBeforeVAT: fromCents(extra.cost),
     vatPercentage: fromPercentHundredths(extra.vat),
     coupon,
+    extra: row.providerPlanId === EXTRA_PAYMENT_PLAN ? await extraOfPayment(db, row) : null,
   };
+}
+
+/** What an extra payment's link pays (issue 30): the one-off charge's description or the new plan's name. */
+async function extraOfPayment(
+  db: Database,
+  row: Pick<TokenRow, 'tenantId' | 'paymentId'>,
+): Promise<PaymentTokenView['extra']> {
+  const [p] = await db
+    .select({ charge: oneOffCharges.description, plan: plans.name, planChangeId: payments.planChangeId })
+    .from(payments)
+    .leftJoin(
+      oneOffCharges,
+      and(eq(oneOffCharges.tenantId, payments.tenantId), eq(oneOffCharges.id, payments.oneOffChargeId)),
+    )
+    .leftJoin(
+      planChanges,
+      and(eq(planChanges.tenantId, payments.tenantId), eq(planChanges.id, payments.planChangeId)),
+    )
+    .leftJoin(plans, and(eq(plans.tenantId, payments.tenantId), eq(plans.id, planChanges.toPlanId)))
+    .where(and(eq(payments.tenantId, row.tenantId), eq(payments.id, row.paymentId)));
+  if (!p) return null;
+  if (p.charge !== null) return { kind: 'oneOff', description: p.charge };
+  return { kind: 'proration', description: p.plan ?? '' };
 }
 
 /**

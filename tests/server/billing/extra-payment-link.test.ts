@@ -118,6 +118,15 @@ describe('a one-off charge paid with its own link', () => {
     const link = await admin.post<{ token: string }>('/api/PaymentToken/create', { paymentId });
     expect(link.status, link.raw).toBe(200);
     const token = link.body.data!.token;
+    // The payment page is told what the link pays.
+    const view = await ctx.api.get<{ extra: unknown; amount: number }>(
+      `/api/PaymentToken/validate?token=${encodeURIComponent(token)}`,
+    );
+    expect(view.status, view.raw).toBe(200);
+    expect(view.body.data).toMatchObject({
+      amount: 111.02,
+      extra: { kind: 'oneOff', description: 'Configurazione dominio' },
+    });
 
     // Stripe fails when the checkout is opened: nothing changes, the link still works.
     stripe.failNext('POST /v1/checkout/sessions', 500);
