@@ -367,6 +367,23 @@ export async function startFakeStripe(
       pendingItems.push(item);
       return answer(200, { object: 'invoiceitem', ...item, currency: str(body.currency) });
     }
+    if (method === 'GET' && path === '/v1/invoiceitems') {
+      const q = new URL(req.url ?? '/', 'http://fake').searchParams;
+      const customer = q.get('customer') ?? '';
+      const data = pendingItems
+        .filter((i) => i.customer === customer)
+        .map((i) => ({ object: 'invoiceitem', ...i, currency: 'eur' }));
+      return send(res, 200, { object: 'list', data, has_more: false, url: '/v1/invoiceitems' });
+    }
+    const itemMatch = /^\/v1\/invoiceitems\/([^/]+)$/.exec(path);
+    if (method === 'DELETE' && itemMatch) {
+      const id = decodeURIComponent(itemMatch[1]!);
+      const at = pendingItems.findIndex((i) => i.id === id);
+      if (at < 0)
+        return stripeError(res, 404, 'invalid_request_error', 'No such invoiceitem', 'resource_missing');
+      pendingItems.splice(at, 1);
+      return send(res, 200, { id, object: 'invoiceitem', deleted: true });
+    }
     if (method === 'POST' && path === '/v1/invoices') {
       const customer = str(body.customer);
       const taken = (i: (typeof pendingItems)[number]) => i.customer === customer && i.subscription === null;

@@ -147,6 +147,11 @@ export interface StripeAdapter extends PaymentProviderAdapter {
     metadata: Record<string, string>;
     idempotencyKey: string;
   }): Promise<string>;
+  /**
+   * Deletes the subscription's customer's pending invoice items whose metadata has `match`
+   * (`GET /v1/invoiceitems?customer&pending=true`, `DELETE /v1/invoiceitems/{id}`); answers how many.
+   */
+  removeFromNextInvoice(subscriptionId: string, match: Record<string, string>): Promise<number>;
   /** A coupon (`POST /v1/coupons`), keyed by `idempotencyKey`; answers its id. */
   createCoupon(input: StripeCouponInput): Promise<string>;
   /** The subscription's discount from its next invoice on (`discounts: [{coupon}]`), keyed. */
@@ -336,6 +341,24 @@ export function createStripeAdapter(credentials: StripeCredentials, options: Str
       );
       if (typeof item?.id !== 'string') throw new ProviderError('invalid', null, null, 'stripe');
       return item.id;
+    },
+    async removeFromNextInvoice(subscriptionId, match) {
+      const sub = await call(() => stripe.subscriptions.retrieve(subscriptionId));
+      const customer = idOf(sub?.customer);
+      if (!customer) throw new ProviderError('invalid', null, null, 'stripe');
+      const list = await call(() => stripe.invoiceItems.list({ customer, pending: true, limit: 100 }));
+      const doomed = (list?.data ?? []).filter((item) =>
+        Object.entries(match).every(([k, v]) => item.metadata?.[k] === v),
+      );
+      for (const item of doomed) {
+        try {
+          await call(() => stripe.invoiceItems.del(item.id));
+        } catch (error) {
+          // Deleted meanwhile (a retry): done.
+          if (!(error instanceof ProviderError && error.kind === 'notFound')) throw error;
+        }
+      }
+      return doomed.length;
     },
     async customerOf(id) {
       const sub = await call(() => stripe.subscriptions.retrieve(id));

@@ -494,3 +494,34 @@ async function addToStripeRenewal(
     idempotencyKey: `rinnova-oneoff-next-${tenantId}-${chargeId}`,
   });
 }
+
+/**
+ * Before deleting a pending 'Con il prossimo pagamento' charge of a Stripe subscription, outside the
+ * unit: its invoice item still pending at Stripe is deleted (found by `metadata.rinnovaChargeId`),
+ * so the renewal does not charge it. A Stripe failure throws (502) and nothing changes in Rinnova;
+ * no item (not made yet, or gone) is nothing to do. Anything else is left to the unit's 404/409.
+ */
+export async function removeNextChargeAtStripe(
+  d: Pick<ProviderDeps, 'providers' | 'connectionFor'>,
+  tenantId: number,
+  subscriptionId: number,
+  chargeId: number,
+): Promise<void> {
+  const db = d.connectionFor(tenantId);
+  const [charge] = await db
+    .select()
+    .from(oneOffCharges)
+    .where(
+      and(
+        eq(oneOffCharges.tenantId, tenantId),
+        eq(oneOffCharges.subscriptionId, subscriptionId),
+        eq(oneOffCharges.id, chargeId),
+      ),
+    );
+  if (!charge || charge.collect !== 'nextPayment' || charge.status !== 'pending' || charge.paymentId !== null)
+    return;
+  const billing = await periodBilling({ tenantId, tx: db }, subscriptionId);
+  if (billing?.method !== 'stripe' || !billing.providerSubscriptionId) return;
+  const { adapter } = await d.providers.stripe(tenantId);
+  await adapter.removeFromNextInvoice(billing.providerSubscriptionId, { rinnovaChargeId: String(chargeId) });
+}

@@ -242,6 +242,23 @@ describe('Stripe', () => {
       );
     expect(withItem()).toHaveLength(0);
 
+    // Another one, deleted before the renewal: its item leaves Stripe first (a Stripe failure changes nothing).
+    const dropped = await charge(sub.id, {
+      description: 'Formazione',
+      quantity: 1,
+      unitPrice: 80,
+      collect: 'nextPayment',
+    });
+    expect(dropped.status, dropped.raw).toBe(200);
+    expect(stripe.calls.filter((c) => c === 'POST /v1/invoiceitems')).toHaveLength(2);
+    stripe.failNext('DELETE /v1/invoiceitems', 500);
+    const failed = await admin.delete(`/api/subscription/charges/${sub.id}/${dropped.body.data!.id}`);
+    expect(failed.status).toBeGreaterThanOrEqual(500);
+    expect((await list(sub.id))[0]).toMatchObject({ id: dropped.body.data!.id, status: 'pending' });
+    const del = await admin.delete(`/api/subscription/charges/${sub.id}/${dropped.body.data!.id}`);
+    expect(del.status, del.raw).toBe(200);
+    expect((await list(sub.id))[0]).toMatchObject({ id: dropped.body.data!.id, status: 'deleted' });
+
     clock.set(active.nextBillingDate!);
     const renewal = stripe.renew(providerId, clock.now());
     expect(renewal.amount_paid).toBe(3660 + 14640);
@@ -259,6 +276,10 @@ describe('Stripe', () => {
     expect(invoice).toMatchObject({ taxableCents: 15000, totalCents: 18300 });
     expect(await fatturaErrors(invoice!.xml)).toEqual([]);
     expect(tagsText(invoice!.xml, 'Descrizione')[1]).toBe('Migrazione dati');
-    expect((await list(sub.id))[0]).toMatchObject({ status: 'paid', paymentId: period.id });
+    expect((await list(sub.id)).find((c) => c.id === made.body.data!.id)).toMatchObject({
+      status: 'paid',
+      paymentId: period.id,
+    });
+    expect(invoice!.xml).not.toContain('Formazione');
   });
 });
