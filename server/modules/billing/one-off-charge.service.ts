@@ -286,7 +286,10 @@ export async function createOneOffCharge(
     // A renewal payment already made (a bank transfer's, 7 days before) takes it now; else the
     // next one made does (`attachNextCharges`). Stripe adds it to the subscription's next invoice
     // after commit.
-    const next = await nextPeriodPayment(w, subscriptionId, sub.nextBillingDate);
+    // Not a Stripe subscription's (its overdue period payment is Stripe's own invoice, retried
+    // without the item): its charges wait for the renewal's invoice.paid.
+    const next =
+      billing?.method === 'stripe' ? null : await nextPeriodPayment(w, subscriptionId, sub.nextBillingDate);
     if (next) await attachNextCharges(w, subscriptionId, next.id);
     const [row] = await w.tx
       .select()

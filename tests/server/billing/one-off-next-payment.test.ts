@@ -7,7 +7,8 @@
  *   against the XSD with the SdI arithmetic; the charge is 'paid'; a paid one is not deleted;
  * - Stripe: the charge becomes an invoice item on the subscription (keyed by the charge), the
  *   renewal invoice carries it, its invoice.paid records one payment of that amount whose invoice
- *   has both lines;
+ *   has both lines; a charge deleted before leaves Stripe first (a Stripe failure changes nothing);
+ * - PayPal: collected at once instead ('now', its own payment, its own card link).
  */
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,7 +23,8 @@ import { startFakeStripe, type FakeStripe } from '../../../server/providers/fake
 import { create } from '../helpers/entity-checks';
 import { createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
 import { payByBankTransfer, withoutDemoInvoices } from '../invoices/helpers';
-import { createSubscription, giveIban, movableClock, userId } from './helpers';
+import { startFakePayPal, type FakePayPal } from '../../../server/providers/fake-paypal';
+import { createSubscription, giveIban, movableClock, pointPayPalAt, userId } from './helpers';
 
 const clock = movableClock('2026-03-02T09:00:00.000Z');
 const DAY = 86_400_000;
@@ -30,19 +32,21 @@ const STRIPE_WHSEC = 'whsec_rinnova_oneoff_next_secret';
 let ctx: TestContext;
 let admin: ApiClient;
 let stripe: FakeStripe;
+let paypal: FakePayPal;
 let jobs: JobEngine;
 let demoId: number;
 let company: number;
 let plan: Plan;
 
 beforeAll(async () => {
-  stripe = await startFakeStripe({ now: clock.now });
+  [stripe, paypal] = await Promise.all([startFakeStripe({ now: clock.now }), startFakePayPal()]);
   ctx = await createTestContext({ app: { now: clock.now } });
   jobs = ctx.app.jobs!;
   await withoutDemoInvoices(ctx);
   admin = await ctx.as('admin', 'Demo Srl');
   demoId = await ctx.tenantId('Demo Srl');
   await giveIban(ctx, 'Demo Srl');
+  await pointPayPalAt(ctx, admin, 'Demo Srl', { url: paypal.url, webhookId: 'WH-ONEOFF-NEXT' });
   const created = await admin.post('/api/paymentprovider/Create', {
     name: 'Stripe (finto)',
     kind: 'stripe',
@@ -62,10 +66,11 @@ beforeAll(async () => {
     isActive: true,
   });
   expect((await admin.post(`/api/plan/syncStripe/${plan.id}`)).status).toBe(200);
+  expect((await admin.post(`/api/plan/syncPaypal/${plan.id}`)).status).toBe(200);
 }, 60_000);
 afterAll(async () => {
   await ctx?.close();
-  await stripe?.close();
+  await Promise.all([stripe?.close(), paypal?.close()]);
 });
 
 const getSub = async (id: number) =>
@@ -281,5 +286,39 @@ describe('Stripe', () => {
       paymentId: period.id,
     });
     expect(invoice!.xml).not.toContain('Formazione');
+  });
+});
+
+describe('PayPal', () => {
+  it('cannot add an amount to its charge: the charge is collected at once, with its own payment and card link', async () => {
+    clock.set('2026-07-01T09:00:00.000Z');
+    const sub = await createSubscription(admin, { userId: company, planId: plan.id });
+    const link = await admin.post<{ token: string }>('/api/PaymentToken/create', {
+      paymentId: sub.payments[0]!.id,
+    });
+    expect(link.status, link.raw).toBe(200);
+    const plans = await admin.get<{ paypalPlanId: string }>(`/api/plan/GetById/${plan.id}`);
+    const providerId = paypal.approve(plans.body.data!.paypalPlanId);
+    paypal.setStatus(providerId, 'ACTIVE');
+    const paid = await ctx.api.put('/api/Payment/updatePayment', {
+      token: link.body.data!.token,
+      providerSubscriptionId: providerId,
+    });
+    expect(paid.status, paid.raw).toBe(200);
+    expect((await getSub(sub.id)).subscriptionStatus).toBe(1);
+
+    const made = await charge(sub.id, {
+      description: 'Consulenza',
+      quantity: 1,
+      unitPrice: 100,
+      collect: 'nextPayment',
+    });
+    expect(made.status, made.raw).toBe(200);
+    expect(made.body.data).toMatchObject({ collect: 'now', status: 'pending', amountDue: 122 });
+    const paymentId = made.body.data!.paymentId!;
+    expect(paymentId).not.toBeNull();
+    expect((await getSub(sub.id)).history!.at(-1)!.reason).toContain('PayPal non aggiunge importi');
+    const own = await admin.post<{ token: string }>('/api/PaymentToken/create', { paymentId });
+    expect(own.status, own.raw).toBe(200);
   });
 });
