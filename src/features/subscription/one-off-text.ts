@@ -18,6 +18,8 @@ export const oneOffText = {
     'Aggiunto al pagamento del prossimo periodo, sulla stessa fattura (con PayPal: un pagamento dedicato).',
   confirm: 'Aggiungi addebito',
   cancel: 'Annulla',
+  link: 'Link di pagamento',
+  linkLabel: (d: string) => `Link di pagamento con carta per «${d}»`,
   remove: 'Elimina',
   removeLabel: (d: string) => `Elimina l’addebito «${d}»`,
   removeTitle: 'Eliminare l’addebito?',
