@@ -159,8 +159,10 @@ async function extraPaymentRoute(
 }
 
 /**
- * A new payment link for `paymentId` (of the unit's tenant): its subscription must be NotActive,
- * the payment unpaid, the plan on PayPal at the payment's amount. Older active links of the same
+ * A new payment link for `paymentId` (of the unit's tenant): its subscription must be NotActive
+ * (or ActiveNoRenewal), the payment unpaid, the plan on PayPal at the payment's amount or on
+ * Stripe; an extra payment (a one-off charge's, a proration's: issue 30) of a live subscription
+ * needs the tenant's Stripe instead (`extraPaymentRoute`). Older active links of the same
  * payment are retired (Expired). 404 for a payment of another tenant. `options.token`: the link's
  * token when the caller derives it (the plan widget's confirmation, so that opening its link again
  * leads to the same page); 256 random bits otherwise.
