@@ -36,8 +36,11 @@ export interface DomainEvents {
   'subscription.paused': { subscriptionId: number };
   /** A pause of collection ended: resumed early ('Riprendi ora') or its periods over. */
   'subscription.resumed': { subscriptionId: number; early: boolean };
-  /** A one-off charge collected at once got its payment (issue 30): Stripe charges it after commit. */
-  'oneOffCharge.created': { chargeId: number; paymentId: number; subscriptionId: number };
+  /**
+   * A one-off charge (issue 30): collected at once, with its payment (Stripe charges it after
+   * commit); with the next payment, `paymentId` null (Stripe adds it to the next invoice).
+   */
+  'oneOffCharge.created': { chargeId: number; paymentId: number | null; subscriptionId: number };
   /** A bank transfer got its approval date. */
   'bankTransfer.approved': { bankTransferId: number; paymentId: number };
   /** An invoice or credit note was numbered. */

@@ -5,7 +5,7 @@ import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { changePlanAtProvider, subscribeProrationCharges } from './modules/billing/plan-change.provider';
 import { pauseAtProvider } from './modules/billing/pause.service';
-import { subscribeOneOffCharges } from './modules/billing/one-off-charge.service';
+import { removeNextChargeAtStripe, subscribeOneOffCharges } from './modules/billing/one-off-charge.service';
 import { couponAtStripe } from './modules/billing/coupon-apply.service';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
@@ -468,6 +468,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       pauseAtProvider(providerDeps, tenantId, id, target, move),
     // 'Applica coupon' on a Stripe-charged subscription: Stripe first (coupon-apply.service.ts).
     couponAtStripe: (tenantId, target) => couponAtStripe(providerDeps, tenantId, target),
+    // A 'next payment' charge's Stripe invoice item removed before it is deleted (issue 30).
+    beforeChargeDelete: (tenantId, subscriptionId, chargeId) =>
+      removeNextChargeAtStripe(providerDeps, tenantId, subscriptionId, chargeId),
   });
   registerOwnPaymentRoutes(app, { connectionFor, providers, publicUrl, clock: now });
   registerPaymentRoutes(app, {

@@ -47,6 +47,11 @@ export interface PaymentTokenView {
   vatPercentage: number;
   /** The coupon on the subscription (issue 30), or null: the page shows the discount and its periods. */
   coupon?: CouponQuote | null;
+  /**
+   * A payment that is not a period's (issue 30): a one-off charge ('oneOff', its description) or a
+   * plan change's proration ('proration', the new plan's name), paid once by card; else null.
+   */
+  extra?: { kind: 'oneOff' | 'proration'; description: string } | null;
 }
 
 /** `POST api/PaymentToken/create` body. */

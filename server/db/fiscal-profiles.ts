@@ -124,6 +124,18 @@ export interface SubscriptionCharge {
   natura: Natura | null;
   /** A coupon's discount on the period (issue 30), or none. */
   discount?: LineDiscount | null;
+  /**
+   * One-off charges collected with this period's payment ('Con il prossimo pagamento', issue 30):
+   * their lines beside the period's, in the same document (one VAT, cassa, ritenuta, bollo).
+   */
+  extras?: readonly ExtraLine[];
+}
+
+/** A one-off charge's line on a period's document. */
+export interface ExtraLine {
+  description: string;
+  quantity: number;
+  unitPriceCents: Cents;
 }
 
 /** The document of one period from the two profiles: one charge at the agreed cost and VAT. */
@@ -142,6 +154,11 @@ export function periodDocument(
         unitPriceCents: charge.costCents,
         discount: charge.discount ?? null,
       },
+      ...(charge.extras ?? []).map((e) => ({
+        description: e.description,
+        quantity: e.quantity,
+        unitPriceCents: e.unitPriceCents,
+      })),
     ],
     plan: { vat: charge.vat, natura: charge.natura },
   });

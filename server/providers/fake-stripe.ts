@@ -98,6 +98,10 @@ export interface FakeStripeSession {
   priceId: string;
   /** `discounts[0][coupon]`: the coupon the subscription starts with. */
   couponId: string | null;
+  /** A payment-mode session's one amount (cents); null for a subscription session. */
+  amount_total: number | null;
+  /** A payment-mode session's PaymentIntent, set when paid. */
+  payment_intent: string | null;
 }
 
 export interface FakeStripePrice {
@@ -144,7 +148,10 @@ export interface FakeStripe {
   checkoutInvoice(subscriptionId: string): Record<string, unknown>;
   /** An active subscription of `priceId` (what a paid Checkout creates); returns its id. */
   subscribe(priceId: string, metadata?: Record<string, string>): string;
-  /** The customer paid the session: a new active subscription; answers the subscription id. */
+  /**
+   * The customer paid the session: a new active subscription; answers the subscription id. A
+   * payment-mode session (issue 30) is paid once instead: answers its PaymentIntent id.
+   */
   completeSession(sessionId: string): string;
   setStatus(id: string, status: string): void;
   /** The next `times` calls whose "METHOD path" starts with `prefix` fail that way. */
@@ -202,7 +209,15 @@ export async function startFakeStripe(
   const updates: FakeStripeUpdate[] = [];
   const invoices = new Map<string, FakeStripeInvoice>();
   const coupons = new Map<string, FakeStripeCoupon>();
-  const pendingItems: { customer: string; amount: number; description: string }[] = [];
+  /** Invoice items not yet invoiced; one with `subscription` waits for that subscription's next invoice. */
+  const pendingItems: {
+    id: string;
+    customer: string;
+    subscription: string | null;
+    amount: number;
+    description: string;
+    metadata: Record<string, string>;
+  }[] = [];
   /** What a keyed POST answered: the same key answers the same again (Stripe's idempotency). */
   const keyed = new Map<string, { status: number; body: unknown }>();
   const failures: { prefix: string; failure: FakeStripeFailure; times: number }[] = [];
@@ -232,7 +247,12 @@ export async function startFakeStripe(
   function checkoutPage(session: FakeStripeSession): string {
     const price = prices.get(session.priceId);
     const coupon = session.couponId ? coupons.get(session.couponId) : undefined;
-    const first = price ? discounted(price.unit_amount, coupon ?? null) : null;
+    const first =
+      session.amount_total !== null
+        ? session.amount_total
+        : price
+          ? discounted(price.unit_amount, coupon ?? null)
+          : null;
     const amount = first !== null ? (first / 100).toFixed(2).replace('.', ',') : '?';
     return `<!doctype html><html lang="it"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Stripe Checkout (finto)</title></head>
 <body style="font:16px system-ui,sans-serif;background:#f6f9fc;margin:0;padding:32px 16px">
@@ -337,17 +357,38 @@ export async function startFakeStripe(
     // One-off invoices (issue 30): items pending on a customer, an invoice taking them, paid.
     if (method === 'POST' && path === '/v1/invoiceitems') {
       const item = {
+        id: newId('ii'),
         customer: str(body.customer),
+        subscription: str(body.subscription) || null,
         amount: Number(body.amount),
         description: str(body.description),
+        metadata: (body.metadata as Record<string, string> | undefined) ?? {},
       };
       pendingItems.push(item);
-      return answer(200, { id: newId('ii'), object: 'invoiceitem', ...item, currency: str(body.currency) });
+      return answer(200, { object: 'invoiceitem', ...item, currency: str(body.currency) });
+    }
+    if (method === 'GET' && path === '/v1/invoiceitems') {
+      const q = new URL(req.url ?? '/', 'http://fake').searchParams;
+      const customer = q.get('customer') ?? '';
+      const data = pendingItems
+        .filter((i) => i.customer === customer)
+        .map((i) => ({ object: 'invoiceitem', ...i, currency: 'eur' }));
+      return send(res, 200, { object: 'list', data, has_more: false, url: '/v1/invoiceitems' });
+    }
+    const itemMatch = /^\/v1\/invoiceitems\/([^/]+)$/.exec(path);
+    if (method === 'DELETE' && itemMatch) {
+      const id = decodeURIComponent(itemMatch[1]!);
+      const at = pendingItems.findIndex((i) => i.id === id);
+      if (at < 0)
+        return stripeError(res, 404, 'invalid_request_error', 'No such invoiceitem', 'resource_missing');
+      pendingItems.splice(at, 1);
+      return send(res, 200, { id, object: 'invoiceitem', deleted: true });
     }
     if (method === 'POST' && path === '/v1/invoices') {
       const customer = str(body.customer);
-      const items = pendingItems.filter((i) => i.customer === customer);
-      pendingItems.splice(0, pendingItems.length, ...pendingItems.filter((i) => i.customer !== customer));
+      const taken = (i: (typeof pendingItems)[number]) => i.customer === customer && i.subscription === null;
+      const items = pendingItems.filter(taken);
+      pendingItems.splice(0, pendingItems.length, ...pendingItems.filter((i) => !taken(i)));
       const total = items.reduce((a, i) => a + i.amount, 0);
       const invoice: FakeStripeInvoice = {
         id: newId('in'),
@@ -447,7 +488,40 @@ export async function startFakeStripe(
       return send(res, 200, price);
     }
     if (method === 'POST' && path === '/v1/checkout/sessions') {
-      const item = (body.line_items as Record<string, { price?: string }> | undefined)?.['0'];
+      const item = (
+        body.line_items as
+          | Record<string, { price?: string; price_data?: { currency?: string; unit_amount?: string } }>
+          | undefined
+      )?.['0'];
+      // A payment-mode session (issue 30): one amount (`price_data`), paid once, no subscription.
+      if (str(body.mode) === 'payment') {
+        const amount = Number(item?.price_data?.unit_amount);
+        if (!Number.isSafeInteger(amount) || amount <= 0 || str(item?.price_data?.currency) !== 'eur')
+          return stripeError(res, 400, 'invalid_request_error', 'Invalid price_data', 'parameter_invalid');
+        const id = newId('cs_test');
+        const session: FakeStripeSession = {
+          id,
+          object: 'checkout.session',
+          url: `${options.checkoutBaseUrl ?? url}/checkout/${id}`,
+          mode: 'payment',
+          status: 'open',
+          payment_status: 'unpaid',
+          subscription: null,
+          client_reference_id: str(body.client_reference_id) || null,
+          metadata: (body.metadata as Record<string, string> | undefined) ?? {},
+          success_url: str(body.success_url),
+          cancel_url: str(body.cancel_url),
+          customer_email: str(body.customer_email) || null,
+          expires_at: body.expires_at ? Number(body.expires_at) : null,
+          created: nowSeconds(),
+          priceId: '',
+          couponId: null,
+          amount_total: amount,
+          payment_intent: null,
+        };
+        sessions.set(id, session);
+        return answer(200, session);
+      }
       const priceId = str(item?.price);
       if (!prices.has(priceId))
         return stripeError(
@@ -485,6 +559,8 @@ export async function startFakeStripe(
         created: nowSeconds(),
         priceId,
         couponId,
+        amount_total: null,
+        payment_intent: null,
       };
       sessions.set(id, session);
       return send(res, 200, session);
@@ -633,7 +709,12 @@ export async function startFakeStripe(
   function invoiceOf(sub: FakeStripeSubscription, cycle: number, seconds: number) {
     const price = prices.get(sub.items.data[0]!.price.id);
     if (!price) throw new Error(`fake Stripe: no price for ${sub.id}`);
-    const amount = cycleAmount(sub, price, cycle, seconds);
+    // Items waiting for this subscription's next invoice (a renewal) join it; the Checkout's own does not.
+    const items = cycle > 1 ? pendingItems.filter((i) => i.subscription === sub.id) : [];
+    if (items.length > 0)
+      pendingItems.splice(0, pendingItems.length, ...pendingItems.filter((i) => !items.includes(i)));
+    const periodAmount = cycleAmount(sub, price, cycle, seconds);
+    const amount = periodAmount + items.reduce((a, i) => a + i.amount, 0);
     const invoice: FakeStripeInvoice = {
       id: newId('in'),
       object: 'invoice',
@@ -644,7 +725,13 @@ export async function startFakeStripe(
       currency: 'eur',
       description: null,
       metadata: {},
-      lines: { object: 'list', data: [{ amount, description: price.nickname ?? '' }] },
+      lines: {
+        object: 'list',
+        data: [
+          { amount: periodAmount, description: price.nickname ?? '' },
+          ...items.map((i) => ({ amount: i.amount, description: i.description })),
+        ],
+      },
       created: seconds,
     };
     invoices.set(invoice.id, invoice);
@@ -682,6 +769,13 @@ export async function startFakeStripe(
     completeSession(sessionId) {
       const session = sessions.get(sessionId);
       if (!session) throw new Error(`fake Stripe: no session ${sessionId}`);
+      if (session.mode === 'payment') {
+        // Paid once by card: a PaymentIntent, no subscription (answers its id).
+        session.status = 'complete';
+        session.payment_status = 'paid';
+        session.payment_intent ??= newId('pi');
+        return session.payment_intent;
+      }
       const subscription = api.subscribe(session.priceId, session.metadata);
       const coupon = session.couponId ? coupons.get(session.couponId) : undefined;
       if (coupon) {

@@ -65,6 +65,27 @@ export interface StripeCheckoutSession {
   metadata: Record<string, string>;
   /** Seconds since the epoch. */
   created: number;
+  /** What the session charges in cents (a payment-mode session's one amount), null when unknown. */
+  amountTotal: number | null;
+  /** A payment-mode session's PaymentIntent (pi_…), once paid; null otherwise. */
+  paymentIntentId: string | null;
+}
+
+/**
+ * A Checkout Session in `payment` mode (issue 30): one amount paid once by card, for a payment
+ * that is not a period's (a one-off charge, a plan change's proration). No subscription at Stripe.
+ */
+export interface StripePaymentCheckoutInput {
+  amountCents: number;
+  /** The line's name on Stripe's page and receipt. */
+  name: string;
+  successUrl: string;
+  cancelUrl: string;
+  clientReferenceId: string;
+  metadata: Record<string, string>;
+  customerEmail?: string | null;
+  expiresAt?: Date;
+  idempotencyKey: string;
 }
 
 export interface StripePrice {
@@ -88,6 +109,8 @@ export interface StripeAdapter extends PaymentProviderAdapter {
   readonly kind: 'stripe';
   getPrice(id: string): Promise<StripePrice>;
   createCheckoutSession(input: StripeCheckoutInput): Promise<{ id: string; url: string }>;
+  /** A payment-mode Checkout Session of one amount (`StripePaymentCheckoutInput`), keyed. */
+  createPaymentCheckoutSession(input: StripePaymentCheckoutInput): Promise<{ id: string; url: string }>;
   getCheckoutSession(id: string): Promise<StripeCheckoutSession>;
   /** The Stripe customer (cus_…) a subscription bills, or null. */
   customerOf(subscriptionId: string): Promise<string | null>;
@@ -112,6 +135,23 @@ export interface StripeAdapter extends PaymentProviderAdapter {
     metadata: Record<string, string>;
     idempotencyKey: string;
   }): Promise<{ invoiceId: string; status: string }>;
+  /**
+   * An invoice item on the subscription (`POST /v1/invoiceitems` with `subscription`): Stripe adds
+   * it to that subscription's next invoice (a one-off charge 'Con il prossimo pagamento', issue
+   * 30). Keyed by `idempotencyKey`; answers the item's id.
+   */
+  addToNextInvoice(input: {
+    subscriptionId: string;
+    amountCents: number;
+    description: string;
+    metadata: Record<string, string>;
+    idempotencyKey: string;
+  }): Promise<string>;
+  /**
+   * Deletes the subscription's customer's pending invoice items whose metadata has `match`
+   * (`GET /v1/invoiceitems?customer&pending=true`, `DELETE /v1/invoiceitems/{id}`); answers how many.
+   */
+  removeFromNextInvoice(subscriptionId: string, match: Record<string, string>): Promise<number>;
   /** A coupon (`POST /v1/coupons`), keyed by `idempotencyKey`; answers its id. */
   createCoupon(input: StripeCouponInput): Promise<string>;
   /** The subscription's discount from its next invoice on (`discounts: [{coupon}]`), keyed. */
@@ -282,6 +322,44 @@ export function createStripeAdapter(credentials: StripeCredentials, options: Str
       );
       return { invoiceId: invoice.id, status: String(paid?.status ?? 'open') };
     },
+    async addToNextInvoice({ subscriptionId, amountCents, description, metadata, idempotencyKey }) {
+      const sub = await call(() => stripe.subscriptions.retrieve(subscriptionId));
+      const customer = idOf(sub?.customer);
+      if (!customer) throw new ProviderError('invalid', null, null, 'stripe');
+      const item = await call(() =>
+        stripe.invoiceItems.create(
+          {
+            customer,
+            subscription: subscriptionId,
+            amount: amountCents,
+            currency: 'eur',
+            description,
+            metadata,
+          },
+          { idempotencyKey },
+        ),
+      );
+      if (typeof item?.id !== 'string') throw new ProviderError('invalid', null, null, 'stripe');
+      return item.id;
+    },
+    async removeFromNextInvoice(subscriptionId, match) {
+      const sub = await call(() => stripe.subscriptions.retrieve(subscriptionId));
+      const customer = idOf(sub?.customer);
+      if (!customer) throw new ProviderError('invalid', null, null, 'stripe');
+      const list = await call(() => stripe.invoiceItems.list({ customer, pending: true, limit: 100 }));
+      const doomed = (list?.data ?? []).filter((item) =>
+        Object.entries(match).every(([k, v]) => item.metadata?.[k] === v),
+      );
+      for (const item of doomed) {
+        try {
+          await call(() => stripe.invoiceItems.del(item.id));
+        } catch (error) {
+          // Deleted meanwhile (a retry): done.
+          if (!(error instanceof ProviderError && error.kind === 'notFound')) throw error;
+        }
+      }
+      return doomed.length;
+    },
     async customerOf(id) {
       const sub = await call(() => stripe.subscriptions.retrieve(id));
       if (typeof sub?.id !== 'string') throw new ProviderError('invalid', null, null, 'stripe');
@@ -382,6 +460,39 @@ export function createStripeAdapter(credentials: StripeCredentials, options: Str
         throw new ProviderError('invalid', null, 'checkout_url_not_stripe', 'stripe');
       return { id: session.id, url: session.url };
     },
+    async createPaymentCheckoutSession(input) {
+      const session = await call(() =>
+        stripe.checkout.sessions.create(
+          {
+            mode: 'payment',
+            line_items: [
+              {
+                price_data: {
+                  currency: 'eur',
+                  unit_amount: input.amountCents,
+                  product_data: { name: input.name },
+                },
+                quantity: 1,
+              },
+            ],
+            success_url: input.successUrl,
+            cancel_url: input.cancelUrl,
+            client_reference_id: input.clientReferenceId,
+            metadata: input.metadata,
+            payment_intent_data: { metadata: input.metadata, description: input.name },
+            locale: 'it',
+            ...(input.customerEmail ? { customer_email: input.customerEmail } : {}),
+            ...(input.expiresAt ? { expires_at: Math.floor(input.expiresAt.getTime() / 1000) } : {}),
+          },
+          { idempotencyKey: input.idempotencyKey },
+        ),
+      );
+      if (typeof session?.id !== 'string' || typeof session.url !== 'string')
+        throw new ProviderError('invalid', null, null, 'stripe');
+      if (options.checkoutHostPinned && !isStripeCheckoutUrl(session.url))
+        throw new ProviderError('invalid', null, 'checkout_url_not_stripe', 'stripe');
+      return { id: session.id, url: session.url };
+    },
     async getCheckoutSession(id) {
       const s = await call(() => stripe.checkout.sessions.retrieve(id));
       if (typeof s?.id !== 'string') throw new ProviderError('invalid', null, null, 'stripe');
@@ -395,6 +506,8 @@ export function createStripeAdapter(credentials: StripeCredentials, options: Str
         clientReferenceId: s.client_reference_id ?? null,
         metadata: (s.metadata ?? {}) as Record<string, string>,
         created: s.created,
+        amountTotal: typeof s.amount_total === 'number' ? s.amount_total : null,
+        paymentIntentId: idOf(s.payment_intent),
       };
     },
     parseWebhook(rawBody, signature) {

@@ -550,7 +550,10 @@ export const oneOffCharges = pgTable(
     collect: text('collect').notNull(),
     /** 'pending' | 'paid' | 'deleted'. */
     status: text('status').notNull().default('pending'),
-    /** What its payment asks (the document's net to pay), once computed. */
+    /**
+     * What its payment asks (the document's net to pay), once computed; for a 'nextPayment' charge
+     * what it adds to the period's payment (the document with it less the one without), once attached.
+     */
     amountDueCents: cents('amount_due_cents'),
     paymentId: integer('payment_id'),
     createdAt: createdAt(),
@@ -568,7 +571,12 @@ export const oneOffCharges = pgTable(
       foreignColumns: [payments.id, payments.tenantId],
     }),
     index('one_off_charges_subscription_idx').on(t.subscriptionId, t.id),
-    uniqueIndex('one_off_charges_payment_idx').on(t.tenantId, t.paymentId),
+    // A 'Subito' charge has a payment of its own; 'Con il prossimo pagamento' charges (issue 30)
+    // share the next period's payment, several on one.
+    uniqueIndex('one_off_charges_payment_idx')
+      .on(t.tenantId, t.paymentId)
+      .where(sql`${t.collect} = 'now'`),
+    index('one_off_charges_next_payment_idx').on(t.tenantId, t.paymentId),
     check('one_off_charges_collect_check', sql`${t.collect} in ('now', 'nextPayment')`),
     check('one_off_charges_status_check', sql`${t.status} in ('pending', 'paid', 'deleted')`),
     check('one_off_charges_quantity_check', sql`${t.quantity} between 1 and 10000`),

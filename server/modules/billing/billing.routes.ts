@@ -153,6 +153,11 @@ export interface BillingRoutesOptions {
   ) => Promise<void>;
   /** 'Applica coupon' on a Stripe-charged subscription (issue 30): Stripe first, outside the unit. */
   couponAtStripe?: (tenantId: number, target: StripeCouponTarget) => Promise<void>;
+  /**
+   * Deleting a 'Con il prossimo pagamento' charge of a Stripe subscription (issue 30): its invoice
+   * item removed at Stripe first, outside the unit (a failure is a 502 and nothing changes).
+   */
+  beforeChargeDelete?: (tenantId: number, subscriptionId: number, chargeId: number) => Promise<void>;
 }
 
 const MAX_ID = 2_147_483_647;
@@ -356,6 +361,7 @@ export function registerBillingRoutes(
     beforeCancel,
     changePlanAtProvider,
     pauseAtProvider,
+    beforeChargeDelete,
     couponAtStripe,
   }: BillingRoutesOptions,
 ): void {
@@ -809,6 +815,7 @@ export function registerBillingRoutes(
     },
     async (request) => {
       const { id, chargeId } = request.params;
+      if (beforeChargeDelete) await beforeChargeDelete(tenantOf(request), id, chargeId);
       await request.unitOfWork((w) => deleteOneOffCharge(w, id, chargeId));
       return ok(null, oneOffMessages.deleted);
     },

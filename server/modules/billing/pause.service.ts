@@ -37,6 +37,7 @@ import { SubscriptionStatus } from '../../../contract/subscription-status';
 import {
   bankTransfers,
   collectionEvents,
+  oneOffCharges,
   paymentTokens,
   payments,
   planChanges,
@@ -242,6 +243,11 @@ export async function makePause(
     await w.tx
       .delete(collectionEvents)
       .where(and(eq(collectionEvents.tenantId, w.tenantId), inArray(collectionEvents.paymentId, ids)));
+    // One-off charges 'Con il prossimo pagamento' (issue 30) wait for the payment after the pause.
+    await w.tx
+      .update(oneOffCharges)
+      .set({ paymentId: null })
+      .where(and(eq(oneOffCharges.tenantId, w.tenantId), inArray(oneOffCharges.paymentId, ids)));
     await w.tx.delete(payments).where(and(eq(payments.tenantId, w.tenantId), inArray(payments.id, ids)));
   }
   await w.tx

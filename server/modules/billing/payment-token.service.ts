@@ -18,8 +18,11 @@ import { SubscriptionStatus } from '../../../contract/subscription-status';
 import type { Database } from '../../db/client';
 import { tokenOfTenant } from '../../db/tenancy/public-home';
 import {
+  oneOffCharges,
   paymentProviders,
   paymentTokens,
+  payments,
+  planChanges,
   planFeatures,
   plans,
   subscriptions,
@@ -48,6 +51,11 @@ export const paymentMessages = {
   paid: 'Pagamento registrato: la sottoscrizione è attiva.',
   pending: messages.payment.paypalPending,
   linkCreated: 'Link di pagamento creato.',
+  extraOnlyLive: 'Il link per questo pagamento si crea solo per una sottoscrizione attiva.',
+  extraNeedsStripe:
+    'Per pagare online questo importo serve Stripe (pagamento con carta): collegalo in «Metodi di pagamento», oppure chiedi un bonifico.',
+  extraChargedByStripe:
+    'Questo pagamento lo addebita Stripe sulla carta della sottoscrizione: non serve un link.',
 } as const;
 
 export function hashToken(token: string): string {
@@ -115,9 +123,46 @@ export async function paymentRouteOf(
   };
 }
 
+/** A payment that is not a period's: a one-off charge's or a plan change's proration (issue 30). */
+export function isExtraPayment(p: { oneOffChargeId: number | null; planChangeId: number | null }): boolean {
+  return p.oneOffChargeId !== null || p.planChangeId !== null;
+}
+
+/** The provider-plan marker of an extra payment's token: no plan, a one-amount card payment. */
+export const EXTRA_PAYMENT_PLAN = 'rinnova-one-off';
+
 /**
- * A new payment link for `paymentId` (of the unit's tenant): its subscription must be NotActive,
- * the payment unpaid, the plan on PayPal at the payment's amount. Older active links of the same
+ * How an extra payment is paid online: by card in a payment-mode Stripe Checkout, so the tenant
+ * needs an active Stripe. PayPal cannot: its subscriptions charge a plan's price and Rinnova has no
+ * PayPal Orders flow (a one-amount order) yet. A payment Stripe already charges on the
+ * subscription's card (method 'stripe') needs no link.
+ */
+async function extraPaymentRoute(
+  uow: UnitOfWork,
+  payment: { method: string | null },
+): Promise<{ providerPlanId: string; providerId: number | null }> {
+  if (payment.method === 'stripe') throw new HttpError(409, paymentMessages.extraChargedByStripe);
+  const [stripeRow] = await uow.tx
+    .select({ id: paymentProviders.id })
+    .from(paymentProviders)
+    .where(
+      and(
+        eq(paymentProviders.tenantId, uow.tenantId),
+        eq(paymentProviders.isActive, true),
+        eq(paymentProviders.kind, 'stripe'),
+      ),
+    )
+    .orderBy(asc(paymentProviders.id))
+    .limit(1);
+  if (!stripeRow) throw new HttpError(409, paymentMessages.extraNeedsStripe);
+  return { providerPlanId: EXTRA_PAYMENT_PLAN, providerId: stripeRow.id };
+}
+
+/**
+ * A new payment link for `paymentId` (of the unit's tenant): its subscription must be NotActive
+ * (or ActiveNoRenewal), the payment unpaid, the plan on PayPal at the payment's amount or on
+ * Stripe; an extra payment (a one-off charge's, a proration's: issue 30) of a live subscription
+ * needs the tenant's Stripe instead (`extraPaymentRoute`). Older active links of the same
  * payment are retired (Expired). 404 for a payment of another tenant. `options.token`: the link's
  * token when the caller derives it (the plan widget's confirmation, so that opening its link again
  * leads to the same page); 256 random bits otherwise.
@@ -131,12 +176,23 @@ export async function createPaymentLink(
   if (!payment) throw new HttpError(404, serverMessages.notFound);
   const sub = await findSubscription(uow, payment.subscriptionId, { lock: true });
   if (!sub) throw new HttpError(404, serverMessages.notFound);
-  // NotActive (the first payment), or ActiveNoRenewal (the next period's payment of a renewal
-  // reminder: paying it with PayPal turns on automatic renewal).
-  if (sub.status !== SubscriptionStatus.NotActive && sub.status !== SubscriptionStatus.ActiveNoRenewal)
+  const extra = isExtraPayment(payment);
+  if (extra) {
+    // A payment that is not a period's (issue 30): a live subscription's one-off charge or
+    // proration, paid once by card in a payment-mode Stripe Checkout (`createStripeCheckout`).
+    if (sub.status !== SubscriptionStatus.Active && sub.status !== SubscriptionStatus.ActiveNoRenewal)
+      throw new HttpError(409, paymentMessages.extraOnlyLive);
+  } else if (
+    // NotActive (the first payment), or ActiveNoRenewal (the next period's payment of a renewal
+    // reminder: paying it with PayPal turns on automatic renewal).
+    sub.status !== SubscriptionStatus.NotActive &&
+    sub.status !== SubscriptionStatus.ActiveNoRenewal
+  )
     throw new HttpError(409, paymentMessages.linkOnlyNotActive);
   if (payment.paidAt !== null) throw new HttpError(409, paymentMessages.alreadyPaid);
-  const { providerPlanId, providerId } = await paymentRouteOf(uow, sub.planId, payment.amountDueCents);
+  const { providerPlanId, providerId } = extra
+    ? await extraPaymentRoute(uow, payment)
+    : await paymentRouteOf(uow, sub.planId, payment.amountDueCents);
 
   await uow.tx
     .update(paymentTokens)
@@ -294,7 +350,31 @@ export async function validatePaymentToken(
     costBeforeVAT: fromCents(extra.cost),
     vatPercentage: fromPercentHundredths(extra.vat),
     coupon,
+    extra: row.providerPlanId === EXTRA_PAYMENT_PLAN ? await extraOfPayment(db, row) : null,
   };
+}
+
+/** What an extra payment's link pays (issue 30): the one-off charge's description or the new plan's name. */
+async function extraOfPayment(
+  db: Database,
+  row: Pick<TokenRow, 'tenantId' | 'paymentId'>,
+): Promise<PaymentTokenView['extra']> {
+  const [p] = await db
+    .select({ charge: oneOffCharges.description, plan: plans.name, planChangeId: payments.planChangeId })
+    .from(payments)
+    .leftJoin(
+      oneOffCharges,
+      and(eq(oneOffCharges.tenantId, payments.tenantId), eq(oneOffCharges.id, payments.oneOffChargeId)),
+    )
+    .leftJoin(
+      planChanges,
+      and(eq(planChanges.tenantId, payments.tenantId), eq(planChanges.id, payments.planChangeId)),
+    )
+    .leftJoin(plans, and(eq(plans.tenantId, payments.tenantId), eq(plans.id, planChanges.toPlanId)))
+    .where(and(eq(payments.tenantId, row.tenantId), eq(payments.id, row.paymentId)));
+  if (!p) return null;
+  if (p.charge !== null) return { kind: 'oneOff', description: p.charge };
+  return { kind: 'proration', description: p.plan ?? '' };
 }
 
 /**

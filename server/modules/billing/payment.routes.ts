@@ -121,6 +121,10 @@ const tokenViewSchema = z.object({
   costBeforeVAT: z.number(),
   vatPercentage: z.number(),
   coupon: couponQuoteSchema.nullable().optional(),
+  extra: z
+    .object({ kind: z.enum(['oneOff', 'proration']), description: z.string() })
+    .nullable()
+    .optional(),
 });
 
 export function registerPaymentRoutes(fastify: FastifyInstance, options: PaymentRoutesOptions): void {

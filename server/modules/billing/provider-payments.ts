@@ -26,6 +26,7 @@ import { machineActorOf, type UnitOfWork, type UnitOfWorkRunner } from '../../un
 import { findSubscription, firstPayment } from './billing.repository';
 import { changeStatus } from './subscription.service';
 import { applyDuePlanChanges } from './plan-change.service';
+import { attachNextCharges } from './one-off-charge.service';
 import { overduePaymentOfPeriod } from './collection.service';
 import { causaleOf } from '../../../contract/schemas/payment';
 import { isUsable, paymentMessages, type TokenRow } from './payment-token.service';
@@ -113,6 +114,74 @@ export async function recordTokenPayment(
 }
 
 const stripeIdTaken = 'Questa sottoscrizione Stripe è già collegata a un altro pagamento.';
+
+export const extraPaymentMessages = {
+  amountDiffers: (paid: number | null, due: number) =>
+    `Stripe ha incassato ${paid ?? '?'} centesimi invece di ${due}: il pagamento non è registrato.`,
+  paidMeanwhile: 'Questo pagamento risultava già pagato: il pagamento con carta va rimborsato su Stripe.',
+} as const;
+
+/**
+ * The payment of an extra payment's token (issue 30: a one-off charge or a plan change's proration
+ * of a live subscription) paid by card in a payment-mode Stripe Checkout, inside `w`: the payment
+ * paid (method 'stripe', `provider_payment_id` the PaymentIntent, so one charge is one payment), the
+ * token Used (its `provider_subscription_id` keeps the session id, so the return page and the
+ * webhook of the same session answer 'replayed'), `payment.paid` (the charge 'paid', its one
+ * invoice). No status move and no date moves: the period and the next billing date are untouched.
+ * Refusals (the amount Stripe took is not the one asked, the payment already paid another way) are
+ * thrown before the first write.
+ */
+export async function recordExtraTokenPayment(
+  w: UnitOfWork,
+  row: Pick<TokenRow, 'id' | 'paymentId' | 'subscriptionId'>,
+  charge: { sessionId: string; paymentIntentId: string | null; amountPaid: number | null; lateOk?: boolean },
+): Promise<'paid' | 'replayed'> {
+  const [locked] = await w.tx
+    .select({
+      status: paymentTokens.status,
+      expiresAt: paymentTokens.expiresAt,
+      providerSubscriptionId: paymentTokens.providerSubscriptionId,
+    })
+    .from(paymentTokens)
+    .where(and(eq(paymentTokens.tenantId, w.tenantId), eq(paymentTokens.id, row.id)))
+    .for('update');
+  if (!locked) throw tokenInvalid();
+  if (locked.status === PaymentTokenStatus.Used && locked.providerSubscriptionId === charge.sessionId)
+    return 'replayed';
+  const usable = charge.lateOk
+    ? locked.status === PaymentTokenStatus.Active
+    : isUsable({ status: locked.status as 0 | 1 | 2, expiresAt: locked.expiresAt }, w.now);
+  if (!usable) throw tokenInvalid();
+  const [payment] = await w.tx
+    .select({
+      amountDueCents: payments.amountDueCents,
+      paidAt: payments.paidAt,
+      oneOffChargeId: payments.oneOffChargeId,
+      planChangeId: payments.planChangeId,
+    })
+    .from(payments)
+    .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, row.paymentId)))
+    .for('update');
+  if (!payment || (payment.oneOffChargeId === null && payment.planChangeId === null)) throw tokenInvalid();
+  if (payment.paidAt) throw new HttpError(409, extraPaymentMessages.paidMeanwhile);
+  if (charge.amountPaid !== payment.amountDueCents)
+    throw new HttpError(400, extraPaymentMessages.amountDiffers(charge.amountPaid, payment.amountDueCents));
+  await w.tx
+    .update(payments)
+    .set({
+      paidAt: w.now,
+      method: 'stripe',
+      providerSubscriptionId: null,
+      providerPaymentId: (charge.paymentIntentId ?? charge.sessionId).slice(0, 200),
+    })
+    .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, row.paymentId)));
+  await w.publish('payment.paid', { paymentId: row.paymentId, subscriptionId: row.subscriptionId });
+  await w.tx
+    .update(paymentTokens)
+    .set({ status: PaymentTokenStatus.Used, usedAt: w.now, providerSubscriptionId: charge.sessionId })
+    .where(and(eq(paymentTokens.tenantId, w.tenantId), eq(paymentTokens.id, row.id)));
+  return 'paid';
+}
 
 /**
  * `DELETE cancel/{id}`, provider step: an Active subscription whose first payment has a provider
@@ -291,6 +360,9 @@ export async function recordCharge(
     paidAt,
     createdAt: w.now,
   });
+  // One-off charges 'Con il prossimo pagamento' (issue 30): Stripe's renewal invoice carried
+  // their items; the period's payment and its invoice carry their lines.
+  await attachNextCharges(w, sub.id, id);
   await w.tx
     .update(subscriptions)
     .set({ nextBillingDate: periodEnd, updatedAt: w.now })

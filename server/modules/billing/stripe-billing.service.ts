@@ -12,11 +12,19 @@ import { and, eq } from 'drizzle-orm';
 import { paymentUrlOf } from '../../../contract/schemas/payment';
 import { recurrenceTypeNames, type RecurrenceTypeId } from '../../../contract/schemas/plan';
 import { SubscriptionStatus } from '../../../contract/subscription-status';
-import { paymentTokens, payments, plans, subscriptions, users } from '../../db/schema';
+import {
+  oneOffCharges,
+  paymentTokens,
+  payments,
+  planChanges,
+  plans,
+  subscriptions,
+  users,
+} from '../../db/schema';
 import { receiveProviderEvent } from './provider-inbox';
 import { HttpError } from '../../lib/http-error';
 import { ProviderError } from '../../providers/payment-provider';
-import { STRIPE_STATUS, type StripeWebhookEvent } from '../../providers/stripe';
+import { STRIPE_STATUS, type StripeAdapter, type StripeWebhookEvent } from '../../providers/stripe';
 import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
 import { findSubscription } from './billing.repository';
 import { formatEur, subscriptionTermsWith } from './subscription.service';
@@ -25,13 +33,21 @@ import type { Database } from '../../db/client';
 import {
   applyProviderStatus,
   recordCharge,
+  recordExtraTokenPayment,
   recordTokenPayment,
   subscriptionOfProviderId,
   tokenInvalid,
   type ProviderDeps,
   type WebhookOutcome,
 } from './provider-payments';
-import { findToken, isUsable, tokenRowColumns, type TokenRow } from './payment-token.service';
+import {
+  EXTRA_PAYMENT_PLAN,
+  findToken,
+  isUsable,
+  paymentMessages,
+  tokenRowColumns,
+  type TokenRow,
+} from './payment-token.service';
 import { planToSync } from './widget-and-plans.service';
 
 export const stripeMessages = {
@@ -68,6 +84,7 @@ export async function createStripeCheckout(
   if (!row || !isUsable(row, deps.uow.clock())) throw tokenInvalid();
   const { adapter } = await deps.providers.stripe(row.tenantId);
   const db = deps.connectionFor(row.tenantId);
+  if (row.providerPlanId === EXTRA_PAYMENT_PLAN) return createExtraCheckout(deps, adapter, db, row, token);
   const [plan] = await db
     .select({ name: plans.name, stripePlanId: plans.stripePlanId, recurrence: plans.recurrenceType })
     .from(plans)
@@ -120,6 +137,64 @@ export async function createStripeCheckout(
     customerEmail: customer?.email ?? null,
     expiresAt: new Date(Math.max(row.expiresAt.getTime(), now + MIN_SESSION_MS)),
     couponId,
+  });
+  return { url: session.url, sessionId: session.id };
+}
+
+/**
+ * An extra payment's checkout (issue 30: a one-off charge or a plan change's proration of a live
+ * subscription, not a period's): a payment-mode session of the token's amount, checked against
+ * the payment (unpaid, same amount), named after what it pays, with Rinnova's token and payment in
+ * its metadata; keyed by the token, so two clicks make one session. Nothing is written.
+ */
+async function createExtraCheckout(
+  deps: StripeDeps,
+  adapter: StripeAdapter,
+  db: Database,
+  row: TokenRow,
+  token: string,
+): Promise<{ url: string; sessionId: string }> {
+  const [p] = await db
+    .select({
+      amountDueCents: payments.amountDueCents,
+      paidAt: payments.paidAt,
+      charge: oneOffCharges.description,
+      plan: plans.name,
+    })
+    .from(payments)
+    .leftJoin(
+      oneOffCharges,
+      and(eq(oneOffCharges.tenantId, payments.tenantId), eq(oneOffCharges.id, payments.oneOffChargeId)),
+    )
+    .leftJoin(
+      planChanges,
+      and(eq(planChanges.tenantId, payments.tenantId), eq(planChanges.id, payments.planChangeId)),
+    )
+    .leftJoin(plans, and(eq(plans.tenantId, payments.tenantId), eq(plans.id, planChanges.toPlanId)))
+    .where(and(eq(payments.tenantId, row.tenantId), eq(payments.id, row.paymentId)));
+  if (!p || p.amountDueCents !== row.amountCents || p.amountDueCents <= 0) throw tokenInvalid();
+  if (p.paidAt) throw new HttpError(409, paymentMessages.alreadyPaid);
+  const [customer] = await db.select({ email: users.email }).from(users).where(eq(users.id, row.userId));
+  const now = deps.uow.clock().getTime();
+  const base = deps.publicUrl().replace(/\/+$/, '');
+  const name =
+    p.charge !== null
+      ? `Addebito una tantum: «${p.charge}»`
+      : `Conguaglio cambio di piano${p.plan ? `: «${p.plan}»` : ''}`;
+  const session = await adapter.createPaymentCheckoutSession({
+    amountCents: row.amountCents,
+    name: name.slice(0, 250),
+    successUrl: `${base}/payment/process?session_id={CHECKOUT_SESSION_ID}&tenant=${row.tenantId}`,
+    cancelUrl: paymentUrlOf(base, token),
+    clientReferenceId: `rnv-${row.tenantId}-${row.id}`,
+    metadata: {
+      rinnovaTenantId: String(row.tenantId),
+      rinnovaTokenId: String(row.id),
+      rinnovaPaymentId: String(row.paymentId),
+    },
+    customerEmail: customer?.email ?? null,
+    expiresAt: new Date(Math.max(row.expiresAt.getTime(), now + MIN_SESSION_MS)),
+    idempotencyKey: `rinnova-extra-checkout-${row.tenantId}-${row.id}`,
   });
   return { url: session.url, sessionId: session.id };
 }
@@ -208,6 +283,24 @@ export async function confirmStripeCheckout(
   }
   const row = await tokenOfSession(deps, input.tenantId, session.metadata);
   if (!row) throw tokenInvalid();
+  const lateOk = session.created * 1000 <= row.expiresAt.getTime();
+  if (session.mode === 'payment') {
+    // An extra payment paid once by card (issue 30): recorded as the webhook does, once.
+    if (
+      row.providerPlanId !== EXTRA_PAYMENT_PLAN ||
+      session.status !== 'complete' ||
+      session.paymentStatus !== 'paid'
+    )
+      throw new HttpError(400, stripeMessages.sessionNotPaid);
+    return deps.uow.run({ tenantId: input.tenantId, actor: { kind: 'paymentToken', tokenId: row.id } }, (w) =>
+      recordExtraTokenPayment(w, row, {
+        sessionId: session.id,
+        paymentIntentId: session.paymentIntentId,
+        amountPaid: session.amountTotal,
+        lateOk,
+      }),
+    );
+  }
   const subscriptionId = session.subscriptionId;
   if (
     session.mode !== 'subscription' ||
@@ -230,8 +323,7 @@ export async function confirmStripeCheckout(
     .where(and(eq(plans.tenantId, input.tenantId), eq(plans.id, row.planId)));
   if (!plan?.stripePlanId || remote.planId !== plan.stripePlanId)
     throw new HttpError(400, stripeMessages.otherPlan);
-  // Started while the link was valid: the customer has paid, even if the hour ran out at Stripe.
-  const lateOk = session.created * 1000 <= row.expiresAt.getTime();
+  // Started while the link was valid (lateOk): the customer has paid, even if the hour ran out at Stripe.
   return deps.uow.run({ tenantId: input.tenantId, actor: { kind: 'paymentToken', tokenId: row.id } }, (w) =>
     recordTokenPayment(w, row, subscriptionId, 'stripe', { lateOk }),
   );
@@ -367,6 +459,7 @@ async function sessionCompleted(
   const o = event.object;
   const subscriptionId = idOf(o.subscription);
   const metadata = (o.metadata ?? {}) as Record<string, string>;
+  if (str(o.mode) === 'payment') return extraSessionCompleted(w, event);
   if (str(o.mode) !== 'subscription' || !subscriptionId)
     return { outcome: 'ignored', detail: 'sessione senza sottoscrizione' };
   if (str(o.payment_status) !== 'paid' && str(o.payment_status) !== 'no_payment_required')
@@ -394,6 +487,47 @@ async function sessionCompleted(
     return {
       outcome: result === 'paid' ? 'applied' : 'unchanged',
       detail: `sottoscrizione ${row.subscriptionId}`,
+    };
+  } catch (error) {
+    if (error instanceof HttpError) return { outcome: 'ignored', detail: error.message };
+    throw error;
+  }
+}
+
+/**
+ * checkout.session.completed of a payment-mode session (issue 30): an extra payment paid by card,
+ * recorded once (`recordExtraTokenPayment`) whether the return page or this webhook comes first.
+ */
+async function extraSessionCompleted(
+  w: UnitOfWork,
+  event: StripeWebhookEvent,
+): Promise<{ outcome: WebhookOutcome; detail: string | null }> {
+  const o = event.object;
+  const metadata = (o.metadata ?? {}) as Record<string, string>;
+  if (str(o.payment_status) !== 'paid') return { outcome: 'ignored', detail: 'sessione non pagata' };
+  if (metadata.rinnovaTenantId !== String(w.tenantId))
+    return { outcome: 'ignored', detail: 'sessione di un altro tenant' };
+  const tokenId = Number(metadata.rinnovaTokenId);
+  const sessionId = str(o.id);
+  if (!Number.isSafeInteger(tokenId) || tokenId <= 0 || !sessionId)
+    return { outcome: 'ignored', detail: 'sessione senza token' };
+  const [row] = await w.tx
+    .select(tokenRowColumns)
+    .from(paymentTokens)
+    .where(and(eq(paymentTokens.tenantId, w.tenantId), eq(paymentTokens.id, tokenId)));
+  if (!row || row.providerPlanId !== EXTRA_PAYMENT_PLAN)
+    return { outcome: 'ignored', detail: `token ${tokenId} sconosciuto` };
+  const created = typeof o.created === 'number' ? o.created : event.created;
+  try {
+    const result = await recordExtraTokenPayment(w, row, {
+      sessionId,
+      paymentIntentId: idOf(o.payment_intent),
+      amountPaid: typeof o.amount_total === 'number' ? o.amount_total : null,
+      lateOk: created * 1000 <= row.expiresAt.getTime(),
+    });
+    return {
+      outcome: result === 'paid' ? 'applied' : 'unchanged',
+      detail: `pagamento ${row.paymentId} con carta`,
     };
   } catch (error) {
     if (error instanceof HttpError) return { outcome: 'ignored', detail: error.message };

@@ -2,6 +2,7 @@
  * Subscription commands. Each runs inside a unit of work (one transaction, one clock reading, an
  * outbox) and moves a status only through `changeStatus`, which asks the state machine.
  */
+import { attachNextCharges } from './one-off-charge.service';
 import { causaleOf } from '../../../contract/schemas/payment';
 import { and, eq, sql } from 'drizzle-orm';
 import { nextBillingDate, periodEndAfter } from '../../../contract/billing-dates';
@@ -516,6 +517,8 @@ export async function ensureRenewalPayment(
     periodEnd: periodEndAfter(sub.startDate, plan.recurrence, periodStart),
     couponRedemptionId: await redemptionForNextPayment(uow, sub.id),
   });
+  // One-off charges 'Con il prossimo pagamento' (issue 30): their lines join this period's.
+  await attachNextCharges(uow, sub.id, id);
   const created = await findPayment(uow, id);
   if (!created) throw new Error('renewal payment insert returned no row');
   return created;

@@ -118,7 +118,8 @@ export interface InvoiceDocument {
  */
 export function fiscalParts(
   fd: FiscalDocument,
-  period: { start: string | null; end: string | null },
+  /** `chargeLines`: how many charge lines (the first ones) carry the period; all when absent. */
+  period: { start: string | null; end: string | null; chargeLines?: number },
 ): Pick<
   InvoiceDocument,
   | 'lines'
@@ -130,6 +131,9 @@ export function fiscalParts(
   | 'taxCents'
   | 'totalCents'
 > {
+  let charges = 0;
+  const dated = (kind: string) =>
+    kind === 'charge' && (period.chargeLines === undefined || charges++ < period.chargeLines);
   return {
     lines: fd.lines.map((l) => ({
       kind: l.kind,
@@ -140,8 +144,9 @@ export function fiscalParts(
       totalCents: l.totalCents,
       vat: l.vat,
       natura: l.natura,
-      periodStart: l.kind === 'charge' ? period.start : null,
-      periodEnd: l.kind === 'charge' ? period.end : null,
+      ...(dated(l.kind)
+        ? { periodStart: period.start, periodEnd: period.end }
+        : { periodStart: null, periodEnd: null }),
       withholding: l.withholding,
     })),
     summaries: fd.summaries.map((s) => ({

@@ -5,7 +5,7 @@
  * (invoice_issues) and lets the payment stand. Called by confirmBankTransfer; the PayPal payment
  * and webhook renewals call it the same way.
  */
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { romeCalendarDay } from '../../../contract/billing-dates';
 import { isNatura, type Natura } from '../../../contract/invoice/fatturapa';
 import { invoiceMessages, serverMessages } from '../../../contract/messages';
@@ -44,6 +44,7 @@ import {
   oneOffDocument,
   sellerProfileOf,
   subscriptionDocument,
+  type ExtraLine,
 } from '../../db/fiscal-profiles';
 import { discountOfPayment } from '../../db/coupons';
 
@@ -501,28 +502,48 @@ export async function issueInvoiceForPayment(
           })
           .from(oneOffCharges)
           .where(and(eq(oneOffCharges.tenantId, w.tenantId), eq(oneOffCharges.id, p.oneOffChargeId)));
-  const document = oneOff
+  const periodCharge = change
+    ? {
+        description: changePlanMessages.chargeLine(p.planName, italianDate(from), italianDate(to)),
+        costCents: change.chargeCents ?? 0,
+        vat: p.vat,
+        natura,
+      }
+    : {
+        description: `Abbonamento «${p.planName}» dal ${italianDate(from)} al ${italianDate(to)}`,
+        costCents: p.cost,
+        vat: p.vat,
+        natura,
+        // A coupon's period (issue 30): ScontoMaggiorazione SC on the line, the net to pay discounted.
+        discount: await discountOfPayment(w, p.couponRedemptionId),
+      };
+  let document = oneOff
     ? await oneOffDocument(w.tx, w.tenantId, p.userId, { ...oneOff, vat: p.vat, natura })
-    : await subscriptionDocument(
-        w.tx,
-        w.tenantId,
-        p.userId,
-        change
-          ? {
-              description: changePlanMessages.chargeLine(p.planName, italianDate(from), italianDate(to)),
-              costCents: change.chargeCents ?? 0,
-              vat: p.vat,
-              natura,
-            }
-          : {
-              description: `Abbonamento «${p.planName}» dal ${italianDate(from)} al ${italianDate(to)}`,
-              costCents: p.cost,
-              vat: p.vat,
-              natura,
-              // A coupon's period (issue 30): ScontoMaggiorazione SC on the line, the net to pay discounted.
-              discount: await discountOfPayment(w, p.couponRedemptionId),
-            },
-      );
+    : await subscriptionDocument(w.tx, w.tenantId, p.userId, periodCharge);
+  // One-off charges collected with this period's payment (issue 30): their lines beside the
+  // period's, in the same document. Each adds a positive amount, so they are looked for only when
+  // the payment asks more than the period alone.
+  let extras: ExtraLine[] = [];
+  if (!oneOff && !change && document.netToPayCents !== p.amountDueCents) {
+    extras = await w.tx
+      .select({
+        description: oneOffCharges.description,
+        quantity: oneOffCharges.quantity,
+        unitPriceCents: oneOffCharges.unitPriceCents,
+      })
+      .from(oneOffCharges)
+      .where(
+        and(
+          eq(oneOffCharges.tenantId, w.tenantId),
+          eq(oneOffCharges.paymentId, p.id),
+          eq(oneOffCharges.collect, 'nextPayment'),
+          ne(oneOffCharges.status, 'deleted'),
+        ),
+      )
+      .orderBy(asc(oneOffCharges.id));
+    if (extras.length > 0)
+      document = await subscriptionDocument(w.tx, w.tenantId, p.userId, { ...periodCharge, extras });
+  }
   if (document.treatment.vat === 0 && !document.treatment.natura) missing.push(invoiceMessages.planNatura);
   const messages = missing.map(invoiceMessages.missing);
   const agreed = document.netToPayCents - (change?.offsetCents ?? 0);
@@ -546,7 +567,13 @@ export async function issueInvoiceForPayment(
     transmitter: seller.party.vat!,
     seller: seller.party,
     buyer: buyer.party,
-    ...fiscalParts(document, oneOff ? { start: null, end: null } : { start: from, end: to }),
+    // The period's dates on the period's line only; a one-off charge's lines have none.
+    ...fiscalParts(
+      document,
+      oneOff
+        ? { start: null, end: null }
+        : { start: from, end: to, ...(extras.length > 0 ? { chargeLines: 1 } : {}) },
+    ),
     // A public body's order: the payment's reference and the CIG it gave (FPA12).
     order:
       buyer.routing.format === 'FPA12' && customer.cig

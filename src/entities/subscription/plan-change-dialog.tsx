@@ -7,7 +7,7 @@
  * server's field errors go on their field; anything else (a provider's 502…) above the buttons and
  * in a toast, and nothing changed.
  */
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState, type ComponentType } from 'react';
 import { romeDay } from '../../../contract/billing-dates';
 import type { PlanChangePreview } from '../../../contract/invoice/plan-change';
 import type { Quote } from '../../../contract/invoice/quote';
@@ -76,6 +76,11 @@ export interface PlanChangeApi {
   plans?: PlanChoice[];
   /** The customer changes their own plan: the done step speaks to them. */
   forCustomer?: boolean;
+  /**
+   * The done step's action for a proration left to pay (not Stripe's): e.g. the Admin's card
+   * payment link of that payment (issue 30). Absent: only the transfer's causale.
+   */
+  ProrationLink?: ComponentType<{ paymentId: number }>;
 }
 
 export function PlanChangeDialog({
@@ -150,7 +155,15 @@ export function PlanChangeDialog({
   }
 
   if (done)
-    return <PlanChangeDone sub={sub} done={done} onClose={onClose} forCustomer={api.forCustomer ?? false} />;
+    return (
+      <PlanChangeDone
+        sub={sub}
+        done={done}
+        onClose={onClose}
+        forCustomer={api.forCustomer ?? false}
+        ProrationLink={api.ProrationLink}
+      />
+    );
 
   return (
     <Modal
@@ -520,11 +533,13 @@ function PlanChangeDone({
   done,
   onClose,
   forCustomer,
+  ProrationLink,
 }: {
   sub: Subscription;
   done: { data: PlanChangeResult; message: string | null };
   onClose: () => void;
   forCustomer: boolean;
+  ProrationLink?: ComponentType<{ paymentId: number }> | undefined;
 }) {
   const say = forCustomer ? { ...t, ...t.customer } : t;
   const d = done.data;
@@ -553,6 +568,7 @@ function PlanChangeDone({
           {d.prorationPaymentId !== null && d.netToPay === 0 && <p>{t.prorationPaid}</p>}
         </div>
       </div>
+      {toPay && method !== 'stripe' && ProrationLink && <ProrationLink paymentId={d.prorationPaymentId!} />}
       <dl className="mt-4 space-y-1.5 text-sm">
         <div className="flex items-baseline justify-between gap-4">
           <dt className="text-slate-600">{t.plan}</dt>

@@ -152,8 +152,10 @@ function PaymentForm({ token, settings }: { token: PaymentTokenView; settings: P
   // A discounted payment is charged by Stripe (a coupon on its Checkout); PayPal's plan charges its
   // list price, so PayPal is offered only without a coupon (issue 30).
   const discounted = Boolean(token.coupon) && Boolean(settings.stripe);
+  // A payment that is not a period's (issue 30: a one-off charge, a proration) is paid once by card.
+  const extra = token.extra ?? null;
   const methods: Method[] = [
-    ...(settings.paypal && !discounted ? ['paypal' as const] : []),
+    ...(settings.paypal && !discounted && !extra ? ['paypal' as const] : []),
     ...(settings.stripe ? ['card' as const] : []),
   ];
   const [chosen, setMethod] = useState<Method>(methods[0] ?? 'paypal');
@@ -222,63 +224,71 @@ function PaymentForm({ token, settings }: { token: PaymentTokenView; settings: P
     }
   }
 
+  if (extra && methods.length === 0) return <Problem text={extraText.noCard} />;
+
   return (
     <div>
-      <p className="text-sm font-medium text-slate-500">Abbonamento</p>
-      <p className="text-xl font-semibold text-slate-900">{token.plan.name}</p>
-      {token.plan.features.length > 0 && (
-        <ul className="mt-3 space-y-1.5 text-sm text-slate-600">
-          {token.plan.features.map((f) => (
-            <li key={f} className="flex items-start gap-2">
-              <CheckIcon className="mt-0.5 h-4 w-4 shrink-0 text-emerald-600" />
-              <span>{f}</span>
-            </li>
-          ))}
-        </ul>
-      )}
-      <dl className="mt-5 space-y-1.5 rounded-lg border border-slate-200 bg-slate-50 p-4 text-sm">
-        <div className="flex justify-between gap-3">
-          <dt className="text-slate-500">Prezzo</dt>
-          <dd className="text-slate-700">{formatCurrency(token.costBeforeVAT)}</dd>
-        </div>
-        {coupon && (
-          <div className="flex justify-between gap-3" data-testid="payment-discount">
-            <dt className="min-w-0 text-emerald-700">
-              Sconto <span className="font-medium">{coupon.code}</span> ({coupon.discountLabel})
-            </dt>
-            <dd className="shrink-0 text-emerald-700">−{formatCurrency(coupon.discountAmount)}</dd>
-          </div>
-        )}
-        <div className="flex justify-between gap-3">
-          <dt className="text-slate-500">IVA {token.vatPercentage.toLocaleString('it-IT')}%</dt>
-          <dd className="text-slate-700">{formatCurrency(vatAmount)}</dd>
-        </div>
-        <div className="flex items-baseline justify-between gap-3 border-t border-slate-200 pt-2">
-          <dt className="font-medium text-slate-900">Totale {period}</dt>
-          <dd className="text-right" data-testid="payment-amount">
-            {coupon && coupon.fullAmount !== coupon.amount && (
-              <span className="mr-2 text-sm text-slate-500 line-through" aria-hidden="true">
-                {formatCurrency(coupon.fullAmount)}
-              </span>
+      {extra ? (
+        <ExtraSummary token={token} extra={extra} />
+      ) : (
+        <>
+          <p className="text-sm font-medium text-slate-500">Abbonamento</p>
+          <p className="text-xl font-semibold text-slate-900">{token.plan.name}</p>
+          {token.plan.features.length > 0 && (
+            <ul className="mt-3 space-y-1.5 text-sm text-slate-600">
+              {token.plan.features.map((f) => (
+                <li key={f} className="flex items-start gap-2">
+                  <CheckIcon className="mt-0.5 h-4 w-4 shrink-0 text-emerald-600" />
+                  <span>{f}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+          <dl className="mt-5 space-y-1.5 rounded-lg border border-slate-200 bg-slate-50 p-4 text-sm">
+            <div className="flex justify-between gap-3">
+              <dt className="text-slate-500">Prezzo</dt>
+              <dd className="text-slate-700">{formatCurrency(token.costBeforeVAT)}</dd>
+            </div>
+            {coupon && (
+              <div className="flex justify-between gap-3" data-testid="payment-discount">
+                <dt className="min-w-0 text-emerald-700">
+                  Sconto <span className="font-medium">{coupon.code}</span> ({coupon.discountLabel})
+                </dt>
+                <dd className="shrink-0 text-emerald-700">−{formatCurrency(coupon.discountAmount)}</dd>
+              </div>
             )}
-            <span className="text-lg font-semibold text-slate-900">{formatCurrency(token.amount)}</span>
-          </dd>
-        </div>
-      </dl>
-      {coupon && (
-        <p className="mt-2 text-xs font-medium text-emerald-700" data-testid="payment-coupon-periods">
-          {`Sconto ${couponPeriodsText(coupon.periodsLeft)}${
-            coupon.periodsLeft !== null ? `, poi ${formatCurrency(coupon.fullAmount)} ${period}` : ''
-          }.`}
-        </p>
+            <div className="flex justify-between gap-3">
+              <dt className="text-slate-500">IVA {token.vatPercentage.toLocaleString('it-IT')}%</dt>
+              <dd className="text-slate-700">{formatCurrency(vatAmount)}</dd>
+            </div>
+            <div className="flex items-baseline justify-between gap-3 border-t border-slate-200 pt-2">
+              <dt className="font-medium text-slate-900">Totale {period}</dt>
+              <dd className="text-right" data-testid="payment-amount">
+                {coupon && coupon.fullAmount !== coupon.amount && (
+                  <span className="mr-2 text-sm text-slate-500 line-through" aria-hidden="true">
+                    {formatCurrency(coupon.fullAmount)}
+                  </span>
+                )}
+                <span className="text-lg font-semibold text-slate-900">{formatCurrency(token.amount)}</span>
+              </dd>
+            </div>
+          </dl>
+          {coupon && (
+            <p className="mt-2 text-xs font-medium text-emerald-700" data-testid="payment-coupon-periods">
+              {`Sconto ${couponPeriodsText(coupon.periodsLeft)}${
+                coupon.periodsLeft !== null ? `, poi ${formatCurrency(coupon.fullAmount)} ${period}` : ''
+              }.`}
+            </p>
+          )}
+          {state !== 'saving' && settings.stripe && <CouponField token={token} />}
+          <p className="mt-3 text-xs text-slate-500">
+            Rinnovo automatico {period} con{' '}
+            {methods.length > 1 ? 'il metodo scelto' : method === 'card' ? 'la carta' : 'PayPal'}, finché non
+            lo disdici. Il link scade il{' '}
+            {new Date(token.expiryDate).toLocaleString('it-IT', { dateStyle: 'short', timeStyle: 'short' })}.
+          </p>
+        </>
       )}
-      {state !== 'saving' && settings.stripe && <CouponField token={token} />}
-      <p className="mt-3 text-xs text-slate-500">
-        Rinnovo automatico {period} con{' '}
-        {methods.length > 1 ? 'il metodo scelto' : method === 'card' ? 'la carta' : 'PayPal'}, finché non lo
-        disdici. Il link scade il{' '}
-        {new Date(token.expiryDate).toLocaleString('it-IT', { dateStyle: 'short', timeStyle: 'short' })}.
-      </p>
       {error && (
         <p
           role="alert"
@@ -363,6 +373,48 @@ function PaymentForm({ token, settings }: { token: PaymentTokenView; settings: P
           </PayPalScriptProvider>
         )}
       </div>
+    </div>
+  );
+}
+
+const extraText = {
+  oneOff: 'Addebito una tantum',
+  proration: 'Conguaglio cambio di piano',
+  prorationDetail: (plan: string) => `Passaggio al piano «${plan}»`,
+  total: 'Totale',
+  once: 'Pagamento unico con carta: non cambia il rinnovo dell’abbonamento.',
+  noCard: 'Il pagamento con carta non è disponibile: contatta il fornitore per pagare con bonifico.',
+} as const;
+
+/** What an extra payment's link pays (issue 30): what it is, its total with VAT, once. */
+function ExtraSummary({
+  token,
+  extra,
+}: {
+  token: PaymentTokenView;
+  extra: NonNullable<PaymentTokenView['extra']>;
+}) {
+  return (
+    <div data-testid="payment-extra">
+      <p className="text-sm font-medium text-slate-500">
+        {extra.kind === 'oneOff' ? extraText.oneOff : extraText.proration}
+      </p>
+      <p className="break-words text-xl font-semibold text-slate-900">
+        {extra.kind === 'oneOff' ? extra.description : extraText.prorationDetail(extra.description)}
+      </p>
+      <p className="mt-1 text-sm text-slate-500">{token.plan.name}</p>
+      <dl className="mt-5 rounded-lg border border-slate-200 bg-slate-50 p-4 text-sm">
+        <div className="flex items-baseline justify-between gap-3">
+          <dt className="font-medium text-slate-900">{extraText.total} (IVA inclusa)</dt>
+          <dd className="text-lg font-semibold text-slate-900" data-testid="payment-amount">
+            {formatCurrency(token.amount)}
+          </dd>
+        </div>
+      </dl>
+      <p className="mt-3 text-xs text-slate-500">
+        {extraText.once} Il link scade il{' '}
+        {new Date(token.expiryDate).toLocaleString('it-IT', { dateStyle: 'short', timeStyle: 'short' })}.
+      </p>
     </div>
   );
 }

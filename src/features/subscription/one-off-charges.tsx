@@ -8,13 +8,15 @@ import {
   type OneOffCollect,
 } from '../../../contract/schemas/one-off-charge';
 import type { Subscription } from '../../../contract/schemas/subscription';
-import { PlusIcon, TrashIcon } from '../../components/icons';
+import { LinkIcon, PlusIcon, TrashIcon } from '../../components/icons';
 import { Modal } from '../../components/modal';
 import { formatCurrency, formatDate } from '../../lib/formatters';
 import { notify } from '../../lib/notify';
 import { useAddOneOffCharge, useDeleteOneOffCharge, useOneOffCharges } from './api/one-off-charges';
 import { splitFieldErrors } from '../../lib/form-errors';
 import { oneOffText as t } from './one-off-text';
+import { useCreatePaymentLink } from './api/create-payment-link';
+import { PaymentLinkModal } from './payment-link-modal';
 
 const statusTone: Record<OneOffCharge['status'], string> = {
   pending: 'border-amber-200 bg-amber-50 text-amber-800',
@@ -28,6 +30,14 @@ export function OneOffChargesCard({ sub, canManage }: { sub: Subscription; canMa
   const remove = useDeleteOneOffCharge();
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<OneOffCharge | null>(null);
+  // A pending charge with its own payment, not charged by Stripe: its payment link (paid by card).
+  const makeLink = useCreatePaymentLink();
+  const [link, setLink] = useState<string | null>(null);
+  const linkable = (c: OneOffCharge) =>
+    c.status === 'pending' &&
+    c.collect === 'now' &&
+    c.paymentId !== null &&
+    sub.payments.find((p) => p.id === c.paymentId)?.method !== 'stripe';
   const live =
     sub.subscriptionStatus === SubscriptionStatus.Active ||
     sub.subscriptionStatus === SubscriptionStatus.ActiveNoRenewal;
@@ -61,15 +71,34 @@ export function OneOffChargesCard({ sub, canManage }: { sub: Subscription; canMa
                 </p>
               </div>
               {c.status === 'pending' && (
-                <button
-                  type="button"
-                  className="btn-secondary shrink-0 px-2.5"
-                  aria-label={t.removeLabel(c.description)}
-                  title={t.remove}
-                  onClick={() => setRemoving(c)}
-                >
-                  <TrashIcon />
-                </button>
+                <div className="flex shrink-0 gap-1.5">
+                  {linkable(c) && (
+                    <button
+                      type="button"
+                      className="btn-secondary px-2.5"
+                      aria-label={t.linkLabel(c.description)}
+                      title={t.link}
+                      disabled={makeLink.isPending}
+                      onClick={() =>
+                        void makeLink
+                          .mutateAsync(c.paymentId!)
+                          .then(setLink)
+                          .catch(() => undefined)
+                      }
+                    >
+                      <LinkIcon />
+                    </button>
+                  )}
+                  <button
+                    type="button"
+                    className="btn-secondary px-2.5"
+                    aria-label={t.removeLabel(c.description)}
+                    title={t.remove}
+                    onClick={() => setRemoving(c)}
+                  >
+                    <TrashIcon />
+                  </button>
+                </div>
               )}
             </li>
           ))}
@@ -86,6 +115,7 @@ export function OneOffChargesCard({ sub, canManage }: { sub: Subscription; canMa
         </button>
       )}
       {adding && <OneOffDialog sub={sub} onClose={() => setAdding(false)} />}
+      {link && <PaymentLinkModal link={link} onClose={() => setLink(null)} />}
       {removing && (
         <Modal
           title={t.removeTitle}

@@ -14,9 +14,12 @@ export const oneOffText = {
   now: 'Subito',
   nowHint: 'Un pagamento dedicato, da incassare oggi.',
   nextPayment: 'Con il prossimo pagamento',
-  nextPaymentHint: 'Non ancora disponibile.',
+  nextPaymentHint:
+    'Aggiunto al pagamento del prossimo periodo, sulla stessa fattura (con PayPal: un pagamento dedicato).',
   confirm: 'Aggiungi addebito',
   cancel: 'Annulla',
+  link: 'Link di pagamento',
+  linkLabel: (d: string) => `Link di pagamento con carta per «${d}»`,
   remove: 'Elimina',
   removeLabel: (d: string) => `Elimina l’addebito «${d}»`,
   removeTitle: 'Eliminare l’addebito?',

@@ -108,6 +108,51 @@ describe('the public payment page (/payment)', () => {
     expect(bodies).toEqual([{ token: 'tok-123' }]);
   });
 
+  it('an extra payment (a one-off charge): what it pays and its total, card only, no renewal text', async () => {
+    const bodies: unknown[] = [];
+    server.use(
+      apiGet('PaymentToken/validate', () =>
+        ok({
+          ...view,
+          amount: 111.02,
+          paymentProviderPlanId: 'rinnova-one-off',
+          extra: { kind: 'oneOff', description: 'Configurazione dominio' },
+        }),
+      ),
+      apiGet('paymentprovider/GetPublicSettingsByTenant/:id', () =>
+        ok({ paypal: { apiKey: 'client-id' }, stripe: { publishableKey: 'pk_test_1' } }),
+      ),
+      apiPost('Payment/stripe/checkout', async ({ request }) => {
+        bodies.push(await request.json());
+        return fail(502, 'Stripe è momentaneamente non disponibile.');
+      }),
+    );
+    renderApp('/payment?token=tok-123');
+    expect(await screen.findByText('Configurazione dominio')).toBeInTheDocument();
+    expect(screen.getByText('Addebito una tantum')).toBeInTheDocument();
+    expect(screen.getByTestId('payment-amount')).toHaveTextContent('111,02 €');
+    expect(screen.getByText(/Pagamento unico con carta/)).toBeInTheDocument();
+    expect(screen.queryByText(/Rinnovo automatico/)).toBeNull();
+    expect(screen.queryByRole('radio', { name: /PayPal/ })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Paga con carta' }));
+    await waitFor(() => expect(bodies).toEqual([{ token: 'tok-123' }]));
+  });
+
+  it('an extra payment without Stripe says to pay by transfer', async () => {
+    server.use(
+      apiGet('PaymentToken/validate', () =>
+        ok({ ...view, extra: { kind: 'proration', description: 'Pro' } }),
+      ),
+      apiGet('paymentprovider/GetPublicSettingsByTenant/:id', () =>
+        ok({ paypal: { apiKey: 'client-id' }, stripe: null }),
+      ),
+    );
+    renderApp('/payment?token=tok-123');
+    expect(await (await card()).findByRole('alert')).toHaveTextContent(
+      'Il pagamento con carta non è disponibile: contatta il fornitore per pagare con bonifico.',
+    );
+  });
+
   it('back from Stripe: the session is confirmed, then the thank-you screen; a refusal says so', async () => {
     const confirmed: unknown[] = [];
     server.use(

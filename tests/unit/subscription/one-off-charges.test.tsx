@@ -9,7 +9,7 @@ import { Role } from '../../../contract/enums';
 import type { OneOffCharge } from '../../../contract/schemas/one-off-charge';
 import { renderApp } from '../app/harness';
 import { apiDelete, apiGet, apiPost, fail, ok, server } from '../msw/server';
-import { subscription, subscriptionServer } from './fixtures';
+import { payment, subscription, subscriptionServer } from './fixtures';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -91,5 +91,49 @@ describe('one-off charges', () => {
     expect(await screen.findByText('Addebito eliminato.')).toBeVisible();
     expect(deleted).toEqual(['2']);
     expect(await within(card).findByText('Eliminato')).toBeVisible();
+  }, 30_000);
+
+  it('a pending charge with its own payment gets its card payment link; a Stripe-charged or next-payment one does not', async () => {
+    subscriptionServer([{ ...subscription(12, 1), payments: [payment({ id: 512, method: 'stripe' })] }]);
+    const byStripe: OneOffCharge = {
+      ...paid,
+      id: 5,
+      description: 'Addebitato da Stripe',
+      status: 'pending',
+      paidAt: null,
+      paymentId: 512,
+    };
+    const pending: OneOffCharge = { ...paid, id: 3, status: 'pending', paidAt: null, paymentId: 501 };
+    const next: OneOffCharge = {
+      ...paid,
+      id: 4,
+      description: 'Supporto extra',
+      collect: 'nextPayment',
+      status: 'pending',
+      paidAt: null,
+      paymentId: null,
+    };
+    const asked: unknown[] = [];
+    server.use(
+      apiGet('subscription/charges/:id', () => ok([byStripe, next, pending])),
+      apiPost('PaymentToken/create', async ({ request }) => {
+        asked.push(await request.json());
+        return ok({ token: 'tok-oneoff' });
+      }),
+    );
+    const { user } = renderApp('/subscription/12', { role: Role.Admin, tenantId: 1 });
+    const card = (
+      await screen.findByRole('heading', { name: 'Addebiti una tantum' }, { timeout: 10_000 })
+    ).closest('section')!;
+    await within(card).findByText('Supporto extra');
+    expect(
+      within(card).queryByRole('button', { name: 'Link di pagamento con carta per «Supporto extra»' }),
+    ).toBeNull();
+    await user.click(
+      within(card).getByRole('button', { name: 'Link di pagamento con carta per «Configurazione dominio»' }),
+    );
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByDisplayValue(/token=tok-oneoff/)).toBeVisible();
+    expect(asked).toEqual([{ paymentId: 501 }]);
   }, 30_000);
 });

@@ -347,6 +347,19 @@ describe('Cambia piano', { timeout: 30_000 }, () => {
     await waitFor(() =>
       expect(done).toHaveTextContent('Il cliente lo paga con bonifico, causale RNV-1-000510'),
     );
+    // Issue 30: or by card, with the proration's own payment link.
+    const asked: unknown[] = [];
+    server.use(
+      apiPost('PaymentToken/create', async ({ request }) => {
+        asked.push(await request.json());
+        return ok({ token: 'tok-proration' });
+      }),
+    );
+    await user.click(
+      within(done).getByRole('button', { name: 'Link di pagamento con carta del conguaglio' }),
+    );
+    expect(await screen.findByDisplayValue(/token=tok-proration/)).toBeVisible();
+    expect(asked).toEqual([{ paymentId: 510 }]);
   });
 
   it('cancels a scheduled change after asking', async () => {

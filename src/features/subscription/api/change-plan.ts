@@ -19,6 +19,7 @@ import { http } from '../../../lib/http';
 import { serverMessageOr } from '../../../lib/http-errors';
 import { queryKeys } from '../../../lib/query-keys';
 import { useSelectedTenantId } from '../../../lib/tenant-store';
+import { ProrationLink } from '../proration-link';
 import { subscriptionText as t } from '../subscription-text';
 import { SUBSCRIPTION, useInvalidateSubscriptions } from './subscription-queries';
 
@@ -93,4 +94,6 @@ export function useCancelPlanChange() {
 export const adminPlanChangeApi: PlanChangeApi = {
   usePreview: usePlanChangePreview,
   useChange: useChangePlan,
+  // Issue 30: a proration left to pay gets its card payment link.
+  ProrationLink,
 };
