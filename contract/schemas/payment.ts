@@ -47,6 +47,11 @@ export interface PaymentTokenView {
   vatPercentage: number;
   /** The coupon on the subscription (issue 30), or null: the page shows the discount and its periods. */
   coupon?: CouponQuote | null;
+  /**
+   * The kind of the link's provider (issue 30): a discounted link offers PayPal only when PayPal
+   * charges it (its coupon's own PayPal plan in `paymentProviderPlanId`).
+   */
+  paymentProviderKind?: 'paypal' | 'stripe' | null;
 }
 
 /** `POST api/PaymentToken/create` body. */

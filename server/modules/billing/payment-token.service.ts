@@ -270,6 +270,15 @@ export async function validatePaymentToken(
       vatHundredths: extra.vat,
     },
   );
+  const [provider] =
+    row.paymentProviderId === null
+      ? []
+      : await db
+          .select({ kind: paymentProviders.kind })
+          .from(paymentProviders)
+          .where(
+            and(eq(paymentProviders.tenantId, row.tenantId), eq(paymentProviders.id, row.paymentProviderId)),
+          );
   return {
     id: row.id,
     token,
@@ -294,6 +303,7 @@ export async function validatePaymentToken(
     costBeforeVAT: fromCents(extra.cost),
     vatPercentage: fromPercentHundredths(extra.vat),
     coupon,
+    paymentProviderKind: provider?.kind === 'paypal' || provider?.kind === 'stripe' ? provider.kind : null,
   };
 }
 

@@ -121,6 +121,7 @@ const tokenViewSchema = z.object({
   costBeforeVAT: z.number(),
   vatPercentage: z.number(),
   coupon: couponQuoteSchema.nullable().optional(),
+  paymentProviderKind: z.enum(['paypal', 'stripe']).nullable().optional(),
 });
 
 export function registerPaymentRoutes(fastify: FastifyInstance, options: PaymentRoutesOptions): void {
