@@ -151,7 +151,8 @@ export async function applyCouponToSubscription(
     throw couponError(couponMessages.alreadyApplied);
   }
   // The Admin's path on a subscription a provider charges: the provider would keep charging the
-  // full price (telling Stripe or PayPal is not wired yet), so it is refused and nothing changes.
+  // full price. Stripe is told first (`couponAtStripe`); PayPal's revise needs the buyer's
+  // re-consent (server/README 'Coupons at PayPal'), so it is refused and nothing changes.
   if (input.paymentId === undefined && !input.preview) {
     const charged = await chargedByProvider(uow, sub);
     if (charged === 'paypal' || (charged === 'stripe' && !input.stripeDone))
