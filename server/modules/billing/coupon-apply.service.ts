@@ -450,6 +450,60 @@ export async function paypalCouponTarget(
 }
 
 /**
+ * The PayPal plan a new payment link for `paymentId` needs (issue 30, `PaymentToken/create`): the
+ * payment is unpaid and discounted by the subscription's coupon (`coupon_redemption_id`, e.g. a
+ * coupon given on Create), its plan is on PayPal (plan and product) with an active PayPal row;
+ * from this payment on, the coupon's periods left at its discounted net to pay, then the full one.
+ * Null otherwise (the link is routed as before). Checked, nothing written.
+ */
+export async function paypalCouponTargetOfPayment(
+  w: UnitOfWork,
+  paymentId: number,
+): Promise<PayPalCouponTarget | null> {
+  const payment = await findPayment(w, paymentId);
+  if (!payment || payment.paidAt !== null || payment.couponRedemptionId === null) return null;
+  const sub = await findSubscription(w, payment.subscriptionId);
+  if (!sub) return null;
+  const [plan] = await w.tx
+    .select({
+      name: plans.name,
+      paypalPlanId: plans.paypalPlanId,
+      productId: plans.paypalProductId,
+      months: plans.recurrenceType,
+    })
+    .from(plans)
+    .where(and(eq(plans.tenantId, w.tenantId), eq(plans.id, sub.planId)));
+  if (!plan?.paypalPlanId || !plan.productId) return null;
+  const [paypal] = await w.tx
+    .select({ id: paymentProviders.id })
+    .from(paymentProviders)
+    .where(
+      and(
+        eq(paymentProviders.tenantId, w.tenantId),
+        eq(paymentProviders.kind, 'paypal'),
+        eq(paymentProviders.isActive, true),
+      ),
+    )
+    .limit(1);
+  if (!paypal) return null;
+  const quote = await couponQuoteOfSubscription(w, sub);
+  if (!quote || quote.periodsLeft === 0) return null;
+  const discountedCents = toCents(quote.amount);
+  if (discountedCents <= 0 || discountedCents !== payment.amountDueCents) return null;
+  return {
+    subscriptionId: sub.id,
+    paymentId,
+    code: quote.code,
+    productId: plan.productId,
+    name: plan.name,
+    intervalMonths: plan.months,
+    fullCents: toCents(quote.fullAmount),
+    discountedCents,
+    periods: quote.periodsLeft,
+  };
+}
+
+/**
  * The coupon's own PayPal plan (issue 30): PayPal's plan override on a subscription must adhere to
  * the plan's cycles (one REGULAR cycle here), so N discounted periods then the full price need a
  * plan of their own: a TRIAL cycle of N periods at the discounted net to pay, then the REGULAR one

@@ -70,6 +70,8 @@ export async function paymentRouteOf(
   uow: UnitOfWork,
   planId: number,
   amountDueCents: number,
+  /** A coupon's own PayPal plan made for this payment (issue 30): PayPal charges `amountCents` first. */
+  couponPlan?: { planId: string; amountCents: number } | null,
 ): Promise<{ providerPlanId: string; providerId: number | null }> {
   const [plan] = await uow.tx
     .select({
@@ -96,6 +98,9 @@ export async function paymentRouteOf(
   const stripeOk = stripeRow !== undefined && plan.stripePlanId !== null;
   // PayPal charges what its plan says: a link for another amount would charge the wrong sum.
   const paypalPrice = plan.paypalPriceCents ?? (await listPriceOf(uow.tx, uow.tenantId, plan));
+  // A discounted payment: the coupon's PayPal plan charges the discounted amount first.
+  if (couponPlan && paypalRow && plan.paypalPlanId !== null && couponPlan.amountCents === amountDueCents)
+    return { providerPlanId: couponPlan.planId, providerId: paypalRow.id };
   const paypalOk = plan.paypalPlanId !== null && paypalPrice === amountDueCents;
   if (!paypalOk && !stripeOk) {
     if (!plan.paypalPlanId) {
@@ -125,7 +130,7 @@ export async function paymentRouteOf(
 export async function createPaymentLink(
   uow: UnitOfWork,
   paymentId: number,
-  options: { token?: string } = {},
+  options: { token?: string; paypalCouponPlan?: { planId: string; amountCents: number } | null } = {},
 ): Promise<CreatedLink> {
   const payment = await findPayment(uow, paymentId, { lock: true });
   if (!payment) throw new HttpError(404, serverMessages.notFound);
@@ -136,7 +141,12 @@ export async function createPaymentLink(
   if (sub.status !== SubscriptionStatus.NotActive && sub.status !== SubscriptionStatus.ActiveNoRenewal)
     throw new HttpError(409, paymentMessages.linkOnlyNotActive);
   if (payment.paidAt !== null) throw new HttpError(409, paymentMessages.alreadyPaid);
-  const { providerPlanId, providerId } = await paymentRouteOf(uow, sub.planId, payment.amountDueCents);
+  const { providerPlanId, providerId } = await paymentRouteOf(
+    uow,
+    sub.planId,
+    payment.amountDueCents,
+    options.paypalCouponPlan,
+  );
 
   await uow.tx
     .update(paymentTokens)

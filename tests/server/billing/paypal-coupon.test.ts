@@ -27,7 +27,10 @@ import {
   plans,
   subscriptions,
 } from '../../../server/db/schema';
-import { providerCouponRefused } from '../../../server/modules/billing/coupon-apply.service';
+import {
+  paypalCouponRefused,
+  providerCouponRefused,
+} from '../../../server/modules/billing/coupon-apply.service';
 import { startFakePayPal, type FakePayPal } from '../../../server/providers/fake-paypal';
 import { paypalBillingCycles } from '../../../server/providers/paypal';
 import { create } from '../helpers/entity-checks';
@@ -78,6 +81,7 @@ beforeAll(async () => {
     durationPeriods: 3,
   });
   await create(admin, 'coupon', { code: 'PPFEDELTA', amountOff: 5, duration: 'forever' });
+  await create(admin, 'coupon', { code: 'PPGRATIS', percentOff: 100, duration: 'once' });
   await create(admin, 'coupon', {
     code: 'PPBIENNIO',
     percentOff: 15,
@@ -304,7 +308,83 @@ describe('PayPal charges what Rinnova asks', () => {
   });
 });
 
+describe('a coupon given on Create: the payment link asks the coupon’s PayPal plan', () => {
+  it('PaymentToken/create makes the plan (keyed), PayPal charges 3 discounted periods then the full price', async () => {
+    clock.set('2026-08-03T09:00:00.000Z');
+    const sub = await createSubscription(admin, {
+      userId: company,
+      planId: monthly.id,
+      couponCode: 'PPTRIMESTRE',
+    });
+    expect(sub.payments[0]!.amountDue).toBe(28.3);
+    const plansBefore = fake.plans.size;
+    const makeLink = () =>
+      admin.post<{ token: string }>('/api/PaymentToken/create', { paymentId: sub.payments[0]!.id });
+    const first = await makeLink();
+    expect(first.status, first.raw).toBe(200);
+    // A second link of the same payment: the same PayPal plan (PayPal-Request-Id), no other.
+    const link = await makeLink();
+    expect(fake.plans.size).toBe(plansBefore + 1);
+    const token = link.body.data!.token;
+    const page = await view(token);
+    expect(page).toMatchObject({ paymentProviderKind: 'paypal', amount: 28.3, coupon: { periodsLeft: 3 } });
+    expect(fake.plans.get(page.paymentProviderPlanId)!.cycles).toEqual([
+      { tenure: 'TRIAL', totalCycles: 3, price: '28.30' },
+      { tenure: 'REGULAR', totalCycles: 0, price: '35.38' },
+    ]);
+    const paypalId = await payWithPayPal(token);
+    for (const day of ['2026-09-03', '2026-10-03', '2026-11-03']) {
+      clock.set(`${day}T09:05:00.000Z`);
+      await deliver(fake.renew(paypalId, clock.now()).event);
+    }
+    const { rinnova, charged, invoiced } = await ledger(sub.id, paypalId);
+    expect(charged).toEqual([2830, 2830, 2830, 3538]);
+    expect(rinnova).toEqual(charged);
+    expect(invoiced).toEqual(charged);
+  });
+
+  it('PayPal failing at the plan: 502 and no link', async () => {
+    clock.set('2026-08-04T09:00:00.000Z');
+    const sub = await createSubscription(admin, {
+      userId: company,
+      planId: other.id,
+      couponCode: 'PPFEDELTA',
+    });
+    fake.failNext('POST /v1/billing/plans', 503);
+    const res = await admin.post('/api/PaymentToken/create', { paymentId: sub.payments[0]!.id });
+    expect(res.status, res.raw).toBe(502);
+    expect(await ctx.db.select().from(paymentTokens).where(eq(paymentTokens.subscriptionId, sub.id))).toEqual(
+      [],
+    );
+  });
+});
+
 describe('failures and refusals', () => {
+  it('two tabs applying at once: one PayPal plan, one redemption', async () => {
+    const { sub, token } = await linkFor(other, '2026-07-04T09:00:00.000Z');
+    const plansBefore = fake.plans.size;
+    const [a, b] = await Promise.all([applyCode(token, 'PPFEDELTA'), applyCode(token, 'PPFEDELTA')]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(fake.plans.size).toBe(plansBefore + 1);
+    expect(
+      await ctx.db.select().from(couponRedemptions).where(eq(couponRedemptions.subscriptionId, sub.id)),
+    ).toHaveLength(1);
+    expect(fake.plans.get((await view(token)).paymentProviderPlanId)!.cycles).toEqual([
+      { tenure: 'REGULAR', totalCycles: 0, price: '6.10' },
+    ]);
+  });
+
+  it('a 100 % coupon on a PayPal-only link: 409 (PayPal would bill nothing to record), nothing redeemed', async () => {
+    const { sub, token } = await linkFor(other, '2026-07-05T09:00:00.000Z');
+    const res = await applyCode(token, 'PPGRATIS');
+    expect(res.status, res.raw).toBe(409);
+    expect(res.body.message).toBe(paypalCouponRefused);
+    expect(
+      await ctx.db.select().from(couponRedemptions).where(eq(couponRedemptions.subscriptionId, sub.id)),
+    ).toEqual([]);
+    expect((await view(token)).amount).toBe(12.2);
+  });
+
   it('PayPal failing at the plan: 502, nothing redeemed, the link unchanged; then it works', async () => {
     const { sub, token } = await linkFor(other, '2026-07-01T09:00:00.000Z');
     const snapshot = async () => ({
