@@ -8,7 +8,7 @@
  * amount. A subscription has at most one coupon: the same code again answers what is applied
  * (a replayed link redeems nothing), another code is a 400 on `couponCode`.
  */
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { couponMessages, serverMessages } from '../../../contract/messages';
 import { fromCents, toCents } from '../../../contract/money';
 import type { CouponQuote } from '../../../contract/schemas/coupon-apply';
@@ -207,8 +207,40 @@ export async function applyCouponToSubscription(
           eq(paymentTokens.status, PaymentTokenStatus.Active),
         ),
       );
+    // The Admin's path: a PayPal link of this payment asks the plan's full price at PayPal, which
+    // PayPal would charge; it is withdrawn (a new link gets the coupon's own PayPal plan).
+    if (input.paymentId === undefined) await withdrawFullPricePayPalLinks(uow, payment.id, sub.planId);
   }
   return { ...quote, applied: true };
+}
+
+/** Expires the payment's active links routed to PayPal on the plan's own (full-price) PayPal plan. */
+async function withdrawFullPricePayPalLinks(uow: UnitOfWork, paymentId: number, planId: number) {
+  const [plan] = await uow.tx
+    .select({ paypalPlanId: plans.paypalPlanId })
+    .from(plans)
+    .where(and(eq(plans.tenantId, uow.tenantId), eq(plans.id, planId)));
+  if (!plan?.paypalPlanId) return;
+  const paypalRows = await uow.tx
+    .select({ id: paymentProviders.id })
+    .from(paymentProviders)
+    .where(and(eq(paymentProviders.tenantId, uow.tenantId), eq(paymentProviders.kind, 'paypal')));
+  if (paypalRows.length === 0) return;
+  await uow.tx
+    .update(paymentTokens)
+    .set({ status: PaymentTokenStatus.Expired })
+    .where(
+      and(
+        eq(paymentTokens.tenantId, uow.tenantId),
+        eq(paymentTokens.paymentId, paymentId),
+        eq(paymentTokens.status, PaymentTokenStatus.Active),
+        eq(paymentTokens.providerPlanId, plan.paypalPlanId),
+        inArray(
+          paymentTokens.paymentProviderId,
+          paypalRows.map((r) => r.id),
+        ),
+      ),
+    );
 }
 
 export const providerCouponRefused =

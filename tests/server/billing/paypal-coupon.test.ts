@@ -343,6 +343,32 @@ describe('a coupon given on Create: the payment link asks the coupon’s PayPal 
     expect(invoiced).toEqual(charged);
   });
 
+  it('Applica coupon on a NotActive subscription: its full-price PayPal link is withdrawn, a new link asks the coupon’s plan', async () => {
+    const { sub, token } = await linkFor(monthly, '2026-08-05T09:00:00.000Z');
+    const applied = await admin.post<CouponQuote>(`/api/subscription/applyCoupon/${sub.id}`, {
+      couponCode: 'PPBENVENUTO',
+    });
+    expect(applied.status, applied.raw).toBe(200);
+    const [old] = await ctx.db
+      .select({ status: paymentTokens.status })
+      .from(paymentTokens)
+      .where(eq(paymentTokens.subscriptionId, sub.id));
+    expect(old!.status).not.toBe(0);
+    expect(
+      (await ctx.api.get('/api/PaymentToken/validate', { query: { token } })).body.data ?? null,
+    ).toBeNull();
+    const link = await admin.post<{ token: string }>('/api/PaymentToken/create', {
+      paymentId: sub.payments[0]!.id,
+    });
+    expect(link.status, link.raw).toBe(200);
+    const page = await view(link.body.data!.token);
+    expect(page).toMatchObject({ amount: 31.84, paymentProviderKind: 'paypal' });
+    expect(fake.plans.get(page.paymentProviderPlanId)!.cycles).toEqual([
+      { tenure: 'TRIAL', totalCycles: 1, price: '31.84' },
+      { tenure: 'REGULAR', totalCycles: 0, price: '35.38' },
+    ]);
+  });
+
   it('PayPal failing at the plan: 502 and no link', async () => {
     clock.set('2026-08-04T09:00:00.000Z');
     const sub = await createSubscription(admin, {
