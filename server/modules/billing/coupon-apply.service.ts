@@ -8,6 +8,7 @@
  * amount. A subscription has at most one coupon: the same code again answers what is applied
  * (a replayed link redeems nothing), another code is a 400 on `couponCode`.
  */
+import { createHash } from 'node:crypto';
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { couponMessages, serverMessages } from '../../../contract/messages';
 import { fromCents, toCents } from '../../../contract/money';
@@ -555,16 +556,21 @@ export async function couponPlanAtPayPal(
     priceCents: t.fullCents,
     intervalMonths: t.intervalMonths,
     discount: { priceCents: t.discountedCents, periods: t.periods },
-    idempotencyKey: [
-      'rnv-coupon-plan',
-      tenantId,
-      t.subscriptionId,
-      t.paymentId,
-      t.code,
-      t.discountedCents,
-      t.fullCents,
-      t.periods ?? 'sempre',
-    ].join('-'),
+    // A digest keeps the key short whatever the code's length (PayPal-Request-Id has a limit).
+    idempotencyKey: `rnv-coupon-plan-${createHash('sha256')
+      .update(
+        [
+          tenantId,
+          t.subscriptionId,
+          t.paymentId,
+          t.code,
+          t.discountedCents,
+          t.fullCents,
+          t.periods ?? 'sempre',
+        ].join('|'),
+      )
+      .digest('hex')
+      .slice(0, 32)}`,
   });
 }
 
