@@ -369,6 +369,26 @@ describe('a coupon given on Create: the payment link asks the coupon’s PayPal 
     ]);
   });
 
+  it('the customer’s Paga ora: the fresh link asks the coupon’s PayPal plan', async () => {
+    clock.set('2026-08-06T09:00:00.000Z');
+    const cliente = await ctx.as('cliente', 'Demo Srl');
+    const sub = await createSubscription(admin, {
+      userId: await userId(ctx, 'cliente@demo.rinnova.it'),
+      planId: other.id,
+      couponCode: 'PPFEDELTA',
+    });
+    const res = await cliente.post<{ method: string; url: string }>(
+      `/api/user/me/subscriptions/${sub.id}/pay`,
+    );
+    expect(res.status, res.raw).toBe(200);
+    const token = new URL(res.body.data!.url).searchParams.get('token')!;
+    const page = await view(token);
+    expect(page).toMatchObject({ amount: 6.1, paymentProviderKind: 'paypal' });
+    expect(fake.plans.get(page.paymentProviderPlanId)!.cycles).toEqual([
+      { tenure: 'REGULAR', totalCycles: 0, price: '6.10' },
+    ]);
+  });
+
   it('PayPal failing at the plan: 502 and no link', async () => {
     clock.set('2026-08-04T09:00:00.000Z');
     const sub = await createSubscription(admin, {
