@@ -52,6 +52,11 @@ export interface PaymentTokenView {
    * plan change's proration ('proration', the new plan's name), paid once by card; else null.
    */
   extra?: { kind: 'oneOff' | 'proration'; description: string } | null;
+  /**
+   * The kind of the link's provider (issue 30): a discounted link offers PayPal only when PayPal
+   * charges it (its coupon's own PayPal plan in `paymentProviderPlanId`).
+   */
+  paymentProviderKind?: 'paypal' | 'stripe' | null;
 }
 
 /** `POST api/PaymentToken/create` body. */

@@ -18,6 +18,29 @@ export interface FakeSubscription {
   plan_id: string;
   custom_id?: string;
   create_time: string;
+  /** The buyer's approval carried an inline plan (`plan` beside `plan_id`): PayPal's flag. */
+  plan_overridden?: boolean;
+  /** Billing cycles charged so far (the first at an ACTIVE approval, then each `renew`). */
+  cycles_completed?: number;
+}
+
+/** A plan's billing cycle as the fake keeps it: TRIAL cycles first, then the REGULAR one. */
+export interface FakeCycle {
+  tenure: 'TRIAL' | 'REGULAR';
+  /** 0 = for ever (REGULAR). */
+  totalCycles: number;
+  /** PayPal's string, '12.08'. */
+  price: string;
+}
+
+/** A charge PayPal took (a sale): the first cycle at approval, then renewals. */
+export interface FakeCharge {
+  saleId: string;
+  subscriptionId: string;
+  /** 1-based billing cycle. */
+  cycle: number;
+  amount: string;
+  time: string;
 }
 
 export interface FakePayPal {
@@ -26,18 +49,46 @@ export interface FakePayPal {
   readonly subscriptions: Map<string, FakeSubscription>;
   readonly plans: Map<
     string,
-    { id: string; product_id: string; name: string; price: string; interval: number }
+    {
+      id: string;
+      product_id: string;
+      name: string;
+      /** The first cycle's price. */
+      price: string;
+      interval: number;
+      cycles: FakeCycle[];
+      requestId: string | null;
+    }
   >;
   readonly products: Map<string, { id: string; name: string }>;
   /** Calls received, in order ('POST /v1/oauth2/token', 'GET /v1/billing/subscriptions/I-…'). */
   readonly calls: string[];
   /** Plan revisions received (`POST …/subscriptions/{id}/revise`, issue 30), in order. */
   readonly revisions: { subscriptionId: string; planId: string; requestId: string | null }[];
+  /** Every charge taken, in order (issue 30: what PayPal charged per cycle). */
+  readonly charges: FakeCharge[];
+  /**
+   * What cycle `n` (1-based) of `planId` charges, following its cycles (TRIAL ones first); for a
+   * plan the fake does not know (a seeded 'P-…' id) null.
+   */
+  amountOfCycle(planId: string, n: number): string | null;
+  /**
+   * PayPal's next billing cycle of an ACTIVE subscription at `at`: the charge of that cycle's price
+   * (recorded in `charges`) and the PAYMENT.SALE.COMPLETED event PayPal sends for it.
+   */
+  renew(subscriptionId: string, at: Date): { charge: FakeCharge; event: Record<string, unknown> };
+  /** The PAYMENT.SALE.COMPLETED event of a charge already taken (the first one at approval). */
+  saleEvent(charge: FakeCharge): Record<string, unknown>;
   /**
    * The subscription a buyer's approval of `planId` creates; returns its id. ACTIVE (PayPal took
    * the first payment at once, the usual case) unless `status` says 'APPROVED' (not charged yet).
    */
-  approve(planId: string, customId?: string, status?: 'ACTIVE' | 'APPROVED'): string;
+  approve(
+    planId: string,
+    customId?: string,
+    status?: 'ACTIVE' | 'APPROVED',
+    options?: { planOverride?: boolean; at?: Date },
+  ): string;
   setStatus(id: string, status: string): void;
   /** The next `times` calls whose "METHOD path" starts with `prefix` fail that way. */
   failNext(prefix: string, failure: FakeFailure, times?: number): void;
@@ -81,6 +132,7 @@ export async function startFakePayPal(options: { port?: number; host?: string } 
   const products: FakePayPal['products'] = new Map();
   const calls: string[] = [];
   const revisions: FakePayPal['revisions'] = [];
+  const charges: FakeCharge[] = [];
   const failures: { prefix: string; failure: FakeFailure; times: number }[] = [];
   const hanging = new Set<http.ServerResponse>();
   let url = '';
@@ -175,7 +227,9 @@ export async function startFakePayPal(options: { port?: number; host?: string } 
       const planId = typeof body.plan_id === 'string' ? body.plan_id : '';
       if (!plans.has(planId) && !planId.startsWith('P-')) return send(res, 422, { name: 'INVALID_PLAN' });
       return send(res, 201, {
-        id: api.approve(planId, typeof body.custom_id === 'string' ? body.custom_id : undefined),
+        id: api.approve(planId, typeof body.custom_id === 'string' ? body.custom_id : undefined, 'ACTIVE', {
+          planOverride: body.plan !== undefined,
+        }),
       });
     }
     if (method === 'POST' && path === '/v1/oauth2/token') {
@@ -246,21 +300,46 @@ export async function startFakePayPal(options: { port?: number; host?: string } 
     if (method === 'POST' && path === '/v1/billing/plans') {
       const productId = String(body.product_id ?? '');
       if (!products.has(productId)) return send(res, 404, { name: 'RESOURCE_NOT_FOUND' });
-      const cycle = (
-        body.billing_cycles as
-          | {
-              frequency?: { interval_count?: number };
-              pricing_scheme?: { fixed_price?: { value?: string } };
-            }[]
-          | undefined
-      )?.[0];
+      // The same PayPal-Request-Id again: the plan made the first time.
+      const requestId = String(req.headers['paypal-request-id'] ?? '') || null;
+      const known = requestId ? [...plans.values()].find((p) => p.requestId === requestId) : undefined;
+      if (known) return send(res, 201, { id: known.id, status: 'ACTIVE' });
+      const raw = (body.billing_cycles ?? []) as {
+        frequency?: { interval_count?: number };
+        tenure_type?: string;
+        sequence?: number;
+        total_cycles?: number;
+        pricing_scheme?: { fixed_price?: { value?: string } };
+      }[];
+      const sorted = [...raw].sort((a, b) => Number(a.sequence ?? 0) - Number(b.sequence ?? 0));
+      const cycles: FakeCycle[] = sorted.map((c) => ({
+        tenure: c.tenure_type === 'TRIAL' ? 'TRIAL' : 'REGULAR',
+        totalCycles: Number(c.total_cycles ?? 0),
+        price: String(c.pricing_scheme?.fixed_price?.value ?? ''),
+      }));
+      // PayPal's rules the fake checks: at most two TRIAL cycles (finite), then one REGULAR.
+      const regular = cycles.filter((c) => c.tenure === 'REGULAR');
+      const trials = cycles.filter((c) => c.tenure === 'TRIAL');
+      if (
+        regular.length !== 1 ||
+        cycles[cycles.length - 1]?.tenure !== 'REGULAR' ||
+        trials.length > 2 ||
+        trials.some((c) => c.totalCycles < 1 || c.totalCycles > 999) ||
+        cycles.some((c) => !/^\d+\.\d{2}$/.test(c.price))
+      )
+        return send(res, 422, {
+          name: 'UNPROCESSABLE_ENTITY',
+          details: [{ issue: 'INVALID_BILLING_CYCLES' }],
+        });
       const id = newId('P');
       plans.set(id, {
         id,
         product_id: productId,
         name: String(body.name ?? ''),
-        price: String(cycle?.pricing_scheme?.fixed_price?.value ?? ''),
-        interval: Number(cycle?.frequency?.interval_count ?? 0),
+        price: cycles[0]!.price,
+        interval: Number(sorted[0]?.frequency?.interval_count ?? 0),
+        cycles,
+        requestId,
       });
       return send(res, 201, { id, status: 'ACTIVE' });
     }
@@ -276,6 +355,24 @@ export async function startFakePayPal(options: { port?: number; host?: string } 
   const address = server.address() as AddressInfo;
   url = `http://${options.host ?? '127.0.0.1'}:${address.port}`;
 
+  /** The next cycle's charge of subscription `id` at `at`, at its plan's price of that cycle. */
+  function charge(id: string, at: Date): FakeCharge {
+    const found = subscriptions.get(id)!;
+    const cycle = (found.cycles_completed ?? 0) + 1;
+    // A seeded plan id the fake never made ('P-DEMO…'): its price is unknown here.
+    const amount = api.amountOfCycle(found.plan_id, cycle) ?? '';
+    found.cycles_completed = cycle;
+    const taken: FakeCharge = {
+      saleId: newId('SALE'),
+      subscriptionId: id,
+      cycle,
+      amount,
+      time: at.toISOString(),
+    };
+    charges.push(taken);
+    return taken;
+  }
+
   const api: FakePayPal = {
     url,
     subscriptions,
@@ -283,16 +380,52 @@ export async function startFakePayPal(options: { port?: number; host?: string } 
     products,
     calls,
     revisions,
-    approve(planId, customId, status = 'ACTIVE') {
+    charges,
+    approve(planId, customId, status = 'ACTIVE', opts = {}) {
       const id = newId('I');
+      const at = opts.at ?? new Date();
       subscriptions.set(id, {
         id,
         status,
         plan_id: planId,
         ...(customId ? { custom_id: customId } : {}),
-        create_time: new Date().toISOString(),
+        create_time: at.toISOString(),
+        plan_overridden: opts.planOverride === true,
+        cycles_completed: 0,
       });
+      // ACTIVE: PayPal took the first cycle's payment at once.
+      if (status === 'ACTIVE') charge(id, at);
       return id;
+    },
+    amountOfCycle(planId, n) {
+      const plan = plans.get(planId);
+      if (!plan) return null;
+      let left = n;
+      for (const c of plan.cycles) {
+        if (c.totalCycles === 0 || left <= c.totalCycles) return c.price;
+        left -= c.totalCycles;
+      }
+      return null; // past a finite plan's last cycle: PayPal charges nothing more
+    },
+    renew(subscriptionId, at) {
+      const found = subscriptions.get(subscriptionId);
+      if (!found) throw new Error(`fake PayPal: no subscription ${subscriptionId}`);
+      if (found.status !== 'ACTIVE') throw new Error(`fake PayPal: ${subscriptionId} is ${found.status}`);
+      const taken = charge(subscriptionId, at);
+      return { charge: taken, event: api.saleEvent(taken) };
+    },
+    saleEvent(taken) {
+      return api.event(
+        'PAYMENT.SALE.COMPLETED',
+        {
+          id: taken.saleId,
+          billing_agreement_id: taken.subscriptionId,
+          amount: { total: taken.amount, currency: 'EUR' },
+          state: 'completed',
+          create_time: taken.time,
+        },
+        taken.time,
+      );
     },
     setStatus(id, status) {
       const found = subscriptions.get(id);

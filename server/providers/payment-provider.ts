@@ -14,6 +14,8 @@ export interface ProviderSubscription {
    */
   status: string;
   planId: string | null;
+  /** PayPal's `plan_overridden`: the buyer's approval carried an inline plan (another price). */
+  planOverridden?: boolean;
 }
 
 export interface WebhookDelivery {
@@ -32,6 +34,14 @@ export interface ProviderPlanInput {
   priceCents: number;
   /** Months per period (1, 2, 3, 4, 6, 12). */
   intervalMonths: number;
+  /**
+   * A coupon's discounted price (PayPal only, issue 30): `periods` cycles (a TRIAL cycle) at
+   * `priceCents` before the REGULAR cycles at the plan's `priceCents`; `periods: null` (forever)
+   * makes the REGULAR cycle itself the discounted price.
+   */
+  discount?: { priceCents: number; periods: number | null };
+  /** PayPal-Request-Id: the same key repeats nothing (PayPal answers the plan it made). */
+  idempotencyKey?: string;
 }
 
 export type ProviderKind = 'paypal' | 'stripe';

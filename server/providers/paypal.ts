@@ -5,6 +5,7 @@
  * OAuth2 client credentials; the access token is cached until shortly before it expires.
  */
 import { createHash } from 'node:crypto';
+import { fromCents } from '../../contract/money';
 import {
   ProviderError,
   type PaymentProviderAdapter,
@@ -145,12 +146,14 @@ export function createPayPalAdapter(
         id?: unknown;
         status?: unknown;
         plan_id?: unknown;
+        plan_overridden?: unknown;
       } | null;
       if (typeof body?.id !== 'string' || typeof body.status !== 'string') throw new ProviderError('invalid');
       return {
         id: body.id,
         status: body.status,
         planId: typeof body.plan_id === 'string' ? body.plan_id : null,
+        planOverridden: body.plan_overridden === true,
       };
     },
     async cancelSubscription(id, reason) {
@@ -221,28 +224,48 @@ export function createPayPalAdapter(
       return body.id;
     },
     async createPlan(input: ProviderPlanInput) {
-      const value = (input.priceCents / 100).toFixed(2);
-      const body = (await call('POST', '/v1/billing/plans', {
-        product_id: input.productId,
-        name: input.name.slice(0, 127),
-        status: 'ACTIVE',
-        billing_cycles: [
-          {
-            frequency: { interval_unit: 'MONTH', interval_count: input.intervalMonths },
-            tenure_type: 'REGULAR',
-            sequence: 1,
-            total_cycles: 0,
-            pricing_scheme: { fixed_price: { value, currency_code: 'EUR' } },
+      const body = (await call(
+        'POST',
+        '/v1/billing/plans',
+        {
+          product_id: input.productId,
+          name: input.name.slice(0, 127),
+          status: 'ACTIVE',
+          billing_cycles: paypalBillingCycles(input),
+          payment_preferences: {
+            auto_bill_outstanding: true,
+            setup_fee_failure_action: 'CANCEL',
+            payment_failure_threshold: 3,
           },
-        ],
-        payment_preferences: {
-          auto_bill_outstanding: true,
-          setup_fee_failure_action: 'CANCEL',
-          payment_failure_threshold: 3,
         },
-      })) as { id?: unknown } | null;
+        input.idempotencyKey ? { 'paypal-request-id': input.idempotencyKey } : {},
+      )) as { id?: unknown } | null;
       if (typeof body?.id !== 'string') throw new ProviderError('invalid');
       return body.id;
     },
   };
+}
+
+/** Euros as PayPal writes them, from integer cents ('12.08'). */
+export function paypalValue(cents: number): string {
+  return fromCents(cents).toFixed(2);
+}
+
+/**
+ * A plan's billing cycles: one REGULAR cycle at the price; with a coupon (issue 30) a TRIAL cycle of
+ * `periods` cycles at the discounted price first, or (forever) the REGULAR cycle at the discounted
+ * price. Each cycle charges exactly Rinnova's net to pay of that period.
+ */
+export function paypalBillingCycles(input: ProviderPlanInput) {
+  const cycle = (tenure: 'TRIAL' | 'REGULAR', sequence: number, totalCycles: number, cents: number) => ({
+    frequency: { interval_unit: 'MONTH', interval_count: input.intervalMonths },
+    tenure_type: tenure,
+    sequence,
+    total_cycles: totalCycles,
+    pricing_scheme: { fixed_price: { value: paypalValue(cents), currency_code: 'EUR' } },
+  });
+  const d = input.discount;
+  if (!d) return [cycle('REGULAR', 1, 0, input.priceCents)];
+  if (d.periods === null) return [cycle('REGULAR', 1, 0, d.priceCents)];
+  return [cycle('TRIAL', 1, d.periods, d.priceCents), cycle('REGULAR', 2, 0, input.priceCents)];
 }

@@ -3,8 +3,8 @@
  * Stripe on loopback (Stripe.js and PayPal's SDK stubbed by interception, as file 18). A signed-out
  * customer opens the payment link, opens 'Hai un codice sconto?', types a wrong code (the error
  * under the field, the total unchanged), then a valid one: the discount line, the crossed-out
- * full price, the discounted total and for how many periods; PayPal is no longer offered (its plan
- * charges the list price). Paying by card on the Checkout stand-in charges the discounted amount
+ * full price, the discounted total and for how many periods; PayPal is no longer offered (the plan
+ * is on Stripe only: the link is Stripe's). Paying by card on the Checkout stand-in charges the discounted amount
  * (the Stripe coupon of the session), the subscription is Active and its invoice carries the
  * ScontoMaggiorazione SC and the discounted ImportoPagamento. 390 and 1280 px.
  */
@@ -153,7 +153,8 @@ test('a customer enters a wrong code, then a valid one, pays the discounted tota
     'Sconto per i primi 3 periodi, poi 24,28 € al mese.',
   );
   await expect(pay.getByRole('textbox', { name: 'Hai un codice sconto?' })).toHaveCount(0);
-  // Only the card now: PayPal's plan would charge the list price.
+  // Only the card now: the plan is on Stripe only, so the link is Stripe's (a link PayPal charges
+  // keeps PayPal with the coupon's own PayPal plan: tests/server/billing/paypal-coupon.test.ts).
   await expect(pay.getByRole('radio', { name: 'PayPal' })).toHaveCount(0);
   await expect(pay.getByRole('button', { name: 'Paga con carta' })).toBeVisible();
   await expectNoHorizontalOverflow(pay);

@@ -8,9 +8,10 @@
  * amount. A subscription has at most one coupon: the same code again answers what is applied
  * (a replayed link redeems nothing), another code is a 400 on `couponCode`.
  */
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { createHash } from 'node:crypto';
+import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { couponMessages, serverMessages } from '../../../contract/messages';
-import { fromCents } from '../../../contract/money';
+import { fromCents, toCents } from '../../../contract/money';
 import type { CouponQuote } from '../../../contract/schemas/coupon-apply';
 import {
   couponDiscountLabel,
@@ -151,7 +152,8 @@ export async function applyCouponToSubscription(
     throw couponError(couponMessages.alreadyApplied);
   }
   // The Admin's path on a subscription a provider charges: the provider would keep charging the
-  // full price (telling Stripe or PayPal is not wired yet), so it is refused and nothing changes.
+  // full price. Stripe is told first (`couponAtStripe`); PayPal's revise needs the buyer's
+  // re-consent (server/README 'Coupons at PayPal'), so it is refused and nothing changes.
   if (input.paymentId === undefined && !input.preview) {
     const charged = await chargedByProvider(uow, sub);
     if (charged === 'paypal' || (charged === 'stripe' && !input.stripeDone))
@@ -206,8 +208,40 @@ export async function applyCouponToSubscription(
           eq(paymentTokens.status, PaymentTokenStatus.Active),
         ),
       );
+    // The Admin's path: a PayPal link of this payment asks the plan's full price at PayPal, which
+    // PayPal would charge; it is withdrawn (a new link gets the coupon's own PayPal plan).
+    if (input.paymentId === undefined) await withdrawFullPricePayPalLinks(uow, payment.id, sub.planId);
   }
   return { ...quote, applied: true };
+}
+
+/** Expires the payment's active links routed to PayPal on the plan's own (full-price) PayPal plan. */
+async function withdrawFullPricePayPalLinks(uow: UnitOfWork, paymentId: number, planId: number) {
+  const [plan] = await uow.tx
+    .select({ paypalPlanId: plans.paypalPlanId })
+    .from(plans)
+    .where(and(eq(plans.tenantId, uow.tenantId), eq(plans.id, planId)));
+  if (!plan?.paypalPlanId) return;
+  const paypalRows = await uow.tx
+    .select({ id: paymentProviders.id })
+    .from(paymentProviders)
+    .where(and(eq(paymentProviders.tenantId, uow.tenantId), eq(paymentProviders.kind, 'paypal')));
+  if (paypalRows.length === 0) return;
+  await uow.tx
+    .update(paymentTokens)
+    .set({ status: PaymentTokenStatus.Expired })
+    .where(
+      and(
+        eq(paymentTokens.tenantId, uow.tenantId),
+        eq(paymentTokens.paymentId, paymentId),
+        eq(paymentTokens.status, PaymentTokenStatus.Active),
+        eq(paymentTokens.providerPlanId, plan.paypalPlanId),
+        inArray(
+          paymentTokens.paymentProviderId,
+          paypalRows.map((r) => r.id),
+        ),
+      ),
+    );
 }
 
 export const providerCouponRefused =
@@ -334,45 +368,67 @@ async function nextUnpaidPayment(uow: UnitOfWork, subscriptionId: number) {
 
 /**
  * `POST api/Payment/coupon {token, couponCode, preview}` (public, the payment page's 'Hai un codice
- * sconto?'): the link must be active and unexpired; its payment is the one discounted. In the
- * link holder's own unit (actor: the payment token), the token row locked so two tabs of the same
- * link apply once. A link routed to PayPal moves to Stripe when the plan is on Stripe (PayPal's
- * plan charges its list price; see the README's 'Coupons on the payment page').
+ * sconto?'): the link must be active and unexpired; its payment is the one discounted. A link PayPal
+ * charges gets its own PayPal plan first, outside any transaction (`paypalCouponTarget`,
+ * `couponPlanAtPayPal`: a PayPal failure is a 502 and nothing changes). Then, in the link holder's
+ * own unit (actor: the payment token), the token row locked so two tabs of the same link apply
+ * once, the coupon is applied and the link asks the discounted PayPal plan (see the README's
+ * 'Coupons at PayPal').
  */
 export async function applyPaymentCoupon(
-  deps: Pick<ProviderDeps, 'uow' | 'home'>,
+  deps: Pick<ProviderDeps, 'uow' | 'home' | 'providers'>,
   input: { token: string; couponCode: string; preview?: boolean | undefined },
 ): Promise<CouponQuote> {
   const row = await findToken(deps.home.ofToken(input.token), input.token);
   if (!row || !isUsable(row, deps.uow.clock())) throw tokenInvalid();
-  return deps.uow.run(
-    { tenantId: row.tenantId, actor: { kind: 'paymentToken', tokenId: row.id } },
-    async (w) => {
-      const [locked] = await w.tx
-        .select({ status: paymentTokens.status, expiresAt: paymentTokens.expiresAt })
-        .from(paymentTokens)
-        .where(and(eq(paymentTokens.tenantId, w.tenantId), eq(paymentTokens.id, row.id)))
-        .for('update');
-      if (!locked || !isUsable({ status: locked.status as 0 | 1 | 2, expiresAt: locked.expiresAt }, w.now))
-        throw tokenInvalid();
-      const quote = await applyCouponToSubscription(w, {
-        subscriptionId: row.subscriptionId,
-        code: input.couponCode,
-        preview: input.preview === true,
-        paymentId: row.paymentId,
-      });
-      if (quote.applied) await routeDiscountedLink(w, row.id, row.planId);
-      return quote;
-    },
-  );
+  const actor = { kind: 'paymentToken' as const, tokenId: row.id };
+  let paypalPlan: PayPalCouponPlan | null = null;
+  if (input.preview !== true) {
+    const target = await deps.uow.run({ tenantId: row.tenantId, actor }, (w) =>
+      paypalCouponTarget(w, row, input.couponCode),
+    );
+    if (target) paypalPlan = { ...target, planId: await couponPlanAtPayPal(deps, row.tenantId, target) };
+  }
+  return deps.uow.run({ tenantId: row.tenantId, actor }, async (w) => {
+    const [locked] = await w.tx
+      .select({ status: paymentTokens.status, expiresAt: paymentTokens.expiresAt })
+      .from(paymentTokens)
+      .where(and(eq(paymentTokens.tenantId, w.tenantId), eq(paymentTokens.id, row.id)))
+      .for('update');
+    if (!locked || !isUsable({ status: locked.status as 0 | 1 | 2, expiresAt: locked.expiresAt }, w.now))
+      throw tokenInvalid();
+    const quote = await applyCouponToSubscription(w, {
+      subscriptionId: row.subscriptionId,
+      code: input.couponCode,
+      preview: input.preview === true,
+      paymentId: row.paymentId,
+    });
+    if (quote.applied && input.preview !== true)
+      await routeDiscountedLink(w, row.id, row.planId, paypalPlan, quote);
+    return quote;
+  });
 }
 
-/**
- * A discounted link is paid where the provider can charge the discounted amount: Stripe (a coupon
- * on the Checkout Session). A link routed to PayPal whose plan is also on an active Stripe moves
- * there; otherwise it stays (PayPal then answers its price-difference refusal at the payment).
- */
-async function routeDiscountedLink(w: UnitOfWork, tokenId: number, planId: number): Promise<void> {
+/** What a PayPal plan for a coupon on a link must charge (cents with VAT) and its cycles. */
+export interface PayPalCouponTarget {
+  subscriptionId: number;
+  paymentId: number;
+  code: string;
+  productId: string;
+  name: string;
+  intervalMonths: number;
+  /** One period's net to pay without the coupon: the REGULAR cycle. */
+  fullCents: number;
+  /** With it: the TRIAL cycles (or, forever, the REGULAR one). */
+  discountedCents: number;
+  /** Discounted periods (once 1, repeating N); null = forever. */
+  periods: number | null;
+}
+
+type PayPalCouponPlan = PayPalCouponTarget & { planId: string };
+
+/** The provider row kind of a link ('paypal', 'stripe') or null. */
+async function routeOf(w: TenantScope, tokenId: number) {
   const [route] = await w.tx
     .select({ kind: paymentProviders.kind })
     .from(paymentTokens)
@@ -384,11 +440,180 @@ async function routeDiscountedLink(w: UnitOfWork, tokenId: number, planId: numbe
       ),
     )
     .where(and(eq(paymentTokens.tenantId, w.tenantId), eq(paymentTokens.id, tokenId)));
-  if (route?.kind !== 'paypal') return;
+  return route?.kind ?? null;
+}
+
+/**
+ * The PayPal plan a coupon on link `token` needs (issue 30), or null when PayPal does not charge
+ * the link, the coupon is already applied (the same code again: nothing to make), the discounted
+ * amount is nothing (PayPal's free cycle takes no sale to record) or the plan has no PayPal product.
+ * Checked with a preview (the same 400s); nothing written.
+ */
+export async function paypalCouponTarget(
+  w: UnitOfWork,
+  token: { id: number; subscriptionId: number; paymentId: number; planId: number },
+  code: string,
+): Promise<PayPalCouponTarget | null> {
+  if ((await routeOf(w, token.id)) !== 'paypal') return null;
+  const quote = await applyCouponToSubscription(w, {
+    subscriptionId: token.subscriptionId,
+    code,
+    preview: true,
+    paymentId: token.paymentId,
+  });
+  if (quote.applied) return null;
+  const discountedCents = toCents(quote.amount);
+  if (discountedCents <= 0) return null;
   const [plan] = await w.tx
-    .select({ stripePlanId: plans.stripePlanId })
+    .select({ name: plans.name, productId: plans.paypalProductId, months: plans.recurrenceType })
+    .from(plans)
+    .where(and(eq(plans.tenantId, w.tenantId), eq(plans.id, token.planId)));
+  if (!plan?.productId) return null;
+  return {
+    subscriptionId: token.subscriptionId,
+    paymentId: token.paymentId,
+    code: quote.code,
+    productId: plan.productId,
+    name: plan.name,
+    intervalMonths: plan.months,
+    fullCents: toCents(quote.fullAmount),
+    discountedCents,
+    periods: quote.periodsLeft,
+  };
+}
+
+/**
+ * The PayPal plan a new payment link for `paymentId` needs (issue 30, `PaymentToken/create`): the
+ * payment is unpaid and discounted by the subscription's coupon (`coupon_redemption_id`, e.g. a
+ * coupon given on Create), its plan is on PayPal (plan and product) with an active PayPal row;
+ * from this payment on, the coupon's periods left at its discounted net to pay, then the full one.
+ * Null otherwise (the link is routed as before). Checked, nothing written.
+ */
+export async function paypalCouponTargetOfPayment(
+  w: UnitOfWork,
+  paymentId: number,
+): Promise<PayPalCouponTarget | null> {
+  const payment = await findPayment(w, paymentId);
+  if (!payment || payment.paidAt !== null || payment.couponRedemptionId === null) return null;
+  const sub = await findSubscription(w, payment.subscriptionId);
+  if (!sub) return null;
+  const [plan] = await w.tx
+    .select({
+      name: plans.name,
+      paypalPlanId: plans.paypalPlanId,
+      productId: plans.paypalProductId,
+      months: plans.recurrenceType,
+    })
+    .from(plans)
+    .where(and(eq(plans.tenantId, w.tenantId), eq(plans.id, sub.planId)));
+  if (!plan?.paypalPlanId || !plan.productId) return null;
+  const [paypal] = await w.tx
+    .select({ id: paymentProviders.id })
+    .from(paymentProviders)
+    .where(
+      and(
+        eq(paymentProviders.tenantId, w.tenantId),
+        eq(paymentProviders.kind, 'paypal'),
+        eq(paymentProviders.isActive, true),
+      ),
+    )
+    .limit(1);
+  if (!paypal) return null;
+  const quote = await couponQuoteOfSubscription(w, sub);
+  if (!quote || quote.periodsLeft === 0) return null;
+  const discountedCents = toCents(quote.amount);
+  if (discountedCents <= 0 || discountedCents !== payment.amountDueCents) return null;
+  return {
+    subscriptionId: sub.id,
+    paymentId,
+    code: quote.code,
+    productId: plan.productId,
+    name: plan.name,
+    intervalMonths: plan.months,
+    fullCents: toCents(quote.fullAmount),
+    discountedCents,
+    periods: quote.periodsLeft,
+  };
+}
+
+/**
+ * The coupon's own PayPal plan (issue 30): PayPal's plan override on a subscription must adhere to
+ * the plan's cycles (one REGULAR cycle here), so N discounted periods then the full price need a
+ * plan of their own: a TRIAL cycle of N periods at the discounted net to pay, then the REGULAR one
+ * at the full net to pay (forever: a REGULAR cycle at the discounted one). Keyed by PayPal-Request-Id
+ * (tenant, subscription, payment, code, amounts, periods): a retry makes no second plan. Outside
+ * any transaction; a failure throws (502) before Rinnova changes anything.
+ */
+export async function couponPlanAtPayPal(
+  deps: Pick<ProviderDeps, 'providers'>,
+  tenantId: number,
+  t: PayPalCouponTarget,
+): Promise<string> {
+  const { adapter } = await deps.providers.paypal(tenantId);
+  return adapter.createPlan({
+    productId: t.productId,
+    name: `${t.name} (coupon ${t.code})`,
+    priceCents: t.fullCents,
+    intervalMonths: t.intervalMonths,
+    discount: { priceCents: t.discountedCents, periods: t.periods },
+    // A digest keeps the key short whatever the code's length (PayPal-Request-Id has a limit).
+    idempotencyKey: `rnv-coupon-plan-${createHash('sha256')
+      .update(
+        [
+          tenantId,
+          t.subscriptionId,
+          t.paymentId,
+          t.code,
+          t.discountedCents,
+          t.fullCents,
+          t.periods ?? 'sempre',
+        ].join('|'),
+      )
+      .digest('hex')
+      .slice(0, 32)}`,
+  });
+}
+
+export const paypalCouponRefused =
+  'Con questo coupon il pagamento non si può fare con PayPal: chiedi all’azienda un link di pagamento con carta o il bonifico.';
+
+/**
+ * Where a discounted link is paid. A link PayPal charges asks the coupon's PayPal plan made for it
+ * (`plan`, when the applied quote still asks what it was made for); the card stays offered where
+ * Stripe is. Without such a plan, a PayPal link moves to Stripe when the plan is on an active
+ * Stripe; otherwise the coupon is refused (409, the unit rolls back): PayPal's plan would charge
+ * the full price.
+ */
+async function routeDiscountedLink(
+  w: UnitOfWork,
+  tokenId: number,
+  planId: number,
+  plan: PayPalCouponPlan | null,
+  quote: CouponQuote,
+): Promise<void> {
+  if ((await routeOf(w, tokenId)) !== 'paypal') return;
+  if (
+    plan &&
+    plan.discountedCents === toCents(quote.amount) &&
+    plan.fullCents === toCents(quote.fullAmount) &&
+    plan.periods === quote.periodsLeft
+  ) {
+    await w.tx
+      .update(paymentTokens)
+      .set({ providerPlanId: plan.planId })
+      .where(and(eq(paymentTokens.tenantId, w.tenantId), eq(paymentTokens.id, tokenId)));
+    return;
+  }
+  const [row] = await w.tx
+    .select({ stripePlanId: plans.stripePlanId, paypalPlanId: plans.paypalPlanId })
     .from(plans)
     .where(and(eq(plans.tenantId, w.tenantId), eq(plans.id, planId)));
+  const [token] = await w.tx
+    .select({ providerPlanId: paymentTokens.providerPlanId })
+    .from(paymentTokens)
+    .where(and(eq(paymentTokens.tenantId, w.tenantId), eq(paymentTokens.id, tokenId)));
+  // The same code again on a link already asking its coupon's PayPal plan: nothing to move.
+  if (token && token.providerPlanId !== row?.paypalPlanId) return;
   const [stripe] = await w.tx
     .select({ id: paymentProviders.id })
     .from(paymentProviders)
@@ -401,9 +626,9 @@ async function routeDiscountedLink(w: UnitOfWork, tokenId: number, planId: numbe
     )
     .orderBy(asc(paymentProviders.id))
     .limit(1);
-  if (!plan?.stripePlanId || !stripe) return;
+  if (!row?.stripePlanId || !stripe) throw new HttpError(409, paypalCouponRefused);
   await w.tx
     .update(paymentTokens)
-    .set({ paymentProviderId: stripe.id, providerPlanId: plan.stripePlanId })
+    .set({ paymentProviderId: stripe.id, providerPlanId: row.stripePlanId })
     .where(and(eq(paymentTokens.tenantId, w.tenantId), eq(paymentTokens.id, tokenId)));
 }

@@ -26,6 +26,7 @@ import {
   switchToBankTransfer,
   transferOf,
 } from './own-payments.service';
+import { couponPlanAtPayPal, paypalCouponTargetOfPayment } from './coupon-apply.service';
 
 export interface OwnPaymentRoutesOptions {
   connectionFor: (tenantId: number) => Database;
@@ -89,7 +90,17 @@ export function registerOwnPaymentRoutes(
       const { id } = request.params;
       const due = await dueOf(scopeOf(tenantId), id, userId, clock());
       if (due.byTransfer) return ok(await transferOf(scopeOf(tenantId), due.payment), m.transferInstructions);
-      const { paymentId, link } = await request.unitOfWork((w) => freshLink(w, id, userId));
+      // A payment discounted by a coupon on a plan PayPal charges (issue 30): the coupon's own PayPal
+      // plan first, outside the unit (a failure is a 502 and no link is made).
+      const target = await request.unitOfWork((w) => paypalCouponTargetOfPayment(w, due.payment.id));
+      const couponPlan = target
+        ? {
+            paymentId: target.paymentId,
+            planId: await couponPlanAtPayPal({ providers }, tenantId, target),
+            amountCents: target.discountedCents,
+          }
+        : null;
+      const { paymentId, link } = await request.unitOfWork((w) => freshLink(w, id, userId, couponPlan));
       return ok(
         {
           method: 'link' as const,

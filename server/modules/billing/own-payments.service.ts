@@ -115,11 +115,17 @@ export async function freshLink(
   w: UnitOfWork,
   subscriptionId: number,
   userId: number,
+  /** The coupon's own PayPal plan made (outside the unit) for `paymentId` (issue 30), if any. */
+  paypalCouponPlan?: { paymentId: number; planId: string; amountCents: number } | null,
 ): Promise<{ paymentId: number; link: CreatedLink }> {
   const { payment, byTransfer } = await dueOf(w, subscriptionId, userId, w.now);
   if (byTransfer) throw new HttpError(409, serverMessages.conflict);
   try {
-    return { paymentId: payment.id, link: await createPaymentLink(w, payment.id) };
+    const couponPlan = paypalCouponPlan?.paymentId === payment.id ? paypalCouponPlan : null;
+    return {
+      paymentId: payment.id,
+      link: await createPaymentLink(w, payment.id, { paypalCouponPlan: couponPlan }),
+    };
   } catch (error) {
     // The plan is not on PayPal/Stripe at this amount: the Admin's message names screens the
     // customer does not have.

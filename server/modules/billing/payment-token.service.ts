@@ -78,6 +78,8 @@ export async function paymentRouteOf(
   uow: UnitOfWork,
   planId: number,
   amountDueCents: number,
+  /** A coupon's own PayPal plan made for this payment (issue 30): PayPal charges `amountCents` first. */
+  couponPlan?: { planId: string; amountCents: number } | null,
 ): Promise<{ providerPlanId: string; providerId: number | null }> {
   const [plan] = await uow.tx
     .select({
@@ -104,6 +106,9 @@ export async function paymentRouteOf(
   const stripeOk = stripeRow !== undefined && plan.stripePlanId !== null;
   // PayPal charges what its plan says: a link for another amount would charge the wrong sum.
   const paypalPrice = plan.paypalPriceCents ?? (await listPriceOf(uow.tx, uow.tenantId, plan));
+  // A discounted payment: the coupon's PayPal plan charges the discounted amount first.
+  if (couponPlan && paypalRow && plan.paypalPlanId !== null && couponPlan.amountCents === amountDueCents)
+    return { providerPlanId: couponPlan.planId, providerId: paypalRow.id };
   const paypalOk = plan.paypalPlanId !== null && paypalPrice === amountDueCents;
   if (!paypalOk && !stripeOk) {
     if (!plan.paypalPlanId) {
@@ -170,7 +175,7 @@ async function extraPaymentRoute(
 export async function createPaymentLink(
   uow: UnitOfWork,
   paymentId: number,
-  options: { token?: string } = {},
+  options: { token?: string; paypalCouponPlan?: { planId: string; amountCents: number } | null } = {},
 ): Promise<CreatedLink> {
   const payment = await findPayment(uow, paymentId, { lock: true });
   if (!payment) throw new HttpError(404, serverMessages.notFound);
@@ -192,7 +197,7 @@ export async function createPaymentLink(
   if (payment.paidAt !== null) throw new HttpError(409, paymentMessages.alreadyPaid);
   const { providerPlanId, providerId } = extra
     ? await extraPaymentRoute(uow, payment)
-    : await paymentRouteOf(uow, sub.planId, payment.amountDueCents);
+    : await paymentRouteOf(uow, sub.planId, payment.amountDueCents, options.paypalCouponPlan);
 
   await uow.tx
     .update(paymentTokens)
@@ -326,6 +331,15 @@ export async function validatePaymentToken(
       vatHundredths: extra.vat,
     },
   );
+  const [provider] =
+    row.paymentProviderId === null
+      ? []
+      : await db
+          .select({ kind: paymentProviders.kind })
+          .from(paymentProviders)
+          .where(
+            and(eq(paymentProviders.tenantId, row.tenantId), eq(paymentProviders.id, row.paymentProviderId)),
+          );
   return {
     id: row.id,
     token,
@@ -351,6 +365,7 @@ export async function validatePaymentToken(
     vatPercentage: fromPercentHundredths(extra.vat),
     coupon,
     extra: row.providerPlanId === EXTRA_PAYMENT_PLAN ? await extraOfPayment(db, row) : null,
+    paymentProviderKind: provider?.kind === 'paypal' || provider?.kind === 'stripe' ? provider.kind : null,
   };
 }
 

@@ -11,7 +11,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { couponMessages, messages, serverMessages } from '../../../contract/messages';
 import { couponQuoteSchema, paymentCouponSchema } from '../../../contract/schemas/coupon-apply';
-import { applyPaymentCoupon } from './coupon-apply.service';
+import { applyPaymentCoupon, couponPlanAtPayPal, paypalCouponTargetOfPayment } from './coupon-apply.service';
 import {
   createPaymentTokenSchema,
   paymentUrlOf,
@@ -125,6 +125,7 @@ const tokenViewSchema = z.object({
     .object({ kind: z.enum(['oneOff', 'proration']), description: z.string() })
     .nullable()
     .optional(),
+  paymentProviderKind: z.enum(['paypal', 'stripe']).nullable().optional(),
 });
 
 export function registerPaymentRoutes(fastify: FastifyInstance, options: PaymentRoutesOptions): void {
@@ -155,7 +156,17 @@ export function registerPaymentRoutes(fastify: FastifyInstance, options: Payment
       },
     },
     async (request) => {
-      const link = await request.unitOfWork((w) => createPaymentLink(w, request.body.paymentId));
+      // A payment discounted by a coupon, on a plan PayPal charges (issue 30): the coupon's own
+      // PayPal plan first, outside the unit (a failure is a 502 and no link is made).
+      const { paymentId } = request.body;
+      const target = await request.unitOfWork((w) => paypalCouponTargetOfPayment(w, paymentId));
+      const paypalCouponPlan = target
+        ? {
+            planId: await couponPlanAtPayPal(deps, tenantOf(request), target),
+            amountCents: target.discountedCents,
+          }
+        : null;
+      const link = await request.unitOfWork((w) => createPaymentLink(w, paymentId, { paypalCouponPlan }));
       return ok(
         {
           token: link.token,

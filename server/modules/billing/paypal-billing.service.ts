@@ -58,7 +58,10 @@ export async function payWithToken(
   }
   if (remote.status !== 'ACTIVE' && remote.status !== 'APPROVED')
     throw new HttpError(400, paymentMessages.paypalStatusInvalid(remote.status));
-  if (remote.planId !== row.providerPlanId) throw new HttpError(400, paymentMessages.paypalOtherPlan);
+  // The plan the link asks, as PayPal made it: an approval carrying an inline plan (another price
+  // typed in the browser) is refused like another plan.
+  if (remote.planId !== row.providerPlanId || remote.planOverridden === true)
+    throw new HttpError(400, paymentMessages.paypalOtherPlan);
 
   const actor = { kind: 'paymentToken' as const, tokenId: row.id };
   if (remote.status === 'APPROVED')

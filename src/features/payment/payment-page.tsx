@@ -149,13 +149,13 @@ type Method = 'paypal' | 'card';
 function PaymentForm({ token, settings }: { token: PaymentTokenView; settings: PublicProviderSettings }) {
   const [state, setState] = useState<'ready' | 'saving' | 'done' | 'pending'>('ready');
   const [error, setError] = useState<string | null>(null);
-  // A discounted payment is charged by Stripe (a coupon on its Checkout); PayPal's plan charges its
-  // list price, so PayPal is offered only without a coupon (issue 30).
-  const discounted = Boolean(token.coupon) && Boolean(settings.stripe);
+  // A discounted payment (issue 30): Stripe charges it with a coupon on its Checkout, PayPal with
+  // the coupon's own PayPal plan, which the link then asks; a link moved to Stripe has none.
+  const paypalOk = !token.coupon || token.paymentProviderKind === 'paypal';
   // A payment that is not a period's (issue 30: a one-off charge, a proration) is paid once by card.
   const extra = token.extra ?? null;
   const methods: Method[] = [
-    ...(settings.paypal && !discounted && !extra ? ['paypal' as const] : []),
+    ...(settings.paypal && paypalOk && !extra ? ['paypal' as const] : []),
     ...(settings.stripe ? ['card' as const] : []),
   ];
   const [chosen, setMethod] = useState<Method>(methods[0] ?? 'paypal');
@@ -280,7 +280,7 @@ function PaymentForm({ token, settings }: { token: PaymentTokenView; settings: P
               }.`}
             </p>
           )}
-          {state !== 'saving' && settings.stripe && <CouponField token={token} />}
+          {state !== 'saving' && (settings.stripe || settings.paypal) && <CouponField token={token} />}
           <p className="mt-3 text-xs text-slate-500">
             Rinnovo automatico {period} con{' '}
             {methods.length > 1 ? 'il metodo scelto' : method === 'card' ? 'la carta' : 'PayPal'}, finché non
@@ -360,6 +360,8 @@ function PaymentForm({ token, settings }: { token: PaymentTokenView; settings: P
           >
             <PayPalButtons
               style={{ layout: 'vertical', label: 'subscribe', shape: 'rect' }}
+              // A coupon applied here changes the plan the link asks: the button follows it.
+              forceReRender={[token.paymentProviderPlanId]}
               createSubscription={(_data, actions) =>
                 actions.subscription.create({ plan_id: token.paymentProviderPlanId })
               }

@@ -172,3 +172,64 @@ describe('the public payment page (/payment)', () => {
     await expectOneToast(messages.payment.updateFailed);
   });
 });
+
+describe('a discounted link (issue 30)', () => {
+  const coupon = {
+    code: 'TRIMESTRE20',
+    discountLabel: '20%',
+    durationLabel: 'Per 3 periodi',
+    periodsLeft: 3,
+    discountAmount: 5.98,
+    fullAmount: 36.48,
+    amount: 29.18,
+    applied: true,
+  };
+  const both = { paypal: { apiKey: 'client-id' }, stripe: { publishableKey: 'pk_test_1' } };
+
+  it('PayPal charges it (the coupon’s PayPal plan): PayPal and the card are both offered', async () => {
+    server.use(
+      apiGet('PaymentToken/validate', () =>
+        ok({
+          ...view,
+          amount: 29.18,
+          coupon,
+          paymentProviderKind: 'paypal',
+          paymentProviderPlanId: 'P-COUPON',
+        }),
+      ),
+      apiGet('paymentprovider/GetPublicSettingsByTenant/:id', () => ok(both)),
+    );
+    renderApp('/payment?token=tok-123');
+    expect(await screen.findByRole('radio', { name: /PayPal/ })).toBeChecked();
+    expect(screen.getByRole('radio', { name: /Carta/ })).toBeInTheDocument();
+  });
+
+  it('a link Stripe charges: only the card', async () => {
+    server.use(
+      apiGet('PaymentToken/validate', () =>
+        ok({
+          ...view,
+          amount: 29.18,
+          coupon,
+          paymentProviderKind: 'stripe',
+          paymentProviderPlanId: 'price_1',
+        }),
+      ),
+      apiGet('paymentprovider/GetPublicSettingsByTenant/:id', () => ok(both)),
+    );
+    renderApp('/payment?token=tok-123');
+    expect(await screen.findByRole('button', { name: 'Paga con carta' })).toBeInTheDocument();
+    expect(screen.queryByRole('radio', { name: /PayPal/ })).toBeNull();
+  });
+
+  it('a PayPal-only tenant: the coupon field is offered', async () => {
+    server.use(
+      apiGet('PaymentToken/validate', () => ok({ ...view, coupon: null, paymentProviderKind: 'paypal' })),
+      apiGet('paymentprovider/GetPublicSettingsByTenant/:id', () =>
+        ok({ paypal: { apiKey: 'client-id' }, stripe: null }),
+      ),
+    );
+    renderApp('/payment?token=tok-123');
+    expect(await screen.findByRole('button', { name: 'Hai un codice sconto?' })).toBeInTheDocument();
+  });
+});
