@@ -390,6 +390,7 @@ export const receiptMessages = {
 export const tenancyMessages = {
   unavailable:
     'I dati di questo tenant non sono raggiungibili in questo momento. Riprova tra qualche minuto.',
+  busy: 'Il servizio è molto carico in questo momento: riprova tra qualche secondo.',
   readOnly:
     'Il tenant è in manutenzione: puoi consultare i dati, le modifiche saranno di nuovo possibili tra pochi minuti.',
   // Operations on one tenant's database (backup, restore, export, delete, move).

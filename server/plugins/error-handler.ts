@@ -117,7 +117,9 @@ export const errorHandlerPlugin = fp(
   (app, _opts, done) => {
     app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
       const [status, body] = toErrorResponse(error, request);
-      if (error instanceof HttpError && error.options.headers) reply.headers(error.options.headers);
+      // A tenant-database 503 wrapped by drizzle keeps its headers (Retry-After) too.
+      const headed = error instanceof HttpError ? error : tenantDatabaseErrorOf(error);
+      if (headed?.options.headers) reply.headers(headed.options.headers);
       // The logger's serializers (lib/log-safe.ts) keep query parameters and values out of the line.
       if (status >= 500) request.log.error({ err: error }, 'request failed');
       else request.log.info({ status, message: body.message }, 'request refused');

@@ -85,12 +85,37 @@ export class TenantDatabaseReadOnly extends HttpError {
   }
 }
 
+/**
+ * A tenant's pool gave no connection within its connect timeout (the server saturated, not the
+ * database gone): 503 with Retry-After, and the pool is kept (retiring a healthy pool under load
+ * would only make the next call open a new backend).
+ */
+export class TenantDatabaseBusy extends HttpError {
+  constructor(
+    readonly tenantId: number,
+    cause?: unknown,
+  ) {
+    super(503, tenancyMessages.busy, { headers: { 'retry-after': '5' } });
+    this.name = 'TenantDatabaseBusy';
+    if (cause !== undefined) this.cause = cause;
+  }
+}
+
+/** pg-pool's error when neither an idle connection nor a new one came within connectionTimeoutMillis. */
+export const isPoolTimeout = (error: unknown): boolean =>
+  error instanceof Error && error.message === 'timeout exceeded when trying to connect';
+
 /** The tenant-database error behind `error` (drizzle wraps what the connection throws), if any. */
 export function tenantDatabaseErrorOf(
   error: unknown,
-): TenantDatabaseUnavailable | TenantDatabaseReadOnly | undefined {
+): TenantDatabaseUnavailable | TenantDatabaseReadOnly | TenantDatabaseBusy | undefined {
   for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++)
-    if (e instanceof TenantDatabaseUnavailable || e instanceof TenantDatabaseReadOnly) return e;
+    if (
+      e instanceof TenantDatabaseUnavailable ||
+      e instanceof TenantDatabaseReadOnly ||
+      e instanceof TenantDatabaseBusy
+    )
+      return e;
   return undefined;
 }
 
@@ -143,6 +168,8 @@ export interface TenantDatabasesOptions {
   maxConnections?: number;
   /** A tenant's idle connections close after this long, an idle embedded database too (default 30 s). */
   idleMs?: number;
+  /** How long a call waits for a connection of its tenant's pool before a 503 'busy' (default 10 s). */
+  connectTimeoutMs?: number;
   /** How long a placement read from the directory is trusted (default 5 s). */
   directoryTtlMs?: number;
   log?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
@@ -436,7 +463,7 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
           connectionString: urlOf(placement.server, placement.database ?? ''),
           max: perTenant,
           idleTimeoutMillis: idleMs,
-          connectionTimeoutMillis: 10_000,
+          connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
           ...readOnly,
         });
     pool.on('error', () => {});
@@ -555,6 +582,7 @@ export function createTenantDatabases(options: TenantDatabasesOptions): TenantDa
         if (grows) trim();
       } catch (error) {
         open.active--;
+        if (isPoolTimeout(error)) throw new TenantDatabaseBusy(tenantId, error);
         if (isUnreachable(error)) {
           cache.delete(tenantId);
           void retire(tenantId, open);

@@ -17,6 +17,7 @@ import { createOutboxDispatcher } from '../../../server/unit-of-work/outbox';
 import { createUnitOfWorkRunner } from '../../../server/unit-of-work/unit-of-work';
 import {
   createTenantDatabases,
+  TenantDatabaseBusy,
   TenantDatabaseReadOnly,
   TenantDatabaseUnavailable,
   tenantDatabaseErrorOf,
@@ -250,6 +251,38 @@ describe.runIf(onPostgres)('tenant databases on PostgreSQL', () => {
     expect(tenancy.stats().connections).toBeLessThanOrEqual(2);
     holds.shift()?.();
     await Promise.all(held);
+  });
+
+  it('a call that gets no connection of its tenant within the timeout is a 503 busy; the pool stays', async () => {
+    const [a] = ids as [number];
+    await tenancy.close();
+    tenancy = createTenantDatabases({
+      control: database.handle,
+      maxConnections: 4,
+      perTenant: 1,
+      idleMs: 60_000,
+      connectTimeoutMs: 200,
+    });
+    // The tenant's only connection is held: the next call waits in its pool's queue and times out.
+    let release = () => {};
+    const held = tenancy.connectionFor(a).transaction(async (tx) => {
+      await tx.execute(sql`select 1`);
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await expect.poll(() => tenancy.stats().connections).toBe(1);
+    const failure = await planCount(a).catch((e: unknown) => e);
+    const busy = tenantDatabaseErrorOf(failure);
+    expect(busy).toBeInstanceOf(TenantDatabaseBusy);
+    expect(busy).toMatchObject({
+      statusCode: 503,
+      message: tenancyMessages.busy,
+      options: { headers: { 'retry-after': '5' } },
+    });
+    release();
+    await held;
+    // Not retired as unreachable: the same pool answers the next call at once.
+    expect(await planCount(a)).toBe(1);
+    expect(tenancy.stats().connections).toBe(1);
   });
 
   it(
