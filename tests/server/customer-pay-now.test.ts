@@ -21,6 +21,7 @@ import {
   movableClock,
   planId,
   userId,
+  pointStripeAt,
 } from './billing/helpers';
 
 const clock = movableClock('2026-03-10T09:00:00.000Z');
@@ -41,15 +42,7 @@ beforeAll(async () => {
   me = await userId(ctx, DEMO.cliente);
   mario = await userId(ctx, 'mario.rossi@example.com');
   basic = await planId(ctx, 'Demo Srl', 'Basic');
-  const created = await admin.post('/api/paymentprovider/Create', {
-    name: 'Stripe (finto)',
-    kind: 'stripe',
-    mode: 'sandbox',
-    apiUrl: stripe.url,
-    apiKey: 'pk_test_rinnova_public',
-    apiSecret: 'sk_test_rinnova_secret',
-  });
-  expect(created.status, created.raw).toBe(200);
+  await pointStripeAt(admin, { url: stripe.url });
   const synced = await admin.post(`/api/plan/syncStripe/${basic}`);
   expect(synced.status, synced.raw).toBe(200);
 });

@@ -32,6 +32,7 @@ import {
   planId,
   pointPayPalAt,
   userId,
+  pointStripeAt,
 } from './billing/helpers';
 
 const START = '2026-03-10T09:00:00.000Z';
@@ -58,15 +59,7 @@ beforeAll(async () => {
   mario = await userId(ctx, 'mario.rossi@example.com');
   basic = await planId(ctx, 'Demo Srl', 'Basic');
   await pointPayPalAt(ctx, admin, 'Demo Srl', { url: paypal.url, webhookId: 'WH-DEMO-0001' });
-  const created = await admin.post('/api/paymentprovider/Create', {
-    name: 'Stripe (finto)',
-    kind: 'stripe',
-    mode: 'sandbox',
-    apiUrl: stripe.url,
-    apiKey: 'pk_test_rinnova_public',
-    apiSecret: 'sk_test_rinnova_secret',
-  });
-  expect(created.status, created.raw).toBe(200);
+  await pointStripeAt(admin, { url: stripe.url });
   const p = await admin.post<{ paypalPlanId: string }>(`/api/plan/syncPaypal/${basic}`);
   expect(p.status, p.raw).toBe(200);
   paypalPlan = p.body.data!.paypalPlanId;

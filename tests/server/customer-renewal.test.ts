@@ -18,7 +18,14 @@ import { JOB_NAMES, sendRenewalReminders } from '../../server/modules/billing/bi
 import { startFakePayPal, type FakePayPal } from '../../server/providers/fake-paypal';
 import { startFakeStripe, type FakeStripe } from '../../server/providers/fake-stripe';
 import { createTestContext, DEMO, type ApiClient, type TestContext } from './helpers/test-app';
-import { createSubscription, movableClock, planId, pointPayPalAt, userId } from './billing/helpers';
+import {
+  createSubscription,
+  movableClock,
+  planId,
+  pointPayPalAt,
+  pointStripeAt,
+  userId,
+} from './billing/helpers';
 
 const START = '2026-03-10T09:00:00.000Z';
 const clock = movableClock(START);
@@ -42,16 +49,7 @@ beforeAll(async () => {
   basic = await planId(ctx, 'Demo Srl', 'Basic');
   rossiId = await ctx.tenantId('Studio Rossi');
   await pointPayPalAt(ctx, admin, 'Demo Srl', { url: paypal.url, webhookId: 'WH-DEMO-0001' });
-  const created = await admin.post('/api/paymentprovider/Create', {
-    name: 'Stripe (finto)',
-    kind: 'stripe',
-    mode: 'sandbox',
-    apiUrl: stripe.url,
-    apiKey: 'pk_test_rinnova_public',
-    apiSecret: 'sk_test_rinnova_secret',
-    webhookSecret: 'whsec_rinnova_test_secret',
-  });
-  expect(created.status, created.raw).toBe(200);
+  await pointStripeAt(admin, { url: stripe.url, webhookSecret: 'whsec_rinnova_test_secret' });
 });
 afterAll(async () => {
   await ctx.close();

@@ -25,7 +25,7 @@ import { startFakeStripe, type FakeStripe } from '../../../server/providers/fake
 import { create } from '../helpers/entity-checks';
 import { createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
 import { payByBankTransfer, tagText, withoutDemoInvoices } from '../invoices/helpers';
-import { giveIban, movableClock, userId } from './helpers';
+import { giveIban, movableClock, userId, pointStripeAt } from './helpers';
 
 const clock = movableClock('2026-03-02T09:00:00.000Z');
 const STRIPE_WHSEC = 'whsec_rinnova_extra_link_secret';
@@ -44,16 +44,7 @@ beforeAll(async () => {
   admin = await ctx.as('admin', 'Demo Srl');
   demoId = await ctx.tenantId('Demo Srl');
   await giveIban(ctx, 'Demo Srl');
-  const created = await admin.post('/api/paymentprovider/Create', {
-    name: 'Stripe (finto)',
-    kind: 'stripe',
-    mode: 'sandbox',
-    apiUrl: stripe.url,
-    apiKey: 'pk_test_rinnova_public',
-    apiSecret: 'sk_test_rinnova_secret',
-    webhookSecret: STRIPE_WHSEC,
-  });
-  expect(created.status, created.raw).toBe(200);
+  await pointStripeAt(admin, { url: stripe.url, webhookSecret: STRIPE_WHSEC });
   company = await userId(ctx, 'amministrazione@bianchi-consulting.example.com');
   const plan = (name: string, cost: number) =>
     create<Plan>(admin, 'plan', {

@@ -87,6 +87,26 @@ export async function pointPayPalAt(
   if (res.status !== 200) throw new Error(`PayPal row not updated: ${res.status} ${res.raw}`);
 }
 
+/**
+ * Adds the tenant's Stripe row (Admin's 'Fornitori di pagamento' Create) pointed at a fake Stripe on
+ * loopback, with the webhook signing secret when the test delivers Stripe events.
+ */
+export async function pointStripeAt(
+  admin: ApiClient,
+  fake: { url: string; webhookSecret?: string },
+): Promise<void> {
+  const res = await admin.post('/api/paymentprovider/Create', {
+    name: 'Stripe (finto)',
+    kind: 'stripe',
+    mode: 'sandbox',
+    apiUrl: fake.url,
+    apiKey: 'pk_test_rinnova_public',
+    apiSecret: 'sk_test_rinnova_secret',
+    ...(fake.webhookSecret === undefined ? {} : { webhookSecret: fake.webhookSecret }),
+  });
+  if (res.status !== 200) throw new Error(`Stripe row not created: ${res.status} ${res.raw}`);
+}
+
 /** Records an approved bank transfer of a payment's whole amount; the caller checks the answer. */
 export function approveWholeAmount(
   admin: ApiClient,

@@ -24,7 +24,7 @@ import { create } from '../helpers/entity-checks';
 import { createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
 import { payByBankTransfer, withoutDemoInvoices } from '../invoices/helpers';
 import { startFakePayPal, type FakePayPal } from '../../../server/providers/fake-paypal';
-import { createSubscription, giveIban, movableClock, pointPayPalAt, userId } from './helpers';
+import { createSubscription, giveIban, movableClock, pointPayPalAt, userId, pointStripeAt } from './helpers';
 
 const clock = movableClock('2026-03-02T09:00:00.000Z');
 const DAY = 86_400_000;
@@ -47,16 +47,7 @@ beforeAll(async () => {
   demoId = await ctx.tenantId('Demo Srl');
   await giveIban(ctx, 'Demo Srl');
   await pointPayPalAt(ctx, admin, 'Demo Srl', { url: paypal.url, webhookId: 'WH-ONEOFF-NEXT' });
-  const created = await admin.post('/api/paymentprovider/Create', {
-    name: 'Stripe (finto)',
-    kind: 'stripe',
-    mode: 'sandbox',
-    apiUrl: stripe.url,
-    apiKey: 'pk_test_rinnova_public',
-    apiSecret: 'sk_test_rinnova_secret',
-    webhookSecret: STRIPE_WHSEC,
-  });
-  expect(created.status, created.raw).toBe(200);
+  await pointStripeAt(admin, { url: stripe.url, webhookSecret: STRIPE_WHSEC });
   company = await userId(ctx, 'amministrazione@bianchi-consulting.example.com');
   plan = await create<Plan>(admin, 'plan', {
     name: 'Mensile prossimo',

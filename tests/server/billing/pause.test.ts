@@ -40,6 +40,7 @@ import {
   giveIban,
   movableClock,
   pointPayPalAt,
+  pointStripeAt,
 } from './helpers';
 
 const clock = movableClock('2026-01-05T10:00:00.000Z');
@@ -60,16 +61,7 @@ beforeAll(async () => {
   demoId = await ctx.tenantId('Demo Srl');
   await giveIban(ctx, 'Demo Srl');
   await pointPayPalAt(ctx, admin, 'Demo Srl', { url: paypal.url, webhookId: WEBHOOK_ID });
-  const created = await admin.post('/api/paymentprovider/Create', {
-    name: 'Stripe (finto)',
-    kind: 'stripe',
-    mode: 'sandbox',
-    apiUrl: stripe.url,
-    apiKey: 'pk_test_rinnova_public',
-    apiSecret: 'sk_test_rinnova_secret',
-    webhookSecret: 'whsec_rinnova_pause_secret',
-  });
-  expect(created.status, created.raw).toBe(200);
+  await pointStripeAt(admin, { url: stripe.url, webhookSecret: 'whsec_rinnova_pause_secret' });
   plan = await create<Plan>(admin, 'plan', {
     name: 'Mensile pausa',
     recurringCostBeforeVAT: 30,

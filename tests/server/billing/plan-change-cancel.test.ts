@@ -20,7 +20,7 @@ import { startFakeStripe, type FakeStripe } from '../../../server/providers/fake
 import { create } from '../helpers/entity-checks';
 import { createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
 import { payByBankTransfer, withoutDemoInvoices } from '../invoices/helpers';
-import { createSubscription, giveIban, movableClock, pointPayPalAt, userId } from './helpers';
+import { createSubscription, giveIban, movableClock, pointPayPalAt, userId, pointStripeAt } from './helpers';
 
 const clock = movableClock('2026-03-01T09:00:00.000Z');
 const WEBHOOK_ID = 'WH-DEMO-CANCEL-CHANGE';
@@ -41,16 +41,7 @@ beforeAll(async () => {
   demoId = await ctx.tenantId('Demo Srl');
   await giveIban(ctx, 'Demo Srl');
   await pointPayPalAt(ctx, admin, 'Demo Srl', { url: paypal.url, webhookId: WEBHOOK_ID });
-  const created = await admin.post('/api/paymentprovider/Create', {
-    name: 'Stripe (finto)',
-    kind: 'stripe',
-    mode: 'sandbox',
-    apiUrl: stripe.url,
-    apiKey: 'pk_test_rinnova_public',
-    apiSecret: 'sk_test_rinnova_secret',
-    webhookSecret: 'whsec_rinnova_cancel_change',
-  });
-  expect(created.status, created.raw).toBe(200);
+  await pointStripeAt(admin, { url: stripe.url, webhookSecret: 'whsec_rinnova_cancel_change' });
   company = await userId(ctx, 'amministrazione@bianchi-consulting.example.com');
   const plan = (name: string, cost: number) =>
     create<Plan>(admin, 'plan', {

@@ -34,7 +34,7 @@ import { startFakeStripe, type FakeStripe } from '../../../server/providers/fake
 import { create } from '../helpers/entity-checks';
 import { createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
 import { payByBankTransfer, tagText, withoutDemoInvoices } from '../invoices/helpers';
-import { createSubscription, giveIban, movableClock, pointPayPalAt, userId } from './helpers';
+import { createSubscription, giveIban, movableClock, pointPayPalAt, userId, pointStripeAt } from './helpers';
 
 const clock = movableClock('2026-03-01T09:00:00.000Z');
 const WEBHOOK_ID = 'WH-DEMO-CHANGE';
@@ -64,16 +64,7 @@ beforeAll(async () => {
   demoId = await ctx.tenantId('Demo Srl');
   await giveIban(ctx, 'Demo Srl');
   await pointPayPalAt(ctx, admin, 'Demo Srl', { url: paypal.url, webhookId: WEBHOOK_ID });
-  const created = await admin.post('/api/paymentprovider/Create', {
-    name: 'Stripe (finto)',
-    kind: 'stripe',
-    mode: 'sandbox',
-    apiUrl: stripe.url,
-    apiKey: 'pk_test_rinnova_public',
-    apiSecret: 'sk_test_rinnova_secret',
-    webhookSecret: STRIPE_WHSEC,
-  });
-  expect(created.status, created.raw).toBe(200);
+  await pointStripeAt(admin, { url: stripe.url, webhookSecret: STRIPE_WHSEC });
   company = await userId(ctx, 'amministrazione@bianchi-consulting.example.com');
   const plan = (name: string, cost: number, recurrenceType = 1) =>
     create<Plan>(admin, 'plan', {

@@ -23,7 +23,7 @@ import {
 import { startFakePayPal, type FakePayPal } from '../../../server/providers/fake-paypal';
 import { startFakeStripe, type FakeStripe } from '../../../server/providers/fake-stripe';
 import { client, createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
-import { createSubscription, movableClock, planId, pointPayPalAt, userId } from './helpers';
+import { createSubscription, movableClock, planId, pointPayPalAt, userId, pointStripeAt } from './helpers';
 
 const clock = movableClock('2026-01-31T10:00:00.000Z');
 const START = '2026-01-31T10:00:00.000Z';
@@ -44,16 +44,7 @@ beforeAll(async () => {
   admin = await ctx.as('admin', 'Demo Srl');
   demoId = await ctx.tenantId('Demo Srl');
   await pointPayPalAt(ctx, admin, 'Demo Srl', { url: paypal.url, webhookId: WEBHOOK_ID });
-  const created = await admin.post('/api/paymentprovider/Create', {
-    name: 'Stripe (finto)',
-    kind: 'stripe',
-    mode: 'sandbox',
-    apiUrl: stripe.url,
-    apiKey: 'pk_test_rinnova_public',
-    apiSecret: 'sk_test_rinnova_secret',
-    webhookSecret: STRIPE_WHSEC,
-  });
-  expect(created.status, created.raw).toBe(200);
+  await pointStripeAt(admin, { url: stripe.url, webhookSecret: STRIPE_WHSEC });
   basic = await planId(ctx, 'Demo Srl', 'Basic');
   const p = await admin.post<{ paypalPlanId: string }>(`/api/plan/syncPaypal/${basic}`);
   expect(p.status, p.raw).toBe(200);

@@ -25,7 +25,13 @@ import { entitlementsOf } from '../../../server/modules/integrations/entitlement
 import { startFakeStripe, type FakeStripe } from '../../../server/providers/fake-stripe';
 import { create, dataOf } from '../helpers/entity-checks';
 import { createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
-import { createSubscription, customersWithoutLiveSubscription, giveIban, movableClock } from './helpers';
+import {
+  createSubscription,
+  customersWithoutLiveSubscription,
+  giveIban,
+  movableClock,
+  pointStripeAt,
+} from './helpers';
 
 const clock = movableClock('2026-01-05T10:00:00.000Z');
 const DAY = 86_400_000;
@@ -44,15 +50,7 @@ beforeAll(async () => {
   admin = await ctx.as('admin', 'Demo Srl');
   demoId = await ctx.tenantId('Demo Srl');
   await giveIban(ctx, 'Demo Srl');
-  const provider = await admin.post('/api/paymentprovider/Create', {
-    name: 'Stripe (finto)',
-    kind: 'stripe',
-    mode: 'sandbox',
-    apiUrl: stripe.url,
-    apiKey: 'pk_test_rinnova_public',
-    apiSecret: 'sk_test_rinnova_secret',
-  });
-  expect(provider.status, provider.raw).toBe(200);
+  await pointStripeAt(admin, { url: stripe.url });
   trialPlan = await create<Plan>(admin, 'plan', {
     name: 'Pro con prova',
     recurringCostBeforeVAT: 30,

@@ -40,6 +40,7 @@ import {
   planId,
   userId,
   customersWithoutLiveSubscription,
+  pointStripeAt,
 } from '../billing/helpers';
 
 const clock = movableClock('2026-01-05T10:00:00.000Z');
@@ -62,15 +63,7 @@ beforeAll(async () => {
   admin = await ctx.as('admin', 'Demo Srl');
   demoId = await ctx.tenantId('Demo Srl');
   await giveIban(ctx, 'Demo Srl');
-  const created = await admin.post('/api/paymentprovider/Create', {
-    name: 'Stripe (finto)',
-    kind: 'stripe',
-    mode: 'sandbox',
-    apiUrl: stripe.url,
-    apiKey: 'pk_test_rinnova_public',
-    apiSecret: 'sk_test_rinnova_secret',
-  });
-  expect(created.status, created.raw).toBe(200);
+  await pointStripeAt(admin, { url: stripe.url });
   basic = await planId(ctx, 'Demo Srl', 'Basic');
   expect((await admin.post(`/api/plan/syncStripe/${basic}`)).status).toBe(200);
   // Customers of Demo Srl with no live subscription, one per scenario: the entitlements (one entry

@@ -34,6 +34,7 @@ import {
   pointPayPalAt,
   userId,
   customersWithoutLiveSubscription,
+  pointStripeAt,
 } from '../billing/helpers';
 
 const clock = movableClock('2026-01-31T10:00:00.000Z');
@@ -58,16 +59,7 @@ beforeAll(async () => {
   demoId = await ctx.tenantId('Demo Srl');
   await giveIban(ctx, 'Demo Srl');
   await pointPayPalAt(ctx, admin, 'Demo Srl', { url: paypal.url, webhookId: WEBHOOK_ID });
-  const created = await admin.post('/api/paymentprovider/Create', {
-    name: 'Stripe (finto)',
-    kind: 'stripe',
-    mode: 'sandbox',
-    apiUrl: stripe.url,
-    apiKey: 'pk_test_rinnova_public',
-    apiSecret: 'sk_test_rinnova_secret',
-    webhookSecret: STRIPE_WHSEC,
-  });
-  expect(created.status, created.raw).toBe(200);
+  await pointStripeAt(admin, { url: stripe.url, webhookSecret: STRIPE_WHSEC });
   basic = await planId(ctx, 'Demo Srl', 'Basic');
   const synced = await admin.post<{ paypalPlanId: string }>(`/api/plan/syncPaypal/${basic}`);
   expect(synced.status).toBe(200);

@@ -18,6 +18,7 @@ import {
   giveIban,
   movableClock,
   planId,
+  pointStripeAt,
 } from '../billing/helpers';
 import { client, createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
 
@@ -37,16 +38,7 @@ beforeAll(async () => {
   admin = await ctx.as('admin', 'Demo Srl');
   demoId = await ctx.tenantId('Demo Srl');
   await giveIban(ctx, 'Demo Srl');
-  const created = await admin.post('/api/paymentprovider/Create', {
-    name: 'Stripe (finto)',
-    kind: 'stripe',
-    mode: 'sandbox',
-    apiUrl: stripe.url,
-    apiKey: 'pk_test_rinnova_public',
-    apiSecret: 'sk_test_rinnova_secret',
-    webhookSecret: STRIPE_WHSEC,
-  });
-  expect(created.status, created.raw).toBe(200);
+  await pointStripeAt(admin, { url: stripe.url, webhookSecret: STRIPE_WHSEC });
   basic = await planId(ctx, 'Demo Srl', 'Basic');
   expect((await admin.post(`/api/plan/syncStripe/${basic}`)).status).toBe(200);
   const key = await admin.post<{ secret: string }>('/api/apikey/create', {
