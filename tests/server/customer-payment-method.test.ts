@@ -33,6 +33,7 @@ import {
   pointPayPalAt,
   userId,
   pointStripeAt,
+  subscriptionOf,
 } from './billing/helpers';
 
 const START = '2026-03-10T09:00:00.000Z';
@@ -77,8 +78,7 @@ beforeEach(() => {
 
 const method = (api: ApiClient, id: number, action: string) =>
   api.post<PaymentMethodAnswer>(`/api/user/me/subscriptions/${id}/paymentMethod`, { action });
-const getSub = async (id: number) =>
-  (await admin.get<Subscription>(`/api/subscription/GetById/${id}`)).body.data!;
+const getSub = (id: number) => subscriptionOf(admin, id);
 
 async function linkOf(sub: Subscription): Promise<string> {
   const res = await admin.post<{ token: string }>('/api/PaymentToken/create', {

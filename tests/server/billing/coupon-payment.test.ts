@@ -25,7 +25,15 @@ import { startFakeStripe, type FakeStripe } from '../../../server/providers/fake
 import { create } from '../helpers/entity-checks';
 import { createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
 import { tagText, withoutDemoInvoices } from '../invoices/helpers';
-import { createSubscription, giveIban, movableClock, userId, pointStripeAt } from './helpers';
+import {
+  createSubscription,
+  giveIban,
+  movableClock,
+  userId,
+  pointStripeAt,
+  subscriptionOf,
+  addPlan,
+} from './helpers';
 
 const clock = movableClock('2026-01-15T09:00:00.000Z');
 const STRIPE_WHSEC = 'whsec_rinnova_coupon_secret';
@@ -49,14 +57,8 @@ beforeAll(async () => {
   await giveIban(ctx, 'Demo Srl');
   await pointStripeAt(admin, { url: stripe.url, webhookSecret: STRIPE_WHSEC });
   company = await userId(ctx, 'amministrazione@bianchi-consulting.example.com');
-  const plan = (name: string, cost: number, recurrenceType = 1) =>
-    create<Plan>(admin, 'plan', {
-      name,
-      recurringCostBeforeVAT: cost,
-      vatPercentage: 22,
-      recurrenceType,
-      isActive: true,
-    });
+  const plan = (name: string, cost: number, recurrenceType = 1, isActive = true) =>
+    addPlan(admin, name, cost, recurrenceType, isActive);
   monthly = await plan('Mensile coupon', 29);
   yearly = await plan('Annuale coupon', 290, 12);
   other = await plan('Altro coupon', 10);
@@ -91,8 +93,7 @@ afterAll(async () => {
 });
 beforeEach(() => stripe.clearFailures());
 
-const getSub = async (id: number) =>
-  (await admin.get<Subscription>(`/api/subscription/GetById/${id}`)).body.data!;
+const getSub = (id: number) => subscriptionOf(admin, id);
 
 /** A NotActive subscription of the company customer on `plan` and its payment link's token. */
 async function linkFor(plan: Plan, start: string) {

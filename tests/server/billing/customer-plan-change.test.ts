@@ -23,10 +23,9 @@ import {
   subscriptionEvents,
   subscriptions,
 } from '../../../server/db/schema';
-import { create } from '../helpers/entity-checks';
 import { createTestContext, DEMO, type ApiClient, type TestContext } from '../helpers/test-app';
 import { payByBankTransfer, withoutDemoInvoices } from '../invoices/helpers';
-import { giveIban, movableClock, userId } from './helpers';
+import { giveIban, movableClock, userId, addPlan } from './helpers';
 
 const clock = movableClock('2026-03-01T09:00:00.000Z');
 let ctx: TestContext;
@@ -61,13 +60,7 @@ beforeAll(async () => {
   other = await userId(ctx, 'amministrazione@bianchi-consulting.example.com');
   await giveIban(ctx, 'Demo Srl');
   const plan = (name: string, cost: number, recurrenceType = 1, isActive = true) =>
-    create<Plan>(admin, 'plan', {
-      name,
-      recurringCostBeforeVAT: cost,
-      vatPercentage: 22,
-      recurrenceType,
-      isActive,
-    });
+    addPlan(admin, name, cost, recurrenceType, isActive);
   base = await plan('Base cliente', 29);
   pro = await plan('Pro cliente', 49);
   inactive = await plan('Vecchio cliente', 39, 1, false);

@@ -12,7 +12,6 @@ import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OneOffCharge } from '../../../contract/schemas/one-off-charge';
 import type { Plan } from '../../../contract/schemas/plan';
-import type { Subscription } from '../../../contract/schemas/subscription';
 import {
   invoices,
   paymentProviders,
@@ -22,10 +21,9 @@ import {
 } from '../../../server/db/schema';
 import { fatturaErrors } from '../../../server/modules/invoice/fatturapa';
 import { startFakeStripe, type FakeStripe } from '../../../server/providers/fake-stripe';
-import { create } from '../helpers/entity-checks';
 import { createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
 import { payByBankTransfer, tagText, withoutDemoInvoices } from '../invoices/helpers';
-import { giveIban, movableClock, userId, pointStripeAt } from './helpers';
+import { giveIban, movableClock, userId, pointStripeAt, subscriptionOf, addPlan } from './helpers';
 
 const clock = movableClock('2026-03-02T09:00:00.000Z');
 const STRIPE_WHSEC = 'whsec_rinnova_extra_link_secret';
@@ -46,14 +44,8 @@ beforeAll(async () => {
   await giveIban(ctx, 'Demo Srl');
   await pointStripeAt(admin, { url: stripe.url, webhookSecret: STRIPE_WHSEC });
   company = await userId(ctx, 'amministrazione@bianchi-consulting.example.com');
-  const plan = (name: string, cost: number) =>
-    create<Plan>(admin, 'plan', {
-      name,
-      recurringCostBeforeVAT: cost,
-      vatPercentage: 22,
-      recurrenceType: 1,
-      isActive: true,
-    });
+  const plan = (name: string, cost: number, recurrenceType = 1, isActive = true) =>
+    addPlan(admin, name, cost, recurrenceType, isActive);
   base = await plan('Base link extra', 31);
   pro = await plan('Pro link extra', 62);
 }, 60_000);
@@ -62,8 +54,7 @@ afterAll(async () => {
   await stripe?.close();
 });
 
-const getSub = async (id: number) =>
-  (await admin.get<Subscription>(`/api/subscription/GetById/${id}`)).body.data!;
+const getSub = (id: number) => subscriptionOf(admin, id);
 const invoicesOf = (paymentId: number) =>
   ctx.db
     .select()

@@ -8,6 +8,8 @@ import {
   users,
   userTenants,
 } from '../../../server/db/schema';
+import type { Plan } from '../../../contract/schemas/plan';
+import { create } from '../helpers/entity-checks';
 import type { ApiClient, TestContext } from '../helpers/test-app';
 
 /** A clock the app reads; tests move it. */
@@ -105,6 +107,30 @@ export async function pointStripeAt(
     ...(fake.webhookSecret === undefined ? {} : { webhookSecret: fake.webhookSecret }),
   });
   if (res.status !== 200) throw new Error(`Stripe row not created: ${res.status} ${res.raw}`);
+}
+
+/** A subscription as the Admin's GetById answers it (the test fails on anything but a 200). */
+export async function subscriptionOf(admin: ApiClient, id: number): Promise<Subscription> {
+  const res = await admin.get<Subscription>(`/api/subscription/GetById/${id}`);
+  if (res.status !== 200 || !res.body.data) throw new Error(`GetById ${id}: ${res.status} ${res.raw}`);
+  return res.body.data;
+}
+
+/** A plan made by the Admin: `cost` before VAT at 22 %, monthly unless told, active unless told. */
+export function addPlan(
+  admin: ApiClient,
+  name: string,
+  cost: number,
+  recurrenceType = 1,
+  isActive = true,
+): Promise<Plan> {
+  return create<Plan>(admin, 'plan', {
+    name,
+    recurringCostBeforeVAT: cost,
+    vatPercentage: 22,
+    recurrenceType,
+    isActive,
+  });
 }
 
 /** Records an approved bank transfer of a payment's whole amount; the caller checks the answer. */

@@ -15,14 +15,13 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OneOffCharge } from '../../../contract/schemas/one-off-charge';
 import type { Plan } from '../../../contract/schemas/plan';
-import type { Subscription } from '../../../contract/schemas/subscription';
 import { invoices, payments } from '../../../server/db/schema';
 import { fatturaErrors } from '../../../server/modules/invoice/fatturapa';
 import { startFakeStripe, type FakeStripe } from '../../../server/providers/fake-stripe';
 import { create } from '../helpers/entity-checks';
 import { createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
 import { payByBankTransfer, tagText, withoutDemoInvoices } from '../invoices/helpers';
-import { createSubscription, giveIban, movableClock, userId, pointStripeAt } from './helpers';
+import { createSubscription, giveIban, movableClock, userId, pointStripeAt, subscriptionOf } from './helpers';
 
 const clock = movableClock('2026-03-02T09:00:00.000Z');
 const STRIPE_WHSEC = 'whsec_rinnova_oneoff_secret';
@@ -56,8 +55,7 @@ afterAll(async () => {
   await stripe?.close();
 });
 
-const getSub = async (id: number) =>
-  (await admin.get<Subscription>(`/api/subscription/GetById/${id}`)).body.data!;
+const getSub = (id: number) => subscriptionOf(admin, id);
 const charge = (id: number, body: Record<string, unknown>) =>
   admin.post<OneOffCharge>(`/api/subscription/charges/${id}`, body);
 const list = async (id: number) =>

@@ -14,7 +14,6 @@ import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OneOffCharge } from '../../../contract/schemas/one-off-charge';
 import type { Plan } from '../../../contract/schemas/plan';
-import type { Subscription } from '../../../contract/schemas/subscription';
 import { invoices, payments } from '../../../server/db/schema';
 import { JOB_NAMES } from '../../../server/modules/billing/billing-jobs';
 import { fatturaErrors } from '../../../server/modules/invoice/fatturapa';
@@ -24,7 +23,15 @@ import { create } from '../helpers/entity-checks';
 import { createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
 import { payByBankTransfer, withoutDemoInvoices } from '../invoices/helpers';
 import { startFakePayPal, type FakePayPal } from '../../../server/providers/fake-paypal';
-import { createSubscription, giveIban, movableClock, pointPayPalAt, userId, pointStripeAt } from './helpers';
+import {
+  createSubscription,
+  giveIban,
+  movableClock,
+  pointPayPalAt,
+  userId,
+  pointStripeAt,
+  subscriptionOf,
+} from './helpers';
 
 const clock = movableClock('2026-03-02T09:00:00.000Z');
 const DAY = 86_400_000;
@@ -64,8 +71,7 @@ afterAll(async () => {
   await Promise.all([stripe?.close(), paypal?.close()]);
 });
 
-const getSub = async (id: number) =>
-  (await admin.get<Subscription>(`/api/subscription/GetById/${id}`)).body.data!;
+const getSub = (id: number) => subscriptionOf(admin, id);
 const charge = (id: number, body: Record<string, unknown>) =>
   admin.post<OneOffCharge>(`/api/subscription/charges/${id}`, body);
 const list = async (id: number) =>

@@ -18,7 +18,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Plan } from '../../../contract/schemas/plan';
-import type { Subscription } from '../../../contract/schemas/subscription';
 import { SubscriptionStatus } from '../../../contract/subscription-status';
 import {
   paymentTokens,
@@ -41,6 +40,7 @@ import {
   movableClock,
   pointPayPalAt,
   pointStripeAt,
+  subscriptionOf,
 } from './helpers';
 
 const clock = movableClock('2026-01-05T10:00:00.000Z');
@@ -90,8 +90,7 @@ beforeEach(() => {
   stripe.clearFailures();
 });
 
-const getSub = async (id: number) =>
-  (await admin.get<Subscription>(`/api/subscription/GetById/${id}`)).body.data!;
+const getSub = (id: number) => subscriptionOf(admin, id);
 const pause = (id: number, body: Record<string, unknown>) =>
   admin.post<{ from: string; until: string; periods: number; entitlements: string }>(
     `/api/subscription/pause/${id}`,

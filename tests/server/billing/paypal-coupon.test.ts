@@ -17,7 +17,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CouponQuote } from '../../../contract/schemas/coupon-apply';
 import type { PaymentTokenView } from '../../../contract/schemas/payment';
 import type { Plan } from '../../../contract/schemas/plan';
-import type { Subscription } from '../../../contract/schemas/subscription';
 import {
   couponRedemptions,
   coupons,
@@ -36,7 +35,15 @@ import { paypalBillingCycles } from '../../../server/providers/paypal';
 import { create } from '../helpers/entity-checks';
 import { createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
 import { tagText, withoutDemoInvoices } from '../invoices/helpers';
-import { createSubscription, giveIban, movableClock, pointPayPalAt, userId } from './helpers';
+import {
+  createSubscription,
+  giveIban,
+  movableClock,
+  pointPayPalAt,
+  userId,
+  subscriptionOf,
+  addPlan,
+} from './helpers';
 
 const clock = movableClock('2026-01-15T09:00:00.000Z');
 const WEBHOOK_ID = 'WH-COUPON-0001';
@@ -58,14 +65,8 @@ beforeAll(async () => {
   await giveIban(ctx, 'Demo Srl');
   await pointPayPalAt(ctx, admin, 'Demo Srl', { url: fake.url, webhookId: WEBHOOK_ID });
   company = await userId(ctx, 'amministrazione@bianchi-consulting.example.com');
-  const plan = (name: string, cost: number, recurrenceType = 1) =>
-    create<Plan>(admin, 'plan', {
-      name,
-      recurringCostBeforeVAT: cost,
-      vatPercentage: 22,
-      recurrenceType,
-      isActive: true,
-    });
+  const plan = (name: string, cost: number, recurrenceType = 1, isActive = true) =>
+    addPlan(admin, name, cost, recurrenceType, isActive);
   monthly = await plan('Mensile PayPal coupon', 29);
   yearly = await plan('Annuale PayPal coupon', 290, 12);
   other = await plan('Altro PayPal coupon', 10);
@@ -96,8 +97,7 @@ afterAll(async () => {
 });
 beforeEach(() => fake.clearFailures());
 
-const getSub = async (id: number) =>
-  (await admin.get<Subscription>(`/api/subscription/GetById/${id}`)).body.data!;
+const getSub = (id: number) => subscriptionOf(admin, id);
 
 /** A NotActive subscription of the company customer on `plan` and its payment link's token. */
 async function linkFor(plan: Plan, start: string) {

@@ -21,7 +21,15 @@ import { startFakePayPal, type FakePayPal } from '../../../server/providers/fake
 import { client, createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
 import { createRenewalPaymentLink } from '../../../server/modules/billing/payment-token.service';
 import { withoutDemoInvoices } from '../invoices/helpers';
-import { createSubscription, giveIban, movableClock, planId, pointPayPalAt, userId } from './helpers';
+import {
+  createSubscription,
+  giveIban,
+  movableClock,
+  planId,
+  pointPayPalAt,
+  userId,
+  subscriptionOf,
+} from './helpers';
 
 const clock = movableClock('2026-01-31T10:00:00.000Z');
 const WEBHOOK_ID = 'WH-DEMO-0001';
@@ -96,8 +104,7 @@ async function link(sub: Subscription) {
 const pay = (token: string, providerSubscriptionId: string) =>
   ctx.api.put<{ result: string }>('/api/Payment/updatePayment', { token, providerSubscriptionId });
 
-const getSub = async (id: number) =>
-  (await admin.get<Subscription>(`/api/subscription/GetById/${id}`)).body.data!;
+const getSub = (id: number) => subscriptionOf(admin, id);
 
 /** A subscription paid on the payment page: Active, with its PayPal id. */
 async function paidSubscription(email = 'mario.rossi@example.com') {

@@ -12,15 +12,22 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Plan } from '../../../contract/schemas/plan';
-import type { Subscription } from '../../../contract/schemas/subscription';
 import { payments, planChanges, subscriptionEvents, subscriptions } from '../../../server/db/schema';
 import { JOB_NAMES } from '../../../server/modules/billing/billing-jobs';
 import { startFakePayPal, type FakePayPal } from '../../../server/providers/fake-paypal';
 import { startFakeStripe, type FakeStripe } from '../../../server/providers/fake-stripe';
-import { create } from '../helpers/entity-checks';
 import { createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
 import { payByBankTransfer, withoutDemoInvoices } from '../invoices/helpers';
-import { createSubscription, giveIban, movableClock, pointPayPalAt, userId, pointStripeAt } from './helpers';
+import {
+  createSubscription,
+  giveIban,
+  movableClock,
+  pointPayPalAt,
+  userId,
+  pointStripeAt,
+  subscriptionOf,
+  addPlan,
+} from './helpers';
 
 const clock = movableClock('2026-03-01T09:00:00.000Z');
 const WEBHOOK_ID = 'WH-DEMO-CANCEL-CHANGE';
@@ -43,14 +50,8 @@ beforeAll(async () => {
   await pointPayPalAt(ctx, admin, 'Demo Srl', { url: paypal.url, webhookId: WEBHOOK_ID });
   await pointStripeAt(admin, { url: stripe.url, webhookSecret: 'whsec_rinnova_cancel_change' });
   company = await userId(ctx, 'amministrazione@bianchi-consulting.example.com');
-  const plan = (name: string, cost: number) =>
-    create<Plan>(admin, 'plan', {
-      name,
-      recurringCostBeforeVAT: cost,
-      vatPercentage: 22,
-      recurrenceType: 1,
-      isActive: true,
-    });
+  const plan = (name: string, cost: number, recurrenceType = 1, isActive = true) =>
+    addPlan(admin, name, cost, recurrenceType, isActive);
   base = await plan('Base annulla', 29);
   pro = await plan('Pro annulla', 49);
   for (const p of [base, pro]) {
@@ -67,8 +68,7 @@ beforeEach(() => {
   stripe.clearFailures();
 });
 
-const getSub = async (id: number) =>
-  (await admin.get<Subscription>(`/api/subscription/GetById/${id}`)).body.data!;
+const getSub = (id: number) => subscriptionOf(admin, id);
 const change = (id: number, body: Record<string, unknown>) =>
   admin.post(`/api/subscription/changePlan/${id}`, body);
 const cancel = (id: number, client: ApiClient = admin) =>

@@ -17,7 +17,6 @@ import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PlanChangePreview } from '../../../contract/invoice/plan-change';
 import type { Plan } from '../../../contract/schemas/plan';
-import type { Subscription } from '../../../contract/schemas/subscription';
 import {
   invoices,
   payments,
@@ -34,7 +33,16 @@ import { startFakeStripe, type FakeStripe } from '../../../server/providers/fake
 import { create } from '../helpers/entity-checks';
 import { createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
 import { payByBankTransfer, tagText, withoutDemoInvoices } from '../invoices/helpers';
-import { createSubscription, giveIban, movableClock, pointPayPalAt, userId, pointStripeAt } from './helpers';
+import {
+  createSubscription,
+  giveIban,
+  movableClock,
+  pointPayPalAt,
+  userId,
+  pointStripeAt,
+  subscriptionOf,
+  addPlan,
+} from './helpers';
 
 const clock = movableClock('2026-03-01T09:00:00.000Z');
 const WEBHOOK_ID = 'WH-DEMO-CHANGE';
@@ -66,14 +74,8 @@ beforeAll(async () => {
   await pointPayPalAt(ctx, admin, 'Demo Srl', { url: paypal.url, webhookId: WEBHOOK_ID });
   await pointStripeAt(admin, { url: stripe.url, webhookSecret: STRIPE_WHSEC });
   company = await userId(ctx, 'amministrazione@bianchi-consulting.example.com');
-  const plan = (name: string, cost: number, recurrenceType = 1) =>
-    create<Plan>(admin, 'plan', {
-      name,
-      recurringCostBeforeVAT: cost,
-      vatPercentage: 22,
-      recurrenceType,
-      isActive: true,
-    });
+  const plan = (name: string, cost: number, recurrenceType = 1, isActive = true) =>
+    addPlan(admin, name, cost, recurrenceType, isActive);
   base = await plan('Base cambio', 29);
   pro = await plan('Pro cambio', 49);
   yearly = await plan('Annuale cambio', 290, 12);
@@ -103,8 +105,7 @@ beforeEach(() => {
   stripe.clearFailures();
 });
 
-const getSub = async (id: number) =>
-  (await admin.get<Subscription>(`/api/subscription/GetById/${id}`)).body.data!;
+const getSub = (id: number) => subscriptionOf(admin, id);
 const change = (id: number, body: Record<string, unknown>) =>
   admin.post<Result>(`/api/subscription/changePlan/${id}`, body);
 

@@ -23,7 +23,15 @@ import {
 import { startFakePayPal, type FakePayPal } from '../../../server/providers/fake-paypal';
 import { startFakeStripe, type FakeStripe } from '../../../server/providers/fake-stripe';
 import { client, createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
-import { createSubscription, movableClock, planId, pointPayPalAt, userId, pointStripeAt } from './helpers';
+import {
+  createSubscription,
+  movableClock,
+  planId,
+  pointPayPalAt,
+  userId,
+  pointStripeAt,
+  subscriptionOf,
+} from './helpers';
 
 const clock = movableClock('2026-01-31T10:00:00.000Z');
 const START = '2026-01-31T10:00:00.000Z';
@@ -100,8 +108,7 @@ async function invoiceAttempts(paymentId: number) {
   return issued.length + blocked.length;
 }
 
-const getSub = async (id: number) =>
-  (await admin.get<Subscription>(`/api/subscription/GetById/${id}`)).body.data!;
+const getSub = (id: number) => subscriptionOf(admin, id);
 
 type Failure = 500 | 503 | 'timeout' | 401;
 type Status = 'active' | 'suspended' | 'cancelled';

@@ -41,6 +41,7 @@ import {
   userId,
   customersWithoutLiveSubscription,
   pointStripeAt,
+  subscriptionOf,
 } from '../billing/helpers';
 
 const clock = movableClock('2026-01-05T10:00:00.000Z');
@@ -86,8 +87,7 @@ beforeEach(() => {
   renewalFaults.afterTransferMail = null;
 });
 
-const getSub = async (id: number) =>
-  (await admin.get<Subscription>(`/api/subscription/GetById/${id}`)).body.data!;
+const getSub = (id: number) => subscriptionOf(admin, id);
 
 /** A Basic subscription whose first payment was confirmed by bank transfer: ActiveNoRenewal. */
 async function paidByTransfer(start: string) {

@@ -9,7 +9,6 @@
  */
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Subscription } from '../../../contract/schemas/subscription';
 import {
   collectionEvents,
   invoiceIssues,
@@ -35,6 +34,7 @@ import {
   userId,
   customersWithoutLiveSubscription,
   pointStripeAt,
+  subscriptionOf,
 } from '../billing/helpers';
 
 const clock = movableClock('2026-01-31T10:00:00.000Z');
@@ -77,8 +77,7 @@ afterAll(async () => {
   await Promise.all([paypal?.close(), stripe?.close()]);
 });
 
-const getSub = async (id: number) =>
-  (await admin.get<Subscription>(`/api/subscription/GetById/${id}`)).body.data!;
+const getSub = (id: number) => subscriptionOf(admin, id);
 
 async function inject(path: string, signed: { headers: Record<string, string>; body: string }) {
   const res = await ctx.app.inject({
