@@ -145,6 +145,14 @@ async function seed(url: string, tenantId: number): Promise<void> {
        from subscriptions s where s.tenant_id = $1 and not exists (select 1 from payments p where p.subscription_id = s.id)`,
       [tenantId],
     );
+    // 'Incassi in sospeso' (issue 29): one payment in five unpaid and overdue, its due date spread
+    // over the last year, so every age bucket has rows.
+    await client.query(
+      `update payments set collection_status = 'overdue',
+         due_date = (now() at time zone 'Europe/Rome')::date - (subscription_id % 365)
+       where tenant_id = $1 and subscription_id % 5 = 0 and paid_at is null`,
+      [tenantId],
+    );
     await client.query('commit');
     // What autovacuum does within a minute of a bulk load in a real database: statistics, the
     // visibility map (index-only scans) and the trigram indexes' pending lists merged.
@@ -398,6 +406,19 @@ export async function benchBillingLists(): Promise<BenchResult[] | string> {
             50,
           ],
           ['customers, select "mario"', 'user/getAllForSelect?searchTerm=mario', 20],
+          // 'Incassi in sospeso' over the 20,000 overdue payments, with its totals per age bucket.
+          ["'Incassi in sospeso', page 1", 'collection/overdue?page=1&pageSize=20', 20],
+          ["'Incassi in sospeso', page 500", 'collection/overdue?page=500&pageSize=20', 20],
+          [
+            "'Incassi in sospeso', bucket 60+",
+            'collection/overdue?page=1&pageSize=20&filters%5Bbucket%5D=60%2B',
+            20,
+          ],
+          [
+            '\'Incassi in sospeso\', search "rossi"',
+            'collection/overdue?page=1&pageSize=20&searchTerm=rossi',
+            50,
+          ],
         ];
         for (const [name, url, target] of userShapes) {
           for (let i = 0; i < 10; i++) await call(url, token, tenantId);

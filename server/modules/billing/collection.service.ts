@@ -437,16 +437,33 @@ export async function overdueList(
     .orderBy(asc(payments.dueDate), asc(payments.id))
     .limit(query.pageSize)
     .offset((query.page - 1) * query.pageSize);
-  const all = await scope.tx
-    .select({ dueDate: payments.dueDate, amountDueCents: payments.amountDueCents })
+  // The totals per bucket, counted and summed by the database (not every overdue row read into
+  // the server): the same bounds as `bucketOf`, a due date not yet passed in the first bucket.
+  const inBucket = ageBuckets.map((b, i) => {
+    const bounds: SQL[] = [];
+    if (i > 0) bounds.push(sql`${payments.dueDate} <= ${addDays(today, -b.from)}`);
+    if (b.to !== null) bounds.push(sql`${payments.dueDate} >= ${addDays(today, -b.to)}`);
+    return sql.join(bounds, sql` and `);
+  });
+  const [totals] = await scope.tx
+    .select({
+      counts: sql<string>`array[${sql.join(
+        inBucket.map((w) => sql`count(*) filter (where ${w})`),
+        sql`, `,
+      )}]::text`,
+      // Summed as text: int8 arrives as a string from pg and exactly within 2^53 cents.
+      cents: sql<string>`array[${sql.join(
+        inBucket.map((w) => sql`coalesce(sum(${payments.amountDueCents}) filter (where ${w}), 0)`),
+        sql`, `,
+      )}]::text`,
+    })
     .from(payments)
     .where(base);
-  const buckets = ageBuckets.map((b) => ({ key: b.key, count: 0, cents: 0 }));
-  for (const r of all) {
-    const b = buckets.find((x) => x.key === bucketOf(daysBetween(r.dueDate, today)))!;
-    b.count++;
-    b.cents += r.amountDueCents;
-  }
+  const numbers = (text: string | undefined) =>
+    (text ?? '{}').replace(/[{}]/g, '').split(',').filter(Boolean).map(Number);
+  const counts = numbers(totals?.counts);
+  const sums = numbers(totals?.cents);
+  const buckets = ageBuckets.map((b, i) => ({ key: b.key, count: counts[i] ?? 0, cents: sums[i] ?? 0 }));
   return {
     items: rows.map((r): OverduePayment => {
       const daysOverdue = Math.max(0, daysBetween(r.dueDate, today));
@@ -468,8 +485,8 @@ export async function overdueList(
     totalCount: count?.n ?? 0,
     buckets: buckets.map((b) => ({ key: b.key, count: b.count, amount: fromCents(b.cents) })),
     total: {
-      count: all.length,
-      amount: fromCents(all.reduce((sum, r) => sum + r.amountDueCents, 0)),
+      count: buckets.reduce((n, b) => n + b.count, 0),
+      amount: fromCents(buckets.reduce((sum, b) => sum + b.cents, 0)),
     },
   };
 }

@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LADDER, ladderMessages, type OverdueList } from '../../../contract/schemas/collection';
 import type { Subscription } from '../../../contract/schemas/subscription';
-import { invoiceIssues, invoices } from '../../../server/db/schema';
+import { invoiceIssues, invoices, payments } from '../../../server/db/schema';
 import { JOB_NAMES } from '../../../server/modules/billing/billing-jobs';
 import { addDays } from '../../../server/modules/billing/collection.service';
 import { createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
@@ -128,6 +128,58 @@ describe('Incassi in sospeso', () => {
     const xlsx = await admin.get('/api/collection/overdue/export', { query: { format: 'xlsx' } });
     expect(xlsx.status).toBe(200);
     expect(String(xlsx.headers['content-type'])).toContain('spreadsheetml');
+  });
+});
+
+describe('Incassi in sospeso: the totals per age bucket', () => {
+  it('count and sum each overdue payment in the bucket of its days overdue, at every bound', async () => {
+    const payment = sub.payments[0]!;
+    const today = addDays(payment.dueDate, 10);
+    const totals = async () => {
+      const list = await admin.get<OverdueList>('/api/collection/overdue', { query: { pageSize: 1 } });
+      expect(list.status, list.raw).toBe(200);
+      return list.body.data!;
+    };
+    const cents = (euros: number) => Math.round(euros * 100);
+    // Days overdue → bucket, both sides of each bound; a due date not yet passed counts in the first.
+    const cases: Array<[number, string]> = [
+      [-2, '0-7'],
+      [0, '0-7'],
+      [7, '0-7'],
+      [8, '8-30'],
+      [30, '8-30'],
+      [31, '31-60'],
+      [60, '31-60'],
+      [61, '60+'],
+      [400, '60+'],
+    ];
+    try {
+      for (const [days, key] of cases) {
+        await ctx.db
+          .update(payments)
+          .set({ dueDate: addDays(today, -days) })
+          .where(eq(payments.id, payment.id));
+        const with_ = await totals();
+        await ctx.db.update(payments).set({ paidAt: clock.now() }).where(eq(payments.id, payment.id));
+        const without = await totals();
+        await ctx.db.update(payments).set({ paidAt: null }).where(eq(payments.id, payment.id));
+        for (const b of with_.buckets) {
+          const other = without.buckets.find((x) => x.key === b.key)!;
+          const mine = b.key === key ? 1 : 0;
+          expect([days, b.key, b.count - other.count]).toEqual([days, b.key, mine]);
+          expect([days, b.key, cents(b.amount) - cents(other.amount)]).toEqual([
+            days,
+            b.key,
+            mine * cents(payment.amountDue),
+          ]);
+        }
+        expect(with_.total.count).toBe(with_.buckets.reduce((n, b) => n + b.count, 0));
+        expect(with_.total.count - without.total.count).toBe(1);
+        expect(cents(with_.total.amount) - cents(without.total.amount)).toBe(cents(payment.amountDue));
+      }
+    } finally {
+      await ctx.db.update(payments).set({ dueDate: payment.dueDate }).where(eq(payments.id, payment.id));
+    }
   });
 });
 
