@@ -5,6 +5,7 @@
  * (invoice_issues) and lets the payment stand. Called by confirmBankTransfer; the PayPal payment
  * and webhook renewals call it the same way.
  */
+import { creditUsedBy, setOffCausali } from '../../db/credits';
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { romeCalendarDay } from '../../../contract/billing-dates';
 import { isNatura, type Natura } from '../../../contract/invoice/fatturapa';
@@ -447,6 +448,7 @@ export async function issueInvoiceForPayment(
   const [p] = await w.tx
     .select({
       id: payments.id,
+      subscriptionId: payments.subscriptionId,
       amountDueCents: payments.amountDueCents,
       periodStart: payments.periodStart,
       periodEnd: payments.periodEnd,
@@ -523,8 +525,11 @@ export async function issueInvoiceForPayment(
   // One-off charges collected with this period's payment (issue 30): their lines beside the
   // period's, in the same document. Each adds a positive amount, so they are looked for only when
   // the payment asks more than the period alone.
+  // A plan change's residual credit set off on this period's payment (issue 30; docs/fiscal-rules.md
+  // 'Credito residuo'): the document stays the whole period's; the payment asked that much less.
+  const creditUsed = await creditUsedBy(w, p.id);
   let extras: ExtraLine[] = [];
-  if (!oneOff && !change && document.netToPayCents !== p.amountDueCents) {
+  if (!oneOff && !change && document.netToPayCents !== p.amountDueCents + creditUsed) {
     extras = await w.tx
       .select({
         description: oneOffCharges.description,
@@ -546,7 +551,7 @@ export async function issueInvoiceForPayment(
   }
   if (document.treatment.vat === 0 && !document.treatment.natura) missing.push(invoiceMessages.planNatura);
   const messages = missing.map(invoiceMessages.missing);
-  const agreed = document.netToPayCents - (change?.offsetCents ?? 0);
+  const agreed = document.netToPayCents - (change?.offsetCents ?? 0) - creditUsed;
   if (agreed !== p.amountDueCents)
     messages.push(
       invoiceMessages.amountMismatch(eur.format(fromCents(p.amountDueCents)), eur.format(fromCents(agreed))),
@@ -586,7 +591,13 @@ export async function issueInvoiceForPayment(
       paidOn: romeDate(p.paidAt),
     },
     related: null,
-    causale: bankTransfer ? `Pagamento ricevuto con causale ${p.causale}` : null,
+    causale:
+      [
+        ...(bankTransfer && !(creditUsed > 0 && agreed === 0)
+          ? [`Pagamento ricevuto con causale ${p.causale}`]
+          : []),
+        ...(creditUsed > 0 ? await setOffCausali(w, p.subscriptionId, p.id) : []),
+      ].join('\n') || null,
   };
   try {
     const stored = await storeDocument(
