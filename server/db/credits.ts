@@ -171,6 +171,17 @@ export async function setOffCausali(scope: TenantScope, subscriptionId: number, 
  * recorded); PayPal cannot lower one charge, so a PayPal subscription's credit stays on the ledger.
  */
 export async function setsOffInRinnova(scope: TenantScope, subscriptionId: number): Promise<boolean> {
+  const method = await periodMethod(scope, subscriptionId);
+  return method !== 'stripe' && method !== 'paypal';
+}
+
+/** Whether the credit is set off at all: not for a subscription PayPal charges (it stays on the ledger). */
+export async function creditSetOffFor(scope: TenantScope, subscriptionId: number): Promise<boolean> {
+  return (await periodMethod(scope, subscriptionId)) !== 'paypal';
+}
+
+/** How the periods are paid: the latest paid period payment's method (null: none yet, or unknown). */
+async function periodMethod(scope: TenantScope, subscriptionId: number): Promise<string | null> {
   const [row] = await scope.tx
     .select({ method: payments.method })
     .from(payments)
@@ -185,5 +196,5 @@ export async function setsOffInRinnova(scope: TenantScope, subscriptionId: numbe
     )
     .orderBy(sql`${payments.periodStart} desc`, sql`${payments.id} desc`)
     .limit(1);
-  return row?.method !== 'stripe' && row?.method !== 'paypal';
+  return row?.method ?? null;
 }

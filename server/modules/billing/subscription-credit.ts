@@ -21,6 +21,7 @@ import type { EventBus } from '../../unit-of-work/events';
 import type { ProviderDeps } from './provider-payments';
 export {
   creditBalance,
+  creditSetOffFor,
   creditUsedBy,
   recordResidualCredit,
   setOffCausali,
