@@ -363,6 +363,14 @@ export function figuresOf(xml: string): SdiDocumentFigures {
       amount: text(c, 'ImportoContributoCassa') ?? '',
     })),
     documentTotal: all('ImportoTotaleDocumento')[0]?.textContent ?? null,
+    payment: {
+      amounts: all('ImportoPagamento').map((e) => e.textContent ?? ''),
+      withholding: all('ImportoRitenuta').map((e) => e.textContent ?? ''),
+      splitTax: all('DatiRiepilogo')
+        .filter((s) => text(s, 'EsigibilitaIVA') === 'S')
+        .map((s) => text(s, 'Imposta') ?? '0.00'),
+      causali: all('Causale').map((e) => e.textContent ?? ''),
+    },
   };
 }
 

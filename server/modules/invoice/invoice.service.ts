@@ -527,7 +527,10 @@ export async function issueInvoiceForPayment(
   // the payment asks more than the period alone.
   // A plan change's residual credit set off on this period's payment (issue 30; docs/fiscal-rules.md
   // 'Credito residuo'): the document stays the whole period's; the payment asked that much less.
-  const creditUsed = await creditUsedBy(w, p.id);
+  // Read only when the payment asks other than the period's document (so this release's seed still
+  // runs on the previous release's database, as with plan_changes).
+  const creditUsed =
+    !oneOff && !change && document.netToPayCents !== p.amountDueCents ? await creditUsedBy(w, p.id) : 0;
   let extras: ExtraLine[] = [];
   if (!oneOff && !change && document.netToPayCents !== p.amountDueCents + creditUsed) {
     extras = await w.tx
