@@ -17,7 +17,7 @@ async function shots(page: Page, name: string) {
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
     await expectNoHorizontalOverflow(page);
-    await screenshot(page, `plan-change-credit/${width}-${name}`);
+    await screenshot(page, `credit/${width}-${name}`);
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 }
