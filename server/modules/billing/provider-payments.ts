@@ -308,6 +308,9 @@ export async function recordCharge(
   // that payment, which the payment.paid consumers recover and invoice (once).
   const overdue = await overduePaymentOfPeriod(w, sub.id, sub.nextBillingDate);
   if (overdue) {
+    // Stripe's retried invoice carried the credit balance too (issue 30): set off what it did not charge.
+    if (charge.kind === 'stripe')
+      await setOffCredit(w, sub.id, overdue.id, { charged: charge.amountPaid ?? null });
     const [paid] = await w.tx
       .update(payments)
       .set({ paidAt, providerPaymentId: saleId, method: charge.kind, providerSubscriptionId: providerId })

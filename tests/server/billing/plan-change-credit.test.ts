@@ -9,7 +9,8 @@
  *   ImportoPagamento 0,00), the second asks the rest;
  * - Stripe: one customer balance transaction of −credit after commit, once even when the outbox
  *   runs again; a Stripe failure leaves Rinnova's credit as it was and the sweep credits once; the
- *   renewal's invoice.paid at the reduced amount is recorded once, the credit set off.
+ *   renewal's invoice.paid at the reduced amount is recorded once, the credit set off; a renewal
+ *   Stripe first failed (overdue) then charged on retry sets it off on the overdue payment.
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -317,5 +318,45 @@ describe('Stripe: the credit goes onto the customer balance; the reduced renewal
     expect(tags(issued!.xml, 'ImportoPagamento')).toEqual([((full - cents) / 100).toFixed(2)]);
     expect(await fatturaErrors(issued!.xml)).toEqual([]);
     expect((await getSub(sub.id)).creditBalance).toBe(0);
+  });
+  it('a renewal Stripe first failed then charged (the retry) sets off the credit on the overdue payment', async () => {
+    const { sub, providerId } = await paidByCard('2027-08-01T09:00:00.000Z');
+    await hook(stripe.checkoutInvoice(providerId));
+    clock.set('2027-08-16T09:00:00.000Z');
+    const made = await change(sub.id, { planId: base.id, when: 'now' });
+    expect(made.status, made.raw).toBe(200);
+    const cents = Math.round(made.body.data!.residualCredit * 100);
+    expect(cents).toBeGreaterThan(0);
+    clock.set('2027-09-01T09:00:00.000Z');
+    const invoice = stripe.renew(providerId, clock.now());
+    expect(invoice.amount_paid).toBe(3538 - cents);
+    // Stripe could not charge at first: the period's payment is overdue, then the retry succeeds.
+    const failed = stripe.signWebhook(
+      stripe.event('invoice.payment_failed', { ...invoice, status: 'open', attempt_count: 1 }),
+      STRIPE_WHSEC,
+    );
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/webhooks/stripe/${demoId}`,
+      headers: failed.headers,
+      payload: failed.body,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const [overdue] = (
+      await ctx.db.select().from(payments).where(eq(payments.subscriptionId, sub.id))
+    ).filter((p) => p.collectionStatus === 'overdue');
+    expect(overdue).toMatchObject({ amountDueCents: 3538, paidAt: null });
+    await hook(invoice);
+    await hook(invoice);
+    const [paid] = await ctx.db.select().from(payments).where(eq(payments.id, overdue!.id));
+    expect(paid).toMatchObject({ amountDueCents: 3538 - cents, providerPaymentId: invoice.id });
+    expect(paid!.paidAt).not.toBeNull();
+    expect((await ledger(sub.id)).map((r) => [r.amountCents, r.paymentId])).toEqual([
+      [cents, null],
+      [-cents, overdue!.id],
+    ]);
+    const [issued] = await invoiceOf(overdue!.id);
+    expect(tags(issued!.xml, 'ImportoPagamento')).toEqual([((3538 - cents) / 100).toFixed(2)]);
+    expect(await fatturaErrors(issued!.xml)).toEqual([]);
   });
 });
