@@ -522,15 +522,15 @@ export async function issueInvoiceForPayment(
   let document = oneOff
     ? await oneOffDocument(w.tx, w.tenantId, p.userId, { ...oneOff, vat: p.vat, natura })
     : await subscriptionDocument(w.tx, w.tenantId, p.userId, periodCharge);
-  // One-off charges collected with this period's payment (issue 30): their lines beside the
-  // period's, in the same document. Each adds a positive amount, so they are looked for only when
-  // the payment asks more than the period alone.
   // A plan change's residual credit set off on this period's payment (issue 30; docs/fiscal-rules.md
   // 'Credito residuo'): the document stays the whole period's; the payment asked that much less.
   // Read only when the payment asks other than the period's document (so this release's seed still
   // runs on the previous release's database, as with plan_changes).
   const creditUsed =
     !oneOff && !change && document.netToPayCents !== p.amountDueCents ? await creditUsedBy(w, p.id) : 0;
+  // One-off charges collected with this period's payment (issue 30): their lines beside the
+  // period's, in the same document. Each adds a positive amount, so they are looked for only when
+  // the payment asks other than the period alone (less its set-off credit).
   let extras: ExtraLine[] = [];
   if (!oneOff && !change && document.netToPayCents !== p.amountDueCents + creditUsed) {
     extras = await w.tx
