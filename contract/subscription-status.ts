@@ -115,7 +115,9 @@ export type HistoryOnlyEvent =
   | 'oneOffChargeDeleted'
   // Issue 30 ('Prove'): the trial's first payment was paid. A payment by PayPal or Stripe also
   // moves the status ('pay': ActiveNoRenewal → Active); a bank transfer keeps ActiveNoRenewal.
-  | 'trialConverted';
+  | 'trialConverted'
+  // Issue 30 ('Cambia piano'): a renewal payment wholly covered by the residual credit, paid by it.
+  | 'creditSettled';
 
 export interface Transition {
   from: SubscriptionStatusId;
@@ -248,6 +250,7 @@ export const subscriptionEventLabels: Record<SubscriptionEvent | 'create' | Hist
   startTrial: 'Periodo di prova iniziato',
   trialExpired: 'Periodo di prova terminato senza pagamento',
   trialConverted: 'Prova convertita: primo pagamento ricevuto',
+  creditSettled: 'Rinnovo pagato con il credito residuo',
 };
 
 /**

@@ -4,6 +4,7 @@ import fastifyCors from '@fastify/cors';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { changePlanAtProvider, subscribeProrationCharges } from './modules/billing/plan-change.provider';
+import { subscribeResidualCredits } from './modules/billing/subscription-credit';
 import { pauseAtProvider } from './modules/billing/pause.service';
 import { removeNextChargeAtStripe, subscribeOneOffCharges } from './modules/billing/one-off-charge.service';
 import { couponAtStripe } from './modules/billing/coupon-apply.service';
@@ -289,6 +290,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   subscribeCollection(events);
   // A plan change's proration charged at Stripe after its unit commits (issue 30).
   subscribeProrationCharges(events, () => providerDeps);
+  subscribeResidualCredits(events, () => providerDeps);
   // One-off charges (issue 30): paid with their payment; a Stripe one charged after commit.
   subscribeOneOffCharges(events, () => providerDeps);
   const dispatcher = createOutboxDispatcher({

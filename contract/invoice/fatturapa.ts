@@ -129,7 +129,18 @@ export interface SdiDocumentFigures {
   /** DatiCassaPrevidenziale: each contribution joins the summary of its rate and Natura. */
   pensionFund?: { vatRate: string; natura: string | null; amount: string }[];
   documentTotal: string | null;
+  /**
+   * What is asked (issue 30): DettaglioPagamento/ImportoPagamento, DatiRitenuta/ImportoRitenuta, the
+   * summaries' tax under split payment (EsigibilitaIVA 'S') and the Causale lines. Absent: not checked.
+   */
+  payment?: { amounts: string[]; withholding: string[]; splitTax: string[]; causali: string[] };
 }
+
+/**
+ * A documented set-off in a Causale (docs/fiscal-rules.md 'Credito residuo'): the credit note's
+ * credit compensated (art. 1241 c.c.) is not asked. `EUR` is how toLatin1 writes '€'.
+ */
+const SET_OFF = /^Compensato credito residuo di (?:EUR|€) (\d+),(\d{2})\b/;
 
 /** An exact decimal as a fraction of integers: '12.50' → 1250 / 100; null when not a decimal. */
 interface Fraction {
@@ -250,6 +261,34 @@ export function sdiArithmeticErrors(doc: SdiDocumentFigures): string[] {
     if (!seen.has(key)) errors.push(`Manca il riepilogo IVA dell’aliquota ${labels.get(key) ?? key}.`);
   if (doc.documentTotal !== null && parseDecimal2(doc.documentTotal) !== grand)
     errors.push('ImportoTotaleDocumento diverso da imponibile più imposta.');
+  if (doc.payment && doc.documentTotal !== null)
+    errors.push(...paymentErrors(doc.documentTotal, doc.payment));
+  return errors;
+}
+
+/**
+ * ImportoPagamento: never negative nor above the document's total. With a set-off documented in
+ * Causale, exactly what the document asks (total − ritenuta − VAT under split payment) less the
+ * credits compensated: the set-off must add up, to the cent.
+ */
+function paymentErrors(total: string, p: NonNullable<SdiDocumentFigures['payment']>): string[] {
+  const errors: string[] = [];
+  const documentTotal = parseDecimal2(total);
+  const sum = (values: string[]) => values.reduce((a, v) => a + parseDecimal2(v), 0);
+  for (const amount of p.amounts) {
+    const value = parseDecimal2(amount);
+    if (Number.isNaN(value) || value < 0 || value > documentTotal)
+      errors.push('ImportoPagamento negativo o maggiore di ImportoTotaleDocumento.');
+  }
+  const setOff = p.causali.reduce((a, c) => {
+    const m = SET_OFF.exec(c);
+    return m ? a + Number(m[1]) * 100 + Number(m[2]) : a;
+  }, 0);
+  if (setOff > 0 && p.amounts.length > 0) {
+    const asked = documentTotal - sum(p.withholding) - sum(p.splitTax);
+    if (sum(p.amounts) + setOff !== asked)
+      errors.push('ImportoPagamento più il credito compensato in Causale diverso da quanto dovuto.');
+  }
   return errors;
 }
 

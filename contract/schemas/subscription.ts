@@ -108,6 +108,13 @@ export interface Subscription {
   pause?: SubscriptionPause | null;
   /** GetById only (issue 30): the coupon in effect (code, discount, periods left), or null. */
   coupon?: CouponQuote | null;
+  /**
+   * GetById only (issue 30, 'Cambia piano'): the customer's credit left by plan changes (euro), set
+   * off against the next period payments; `creditSetOff` false: not by Rinnova (a PayPal subscription:
+   * its charges cannot be lowered, the credit waits for the Admin).
+   */
+  creditBalance?: number;
+  creditSetOff?: boolean;
 }
 
 /** Euros with at most two decimals, ≥ 0 (or > 0), as a number or a '49,50' string; '' / null → absent. */

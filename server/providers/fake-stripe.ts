@@ -115,6 +115,17 @@ export interface FakeStripePrice {
   nickname: string | null;
 }
 
+export interface FakeStripeBalanceTransaction {
+  id: string;
+  object: 'customer_balance_transaction';
+  customer: string;
+  amount: number;
+  currency: string;
+  description: string | null;
+  metadata: Record<string, string>;
+  ending_balance: number;
+}
+
 export interface FakeStripe {
   /** http://127.0.0.1:<port> */
   readonly url: string;
@@ -130,6 +141,10 @@ export interface FakeStripe {
   readonly updates: FakeStripeUpdate[];
   /** One-off invoices (`POST /v1/invoices`, paid by `POST /v1/invoices/{id}/pay`), by id. */
   readonly invoices: Map<string, FakeStripeInvoice>;
+  /** Customer balance transactions created (issue 30: a plan change's residual credit), in order. */
+  readonly balanceTransactions: FakeStripeBalanceTransaction[];
+  /** Each customer's invoice balance (negative: a credit), applied to its next invoices. */
+  readonly balances: Map<string, number>;
   /** Coupons created (issue 30), by id. */
   readonly coupons: Map<string, FakeStripeCoupon>;
   /**
@@ -209,6 +224,15 @@ export async function startFakeStripe(
   const updates: FakeStripeUpdate[] = [];
   const invoices = new Map<string, FakeStripeInvoice>();
   const coupons = new Map<string, FakeStripeCoupon>();
+  const balanceTransactions: FakeStripeBalanceTransaction[] = [];
+  const balances = new Map<string, number>();
+  /** The customer's credit taken by an invoice of `amount` (Stripe: applied at finalization). */
+  const applyBalance = (customer: string, amount: number) => {
+    const credit = Math.max(0, -(balances.get(customer) ?? 0));
+    const used = Math.min(credit, Math.max(0, amount));
+    if (used > 0) balances.set(customer, (balances.get(customer) ?? 0) + used);
+    return used;
+  };
   /** Invoice items not yet invoiced; one with `subscription` waits for that subscription's next invoice. */
   const pendingItems: {
     id: string;
@@ -354,6 +378,36 @@ export async function startFakeStripe(
       if (key) keyed.set(key, { status, body: value });
       return send(res, status, value);
     };
+    // A customer's invoice balance (issue 30): a negative amount is a credit for its next invoices.
+    const balanceMatch = /^\/v1\/customers\/([^/]+)\/balance_transactions$/.exec(path);
+    if (method === 'POST' && balanceMatch) {
+      const customer = decodeURIComponent(balanceMatch[1]!);
+      if (![...subscriptions.values()].some((sub) => sub.customer === customer))
+        return stripeError(
+          res,
+          404,
+          'invalid_request_error',
+          `No such customer: '${customer}'`,
+          'resource_missing',
+        );
+      const amount = Number(body.amount);
+      if (!Number.isInteger(amount) || amount === 0)
+        return stripeError(res, 400, 'invalid_request_error', 'Invalid amount');
+      const ending = (balances.get(customer) ?? 0) + amount;
+      balances.set(customer, ending);
+      const txn: FakeStripeBalanceTransaction = {
+        id: newId('cbtxn'),
+        object: 'customer_balance_transaction',
+        customer,
+        amount,
+        currency: str(body.currency),
+        description: str(body.description) || null,
+        metadata: (body.metadata as Record<string, string> | undefined) ?? {},
+        ending_balance: ending,
+      };
+      balanceTransactions.push(txn);
+      return answer(200, txn);
+    }
     // One-off invoices (issue 30): items pending on a customer, an invoice taking them, paid.
     if (method === 'POST' && path === '/v1/invoiceitems') {
       const item = {
@@ -395,7 +449,8 @@ export async function startFakeStripe(
         object: 'invoice',
         customer,
         status: 'draft',
-        amount_due: total,
+        // Stripe applies the customer's credit balance to the invoice when it is finalized.
+        amount_due: total - applyBalance(customer, total),
         amount_paid: 0,
         currency: 'eur',
         description: str(body.description) || null,
@@ -714,7 +769,9 @@ export async function startFakeStripe(
     if (items.length > 0)
       pendingItems.splice(0, pendingItems.length, ...pendingItems.filter((i) => !items.includes(i)));
     const periodAmount = cycleAmount(sub, price, cycle, seconds);
-    const amount = periodAmount + items.reduce((a, i) => a + i.amount, 0);
+    const total = periodAmount + items.reduce((a, i) => a + i.amount, 0);
+    // A renewal takes the customer's credit balance (the Checkout's invoice was made before any).
+    const amount = total - (cycle > 1 ? applyBalance(sub.customer, total) : 0);
     const invoice: FakeStripeInvoice = {
       id: newId('in'),
       object: 'invoice',
@@ -741,6 +798,8 @@ export async function startFakeStripe(
   const api: FakeStripe = {
     url,
     coupons,
+    balanceTransactions,
+    balances,
     subscriptions,
     updates,
     invoices,

@@ -148,6 +148,19 @@ export interface StripeAdapter extends PaymentProviderAdapter {
     idempotencyKey: string;
   }): Promise<string>;
   /**
+   * A credit on the subscription's customer's invoice balance (`POST
+   * /v1/customers/{id}/balance_transactions` with a negative amount): Stripe applies it to the
+   * customer's next finalized invoices (the renewal's), which ask that much less (a plan change's
+   * residual credit, issue 30). Keyed by `idempotencyKey`; answers the balance transaction's id.
+   */
+  creditCustomerBalance(input: {
+    subscriptionId: string;
+    amountCents: number;
+    description: string;
+    metadata: Record<string, string>;
+    idempotencyKey: string;
+  }): Promise<string>;
+  /**
    * Deletes the subscription's customer's pending invoice items whose metadata has `match`
    * (`GET /v1/invoiceitems?customer&pending=true`, `DELETE /v1/invoiceitems/{id}`); answers how many.
    */
@@ -341,6 +354,20 @@ export function createStripeAdapter(credentials: StripeCredentials, options: Str
       );
       if (typeof item?.id !== 'string') throw new ProviderError('invalid', null, null, 'stripe');
       return item.id;
+    },
+    async creditCustomerBalance({ subscriptionId, amountCents, description, metadata, idempotencyKey }) {
+      const sub = await call(() => stripe.subscriptions.retrieve(subscriptionId));
+      const customer = idOf(sub?.customer);
+      if (!customer) throw new ProviderError('invalid', null, null, 'stripe');
+      const txn = await call(() =>
+        stripe.customers.createBalanceTransaction(
+          customer,
+          { amount: -amountCents, currency: 'eur', description, metadata },
+          { idempotencyKey },
+        ),
+      );
+      if (typeof txn?.id !== 'string') throw new ProviderError('invalid', null, null, 'stripe');
+      return txn.id;
     },
     async removeFromNextInvoice(subscriptionId, match) {
       const sub = await call(() => stripe.subscriptions.retrieve(subscriptionId));

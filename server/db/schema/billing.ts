@@ -583,3 +583,48 @@ export const oneOffCharges = pgTable(
     check('one_off_charges_price_check', sql`${t.unitPriceCents} > 0`),
   ],
 );
+
+/**
+ * The customer's credit on a subscription (issue 30, 'Cambia piano'): a ledger whose sum is the
+ * balance. +amount: the residual credit of a plan change made now (`plan_change_id`, the credit note
+ * of the unused days exceeding the new days' charge); −amount: what a period's payment set off
+ * (`payment_id`, its amount asked reduced by it, in the unit that made the payment). One row per
+ * source (replays write nothing). `provider_ref`: the provider's record of a credit (a Stripe
+ * customer balance transaction), set after commit.
+ */
+export const subscriptionCredits = pgTable(
+  'subscription_credits',
+  {
+    id: id(),
+    tenantId: tenantColumn(),
+    subscriptionId: integer('subscription_id').notNull(),
+    amountCents: cents('amount_cents').notNull(),
+    planChangeId: integer('plan_change_id'),
+    paymentId: integer('payment_id'),
+    providerRef: text('provider_ref'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    foreignKey({
+      name: 'subscription_credits_subscription_fk',
+      columns: [t.subscriptionId, t.tenantId],
+      foreignColumns: [subscriptions.id, subscriptions.tenantId],
+    }),
+    foreignKey({
+      name: 'subscription_credits_payment_fk',
+      columns: [t.paymentId, t.tenantId],
+      foreignColumns: [payments.id, payments.tenantId],
+    }),
+    index('subscription_credits_subscription_idx').on(t.tenantId, t.subscriptionId),
+    uniqueIndex('subscription_credits_plan_change_idx')
+      .on(t.tenantId, t.planChangeId)
+      .where(sql`${t.planChangeId} is not null`),
+    uniqueIndex('subscription_credits_payment_idx')
+      .on(t.tenantId, t.paymentId)
+      .where(sql`${t.paymentId} is not null`),
+    check(
+      'subscription_credits_source_check',
+      sql`(${t.planChangeId} is not null and ${t.paymentId} is null and ${t.amountCents} > 0) or (${t.planChangeId} is null and ${t.paymentId} is not null and ${t.amountCents} < 0)`,
+    ),
+  ],
+);

@@ -20,7 +20,14 @@ import {
   userTenants,
 } from '../../db/schema';
 import { renewalReminderMail, renewalTransferMail, withSignInLink } from '../../mail/templates';
-import { changeStatus, ensureRenewalPayment, formatEur, instructionsOfPayment } from './subscription.service';
+import {
+  changeStatus,
+  ensureRenewalPayment,
+  formatEur,
+  instructionsOfPayment,
+  recordHistory,
+} from './subscription.service';
+import { creditUsedBy } from './subscription-credit';
 import { renewsByTransfer } from './billing.repository';
 import type { UnitOfWork, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import type { JobContext, JobDefinition } from '../../jobs/engine';
@@ -357,6 +364,24 @@ async function mailRenewalByTransfer(
 ): Promise<void> {
   const payment = await ensureRenewalPayment(w, sub, sub.nextBillingDate);
   if (payment.paidAt !== null) return;
+  // Wholly covered by a plan change's residual credit (issue 30): nothing to transfer; the period is
+  // paid by the credit now, as a transfer would pay it (status unchanged: a renewal by transfer
+  // stays ActiveNoRenewal; the next billing date moves to the period's end; payment.paid issues
+  // its invoice, ImportoPagamento 0,00 with the set-off in Causale).
+  if (payment.amountDueCents === 0 && (await creditUsedBy(w, payment.id)) > 0) {
+    await w.tx
+      .update(payments)
+      .set({ paidAt: w.now, method: 'bankTransfer' })
+      .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, payment.id)));
+    if (payment.periodEnd.getTime() > sub.nextBillingDate.getTime())
+      await w.tx
+        .update(subscriptions)
+        .set({ nextBillingDate: payment.periodEnd, updatedAt: w.now })
+        .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, sub.id)));
+    await recordHistory(w, { id: sub.id, status: SubscriptionStatus.ActiveNoRenewal }, 'creditSettled', null);
+    await w.publish('payment.paid', { paymentId: payment.id, subscriptionId: sub.id });
+    return;
+  }
   if (payment.method !== 'bankTransfer')
     await w.tx
       .update(payments)

@@ -98,6 +98,7 @@ import {
   oneOffMessages,
 } from '../../../contract/schemas/one-off-charge';
 import { createOneOffCharge, deleteOneOffCharge, listOneOffCharges } from './one-off-charge.service';
+import { creditBalance, creditSetOffFor } from './subscription-credit';
 import type { ProviderPlanChange } from './plan-change.provider';
 
 const planChangeLineSchema = z.object({
@@ -238,6 +239,8 @@ export const subscriptionItemSchema = z.object({
     .nullable()
     .optional(),
   pause: pauseItemSchema.nullable().optional(),
+  creditBalance: z.number().optional(),
+  creditSetOff: z.boolean().optional(),
   coupon: couponQuoteSchema.nullable().optional(),
 });
 const bankTransferItemSchema = z.object({
@@ -411,6 +414,8 @@ export function registerBillingRoutes(
       history: await historyOf(scope, id, own),
       scheduledPlanChange: await scheduledPlanChangeOf(scope, id),
       coupon: await couponInEffect(scope, id),
+      creditBalance: fromCents(await creditBalance(scope, id)),
+      creditSetOff: await creditSetOffFor(scope, id),
     };
   }
 

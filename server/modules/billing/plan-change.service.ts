@@ -39,6 +39,7 @@ import { HttpError } from '../../lib/http-error';
 import type { TenantScope, UnitOfWork } from '../../unit-of-work/unit-of-work';
 import { findSubscription, type SubscriptionRow } from './billing.repository';
 import { insertPayment, recordHistory } from './subscription.service';
+import { recordResidualCredit } from './subscription-credit';
 
 function fieldError(field: string, message: string): HttpError {
   return new HttpError(400, serverMessages.validation, { errors: [`${field}: ${message}`] });
@@ -394,6 +395,9 @@ async function applyPrepared(
       creditedPaymentId: docs?.credit ? current.id : null,
     })
     .where(and(eq(planChanges.tenantId, w.tenantId), eq(planChanges.id, planChangeId)));
+  // The credit left to the customer joins the subscription's ledger: the next period payments
+  // set it off (subscription-credit.ts).
+  await recordResidualCredit(w, sub.id, planChangeId, docs?.residualCreditCents ?? 0);
   await recordHistory(
     w,
     sub,

@@ -27,6 +27,7 @@ import { findSubscription, firstPayment } from './billing.repository';
 import { changeStatus } from './subscription.service';
 import { applyDuePlanChanges } from './plan-change.service';
 import { attachNextCharges } from './one-off-charge.service';
+import { setOffCredit } from './subscription-credit';
 import { overduePaymentOfPeriod } from './collection.service';
 import { causaleOf } from '../../../contract/schemas/payment';
 import { isUsable, paymentMessages, type TokenRow } from './payment-token.service';
@@ -282,7 +283,14 @@ export async function recordCharge(
   w: UnitOfWork,
   subscriptionId: number,
   providerId: string,
-  charge: { kind: ProviderKind; chargeId: string | null; paidAt: Date | null; note: string },
+  charge: {
+    kind: ProviderKind;
+    chargeId: string | null;
+    paidAt: Date | null;
+    note: string;
+    /** What the provider took (Stripe's `amount_paid`), when told. */
+    amountPaid?: number | null;
+  },
 ): Promise<{ outcome: WebhookOutcome; detail: string | null }> {
   const saleId = charge.chargeId;
   if (!saleId) return { outcome: 'ignored', detail: 'vendita senza ID' };
@@ -300,6 +308,9 @@ export async function recordCharge(
   // that payment, which the payment.paid consumers recover and invoice (once).
   const overdue = await overduePaymentOfPeriod(w, sub.id, sub.nextBillingDate);
   if (overdue) {
+    // Stripe's retried invoice carried the credit balance too (issue 30): set off what it did not charge.
+    if (charge.kind === 'stripe')
+      await setOffCredit(w, sub.id, overdue.id, { charged: charge.amountPaid ?? null });
     const [paid] = await w.tx
       .update(payments)
       .set({ paidAt, providerPaymentId: saleId, method: charge.kind, providerSubscriptionId: providerId })
@@ -363,13 +374,21 @@ export async function recordCharge(
   // One-off charges 'Con il prossimo pagamento' (issue 30): Stripe's renewal invoice carried
   // their items; the period's payment and its invoice carry their lines.
   await attachNextCharges(w, sub.id, id);
+  // A plan change's residual credit (issue 30): Stripe's invoice balance took it off this invoice;
+  // what Stripe did not charge (never more than the balance) is set off on the ledger, so the
+  // payment is exactly what Stripe took and its invoice shows the set-off. PayPal charged in full.
+  const setOff =
+    charge.kind === 'stripe' ? await setOffCredit(w, sub.id, id, { charged: charge.amountPaid ?? null }) : 0;
   await w.tx
     .update(subscriptions)
     .set({ nextBillingDate: periodEnd, updatedAt: w.now })
     .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, sub.id)));
   // The renewal's invoice (missing data blocks only the invoice), its webhook, …
   await w.publish('payment.paid', { paymentId: id, subscriptionId: sub.id });
-  return { outcome: 'applied', detail: `rinnovo: pagamento ${id}${charge.note}` };
+  return {
+    outcome: 'applied',
+    detail: `rinnovo: pagamento ${id}${charge.note}${setOff > 0 ? ` (credito residuo compensato: ${setOff} centesimi)` : ''}`,
+  };
 }
 
 export function parseDate(value: string | undefined): Date | null {

@@ -442,6 +442,7 @@ async function handleStripeEvent(
     chargeId: str(o.id)?.slice(0, 200) ?? null,
     paidAt: new Date((typeof paidSeconds === 'number' ? paidSeconds : event.created) * 1000),
     note: amountPaid === null ? '' : ` (Stripe ha addebitato ${formatEur(amountPaid)})`,
+    amountPaid,
   });
 }
 

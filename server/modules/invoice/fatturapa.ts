@@ -250,7 +250,9 @@ export function buildFatturaXml(doc: InvoiceDocument): string {
     if (c.natura) cassa.ele('Natura').txt(c.natura);
   }
   gd.ele('ImportoTotaleDocumento').txt(decimal2(doc.totalCents));
-  if (doc.causale) gd.ele('Causale').txt(clip(doc.causale, 200));
+  // One Causale per line (the XSD: 200 characters each, as many as needed).
+  for (const line of (doc.causale ?? '').split('\n'))
+    if (line.trim() !== '') gd.ele('Causale').txt(clip(line, 200));
   if (doc.order) {
     const o = general.ele('DatiOrdineAcquisto');
     o.ele('IdDocumento').txt(clip(doc.order.id, 20));
@@ -361,6 +363,14 @@ export function figuresOf(xml: string): SdiDocumentFigures {
       amount: text(c, 'ImportoContributoCassa') ?? '',
     })),
     documentTotal: all('ImportoTotaleDocumento')[0]?.textContent ?? null,
+    payment: {
+      amounts: all('ImportoPagamento').map((e) => e.textContent ?? ''),
+      withholding: all('ImportoRitenuta').map((e) => e.textContent ?? ''),
+      splitTax: all('DatiRiepilogo')
+        .filter((s) => text(s, 'EsigibilitaIVA') === 'S')
+        .map((s) => text(s, 'Imposta') ?? '0.00'),
+      causali: all('Causale').map((e) => e.textContent ?? ''),
+    },
   };
 }
 

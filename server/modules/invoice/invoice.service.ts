@@ -5,6 +5,7 @@
  * (invoice_issues) and lets the payment stand. Called by confirmBankTransfer; the PayPal payment
  * and webhook renewals call it the same way.
  */
+import { creditUsedBy, setOffCausali } from '../../db/credits';
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { romeCalendarDay } from '../../../contract/billing-dates';
 import { isNatura, type Natura } from '../../../contract/invoice/fatturapa';
@@ -447,6 +448,7 @@ export async function issueInvoiceForPayment(
   const [p] = await w.tx
     .select({
       id: payments.id,
+      subscriptionId: payments.subscriptionId,
       amountDueCents: payments.amountDueCents,
       periodStart: payments.periodStart,
       periodEnd: payments.periodEnd,
@@ -520,11 +522,17 @@ export async function issueInvoiceForPayment(
   let document = oneOff
     ? await oneOffDocument(w.tx, w.tenantId, p.userId, { ...oneOff, vat: p.vat, natura })
     : await subscriptionDocument(w.tx, w.tenantId, p.userId, periodCharge);
+  // A plan change's residual credit set off on this period's payment (issue 30; docs/fiscal-rules.md
+  // 'Credito residuo'): the document stays the whole period's; the payment asked that much less.
+  // Read only when the payment asks other than the period's document (so this release's seed still
+  // runs on the previous release's database, as with plan_changes).
+  const creditUsed =
+    !oneOff && !change && document.netToPayCents !== p.amountDueCents ? await creditUsedBy(w, p.id) : 0;
   // One-off charges collected with this period's payment (issue 30): their lines beside the
   // period's, in the same document. Each adds a positive amount, so they are looked for only when
-  // the payment asks more than the period alone.
+  // the payment asks other than the period alone (less its set-off credit).
   let extras: ExtraLine[] = [];
-  if (!oneOff && !change && document.netToPayCents !== p.amountDueCents) {
+  if (!oneOff && !change && document.netToPayCents !== p.amountDueCents + creditUsed) {
     extras = await w.tx
       .select({
         description: oneOffCharges.description,
@@ -546,7 +554,7 @@ export async function issueInvoiceForPayment(
   }
   if (document.treatment.vat === 0 && !document.treatment.natura) missing.push(invoiceMessages.planNatura);
   const messages = missing.map(invoiceMessages.missing);
-  const agreed = document.netToPayCents - (change?.offsetCents ?? 0);
+  const agreed = document.netToPayCents - (change?.offsetCents ?? 0) - creditUsed;
   if (agreed !== p.amountDueCents)
     messages.push(
       invoiceMessages.amountMismatch(eur.format(fromCents(p.amountDueCents)), eur.format(fromCents(agreed))),
@@ -586,7 +594,13 @@ export async function issueInvoiceForPayment(
       paidOn: romeDate(p.paidAt),
     },
     related: null,
-    causale: bankTransfer ? `Pagamento ricevuto con causale ${p.causale}` : null,
+    causale:
+      [
+        ...(bankTransfer && !(creditUsed > 0 && agreed === 0)
+          ? [`Pagamento ricevuto con causale ${p.causale}`]
+          : []),
+        ...(creditUsed > 0 ? await setOffCausali(w, p.subscriptionId, p.id) : []),
+      ].join('\n') || null,
   };
   try {
     const stored = await storeDocument(

@@ -41,7 +41,12 @@ export const planChangeText = {
   netToPayNow: 'ora',
   netToPayOnDay: (day: string) => `il ${day}`,
   residualCredit: 'Credito residuo',
-  residualHint: 'Resta a favore del cliente.',
+  residualHint: 'Resta a favore del cliente: sarà scalato dal prossimo pagamento.',
+  /** The subscription page: the credit left by plan changes (issue 30). */
+  creditBalance: (amount: string) => `Credito a favore del cliente: ${amount}`,
+  creditSetOff: 'Sarà scalato dal prossimo pagamento (e dai successivi, fino a esaurimento).',
+  creditPayPal:
+    'PayPal non permette di ridurre un singolo addebito: il credito non viene scalato in automatico. Rimborsalo al cliente da PayPal o concorda la compensazione.',
   nextPeriod: (day: string) => `Dal rinnovo del ${day}`,
   nextPeriodValue: (amount: string, recurrence: string) => `${amount} (${recurrence.toLowerCase()})`,
   confirm: 'Conferma cambio piano',

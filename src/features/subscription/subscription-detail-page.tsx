@@ -170,6 +170,15 @@ export function SubscriptionDetailPage({ id }: { id: number }) {
                       <p className="mt-0.5">{t.nextStepText}</p>
                     </div>
                   )}
+                {(sub.creditBalance ?? 0) > 0 && (
+                  <div
+                    className="mt-3 rounded-lg border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-900"
+                    data-testid="subscription-credit"
+                  >
+                    <p className="font-semibold">{pc.creditBalance(formatCurrency(sub.creditBalance))}</p>
+                    <p className="mt-0.5">{sub.creditSetOff === false ? pc.creditPayPal : pc.creditSetOff}</p>
+                  </div>
+                )}
                 {sub.scheduledPlanChange && (
                   <div className="mt-3 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
                     <p className="font-semibold">

@@ -137,7 +137,24 @@ describe('the official FatturaPA schema, copied into the repository', () => {
     zero.lines[0]!.vat = 0;
     zero.summaries = [{ vat: 0, natura: null, taxableCents: 990, taxCents: 0 }];
     zero.totalCents = 990;
+    zero.payment = { ...zero.payment, amountCents: 990 };
     expect(await fatturaErrors(buildFatturaXml(zero))).toEqual(['Linea 1: aliquota 0 senza Natura.']);
+    // Issue 30: ImportoPagamento never above the total; a set-off in Causale must add up.
+    const over = sample();
+    over.payment = { ...over.payment, amountCents: over.totalCents + 1 };
+    expect(await fatturaErrors(buildFatturaXml(over))).toEqual([
+      'ImportoPagamento negativo o maggiore di ImportoTotaleDocumento.',
+    ]);
+    const setOff = sample();
+    setOff.payment = { ...setOff.payment, amountCents: setOff.totalCents - 100 };
+    setOff.causale =
+      'Compensato credito residuo di € 1,00 della nota di credito n. 2027/000003 del 15/02/2027';
+    expect(await fatturaErrors(buildFatturaXml(setOff))).toEqual([]);
+    setOff.causale =
+      'Compensato credito residuo di € 0,99 della nota di credito n. 2027/000003 del 15/02/2027';
+    expect(await fatturaErrors(buildFatturaXml(setOff))).toEqual([
+      'ImportoPagamento più il credito compensato in Causale diverso da quanto dovuto.',
+    ]);
   });
 
   it('checks many files in one run and answers each its own verdict, as one by one', async () => {

@@ -80,6 +80,33 @@ describe('invoice totals and VAT summary (cents, one half-up rounding per summar
     },
   );
 
+  it('ImportoPagamento: within the total; a set-off documented in Causale must add up (issue 30)', () => {
+    // Base 29,00 + IVA 6,38 = 35,38; 12,20 compensated: 23,18 asked.
+    const { doc } = figures([{ unitPriceCents: 2900, quantity: 1, vat: 2200, natura: null }]);
+    const causale =
+      'Compensato credito residuo di EUR 12,20 della nota di credito n. 2027/000003 del 15/02/2027';
+    const pay = (amounts: string[], causali: string[], withholding: string[] = []) =>
+      sdiArithmeticErrors({ ...doc, payment: { amounts, withholding, splitTax: [], causali } });
+    expect(pay(['35.38'], [])).toEqual([]);
+    expect(pay(['23.18'], ['Pagamento ricevuto con causale RNV-1-000234', causale])).toEqual([]);
+    expect(pay(['23.17'], [causale])).toEqual([
+      'ImportoPagamento più il credito compensato in Causale diverso da quanto dovuto.',
+    ]);
+    expect(
+      pay(['0.00'], ['Compensato credito residuo di EUR 35,38 della nota di credito n. 1 del 01/01/2027']),
+    ).toEqual([]);
+    expect(pay(['35.39'], [])).toEqual(['ImportoPagamento negativo o maggiore di ImportoTotaleDocumento.']);
+    expect(pay(['-1.00'], [])).toEqual(['ImportoPagamento negativo o maggiore di ImportoTotaleDocumento.']);
+    // With a ritenuta, what is asked is the total less it.
+    expect(
+      pay(
+        ['18.00'],
+        ['Compensato credito residuo di EUR 10,00 della nota di credito n. 1 del 01/01/2027'],
+        ['7.38'],
+      ),
+    ).toEqual([]);
+  });
+
   it('catches what the SdI would refuse', () => {
     const { doc } = figures([{ unitPriceCents: 990, quantity: 2, vat: 2200, natura: null }]);
     expect(sdiArithmeticErrors({ ...doc, documentTotal: '24.15' })).toEqual([

@@ -169,6 +169,28 @@ afterEach(() => {
 });
 
 describe('Cambia piano', { timeout: 30_000 }, () => {
+  it('a residual credit: the preview says it will be set off on the next payment (issue 30)', async () => {
+    arrange();
+    server.use(
+      apiPost('subscription/changePlan/:id', () =>
+        ok({ ...upgrade, netToPay: 0, residualCredit: 12.2 } satisfies PlanChangePreview),
+      ),
+    );
+    const { user } = renderApp('/subscription/9', { role: Role.Admin, tenantId: 1 });
+    await user.click(await screen.findByRole('button', { name: 'Cambia piano' }, { timeout: 10_000 }));
+    const dialog = screen.getByRole('dialog', { name: 'Cambia piano' });
+    await pickPlan(user, dialog, 'Pro');
+    const preview = await within(dialog).findByRole(
+      'region',
+      { name: 'Anteprima del cambio' },
+      { timeout: 10_000 },
+    );
+    expect(preview).toHaveTextContent(
+      'Credito residuo · Resta a favore del cliente: sarà scalato dal prossimo pagamento.',
+    );
+    expect(preview).toHaveTextContent('12,20 €');
+  });
+
   it('shows the server’s preview item by item: lines, each document with cassa and ritenuta, net to pay, next periods', async () => {
     const { calls } = arrange();
     const { user } = renderApp('/subscription/9', { role: Role.Admin, tenantId: 1 });
