@@ -50,6 +50,8 @@ export const apiPaths = {
      * the Admin's changePlan on their own subscription (issue 30).
      */
     myChangePlan: (subscriptionId: number | string) => `user/me/subscriptions/${subscriptionId}/changePlan`,
+    /** GET (customer, own subscription): its one-off charges (issue 30), OwnOneOffCharge[]. */
+    myCharges: (subscriptionId: number | string) => `user/me/subscriptions/${subscriptionId}/charges`,
     /** POST (SuperAdmin): clears another person's second factor. */
     twoFactorReset: (userId: number | string) => `user/two-factor/reset/${userId}`,
   },

@@ -175,6 +175,7 @@ const paymentSchema = z.object({
   paidAt: z.string().nullable(),
   dueDate: z.string(),
   collectionStatus: z.enum(collectionStatusIds),
+  extra: z.enum(['oneOff', 'proration']).nullable().optional(),
 });
 const statusSchema = z.literal(subscriptionStatusIds);
 const historySchema = z.object({
