@@ -82,7 +82,7 @@ export interface OneOffCharge {
  * for the customer ('Paga ora'; not one Stripe charges on the subscription's card).
  */
 export interface OwnOneOffCharge extends OneOffCharge {
-  invoice: { id: number; number: string; documentType: string; fileName: string } | null;
+  invoice: { id: number; number: string; documentType: 'TD01' | 'TD04'; fileName: string } | null;
   payable: boolean;
 }
 

@@ -83,7 +83,12 @@ const ownChargeSchema = z.object({
   createdAt: z.string(),
   paidAt: z.string().nullable(),
   invoice: z
-    .object({ id: z.number(), number: z.string(), documentType: z.string(), fileName: z.string() })
+    .object({
+      id: z.number(),
+      number: z.string(),
+      documentType: z.enum(['TD01', 'TD04']),
+      fileName: z.string(),
+    })
     .nullable(),
   payable: z.boolean(),
 });

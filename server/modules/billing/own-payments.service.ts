@@ -7,7 +7,7 @@
  * (`createPaymentLink`), the transfer instructions (`instructionsOfPayment`), the state machine
  * (`changeStatus`), the renewal payment (`ensureRenewalPayment`).
  */
-import { and, desc, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { customerAreaMessages as m, serverMessages } from '../../../contract/messages';
 import { fromCents } from '../../../contract/money';
 import { PaymentTokenStatus } from '../../../contract/schemas/payment';
@@ -361,7 +361,7 @@ export async function ownCharges(
           id: invoices.id,
           paymentId: invoices.paymentId,
           number: invoices.numberText,
-          documentType: invoices.documentType,
+          documentType: sql<'TD01' | 'TD04'>`${invoices.documentType}`,
           fileName: invoices.fileName,
         })
         .from(invoices)

@@ -37,6 +37,10 @@ export const emptyDashboardSummary = {
 };
 
 export const baselineHandlers = [
+  // The customer area's cards ask for each subscription's one-off charges (issue 30): none by default.
+  http.get(api('user/me/subscriptions/:id/charges'), () =>
+    HttpResponse.json({ success: true, message: null, data: [] }),
+  ),
   // The /hangfire page: an engine with nothing run yet.
   http.get(api('hangfire/stats'), () =>
     HttpResponse.json({
