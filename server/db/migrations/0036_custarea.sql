@@ -1,0 +1,1 @@
+ALTER TABLE "widget_requests" ADD COLUMN "coupon_code" text;
