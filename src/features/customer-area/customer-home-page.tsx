@@ -167,13 +167,15 @@ function OwnCharges({ s }: { s: Subscription }) {
 }
 
 function SubscriptionCard({ s }: { s: Subscription }) {
-  const last = s.payments.at(-1);
+  // How the periods are paid: a one-off charge or a proration paid by card (issue 30) says nothing
+  // of the renewal's method.
+  const last = s.payments.filter((p) => !p.extra).at(-1);
   const method = last?.method ? methodNames[last.method] : null;
   return (
     <li className="card p-4">
       <div className="flex items-start justify-between gap-3">
         <h3 className="text-base font-semibold text-slate-900">{s.plan.name}</h3>
-        <span className={`badge shrink-0 ${statusTone[s.subscriptionStatus] ?? ''}`}>
+        <span className={`badge ${statusTone[s.subscriptionStatus] ?? ''}`}>
           {m.status[s.subscriptionStatus] ?? s.subscriptionStatusName}
         </span>
       </div>

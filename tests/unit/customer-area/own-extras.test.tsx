@@ -176,4 +176,17 @@ describe('one-off charges in the customer area', () => {
     expect(await screen.findByRole('region', { name: 'Addebiti una tantum' })).toBeInTheDocument();
     expect(screen.queryByTestId('due-card')).not.toBeInTheDocument();
   });
+
+  it('a charge paid by card does not change the subscription’s payment method', async () => {
+    const paidByCard = subscription(42, 3, {
+      nextBillingDate: '2026-04-02T09:00:00Z',
+      payments: [period, { ...own, id: 903, method: 'stripe', paidAt: '2026-03-11T10:00:00Z' }],
+    });
+    customerServer([paidByCard]);
+    home();
+    const card = await screen.findByRole('heading', { name: 'Pro', level: 3 });
+    const item = card.closest('li')!;
+    expect(item).toHaveTextContent('Bonifico bancario');
+    expect(item).not.toHaveTextContent('Carta (Stripe)');
+  });
 });
