@@ -1,0 +1,1 @@
+ALTER TABLE "tenants" ADD COLUMN "customer_pause" boolean DEFAULT false NOT NULL;
