@@ -11,6 +11,7 @@ import { ownChargeState } from '../../../contract/schemas/one-off-charge';
 import { TrialBadge } from '../../entities/subscription/trial-badge';
 import { useLastInvoices, useOwnCharges, useOwnSubscriptions } from './api/own-area-queries';
 import { RenewalActions } from './renewal-actions';
+import { CustomerPause } from './customer-pause';
 import { CustomerPlanChange } from './customer-plan-change';
 import { PayNow } from './pay-now';
 import { PaymentMethod } from './payment-method';
@@ -211,6 +212,7 @@ function SubscriptionCard({ s }: { s: Subscription }) {
       <OwnCharges s={s} />
       <RenewalActions s={s} />
       <CustomerPlanChange s={s} />
+      <CustomerPause s={s} />
       <PaymentMethod s={s} />
     </li>
   );

@@ -190,3 +190,79 @@ describe('one-off charges in the customer area', () => {
     expect(item).not.toHaveTextContent('Carta (Stripe)');
   });
 });
+
+describe('the customer’s own pause', () => {
+  const paid = payment({
+    id: 950,
+    method: 'bankTransfer',
+    paidAt: '2026-03-02T10:00:00Z',
+    periodStart: '2026-03-02T09:00:00Z',
+    periodEnd: '2026-04-02T09:00:00Z',
+  });
+  const live = subscription(50, 3, { nextBillingDate: '2026-04-02T09:00:00Z', payments: [paid] });
+
+  it('is not offered where the tenant does not allow it', async () => {
+    customerServer([live]);
+    server.use(apiGet('user/me/subscriptions/:id/changePlan', () => ok({ allowed: false, plans: [] })));
+    home();
+    expect(await screen.findByRole('heading', { name: 'Pro', level: 3 })).toBeInTheDocument();
+    expect(screen.queryByTestId('area-pause')).not.toBeInTheDocument();
+  });
+
+  it('Sospendi per N periodi sends the periods; paused, Riprendi ora resumes', async () => {
+    customerServer([
+      live,
+      {
+        ...live,
+        id: 51,
+        pause: {
+          from: '2026-04-02T09:00:00Z',
+          until: '2026-06-02T09:00:00Z',
+          periods: 2,
+          entitlements: 'suspend',
+        },
+      },
+    ]);
+    const calls: { path: string; body: unknown }[] = [];
+    server.use(
+      apiGet('user/me/subscriptions/:id/pause', () => ok({ allowed: true })),
+      apiGet('user/me/subscriptions/:id/changePlan', () => ok({ allowed: false, plans: [] })),
+      apiPost('user/me/subscriptions/:id/pause', async ({ params, request }) => {
+        calls.push({ path: `pause/${String(params.id)}`, body: await request.json() });
+        return ok(
+          {
+            from: '2026-04-02T09:00:00Z',
+            until: '2026-06-02T09:00:00Z',
+            periods: 2,
+            entitlements: 'suspend',
+          },
+          'Incasso sospeso: il prossimo addebito è il 02/06/2026.',
+        );
+      }),
+      apiPost('user/me/subscriptions/:id/resume', ({ params }) => {
+        calls.push({ path: `resume/${String(params.id)}`, body: null });
+        return ok(
+          { nextBillingDate: '2026-04-02T09:00:00Z' },
+          'Incasso ripreso: il prossimo addebito è il 02/04/2026.',
+        );
+      }),
+    );
+    const { user } = home();
+    await waitFor(() => expect(screen.getAllByTestId('area-pause')).toHaveLength(2));
+    const [running, paused] = screen.getAllByTestId('area-pause');
+    await user.selectOptions(within(running!).getByLabelText('Sospendi per'), '2');
+    await user.click(within(running!).getByRole('button', { name: 'Sospendi per 2 periodi' }));
+    expect(
+      await screen.findByText('Incasso sospeso: il prossimo addebito è il 02/06/2026.'),
+    ).toBeInTheDocument();
+    expect(paused).toHaveTextContent('Incasso sospeso dal 02/04/2026 al 02/06/2026');
+    await user.click(within(paused!).getByRole('button', { name: 'Riprendi ora' }));
+    expect(
+      await screen.findByText('Incasso ripreso: il prossimo addebito è il 02/04/2026.'),
+    ).toBeInTheDocument();
+    expect(calls).toEqual([
+      { path: 'pause/50', body: { periods: 2 } },
+      { path: 'resume/51', body: null },
+    ]);
+  });
+});

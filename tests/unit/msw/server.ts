@@ -41,6 +41,10 @@ export const baselineHandlers = [
   http.get(api('user/me/subscriptions/:id/charges'), () =>
     HttpResponse.json({ success: true, message: null, data: [] }),
   ),
+  // …and whether the tenant lets them pause their collection (issue 30): not by default.
+  http.get(api('user/me/subscriptions/:id/pause'), () =>
+    HttpResponse.json({ success: true, message: null, data: { allowed: false } }),
+  ),
   // The /hangfire page: an engine with nothing run yet.
   http.get(api('hangfire/stats'), () =>
     HttpResponse.json({
