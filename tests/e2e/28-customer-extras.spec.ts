@@ -159,3 +159,55 @@ test('the customer sees a one-off charge in their area and pays it by card', asy
   await card.scrollIntoViewIfNeeded();
   await shots(page, 'charge-paid');
 });
+
+test('where the seller allows it, the customer pauses their collection and resumes it', async ({ page }) => {
+  test.setTimeout(120_000);
+  const call = await adminCalls();
+  const stamp = stampOf();
+  const tenantId = (
+    await call<{ items: { id: number; name: string }[] }>('GET', '/api/tenant/getAll')
+  ).body.data!.items.find((t) => t.name === 'Demo Srl')!.id;
+  const tenant = (await call<Record<string, unknown>>('GET', `/api/tenant/GetById/${tenantId}`)).body.data!;
+  expect((await call('PUT', '/api/tenant/Update', { ...tenant, customerPause: true })).status).toBe(200);
+  try {
+    const me = (await apiLogin(accounts.cliente)).user.id;
+    const planName = `Area pausa ${stamp}`;
+    const plan = await call<{ id: number }>('POST', '/api/plan/Create', {
+      name: planName,
+      recurringCostBeforeVAT: 15,
+      vatPercentage: 22,
+      recurrenceType: 1,
+      isActive: true,
+    });
+    expect(plan.status, JSON.stringify(plan.body)).toBe(200);
+    const { id } = await subscribeByTransfer(call, me, plan.body.data!.id, 'confirmed');
+
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await login(page, accounts.cliente);
+    await expectCustomerArea(page);
+    const card = page
+      .getByRole('list', { name: 'I tuoi abbonamenti' })
+      .locator('> li')
+      .filter({ has: page.getByRole('heading', { name: planName, exact: true }) });
+    const pause = card.getByTestId('area-pause');
+    await pause.getByLabel('Sospendi per').selectOption('2');
+    await card.scrollIntoViewIfNeeded();
+    await shots(page, 'pause-offered');
+    await pause.getByRole('button', { name: 'Sospendi per 2 periodi' }).click();
+    await expect(pause).toContainText('Incasso sospeso dal');
+    const paused = await call<{ pause: { periods: number; entitlements: string } | null }>(
+      'GET',
+      `/api/subscription/GetById/${id}`,
+    );
+    expect(paused.body.data!.pause).toMatchObject({ periods: 2, entitlements: 'suspend' });
+    await card.scrollIntoViewIfNeeded();
+    await shots(page, 'paused');
+    await pause.getByRole('button', { name: 'Riprendi ora' }).click();
+    await expect(pause.getByRole('button', { name: /^Sospendi per \d+ period/ })).toBeVisible();
+    const resumed = await call<{ pause: unknown }>('GET', `/api/subscription/GetById/${id}`);
+    expect(resumed.body.data!.pause).toBeNull();
+  } finally {
+    // Back to the default, for the other files' customer area.
+    expect((await call('PUT', '/api/tenant/Update', { ...tenant, customerPause: false })).status).toBe(200);
+  }
+});
