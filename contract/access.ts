@@ -81,6 +81,8 @@ export const access = {
     paymentMethod: [Role.User],
     // 'Cambia piano' of their own subscription, where the tenant allows it (issue 30).
     planChange: [Role.User],
+    // 'Sospendi incasso' of their own subscription, where the tenant allows it (issue 30).
+    pause: [Role.User],
   }),
   plan: grants(adminOnly),
   planfeature: grants(adminOnly),

@@ -50,6 +50,12 @@ export const apiPaths = {
      * the Admin's changePlan on their own subscription (issue 30).
      */
     myChangePlan: (subscriptionId: number | string) => `user/me/subscriptions/${subscriptionId}/changePlan`,
+    /** GET (customer, own subscription): its one-off charges (issue 30), OwnOneOffCharge[]. */
+    myCharges: (subscriptionId: number | string) => `user/me/subscriptions/${subscriptionId}/charges`,
+    /** GET {allowed} / POST {periods} (customer, own subscription, where the tenant allows it): issue 30. */
+    myPause: (subscriptionId: number | string) => `user/me/subscriptions/${subscriptionId}/pause`,
+    /** POST (customer, own paused subscription): 'Riprendi ora'. */
+    myResume: (subscriptionId: number | string) => `user/me/subscriptions/${subscriptionId}/resume`,
     /** POST (SuperAdmin): clears another person's second factor. */
     twoFactorReset: (userId: number | string) => `user/two-factor/reset/${userId}`,
   },

@@ -74,3 +74,20 @@ export interface OneOffCharge {
   createdAt: string;
   paidAt: string | null;
 }
+
+/**
+ * A one-off charge as its customer sees it in their area (issue 30, `GET
+ * api/user/me/subscriptions/{id}/charges`): the Admin's fields (deleted charges left out), its
+ * invoice once paid and invoiced, and `payable` — a pending 'Subito' charge whose own payment waits
+ * for the customer ('Paga ora'; not one Stripe charges on the subscription's card).
+ */
+export interface OwnOneOffCharge extends OneOffCharge {
+  invoice: { id: number; number: string; documentType: 'TD01' | 'TD04'; fileName: string } | null;
+  payable: boolean;
+}
+
+/** How the customer's area names a charge's state. */
+export function ownChargeState(c: Pick<OneOffCharge, 'status' | 'collect'>): string {
+  if (c.status === 'paid') return 'Pagato';
+  return c.collect === 'nextPayment' ? 'Con il prossimo pagamento' : 'Da pagare';
+}

@@ -31,6 +31,9 @@ export const pauseMessages = {
   notPaused: 'L’incasso di questa sottoscrizione non è sospeso.',
   paused: (until: string) => `Incasso sospeso: il prossimo addebito è il ${until}.`,
   resumed: (next: string) => `Incasso ripreso: il prossimo addebito è il ${next}.`,
+  /** The customer's own pause (issue 30) where the tenant does not allow it. */
+  customerNotAllowed:
+    'La sospensione dell’incasso dall’area clienti non è disponibile: contatta il fornitore per sospendere l’abbonamento.',
 } as const;
 
 export const pauseSchema = z.object({

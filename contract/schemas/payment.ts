@@ -93,6 +93,15 @@ export const subscribeSchema = z.object({
     (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
     z.string().trim().max(200).nullable().optional(),
   ),
+  /**
+   * Issue 30: 'Hai un codice sconto?' — checked as on subscription Create (400 on `couponCode`:
+   * 'Coupon non valido', scaduto, esaurito, non valido per questo piano), applied to the payment
+   * link the confirmation makes.
+   */
+  couponCode: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+    z.string().trim().max(40, 'Coupon non valido').nullable().optional(),
+  ),
 });
 
 /** `GET api/plan/widget?planId=` → data: the public face of a plan. */

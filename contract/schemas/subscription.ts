@@ -38,6 +38,11 @@ export interface Payment {
   dueDate: string;
   /** 'due' | 'overdue' | 'recovered' | 'exhausted' (contract/schemas/collection.ts). */
   collectionStatus: CollectionStatus;
+  /**
+   * Issue 30: a payment that is not a period's — a one-off charge's ('oneOff') or a plan change's
+   * proration ('proration') — else null (absent in older answers).
+   */
+  extra?: 'oneOff' | 'proration' | null;
 }
 
 export interface SubscriptionHistoryEntry {

@@ -111,6 +111,8 @@ export interface Tenant extends TenantBillingProfile, TenantPecSettings {
   requireTwoFactor: boolean;
   /** Its customers may change plan themselves from the customer area ('Cambia piano', issue 30). */
   customerPlanChange: boolean;
+  /** Its customers may pause their own collection from the customer area (issue 30). */
+  customerPause?: boolean;
   /** Where its database lives (GetById, SuperAdmin only; contract 'Tenancy'). */
   database?: TenantDatabase;
 }
@@ -190,6 +192,7 @@ export const tenantInputSchema = z.object({
   pecAutoSend: optionalBool,
   requireTwoFactor: optionalBool,
   customerPlanChange: optionalBool,
+  customerPause: optionalBool,
   pensionFund: pensionFundInput,
   withholdingTax: z.preprocess(
     upperNoSpaces,

@@ -295,14 +295,27 @@ test('a customer whose seller allows it upgrades from their area with the same i
       .filter({ has: page.getByRole('heading', { name: plus.name, exact: true }) }),
   ).toBeVisible();
 
-  // The proration waits in 'Da pagare ora', by bank transfer.
+  // The proration waits in 'Da pagare ora': 'Paga ora' opens its card payment page when the
+  // tenant has an active Stripe (file 18 leaves one in a whole run), else the bank transfer's data
+  // (issue 30, 'The customer area after the first payment').
   const due = page
     .getByRole('region', { name: 'Da pagare ora' })
     .locator('li')
     .filter({ hasText: plus.name });
+  await expect(due).toContainText('Conguaglio cambio di piano');
   await expect(due).toContainText('Causale RNV-');
+  const providers = await call<{ items: { kind: string; isActive: boolean }[] }>(
+    'GET',
+    '/api/paymentprovider/getAll?page=1&pageSize=50',
+  );
+  const byCard = providers.body.data!.items.some((p) => p.kind === 'stripe' && p.isActive);
   await due.getByRole('button', { name: 'Paga ora' }).click();
-  await expect(page.getByText('IBAN').first()).toBeVisible();
+  if (byCard) {
+    await page.waitForURL(/\/payment\?token=/);
+    await expect(page.getByTestId('payment-extra')).toContainText('Conguaglio cambio di piano');
+  } else {
+    await expect(page.getByText('IBAN').first()).toBeVisible();
+  }
   await shots(page, 'customer-due');
 
   // Back to the default, for the other files' customer area.

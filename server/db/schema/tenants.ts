@@ -47,6 +47,8 @@ export const tenants = pgTable(
     requireTwoFactor: boolean('require_two_factor').notNull().default(false),
     /** Its customers may change their own subscription's plan from the customer area (issue 30). */
     customerPlanChange: boolean('customer_plan_change').notNull().default(false),
+    /** Its customers may pause their own subscription's collection from the customer area (issue 30). */
+    customerPause: boolean('customer_pause').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [...searchableNameIndexes('tenants', t.name, t.id)],

@@ -30,6 +30,11 @@ export const widgetRequests = pgTable(
     email: text('email').notNull(),
     /** The name typed in the widget (used for a new membership only; never put in the e-mail). */
     name: text('name'),
+    /**
+     * Issue 30: the coupon code typed in the widget ('Hai un codice sconto?'), checked when the
+     * request is made and applied to the payment link the confirmation makes; null without one.
+     */
+    couponCode: text('coupon_code'),
     tokenHash: text('token_hash').notNull(),
     status: text('status').notNull().default('open'),
     /** How many confirmation e-mails this request sent (re-sends included). */

@@ -382,6 +382,8 @@ async function paymentsOf(
         paidAt: payments.paidAt,
         dueDate: payments.dueDate,
         collectionStatus: payments.collectionStatus,
+        oneOffChargeId: payments.oneOffChargeId,
+        planChangeId: payments.planChangeId,
         // Per payment of the page only (index bank_transfers_payment_idx), never the whole tenant.
         // Written qualified: drizzle renders a column of the selected table unqualified here.
         approved: sql<string>`(select coalesce(sum(bt.amount_cents), 0) from bank_transfers bt where bt.payment_id = "payments"."id" and bt.tenant_id = "payments"."tenant_id" and bt.approval_date is not null)`,
@@ -410,6 +412,7 @@ async function paymentsOf(
       paidAt: r.paidAt?.toISOString() ?? null,
       dueDate: r.dueDate,
       collectionStatus: r.collectionStatus as CollectionStatus,
+      extra: r.oneOffChargeId !== null ? 'oneOff' : r.planChangeId !== null ? 'proration' : null,
     });
     out.set(r.subscriptionId, list);
   }

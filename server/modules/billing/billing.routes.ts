@@ -88,9 +88,14 @@ import {
   preparePlanChange,
   scheduledPlanChangeOf,
 } from './plan-change.service';
-import { PAUSE_ENTITLEMENTS, pauseMessages, pauseSchema } from '../../../contract/schemas/pause';
+import {
+  PAUSE_ENTITLEMENTS,
+  pauseMessages,
+  pauseSchema,
+  type PauseInput,
+} from '../../../contract/schemas/pause';
 import type { ProviderKind } from '../../providers/payment-provider';
-import { endPause, makePause, preparePause, prepareResume, romeDate } from './pause.service';
+import { endPause, makePause, ownPauseAllowed, preparePause, prepareResume, romeDate } from './pause.service';
 import {
   ONE_OFF_COLLECT,
   ONE_OFF_STATUSES,
@@ -176,6 +181,7 @@ const paymentSchema = z.object({
   paidAt: z.string().nullable(),
   dueDate: z.string(),
   collectionStatus: z.enum(collectionStatusIds),
+  extra: z.enum(['oneOff', 'proration']).nullable().optional(),
 });
 const statusSchema = z.literal(subscriptionStatusIds);
 const historySchema = z.object({
@@ -266,6 +272,14 @@ const customerPlanChange = {
   roles: rolesFor('customerArea', 'planChange'),
   tenant: 'required',
 } as const;
+/** The customer's own 'Sospendi incasso' (issue 30; the tenant's `customerPause` decides, per request). */
+const customerPause = {
+  access: 'user',
+  roles: rolesFor('customerArea', 'pause'),
+  tenant: 'required',
+} as const;
+/** The customer chooses only how many periods: their features are suspended meanwhile. */
+const ownPauseSchema = pauseSchema.pick({ periods: true });
 /** What the customer may choose: whether the tenant allows it, and the plans offered. */
 const ownPlanOptionsSchema = z.object({
   allowed: z.boolean(),
@@ -703,6 +717,33 @@ export function registerBillingRoutes(
     },
   );
 
+  /**
+   * 'Sospendi incasso' and 'Riprendi ora': the same checks, provider step and unit for the Admin's
+   * doors and the customer's own (issue 30; the history's actor is the caller).
+   */
+  const pauseOf = async (request: FastifyRequest, id: number, body: PauseInput) => {
+    const tenantId = tenantOf(request);
+    // Checked first (nothing written), then the provider outside any transaction: if it
+    // refuses, nothing changes in Rinnova.
+    const prepared = await request.unitOfWork((w) => preparePause(w, id, body));
+    if (pauseAtProvider && prepared.provider)
+      await pauseAtProvider(tenantId, id, prepared.provider, { kind: 'pause', until: prepared.until });
+    const pause = await request.unitOfWork((w) => makePause(w, id, body));
+    return ok(pause, pauseMessages.paused(romeDate(new Date(pause.until))));
+  };
+  const resumeOf = async (request: FastifyRequest, id: number) => {
+    const tenantId = tenantOf(request);
+    const prepared = await request.unitOfWork((w) => prepareResume(w, id));
+    if (pauseAtProvider && prepared.provider)
+      await pauseAtProvider(tenantId, id, prepared.provider, {
+        kind: 'resume',
+        key: `early-${prepared.pause.pausedUntil.getTime()}`,
+      });
+    const done = await request.unitOfWork((w) => endPause(w, id, { early: true }));
+    const next = done.next ?? prepared.next;
+    return ok({ nextBillingDate: next.toISOString() }, pauseMessages.resumed(romeDate(next)));
+  };
+
   app.post(
     '/api/subscription/pause/:id',
     {
@@ -716,17 +757,7 @@ export function registerBillingRoutes(
         response: { 200: envelopeOf(pauseItemSchema) },
       },
     },
-    async (request) => {
-      const { id } = request.params;
-      const tenantId = tenantOf(request);
-      // Checked first (nothing written), then the provider outside any transaction: if it
-      // refuses, nothing changes in Rinnova.
-      const prepared = await request.unitOfWork((w) => preparePause(w, id, request.body));
-      if (pauseAtProvider && prepared.provider)
-        await pauseAtProvider(tenantId, id, prepared.provider, { kind: 'pause', until: prepared.until });
-      const pause = await request.unitOfWork((w) => makePause(w, id, request.body));
-      return ok(pause, pauseMessages.paused(romeDate(new Date(pause.until))));
-    },
+    async (request) => pauseOf(request, request.params.id, request.body),
   );
 
   app.post(
@@ -741,18 +772,67 @@ export function registerBillingRoutes(
         response: { 200: envelopeOf(z.object({ nextBillingDate: z.string() })) },
       },
     },
+    async (request) => resumeOf(request, request.params.id),
+  );
+
+  // The customer's own pause (issue 30), where the tenant allows it (`customerPause`): 404 for
+  // another customer's or an unknown subscription before anything, then 403 when not allowed.
+  app.get(
+    '/api/user/me/subscriptions/:id/pause',
+    {
+      config: customerPause,
+      schema: {
+        tags: ['user'],
+        summary:
+          "'Sospendi incasso' del cliente su una propria sottoscrizione: allowed (il fornitore lo consente). 404 per una sottoscrizione non propria",
+        params: idParams,
+        response: { 200: envelopeOf(z.object({ allowed: z.boolean() })) },
+      },
+    },
+    async (request) =>
+      ok({
+        allowed: await ownPauseAllowed(ownScope(request), request.params.id, callerOf(request).userId),
+      }),
+  );
+
+  app.post(
+    '/api/user/me/subscriptions/:id/pause',
+    {
+      config: customerPause,
+      schema: {
+        tags: ['user'],
+        summary:
+          "'Sospendi per N periodi' del cliente su una propria sottoscrizione, dove il fornitore lo consente (403 altrimenti): gli stessi controlli ed effetti di api/subscription/pause, funzionalità sospese durante la pausa; 404 per una sottoscrizione non propria",
+        params: idParams,
+        body: ownPauseSchema,
+        response: { 200: envelopeOf(pauseItemSchema) },
+      },
+    },
     async (request) => {
       const { id } = request.params;
-      const tenantId = tenantOf(request);
-      const prepared = await request.unitOfWork((w) => prepareResume(w, id));
-      if (pauseAtProvider && prepared.provider)
-        await pauseAtProvider(tenantId, id, prepared.provider, {
-          kind: 'resume',
-          key: `early-${prepared.pause.pausedUntil.getTime()}`,
-        });
-      const done = await request.unitOfWork((w) => endPause(w, id, { early: true }));
-      const next = done.next ?? prepared.next;
-      return ok({ nextBillingDate: next.toISOString() }, pauseMessages.resumed(romeDate(next)));
+      if (!(await ownPauseAllowed(ownScope(request), id, callerOf(request).userId)))
+        throw new HttpError(403, pauseMessages.customerNotAllowed);
+      return pauseOf(request, id, { periods: request.body.periods, entitlements: 'suspend' });
+    },
+  );
+
+  app.post(
+    '/api/user/me/subscriptions/:id/resume',
+    {
+      config: customerPause,
+      schema: {
+        tags: ['user'],
+        summary:
+          "'Riprendi ora' del cliente su una propria sottoscrizione sospesa, dove il fornitore lo consente (403 altrimenti); 404 per una sottoscrizione non propria",
+        params: idParams,
+        response: { 200: envelopeOf(z.object({ nextBillingDate: z.string() })) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      if (!(await ownPauseAllowed(ownScope(request), id, callerOf(request).userId)))
+        throw new HttpError(403, pauseMessages.customerNotAllowed);
+      return resumeOf(request, id);
     },
   );
 

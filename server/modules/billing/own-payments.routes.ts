@@ -4,13 +4,16 @@
  * - `POST api/user/me/subscriptions/{id}/pay`: 'Paga ora' — the transfer instructions of the
  *   payment due, or a fresh payment link;
  * - `POST api/user/me/subscriptions/{id}/paymentMethod {action}`: 'portal' (Stripe's billing
- *   portal, PayPal's automatic payments page) or 'bankTransfer' (from the next period).
+ *   portal, PayPal's automatic payments page) or 'bankTransfer' (from the next period);
+ * - `GET api/user/me/subscriptions/{id}/charges` (issue 30): its one-off charges as the customer
+ *   sees them.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { rolesFor } from '../../../contract/access';
 import { customerAreaMessages as m } from '../../../contract/messages';
+import { ONE_OFF_COLLECT, ONE_OFF_STATUSES } from '../../../contract/schemas/one-off-charge';
 import { paymentUrlOf } from '../../../contract/schemas/payment';
 import { paymentMethodInputSchema } from '../../../contract/schemas/subscription';
 import type { Database } from '../../db/client';
@@ -21,6 +24,7 @@ import type { ProviderRegistry } from '../../providers/registry';
 import {
   dueOf,
   freshLink,
+  ownCharges,
   providerPage,
   stopProviderRenewal,
   switchToBankTransfer,
@@ -55,6 +59,39 @@ const payNowSchema = z.discriminatedUnion('method', [
     causale: z.string(),
   }),
 ]);
+/** Issue 30: `paymentId` names the payment to pay (an extra payment: a one-off charge's, a proration's). */
+const payNowBodySchema = z
+  .object({
+    paymentId: z
+      .number({ error: 'paymentId: indica un pagamento valido.' })
+      .int({ error: 'paymentId: indica un pagamento valido.' })
+      .positive({ error: 'paymentId: indica un pagamento valido.' })
+      .max(2_147_483_647, { error: 'paymentId: indica un pagamento valido.' })
+      .optional(),
+  })
+  .nullish();
+const ownChargeSchema = z.object({
+  id: z.number(),
+  subscriptionId: z.number(),
+  description: z.string(),
+  quantity: z.number(),
+  unitPrice: z.number(),
+  collect: z.enum(ONE_OFF_COLLECT),
+  status: z.enum(ONE_OFF_STATUSES),
+  amountDue: z.number().nullable(),
+  paymentId: z.number().nullable(),
+  createdAt: z.string(),
+  paidAt: z.string().nullable(),
+  invoice: z
+    .object({
+      id: z.number(),
+      number: z.string(),
+      documentType: z.enum(['TD01', 'TD04']),
+      fileName: z.string(),
+    })
+    .nullable(),
+  payable: z.boolean(),
+});
 const paymentMethodAnswerSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('portal'), provider: z.enum(['stripe', 'paypal']), url: z.string() }),
   z.object({
@@ -79,8 +116,9 @@ export function registerOwnPaymentRoutes(
       schema: {
         tags,
         summary:
-          'Paga ora (area clienti): per il pagamento in attesa di una propria sottoscrizione (NotActive o BankTransferPending, o ActiveNoRenewal che si rinnova con bonifico oltre la data di rinnovo) i dati del bonifico (beneficiario, IBAN, netToPay, causale) se si paga con bonifico, altrimenti un nuovo link di pagamento (1 ora; nessun nuovo pagamento). 409 se non c’è nulla da pagare; 404 per sottoscrizioni di altri',
+          'Paga ora (area clienti): per il pagamento in attesa di una propria sottoscrizione (NotActive o BankTransferPending, o ActiveNoRenewal che si rinnova con bonifico oltre la data di rinnovo, o in prova; oppure paymentId: un addebito una tantum o un conguaglio, con carta se il tenant ha Stripe) i dati del bonifico (beneficiario, IBAN, netToPay, causale) se si paga con bonifico, altrimenti un nuovo link di pagamento (1 ora; nessun nuovo pagamento). 409 se non c’è nulla da pagare; 404 per sottoscrizioni di altri',
         params: idParamsSchema,
+        body: payNowBodySchema,
         response: { 200: envelopeOf(payNowSchema) },
       },
     },
@@ -88,7 +126,8 @@ export function registerOwnPaymentRoutes(
       const tenantId = tenantOf(request);
       const userId = callerOf(request).userId;
       const { id } = request.params;
-      const due = await dueOf(scopeOf(tenantId), id, userId, clock());
+      const chosenId = request.body?.paymentId;
+      const due = await dueOf(scopeOf(tenantId), id, userId, clock(), chosenId);
       if (due.byTransfer) return ok(await transferOf(scopeOf(tenantId), due.payment), m.transferInstructions);
       // A payment discounted by a coupon on a plan PayPal charges (issue 30): the coupon's own PayPal
       // plan first, outside the unit (a failure is a 502 and no link is made).
@@ -100,7 +139,9 @@ export function registerOwnPaymentRoutes(
             amountCents: target.discountedCents,
           }
         : null;
-      const { paymentId, link } = await request.unitOfWork((w) => freshLink(w, id, userId, couponPlan));
+      const { paymentId, link } = await request.unitOfWork((w) =>
+        freshLink(w, id, userId, couponPlan, chosenId),
+      );
       return ok(
         {
           method: 'link' as const,
@@ -111,6 +152,22 @@ export function registerOwnPaymentRoutes(
         m.payLinkReady,
       );
     },
+  );
+
+  app.get(
+    '/api/user/me/subscriptions/:id/charges',
+    {
+      config: { access: 'user', roles: rolesFor('customerArea', 'read'), tenant: 'required' },
+      schema: {
+        tags,
+        summary:
+          'Addebiti una tantum di una propria sottoscrizione (area clienti), dal più recente, senza gli eliminati: stato, importo con IVA, fattura se pagato, payable se si paga ora. 404 per sottoscrizioni di altri; solo per i clienti',
+        params: idParamsSchema,
+        response: { 200: envelopeOf(z.array(ownChargeSchema)) },
+      },
+    },
+    async (request) =>
+      ok(await ownCharges(scopeOf(tenantOf(request)), request.params.id, callerOf(request).userId)),
   );
 
   app.post(

@@ -7,19 +7,21 @@
  * (`createPaymentLink`), the transfer instructions (`instructionsOfPayment`), the state machine
  * (`changeStatus`), the renewal payment (`ensureRenewalPayment`).
  */
-import { and, desc, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { customerAreaMessages as m, serverMessages } from '../../../contract/messages';
 import { fromCents } from '../../../contract/money';
 import { PaymentTokenStatus } from '../../../contract/schemas/payment';
+import type { OwnOneOffCharge } from '../../../contract/schemas/one-off-charge';
 import type { PayNow } from '../../../contract/schemas/subscription';
 import { isLive, SubscriptionStatus } from '../../../contract/subscription-status';
-import { paymentTokens, payments } from '../../db/schema';
+import { invoices, paymentProviders, paymentTokens, payments, subscriptions } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import { ProviderError } from '../../providers/payment-provider';
 import type { ProviderRegistry } from '../../providers/registry';
 import type { TenantScope, UnitOfWork } from '../../unit-of-work/unit-of-work';
-import { findSubscription, paymentToSettle, type SubscriptionRow } from './billing.repository';
-import { createPaymentLink, type CreatedLink } from './payment-token.service';
+import { findPayment, findSubscription, paymentToSettle, type SubscriptionRow } from './billing.repository';
+import { listOneOffCharges } from './one-off-charge.service';
+import { createPaymentLink, isExtraPayment, type CreatedLink } from './payment-token.service';
 import {
   changeStatus,
   ensureRenewalPayment,
@@ -61,8 +63,9 @@ function awaitedTransfer(
 }
 
 /**
- * Issue 30: the proration of a plan change, unpaid, on a live subscription is due now, by bank
- * transfer (a payment link asks a plan's price, which a proration never is); Stripe charges its own.
+ * Issue 30: the proration of a plan change, unpaid, on a live subscription is due now: by card
+ * through its own payment-mode link when the tenant has Stripe, else by bank transfer (`dueOf`);
+ * a Stripe subscription's is charged by Stripe.
  */
 function prorationDue(
   sub: Pick<SubscriptionRow, 'status'>,
@@ -71,21 +74,76 @@ function prorationDue(
   return payment.planChangeId !== null && isLive(sub.status) && payment.method !== 'stripe';
 }
 
+/** Issue 30: whether the tenant has an active Stripe (the card link of an extra payment). */
+export async function tenantHasStripe(scope: TenantScope): Promise<boolean> {
+  const [row] = await scope.tx
+    .select({ id: paymentProviders.id })
+    .from(paymentProviders)
+    .where(
+      and(
+        eq(paymentProviders.tenantId, scope.tenantId),
+        eq(paymentProviders.isActive, true),
+        eq(paymentProviders.kind, 'stripe'),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/** Issue 30: whether the subscription's free trial is running (its first payment due at its end). */
+async function trialRunning(
+  scope: TenantScope,
+  sub: Pick<SubscriptionRow, 'id' | 'status'>,
+): Promise<boolean> {
+  if (sub.status !== SubscriptionStatus.ActiveNoRenewal) return false;
+  const [row] = await scope.tx
+    .select({ trialState: subscriptions.trialState })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.tenantId, scope.tenantId), eq(subscriptions.id, sub.id)));
+  return row?.trialState === 'running';
+}
+
 /**
  * The payment due now of the caller's subscription, and how it is paid: by bank transfer while
  * BankTransferPending or when the payment is recorded as a transfer, else by a payment link.
- * A renewal by bank transfer past its next billing date is due too (issue 29). 409 `nothingDue`
- * when it waits for nothing.
+ * A renewal by bank transfer past its next billing date is due too (issue 29), and a running
+ * trial's first payment (issue 30). An extra payment (a one-off charge's, a proration's: issue 30)
+ * of a live subscription, unpaid and not charged by Stripe on the subscription's card, is paid by
+ * card through its own link when the tenant has Stripe, else by bank transfer. `paymentId` names
+ * the payment (the area's card of that payment); without it, the period payment due (or a
+ * proration). 409 `nothingDue` when it waits for nothing; a payment of another subscription 404.
  */
-export async function dueOf(scope: TenantScope, subscriptionId: number, userId: number, now: Date) {
+export async function dueOf(
+  scope: TenantScope,
+  subscriptionId: number,
+  userId: number,
+  now: Date,
+  paymentId?: number,
+) {
   const sub = await ownSubscription(scope, subscriptionId, userId);
+  if (paymentId !== undefined) {
+    const chosen = await findPayment(scope, paymentId);
+    if (!chosen || chosen.subscriptionId !== sub.id) throw new HttpError(404, serverMessages.notFound);
+    if (isExtraPayment(chosen)) {
+      if (chosen.paidAt !== null || !isLive(sub.status) || chosen.method === 'stripe')
+        throw new HttpError(409, m.nothingDue);
+      return { sub, payment: chosen, byTransfer: !(await tenantHasStripe(scope)) };
+    }
+  }
   const payment = await paymentToSettle(scope, sub.id);
   if (!payment || payment.paidAt !== null) throw new HttpError(409, m.nothingDue);
+  if (paymentId !== undefined && payment.id !== paymentId) throw new HttpError(409, m.nothingDue);
   const proration = prorationDue(sub, payment);
-  if (!payable.includes(sub.status) && !awaitedTransfer(sub, payment, now) && !proration)
+  if (
+    !payable.includes(sub.status) &&
+    !awaitedTransfer(sub, payment, now) &&
+    !proration &&
+    !(await trialRunning(scope, sub))
+  )
     throw new HttpError(409, m.nothingDue);
-  const byTransfer =
-    sub.status === SubscriptionStatus.BankTransferPending || payment.method === 'bankTransfer' || proration;
+  const byTransfer = proration
+    ? !(await tenantHasStripe(scope))
+    : sub.status === SubscriptionStatus.BankTransferPending || payment.method === 'bankTransfer';
   return { sub, payment, byTransfer };
 }
 
@@ -117,8 +175,10 @@ export async function freshLink(
   userId: number,
   /** The coupon's own PayPal plan made (outside the unit) for `paymentId` (issue 30), if any. */
   paypalCouponPlan?: { paymentId: number; planId: string; amountCents: number } | null,
+  /** The payment the customer chose (issue 30: an extra payment), else the one due. */
+  paymentId?: number,
 ): Promise<{ paymentId: number; link: CreatedLink }> {
-  const { payment, byTransfer } = await dueOf(w, subscriptionId, userId, w.now);
+  const { payment, byTransfer } = await dueOf(w, subscriptionId, userId, w.now, paymentId);
   if (byTransfer) throw new HttpError(409, serverMessages.conflict);
   try {
     const couponPlan = paypalCouponPlan?.paymentId === payment.id ? paypalCouponPlan : null;
@@ -274,4 +334,59 @@ export async function switchToBankTransfer(
     changed = true;
   }
   return { nextBillingDate: sub.nextBillingDate, paymentId: payment.id, changed };
+}
+
+/**
+ * The one-off charges of the caller's own subscription (issue 30), newest first, deleted ones left
+ * out: each with its invoice (paid and invoiced) and whether its own payment waits for 'Paga ora'.
+ * 404 for another customer's or an unknown subscription.
+ */
+export async function ownCharges(
+  scope: TenantScope,
+  subscriptionId: number,
+  userId: number,
+): Promise<OwnOneOffCharge[]> {
+  const sub = await ownSubscription(scope, subscriptionId, userId);
+  const all = (await listOneOffCharges(scope, sub.id)).filter((c) => c.status !== 'deleted');
+  const paymentIds = [...new Set(all.flatMap((c) => (c.paymentId === null ? [] : [c.paymentId])))];
+  const paymentRows = paymentIds.length
+    ? await scope.tx
+        .select({ id: payments.id, paidAt: payments.paidAt, method: payments.method })
+        .from(payments)
+        .where(and(eq(payments.tenantId, scope.tenantId), inArray(payments.id, paymentIds)))
+    : [];
+  const invoiceRows = paymentIds.length
+    ? await scope.tx
+        .select({
+          id: invoices.id,
+          paymentId: invoices.paymentId,
+          number: invoices.numberText,
+          documentType: sql<'TD01' | 'TD04'>`${invoices.documentType}`,
+          fileName: invoices.fileName,
+        })
+        .from(invoices)
+        .where(
+          and(
+            eq(invoices.tenantId, scope.tenantId),
+            inArray(invoices.paymentId, paymentIds),
+            eq(invoices.documentType, 'TD01'),
+          ),
+        )
+    : [];
+  const paymentOf = new Map(paymentRows.map((p) => [p.id, p]));
+  const invoiceOf = new Map(invoiceRows.map(({ paymentId, ...i }) => [paymentId, i]));
+  return all.map((c) => {
+    const p = c.paymentId === null ? undefined : paymentOf.get(c.paymentId);
+    return {
+      ...c,
+      invoice: c.status === 'paid' && c.paymentId !== null ? (invoiceOf.get(c.paymentId) ?? null) : null,
+      payable:
+        c.status === 'pending' &&
+        c.collect === 'now' &&
+        p !== undefined &&
+        p.paidAt === null &&
+        p.method !== 'stripe' &&
+        isLive(sub.status),
+    };
+  });
 }

@@ -43,6 +43,7 @@ import {
   planChanges,
   plans,
   subscriptions,
+  tenants,
 } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import { ProviderError, type ProviderKind } from '../../providers/payment-provider';
@@ -438,4 +439,22 @@ export async function endDuePauses(
     }
   }
   return { ended, failed };
+}
+
+/**
+ * The customer's own pause (issue 30): the caller's subscription (another customer's or an unknown
+ * id: 404, before anything else) and whether the tenant lets its customers pause
+ * (`tenants.customer_pause`, read from the tenant's database's copy of its row).
+ */
+export async function ownPauseAllowed(scope: TenantScope, subscriptionId: number, userId: number) {
+  const [sub] = await scope.tx
+    .select({ userId: subscriptions.userId })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.tenantId, scope.tenantId), eq(subscriptions.id, subscriptionId)));
+  if (!sub || sub.userId !== userId) throw new HttpError(404, serverMessages.notFound);
+  const [tenant] = await scope.tx
+    .select({ allowed: tenants.customerPause })
+    .from(tenants)
+    .where(eq(tenants.id, scope.tenantId));
+  return tenant?.allowed ?? false;
 }

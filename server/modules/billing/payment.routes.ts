@@ -133,7 +133,13 @@ export function registerPaymentRoutes(fastify: FastifyInstance, options: Payment
   const { uow, providers, connectionFor, home, publicUrl, rateLimit } = options;
   const deps = { uow, providers, connectionFor, home };
   const stripeDeps = { ...deps, publicUrl };
-  const widgetDeps = { uow, home, publicUrl, dailyCap: options.widgetDailyCap };
+  const widgetDeps = {
+    uow,
+    home,
+    publicUrl,
+    dailyCap: options.widgetDailyCap,
+    applyCoupon: (token: string, couponCode: string) => applyPaymentCoupon(deps, { token, couponCode }),
+  };
   const publicLimit = perIp(rateLimit.publicLookup, rateLimit.windowMs);
   // PayPal webhook verifications per tenant and window (each one is a call to PayPal).
   const paypalVerifications = new RateLimiterMemory({

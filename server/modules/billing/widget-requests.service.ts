@@ -16,6 +16,7 @@
 import { createHmac } from 'node:crypto';
 import { and, count, desc, eq, gt, lt, min, ne, sql } from 'drizzle-orm';
 import { Role } from '../../../contract/enums';
+import { usableCoupon } from '../../db/coupons';
 import { listPriceOf } from '../../db/fiscal-profiles';
 import {
   paymentUrlOf,
@@ -79,6 +80,11 @@ export interface WidgetRequestDeps {
   publicUrl: () => string;
   /** WIDGET_DAILY_CAP: requests per tenant and plan in 24 hours. */
   dailyCap: number;
+  /**
+   * Issue 30: applies a request's coupon to the payment link its confirmation made, as the payment
+   * page's 'Hai un codice sconto?' does (`applyPaymentCoupon`: PayPal's own plan, Stripe).
+   */
+  applyCoupon?: (paymentToken: string, couponCode: string) => Promise<unknown>;
 }
 
 function refusal(status: 400 | 409, reason: SubscribeConfirmRefusal): HttpError {
@@ -125,11 +131,17 @@ async function lockedPlan(w: UnitOfWork, planId: number) {
  */
 export async function requestSubscription(
   deps: WidgetRequestDeps,
-  input: { planId: number; email: string; name?: string | null | undefined },
+  input: {
+    planId: number;
+    email: string;
+    name?: string | null | undefined;
+    couponCode?: string | null | undefined;
+  },
 ): Promise<void> {
   const found = await activePlan(await deps.home.ofPlan(input.planId), input.planId);
   const email = input.email.trim().toLowerCase();
   const name = input.name?.trim() || null;
+  const typedCode = input.couponCode?.trim() || null;
   await deps.uow.run({ tenantId: found.tenantId, actor }, async (w) => {
     const plan = await lockedPlan(w, found.id);
     if (!plan || !plan.isActive) throw new HttpError(404, widgetRequestMessages.unavailable);
@@ -138,6 +150,9 @@ export async function requestSubscription(
         ? new HttpError(409, widgetRequestMessages.notPayable)
         : error;
     });
+    // Issue 30: the coupon is checked now with the rules of Create (400 on couponCode); the
+    // confirmation applies it to the payment link (its uses are counted then, not here).
+    const couponCode = typedCode ? (await usableCoupon(w, typedCode, plan.id)).code : null;
     const now = w.now.getTime();
     const samePlan = and(eq(widgetRequests.tenantId, w.tenantId), eq(widgetRequests.planId, plan.id));
     await w.tx
@@ -176,11 +191,24 @@ export async function requestSubscription(
     if (open && open.expiresAt.getTime() > now) {
       const mayResend =
         open.sendCount < WIDGET_MAX_SENDS && now - open.lastSentAt.getTime() >= WIDGET_RESEND_AFTER_MS;
-      if (!mayResend) return;
+      if (!mayResend) {
+        // Not e-mailed again, but the code typed last is the one the link applies.
+        await w.tx
+          .update(widgetRequests)
+          .set({ couponCode })
+          .where(and(eq(widgetRequests.tenantId, w.tenantId), eq(widgetRequests.id, open.id)));
+        return;
+      }
       // A new link on the same request: the previous e-mail's link stops working.
       await w.tx
         .update(widgetRequests)
-        .set({ tokenHash: sha256(token), sendCount: open.sendCount + 1, lastSentAt: w.now, expiresAt })
+        .set({
+          tokenHash: sha256(token),
+          sendCount: open.sendCount + 1,
+          lastSentAt: w.now,
+          expiresAt,
+          couponCode,
+        })
         .where(and(eq(widgetRequests.tenantId, w.tenantId), eq(widgetRequests.id, open.id)));
     } else {
       if (open)
@@ -193,6 +221,7 @@ export async function requestSubscription(
         planId: plan.id,
         email,
         name,
+        couponCode,
         tokenHash: sha256(token),
         lastSentAt: w.now,
         expiresAt,
@@ -310,7 +339,7 @@ export async function confirmSubscription(
     .where(eq(widgetRequests.tokenHash, hash));
   if (!found) throw refusal(400, 'invalid');
   // Over both databases: a new customer's identity and membership go to the control database.
-  return deps.uow.run({ tenantId: found.tenantId, actor, database: 'both' }, async (w) => {
+  const made = await deps.uow.run({ tenantId: found.tenantId, actor, database: 'both' }, async (w) => {
     const [request] = await w.tx
       .select()
       .from(widgetRequests)
@@ -334,7 +363,7 @@ export async function confirmSubscription(
           and(eq(paymentTokens.tenantId, w.tenantId), eq(paymentTokens.tokenHash, hashToken(paymentToken))),
         );
       if (link && link.status === PaymentTokenStatus.Active && link.expiresAt.getTime() > w.now.getTime())
-        return { paymentUrl, result: 'replayed' };
+        return { paymentUrl, result: 'replayed' as const, couponCode: null, paymentToken };
       throw refusal(409, 'used');
     }
     if (request.status !== 'open' || request.expiresAt.getTime() <= w.now.getTime())
@@ -362,6 +391,13 @@ export async function confirmSubscription(
       .update(widgetRequests)
       .set({ status: 'confirmed', confirmedAt: w.now, subscriptionId })
       .where(and(eq(widgetRequests.tenantId, w.tenantId), eq(widgetRequests.id, request.id)));
-    return { paymentUrl, result: 'created' };
+    return { paymentUrl, result: 'created' as const, couponCode: request.couponCode, paymentToken };
   });
+  // Issue 30: the widget's coupon, applied to the link just made through the payment page's own
+  // path (after the unit: a PayPal plan for the coupon is made outside any transaction). A coupon
+  // no longer usable (the last use taken meanwhile, expired) leaves the full price: the page still
+  // offers 'Hai un codice sconto?'.
+  if (made.couponCode && deps.applyCoupon)
+    await deps.applyCoupon(made.paymentToken, made.couponCode).catch(() => undefined);
+  return { paymentUrl: made.paymentUrl, result: made.result };
 }

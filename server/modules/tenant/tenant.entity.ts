@@ -55,6 +55,7 @@ const fullTenantItem = z.object({
   pecAutoSend: z.boolean(),
   requireTwoFactor: z.boolean(),
   customerPlanChange: z.boolean(),
+  customerPause: z.boolean(),
   database: tenantDatabaseSchema.optional(),
 });
 
@@ -98,6 +99,7 @@ const tenantColumns = {
   pecAutoSend: tenants.pecAutoSend,
   requireTwoFactor: tenants.requireTwoFactor,
   customerPlanChange: tenants.customerPlanChange,
+  customerPause: tenants.customerPause,
 };
 
 /**
@@ -223,6 +225,7 @@ export function tenantEntity(
       pecAutoSend: input.pecAutoSend,
       requireTwoFactor: input.requireTwoFactor,
       customerPlanChange: input.customerPlanChange,
+      customerPause: input.customerPause,
     }),
     afterWrite: async (w, id, input, previous) => {
       const [row] = await w.tx

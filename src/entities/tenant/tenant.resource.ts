@@ -215,6 +215,12 @@ export const tenantResource = defineResource<Tenant>({
       label: 'I clienti possono cambiare piano da soli dall’area clienti',
       group: tenantTabs.data,
     },
+    {
+      kind: 'checkbox',
+      key: 'customerPause',
+      label: 'I clienti possono sospendere l’incasso da soli dall’area clienti',
+      group: tenantTabs.data,
+    },
     ...tenantBillingFields,
     ...tenantPecFields,
   ],

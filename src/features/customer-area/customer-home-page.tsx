@@ -7,8 +7,11 @@ import { DownloadIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
 import { formatCurrency, formatDate } from '../../lib/formatters';
 import { useDownloadInvoice } from '../../entities/invoice/invoice-downloads';
-import { useLastInvoices, useOwnSubscriptions } from './api/own-area-queries';
+import { ownChargeState } from '../../../contract/schemas/one-off-charge';
+import { TrialBadge } from '../../entities/subscription/trial-badge';
+import { useLastInvoices, useOwnCharges, useOwnSubscriptions } from './api/own-area-queries';
 import { RenewalActions } from './renewal-actions';
+import { CustomerPause } from './customer-pause';
 import { CustomerPlanChange } from './customer-plan-change';
 import { PayNow } from './pay-now';
 import { PaymentMethod } from './payment-method';
@@ -32,7 +35,8 @@ const statusTone: Record<number, string> = {
  * a subscription renewing by bank transfer once its next billing date has come, while in collection.
  */
 export function dueOf(s: Subscription, now: Date = new Date()): Payment | null {
-  const unpaid = s.payments.find((p) => p.paidAt === null) ?? null;
+  // A one-off charge's payment (issue 30) is due on its own (`extrasDue`).
+  const unpaid = s.payments.find((p) => p.paidAt === null && p.extra !== 'oneOff') ?? null;
   // A renewal by transfer its customer turned off, ended at its date: the payment made for the
   // period it never entered is not owed (the server does not collect it either).
   const neverEntered =
@@ -65,8 +69,108 @@ export function dueOf(s: Subscription, now: Date = new Date()): Payment | null {
   return awaited ? unpaid : null;
 }
 
+const isLive = (s: Subscription) =>
+  s.subscriptionStatus === SubscriptionStatus.Active ||
+  s.subscriptionStatus === SubscriptionStatus.ActiveNoRenewal;
+
+/**
+ * Issue 30: the one-off charges collected 'Subito' whose own payment waits for the customer (a
+ * live subscription's, not one Stripe charges on the subscription's card).
+ */
+export function extrasDue(s: Subscription): Payment[] {
+  if (!isLive(s)) return [];
+  return s.payments.filter((p) => p.extra === 'oneOff' && p.paidAt === null && p.method !== 'stripe');
+}
+
+/** Issue 30: a running trial's first payment, due at the trial's end (payable before). */
+export function trialFirstPayment(s: Subscription): Payment | null {
+  if (s.trialState !== 'running' || !s.trialEndsAt) return null;
+  return s.payments.find((p) => p.periodStart === s.trialEndsAt && p.paidAt === null) ?? null;
+}
+
+/** A running trial (what is due at its end, 'Paga ora'), or a trial that ended unpaid. */
+function TrialNote({ s }: { s: Subscription }) {
+  const first = trialFirstPayment(s);
+  if (first && s.trialEndsAt)
+    return (
+      <div className="mt-3 rounded-lg border border-violet-200 bg-violet-50/60 p-3" data-testid="area-trial">
+        <p className="text-sm text-slate-700">
+          Alla fine della prova, il {formatDate(s.trialEndsAt)}, è dovuto il primo pagamento di{' '}
+          <span className="font-semibold text-slate-900 tabular-nums">{formatCurrency(first.amountDue)}</span>
+          . Puoi pagarlo già ora: il primo periodo inizia comunque alla fine della prova.
+        </p>
+        <PayNow s={s} p={first} />
+      </div>
+    );
+  if (s.trialState === 'expired' && s.subscriptionStatus === SubscriptionStatus.NotActive)
+    return (
+      <p className="mt-3 text-sm text-slate-600" data-testid="area-trial">
+        La prova è terminata senza pagamento: paga per attivare l’abbonamento.
+      </p>
+    );
+  return null;
+}
+
+const chargeTone: Record<string, string> = {
+  'Da pagare': 'bg-amber-50 text-amber-800 ring-1 ring-inset ring-amber-600/30',
+  'Con il prossimo pagamento': 'bg-sky-50 text-sky-800 ring-1 ring-inset ring-sky-600/20',
+  Pagato: 'bg-emerald-50 text-emerald-800 ring-1 ring-inset ring-emerald-600/20',
+};
+
+/** Issue 30: the subscription's one-off charges (none: nothing shown). */
+function OwnCharges({ s }: { s: Subscription }) {
+  const charges = useOwnCharges(s.id);
+  const download = useDownloadInvoice();
+  const list = charges.data ?? [];
+  if (list.length === 0) return null;
+  const titleId = `own-charges-${s.id}`;
+  return (
+    <section aria-labelledby={titleId} className="mt-3 border-t border-slate-100 pt-3">
+      <div className="flex items-baseline justify-between gap-2">
+        <h4 id={titleId} className="text-sm font-semibold text-slate-900">
+          Addebiti una tantum
+        </h4>
+        <span className="text-xs text-slate-500">IVA inclusa</span>
+      </div>
+      <ul className="mt-1 divide-y divide-slate-100 text-sm">
+        {list.map((c) => {
+          const state = ownChargeState(c);
+          return (
+            <li key={c.id} className="py-2" data-testid="own-charge">
+              <div className="flex items-start justify-between gap-3">
+                <p className="min-w-0 font-medium break-words text-slate-900">
+                  {c.description}
+                  {c.quantity > 1 && <span className="font-normal text-slate-500"> × {c.quantity}</span>}
+                </p>
+                <p className="shrink-0 font-medium text-slate-900 tabular-nums">
+                  {c.amountDue === null ? '—' : formatCurrency(c.amountDue)}
+                </p>
+              </div>
+              <div className="mt-1 flex flex-wrap items-center justify-between gap-2">
+                <span className={`badge ${chargeTone[state] ?? ''}`}>{state}</span>
+                {c.invoice && (
+                  <button
+                    type="button"
+                    className="link inline-flex min-h-11 items-center gap-1 text-sm sm:min-h-0"
+                    onClick={() => c.invoice && download.mutate({ invoice: c.invoice, kind: 'pdf' })}
+                    aria-label={`Scarica la fattura ${c.invoice.number} di ${c.description}`}
+                  >
+                    <DownloadIcon /> Fattura {c.invoice.number}
+                  </button>
+                )}
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
 function SubscriptionCard({ s }: { s: Subscription }) {
-  const last = s.payments.at(-1);
+  // How the periods are paid: a one-off charge or a proration paid by card (issue 30) says nothing
+  // of the renewal's method.
+  const last = s.payments.filter((p) => !p.extra).at(-1);
   const method = last?.method ? methodNames[last.method] : null;
   return (
     <li className="card p-4">
@@ -76,6 +180,11 @@ function SubscriptionCard({ s }: { s: Subscription }) {
           {m.status[s.subscriptionStatus] ?? s.subscriptionStatusName}
         </span>
       </div>
+      {s.trialState && (
+        <div className="mt-2">
+          <TrialBadge state={s.trialState} endsAt={s.trialEndsAt} />
+        </div>
+      )}
       <p className="mt-2 text-2xl font-semibold tabular-nums text-slate-900">
         {formatCurrency(s.amountDue)}
         <span className="ml-1 text-sm font-normal text-slate-500">
@@ -99,8 +208,11 @@ function SubscriptionCard({ s }: { s: Subscription }) {
           <CouponFigures coupon={s.coupon} />
         </div>
       )}
+      <TrialNote s={s} />
+      <OwnCharges s={s} />
       <RenewalActions s={s} />
       <CustomerPlanChange s={s} />
+      <CustomerPause s={s} />
       <PaymentMethod s={s} />
     </li>
   );
@@ -124,10 +236,23 @@ function DueLine({ p }: { p: Payment }) {
   );
 }
 
+/** What an extra payment pays (issue 30): the one-off charge's description, or the proration. */
+function ExtraTitle({ s, p }: { s: Subscription; p: Payment }) {
+  const charges = useOwnCharges(s.id);
+  if (p.extra === 'proration') return <>Conguaglio cambio di piano</>;
+  const charge = charges.data?.find((c) => c.paymentId === p.id);
+  return <>{charge ? `Addebito una tantum: «${charge.description}»` : 'Addebito una tantum'}</>;
+}
+
 function DueCard({ s, p }: { s: Subscription; p: Payment }) {
   return (
-    <li className="card border-amber-300 p-4">
+    <li className="card border-amber-300 p-4" data-testid="due-card">
       <p className="text-sm text-slate-600">{s.plan.name}</p>
+      {p.extra && (
+        <p className="mt-0.5 text-sm font-medium break-words text-slate-900">
+          <ExtraTitle s={s} p={p} />
+        </p>
+      )}
       <p className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{formatCurrency(p.amountDue)}</p>
       <DueLine p={p} />
       <p className="mt-1 text-sm text-slate-500">
@@ -149,7 +274,8 @@ export default function CustomerHomePage() {
   const list = subs.data?.items ?? [];
   const due = list.flatMap((s) => {
     const p = dueOf(s);
-    return p ? [{ s, p }] : [];
+    const extras = extrasDue(s).filter((e) => e.id !== p?.id);
+    return [...(p ? [p] : []), ...extras].map((payment) => ({ s, p: payment }));
   });
 
   return (

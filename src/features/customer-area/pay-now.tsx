@@ -86,7 +86,7 @@ function TransferPanel({
 }
 
 /** The 'Paga ora' button of one payment due, and what it opens. */
-export function PayNow({ s, p }: { s: Subscription; p: Payment }) {
+export function PayNow({ s, p, label = 'Paga ora' }: { s: Subscription; p: Payment; label?: string }) {
   const pay = usePayNow();
   const [open, setOpen] = useState(false);
   const panelId = useId();
@@ -99,7 +99,8 @@ export function PayNow({ s, p }: { s: Subscription; p: Payment }) {
       setOpen((v) => !v);
       return;
     }
-    pay.mutate(s.id, {
+    // An extra payment (issue 30) is named; the period's is the one the server finds due.
+    pay.mutate(p.extra ? { subscriptionId: s.id, paymentId: p.id } : s.id, {
       onSuccess: ({ data }) => {
         setOpen(true);
         if (data.method === 'link') openPaymentPage.go(data.url);
@@ -118,7 +119,7 @@ export function PayNow({ s, p }: { s: Subscription; p: Payment }) {
         disabled={pay.isPending}
         onClick={onClick}
       >
-        {pay.isPending ? 'Un momento…' : transfer && open ? 'Nascondi i dati del bonifico' : 'Paga ora'}
+        {pay.isPending ? 'Un momento…' : transfer && open ? 'Nascondi i dati del bonifico' : label}
       </button>
       {open && transfer && <TransferPanel id={panelId} data={transfer} />}
       {open && link && (

@@ -4,7 +4,8 @@ import { useSearchParams } from 'react-router-dom';
 import { messages } from '../../../contract/messages';
 import { Spinner } from '../../components/spinner';
 import { CheckIcon } from '../../components/icons';
-import { failureEnvelope } from '../../lib/entity-hooks';
+import { FieldError, inputClass, useFieldControl } from '../../components/fields/field-shell';
+import { failureEnvelope, serverFieldErrors } from '../../lib/entity-hooks';
 import { formatCurrency } from '../../lib/formatters';
 import { getPlanWidget, periodLabel } from './api/payment-queries';
 import { subscribe } from './api/subscribe';
@@ -32,6 +33,12 @@ export default function PlanWidgetPage() {
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
+  // Issue 30: 'Hai un codice sconto?' — checked by the server (the rules of Create), applied to
+  // the payment page the confirmation leads to.
+  const [couponOpen, setCouponOpen] = useState(false);
+  const [couponCode, setCouponCode] = useState('');
+  const [couponError, setCouponError] = useState<string | null>(null);
+  const coupon = useFieldControl(couponError);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -40,16 +47,23 @@ export default function PlanWidgetPage() {
       return;
     }
     setError(null);
+    setCouponError(null);
     setSending(true);
     try {
       const answer = await subscribe({
         planId,
         email: email.trim(),
         ...(name.trim() ? { name: name.trim() } : {}),
+        ...(couponOpen && couponCode.trim() ? { couponCode: couponCode.trim() } : {}),
       });
       if (!answer?.confirmationSent) throw new Error('conferma non inviata');
       setSentTo(email.trim());
     } catch (err) {
+      const couponFailure = serverFieldErrors(err).fields.couponCode;
+      if (couponFailure) {
+        setCouponError(couponFailure);
+        return;
+      }
       const env = failureEnvelope(err);
       const first = Array.isArray(env?.errors) && env.errors.length > 0 ? String(env.errors[0]) : null;
       setError(
@@ -164,6 +178,39 @@ export default function PlanWidgetPage() {
               onChange={(e) => setName(e.target.value)}
             />
           </div>
+          {couponOpen ? (
+            <div>
+              <label htmlFor={coupon.control.id} className="label">
+                Hai un codice sconto?
+              </label>
+              <input
+                {...coupon.control}
+                value={couponCode}
+                onChange={(e) => {
+                  setCouponCode(e.target.value.toUpperCase());
+                  setCouponError(null);
+                }}
+                className={inputClass(couponError, 'uppercase')}
+                autoComplete="off"
+                autoCapitalize="characters"
+                spellCheck={false}
+                maxLength={40}
+                placeholder="CODICE"
+              />
+              <FieldError id={coupon.errorId} message={couponError} />
+              <p className="mt-1 text-xs text-slate-500">
+                Lo sconto compare nella pagina di pagamento, dopo la conferma via email.
+              </p>
+            </div>
+          ) : (
+            <button
+              type="button"
+              className="text-sm font-medium text-blue-700 hover:text-blue-800 hover:underline"
+              onClick={() => setCouponOpen(true)}
+            >
+              Hai un codice sconto?
+            </button>
+          )}
           {error && (
             <p role="alert" className="text-sm text-red-700">
               {error}

@@ -5,7 +5,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiPaths } from '../../../contract/api-paths';
-import type { Subscription, TrialState } from '../../../contract/schemas/subscription';
+import type { Subscription } from '../../../contract/schemas/subscription';
+import { trialText } from '../../entities/subscription/trial-badge';
 import { FieldShell, inputClass } from '../../components/fields/field-shell';
 import { Modal } from '../../components/modal';
 import { unwrap } from '../../lib/entity-hooks';
@@ -16,45 +17,7 @@ import { notify } from '../../lib/notify';
 import { queryKeys } from '../../lib/query-keys';
 import { useSelectedTenantId } from '../../lib/tenant-store';
 
-export const trialText = {
-  running: (until: string) => `In prova fino al ${until}`,
-  converted: 'Prova convertita',
-  expired: 'Prova scaduta senza pagamento',
-  endsAt: 'Fine del periodo di prova',
-  firstPayment: 'Il primo pagamento è dovuto alla fine della prova: il primo periodo inizia allora.',
-  panel: 'Periodo di prova',
-  due: (amount: string, on: string) =>
-    `Nessun pagamento finora. Il primo pagamento di ${amount} è dovuto il ${on}: pagato, la prova si converte e la fattura viene emessa.`,
-  markPaid: 'Segna come pagato',
-  dialog: (amount: string) =>
-    `Registra il bonifico del primo pagamento (${amount}): la prova si converte e la fattura viene emessa.`,
-  date: 'Data di ricezione del bonifico',
-  cancel: 'Annulla',
-  paid: 'Pagamento registrato: prova convertita.',
-  failed: 'Non è stato possibile registrare il pagamento. Riprova.',
-} as const;
-
-const tones: Record<TrialState, string> = {
-  running: 'bg-violet-50 text-violet-700 ring-1 ring-inset ring-violet-600/20',
-  converted: 'bg-emerald-50 text-emerald-700 ring-1 ring-inset ring-emerald-600/20',
-  expired: 'bg-slate-100 text-slate-600 ring-1 ring-inset ring-slate-500/20',
-};
-
-export function TrialBadge({
-  state,
-  endsAt,
-}: {
-  state: TrialState | null | undefined;
-  endsAt: string | null | undefined;
-}) {
-  if (!state || !endsAt) return null;
-  const label = state === 'running' ? trialText.running(formatDate(endsAt)) : trialText[state];
-  return (
-    <span className={`badge ${tones[state]}`} data-testid="trial-badge">
-      {label}
-    </span>
-  );
-}
+export { TrialBadge, trialText } from '../../entities/subscription/trial-badge';
 
 /** Today on Rome's calendar, 'YYYY-MM-DD'. */
 const todayInRome = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome' }).format(new Date());

@@ -37,6 +37,14 @@ export const emptyDashboardSummary = {
 };
 
 export const baselineHandlers = [
+  // The customer area's cards ask for each subscription's one-off charges (issue 30): none by default.
+  http.get(api('user/me/subscriptions/:id/charges'), () =>
+    HttpResponse.json({ success: true, message: null, data: [] }),
+  ),
+  // …and whether the tenant lets them pause their collection (issue 30): not by default.
+  http.get(api('user/me/subscriptions/:id/pause'), () =>
+    HttpResponse.json({ success: true, message: null, data: { allowed: false } }),
+  ),
   // The /hangfire page: an engine with nothing run yet.
   http.get(api('hangfire/stats'), () =>
     HttpResponse.json({

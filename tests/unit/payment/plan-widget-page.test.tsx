@@ -92,4 +92,39 @@ describe('the plan widget (/widget/plan)', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Formato email non valido.');
     await waitFor(() => expect(called).toBe(false));
   });
+
+  it('«Hai un codice sconto?» opens the field; the server’s error shows under it; a good code is sent', async () => {
+    const bodies: unknown[] = [];
+    server.use(
+      apiGet('plan/widget', () => ok(plan)),
+      apiPost('subscription/subscribe', async ({ request }) => {
+        const body = (await request.json()) as { couponCode?: string };
+        bodies.push(body);
+        return body.couponCode === 'BENVENUTO10'
+          ? ok({ confirmationSent: true }, sentMessage)
+          : fail(400, 'Dati non validi', null, ['couponCode: Coupon non valido per questo piano']);
+      }),
+    );
+    const { user } = renderApp('/widget/plan?planId=5');
+    await user.type(await screen.findByLabelText('Email'), 'anna@example.it');
+    expect(screen.queryByLabelText('Hai un codice sconto?')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Hai un codice sconto?' }));
+    const field = screen.getByLabelText('Hai un codice sconto?');
+    await user.type(field, 'soloaltro');
+    expect(field).toHaveValue('SOLOALTRO');
+    await user.click(screen.getByRole('button', { name: 'Abbonati' }));
+    await waitFor(() => expect(field).toHaveAccessibleDescription('Coupon non valido per questo piano'));
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.queryByText('Controlla la tua email')).not.toBeInTheDocument();
+
+    await user.clear(field);
+    await user.type(field, 'benvenuto10');
+    expect(field).not.toHaveAttribute('aria-invalid', 'true');
+    await user.click(screen.getByRole('button', { name: 'Abbonati' }));
+    expect(await screen.findByRole('heading', { name: 'Controlla la tua email' })).toBeInTheDocument();
+    expect(bodies).toEqual([
+      { planId: 5, email: 'anna@example.it', couponCode: 'SOLOALTRO' },
+      { planId: 5, email: 'anna@example.it', couponCode: 'BENVENUTO10' },
+    ]);
+  });
 });

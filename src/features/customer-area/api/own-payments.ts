@@ -26,10 +26,17 @@ async function post<T>(path: string, body: unknown, tenantId: number | null) {
   return { data, message: res.data.message ?? null };
 }
 
+/**
+ * 'Paga ora': the subscription's payment due, or (issue 30) the extra payment `paymentId` names —
+ * a one-off charge's or a proration's, by card where the tenant has Stripe.
+ */
 export function usePayNow() {
   const tenantId = useSelectedTenantId();
   return useMutation({
-    mutationFn: (subscriptionId: number) => post<PayNow>(apiPaths.user.myPay(subscriptionId), {}, tenantId),
+    mutationFn: (target: number | { subscriptionId: number; paymentId: number }) =>
+      typeof target === 'number'
+        ? post<PayNow>(apiPaths.user.myPay(target), {}, tenantId)
+        : post<PayNow>(apiPaths.user.myPay(target.subscriptionId), { paymentId: target.paymentId }, tenantId),
     meta: { errorMessage: serverMessageOr('Non è stato possibile preparare il pagamento. Riprova.') },
   });
 }

@@ -8,6 +8,6 @@ import { http } from '../../../lib/http';
 const publicCall = { tenantId: null } as const;
 
 /** The widget's request: the server e-mails a confirmation link and creates nothing yet. */
-export function subscribe(body: { planId: number; email: string; name?: string }) {
+export function subscribe(body: { planId: number; email: string; name?: string; couponCode?: string }) {
   return unwrap<SubscribeAnswer>(http.post(apiPaths.subscription.subscribe, body, publicCall));
 }
