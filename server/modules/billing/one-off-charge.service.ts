@@ -30,6 +30,7 @@ import type { EventBus } from '../../unit-of-work/events';
 import type { TenantScope, UnitOfWork } from '../../unit-of-work/unit-of-work';
 import { findSubscription } from './billing.repository';
 import type { ProviderDeps } from './provider-payments';
+import { creditUsedBy, setOffExtraPayment } from './subscription-credit';
 import { insertPayment, recordHistory } from './subscription.service';
 
 type Row = typeof oneOffCharges.$inferSelect;
@@ -331,8 +332,16 @@ export async function createOneOffCharge(
       collect !== body.collect ? ' (PayPal non aggiunge importi al rinnovo: ha il suo pagamento)' : ''
     }`,
   );
+  // A plan change's residual credit left (issue 30) is set off on this payment too (Stripe would
+  // take the customer balance off the one-off invoice anyway); wholly covered, paid by the credit.
+  const credit = await setOffExtraPayment(w, sub, paymentId);
   await w.publish('oneOffCharge.created', { chargeId: charge!.id, paymentId, subscriptionId });
-  return toItem(row!);
+  if (credit.used === 0) return toItem(row!);
+  const [after] = await w.tx
+    .select()
+    .from(oneOffCharges)
+    .where(and(eq(oneOffCharges.tenantId, w.tenantId), eq(oneOffCharges.id, charge!.id)));
+  return toItem(after!);
 }
 
 const eur = (cents: number) => fromCents(cents).toFixed(2).replace('.', ',');
@@ -448,18 +457,30 @@ export function subscribeOneOffCharges(
         )
         .where(and(eq(payments.tenantId, tenantId), eq(payments.id, payload.paymentId)))
         .orderBy(asc(payments.id));
-      if (
-        !row ||
-        row.paidAt ||
-        row.method !== 'stripe' ||
-        !row.providerSubscriptionId ||
-        row.amountDueCents <= 0
-      )
+      if (!row || row.method !== 'stripe' || !row.providerSubscriptionId) return;
+      // The residual credit this payment set off (issue 30) is on the Stripe customer's balance.
+      const used = await creditUsedBy({ tenantId, tx: d.connectionFor(tenantId) }, payload.paymentId);
+      if (row.paidAt) {
+        // Paid by the credit in Rinnova (no Stripe invoice): Stripe's balance gives back what was
+        // used, so it does not take it again from the next invoice (keyed by the payment: once).
+        if (used === 0 || row.amountDueCents > 0) return;
+        const { adapter } = await d.providers.stripe(tenantId);
+        await adapter.creditCustomerBalance({
+          subscriptionId: row.providerSubscriptionId,
+          amountCents: -used,
+          description: `Credito residuo usato: addebito una tantum «${row.description}»`,
+          metadata: { rinnovaTenantId: String(tenantId), rinnovaPaymentId: String(payload.paymentId) },
+          idempotencyKey: `rinnova-credit-used-${tenantId}-${payload.paymentId}`,
+        });
         return;
+      }
+      if (row.amountDueCents <= 0) return;
       const { adapter } = await d.providers.stripe(tenantId);
+      // The item is the whole amount: Stripe takes the balance off the invoice, so it charges
+      // exactly what the payment asks (its invoice.paid is recorded for that amount only).
       await adapter.chargeOnce({
         subscriptionId: row.providerSubscriptionId,
-        amountCents: row.amountDueCents,
+        amountCents: row.amountDueCents + used,
         description: `Addebito una tantum: «${row.description}»`,
         metadata: { rinnovaTenantId: String(tenantId), rinnovaPaymentId: String(payload.paymentId) },
         idempotencyKey: `rinnova-oneoff-${tenantId}-${payload.paymentId}`,

@@ -14,11 +14,18 @@
  *   plan change) makes Stripe's next invoice ask less; the renewal's `invoice.paid` sets off what
  *   Stripe did not charge (`setOffCredit` with `charged`).
  * - PayPal cannot lower one charge: the credit stays on the ledger (shown on the subscription page).
+ * - An extra payment (a one-off 'Subito' charge) made while a credit is left sets it off too
+ *   (`setOffExtraPayment`): the credit goes to the subscription's next payment whatever its kind,
+ *   as Stripe applies the customer balance to any invoice it finalizes.
  */
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { creditSetOffFor, setOffCredit } from '../../db/credits';
 import { payments, subscriptionCredits } from '../../db/schema';
 import type { EventBus } from '../../unit-of-work/events';
+import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
 import type { ProviderDeps } from './provider-payments';
+import type { SubscriptionRow } from './billing.repository';
+import { recordHistory } from './subscription.service';
 export {
   creditBalance,
   creditSetOffFor,
@@ -92,4 +99,37 @@ export function subscribeResidualCredits(
     phase: 'afterCommit',
     handle: ({ tenantId, payload }) => creditAtStripe(deps(), tenantId, payload.planChangeId),
   });
+}
+
+/**
+ * An extra payment just made on a subscription (a one-off 'Subito' charge; issue 30) in the unit
+ * that made it: min(balance, amount) is set off (`setOffCredit`), so it asks the reduced amount —
+ * for a Stripe subscription exactly what Stripe charges once it applies the customer balance to the
+ * one-off invoice (the invoice item is the whole amount: see `stripeChargeCents`). Wholly covered,
+ * it is paid by the credit now, as the renewal-by-transfer job pays a period (`paid_at` now, a
+ * history row 'creditSettled' with no status move, `payment.paid` issues its invoice); no Stripe
+ * invoice is made (the balance taken is debited at Stripe after commit instead). Not for a
+ * subscription PayPal charges (its credit stays on the ledger). Answers the cents used and whether
+ * the credit paid it.
+ */
+export async function setOffExtraPayment(
+  w: UnitOfWork,
+  sub: Pick<SubscriptionRow, 'id' | 'status'>,
+  paymentId: number,
+): Promise<{ used: number; paid: boolean }> {
+  if (!(await creditSetOffFor(w, sub.id))) return { used: 0, paid: false };
+  const used = await setOffCredit(w, sub.id, paymentId);
+  if (used === 0) return { used, paid: false };
+  const [p] = await w.tx
+    .select({ amountDueCents: payments.amountDueCents, method: payments.method })
+    .from(payments)
+    .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, paymentId)));
+  if (!p || p.amountDueCents > 0) return { used, paid: false };
+  await w.tx
+    .update(payments)
+    .set({ paidAt: w.now, method: p.method ?? 'bankTransfer' })
+    .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, paymentId)));
+  await recordHistory(w, sub, 'creditSettled', null);
+  await w.publish('payment.paid', { paymentId, subscriptionId: sub.id });
+  return { used, paid: true };
 }

@@ -525,9 +525,9 @@ export async function issueInvoiceForPayment(
   // A plan change's residual credit set off on this period's payment (issue 30; docs/fiscal-rules.md
   // 'Credito residuo'): the document stays the whole period's; the payment asked that much less.
   // Read only when the payment asks other than the period's document (so this release's seed still
-  // runs on the previous release's database, as with plan_changes).
-  const creditUsed =
-    !oneOff && !change && document.netToPayCents !== p.amountDueCents ? await creditUsedBy(w, p.id) : 0;
+  // runs on the previous release's database, as with plan_changes). A one-off 'Subito' charge's
+  // payment sets the credit off too (its document stays the charge's whole TD01).
+  const creditUsed = !change && document.netToPayCents !== p.amountDueCents ? await creditUsedBy(w, p.id) : 0;
   // One-off charges collected with this period's payment (issue 30): their lines beside the
   // period's, in the same document. Each adds a positive amount, so they are looked for only when
   // the payment asks other than the period alone (less its set-off credit).
