@@ -20,6 +20,7 @@ import type { DomainEventName, DomainEvents } from '../../../contract/domain-eve
 import type { Transaction } from '../../db/client';
 import { invoices, payments, planChanges, subscriptions } from '../../db/schema';
 import type { DemoInvoicer } from '../../db/seed/accounts';
+import { hasLifecycleTables } from '../../db/seed/demo-lifecycle';
 import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
 import { creditNoteForPlanChange, issueCheckedTogether } from './invoice.service';
 
@@ -64,27 +65,29 @@ export const issueDemoInvoices: DemoInvoicer = async (tx, { tenantIds, now }) =>
   // Plan changes made 'now' in the past (issue 30): the partial credit note (TD04) is issued at the
   // change's moment by the real consumer, between the invoices of the payments paid before and
   // after it, so the numbers still follow the dates.
-  const changes = await tx
-    .select({
-      id: planChanges.id,
-      tenantId: planChanges.tenantId,
-      subscriptionId: planChanges.subscriptionId,
-      at: planChanges.appliedAt,
-      planId: planChanges.toPlanId,
-      cost: planChanges.costBeforeVatCents,
-      vat: planChanges.vatHundredths,
-      due: planChanges.amountDueCents,
-    })
-    .from(planChanges)
-    .where(
-      and(
-        inArray(planChanges.tenantId, [...tenantIds]),
-        eq(planChanges.status, 'applied'),
-        isNotNull(planChanges.creditedPaymentId),
-        isNull(planChanges.creditNoteId),
-      ),
-    )
-    .orderBy(asc(planChanges.appliedAt), asc(planChanges.id));
+  const changes = !(await hasLifecycleTables(tx))
+    ? []
+    : await tx
+        .select({
+          id: planChanges.id,
+          tenantId: planChanges.tenantId,
+          subscriptionId: planChanges.subscriptionId,
+          at: planChanges.appliedAt,
+          planId: planChanges.toPlanId,
+          cost: planChanges.costBeforeVatCents,
+          vat: planChanges.vatHundredths,
+          due: planChanges.amountDueCents,
+        })
+        .from(planChanges)
+        .where(
+          and(
+            inArray(planChanges.tenantId, [...tenantIds]),
+            eq(planChanges.status, 'applied'),
+            isNotNull(planChanges.creditedPaymentId),
+            isNull(planChanges.creditNoteId),
+          ),
+        )
+        .orderBy(asc(planChanges.appliedAt), asc(planChanges.id));
 
   const published: Published[] = [];
   const outcomes: Awaited<ReturnType<typeof issueCheckedTogether>>['outcomes'] = [];
