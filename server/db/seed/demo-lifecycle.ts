@@ -689,7 +689,7 @@ export async function seedDemoLifecycle(tx: Tx, input: LifecycleInput): Promise<
     });
   }
   {
-    // Enterprise → Pro... not the same recurrence: Pro → Basic at the next renewal instead.
+    // Pro → Basic scheduled at the next renewal (a downgrade waits for the period it paid to end).
     const { s, id } = paypalSub(pro, 72);
     renewByPayPal(s, id, 1);
     const scheduledAt = at(3);
@@ -837,7 +837,7 @@ async function insertAll(
       };
     }),
   );
-  const dayOf = (daysAgo: number) => romeDayOf(new Date(now.getTime() - daysAgo * DAY));
+  const dayOf = (daysAgo: number) => romeDay(new Date(now.getTime() - daysAgo * DAY));
   await tx.insert(coupons).values(
     couponDefs.map((c) => {
       const createdAt = new Date(now.getTime() - c.days * DAY);
@@ -1000,5 +1000,3 @@ async function insertAll(
     })),
   );
 }
-
-const romeDayOf = (d: Date) => romeDay(d);
