@@ -438,7 +438,7 @@ export async function seedDemoLifecycle(tx: Tx, input: LifecycleInput): Promise<
   startTrial(at(10));
   startTrial(at(4));
   // Converted: the first payment's link paid with PayPal during the trial, then PayPal renews.
-  for (const days of [290, 175, 68]) {
+  for (const days of [150, 96, 68]) {
     const s = startTrial(at(days));
     const trial = s.trial!;
     const paidAt = new Date(s.createdAt.getTime() + random.int(6, 10) * DAY + random.int(1, 300) * MINUTE);
@@ -553,7 +553,7 @@ export async function seedDemoLifecycle(tx: Tx, input: LifecycleInput): Promise<
   withCoupon(pro, 'PROMO20', 100);
   withCoupon(basic, 'PROMO20', 21);
   withCoupon(pro, 'SALDI10', 160);
-  withCoupon(basic, 'RINNOVO15', 200);
+  withCoupon(basic, 'RINNOVO15', 130);
   withCoupon(enterprise, 'RINNOVO15', 50);
 
   // ---------------------------------------------------------------------------------------------

@@ -22,7 +22,13 @@ import { invoices, payments, planChanges, subscriptions } from '../../db/schema'
 import type { DemoInvoicer } from '../../db/seed/accounts';
 import { hasLifecycleTables } from '../../db/seed/demo-lifecycle';
 import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
-import { creditNoteForPlanChange, issueCheckedTogether } from './invoice.service';
+import { fatturaErrorsMany } from './fatturapa';
+import {
+  creditNoteForPlanChange,
+  issueInvoiceForPayment,
+  type FileCheck,
+  type IssueOutcome,
+} from './invoice.service';
 
 /** Invoices issued less than this before the seed stay 'issued' (the receipt not loaded yet). */
 const RECENT_MS = 2 * 86_400_000;
@@ -90,18 +96,27 @@ export const issueDemoInvoices: DemoInvoicer = async (tx, { tenantIds, now }) =>
         .orderBy(asc(planChanges.appliedAt), asc(planChanges.id));
 
   const published: Published[] = [];
-  const outcomes: Awaited<ReturnType<typeof issueCheckedTogether>>['outcomes'] = [];
-  const refused: Awaited<ReturnType<typeof issueCheckedTogether>>['refused'] = [];
+  const outcomes: [paymentId: number, outcome: IssueOutcome][] = [];
+  const refused: { paymentId: number; errors: string[] }[] = [];
+  // Every file (TD01 and TD04) is collected as built and checked together at the end: one
+  // validator run (fatturaErrorsMany), as issueCheckedTogether does for payments alone.
+  const files: { paymentId: number; xml: string }[] = [];
+  const collect =
+    (paymentId: number): FileCheck =>
+    (xml) => {
+      files.push({ paymentId, xml });
+      return Promise.resolve([]);
+    };
   const issue = async (batch: typeof paid) => {
-    if (batch.length === 0) return;
-    const done = await issueCheckedTogether(
-      batch.map((p) => ({
-        unit: historicalUnit(tx, p.tenantId, p.paidAt as Date, published),
-        paymentId: p.id,
-      })),
-    );
-    outcomes.push(...done.outcomes);
-    refused.push(...done.refused);
+    for (const p of batch)
+      outcomes.push([
+        p.id,
+        await issueInvoiceForPayment(
+          historicalUnit(tx, p.tenantId, p.paidAt as Date, published),
+          p.id,
+          collect(p.id),
+        ),
+      ]);
   };
   let rest = paid;
   for (const change of changes) {
@@ -119,13 +134,22 @@ export const issueDemoInvoices: DemoInvoicer = async (tx, { tenantIds, now }) =>
         amountDueCents: change.due,
       })
       .where(and(eq(subscriptions.tenantId, change.tenantId), eq(subscriptions.id, change.subscriptionId)));
-    const note = await creditNoteForPlanChange(historicalUnit(tx, change.tenantId, at, []), change.id);
+    const note = await creditNoteForPlanChange(
+      historicalUnit(tx, change.tenantId, at, []),
+      change.id,
+      collect(-change.id),
+    );
     if (note.outcome !== 'applied')
       throw new Error(
         `demo seed: plan change ${change.id} got no credit note (${note.detail ?? note.outcome})`,
       );
   }
   await issue(rest);
+  const verdicts = await fatturaErrorsMany(files.map((f) => f.xml));
+  files.forEach((f, i) => {
+    const errors = verdicts[i] ?? [];
+    if (errors.length > 0) refused.push({ paymentId: f.paymentId, errors });
+  });
   for (const [paymentId, outcome] of outcomes)
     if (outcome.kind !== 'issued')
       throw new Error(
