@@ -9,6 +9,7 @@ import type { Paged } from '../../contract/envelope';
 import { couponMessages as m } from '../../contract/messages';
 import type { Coupon } from '../../contract/schemas/coupon';
 import { coupons, plans } from '../../server/db/schema';
+import { DEMO_COUPON_CODES } from '../../server/db/seed/demo-lifecycle';
 import { create, dataOf, expectOtherTenantUnreachable } from './helpers/entity-checks';
 import { createTestContext } from './helpers/test-app';
 import type { ApiClient, TestContext } from './helpers/test-app';
@@ -179,7 +180,8 @@ describe('coupon CRUD', () => {
       await admin.get<Paged<Coupon>>('/api/coupon/getAll', { query: { pageSize: 2, page: 1 } }),
     );
     expect(all.items.map((c) => c.code)).toEqual(['BENVENUTO10', 'OGGI']);
-    expect(all.totalCount).toBe(5);
+    // Its five and the demo seed's (demo-lifecycle.ts; their codes sort between these).
+    expect(all.totalCount).toBe(5 + DEMO_COUPON_CODES.length);
     const sorted = dataOf(
       await admin.get<Paged<Coupon>>('/api/coupon/getAll', { query: { sort: '-code', pageSize: 1 } }),
     );

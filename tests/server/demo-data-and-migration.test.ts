@@ -26,7 +26,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 describe('demo data of Demo Srl', () => {
-  it('three plans with their features; Studio Rossi has its own two', async () => {
+  it('four plans with their features (Plus, added with its trial: demo-lifecycle.ts); Studio Rossi has its own two', async () => {
     const admin = await ctx.as('admin', 'Demo Srl');
     const list = dataOf(await admin.get<Paged<Plan>>('/api/plan/getAll', { query: { pageSize: 100 } }));
     expect(
@@ -34,6 +34,7 @@ describe('demo data of Demo Srl', () => {
     ).toEqual([
       ['Basic', 9.9, 'Mensile', 2],
       ['Enterprise', 990, 'Annuale', 3],
+      ['Plus', 19.9, 'Mensile', 2],
       ['Pro', 29.9, 'Mensile', 3],
     ]);
     const rossi = await ctx.as('superadmin', 'Studio Rossi');

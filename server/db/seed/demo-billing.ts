@@ -48,6 +48,7 @@ import {
   userTenants,
 } from '../schema';
 import type { Database } from '../client';
+import { seedDemoLifecycle } from './demo-lifecycle';
 
 import {
   MINUTE,
@@ -889,4 +890,32 @@ export async function seedDemoBilling(
       at: e.at,
     })),
   );
+
+  // Issue 30: trials, coupons, pauses, plan changes and one-off charges at Demo Srl.
+  const demoSeller = sellers.get(demoId);
+  if (!demoSeller) throw new Error('demo seed: no fiscal profile for Demo Srl');
+  await seedDemoLifecycle(tx, {
+    now,
+    tenantId: demoId,
+    admin: { id: demoAdmin.id, name: demoAdmin.name },
+    plan: (name) => planOf(demoId, name),
+    customers: demoCustomers
+      .filter((c) => c.countryCode === 'IT' && !fixed.has(c.email))
+      .map((c) => {
+        const userId = userRows.find((u) => u.email === c.email)?.id ?? -1;
+        return {
+          email: c.email,
+          userId,
+          planIds: allSubs.filter((s) => s.customer === c.email).map((s) => s.plan.id),
+        };
+      })
+      .filter((c) => c.userId !== -1),
+    seller: demoSeller,
+    customer: (userId) => {
+      const profile = members.get(`${demoId}|${userId}`);
+      if (!profile) throw new Error(`demo seed: no fiscal profile for customer ${userId}`);
+      return profile;
+    },
+    nextIds: (table, n) => nextIds(tx, table, n),
+  });
 }

@@ -15,13 +15,20 @@
  * applySdiReceipt leaves it. The demo tenants have no PEC mailbox for sending, so no
  * `invoice_sends` rows: their intermediary sent the files.
  */
-import { and, asc, eq, inArray, isNotNull, lt, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
 import type { DomainEventName, DomainEvents } from '../../../contract/domain-events';
 import type { Transaction } from '../../db/client';
-import { invoices, payments } from '../../db/schema';
+import { invoices, payments, planChanges, subscriptions } from '../../db/schema';
 import type { DemoInvoicer } from '../../db/seed/accounts';
+import { hasLifecycleTables } from '../../db/seed/demo-lifecycle';
 import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
-import { issueCheckedTogether } from './invoice.service';
+import { fatturaErrorsMany } from './fatturapa';
+import {
+  creditNoteForPlanChange,
+  issueInvoiceForPayment,
+  type FileCheck,
+  type IssueOutcome,
+} from './invoice.service';
 
 /** Invoices issued less than this before the seed stay 'issued' (the receipt not loaded yet). */
 const RECENT_MS = 2 * 86_400_000;
@@ -61,10 +68,88 @@ export const issueDemoInvoices: DemoInvoicer = async (tx, { tenantIds, now }) =>
     .where(and(inArray(payments.tenantId, [...tenantIds]), isNotNull(payments.paidAt)))
     .orderBy(asc(payments.paidAt), asc(payments.id));
 
+  // Plan changes made 'now' in the past (issue 30): the partial credit note (TD04) is issued at the
+  // change's moment by the real consumer, between the invoices of the payments paid before and
+  // after it, so the numbers still follow the dates.
+  const changes = !(await hasLifecycleTables(tx))
+    ? []
+    : await tx
+        .select({
+          id: planChanges.id,
+          tenantId: planChanges.tenantId,
+          subscriptionId: planChanges.subscriptionId,
+          at: planChanges.appliedAt,
+          planId: planChanges.toPlanId,
+          cost: planChanges.costBeforeVatCents,
+          vat: planChanges.vatHundredths,
+          due: planChanges.amountDueCents,
+        })
+        .from(planChanges)
+        .where(
+          and(
+            inArray(planChanges.tenantId, [...tenantIds]),
+            eq(planChanges.status, 'applied'),
+            isNotNull(planChanges.creditedPaymentId),
+            isNull(planChanges.creditNoteId),
+          ),
+        )
+        .orderBy(asc(planChanges.appliedAt), asc(planChanges.id));
+
   const published: Published[] = [];
-  const { outcomes, refused } = await issueCheckedTogether(
-    paid.map((p) => ({ unit: historicalUnit(tx, p.tenantId, p.paidAt as Date, published), paymentId: p.id })),
-  );
+  const outcomes: [paymentId: number, outcome: IssueOutcome][] = [];
+  const refused: { paymentId: number; errors: string[] }[] = [];
+  // Every file (TD01 and TD04) is collected as built and checked together at the end: one
+  // validator run (fatturaErrorsMany), as issueCheckedTogether does for payments alone.
+  const files: { paymentId: number; xml: string }[] = [];
+  const collect =
+    (paymentId: number): FileCheck =>
+    (xml) => {
+      files.push({ paymentId, xml });
+      return Promise.resolve([]);
+    };
+  const issue = async (batch: typeof paid) => {
+    for (const p of batch)
+      outcomes.push([
+        p.id,
+        await issueInvoiceForPayment(
+          historicalUnit(tx, p.tenantId, p.paidAt as Date, published),
+          p.id,
+          collect(p.id),
+        ),
+      ]);
+  };
+  let rest = paid;
+  for (const change of changes) {
+    const at = change.at as Date;
+    await issue(rest.filter((p) => (p.paidAt as Date).getTime() <= at.getTime()));
+    rest = rest.filter((p) => (p.paidAt as Date).getTime() > at.getTime());
+    // The seed stores the subscription with its terms before the change; the change switches them
+    // now, as plan-change.service.ts applyPrepared writes them, then invoicing issues the TD04.
+    await tx
+      .update(subscriptions)
+      .set({
+        planId: change.planId,
+        costBeforeVatCents: change.cost,
+        vatHundredths: change.vat,
+        amountDueCents: change.due,
+      })
+      .where(and(eq(subscriptions.tenantId, change.tenantId), eq(subscriptions.id, change.subscriptionId)));
+    const note = await creditNoteForPlanChange(
+      historicalUnit(tx, change.tenantId, at, []),
+      change.id,
+      collect(-change.id),
+    );
+    if (note.outcome !== 'applied')
+      throw new Error(
+        `demo seed: plan change ${change.id} got no credit note (${note.detail ?? note.outcome})`,
+      );
+  }
+  await issue(rest);
+  const verdicts = await fatturaErrorsMany(files.map((f) => f.xml));
+  files.forEach((f, i) => {
+    const errors = verdicts[i] ?? [];
+    if (errors.length > 0) refused.push({ paymentId: f.paymentId, errors });
+  });
   for (const [paymentId, outcome] of outcomes)
     if (outcome.kind !== 'issued')
       throw new Error(

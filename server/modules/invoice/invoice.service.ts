@@ -867,6 +867,8 @@ export async function creditNoteForRefund(
 export async function creditNoteForPlanChange(
   w: UnitOfWork,
   planChangeId: number,
+  /** The file's check; by default the XSD and the SdI's arithmetic (the demo seed collects it). */
+  check?: FileCheck,
 ): Promise<{ outcome: 'applied' | 'unchanged' | 'ignored'; detail: string | null }> {
   const [change] = await w.tx
     .select({
@@ -947,6 +949,7 @@ export async function creditNoteForPlanChange(
         relatedInvoiceId: inv.id,
         reason,
       },
+      check,
     );
     await w.tx
       .update(planChanges)
