@@ -7,6 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { openDatabase } from '../../server/db/client';
+import { createTenantDatabases, tenantDatabaseName } from '../../server/db/tenancy/tenant-databases';
 
 export interface BenchPostgres {
   url: string;
@@ -57,4 +59,25 @@ export function startPostgres(port = Number(process.env.BENCH_PG_PORT ?? 5499)):
       }
     },
   };
+}
+
+/**
+ * The URL of a tenant's own database on the bench's cluster (issue 25: each demo tenant lives in a
+ * database of its own; the control database keeps identities, memberships and the directory), read
+ * from the tenants directory as the server reads it. Fails if the tenant is still in the control
+ * database: a bench that seeds there measures nothing the product reads.
+ */
+export async function tenantDatabaseUrl(controlUrl: string, tenantId: number): Promise<string> {
+  const control = await openDatabase({ kind: 'postgres', url: controlUrl });
+  const tenancy = createTenantDatabases({ control });
+  try {
+    const placement = await tenancy.placementOf(tenantId);
+    const controlName = new URL(controlUrl).pathname.replace(/^\//, '');
+    if (placement.database !== tenantDatabaseName(controlName, tenantId))
+      throw new Error(`tenant ${tenantId} is not in its own database: ${JSON.stringify(placement)}`);
+    return tenancy.urlOf(placement.server, placement.database);
+  } finally {
+    await tenancy.close();
+    await control.close();
+  }
 }
