@@ -287,6 +287,11 @@ export const payments = pgTable(
     index('payments_collection_idx')
       .on(t.tenantId, t.dueDate, t.id)
       .where(sql`${t.paidAt} is null and ${t.collectionStatus} in ('due', 'overdue')`),
+    // 'Incassi in sospeso' (its count, page and totals): the overdue payments alone, by due date,
+    // so a tenant whose unpaid payments are mostly not yet due is not read through them.
+    index('payments_overdue_idx')
+      .on(t.tenantId, t.dueDate, t.id)
+      .where(sql`${t.paidAt} is null and ${t.collectionStatus} = 'overdue'`),
     check(
       'payments_collection_status_check',
       sql`${t.collectionStatus} in ('due', 'overdue', 'recovered', 'exhausted')`,

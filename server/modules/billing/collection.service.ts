@@ -395,48 +395,100 @@ export async function overdueList(
       ),
     );
   const where = and(...conditions);
-  const [count] = await scope.tx
-    .select({ n: sql<number>`count(*)::int` })
-    .from(payments)
-    .innerJoin(
-      subscriptions,
-      and(eq(subscriptions.id, payments.subscriptionId), eq(subscriptions.tenantId, payments.tenantId)),
-    )
-    .where(where);
-  const rows = await scope.tx
-    .select({
-      paymentId: payments.id,
-      subscriptionId: payments.subscriptionId,
-      amountDueCents: payments.amountDueCents,
-      method: payments.method,
-      dueDate: payments.dueDate,
-      userId: subscriptions.userId,
-      email: users.email,
-      name: userTenants.name,
-      planId: plans.id,
-      planName: plans.name,
-      step: sql<
-        number | null
-      >`(select max(ce.step) from collection_events ce where ce.payment_id = ${payments.id} and ce.tenant_id = ${payments.tenantId} and ce.kind = 'reminder')`,
-      lastReminderAt: sql<
-        string | null
-      >`(select max(ce.at) from collection_events ce where ce.payment_id = ${payments.id} and ce.tenant_id = ${payments.tenantId} and ce.kind = 'reminder')`,
-    })
-    .from(payments)
-    .innerJoin(
-      subscriptions,
-      and(eq(subscriptions.id, payments.subscriptionId), eq(subscriptions.tenantId, payments.tenantId)),
-    )
-    .innerJoin(users, eq(users.id, subscriptions.userId))
-    .innerJoin(
-      userTenants,
-      and(eq(userTenants.userId, subscriptions.userId), eq(userTenants.tenantId, subscriptions.tenantId)),
-    )
-    .innerJoin(plans, and(eq(plans.id, subscriptions.planId), eq(plans.tenantId, subscriptions.tenantId)))
-    .where(where)
-    .orderBy(asc(payments.dueDate), asc(payments.id))
-    .limit(query.pageSize)
-    .offset((query.page - 1) * query.pageSize);
+  // The join to subscriptions only where the search needs it: without a term the count and the
+  // page's ids come from the partial index `payments_overdue_idx` alone.
+  const bySubscription = and(
+    eq(subscriptions.id, payments.subscriptionId),
+    eq(subscriptions.tenantId, payments.tenantId),
+  );
+  const [count] = query.searchTerm
+    ? await scope.tx
+        .select({ n: sql<number>`count(*)::int` })
+        .from(payments)
+        .innerJoin(subscriptions, bySubscription)
+        .where(where)
+    : await scope.tx
+        .select({ n: sql<number>`count(*)::int` })
+        .from(payments)
+        .where(where);
+  // The page's ids first (oldest due date first), then only those rows' details and reminders:
+  // the customer, plan and reminder look-ups never run for the rows an offset skips.
+  const offset = (query.page - 1) * query.pageSize;
+  const pageIds = (
+    query.searchTerm
+      ? await scope.tx
+          .select({ id: payments.id })
+          .from(payments)
+          .innerJoin(subscriptions, bySubscription)
+          .where(where)
+          .orderBy(asc(payments.dueDate), asc(payments.id))
+          .limit(query.pageSize)
+          .offset(offset)
+      : await scope.tx
+          .select({ id: payments.id })
+          .from(payments)
+          .where(where)
+          .orderBy(asc(payments.dueDate), asc(payments.id))
+          .limit(query.pageSize)
+          .offset(offset)
+  ).map((r) => r.id);
+  const detailRows =
+    pageIds.length === 0
+      ? []
+      : await scope.tx
+          .select({
+            paymentId: payments.id,
+            subscriptionId: payments.subscriptionId,
+            amountDueCents: payments.amountDueCents,
+            method: payments.method,
+            dueDate: payments.dueDate,
+            userId: subscriptions.userId,
+            email: users.email,
+            name: userTenants.name,
+            planId: plans.id,
+            planName: plans.name,
+          })
+          .from(payments)
+          .innerJoin(subscriptions, bySubscription)
+          .innerJoin(users, eq(users.id, subscriptions.userId))
+          .innerJoin(
+            userTenants,
+            and(
+              eq(userTenants.userId, subscriptions.userId),
+              eq(userTenants.tenantId, subscriptions.tenantId),
+            ),
+          )
+          .innerJoin(
+            plans,
+            and(eq(plans.id, subscriptions.planId), eq(plans.tenantId, subscriptions.tenantId)),
+          )
+          .where(and(eq(payments.tenantId, scope.tenantId), inArray(payments.id, pageIds)));
+  const reminders =
+    pageIds.length === 0
+      ? []
+      : await scope.tx
+          .select({
+            paymentId: collectionEvents.paymentId,
+            step: sql<number | null>`max(${collectionEvents.step})`,
+            lastReminderAt: sql<string | null>`max(${collectionEvents.at})`,
+          })
+          .from(collectionEvents)
+          .where(
+            and(
+              eq(collectionEvents.tenantId, scope.tenantId),
+              inArray(collectionEvents.paymentId, pageIds),
+              eq(collectionEvents.kind, 'reminder'),
+            ),
+          )
+          .groupBy(collectionEvents.paymentId);
+  const detailOf = new Map(detailRows.map((r) => [r.paymentId, r]));
+  const reminderOf = new Map(reminders.map((r) => [r.paymentId, r]));
+  const rows = pageIds.flatMap((id) => {
+    const r = detailOf.get(id);
+    if (!r) return [];
+    const reminder = reminderOf.get(id);
+    return [{ ...r, step: reminder?.step ?? null, lastReminderAt: reminder?.lastReminderAt ?? null }];
+  });
   // The totals per bucket, counted and summed by the database (not every overdue row read into
   // the server): the same bounds as `bucketOf`, a due date not yet passed in the first bucket.
   const inBucket = ageBuckets.map((b, i) => {
