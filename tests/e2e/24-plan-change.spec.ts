@@ -285,7 +285,7 @@ test('a customer whose seller allows it upgrades from their area with the same i
   await dialog.getByRole('button', { name: 'Conferma cambio piano' }).click();
   const done = page.getByRole('dialog', { name: 'Piano cambiato' });
   await expect(done).toContainText('Nota di credito n.');
-  await expect(done).toContainText('Pagalo con un bonifico all’IBAN del fornitore indicando la causale');
+  await expect(done).toContainText('con un bonifico all’IBAN del fornitore indicando la causale');
   await shots(page, 'customer-done');
   await done.locator('footer').getByRole('button', { name: 'Chiudi' }).click();
   await expect(

@@ -61,7 +61,7 @@ export const planChangeText = {
     proration: (amount: string) => `Conguaglio da pagare: ${amount}.`,
     prorationStripe: 'Lo addebitiamo sulla tua carta, non devi fare nulla.',
     prorationTransfer: (causale: string) =>
-      `Pagalo con un bonifico all’IBAN del fornitore indicando la causale ${causale}.`,
+      `Pagalo da «Paga ora» nella tua area (con la carta, dove il fornitore la accetta) oppure con un bonifico all’IBAN del fornitore indicando la causale ${causale}.`,
   },
   prorationStripe: 'Stripe addebita il conguaglio sul metodo di pagamento del cliente.',
   prorationTransfer: (causale: string) =>
