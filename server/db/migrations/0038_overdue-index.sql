@@ -1,1 +1,1 @@
-CREATE INDEX "payments_overdue_idx" ON "payments" USING btree ("tenant_id","due_date","id") WHERE "payments"."paid_at" is null and "payments"."collection_status" = 'overdue';
+CREATE INDEX "payments_overdue_idx" ON "payments" USING btree ("tenant_id","due_date","id","amount_due_cents") WHERE "payments"."paid_at" is null and "payments"."collection_status" = 'overdue';

@@ -289,8 +289,9 @@ export const payments = pgTable(
       .where(sql`${t.paidAt} is null and ${t.collectionStatus} in ('due', 'overdue')`),
     // 'Incassi in sospeso' (its count, page and totals): the overdue payments alone, by due date,
     // so a tenant whose unpaid payments are mostly not yet due is not read through them.
+    // The amount last: the bucket totals are read from the index alone.
     index('payments_overdue_idx')
-      .on(t.tenantId, t.dueDate, t.id)
+      .on(t.tenantId, t.dueDate, t.id, t.amountDueCents)
       .where(sql`${t.paidAt} is null and ${t.collectionStatus} = 'overdue'`),
     check(
       'payments_collection_status_check',
