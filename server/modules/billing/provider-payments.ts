@@ -44,6 +44,21 @@ export const tokenInvalid = () => new HttpError(400, messages.payment.tokenInval
 
 export const providerLabel = (kind: ProviderKind) => (kind === 'stripe' ? 'Stripe' : 'PayPal');
 
+/** The payment link's row, locked for the unit (its status, expiry and provider id); 400 when gone. */
+async function lockedToken(w: UnitOfWork, id: number) {
+  const [locked] = await w.tx
+    .select({
+      status: paymentTokens.status,
+      expiresAt: paymentTokens.expiresAt,
+      providerSubscriptionId: paymentTokens.providerSubscriptionId,
+    })
+    .from(paymentTokens)
+    .where(and(eq(paymentTokens.tenantId, w.tenantId), eq(paymentTokens.id, id)))
+    .for('update');
+  if (!locked) throw tokenInvalid();
+  return locked;
+}
+
 /**
  * The payment of a token, inside `w` (the token's tenant), once the provider confirmed it: token
  * Used, payment paid with the provider's subscription id, subscription Active, the next billing
@@ -60,16 +75,7 @@ export async function recordTokenPayment(
   options: { lateOk?: boolean } = {},
 ): Promise<'paid' | 'replayed'> {
   const label = providerLabel(kind);
-  const [locked] = await w.tx
-    .select({
-      status: paymentTokens.status,
-      expiresAt: paymentTokens.expiresAt,
-      providerSubscriptionId: paymentTokens.providerSubscriptionId,
-    })
-    .from(paymentTokens)
-    .where(and(eq(paymentTokens.tenantId, w.tenantId), eq(paymentTokens.id, row.id)))
-    .for('update');
-  if (!locked) throw tokenInvalid();
+  const locked = await lockedToken(w, row.id);
   // Two deliveries of the same approval at once: the second finds the token Used.
   if (locked.status === PaymentTokenStatus.Used && locked.providerSubscriptionId === providerSubscriptionId)
     return 'replayed';
@@ -137,16 +143,7 @@ export async function recordExtraTokenPayment(
   row: Pick<TokenRow, 'id' | 'paymentId' | 'subscriptionId'>,
   charge: { sessionId: string; paymentIntentId: string | null; amountPaid: number | null; lateOk?: boolean },
 ): Promise<'paid' | 'replayed'> {
-  const [locked] = await w.tx
-    .select({
-      status: paymentTokens.status,
-      expiresAt: paymentTokens.expiresAt,
-      providerSubscriptionId: paymentTokens.providerSubscriptionId,
-    })
-    .from(paymentTokens)
-    .where(and(eq(paymentTokens.tenantId, w.tenantId), eq(paymentTokens.id, row.id)))
-    .for('update');
-  if (!locked) throw tokenInvalid();
+  const locked = await lockedToken(w, row.id);
   if (locked.status === PaymentTokenStatus.Used && locked.providerSubscriptionId === charge.sessionId)
     return 'replayed';
   const usable = charge.lateOk
