@@ -178,7 +178,7 @@ describe('planfeature (a plan’s feature rows)', () => {
         query: { 'filters[featureName]': 'tutti i', pageSize: 100 },
       }),
     );
-    expect(byName.items.map((f) => f.plan?.name).sort()).toEqual(['Enterprise', 'Pro']);
+    expect(byName.items.map((f) => f.plan?.name).sort()).toEqual(['Enterprise', 'Plus', 'Pro']);
   });
 
   it('a User may not read or write (403)', async () => {

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pecMessages } from '../../../contract/messages';
 import type { Invoice } from '../../../contract/schemas/invoice';
 import type { Tenant } from '../../../contract/schemas/tenant';
-import { invoiceSends, tenants } from '../../../server/db/schema';
+import { invoices, invoiceSends, tenants } from '../../../server/db/schema';
 import { secretRetypeMessages } from '../../../server/lib/outbound/provider-hosts';
 import { PEC_JOBS } from '../../../server/modules/invoice/invoice-pec';
 import { giveIban, movableClock, planId, userId } from '../billing/helpers';
@@ -103,8 +103,14 @@ async function newInvoice(): Promise<Invoice> {
     },
     '2026-06-09T15:00:00Z',
   );
-  const list = await admin.get<{ items: Invoice[] }>('/api/invoice/getAll', { query: { pageSize: 100 } });
-  return list.body.data!.items.find((i) => i.paymentId === sub.payments[0]!.id)!;
+  // By its payment: the demo tenant's seeded year has more invoices than one page.
+  const [row] = await ctx.db
+    .select({ id: invoices.id })
+    .from(invoices)
+    .where(eq(invoices.paymentId, sub.payments[0]!.id));
+  const shown = await admin.get<Invoice>(`/api/invoice/GetById/${row!.id}`);
+  expect(shown.status, shown.raw).toBe(200);
+  return shown.body.data!;
 }
 
 /** 'Invia allo SdI' on `app`, and its job run there: the send's outcome. */
