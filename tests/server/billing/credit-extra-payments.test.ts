@@ -15,15 +15,21 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PlanChangePreview } from '../../../contract/invoice/plan-change';
 import type { OneOffCharge } from '../../../contract/schemas/one-off-charge';
 import type { Plan } from '../../../contract/schemas/plan';
-import type { Subscription } from '../../../contract/schemas/subscription';
 import { invoices, payments, subscriptionCredits } from '../../../server/db/schema';
 import { JOB_NAMES } from '../../../server/modules/billing/billing-jobs';
 import { fatturaErrors } from '../../../server/modules/invoice/fatturapa';
 import { startFakeStripe, type FakeStripe } from '../../../server/providers/fake-stripe';
-import { create } from '../helpers/entity-checks';
 import { createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
 import { payByBankTransfer, withoutDemoInvoices } from '../invoices/helpers';
-import { createSubscription, giveIban, movableClock, userId } from './helpers';
+import {
+  createSubscription,
+  giveIban,
+  movableClock,
+  userId,
+  pointStripeAt,
+  subscriptionOf,
+  addPlan,
+} from './helpers';
 
 const clock = movableClock('2027-02-01T09:00:00.000Z');
 const STRIPE_WHSEC = 'whsec_rinnova_credit_extra';
@@ -47,25 +53,10 @@ beforeAll(async () => {
   admin = await ctx.as('admin', 'Demo Srl');
   demoId = await ctx.tenantId('Demo Srl');
   await giveIban(ctx, 'Demo Srl');
-  const created = await admin.post('/api/paymentprovider/Create', {
-    name: 'Stripe (finto)',
-    kind: 'stripe',
-    mode: 'sandbox',
-    apiUrl: stripe.url,
-    apiKey: 'pk_test_rinnova_public',
-    apiSecret: 'sk_test_rinnova_secret',
-    webhookSecret: STRIPE_WHSEC,
-  });
-  expect(created.status, created.raw).toBe(200);
+  await pointStripeAt(admin, { url: stripe.url, webhookSecret: STRIPE_WHSEC });
   company = await userId(ctx, 'amministrazione@bianchi-consulting.example.com');
-  const plan = (name: string, cost: number) =>
-    create<Plan>(admin, 'plan', {
-      name,
-      recurringCostBeforeVAT: cost,
-      vatPercentage: 22,
-      recurrenceType: 1,
-      isActive: true,
-    });
+  const plan = (name: string, cost: number, recurrenceType = 1, isActive = true) =>
+    addPlan(admin, name, cost, recurrenceType, isActive);
   base = await plan('Base extra', 29);
   pro = await plan('Pro extra', 49);
   for (const p of [base, pro]) expect((await admin.post(`/api/plan/syncStripe/${p.id}`)).status).toBe(200);
@@ -76,8 +67,7 @@ afterAll(async () => {
 });
 beforeEach(() => stripe.clearFailures());
 
-const getSub = async (id: number) =>
-  (await admin.get<Subscription>(`/api/subscription/GetById/${id}`)).body.data!;
+const getSub = (id: number) => subscriptionOf(admin, id);
 const change = (id: number, body: Record<string, unknown>) =>
   admin.post<Result>(`/api/subscription/changePlan/${id}`, body);
 const charge = (id: number, unitPrice: number, description: string) =>

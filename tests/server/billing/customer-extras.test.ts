@@ -22,7 +22,7 @@ import { startFakeStripe, type FakeStripe } from '../../../server/providers/fake
 import { create } from '../helpers/entity-checks';
 import { createTestContext, DEMO, type ApiClient, type TestContext } from '../helpers/test-app';
 import { payByBankTransfer, withoutDemoInvoices } from '../invoices/helpers';
-import { createSubscription, giveIban, movableClock, userId } from './helpers';
+import { createSubscription, giveIban, movableClock, userId, pointStripeAt } from './helpers';
 
 const clock = movableClock('2026-03-02T09:00:00.000Z');
 let ctx: TestContext;
@@ -65,15 +65,7 @@ beforeAll(async () => {
       billingMunicipalityId: data!.billingMunicipalityId,
     })
     .where(and(eq(userTenants.userId, me), eq(userTenants.tenantId, demoId)));
-  const created = await admin.post('/api/paymentprovider/Create', {
-    name: 'Stripe (finto)',
-    kind: 'stripe',
-    mode: 'sandbox',
-    apiUrl: stripe.url,
-    apiKey: 'pk_test_rinnova_public',
-    apiSecret: 'sk_test_rinnova_secret',
-  });
-  expect(created.status, created.raw).toBe(200);
+  await pointStripeAt(admin, { url: stripe.url });
   const plan = (name: string, cost: number, trialDays?: number) =>
     create<Plan>(admin, 'plan', {
       name,

@@ -17,7 +17,7 @@ import type { OutboxEntry } from '../../../server/mail/mailer';
 import { startFakeStripe, type FakeStripe } from '../../../server/providers/fake-stripe';
 import { create } from '../helpers/entity-checks';
 import { createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
-import { movableClock } from './helpers';
+import { movableClock, pointStripeAt, addPlan } from './helpers';
 
 const clock = movableClock('2026-04-14T08:00:00.000Z');
 let ctx: TestContext;
@@ -30,23 +30,9 @@ beforeAll(async () => {
   stripe = await startFakeStripe({ now: clock.now });
   ctx = await createTestContext({ app: { now: clock.now } });
   admin = await ctx.as('admin', 'Demo Srl');
-  const created = await admin.post('/api/paymentprovider/Create', {
-    name: 'Stripe (finto)',
-    kind: 'stripe',
-    mode: 'sandbox',
-    apiUrl: stripe.url,
-    apiKey: 'pk_test_rinnova_public',
-    apiSecret: 'sk_test_rinnova_secret',
-  });
-  expect(created.status, created.raw).toBe(200);
-  const plan = (name: string, cost: number) =>
-    create<Plan>(admin, 'plan', {
-      name,
-      recurringCostBeforeVAT: cost,
-      vatPercentage: 22,
-      recurrenceType: 1,
-      isActive: true,
-    });
+  await pointStripeAt(admin, { url: stripe.url });
+  const plan = (name: string, cost: number, recurrenceType = 1, isActive = true) =>
+    addPlan(admin, name, cost, recurrenceType, isActive);
   monthly = await plan('Mensile widget coupon', 29);
   other = await plan('Altro widget coupon', 10);
   for (const p of [monthly, other])
