@@ -11,7 +11,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenancyMessages } from '../../../contract/messages';
 import type { FastifyBaseLogger } from 'fastify';
-import { outbox, plans, tenantDatabases, tenants } from '../../../server/db/schema';
+import { municipalities, outbox, plans, tenantDatabases, tenants } from '../../../server/db/schema';
 import type { MailMessage } from '../../../server/mail/mailer';
 import { createOutboxDispatcher } from '../../../server/unit-of-work/outbox';
 import { createUnitOfWorkRunner } from '../../../server/unit-of-work/unit-of-work';
@@ -284,6 +284,68 @@ describe.runIf(onPostgres)('tenant databases on PostgreSQL', () => {
     expect(await planCount(a)).toBe(1);
     expect(tenancy.stats().connections).toBe(1);
   });
+
+  it(
+    'new tenant databases are copies of one template, rebuilt after an edit of the geography',
+    { timeout: 90_000 },
+    async () => {
+      const fresh = await newTenants(3);
+      ids.push(...fresh);
+      const [e, f, g] = fresh as [number, number, number];
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      // Named after the control database: this test file's own.
+      const templateName = `${new URL(database.handle.url ?? '').pathname.slice(1)}_tenant_template`;
+      const commentOf = async () => {
+        const { rows } = await admin.query<{ comment: string | null }>(
+          "select shobj_description(oid, 'pg_database') as comment from pg_database where datname = $1",
+          [templateName],
+        );
+        return rows[0]?.comment;
+      };
+      try {
+        // Two creations at once (two app instances, or two SuperAdmins): one template, two copies.
+        await Promise.all([tenancy.create(e), tenancy.create(f)]);
+        const [handle] = await database.handle.db
+          .select({ id: municipalities.id, name: municipalities.name })
+          .from(municipalities)
+          .limit(1);
+        const comment = await commentOf();
+        expect(comment).toMatch(/^rinnova tenant template: \d+ migrations, geography [0-9a-f]{32}$/);
+        for (const id of [e, f]) {
+          expect(await planCount(id)).toBe(0);
+          const [copy] = await tenancy
+            .connectionFor(id)
+            .select({ name: municipalities.name })
+            .from(municipalities)
+            .where(eq(municipalities.id, handle?.id ?? 0));
+          expect(copy?.name).toBe(handle?.name);
+        }
+        // An edit of the geography in the control database: the next tenant gets it, from a
+        // template rebuilt with another digest.
+        await database.handle.db
+          .update(municipalities)
+          .set({ name: `${handle?.name ?? ''} (modificato)` })
+          .where(eq(municipalities.id, handle?.id ?? 0));
+        await tenancy.create(g);
+        const [edited] = await tenancy
+          .connectionFor(g)
+          .select({ name: municipalities.name })
+          .from(municipalities)
+          .where(eq(municipalities.id, handle?.id ?? 0));
+        expect(edited?.name).toBe(`${handle?.name ?? ''} (modificato)`);
+        const rebuilt = await commentOf();
+        expect(rebuilt).toMatch(/geography [0-9a-f]{32}$/);
+        expect(rebuilt).not.toBe(comment);
+        await database.handle.db
+          .update(municipalities)
+          .set({ name: handle?.name ?? '' })
+          .where(eq(municipalities.id, handle?.id ?? 0));
+      } finally {
+        await admin.end();
+      }
+    },
+  );
 
   it(
     'many callers over more tenants than the cap allows: every call answers, never over the cap',
