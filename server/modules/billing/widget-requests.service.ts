@@ -16,6 +16,7 @@
 import { createHmac } from 'node:crypto';
 import { and, count, desc, eq, gt, lt, min, ne, sql } from 'drizzle-orm';
 import { Role } from '../../../contract/enums';
+import { fromCents } from '../../../contract/money';
 import { usableCoupon } from '../../db/coupons';
 import { listPriceOf } from '../../db/fiscal-profiles';
 import {
@@ -84,7 +85,7 @@ export interface WidgetRequestDeps {
    * Issue 30: applies a request's coupon to the payment link its confirmation made, as the payment
    * page's 'Hai un codice sconto?' does (`applyPaymentCoupon`: PayPal's own plan, Stripe).
    */
-  applyCoupon?: (paymentToken: string, couponCode: string) => Promise<unknown>;
+  applyCoupon?: (paymentToken: string, couponCode: string) => Promise<{ amount: number }>;
 }
 
 function refusal(status: 400 | 409, reason: SubscribeConfirmRefusal): HttpError {
@@ -114,6 +115,7 @@ async function lockedPlan(w: UnitOfWork, planId: number) {
       vat: plans.vatPercentage,
       natura: plans.natura,
       recurrence: plans.recurrenceType,
+      trialDays: plans.trialDays,
     })
     .from(plans)
     .where(and(eq(plans.tenantId, w.tenantId), eq(plans.id, planId)))
@@ -238,6 +240,7 @@ export async function requestSubscription(
         planName: plan.name,
         amount: formatEur(plan.amountCents),
         recurrenceMonths: plan.recurrence,
+        trialDays: plan.trialDays ?? 0,
         link: widgetConfirmUrlOf(deps.publicUrl(), token),
         validMinutes: WIDGET_CONFIRM_TTL_MS / 60_000,
       }),
@@ -323,6 +326,27 @@ async function unpaidEarlier(
 }
 
 /**
+ * What the confirmation tells (issue 30): the running trial's end, if any, and what the
+ * subscription's first payment asks, read in the unit that made (or found) them.
+ */
+async function firstDue(
+  w: UnitOfWork,
+  subscriptionId: number | null,
+): Promise<{ trialEndsAt: string | null; amountCents: number }> {
+  if (subscriptionId === null) throw new Error('confirmed request without subscription');
+  const [sub] = await w.tx
+    .select({ trialEndsAt: subscriptions.trialEndsAt, trialState: subscriptions.trialState })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, subscriptionId)));
+  const payment = await firstPayment(w, subscriptionId);
+  if (!sub || !payment) throw new Error('subscription without payment');
+  return {
+    trialEndsAt: sub.trialState === 'running' && sub.trialEndsAt ? sub.trialEndsAt.toISOString() : null,
+    amountCents: payment.amountDueCents,
+  };
+}
+
+/**
  * `POST api/subscription/subscribe/confirm {token}`: see the module's comment. Refusals carry
  * `data.reason` (contract `SubscribeConfirmRefusal`) and change nothing.
  */
@@ -363,7 +387,13 @@ export async function confirmSubscription(
           and(eq(paymentTokens.tenantId, w.tenantId), eq(paymentTokens.tokenHash, hashToken(paymentToken))),
         );
       if (link && link.status === PaymentTokenStatus.Active && link.expiresAt.getTime() > w.now.getTime())
-        return { paymentUrl, result: 'replayed' as const, couponCode: null, paymentToken };
+        return {
+          paymentUrl,
+          result: 'replayed' as const,
+          couponCode: null,
+          paymentToken,
+          ...(await firstDue(w, request.subscriptionId)),
+        };
       throw refusal(409, 'used');
     }
     if (request.status !== 'open' || request.expiresAt.getTime() <= w.now.getTime())
@@ -391,13 +421,23 @@ export async function confirmSubscription(
       .update(widgetRequests)
       .set({ status: 'confirmed', confirmedAt: w.now, subscriptionId })
       .where(and(eq(widgetRequests.tenantId, w.tenantId), eq(widgetRequests.id, request.id)));
-    return { paymentUrl, result: 'created' as const, couponCode: request.couponCode, paymentToken };
+    return {
+      paymentUrl,
+      result: 'created' as const,
+      couponCode: request.couponCode,
+      paymentToken,
+      ...(await firstDue(w, subscriptionId)),
+    };
   });
   // Issue 30: the widget's coupon, applied to the link just made through the payment page's own
   // path (after the unit: a PayPal plan for the coupon is made outside any transaction). A coupon
   // no longer usable (the last use taken meanwhile, expired) leaves the full price: the page still
   // offers 'Hai un codice sconto?'.
+  let amount = fromCents(made.amountCents);
   if (made.couponCode && deps.applyCoupon)
-    await deps.applyCoupon(made.paymentToken, made.couponCode).catch(() => undefined);
-  return { paymentUrl: made.paymentUrl, result: made.result };
+    amount = await deps.applyCoupon(made.paymentToken, made.couponCode).then(
+      (quote) => quote.amount,
+      () => amount,
+    );
+  return { paymentUrl: made.paymentUrl, result: made.result, trialEndsAt: made.trialEndsAt, amount };
 }

@@ -5,6 +5,7 @@ import type { SubscribeConfirmRefusal } from '../../../contract/schemas/payment'
 import { Spinner } from '../../components/spinner';
 import { CheckIcon } from '../../components/icons';
 import { failureEnvelope } from '../../lib/entity-hooks';
+import { formatCurrency, formatDate } from '../../lib/formatters';
 import { confirmSubscription } from './api/confirm-subscription';
 import { PublicCard } from './public-card';
 
@@ -15,6 +16,14 @@ const headings: Record<SubscribeConfirmRefusal, string> = {
   notAllowed: 'Email non utilizzabile',
   unavailable: 'Piano non disponibile',
 };
+
+/** A confirmation that started a free trial (issue 30). */
+export const confirmTrialText = {
+  running: (until: string) => `Prova gratuita attiva fino al ${until}`,
+  due: (amount: string, on: string) =>
+    `Il primo pagamento, di ${amount}, è dovuto il ${on}. Puoi pagarlo ora oppure più avanti: prima della fine della prova ti inviamo via email il link per pagare. Senza pagamento, alla fine della prova l’abbonamento si ferma.`,
+  payNow: 'Paga ora',
+} as const;
 
 const MISSING_TOKEN = 'Il link è incompleto: aprilo di nuovo dall’email, per intero.';
 
@@ -46,12 +55,16 @@ export default function WidgetConfirmPage() {
     staleTime: Infinity,
   });
   const paymentUrl = confirmation.data?.paymentUrl ?? null;
+  const trialEndsAt = confirmation.data?.trialEndsAt ?? null;
+  // A running trial (issue 30) is told here and the customer chooses to pay now or later: no
+  // automatic move to the payment page, whose total would be all they saw.
+  const goOn = paymentUrl !== null && trialEndsAt === null;
 
   useEffect(() => {
     // A whole page load, never a client-side route change: the payment page's own
     // Content-Security-Policy (PayPal's SDK, Stripe.js) comes with its document.
-    if (paymentUrl) window.location.replace(new URL(paymentUrl, window.location.href).href);
-  }, [paymentUrl]);
+    if (goOn && paymentUrl) window.location.replace(new URL(paymentUrl, window.location.href).href);
+  }, [goOn, paymentUrl]);
 
   let body: React.ReactNode;
   if (!token) body = <Refused heading={headings.invalid} text={MISSING_TOKEN} tone="error" />;
@@ -82,7 +95,27 @@ export default function WidgetConfirmPage() {
         retrying={confirmation.isFetching}
       />
     );
-  } else
+  } else if (trialEndsAt !== null)
+    body = (
+      <div className="py-6 text-center" role="status">
+        <span className="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-emerald-100 text-emerald-600">
+          <CheckIcon className="h-6 w-6" />
+        </span>
+        <p className="mt-4 text-base font-semibold text-slate-900">Abbonamento confermato</p>
+        <p className="mt-3 rounded-lg bg-violet-50 px-3 py-2.5 text-sm font-semibold text-violet-800 ring-1 ring-inset ring-violet-600/20">
+          {confirmTrialText.running(formatDate(trialEndsAt))}
+        </p>
+        <p className="mt-3 text-sm text-slate-600">
+          {confirmTrialText.due(formatCurrency(confirmation.data?.amount), formatDate(trialEndsAt))}
+        </p>
+        {paymentUrl && (
+          <a href={paymentUrl} className="btn-primary mt-5 w-full justify-center">
+            {confirmTrialText.payNow}
+          </a>
+        )}
+      </div>
+    );
+  else
     body = (
       <div className="py-8 text-center" role="status">
         <span className="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-emerald-100 text-emerald-600">

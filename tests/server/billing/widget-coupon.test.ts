@@ -60,7 +60,10 @@ afterAll(async () => {
 const subscribe = (body: unknown) =>
   ctx.api.post<{ confirmationSent: boolean }>('/api/subscription/subscribe', body);
 const confirm = (token: string) =>
-  ctx.api.post<{ paymentUrl: string; result: string }>('/api/subscription/subscribe/confirm', { token });
+  ctx.api.post<{ paymentUrl: string; result: string; trialEndsAt: string | null; amount: number }>(
+    '/api/subscription/subscribe/confirm',
+    { token },
+  );
 const requestsOf = (email: string) =>
   ctx.db.select().from(widgetRequests).where(eq(widgetRequests.email, email)).orderBy(asc(widgetRequests.id));
 const timesRedeemed = async (code: string) =>
@@ -115,7 +118,7 @@ describe('the widget’s coupon code', () => {
 
     const done = await confirm(token);
     expect(done.status, done.raw).toBe(200);
-    expect(done.body.data!.result).toBe('created');
+    expect(done.body.data).toMatchObject({ result: 'created', trialEndsAt: null, amount: 31.84 });
     const view = await viewOf(done.body.data!.paymentUrl);
     // 29,00 + 22 % = 35,38; 10 % off the net before VAT: 26,10 + 22 % = 31,84.
     expect(view.coupon).toMatchObject({ code: 'WIDGET10', fullAmount: 35.38, amount: 31.84, applied: true });
@@ -124,7 +127,12 @@ describe('the widget’s coupon code', () => {
 
     // Opening the link again: the same page, nothing redeemed again.
     const again = await confirm(token);
-    expect(again.body.data).toEqual({ paymentUrl: done.body.data!.paymentUrl, result: 'replayed' });
+    expect(again.body.data).toEqual({
+      paymentUrl: done.body.data!.paymentUrl,
+      result: 'replayed',
+      trialEndsAt: null,
+      amount: 31.84,
+    });
     expect(await timesRedeemed('WIDGET10')).toBe(1);
   });
 

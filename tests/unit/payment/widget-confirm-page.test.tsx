@@ -122,4 +122,28 @@ describe('the widget’s confirmation page (/widget/confirm)', () => {
       restoreLocation();
     }
   });
+
+  it('a confirmation that started a free trial says until when and what is due then; no automatic move to the payment page', async () => {
+    const paymentUrl = `${window.location.origin}/payment?token=pay-trial&bypassTenant=true`;
+    server.use(
+      apiPost('subscription/subscribe/confirm', () =>
+        ok({ paymentUrl, result: 'created', trialEndsAt: '2026-04-28T08:00:00.000Z', amount: 36.6 }),
+      ),
+    );
+    const replaced = stubLocationReplace();
+    try {
+      renderApp('/widget/confirm?token=trial');
+      const status = await screen.findByRole('status');
+      await waitFor(() => expect(status).toHaveTextContent('Abbonamento confermato'));
+      expect(status).toHaveTextContent('Prova gratuita attiva fino al 28/04/2026');
+      expect(status).toHaveTextContent(
+        'Il primo pagamento, di 36,60 €, è dovuto il 28/04/2026. Puoi pagarlo ora oppure più avanti: prima della fine della prova ti inviamo via email il link per pagare. Senza pagamento, alla fine della prova l’abbonamento si ferma.',
+      );
+      expect(screen.getByRole('link', { name: 'Paga ora' })).toHaveAttribute('href', paymentUrl);
+      expect(screen.queryByText('Ti stiamo portando al pagamento…')).not.toBeInTheDocument();
+      expect(replaced).toEqual([]);
+    } finally {
+      restoreLocation();
+    }
+  });
 });
