@@ -186,7 +186,16 @@ export interface SubscribeConfirmAnswer {
   trialEndsAt: string | null;
   /** What the first payment asks, EUR with VAT (after the coupon, when one was applied). */
   amount: number;
+  /**
+   * Issue 30: the code typed in the widget (null: none). `error` says why it was not applied
+   * (Create's field error: 'Coupon esaurito', 'Coupon scaduto', …), null when it was: then
+   * `amount` is the full price and the page says so before the customer goes on to pay.
+   */
+  coupon: { code: string; error: string | null } | null;
 }
+
+/** The confirmation's words when the widget's code was not applied and no reason was given. */
+export const WIDGET_COUPON_NOT_APPLIED = 'Il codice sconto non è stato applicato.';
 
 /**
  * Why a confirmation was refused, in the error envelope's `data.reason`: unknown link (400

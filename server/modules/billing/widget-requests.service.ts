@@ -23,6 +23,7 @@ import {
   paymentUrlOf,
   PaymentTokenStatus,
   WIDGET_CONFIRM_TTL_MS,
+  WIDGET_COUPON_NOT_APPLIED,
   widgetConfirmUrlOf,
   type SubscribeConfirmAnswer,
   type SubscribeConfirmRefusal,
@@ -85,7 +86,11 @@ export interface WidgetRequestDeps {
    * Issue 30: applies a request's coupon to the payment link its confirmation made, as the payment
    * page's 'Hai un codice sconto?' does (`applyPaymentCoupon`: PayPal's own plan, Stripe).
    */
-  applyCoupon?: (paymentToken: string, couponCode: string) => Promise<{ amount: number }>;
+  applyCoupon?: (
+    paymentToken: string,
+    couponCode: string,
+    preview?: boolean,
+  ) => Promise<{ amount: number; applied: boolean }>;
 }
 
 function refusal(status: 400 | 409, reason: SubscribeConfirmRefusal): HttpError {
@@ -326,6 +331,18 @@ async function unpaidEarlier(
 }
 
 /**
+ * Why the widget's coupon was not applied, in the customer's words: the field error on
+ * `couponCode` as Create gives it ('Coupon esaurito', 'Coupon scaduto', …), else the refusal's own
+ * Italian message (a provider refusing it), else a plain 'not applied'.
+ */
+function couponRefusalOf(error: unknown): string {
+  if (!(error instanceof HttpError)) return WIDGET_COUPON_NOT_APPLIED;
+  const field = error.options.errors?.find((e) => e.startsWith('couponCode: '));
+  if (field) return field.slice('couponCode: '.length);
+  return error.statusCode === 409 || error.statusCode === 502 ? error.message : WIDGET_COUPON_NOT_APPLIED;
+}
+
+/**
  * What the confirmation tells (issue 30): the running trial's end, if any, and what the
  * subscription's first payment asks, read in the unit that made (or found) them.
  */
@@ -390,7 +407,7 @@ export async function confirmSubscription(
         return {
           paymentUrl,
           result: 'replayed' as const,
-          couponCode: null,
+          couponCode: request.couponCode,
           paymentToken,
           ...(await firstDue(w, request.subscriptionId)),
         };
@@ -431,13 +448,20 @@ export async function confirmSubscription(
   });
   // Issue 30: the widget's coupon, applied to the link just made through the payment page's own
   // path (after the unit: a PayPal plan for the coupon is made outside any transaction). A coupon
-  // no longer usable (the last use taken meanwhile, expired) leaves the full price: the page still
-  // offers 'Hai un codice sconto?'.
+  // no longer usable (the last use taken meanwhile, expired) leaves the full price, and the answer
+  // says why (`coupon.error`, Create's field error) so the page tells the customer before they
+  // pay. Opened again, the link only looks (preview): what is applied, or why it is not.
   let amount = fromCents(made.amountCents);
-  if (made.couponCode && deps.applyCoupon)
-    amount = await deps.applyCoupon(made.paymentToken, made.couponCode).then(
-      (quote) => quote.amount,
-      () => amount,
+  let coupon: SubscribeConfirmAnswer['coupon'] = null;
+  if (made.couponCode && deps.applyCoupon) {
+    const preview = made.result === 'replayed';
+    coupon = await deps.applyCoupon(made.paymentToken, made.couponCode, preview).then(
+      (quote) => {
+        if (!preview) amount = quote.amount;
+        return { code: made.couponCode!, error: quote.applied ? null : WIDGET_COUPON_NOT_APPLIED };
+      },
+      (error: unknown) => ({ code: made.couponCode!, error: couponRefusalOf(error) }),
     );
-  return { paymentUrl: made.paymentUrl, result: made.result, trialEndsAt: made.trialEndsAt, amount };
+  }
+  return { paymentUrl: made.paymentUrl, result: made.result, trialEndsAt: made.trialEndsAt, amount, coupon };
 }
