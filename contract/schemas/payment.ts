@@ -117,6 +117,13 @@ export interface PlanWidgetView {
   recurrenceTypeName: string;
   features: { featureName: string; description: string | null }[];
   tenantName: string;
+  /** Issue 30: the plan's free trial in days (null: none; 0 counts as none). */
+  trialDays: number | null;
+  /**
+   * When a trial started now would end (ISO; null without a trial): the first paid period starts
+   * then, at `amount`. The confirmation starts the trial, so the real end is a little later.
+   */
+  trialEndsAt: string | null;
 }
 
 /** `POST api/Payment/stripe/checkout` body: the payment link's token. */
@@ -172,7 +179,23 @@ export const subscribeConfirmSchema = z.object({
 export interface SubscribeConfirmAnswer {
   paymentUrl: string;
   result: 'created' | 'replayed';
+  /**
+   * Issue 30: the end of the free trial the confirmation started (ISO), while it runs; null
+   * without one (no trial on the plan, or the customer already had one on it).
+   */
+  trialEndsAt: string | null;
+  /** What the first payment asks, EUR with VAT (after the coupon, when one was applied). */
+  amount: number;
+  /**
+   * Issue 30: the code typed in the widget (null: none). `error` says why it was not applied
+   * (Create's field error: 'Coupon esaurito', 'Coupon scaduto', …), null when it was: then
+   * `amount` is the full price and the page says so before the customer goes on to pay.
+   */
+  coupon: { code: string; error: string | null } | null;
 }
+
+/** The confirmation's words when the widget's code was not applied and no reason was given. */
+export const WIDGET_COUPON_NOT_APPLIED = 'Il codice sconto non è stato applicato.';
 
 /**
  * Why a confirmation was refused, in the error envelope's `data.reason`: unknown link (400

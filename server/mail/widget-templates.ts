@@ -23,11 +23,16 @@ export function widgetConfirmMail(
     /** '12,08 €' (VAT included). */
     amount: string;
     recurrenceMonths: number;
+    /** Issue 30: the plan's free trial (0: none); it starts with the confirmation. */
+    trialDays?: number;
     link: string;
     validMinutes: number;
   },
 ): MailMessage {
-  const price = `${details.amount} ${periodWords(details.recurrenceMonths)}, IVA inclusa`;
+  const trial = details.trialDays && details.trialDays > 0 ? details.trialDays : 0;
+  const price =
+    (trial > 0 ? `prova gratuita di ${trial} ${trial === 1 ? 'giorno' : 'giorni'}, poi ` : '') +
+    `${details.amount} ${periodWords(details.recurrenceMonths)}, IVA inclusa`;
   const validity =
     details.validMinutes % 60 === 0
       ? `${details.validMinutes / 60 === 1 ? '1 ora' : `${details.validMinutes / 60} ore`}`

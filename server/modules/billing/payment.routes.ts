@@ -138,7 +138,8 @@ export function registerPaymentRoutes(fastify: FastifyInstance, options: Payment
     home,
     publicUrl,
     dailyCap: options.widgetDailyCap,
-    applyCoupon: (token: string, couponCode: string) => applyPaymentCoupon(deps, { token, couponCode }),
+    applyCoupon: (token: string, couponCode: string, preview?: boolean) =>
+      applyPaymentCoupon(deps, { token, couponCode, preview }),
   };
   const publicLimit = perIp(rateLimit.publicLookup, rateLimit.windowMs);
   // PayPal webhook verifications per tenant and window (each one is a call to PayPal).
@@ -326,7 +327,7 @@ export function registerPaymentRoutes(fastify: FastifyInstance, options: Payment
       },
     },
     async (request) =>
-      ok(await planWidgetView(await home.ofPlan(request.query.planId), request.query.planId)),
+      ok(await planWidgetView(await home.ofPlan(request.query.planId), request.query.planId, uow.clock())),
   );
 
   app.post(
@@ -355,11 +356,19 @@ export function registerPaymentRoutes(fastify: FastifyInstance, options: Payment
       schema: {
         tags: ['subscription'],
         summary:
-          'Pubblica (il link dell’email del widget aperto): trova, collega o crea il cliente, crea la sottoscrizione NotActive con il pagamento e risponde data.paymentUrl (result created). Riaperto: la stessa pagina di pagamento finché il suo link è valido (result replayed), poi 409 used. Link sconosciuto 400 invalid, scaduto 400 expired, email di un account dello staff 409 notAllowed, piano non più in vendita 409 unavailable (data.reason); un rifiuto non cambia nulla',
+          'Pubblica (il link dell’email del widget aperto): trova, collega o crea il cliente, crea la sottoscrizione NotActive con il pagamento e risponde data.paymentUrl (result created). Riaperto: la stessa pagina di pagamento finché il suo link è valido (result replayed), poi 409 used. Link sconosciuto 400 invalid, scaduto 400 expired, email di un account dello staff 409 notAllowed, piano non più in vendita 409 unavailable (data.reason); un rifiuto non cambia nulla. data.trialEndsAt: fine della prova gratuita avviata (o null); data.amount: importo del primo pagamento (con il coupon applicato); data.coupon: il codice del widget e, se non applicato, perché (errore del campo come Create)',
         security: [{ apiKey: [] }],
         body: subscribeConfirmSchema,
         response: {
-          200: envelopeOf(z.object({ paymentUrl: z.string(), result: z.enum(['created', 'replayed']) })),
+          200: envelopeOf(
+            z.object({
+              paymentUrl: z.string(),
+              result: z.enum(['created', 'replayed']),
+              trialEndsAt: z.string().nullable(),
+              amount: z.number(),
+              coupon: z.object({ code: z.string(), error: z.string().nullable() }).nullable(),
+            }),
+          ),
         },
       },
     },

@@ -15,6 +15,7 @@ import { fromDecimalString } from '../../lib/money';
 import { HttpError } from '../../lib/http-error';
 import type { ProviderRegistry } from '../../providers/registry';
 import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
+import { trialEnd } from './trials';
 
 export const widgetMessages = {
   planSynced: 'Piano sincronizzato con PayPal.',
@@ -32,6 +33,7 @@ export async function activePlan(db: Database, planId: number) {
       natura: plans.natura,
       recurrence: plans.recurrenceType,
       isActive: plans.isActive,
+      trialDays: plans.trialDays,
       tenantName: tenants.name,
     })
     .from(plans)
@@ -41,8 +43,13 @@ export async function activePlan(db: Database, planId: number) {
   return plan;
 }
 
-/** `GET api/plan/widget?planId=` (public): what the widget shows. */
-export async function planWidgetView(db: Database, planId: number): Promise<PlanWidgetView> {
+/**
+ * `GET api/plan/widget?planId=` (public): what the widget shows. A plan with trial days (issue 30)
+ * says so, with when a trial started `now` would end (trials.ts `trialEnd`): the widget cannot
+ * know whether the address already had one (it never reads who an address belongs to), so this
+ * is the plan's offer.
+ */
+export async function planWidgetView(db: Database, planId: number, now: Date): Promise<PlanWidgetView> {
   const plan = await activePlan(db, planId);
   const features = await db
     .select({ featureName: planFeatures.featureName, description: planFeatures.description })
@@ -50,6 +57,7 @@ export async function planWidgetView(db: Database, planId: number): Promise<Plan
     .where(and(eq(planFeatures.tenantId, plan.tenantId), eq(planFeatures.planId, plan.id)))
     .orderBy(asc(planFeatures.id));
   const recurrence = plan.recurrence as RecurrenceTypeId;
+  const trialDays = plan.trialDays ?? 0;
   return {
     id: plan.id,
     name: plan.name,
@@ -62,6 +70,8 @@ export async function planWidgetView(db: Database, planId: number): Promise<Plan
     recurrenceTypeName: recurrenceTypeNames[recurrence],
     features,
     tenantName: plan.tenantName,
+    trialDays: trialDays > 0 ? trialDays : null,
+    trialEndsAt: trialDays > 0 ? trialEnd(now, trialDays).toISOString() : null,
   };
 }
 

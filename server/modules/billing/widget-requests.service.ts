@@ -16,12 +16,14 @@
 import { createHmac } from 'node:crypto';
 import { and, count, desc, eq, gt, lt, min, ne, sql } from 'drizzle-orm';
 import { Role } from '../../../contract/enums';
+import { fromCents } from '../../../contract/money';
 import { usableCoupon } from '../../db/coupons';
 import { listPriceOf } from '../../db/fiscal-profiles';
 import {
   paymentUrlOf,
   PaymentTokenStatus,
   WIDGET_CONFIRM_TTL_MS,
+  WIDGET_COUPON_NOT_APPLIED,
   widgetConfirmUrlOf,
   type SubscribeConfirmAnswer,
   type SubscribeConfirmRefusal,
@@ -84,7 +86,11 @@ export interface WidgetRequestDeps {
    * Issue 30: applies a request's coupon to the payment link its confirmation made, as the payment
    * page's 'Hai un codice sconto?' does (`applyPaymentCoupon`: PayPal's own plan, Stripe).
    */
-  applyCoupon?: (paymentToken: string, couponCode: string) => Promise<unknown>;
+  applyCoupon?: (
+    paymentToken: string,
+    couponCode: string,
+    preview?: boolean,
+  ) => Promise<{ amount: number; applied: boolean }>;
 }
 
 function refusal(status: 400 | 409, reason: SubscribeConfirmRefusal): HttpError {
@@ -114,6 +120,7 @@ async function lockedPlan(w: UnitOfWork, planId: number) {
       vat: plans.vatPercentage,
       natura: plans.natura,
       recurrence: plans.recurrenceType,
+      trialDays: plans.trialDays,
     })
     .from(plans)
     .where(and(eq(plans.tenantId, w.tenantId), eq(plans.id, planId)))
@@ -238,6 +245,7 @@ export async function requestSubscription(
         planName: plan.name,
         amount: formatEur(plan.amountCents),
         recurrenceMonths: plan.recurrence,
+        trialDays: plan.trialDays ?? 0,
         link: widgetConfirmUrlOf(deps.publicUrl(), token),
         validMinutes: WIDGET_CONFIRM_TTL_MS / 60_000,
       }),
@@ -323,6 +331,39 @@ async function unpaidEarlier(
 }
 
 /**
+ * Why the widget's coupon was not applied, in the customer's words: the field error on
+ * `couponCode` as Create gives it ('Coupon esaurito', 'Coupon scaduto', …), else the refusal's own
+ * Italian message (a provider refusing it), else a plain 'not applied'.
+ */
+function couponRefusalOf(error: unknown): string {
+  if (!(error instanceof HttpError)) return WIDGET_COUPON_NOT_APPLIED;
+  const field = error.options.errors?.find((e) => e.startsWith('couponCode: '));
+  if (field) return field.slice('couponCode: '.length);
+  return error.statusCode === 409 || error.statusCode === 502 ? error.message : WIDGET_COUPON_NOT_APPLIED;
+}
+
+/**
+ * What the confirmation tells (issue 30): the running trial's end, if any, and what the
+ * subscription's first payment asks, read in the unit that made (or found) them.
+ */
+async function firstDue(
+  w: UnitOfWork,
+  subscriptionId: number | null,
+): Promise<{ trialEndsAt: string | null; amountCents: number }> {
+  if (subscriptionId === null) throw new Error('confirmed request without subscription');
+  const [sub] = await w.tx
+    .select({ trialEndsAt: subscriptions.trialEndsAt, trialState: subscriptions.trialState })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, subscriptionId)));
+  const payment = await firstPayment(w, subscriptionId);
+  if (!sub || !payment) throw new Error('subscription without payment');
+  return {
+    trialEndsAt: sub.trialState === 'running' && sub.trialEndsAt ? sub.trialEndsAt.toISOString() : null,
+    amountCents: payment.amountDueCents,
+  };
+}
+
+/**
  * `POST api/subscription/subscribe/confirm {token}`: see the module's comment. Refusals carry
  * `data.reason` (contract `SubscribeConfirmRefusal`) and change nothing.
  */
@@ -363,7 +404,13 @@ export async function confirmSubscription(
           and(eq(paymentTokens.tenantId, w.tenantId), eq(paymentTokens.tokenHash, hashToken(paymentToken))),
         );
       if (link && link.status === PaymentTokenStatus.Active && link.expiresAt.getTime() > w.now.getTime())
-        return { paymentUrl, result: 'replayed' as const, couponCode: null, paymentToken };
+        return {
+          paymentUrl,
+          result: 'replayed' as const,
+          couponCode: request.couponCode,
+          paymentToken,
+          ...(await firstDue(w, request.subscriptionId)),
+        };
       throw refusal(409, 'used');
     }
     if (request.status !== 'open' || request.expiresAt.getTime() <= w.now.getTime())
@@ -391,13 +438,30 @@ export async function confirmSubscription(
       .update(widgetRequests)
       .set({ status: 'confirmed', confirmedAt: w.now, subscriptionId })
       .where(and(eq(widgetRequests.tenantId, w.tenantId), eq(widgetRequests.id, request.id)));
-    return { paymentUrl, result: 'created' as const, couponCode: request.couponCode, paymentToken };
+    return {
+      paymentUrl,
+      result: 'created' as const,
+      couponCode: request.couponCode,
+      paymentToken,
+      ...(await firstDue(w, subscriptionId)),
+    };
   });
   // Issue 30: the widget's coupon, applied to the link just made through the payment page's own
   // path (after the unit: a PayPal plan for the coupon is made outside any transaction). A coupon
-  // no longer usable (the last use taken meanwhile, expired) leaves the full price: the page still
-  // offers 'Hai un codice sconto?'.
-  if (made.couponCode && deps.applyCoupon)
-    await deps.applyCoupon(made.paymentToken, made.couponCode).catch(() => undefined);
-  return { paymentUrl: made.paymentUrl, result: made.result };
+  // no longer usable (the last use taken meanwhile, expired) leaves the full price, and the answer
+  // says why (`coupon.error`, Create's field error) so the page tells the customer before they
+  // pay. Opened again, the link only looks (preview): what is applied, or why it is not.
+  let amount = fromCents(made.amountCents);
+  let coupon: SubscribeConfirmAnswer['coupon'] = null;
+  if (made.couponCode && deps.applyCoupon) {
+    const preview = made.result === 'replayed';
+    coupon = await deps.applyCoupon(made.paymentToken, made.couponCode, preview).then(
+      (quote) => {
+        if (!preview) amount = quote.amount;
+        return { code: made.couponCode!, error: quote.applied ? null : WIDGET_COUPON_NOT_APPLIED };
+      },
+      (error: unknown) => ({ code: made.couponCode!, error: couponRefusalOf(error) }),
+    );
+  }
+  return { paymentUrl: made.paymentUrl, result: made.result, trialEndsAt: made.trialEndsAt, amount, coupon };
 }

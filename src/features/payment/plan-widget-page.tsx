@@ -6,7 +6,7 @@ import { Spinner } from '../../components/spinner';
 import { CheckIcon } from '../../components/icons';
 import { FieldError, inputClass, useFieldControl } from '../../components/fields/field-shell';
 import { failureEnvelope, serverFieldErrors } from '../../lib/entity-hooks';
-import { formatCurrency } from '../../lib/formatters';
+import { formatCurrency, formatDate } from '../../lib/formatters';
 import { getPlanWidget, periodLabel } from './api/payment-queries';
 import { subscribe } from './api/subscribe';
 import { MailIcon } from './public-card';
@@ -16,8 +16,19 @@ import { MailIcon } from './public-card';
  * price with VAT and period, e-mail and name, 'Abbonati'. Subscribing creates nothing yet: the
  * server e-mails a confirmation link (issue 23) and the widget says so, the same for every
  * address; the link opens /widget/confirm, which leads to the payment page. No app chrome;
- * readable from 320 px.
+ * readable from 320 px. A plan with a free trial (issue 30) says so: 'Prova gratuita di N giorni'
+ * and what is due at its end, from when.
  */
+/** The widget's words for a plan with a free trial (issue 30). */
+export const widgetTrialText = {
+  badge: (days: number) => `Prova gratuita di ${days} ${days === 1 ? 'giorno' : 'giorni'}`,
+  then: (amount: string, period: string, from: string) => `Poi ${amount} ${period} dal ${from}, IVA inclusa.`,
+  howToPay:
+    'Nessun addebito automatico durante la prova: prima della fine ti inviamo via email il link per pagare. Una prova per cliente e piano.',
+  startsAtConfirm: (days: number) =>
+    `La prova gratuita di ${days} ${days === 1 ? 'giorno' : 'giorni'} inizia quando confermi.`,
+} as const;
+
 export default function PlanWidgetPage() {
   const [params] = useSearchParams();
   const planId = Number(params.get('planId'));
@@ -96,10 +107,16 @@ export default function PlanWidgetPage() {
   }
   const p = plan.data!;
   const period = periodLabel(p.recurrenceType);
+  const trialDays = p.trialDays && p.trialDays > 0 ? p.trialDays : null;
   return (
     <WidgetFrame>
       <p className="text-xs font-medium uppercase tracking-wide text-brand-ink">{p.tenantName}</p>
       <h1 className="mt-1 text-xl font-semibold text-slate-900">{p.name}</h1>
+      {trialDays && (
+        <p className="mt-2 inline-flex rounded-full bg-violet-50 px-2.5 py-0.5 text-sm font-semibold text-violet-700 ring-1 ring-inset ring-violet-600/20">
+          {widgetTrialText.badge(trialDays)}
+        </p>
+      )}
       <p className="mt-2">
         <span className="text-3xl font-bold tracking-tight text-slate-900">{formatCurrency(p.amount)}</span>{' '}
         <span className="text-sm text-slate-500">{period}, IVA inclusa</span>
@@ -107,6 +124,14 @@ export default function PlanWidgetPage() {
       <p className="text-xs text-slate-500">
         {formatCurrency(p.recurringCostBeforeVAT)} + IVA {p.vatPercentage.toLocaleString('it-IT')}%
       </p>
+      {trialDays && (
+        <div className="mt-3 rounded-lg bg-violet-50/60 px-3 py-2.5 text-sm text-slate-700">
+          <p className="font-medium text-slate-900">
+            {widgetTrialText.then(formatCurrency(p.amount), period, formatDate(p.trialEndsAt))}
+          </p>
+          <p className="mt-0.5 text-xs text-slate-600">{widgetTrialText.howToPay}</p>
+        </div>
+      )}
       {p.features.length > 0 && (
         <ul className="mt-4 space-y-1.5 text-sm text-slate-700">
           {p.features.map((f, i) => (
@@ -138,6 +163,11 @@ export default function PlanWidgetPage() {
           <p className="mt-2 text-sm text-slate-600">
             Aprilo entro 1 ora per confermare l’abbonamento: poi potrai completare il pagamento.
           </p>
+          {trialDays && (
+            <p className="mt-2 text-sm font-medium text-violet-700">
+              {widgetTrialText.startsAtConfirm(trialDays)}
+            </p>
+          )}
           <p className="mt-3 text-xs text-slate-500">
             Non la trovi? Controlla anche la posta indesiderata, oppure riprova tra qualche minuto.
           </p>

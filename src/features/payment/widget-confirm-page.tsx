@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import type { SubscribeConfirmRefusal } from '../../../contract/schemas/payment';
+import { WIDGET_COUPON_NOT_APPLIED, type SubscribeConfirmRefusal } from '../../../contract/schemas/payment';
 import { Spinner } from '../../components/spinner';
 import { CheckIcon } from '../../components/icons';
 import { failureEnvelope } from '../../lib/entity-hooks';
+import { formatCurrency, formatDate } from '../../lib/formatters';
 import { confirmSubscription } from './api/confirm-subscription';
 import { PublicCard } from './public-card';
 
@@ -15,6 +16,25 @@ const headings: Record<SubscribeConfirmRefusal, string> = {
   notAllowed: 'Email non utilizzabile',
   unavailable: 'Piano non disponibile',
 };
+
+/** A confirmation that started a free trial (issue 30). */
+export const confirmTrialText = {
+  running: (until: string) => `Prova gratuita attiva fino al ${until}`,
+  due: (amount: string, on: string) =>
+    `Il primo pagamento, di ${amount}, è dovuto il ${on}. Puoi pagarlo ora oppure più avanti: prima della fine della prova ti inviamo via email il link per pagare. Senza pagamento, alla fine della prova l’abbonamento si ferma.`,
+  payNow: 'Paga ora',
+} as const;
+
+/** The widget's code refused at the confirmation (issue 30): why, as Create says it, and the price. */
+export const confirmCouponText = {
+  heading: 'Codice sconto non applicato',
+  why: (code: string, error: string) =>
+    error === '' || error === WIDGET_COUPON_NOT_APPLIED
+      ? `Il codice ${code} non è stato applicato.`
+      : `Il codice ${code} non è stato applicato: ${error}${/[.!?]$/.test(error) ? '' : '.'}`,
+  fullPrice: (amount: string) =>
+    `Il primo pagamento è di ${amount}, senza sconto. Nella pagina di pagamento puoi inserire un altro codice.`,
+} as const;
 
 const MISSING_TOKEN = 'Il link è incompleto: aprilo di nuovo dall’email, per intero.';
 
@@ -46,12 +66,18 @@ export default function WidgetConfirmPage() {
     staleTime: Infinity,
   });
   const paymentUrl = confirmation.data?.paymentUrl ?? null;
+  const trialEndsAt = confirmation.data?.trialEndsAt ?? null;
+  const couponRefused = confirmation.data?.coupon?.error ? confirmation.data.coupon : null;
+  // A running trial (issue 30) is told here and the customer chooses to pay now or later; a
+  // widget coupon refused at the confirmation is told before the full price is paid: in both
+  // cases no automatic move to the payment page, whose total would be all they saw.
+  const goOn = paymentUrl !== null && trialEndsAt === null && couponRefused === null;
 
   useEffect(() => {
     // A whole page load, never a client-side route change: the payment page's own
     // Content-Security-Policy (PayPal's SDK, Stripe.js) comes with its document.
-    if (paymentUrl) window.location.replace(new URL(paymentUrl, window.location.href).href);
-  }, [paymentUrl]);
+    if (goOn && paymentUrl) window.location.replace(new URL(paymentUrl, window.location.href).href);
+  }, [goOn, paymentUrl]);
 
   let body: React.ReactNode;
   if (!token) body = <Refused heading={headings.invalid} text={MISSING_TOKEN} tone="error" />;
@@ -82,21 +108,43 @@ export default function WidgetConfirmPage() {
         retrying={confirmation.isFetching}
       />
     );
-  } else
+  } else {
+    const amount = formatCurrency(confirmation.data?.amount);
     body = (
-      <div className="py-8 text-center" role="status">
+      <div className={`${goOn ? 'py-8' : 'py-6'} text-center`} role="status">
         <span className="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-emerald-100 text-emerald-600">
           <CheckIcon className="h-6 w-6" />
         </span>
         <p className="mt-4 text-base font-semibold text-slate-900">Abbonamento confermato</p>
-        <p className="mt-1 text-sm text-slate-500">Ti stiamo portando al pagamento…</p>
+        {couponRefused && (
+          <div
+            role="alert"
+            className="mt-3 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2.5 text-left text-sm text-amber-900"
+          >
+            <p className="font-semibold">{confirmCouponText.heading}</p>
+            <p className="mt-0.5">{confirmCouponText.why(couponRefused.code, couponRefused.error ?? '')}</p>
+            <p className="mt-1.5">{confirmCouponText.fullPrice(amount)}</p>
+          </div>
+        )}
+        {trialEndsAt !== null && (
+          <>
+            <p className="mt-3 rounded-lg bg-violet-50 px-3 py-2.5 text-sm font-semibold text-violet-800 ring-1 ring-inset ring-violet-600/20">
+              {confirmTrialText.running(formatDate(trialEndsAt))}
+            </p>
+            <p className="mt-3 text-sm text-slate-600">
+              {confirmTrialText.due(amount, formatDate(trialEndsAt))}
+            </p>
+          </>
+        )}
+        {goOn && <p className="mt-1 text-sm text-slate-500">Ti stiamo portando al pagamento…</p>}
         {paymentUrl && (
           <a href={paymentUrl} className="btn-primary mt-5 w-full justify-center">
-            Vai al pagamento
+            {trialEndsAt !== null ? confirmTrialText.payNow : 'Vai al pagamento'}
           </a>
         )}
       </div>
     );
+  }
 
   return <PublicCard title="Conferma abbonamento">{body}</PublicCard>;
 }

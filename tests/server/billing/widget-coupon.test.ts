@@ -4,8 +4,8 @@
  * rules of subscription Create (400 on `couponCode` in Italian, nothing written, no e-mail); a good
  * code is kept on the request, and the confirmation applies it to the payment link it makes, so
  * the payment page (`PaymentToken/validate`) shows the discount; the coupon is redeemed once,
- * whatever the link is opened again. A coupon used up between the request and the confirmation
- * leaves the full price.
+ * whatever the link is opened again. A coupon used up or expired between the request and the
+ * confirmation leaves the full price, and the confirmation's answer says why (`coupon.error`).
  */
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,6 +51,12 @@ beforeAll(async () => {
     expiresAt: '2026-01-31',
   });
   await create(admin, 'coupon', { code: 'ULTIMO', amountOff: 3, duration: 'once', maxRedemptions: 1 });
+  await create(admin, 'coupon', {
+    code: 'MEZZANOTTE',
+    percentOff: 20,
+    duration: 'once',
+    expiresAt: '2026-04-14',
+  });
 }, 60_000);
 afterAll(async () => {
   await ctx?.close();
@@ -60,7 +66,13 @@ afterAll(async () => {
 const subscribe = (body: unknown) =>
   ctx.api.post<{ confirmationSent: boolean }>('/api/subscription/subscribe', body);
 const confirm = (token: string) =>
-  ctx.api.post<{ paymentUrl: string; result: string }>('/api/subscription/subscribe/confirm', { token });
+  ctx.api.post<{
+    paymentUrl: string;
+    result: string;
+    trialEndsAt: string | null;
+    amount: number;
+    coupon: { code: string; error: string | null } | null;
+  }>('/api/subscription/subscribe/confirm', { token });
 const requestsOf = (email: string) =>
   ctx.db.select().from(widgetRequests).where(eq(widgetRequests.email, email)).orderBy(asc(widgetRequests.id));
 const timesRedeemed = async (code: string) =>
@@ -115,7 +127,12 @@ describe('the widget’s coupon code', () => {
 
     const done = await confirm(token);
     expect(done.status, done.raw).toBe(200);
-    expect(done.body.data!.result).toBe('created');
+    expect(done.body.data).toMatchObject({
+      result: 'created',
+      trialEndsAt: null,
+      amount: 31.84,
+      coupon: { code: 'WIDGET10', error: null },
+    });
     const view = await viewOf(done.body.data!.paymentUrl);
     // 29,00 + 22 % = 35,38; 10 % off the net before VAT: 26,10 + 22 % = 31,84.
     expect(view.coupon).toMatchObject({ code: 'WIDGET10', fullAmount: 35.38, amount: 31.84, applied: true });
@@ -124,13 +141,20 @@ describe('the widget’s coupon code', () => {
 
     // Opening the link again: the same page, nothing redeemed again.
     const again = await confirm(token);
-    expect(again.body.data).toEqual({ paymentUrl: done.body.data!.paymentUrl, result: 'replayed' });
+    expect(again.body.data).toEqual({
+      paymentUrl: done.body.data!.paymentUrl,
+      result: 'replayed',
+      trialEndsAt: null,
+      amount: 31.84,
+      coupon: { code: 'WIDGET10', error: null },
+    });
     expect(await timesRedeemed('WIDGET10')).toBe(1);
   });
 
   it('without a code, as before: the full price and the field left to the payment page', async () => {
     const token = await requestLink({ planId: monthly.id, email: 'senza.sconto@example.it', couponCode: '' });
     const done = await confirm(token);
+    expect(done.body.data).toMatchObject({ amount: 35.38, coupon: null });
     const view = await viewOf(done.body.data!.paymentUrl);
     expect(view.coupon).toBeNull();
     expect(view.amount).toBe(35.38);
@@ -144,12 +168,50 @@ describe('the widget’s coupon code', () => {
       couponCode: 'ULTIMO',
     });
     const won = await confirm(first);
+    // 29,00 − 3,00 = 26,00 + 22 % = 31,72.
+    expect(won.body.data).toMatchObject({ amount: 31.72, coupon: { code: 'ULTIMO', error: null } });
     expect((await viewOf(won.body.data!.paymentUrl)).coupon).toMatchObject({ code: 'ULTIMO' });
     const lost = await confirm(second);
     expect(lost.status, lost.raw).toBe(200);
+    // Told, with Create's field error, and the full price: nothing else asked or redeemed.
+    expect(lost.body.data).toMatchObject({
+      result: 'created',
+      amount: 35.38,
+      coupon: { code: 'ULTIMO', error: couponMessages.exhausted },
+    });
     const view = await viewOf(lost.body.data!.paymentUrl);
     expect(view.coupon).toBeNull();
     expect(view.amount).toBe(35.38);
     expect(await timesRedeemed('ULTIMO')).toBe(1);
+
+    // Opened again: the same answer, still nothing redeemed; the winner's link still says applied.
+    const lostAgain = await confirm(second);
+    expect(lostAgain.body.data).toEqual({ ...lost.body.data!, result: 'replayed' });
+    const wonAgain = await confirm(first);
+    expect(wonAgain.body.data).toEqual({ ...won.body.data!, result: 'replayed' });
+    expect(await timesRedeemed('ULTIMO')).toBe(1);
+  });
+
+  it('a coupon expired between the request and the confirmation: told «Coupon scaduto», full price', async () => {
+    clock.set('2026-04-14T21:40:00.000Z'); // 23:40 in Rome, the coupon's last day
+    try {
+      const token = await requestLink({
+        planId: monthly.id,
+        email: 'mezzanotte@example.it',
+        couponCode: 'MEZZANOTTE',
+      });
+      clock.set('2026-04-14T22:10:00.000Z'); // 00:10 in Rome, the next day; the link still valid
+      const done = await confirm(token);
+      expect(done.status, done.raw).toBe(200);
+      expect(done.body.data).toMatchObject({
+        result: 'created',
+        amount: 35.38,
+        coupon: { code: 'MEZZANOTTE', error: couponMessages.expired },
+      });
+      expect((await viewOf(done.body.data!.paymentUrl)).amount).toBe(35.38);
+      expect(await timesRedeemed('MEZZANOTTE')).toBe(0);
+    } finally {
+      clock.set('2026-04-14T08:00:00.000Z');
+    }
   });
 });

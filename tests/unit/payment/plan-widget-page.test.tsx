@@ -15,6 +15,8 @@ const plan: PlanWidgetView = {
   recurrenceTypeName: 'Mensile',
   features: [{ featureName: 'Report mensili', description: 'PDF ogni mese' }],
   tenantName: 'Demo Srl',
+  trialDays: null,
+  trialEndsAt: null,
 };
 
 const sentMessage = 'Ti abbiamo inviato un’email: apri il link che contiene per confermare l’abbonamento.';
@@ -126,5 +128,46 @@ describe('the plan widget (/widget/plan)', () => {
       { planId: 5, email: 'anna@example.it', couponCode: 'SOLOALTRO' },
       { planId: 5, email: 'anna@example.it', couponCode: 'BENVENUTO10' },
     ]);
+  });
+
+  it('a plan with a free trial says «Prova gratuita di N giorni», what is due at its end and from when', async () => {
+    server.use(
+      apiGet('plan/widget', () => ok({ ...plan, trialDays: 14, trialEndsAt: '2026-04-28T08:00:00.000Z' })),
+      apiPost('subscription/subscribe', () => ok({ confirmationSent: true }, sentMessage)),
+    );
+    const { user } = renderApp('/widget/plan?planId=5');
+    expect(await screen.findByText('Prova gratuita di 14 giorni')).toBeInTheDocument();
+    expect(screen.getByText('Poi 36,48 € al mese dal 28/04/2026, IVA inclusa.')).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'Nessun addebito automatico durante la prova: prima della fine ti inviamo via email il link per pagare. Una prova per cliente e piano.',
+      ),
+    ).toBeInTheDocument();
+
+    await user.type(screen.getByLabelText('Email'), 'prova@example.it');
+    await user.click(screen.getByRole('button', { name: 'Abbonati' }));
+    const status = await screen.findByRole('status');
+    expect(within(status).getByRole('heading', { name: 'Controlla la tua email' })).toBeInTheDocument();
+    expect(status).toHaveTextContent('La prova gratuita di 14 giorni inizia quando confermi.');
+  });
+
+  it('one day is «1 giorno»; a plan without a trial (null or 0) says nothing of a trial', async () => {
+    server.use(
+      apiGet('plan/widget', ({ request }) => {
+        const id = new URL(request.url).searchParams.get('planId');
+        if (id === '6') return ok({ ...plan, id: 6, trialDays: 1, trialEndsAt: '2026-04-15T08:00:00.000Z' });
+        return ok({ ...plan, id: Number(id), trialDays: id === '7' ? 0 : null, trialEndsAt: null });
+      }),
+    );
+    const one = renderApp('/widget/plan?planId=6');
+    expect(await screen.findByText('Prova gratuita di 1 giorno')).toBeInTheDocument();
+    expect(screen.getByText('Poi 36,48 € al mese dal 15/04/2026, IVA inclusa.')).toBeInTheDocument();
+    one.unmount();
+    for (const id of ['5', '7']) {
+      const view = renderApp(`/widget/plan?planId=${id}`);
+      expect(await screen.findByRole('heading', { name: 'Pro' })).toBeInTheDocument();
+      expect(screen.queryByText(/prova/i)).not.toBeInTheDocument();
+      view.unmount();
+    }
   });
 });

@@ -122,4 +122,109 @@ describe('the widget’s confirmation page (/widget/confirm)', () => {
       restoreLocation();
     }
   });
+
+  it('a confirmation that started a free trial says until when and what is due then; no automatic move to the payment page', async () => {
+    const paymentUrl = `${window.location.origin}/payment?token=pay-trial&bypassTenant=true`;
+    server.use(
+      apiPost('subscription/subscribe/confirm', () =>
+        ok({ paymentUrl, result: 'created', trialEndsAt: '2026-04-28T08:00:00.000Z', amount: 36.6 }),
+      ),
+    );
+    const replaced = stubLocationReplace();
+    try {
+      renderApp('/widget/confirm?token=trial');
+      const status = await screen.findByRole('status');
+      await waitFor(() => expect(status).toHaveTextContent('Abbonamento confermato'));
+      expect(status).toHaveTextContent('Prova gratuita attiva fino al 28/04/2026');
+      expect(status).toHaveTextContent(
+        'Il primo pagamento, di 36,60 €, è dovuto il 28/04/2026. Puoi pagarlo ora oppure più avanti: prima della fine della prova ti inviamo via email il link per pagare. Senza pagamento, alla fine della prova l’abbonamento si ferma.',
+      );
+      expect(screen.getByRole('link', { name: 'Paga ora' })).toHaveAttribute('href', paymentUrl);
+      expect(screen.queryByText('Ti stiamo portando al pagamento…')).not.toBeInTheDocument();
+      expect(replaced).toEqual([]);
+    } finally {
+      restoreLocation();
+    }
+  });
+
+  it('a widget coupon refused at the confirmation is told with its reason and the full price; no automatic move', async () => {
+    const paymentUrl = `${window.location.origin}/payment?token=pay-full&bypassTenant=true`;
+    server.use(
+      apiPost('subscription/subscribe/confirm', () =>
+        ok({
+          paymentUrl,
+          result: 'created',
+          trialEndsAt: null,
+          amount: 35.38,
+          coupon: { code: 'ULTIMO', error: 'Coupon esaurito' },
+        }),
+      ),
+    );
+    const replaced = stubLocationReplace();
+    try {
+      renderApp('/widget/confirm?token=coupon');
+      const alert = await screen.findByRole('alert');
+      expect(alert).toHaveTextContent('Codice sconto non applicato');
+      expect(alert).toHaveTextContent('Il codice ULTIMO non è stato applicato: Coupon esaurito.');
+      expect(alert).toHaveTextContent(
+        'Il primo pagamento è di 35,38 €, senza sconto. Nella pagina di pagamento puoi inserire un altro codice.',
+      );
+      expect(screen.getByText('Abbonamento confermato')).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Vai al pagamento' })).toHaveAttribute('href', paymentUrl);
+      expect(screen.queryByText('Ti stiamo portando al pagamento…')).not.toBeInTheDocument();
+      expect(replaced).toEqual([]);
+    } finally {
+      restoreLocation();
+    }
+  });
+
+  it('refused without a reason, and with a trial: both told', async () => {
+    server.use(
+      apiPost('subscription/subscribe/confirm', () =>
+        ok({
+          paymentUrl: 'https://pagamenti.example.com/payment?token=t',
+          result: 'replayed',
+          trialEndsAt: '2026-04-28T08:00:00.000Z',
+          amount: 36.6,
+          coupon: { code: 'BENVENUTO', error: 'Il codice sconto non è stato applicato.' },
+        }),
+      ),
+    );
+    const replaced = stubLocationReplace();
+    try {
+      renderApp('/widget/confirm?token=both');
+      const alert = await screen.findByRole('alert');
+      expect(alert).toHaveTextContent(
+        'Il codice BENVENUTO non è stato applicato.Il primo pagamento è di 36,60 €',
+      );
+      expect(screen.getByText('Prova gratuita attiva fino al 28/04/2026')).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Paga ora' })).toBeInTheDocument();
+      expect(replaced).toEqual([]);
+    } finally {
+      restoreLocation();
+    }
+  });
+
+  it('a widget coupon applied: on to the payment page as before (it shows the discount)', async () => {
+    const paymentUrl = 'https://pagamenti.example.com/payment?token=sconto';
+    server.use(
+      apiPost('subscription/subscribe/confirm', () =>
+        ok({
+          paymentUrl,
+          result: 'created',
+          trialEndsAt: null,
+          amount: 31.84,
+          coupon: { code: 'WIDGET10', error: null },
+        }),
+      ),
+    );
+    const replaced = stubLocationReplace();
+    try {
+      renderApp('/widget/confirm?token=ok');
+      await waitFor(() => expect(replaced).toEqual([paymentUrl]));
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    } finally {
+      restoreLocation();
+    }
+  });
 });
