@@ -6,6 +6,7 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
+import { useLocation } from 'react-router-dom';
 import { apiPaths } from '../../../contract/api-paths';
 import { couponPeriodsText } from '../../../contract/schemas/coupon-apply';
 import type { Subscription } from '../../../contract/schemas/subscription';
@@ -21,9 +22,10 @@ export function PayPalCouponApproval({ s }: { s: Subscription }) {
   const queryClient = useQueryClient();
   const checked = useRef(false);
   const approval = s.paypalCouponApproval ?? null;
+  const { search } = useLocation();
 
   useEffect(() => {
-    const params = new URLSearchParams(window.location.search);
+    const params = new URLSearchParams(search);
     if (!approval || checked.current || params.get('paypalCoupon') !== String(s.id)) return;
     checked.current = true;
     void unwrap<{ redeemed: boolean }>(http.post(apiPaths.user.myPayPalCoupon(s.id), {}, { tenantId }))
@@ -33,7 +35,7 @@ export function PayPalCouponApproval({ s }: { s: Subscription }) {
         await queryClient.invalidateQueries({ queryKey: queryKeys.entity(tenantId, 'subscription') });
       })
       .catch(() => undefined);
-  }, [approval, s.id, tenantId, queryClient]);
+  }, [approval, search, s.id, tenantId, queryClient]);
 
   if (!approval) return null;
   return (
