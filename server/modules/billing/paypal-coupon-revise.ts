@@ -239,7 +239,7 @@ async function mailApproval(
         : `per i prossimi ${t.periods} periodi`;
   const greeting = `Gentile ${who.name ?? who.email},`;
   const what =
-    `${tenantName} ti ha applicato il coupon ${t.code} sull'abbonamento ${plan?.name ?? ''}: ` +
+    `${tenantName} ti ha applicato il coupon ${t.code} sull’abbonamento ${plan?.name ?? ''}: ` +
     `pagherai ${formatEur(t.discountedCents)} invece di ${formatEur(t.fullCents)} ${periods}.`;
   const how =
     'Il tuo abbonamento si rinnova con PayPal: perché lo sconto valga devi approvarlo su PayPal da questo link. ' +
