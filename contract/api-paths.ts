@@ -50,6 +50,9 @@ export const apiPaths = {
      * the Admin's changePlan on their own subscription (issue 30).
      */
     myChangePlan: (subscriptionId: number | string) => `user/me/subscriptions/${subscriptionId}/changePlan`,
+    /** POST (own subscription, back from PayPal): the coupon waiting for approval read back, {redeemed} (issue 30). */
+    myPayPalCoupon: (subscriptionId: number | string) =>
+      `user/me/subscriptions/${subscriptionId}/paypalCoupon`,
     /** GET (customer, own subscription): its one-off charges (issue 30), OwnOneOffCharge[]. */
     myCharges: (subscriptionId: number | string) => `user/me/subscriptions/${subscriptionId}/charges`,
     /** GET {allowed} / POST {periods} (customer, own subscription, where the tenant allows it): issue 30. */

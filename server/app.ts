@@ -8,6 +8,7 @@ import { subscribeResidualCredits } from './modules/billing/subscription-credit'
 import { pauseAtProvider } from './modules/billing/pause.service';
 import { removeNextChargeAtStripe, subscribeOneOffCharges } from './modules/billing/one-off-charge.service';
 import { couponAtStripe } from './modules/billing/coupon-apply.service';
+import { applyCouponAtPayPal, checkPayPalCouponApproval } from './modules/billing/paypal-coupon-revise';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { MEMORY_DATA_DIR } from './config';
@@ -470,6 +471,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       pauseAtProvider(providerDeps, tenantId, id, target, move),
     // 'Applica coupon' on a Stripe-charged subscription: Stripe first (coupon-apply.service.ts).
     couponAtStripe: (tenantId, target) => couponAtStripe(providerDeps, tenantId, target),
+    // 'Applica coupon' on a PayPal-charged subscription: plan and revise first, then the customer's approval.
+    couponAtPayPal: (tenantId, id, code, run) =>
+      applyCouponAtPayPal({ ...providerDeps, publicUrl }, tenantId, id, code, run),
+    checkPayPalCoupon: (tenantId, id, run) => checkPayPalCouponApproval(providerDeps, tenantId, id, run),
     // A 'next payment' charge's Stripe invoice item removed before it is deleted (issue 30).
     beforeChargeDelete: (tenantId, subscriptionId, chargeId) =>
       removeNextChargeAtStripe(providerDeps, tenantId, subscriptionId, chargeId),

@@ -114,12 +114,26 @@ export interface Subscription {
   /** GetById only (issue 30): the coupon in effect (code, discount, periods left), or null. */
   coupon?: CouponQuote | null;
   /**
+   * Issue 30: a coupon the Admin applied on a subscription PayPal charges, waiting for the
+   * customer's approval on PayPal (`approveUrl`): the discounted and full amounts per period
+   * (euro) and the discounted periods (null: all). Null when none waits.
+   */
+  paypalCouponApproval?: PayPalCouponApproval | null;
+  /**
    * GetById only (issue 30, 'Cambia piano'): the customer's credit left by plan changes (euro), set
    * off against the next period payments; `creditSetOff` false: not by Rinnova (a PayPal subscription:
    * its charges cannot be lowered, the credit waits for the Admin).
    */
   creditBalance?: number;
   creditSetOff?: boolean;
+}
+
+export interface PayPalCouponApproval {
+  code: string;
+  approveUrl: string;
+  amount: number;
+  fullAmount: number;
+  periods: number | null;
 }
 
 /** Euros with at most two decimals, ≥ 0 (or > 0), as a number or a '49,50' string; '' / null → absent. */

@@ -22,6 +22,10 @@ export interface FakeSubscription {
   plan_overridden?: boolean;
   /** Billing cycles charged so far (the first at an ACTIVE approval, then each `renew`). */
   cycles_completed?: number;
+  /** `cycles_completed` when the current plan began (a revise starts the new plan's cycles). */
+  plan_cycles_from?: number;
+  /** A revise waiting for the buyer's approval (`revisionApproval`): the plan it asks. */
+  pending_plan_id?: string;
 }
 
 /** A plan's billing cycle as the fake keeps it: TRIAL cycles first, then the REGULAR one. */
@@ -65,6 +69,17 @@ export interface FakePayPal {
   readonly calls: string[];
   /** Plan revisions received (`POST …/subscriptions/{id}/revise`, issue 30), in order. */
   readonly revisions: { subscriptionId: string; planId: string; requestId: string | null }[];
+  /**
+   * How a revise takes effect. false (the default, what the plan-change tests rely on): at once.
+   * true (real PayPal): the plan waits for the buyer's approval on the answer's `approve` link
+   * (`approveRevision`, or a browser opening the link); until then PayPal bills the old plan.
+   */
+  revisionApproval: boolean;
+  /**
+   * The buyer approves the pending revise of `subscriptionId`: its plan becomes the revised one
+   * (its cycles from the next billing on); answers PayPal's BILLING.SUBSCRIPTION.UPDATED event.
+   */
+  approveRevision(subscriptionId: string, at?: Date): Record<string, unknown>;
   /** Every charge taken, in order (issue 30: what PayPal charged per cycle). */
   readonly charges: FakeCharge[];
   /**
@@ -223,6 +238,20 @@ export async function startFakePayPal(options: { port?: number; host?: string } 
       return send(res, failure.failure, { name: `FAKE_${failure.failure}`, message: 'failure on demand' });
     }
 
+    // The buyer opening a revise's `approve` link: approved, back to the merchant's return URL.
+    const reviseApprove = /^\/fake\/revise-approve\/([^/]+)$/.exec(path);
+    if (method === 'GET' && reviseApprove) {
+      const id = decodeURIComponent(reviseApprove[1]!);
+      if (!subscriptions.get(id)?.pending_plan_id) return send(res, 404, { name: 'RESOURCE_NOT_FOUND' });
+      api.approveRevision(id);
+      const back = new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get('return_url');
+      if (back) {
+        res.writeHead(302, { location: back });
+        res.end();
+        return;
+      }
+      return send(res, 200, { approved: true });
+    }
     if (method === 'POST' && path === '/fake/approve') {
       const planId = typeof body.plan_id === 'string' ? body.plan_id : '';
       if (!plans.has(planId) && !planId.startsWith('P-')) return send(res, 422, { name: 'INVALID_PLAN' });
@@ -265,13 +294,27 @@ export async function startFakePayPal(options: { port?: number; host?: string } 
             name: 'UNPROCESSABLE_ENTITY',
             details: [{ issue: 'SUBSCRIPTION_STATUS_INVALID' }],
           });
-        found.plan_id = planId;
-        revisions.push({
-          subscriptionId: found.id,
-          planId,
-          requestId: String(req.headers['paypal-request-id'] ?? '') || null,
+        const requestId = String(req.headers['paypal-request-id'] ?? '') || null;
+        // The same PayPal-Request-Id again: the answer of the first time, nothing revised twice.
+        const repeated = requestId !== null && revisions.some((r) => r.requestId === requestId);
+        if (!repeated) {
+          if (api.revisionApproval) found.pending_plan_id = planId;
+          else switchPlan(found, planId);
+          revisions.push({ subscriptionId: found.id, planId, requestId });
+        }
+        const context = body.application_context as { return_url?: unknown } | undefined;
+        const back = typeof context?.return_url === 'string' ? context.return_url : '';
+        const approve = `${url}/fake/revise-approve/${encodeURIComponent(found.id)}${
+          back ? `?return_url=${encodeURIComponent(back)}` : ''
+        }`;
+        return send(res, 200, {
+          plan_id: planId,
+          plan_overridden: false,
+          links: [
+            { href: approve, rel: 'approve', method: 'GET' },
+            { href: `${url}/v1/billing/subscriptions/${found.id}`, rel: 'self', method: 'GET' },
+          ],
         });
-        return send(res, 200, { plan_id: planId, plan_overridden: false, links: [] });
       }
       if (method === 'POST' && sub[2] === '/cancel') {
         if (found.status === 'CANCELLED' || found.status === 'EXPIRED')
@@ -355,12 +398,19 @@ export async function startFakePayPal(options: { port?: number; host?: string } 
   const address = server.address() as AddressInfo;
   url = `http://${options.host ?? '127.0.0.1'}:${address.port}`;
 
+  /** The subscription bills `planId` from its next cycle on: that plan's cycles start there. */
+  function switchPlan(found: FakeSubscription, planId: string) {
+    found.plan_id = planId;
+    found.plan_cycles_from = found.cycles_completed ?? 0;
+    delete found.pending_plan_id;
+  }
+
   /** The next cycle's charge of subscription `id` at `at`, at its plan's price of that cycle. */
   function charge(id: string, at: Date): FakeCharge {
     const found = subscriptions.get(id)!;
     const cycle = (found.cycles_completed ?? 0) + 1;
     // A seeded plan id the fake never made ('P-DEMO…'): its price is unknown here.
-    const amount = api.amountOfCycle(found.plan_id, cycle) ?? '';
+    const amount = api.amountOfCycle(found.plan_id, cycle - (found.plan_cycles_from ?? 0)) ?? '';
     found.cycles_completed = cycle;
     const taken: FakeCharge = {
       saleId: newId('SALE'),
@@ -380,6 +430,13 @@ export async function startFakePayPal(options: { port?: number; host?: string } 
     products,
     calls,
     revisions,
+    revisionApproval: false,
+    approveRevision(subscriptionId, at = new Date()) {
+      const found = subscriptions.get(subscriptionId);
+      if (!found?.pending_plan_id) throw new Error(`fake PayPal: no revise waits on ${subscriptionId}`);
+      switchPlan(found, found.pending_plan_id);
+      return api.event('BILLING.SUBSCRIPTION.UPDATED', { ...found }, at.toISOString());
+    },
     charges,
     approve(planId, customId, status = 'ACTIVE', opts = {}) {
       const id = newId('I');

@@ -68,6 +68,15 @@ export interface PaymentProviderAdapter {
    */
   changePlan(id: string, input: { providerPlanId: string; idempotencyKey: string }): Promise<void>;
   /**
+   * PayPal only (issue 30, 'Applica coupon' on a running subscription): `POST …/revise` to
+   * `providerPlanId` with the buyer's return URL; PayPal switches the plan only once the buyer
+   * approves it on the answer's `approve` link (null when PayPal answers none).
+   */
+  reviseForApproval?(
+    id: string,
+    input: { providerPlanId: string; idempotencyKey: string; returnUrl?: string; cancelUrl?: string },
+  ): Promise<{ approveUrl: string | null }>;
+  /**
    * A pause of collection (issue 30, 'Sospendi incasso'): the provider charges nothing until
    * `resumesAt`. Stripe sets `pause_collection: { behavior: 'void', resumes_at }` (its invoices of
    * the paused periods are voided, the subscription stays `active`, collection resumes by itself at

@@ -193,6 +193,22 @@ export function createPayPalAdapter(
         { 'paypal-request-id': idempotencyKey },
       );
     },
+    async reviseForApproval(id, { providerPlanId, idempotencyKey, returnUrl, cancelUrl }) {
+      const body = (await call(
+        'POST',
+        `/v1/billing/subscriptions/${encodeURIComponent(id)}/revise`,
+        {
+          plan_id: providerPlanId,
+          ...(returnUrl
+            ? { application_context: { return_url: returnUrl, cancel_url: cancelUrl ?? returnUrl } }
+            : {}),
+        },
+        { 'paypal-request-id': idempotencyKey },
+      )) as { links?: unknown } | null;
+      const links = Array.isArray(body?.links) ? (body.links as { rel?: unknown; href?: unknown }[]) : [];
+      const approve = links.find((l) => l.rel === 'approve' && typeof l.href === 'string');
+      return { approveUrl: approve ? String(approve.href) : null };
+    },
     async verifyWebhook(delivery: WebhookDelivery, webhookId: string) {
       const h = (name: string) => {
         const v = delivery.headers[name];

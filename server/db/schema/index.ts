@@ -14,3 +14,4 @@ export * from './dashboard';
 export * from './integrations';
 export * from './widget';
 export * from './tenancy';
+export * from './paypal-coupons';

@@ -105,6 +105,7 @@ import {
 import { createOneOffCharge, deleteOneOffCharge, listOneOffCharges } from './one-off-charge.service';
 import { creditBalance, creditSetOffFor } from './subscription-credit';
 import type { ProviderPlanChange } from './plan-change.provider';
+import { paypalCouponApprovalOf, paypalCouponTexts, type PayPalCouponPending } from './paypal-coupon-revise';
 
 const planChangeLineSchema = z.object({
   description: z.string(),
@@ -159,6 +160,23 @@ export interface BillingRoutesOptions {
   ) => Promise<void>;
   /** 'Applica coupon' on a Stripe-charged subscription (issue 30): Stripe first, outside the unit. */
   couponAtStripe?: (tenantId: number, target: StripeCouponTarget) => Promise<void>;
+  /**
+   * 'Applica coupon' on a PayPal-charged subscription (issue 30): the coupon's PayPal plan and the
+   * revise first, outside the unit; the customer approves it on PayPal (paypal-coupon-revise.ts).
+   * Null: PayPal does not charge it.
+   */
+  couponAtPayPal?: (
+    tenantId: number,
+    subscriptionId: number,
+    code: string,
+    run: <T>(fn: (w: UnitOfWork) => Promise<T>) => Promise<T>,
+  ) => Promise<PayPalCouponPending | null>;
+  /** The read-back when the customer returns from PayPal: answers whether the coupon was redeemed. */
+  checkPayPalCoupon?: (
+    tenantId: number,
+    subscriptionId: number,
+    run: <T>(fn: (w: UnitOfWork) => Promise<T>) => Promise<T>,
+  ) => Promise<boolean>;
   /**
    * Deleting a 'Con il prossimo pagamento' charge of a Stripe subscription (issue 30): its invoice
    * item removed at Stripe first, outside the unit (a failure is a 502 and nothing changes).
@@ -248,6 +266,16 @@ export const subscriptionItemSchema = z.object({
   creditBalance: z.number().optional(),
   creditSetOff: z.boolean().optional(),
   coupon: couponQuoteSchema.nullable().optional(),
+  paypalCouponApproval: z
+    .object({
+      code: z.string(),
+      approveUrl: z.string(),
+      amount: z.number(),
+      fullAmount: z.number(),
+      periods: z.number().nullable(),
+    })
+    .nullable()
+    .optional(),
 });
 const bankTransferItemSchema = z.object({
   id: z.number(),
@@ -380,6 +408,8 @@ export function registerBillingRoutes(
     pauseAtProvider,
     beforeChargeDelete,
     couponAtStripe,
+    couponAtPayPal,
+    checkPayPalCoupon,
   }: BillingRoutesOptions,
 ): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -428,6 +458,7 @@ export function registerBillingRoutes(
       history: await historyOf(scope, id, own),
       scheduledPlanChange: await scheduledPlanChangeOf(scope, id),
       coupon: await couponInEffect(scope, id),
+      paypalCouponApproval: await paypalCouponApprovalOf(scope, id),
       creditBalance: fromCents(await creditBalance(scope, id)),
       creditSetOff: await creditSetOffFor(scope, id),
     };
@@ -491,7 +522,11 @@ export function registerBillingRoutes(
         own === undefined
           ? listed
           : await Promise.all(
-              listed.map(async (item) => ({ ...item, coupon: await couponInEffect(scope, item.id) })),
+              listed.map(async (item) => ({
+                ...item,
+                coupon: await couponInEffect(scope, item.id),
+                paypalCouponApproval: await paypalCouponApprovalOf(scope, item.id),
+              })),
             );
       const nextAfterId = ids.length === pageSize ? (ids[ids.length - 1] ?? null) : null;
       return ok(
@@ -615,6 +650,28 @@ export function registerBillingRoutes(
     const tenantId = tenantOf(request);
     return { tenantId, tx: connectionFor(tenantId) };
   };
+
+  app.post(
+    '/api/user/me/subscriptions/:id/paypalCoupon',
+    {
+      config: anyone,
+      schema: {
+        tags: ['user'],
+        summary:
+          'Di ritorno da PayPal (issue 30): se PayPal addebita ora il piano del coupon in attesa di approvazione, il coupon è applicato (una volta). 404 per una sottoscrizione non propria',
+        params: idParams,
+        response: { 200: envelopeOf(z.object({ redeemed: z.boolean() })) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      await readOne(request, id, false);
+      const redeemed = checkPayPalCoupon
+        ? await checkPayPalCoupon(tenantOf(request), id, (fn) => request.unitOfWork(fn))
+        : false;
+      return ok({ redeemed });
+    },
+  );
 
   app.get(
     '/api/user/me/subscriptions/:id/changePlan',
@@ -916,12 +973,25 @@ export function registerBillingRoutes(
           "«Applica coupon» (issue 30): il coupon vale dal prossimo pagamento (l'importo dovuto e il primo pagamento non pagato diventano scontati); con preview: true solo il ricalcolo. Una sottoscrizione ha un solo coupon: lo stesso codice risponde quanto applicato, un altro 400 su couponCode",
         params: idParams,
         body: applyCouponSchema,
-        response: { 200: envelopeOf(couponQuoteSchema) },
+        response: {
+          200: envelopeOf(couponQuoteSchema.extend({ approveUrl: z.string().nullable().optional() })),
+        },
       },
     },
     async (request) => {
       const { id } = request.params;
       const { couponCode, preview } = request.body;
+      // A subscription PayPal charges: revised at PayPal, applied once the customer approves it.
+      if (!preview && couponAtPayPal) {
+        const pending = await couponAtPayPal(tenantOf(request), id, couponCode, (fn) =>
+          request.unitOfWork(fn),
+        );
+        if (pending)
+          return ok(
+            pending,
+            pending.applied ? couponMessages.applied(pending.code) : paypalCouponTexts.pending(pending.code),
+          );
+      }
       // A subscription Stripe charges: Stripe is told first, outside any transaction.
       const target =
         preview || !couponAtStripe

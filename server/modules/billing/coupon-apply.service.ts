@@ -153,7 +153,8 @@ export async function applyCouponToSubscription(
   }
   // The Admin's path on a subscription a provider charges: the provider would keep charging the
   // full price. Stripe is told first (`couponAtStripe`); PayPal's revise needs the buyer's
-  // re-consent (server/README 'Coupons at PayPal'), so it is refused and nothing changes.
+  // re-consent, so the route takes that path before this one (paypal-coupon-revise.ts: redeemed
+  // on PayPal's confirmation); reaching here without it, it is refused and nothing changes.
   if (input.paymentId === undefined && !input.preview) {
     const charged = await chargedByProvider(uow, sub);
     if (charged === 'paypal' || (charged === 'stripe' && !input.stripeDone))

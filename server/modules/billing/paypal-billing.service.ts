@@ -14,6 +14,7 @@ import { ProviderError, type ProviderSubscription } from '../../providers/paymen
 import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
 import { findToken, isUsable, paymentMessages } from './payment-token.service';
 import { lastResumeAt } from './renewal.service';
+import { confirmPayPalCoupon } from './paypal-coupon-revise';
 
 import {
   type ProviderDeps,
@@ -216,6 +217,16 @@ async function handleEvent(
       kind: 'paypal',
       note: `PayPal: addebito non riuscito${typeof failures === 'number' ? ` (tentativo ${failures})` : ''}`,
     });
+  }
+  if (event.event_type === 'BILLING.SUBSCRIPTION.UPDATED') {
+    // The buyer approved a revise (issue 30): a coupon waiting on the plan PayPal now bills is
+    // redeemed once (paypal-coupon-revise.ts); any other update changes nothing.
+    const planId = event.resource?.plan_id;
+    if (!providerId || typeof planId !== 'string')
+      return { outcome: 'ignored', detail: 'evento senza sottoscrizione o piano' };
+    if (event.resource?.plan_overridden === true)
+      return { outcome: 'ignored', detail: 'piano personalizzato: nessun coupon' };
+    return confirmPayPalCoupon(w, providerId, planId.slice(0, 200));
   }
   const status = STATUS_EVENTS[event.event_type];
   if (!status && event.event_type !== 'PAYMENT.SALE.COMPLETED')

@@ -14,6 +14,7 @@ import { RenewalActions } from './renewal-actions';
 import { CustomerPause } from './customer-pause';
 import { CustomerPlanChange } from './customer-plan-change';
 import { PayNow } from './pay-now';
+import { PayPalCouponApproval } from './paypal-coupon-approval';
 import { PaymentMethod } from './payment-method';
 
 const methodNames: Record<string, string> = {
@@ -208,6 +209,7 @@ function SubscriptionCard({ s }: { s: Subscription }) {
           <CouponFigures coupon={s.coupon} />
         </div>
       )}
+      <PayPalCouponApproval s={s} />
       <TrialNote s={s} />
       <OwnCharges s={s} />
       <RenewalActions s={s} />
