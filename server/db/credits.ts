@@ -182,8 +182,19 @@ export async function creditSetOffFor(scope: TenantScope, subscriptionId: number
 
 /** How the periods are paid: the latest paid period payment's method (null: none yet, or unknown). */
 async function periodMethod(scope: TenantScope, subscriptionId: number): Promise<string | null> {
+  return (await periodBilling(scope, subscriptionId))?.method ?? null;
+}
+
+/**
+ * The latest paid period payment's method and provider subscription (a Stripe subscription's
+ * customer holds its credit), or undefined when no period is paid yet.
+ */
+export async function periodBilling(
+  scope: TenantScope,
+  subscriptionId: number,
+): Promise<{ method: string | null; providerSubscriptionId: string | null } | undefined> {
   const [row] = await scope.tx
-    .select({ method: payments.method })
+    .select({ method: payments.method, providerSubscriptionId: payments.providerSubscriptionId })
     .from(payments)
     .where(
       and(
@@ -196,5 +207,5 @@ async function periodMethod(scope: TenantScope, subscriptionId: number): Promise
     )
     .orderBy(sql`${payments.periodStart} desc`, sql`${payments.id} desc`)
     .limit(1);
-  return row?.method ?? null;
+  return row;
 }
