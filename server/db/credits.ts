@@ -106,6 +106,30 @@ export const setOffCausale = (cents: number, creditNoteNumber: string, creditNot
   `Compensato credito residuo di ${euro(cents)} della nota di credito n. ${creditNoteNumber} del ${italianDay(creditNoteDate)}`;
 
 /**
+ * The Causale line of a plan change's own credit note set off on its proration payment (the
+ * unused days' TD04 against the new days' charge), written only beside a ledger set-off on the
+ * same payment, so that the Causale's set-offs add up to what ImportoPagamento leaves out.
+ */
+export async function changeOffsetCausali(
+  scope: TenantScope,
+  planChangeId: number,
+  offsetCents: number,
+): Promise<string[]> {
+  const [note] = await scope.tx
+    .select({ number: invoices.numberText, date: invoices.issueDate })
+    .from(planChanges)
+    .innerJoin(
+      invoices,
+      and(eq(invoices.tenantId, planChanges.tenantId), eq(invoices.id, planChanges.creditNoteId)),
+    )
+    .where(and(eq(planChanges.tenantId, scope.tenantId), eq(planChanges.id, planChangeId)));
+  if (!note || offsetCents <= 0) return [];
+  return [
+    `Compensato credito di ${euro(offsetCents)} della nota di credito n. ${note.number} del ${italianDay(note.date)}`,
+  ];
+}
+
+/**
  * The Causale lines of a payment's set-off: the ledger is used first in, first out, so the
  * payment's use is split among the credits (and their credit notes) it consumed.
  */

@@ -13,6 +13,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PlanChangePreview } from '../../../contract/invoice/plan-change';
+import type { OneOffCharge } from '../../../contract/schemas/one-off-charge';
 import type { Plan } from '../../../contract/schemas/plan';
 import { SubscriptionStatus } from '../../../contract/subscription-status';
 import { invoices, payments, subscriptionCredits } from '../../../server/db/schema';
@@ -40,6 +41,7 @@ let cliente: ApiClient;
 let stripe: FakeStripe;
 let demoId: number;
 let me: number;
+let company: number;
 let mini: Plan;
 let base: Plan;
 let pro: Plan;
@@ -60,6 +62,7 @@ beforeAll(async () => {
   await giveIban(ctx, 'Demo Srl');
   await pointStripeAt(admin, { url: stripe.url, webhookSecret: STRIPE_WHSEC });
   me = await userId(ctx, DEMO.cliente);
+  company = await userId(ctx, 'amministrazione@bianchi-consulting.example.com');
   mini = await addPlan(admin, 'Mini gaps', 20, 1, true);
   base = await addPlan(admin, 'Base gaps', 29, 1, true);
   pro = await addPlan(admin, 'Pro gaps', 49, 1, true);
@@ -91,6 +94,8 @@ const invoiceOf = (paymentId: number) =>
 const tags = (xml: string, tag: string) =>
   [...xml.matchAll(new RegExp(`<${tag}>([^<]*)</${tag}>`, 'g'))].map((m) => m[1]!);
 const eur = (cents: number) => (cents / 100).toFixed(2);
+const stripeInvoicesOf = (paymentId: number) =>
+  [...stripe.invoices.values()].filter((i) => i.metadata.rinnovaPaymentId === String(paymentId));
 const outboxSweep = () => ctx.app.jobs!.runJobNow('outbox-sweep', {});
 
 async function paidByCard(userIdOf: number, planId: number, start: string) {
@@ -230,5 +235,97 @@ describe('a card subscription its customer turned off: the renewal link sets the
     expect(await fatturaErrors(invoice!.xml)).toEqual([]);
     await outboxSweep();
     expect(stripe.balances.get(customer)).toBe(-(cents - used));
+  });
+});
+
+describe('Stripe: a proration or a one-off charge while a credit is left', () => {
+  const secondsOf = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
+  it('an upgrade after a downgrade’s credit: Stripe’s balance takes it, Rinnova records the use and accepts that amount once', async () => {
+    const { sub, providerId } = await paidByCard(company, pro.id, '2027-08-01T09:00:00.000Z');
+    const customer = stripe.subscriptions.get(providerId)!.customer;
+    clock.set('2027-08-02T09:00:00.000Z');
+    const down = await change(sub.id, { planId: mini.id, when: 'now' });
+    expect(down.status, down.raw).toBe(200);
+    const cents = Math.round(down.body.data!.residualCredit * 100);
+    // Stripe's renewal on Mini takes a period of the credit.
+    clock.set('2027-09-01T09:00:00.000Z');
+    const renewal = stripe.renew(providerId, clock.now());
+    await hook(renewal);
+    expect(renewal.amount_paid).toBe(0);
+    const left = Math.round((await getSub(sub.id)).creditBalance! * 100);
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThan(cents);
+    expect(stripe.balances.get(customer)).toBe(-left);
+
+    // The upgrade: the proration asks its net; Stripe's balance takes the credit off its invoice.
+    clock.set('2027-09-02T09:00:00.000Z');
+    const up = await change(sub.id, { planId: pro.id, when: 'now' });
+    expect(up.status, up.raw).toBe(200);
+    const prorationId = up.body.data!.prorationPaymentId!;
+    const asked = Math.round(up.body.data!.netToPay * 100);
+    expect(asked).toBeGreaterThan(left);
+    const charged = stripeInvoicesOf(prorationId);
+    expect(charged).toHaveLength(1);
+    expect(charged[0]).toMatchObject({ status: 'paid', amount_paid: asked - left });
+    expect(stripe.balances.get(customer)).toBe(0);
+    const paidAt = { status_transitions: { paid_at: secondsOf('2027-09-02T09:01:00.000Z') } };
+    await hook({ ...charged[0]!, ...paidAt });
+    await hook({ ...charged[0]!, ...paidAt });
+    const row = await paymentRow(prorationId);
+    expect(row).toMatchObject({ amountDueCents: asked - left });
+    expect(row.paidAt).not.toBeNull();
+    const uses = (await ledger(sub.id)).filter((r) => r.paymentId === prorationId);
+    expect(uses.map((r) => r.amountCents)).toEqual([-left]);
+    expect((await getSub(sub.id)).creditBalance).toBe(0);
+    const [invoice, ...more] = await invoiceOf(prorationId);
+    expect(more).toEqual([]);
+    expect(tags(invoice!.xml, 'ImportoPagamento')).toEqual([eur(asked - left)]);
+    const causali = tags(invoice!.xml, 'Causale');
+    expect(causali.at(-1)).toMatch(
+      new RegExp(`^Compensato credito residuo di EUR ${eur(left).replace('.', ',')} `),
+    );
+    expect(causali[0]).toMatch(/^Compensato credito di EUR \d+,\d{2} della nota di credito n\. /);
+    expect(await fatturaErrors(invoice!.xml)).toEqual([]);
+  });
+
+  it('a one-off charge whose credit has not reached Stripe yet: charged only once the balance holds it, the reduced amount', async () => {
+    const { sub, providerId } = await paidByCard(company, pro.id, '2027-10-01T09:00:00.000Z');
+    const customer = stripe.subscriptions.get(providerId)!.customer;
+    clock.set('2027-10-15T09:00:00.000Z');
+    stripe.failNext('POST /v1/customers', 500, 1);
+    const down = await change(sub.id, { planId: base.id, when: 'now' });
+    expect(down.status, down.raw).toBe(200);
+    const cents = Math.round(down.body.data!.residualCredit * 100);
+    expect(stripe.balances.get(customer) ?? 0).toBe(0);
+
+    // 61,00 > the credit: the payment asks the rest; its charge waits while Stripe still fails.
+    stripe.failNext('POST /v1/customers', 500, 1);
+    const large = await admin.post<OneOffCharge>(`/api/subscription/charges/${sub.id}`, {
+      description: 'Migrazione dati',
+      quantity: 1,
+      unitPrice: 50,
+      collect: 'now',
+    });
+    expect(large.status, large.raw).toBe(200);
+    const largeId = large.body.data!.paymentId!;
+    expect(await paymentRow(largeId)).toMatchObject({ amountDueCents: 6100 - cents, paidAt: null });
+    expect(stripeInvoicesOf(largeId)).toEqual([]);
+    expect(stripe.balances.get(customer) ?? 0).toBe(0);
+
+    // The outbox again: the credit reaches Stripe once, then the charge: Stripe takes exactly the rest.
+    await outboxSweep();
+    await outboxSweep();
+    expect(stripe.balanceTransactions.filter((t) => t.customer === customer && t.amount < 0)).toHaveLength(1);
+    const charged = stripeInvoicesOf(largeId);
+    expect(charged).toHaveLength(1);
+    expect(charged[0]).toMatchObject({ amount_paid: 6100 - cents });
+    expect(stripe.balances.get(customer)).toBe(0);
+    await hook({ ...charged[0]!, status_transitions: { paid_at: secondsOf('2027-10-15T09:05:00.000Z') } });
+    const row = await paymentRow(largeId);
+    expect(row.paidAt).not.toBeNull();
+    const [invoice] = await invoiceOf(largeId);
+    expect(tags(invoice!.xml, 'ImportoPagamento')).toEqual([eur(6100 - cents)]);
+    expect(await fatturaErrors(invoice!.xml)).toEqual([]);
   });
 });
