@@ -41,6 +41,12 @@ export interface DomainEvents {
    * commit); with the next payment, `paymentId` null (Stripe adds it to the next invoice).
    */
   'oneOffCharge.created': { chargeId: number; paymentId: number | null; subscriptionId: number };
+  /**
+   * A Stripe subscription's residual credit (issue 30), held on its Stripe customer's balance, was
+   * set off by Rinnova on a payment Stripe does not charge (a renewal link's, a transfer's): Stripe's
+   * balance gives back what was used (after commit).
+   */
+  'subscription.creditSetOff': { subscriptionId: number; paymentId: number; providerSubscriptionId: string };
   /** A bank transfer got its approval date. */
   'bankTransfer.approved': { bankTransferId: number; paymentId: number };
   /** An invoice or credit note was numbered. */
@@ -62,6 +68,7 @@ export const domainEventNames = [
   'subscription.paused',
   'subscription.resumed',
   'oneOffCharge.created',
+  'subscription.creditSetOff',
   'bankTransfer.approved',
   'invoice.issued',
   'customer.billingDataChanged',

@@ -138,9 +138,10 @@ export interface SdiDocumentFigures {
 
 /**
  * A documented set-off in a Causale (docs/fiscal-rules.md 'Credito residuo'): the credit note's
- * credit compensated (art. 1241 c.c.) is not asked. `EUR` is how toLatin1 writes '€'.
+ * credit compensated (art. 1241 c.c.) is not asked. `EUR` is how toLatin1 writes '€'. A proration's
+ * own credit note set off beside a residual credit reads 'Compensato credito di …' (no 'residuo').
  */
-const SET_OFF = /^Compensato credito residuo di (?:EUR|€) (\d+),(\d{2})\b/;
+const SET_OFF = /^Compensato credito (?:residuo )?di (?:EUR|€) (\d+),(\d{2})\b/;
 
 /** An exact decimal as a fraction of integers: '12.50' → 1250 / 100; null when not a decimal. */
 interface Fraction {

@@ -106,6 +106,30 @@ export const setOffCausale = (cents: number, creditNoteNumber: string, creditNot
   `Compensato credito residuo di ${euro(cents)} della nota di credito n. ${creditNoteNumber} del ${italianDay(creditNoteDate)}`;
 
 /**
+ * The Causale line of a plan change's own credit note set off on its proration payment (the
+ * unused days' TD04 against the new days' charge), written only beside a ledger set-off on the
+ * same payment, so that the Causale's set-offs add up to what ImportoPagamento leaves out.
+ */
+export async function changeOffsetCausali(
+  scope: TenantScope,
+  planChangeId: number,
+  offsetCents: number,
+): Promise<string[]> {
+  const [note] = await scope.tx
+    .select({ number: invoices.numberText, date: invoices.issueDate })
+    .from(planChanges)
+    .innerJoin(
+      invoices,
+      and(eq(invoices.tenantId, planChanges.tenantId), eq(invoices.id, planChanges.creditNoteId)),
+    )
+    .where(and(eq(planChanges.tenantId, scope.tenantId), eq(planChanges.id, planChangeId)));
+  if (!note || offsetCents <= 0) return [];
+  return [
+    `Compensato credito di ${euro(offsetCents)} della nota di credito n. ${note.number} del ${italianDay(note.date)}`,
+  ];
+}
+
+/**
  * The Causale lines of a payment's set-off: the ledger is used first in, first out, so the
  * payment's use is split among the credits (and their credit notes) it consumed.
  */
@@ -182,8 +206,19 @@ export async function creditSetOffFor(scope: TenantScope, subscriptionId: number
 
 /** How the periods are paid: the latest paid period payment's method (null: none yet, or unknown). */
 async function periodMethod(scope: TenantScope, subscriptionId: number): Promise<string | null> {
+  return (await periodBilling(scope, subscriptionId))?.method ?? null;
+}
+
+/**
+ * The latest paid period payment's method and provider subscription (a Stripe subscription's
+ * customer holds its credit), or undefined when no period is paid yet.
+ */
+export async function periodBilling(
+  scope: TenantScope,
+  subscriptionId: number,
+): Promise<{ method: string | null; providerSubscriptionId: string | null } | undefined> {
   const [row] = await scope.tx
-    .select({ method: payments.method })
+    .select({ method: payments.method, providerSubscriptionId: payments.providerSubscriptionId })
     .from(payments)
     .where(
       and(
@@ -196,5 +231,5 @@ async function periodMethod(scope: TenantScope, subscriptionId: number): Promise
     )
     .orderBy(sql`${payments.periodStart} desc`, sql`${payments.id} desc`)
     .limit(1);
-  return row?.method ?? null;
+  return row;
 }

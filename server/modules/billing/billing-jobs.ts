@@ -20,14 +20,7 @@ import {
   userTenants,
 } from '../../db/schema';
 import { renewalReminderMail, renewalTransferMail, withSignInLink } from '../../mail/templates';
-import {
-  changeStatus,
-  ensureRenewalPayment,
-  formatEur,
-  instructionsOfPayment,
-  recordHistory,
-} from './subscription.service';
-import { creditUsedBy } from './subscription-credit';
+import { changeStatus, ensureRenewalPayment, formatEur, instructionsOfPayment } from './subscription.service';
 import { renewsByTransfer } from './billing.repository';
 import type { UnitOfWork, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import type { JobContext, JobDefinition } from '../../jobs/engine';
@@ -310,6 +303,10 @@ export async function sendRenewalReminders(
           await mailRenewalByTransfer(w, sub, deps.createLink);
           return true;
         }
+        // The period's payment first (issue 30: a residual credit sets it off, so the e-mail says
+        // the amount the link asks; one the credit wholly covers is paid by it: nothing to mail).
+        const payment = await ensureRenewalPayment(w, sub, sub.nextBillingDate);
+        if (payment.paidAt !== null) return true;
         const link = await deps.createLink(w, { subscriptionId: sub.id, periodStart: sub.nextBillingDate });
         await w.outbox.email(
           withSignInLink(
@@ -317,7 +314,7 @@ export async function sendRenewalReminders(
               tenantName: sub.tenantName,
               planName: sub.planName,
               endsOn: romeDate.format(sub.nextBillingDate),
-              amount: formatEur(sub.amountDueCents),
+              amount: formatEur(payment.amountDueCents),
               link,
             }),
             sub.userId,
@@ -363,25 +360,9 @@ async function mailRenewalByTransfer(
   createLink: PaymentHooks['createRenewalPaymentLink'],
 ): Promise<void> {
   const payment = await ensureRenewalPayment(w, sub, sub.nextBillingDate);
+  // Paid already: by the residual credit of a plan change that wholly covers it (issue 30,
+  // `setOffRenewal`: 'creditSettled', its invoice): nothing to transfer, no instructions.
   if (payment.paidAt !== null) return;
-  // Wholly covered by a plan change's residual credit (issue 30): nothing to transfer; the period is
-  // paid by the credit now, as a transfer would pay it (status unchanged: a renewal by transfer
-  // stays ActiveNoRenewal; the next billing date moves to the period's end; payment.paid issues
-  // its invoice, ImportoPagamento 0,00 with the set-off in Causale).
-  if (payment.amountDueCents === 0 && (await creditUsedBy(w, payment.id)) > 0) {
-    await w.tx
-      .update(payments)
-      .set({ paidAt: w.now, method: 'bankTransfer' })
-      .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, payment.id)));
-    if (payment.periodEnd.getTime() > sub.nextBillingDate.getTime())
-      await w.tx
-        .update(subscriptions)
-        .set({ nextBillingDate: payment.periodEnd, updatedAt: w.now })
-        .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, sub.id)));
-    await recordHistory(w, { id: sub.id, status: SubscriptionStatus.ActiveNoRenewal }, 'creditSettled', null);
-    await w.publish('payment.paid', { paymentId: payment.id, subscriptionId: sub.id });
-    return;
-  }
   if (payment.method !== 'bankTransfer')
     await w.tx
       .update(payments)

@@ -30,7 +30,7 @@ import type { EventBus } from '../../unit-of-work/events';
 import type { TenantScope, UnitOfWork } from '../../unit-of-work/unit-of-work';
 import { findSubscription } from './billing.repository';
 import type { ProviderDeps } from './provider-payments';
-import { creditUsedBy, setOffExtraPayment } from './subscription-credit';
+import { creditUsedBy, ensureCreditsAtStripe, setOffExtraPayment } from './subscription-credit';
 import { insertPayment, recordHistory } from './subscription.service';
 
 type Row = typeof oneOffCharges.$inferSelect;
@@ -464,6 +464,8 @@ export function subscribeOneOffCharges(
         // Paid by the credit in Rinnova (no Stripe invoice): Stripe's balance gives back what was
         // used, so it does not take it again from the next invoice (keyed by the payment: once).
         if (used === 0 || row.amountDueCents > 0) return;
+        // The credit itself reaches Stripe first (its own outbox row may still be retrying).
+        await ensureCreditsAtStripe(d, tenantId, payload.subscriptionId, row.providerSubscriptionId);
         const { adapter } = await d.providers.stripe(tenantId);
         await adapter.creditCustomerBalance({
           subscriptionId: row.providerSubscriptionId,
@@ -475,9 +477,13 @@ export function subscribeOneOffCharges(
         return;
       }
       if (row.amountDueCents <= 0) return;
-      const { adapter } = await d.providers.stripe(tenantId);
       // The item is the whole amount: Stripe takes the balance off the invoice, so it charges
-      // exactly what the payment asks (its invoice.paid is recorded for that amount only).
+      // exactly what the payment asks (its invoice.paid is recorded for that amount only). So the
+      // credit must be on Stripe's balance before the charge: a plan change's credit whose own
+      // outbox row has not reached Stripe yet is put there now (the same keyed call); if that
+      // fails this row fails too and is retried, and Stripe charges nothing meanwhile.
+      await ensureCreditsAtStripe(d, tenantId, payload.subscriptionId, row.providerSubscriptionId);
+      const { adapter } = await d.providers.stripe(tenantId);
       await adapter.chargeOnce({
         subscriptionId: row.providerSubscriptionId,
         amountCents: row.amountDueCents + used,

@@ -28,6 +28,7 @@ import {
   instructionsOfPayment,
   tenantBankDetails,
 } from './subscription.service';
+import { creditUsedBy } from './subscription-credit';
 
 /** The caller's own subscription in the scope's tenant (locked in a unit when `lock`), else 404. */
 export async function ownSubscription(
@@ -315,6 +316,10 @@ export async function switchToBankTransfer(
     changed = true;
   }
   const payment = await ensureRenewalPayment(w, sub, sub.nextBillingDate);
+  // Paid by the residual credit of a plan change just now (issue 30: wholly covered): switched,
+  // nothing to transfer for that period.
+  if (payment.paidAt !== null && changed && (await creditUsedBy(w, payment.id)) > 0)
+    return { nextBillingDate: sub.nextBillingDate, paymentId: payment.id, changed };
   if (payment.paidAt !== null) throw new HttpError(409, m.switchOnlyActive);
   if (payment.method !== 'bankTransfer') {
     await w.tx

@@ -30,6 +30,7 @@ import type { EventBus } from '../../unit-of-work/events';
 import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
 import { findPayment } from './billing.repository';
 import { providerLabel, type ProviderDeps } from './provider-payments';
+import { creditBalance, ensureCreditsAtStripe, setOffCredit } from './subscription-credit';
 
 /** What the route passes: the checked change of a provider subscription. */
 export interface ProviderPlanChange {
@@ -86,7 +87,10 @@ export async function changePlanAtProvider(
  * less the credit note's, as the Italian documents say), one invoice carrying Rinnova's payment id,
  * paid at once — keyed by the payment, so the outbox's retries charge once. Its `invoice.paid`
  * webhook records the payment (`prorationCharged`), whose invoice is then issued. A failure is the
- * outbox's to retry; meanwhile the payment waits, due today, like any unpaid one. PayPal's
+ * outbox's to retry; meanwhile the payment waits, due today, like any unpaid one. A residual credit
+ * of an earlier change (issue 30) is put on the Stripe customer's balance first, if its own outbox
+ * row has not done it yet (`ensureCreditsAtStripe`; a failure throws, nothing is charged): Stripe
+ * takes the balance off this invoice, and `prorationCharged` records that use. PayPal's
  * subscriptions cannot charge an arbitrary one-off amount: a PayPal proration waits for the
  * customer's payment (not built yet).
  */
@@ -99,6 +103,7 @@ export async function chargeProrationAtProvider(
     .connectionFor(tenantId)
     .select({
       paymentId: payments.id,
+      subscriptionId: payments.subscriptionId,
       amountDueCents: payments.amountDueCents,
       paidAt: payments.paidAt,
       method: payments.method,
@@ -114,6 +119,7 @@ export async function chargeProrationAtProvider(
     .where(and(eq(planChanges.tenantId, tenantId), eq(planChanges.id, planChangeId)));
   if (!row || row.paidAt || row.method !== 'stripe' || !row.providerSubscriptionId || row.amountDueCents <= 0)
     return;
+  await ensureCreditsAtStripe(deps, tenantId, row.subscriptionId, row.providerSubscriptionId);
   const { adapter } = await deps.providers.stripe(tenantId);
   await adapter.chargeOnce({
     subscriptionId: row.providerSubscriptionId,
@@ -137,9 +143,14 @@ export function subscribeProrationCharges(
 }
 
 /**
- * Stripe's `invoice.paid` of a proration invoice (its metadata names Rinnova's payment): the
- * payment is paid, once, when Stripe took exactly the amount asked; `payment.paid` issues its
- * invoice. Anything else is told, never applied.
+ * Stripe's `invoice.paid` of a proration invoice (its metadata names Rinnova's payment; a one-off
+ * 'Subito' charge's too): the payment is paid, once, when Stripe took exactly the amount asked;
+ * `payment.paid` issues its invoice. Stripe took less because its customer balance held the
+ * subscription's residual credit (issue 30: an upgrade after a downgrade's credit): when the
+ * ledger's balance covers the difference, that much is set off first (`setOffCredit` with what
+ * Stripe charged: the use recorded, the payment's amount reduced to Stripe's, its invoice's
+ * ImportoPagamento with it), in this unit, so a replay finds it paid and sets off nothing. Anything
+ * else is told, never applied (and nothing is set off).
  */
 export async function prorationCharged(
   w: UnitOfWork,
@@ -150,10 +161,18 @@ export async function prorationCharged(
   if (!p || p.method !== 'stripe')
     return { outcome: 'ignored', detail: `pagamento ${paymentId} sconosciuto` };
   if (p.paidAt) return { outcome: 'unchanged', detail: `conguaglio ${paymentId} già pagato` };
-  if (charge.amountPaid !== p.amountDueCents)
+  let due = p.amountDueCents;
+  if (
+    charge.amountPaid !== null &&
+    charge.amountPaid >= 0 &&
+    charge.amountPaid < due &&
+    due - charge.amountPaid <= (await creditBalance(w, p.subscriptionId))
+  )
+    due -= await setOffCredit(w, p.subscriptionId, p.id, { charged: charge.amountPaid });
+  if (charge.amountPaid !== due)
     return {
       outcome: 'ignored',
-      detail: `conguaglio ${paymentId}: Stripe ha addebitato ${charge.amountPaid ?? '?'} centesimi invece di ${p.amountDueCents}`,
+      detail: `conguaglio ${paymentId}: Stripe ha addebitato ${charge.amountPaid ?? '?'} centesimi invece di ${due}`,
     };
   await w.tx
     .update(payments)

@@ -29,6 +29,7 @@ import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
 import { findSubscription } from './billing.repository';
 import { formatEur, subscriptionTermsWith } from './subscription.service';
 import { appliedCouponOf } from './coupon-apply.service';
+import { creditUsedBy } from './subscription-credit';
 import type { Database } from '../../db/client';
 import {
   applyProviderStatus,
@@ -62,6 +63,8 @@ export const stripeMessages = {
   otherPlan: 'La sottoscrizione Stripe è di un altro piano.',
   planSynced: 'Piano sincronizzato con Stripe.',
   checkoutCreated: 'Sessione di pagamento creata.',
+  creditWithCoupon:
+    'Questo pagamento ha sia lo sconto di un coupon sia un credito residuo: non si può ancora pagare con carta. Paga con bonifico.',
 } as const;
 
 export interface StripeDeps extends ProviderDeps {
@@ -95,7 +98,13 @@ export async function createStripeCheckout(
   // A discounted payment (issue 30): Stripe's price is the full amount and a Stripe coupon takes
   // off exactly the difference, for as many periods as Rinnova's redemption has left.
   const discount = await stripeDiscountOf(db, row);
-  const listAmount = discount ? discount.fullCents : row.amountCents;
+  // A plan change's residual credit set off on this period's payment (issue 30: a renewal link of
+  // a subscription Stripe no longer renews): Stripe's price is the full amount and a 'once' coupon
+  // takes off exactly the credit used, so Stripe's first invoice charges what the payment asks.
+  const creditUsed = await creditUsedBy({ tenantId: row.tenantId, tx: db }, row.paymentId);
+  // A coupon's and a credit's together would need two discounts of different lengths (not yet).
+  if (discount && creditUsed > 0) throw new HttpError(409, stripeMessages.creditWithCoupon);
+  const listAmount = discount ? discount.fullCents : row.amountCents + creditUsed;
   if (
     price.currency.toLowerCase() !== 'eur' ||
     price.unitAmount !== listAmount ||
@@ -120,7 +129,16 @@ export async function createStripeCheckout(
         },
         idempotencyKey: `rnv-coupon-${row.tenantId}-${discount.redemptionId}-${row.paymentId}-${discount.amountOffCents}-${discount.periodsLeft ?? 'f'}`,
       })
-    : null;
+    : creditUsed > 0
+      ? await adapter.createCoupon({
+          amountOffCents: creditUsed,
+          duration: 'once',
+          durationInMonths: null,
+          name: 'Credito residuo',
+          metadata: { rinnovaTenantId: String(row.tenantId), rinnovaPaymentId: String(row.paymentId) },
+          idempotencyKey: `rnv-credit-coupon-${row.tenantId}-${row.paymentId}-${creditUsed}`,
+        })
+      : null;
   const [customer] = await db.select({ email: users.email }).from(users).where(eq(users.id, row.userId));
   const now = deps.uow.clock().getTime();
   const base = deps.publicUrl().replace(/\/+$/, '');

@@ -18,9 +18,10 @@
  *   (`setOffExtraPayment`): the credit goes to the subscription's next payment whatever its kind,
  *   as Stripe applies the customer balance to any invoice it finalizes.
  */
-import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
-import { creditSetOffFor, setOffCredit } from '../../db/credits';
-import { payments, subscriptionCredits } from '../../db/schema';
+import { and, asc, eq, gt, isNotNull, isNull, lt } from 'drizzle-orm';
+import { SubscriptionStatus, type SubscriptionStatusId } from '../../../contract/subscription-status';
+import { creditSetOffFor, creditUsedBy, periodBilling, setOffCredit } from '../../db/credits';
+import { payments, subscriptionCredits, subscriptions } from '../../db/schema';
 import type { EventBus } from '../../unit-of-work/events';
 import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
 import type { ProviderDeps } from './provider-payments';
@@ -41,11 +42,14 @@ export {
  * balance (one balance transaction, keyed by the plan change: an outbox retry credits once), so
  * Stripe's next invoice asks less; its id is kept on the ledger row. A failure is the outbox's to
  * retry; nothing in Rinnova changes. Not for other methods (PayPal cannot lower one charge).
+ * `stripeSubscriptionId`: the Stripe subscription whose customer takes it (else the latest paid
+ * period payment's, when Stripe's).
  */
 export async function creditAtStripe(
   deps: Pick<ProviderDeps, 'providers' | 'connectionFor'>,
   tenantId: number,
   planChangeId: number,
+  stripeSubscriptionId?: string,
 ): Promise<void> {
   const db = deps.connectionFor(tenantId);
   const [credit] = await db
@@ -60,24 +64,15 @@ export async function creditAtStripe(
       and(eq(subscriptionCredits.tenantId, tenantId), eq(subscriptionCredits.planChangeId, planChangeId)),
     );
   if (!credit || credit.providerRef) return;
-  const [billing] = await db
-    .select({ method: payments.method, providerSubscriptionId: payments.providerSubscriptionId })
-    .from(payments)
-    .where(
-      and(
-        eq(payments.tenantId, tenantId),
-        eq(payments.subscriptionId, credit.subscriptionId),
-        isNotNull(payments.paidAt),
-        isNull(payments.planChangeId),
-        isNull(payments.oneOffChargeId),
-      ),
-    )
-    .orderBy(sql`${payments.periodStart} desc`, sql`${payments.id} desc`)
-    .limit(1);
-  if (!billing || billing.method !== 'stripe' || !billing.providerSubscriptionId) return;
+  let target = stripeSubscriptionId ?? null;
+  if (!target) {
+    const billing = await periodBilling({ tenantId, tx: db }, credit.subscriptionId);
+    if (!billing || billing.method !== 'stripe' || !billing.providerSubscriptionId) return;
+    target = billing.providerSubscriptionId;
+  }
   const { adapter } = await deps.providers.stripe(tenantId);
   const ref = await adapter.creditCustomerBalance({
-    subscriptionId: billing.providerSubscriptionId,
+    subscriptionId: target,
     amountCents: credit.amountCents,
     description: 'Credito residuo del cambio di piano',
     metadata: { rinnovaTenantId: String(tenantId), rinnovaPlanChangeId: String(planChangeId) },
@@ -87,6 +82,61 @@ export async function creditAtStripe(
     .update(subscriptionCredits)
     .set({ providerRef: ref })
     .where(and(eq(subscriptionCredits.tenantId, tenantId), eq(subscriptionCredits.id, credit.id)));
+}
+
+/**
+ * Before Stripe charges a one-off amount of a subscription (a proration, a 'Subito' charge) or
+ * gives back a credit Rinnova used: every credit of the subscription not yet on the Stripe
+ * customer's balance is put there now (the same keyed call as the outbox's `creditAtStripe`, so
+ * the two together credit once). A failure throws: the caller's outbox row is retried and Stripe
+ * charges nothing meanwhile, so Stripe never charges more than the payment asks because the
+ * credit was late.
+ */
+export async function ensureCreditsAtStripe(
+  deps: Pick<ProviderDeps, 'providers' | 'connectionFor'>,
+  tenantId: number,
+  subscriptionId: number,
+  stripeSubscriptionId: string,
+): Promise<void> {
+  const pending = await deps
+    .connectionFor(tenantId)
+    .select({ planChangeId: subscriptionCredits.planChangeId })
+    .from(subscriptionCredits)
+    .where(
+      and(
+        eq(subscriptionCredits.tenantId, tenantId),
+        eq(subscriptionCredits.subscriptionId, subscriptionId),
+        isNotNull(subscriptionCredits.planChangeId),
+        isNull(subscriptionCredits.providerRef),
+        gt(subscriptionCredits.amountCents, 0),
+      ),
+    )
+    .orderBy(asc(subscriptionCredits.id));
+  for (const row of pending) await creditAtStripe(deps, tenantId, row.planChangeId!, stripeSubscriptionId);
+}
+
+/**
+ * After commit, `subscription.creditSetOff`: Rinnova set off a Stripe subscription's credit on a
+ * payment Stripe does not charge (a renewal link's, a transfer's), so the Stripe customer's
+ * balance gives back what was used (keyed by the payment: once), after making sure the credit is
+ * there at all (`ensureCreditsAtStripe`): Stripe's balance then holds exactly the ledger's.
+ */
+export async function giveBackAtStripe(
+  deps: Pick<ProviderDeps, 'providers' | 'connectionFor'>,
+  tenantId: number,
+  payload: { subscriptionId: number; paymentId: number; providerSubscriptionId: string },
+): Promise<void> {
+  const used = await creditUsedBy({ tenantId, tx: deps.connectionFor(tenantId) }, payload.paymentId);
+  if (used <= 0) return;
+  await ensureCreditsAtStripe(deps, tenantId, payload.subscriptionId, payload.providerSubscriptionId);
+  const { adapter } = await deps.providers.stripe(tenantId);
+  await adapter.creditCustomerBalance({
+    subscriptionId: payload.providerSubscriptionId,
+    amountCents: -used,
+    description: 'Credito residuo usato da un pagamento in Rinnova',
+    metadata: { rinnovaTenantId: String(tenantId), rinnovaPaymentId: String(payload.paymentId) },
+    idempotencyKey: `rinnova-credit-used-${tenantId}-${payload.paymentId}`,
+  });
 }
 
 /** Billing's own after-commit consumer of a plan change (app start). */
@@ -99,6 +149,96 @@ export function subscribeResidualCredits(
     phase: 'afterCommit',
     handle: ({ tenantId, payload }) => creditAtStripe(deps(), tenantId, payload.planChangeId),
   });
+  events.subscribe('subscription.creditSetOff', {
+    name: 'billing.creditGiveBack',
+    phase: 'afterCommit',
+    handle: ({ tenantId, payload }) => giveBackAtStripe(deps(), tenantId, payload),
+  });
+}
+
+/**
+ * A period's payment just made for the subscription's next period by Rinnova (`ensureRenewalPayment`:
+ * the renewal reminder's or renewal link's, a transfer's, 'Passa al bonifico'), in its unit: the
+ * residual credit is set off (`setOffCredit`) unless the provider itself charges that period — an
+ * Active Stripe subscription (Stripe renews it and its customer balance takes the credit) — or
+ * PayPal charges the periods (its credit stays on the ledger). A Stripe subscription that will not
+ * renew at Stripe (ActiveNoRenewal: its customer turned renewal off, or 'Passa al bonifico') gets
+ * its credit set off here, and after commit Stripe's balance gives it back
+ * (`subscription.creditSetOff`). Wholly covered, the payment is paid by the credit now
+ * (`settleByCredit`). Answers the cents used and whether the credit paid it.
+ */
+export async function setOffRenewal(
+  w: UnitOfWork,
+  subscriptionId: number,
+  paymentId: number,
+): Promise<{ used: number; paid: boolean }> {
+  const billing = await periodBilling(w, subscriptionId);
+  if (billing?.method === 'paypal') return { used: 0, paid: false };
+  const [sub] = await w.tx
+    .select({ status: subscriptions.status })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, subscriptionId)));
+  if (!sub) return { used: 0, paid: false };
+  const atStripe = billing?.method === 'stripe' ? billing.providerSubscriptionId : null;
+  if (billing?.method === 'stripe' && sub.status === SubscriptionStatus.Active)
+    return { used: 0, paid: false };
+  const used = await setOffCredit(w, subscriptionId, paymentId);
+  if (used === 0) return { used, paid: false };
+  if (atStripe)
+    await w.publish('subscription.creditSetOff', {
+      subscriptionId,
+      paymentId,
+      providerSubscriptionId: atStripe,
+    });
+  const paid = await settleByCredit(
+    w,
+    { id: subscriptionId, status: sub.status as SubscriptionStatusId },
+    paymentId,
+  );
+  return { used, paid };
+}
+
+/**
+ * A period's payment the credit wholly covers (amount 0, a use on the ledger) is paid by the credit
+ * now, wherever it was made: `paid_at` now, method 'bankTransfer' unless it has one (nothing is
+ * collected), the next billing date moved to the period's end as a transfer paid early does, a
+ * history row 'creditSettled' with no status move (no state-machine event: nothing moves), and
+ * `payment.paid` (its invoice: ImportoPagamento 0,00, the set-off in Causale). Answers whether it
+ * paid it.
+ */
+export async function settleByCredit(
+  w: UnitOfWork,
+  sub: Pick<SubscriptionRow, 'id' | 'status'>,
+  paymentId: number,
+): Promise<boolean> {
+  const [p] = await w.tx
+    .select({
+      amountDueCents: payments.amountDueCents,
+      paidAt: payments.paidAt,
+      method: payments.method,
+      periodEnd: payments.periodEnd,
+    })
+    .from(payments)
+    .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, paymentId)));
+  if (!p || p.paidAt !== null || p.amountDueCents > 0 || (await creditUsedBy(w, paymentId)) === 0)
+    return false;
+  await w.tx
+    .update(payments)
+    .set({ paidAt: w.now, method: p.method ?? 'bankTransfer' })
+    .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, paymentId)));
+  await w.tx
+    .update(subscriptions)
+    .set({ nextBillingDate: p.periodEnd, updatedAt: w.now })
+    .where(
+      and(
+        eq(subscriptions.tenantId, w.tenantId),
+        eq(subscriptions.id, sub.id),
+        lt(subscriptions.nextBillingDate, p.periodEnd),
+      ),
+    );
+  await recordHistory(w, sub, 'creditSettled', null);
+  await w.publish('payment.paid', { paymentId, subscriptionId: sub.id });
+  return true;
 }
 
 /**

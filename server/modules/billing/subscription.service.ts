@@ -3,7 +3,7 @@
  * outbox) and moves a status only through `changeStatus`, which asks the state machine.
  */
 import { attachNextCharges } from './one-off-charge.service';
-import { setOffCredit, setsOffInRinnova } from './subscription-credit';
+import { setOffRenewal } from './subscription-credit';
 import { causaleOf } from '../../../contract/schemas/payment';
 import { and, eq, sql } from 'drizzle-orm';
 import { nextBillingDate, periodEndAfter } from '../../../contract/billing-dates';
@@ -520,9 +520,10 @@ export async function ensureRenewalPayment(
   });
   // One-off charges 'Con il prossimo pagamento' (issue 30): their lines join this period's.
   await attachNextCharges(uow, sub.id, id);
-  // A plan change's residual credit (issue 30) is set off: the payment asks that much less. Not a
-  // subscription Stripe or PayPal charges (Stripe's invoice balance carries it; PayPal keeps it).
-  if (await setsOffInRinnova(uow, sub.id)) await setOffCredit(uow, sub.id, id);
+  // A plan change's residual credit (issue 30) is set off: the payment asks that much less, and
+  // one the credit wholly covers is paid by it now. Not a period Stripe or PayPal charges (an
+  // Active Stripe subscription's invoice balance carries it; PayPal keeps it): subscription-credit.ts.
+  await setOffRenewal(uow, sub.id, id);
   const created = await findPayment(uow, id);
   if (!created) throw new Error('renewal payment insert returned no row');
   return created;

@@ -5,7 +5,7 @@
  * (invoice_issues) and lets the payment stand. Called by confirmBankTransfer; the PayPal payment
  * and webhook renewals call it the same way.
  */
-import { creditUsedBy, setOffCausali } from '../../db/credits';
+import { changeOffsetCausali, creditUsedBy, setOffCausali } from '../../db/credits';
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { romeCalendarDay } from '../../../contract/billing-dates';
 import { isNatura, type Natura } from '../../../contract/invoice/fatturapa';
@@ -527,7 +527,13 @@ export async function issueInvoiceForPayment(
   // Read only when the payment asks other than the period's document (so this release's seed still
   // runs on the previous release's database, as with plan_changes). A one-off 'Subito' charge's
   // payment sets the credit off too (its document stays the charge's whole TD01).
-  const creditUsed = !change && document.netToPayCents !== p.amountDueCents ? await creditUsedBy(w, p.id) : 0;
+  // A plan change's proration payment sets off an earlier change's credit too (issue 30: Stripe's
+  // balance takes it off the proration invoice): read when it asks less than its document less the
+  // change's own credit note.
+  const creditUsed =
+    document.netToPayCents - (change?.offsetCents ?? 0) !== p.amountDueCents
+      ? await creditUsedBy(w, p.id)
+      : 0;
   // One-off charges collected with this period's payment (issue 30): their lines beside the
   // period's, in the same document. Each adds a positive amount, so they are looked for only when
   // the payment asks other than the period alone (less its set-off credit).
@@ -598,6 +604,11 @@ export async function issueInvoiceForPayment(
       [
         ...(bankTransfer && !(creditUsed > 0 && agreed === 0)
           ? [`Pagamento ricevuto con causale ${p.causale}`]
+          : []),
+        // With a ledger set-off on a proration, its own credit note's offset is documented too,
+        // so the Causale's set-offs add up to what ImportoPagamento leaves out.
+        ...(creditUsed > 0 && change && (change.offsetCents ?? 0) > 0 && p.planChangeId !== null
+          ? await changeOffsetCausali(w, p.planChangeId, change.offsetCents ?? 0)
           : []),
         ...(creditUsed > 0 ? await setOffCausali(w, p.subscriptionId, p.id) : []),
       ].join('\n') || null,
