@@ -81,6 +81,8 @@ const upgrade: PlanChangePreview = {
     withholding: 9.8,
     netToPay: 52.37,
   }),
+  nextBillingDate: '2026-12-31',
+  recurrenceChanges: false,
 };
 
 const downgrade: PlanChangePreview = {
