@@ -293,6 +293,8 @@ const ownPlanOptionsSchema = z.object({
       recurringCostBeforeVAT: z.number(),
       /** The net to pay of one period for this customer (their fiscal profile), VAT included. */
       price: z.number(),
+      /** The plan's recurrence: another than the subscription's starts a new period when changed. */
+      recurrenceTypeName: z.string(),
     }),
   ),
 });

@@ -41,6 +41,7 @@ import { discountOfPayment } from '../../db/coupons';
 import { customerProfileOf, periodDocument, sellerProfileOf } from '../../db/fiscal-profiles';
 import { invoices, payments, planChanges, plans, subscriptions, tenants } from '../../db/schema';
 import type { ScheduledPlanChange } from '../../../contract/schemas/subscription';
+import { recurrenceTypeNames, type RecurrenceTypeId } from '../../../contract/schemas/plan';
 import { HttpError } from '../../lib/http-error';
 import type { TenantScope, UnitOfWork } from '../../unit-of-work/unit-of-work';
 import { findSubscription, type SubscriptionRow } from './billing.repository';
@@ -722,6 +723,8 @@ export interface OfferedPlan {
   name: string;
   recurringCostBeforeVAT: number;
   price: number;
+  /** 'Mensile', 'Annuale'… (another recurrence than the subscription's is offered too). */
+  recurrenceTypeName: string;
 }
 
 /**
@@ -742,6 +745,7 @@ export async function plansOfferedTo(
       cost: plans.recurringCostBeforeVat,
       vat: plans.vatPercentage,
       natura: plans.natura,
+      recurrence: plans.recurrenceType,
     })
     .from(plans)
     .where(and(eq(plans.tenantId, scope.tenantId), eq(plans.isActive, true), ne(plans.id, sub.planId)))
@@ -764,6 +768,7 @@ export async function plansOfferedTo(
       name: p.name,
       recurringCostBeforeVAT: fromCents(costCents),
       price: fromCents(document.netToPayCents),
+      recurrenceTypeName: recurrenceTypeNames[p.recurrence as RecurrenceTypeId] ?? '',
     };
   });
 }

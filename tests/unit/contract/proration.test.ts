@@ -157,7 +157,10 @@ describe('prorate', () => {
         fc.constantFrom(...recurrences),
         fc.constantFrom(...recurrences),
         (c, from, to) => {
-          const { periodStart, periodEnd, changeAt } = build({ ...c, recurrence: from });
+          const { periodStart, periodEnd, changeAt } = build({
+            ...c,
+            recurrence: from as Case['recurrence'],
+          });
           // The new billing date: the change instant + the new recurrence (Rome wall clock, clamped).
           const newPeriodEnd = addMonthsClamped(changeAt, to);
           const input = {
