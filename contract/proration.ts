@@ -15,6 +15,13 @@
  *
  * each rounded half-up once (divideHalfUp, contract/money.ts). Amounts are before VAT (taxable):
  * the documents add VAT and the rest.
+ *
+ * A change between recurrences (monthly ↔ yearly…, `newPeriodEnd` given) is made the way Stripe
+ * makes one (its billing cycle anchor resets when the interval changes): the old plan's unused days
+ * are credited as above, and a whole new period of the new plan starts on the change day, ending at
+ * `newPeriodEnd` (the change day + the new recurrence: the new billing date), charged in full:
+ *
+ *   charge = new plan's price (no division; the new period's days are newPeriodDays)
  */
 import { z } from 'zod';
 import { daysBetween, parseBillingDateTime, romeDay } from './billing-dates';
@@ -33,6 +40,11 @@ export interface ProrationInput {
   oldAmountCents: Cents;
   /** The new plan's price for a whole period before VAT. */
   newPriceCents: Cents;
+  /**
+   * A change between recurrences: the end (exclusive) of the new plan's first period, which starts
+   * at `changeAt` (the new billing date). Absent: the new plan's days are the current period's.
+   */
+  newPeriodEnd?: Date;
 }
 
 export interface Proration {
@@ -49,6 +61,14 @@ export interface Proration {
   chargeCents: Cents;
   /** charge − credit: > 0 the customer pays, < 0 Rinnova owes (an upgrade / a downgrade). */
   netCents: Cents;
+  /**
+   * The days the charge covers: from the change day to `chargeEndDay` (exclusive) — the period's
+   * end, or for a change between recurrences the new period's end (the new billing date).
+   */
+  chargeEndDay: string;
+  chargeDays: number;
+  /** True for a change between recurrences (a whole new period charged, the billing date moved). */
+  newPeriod: boolean;
 }
 
 /** Calendar days of Europe/Rome from `from`'s day (inclusive) to `to`'s day (exclusive). */
@@ -74,6 +94,24 @@ export function prorate(input: ProrationInput): Proration {
   if (unusedDays < 0 || unusedDays > totalDays)
     throw new RangeError('il cambio deve cadere nel periodo in corso');
   const creditCents = divideHalfUp(oldAmountCents * unusedDays, totalDays);
+  if (input.newPeriodEnd) {
+    const chargeEndDay = romeDay(input.newPeriodEnd);
+    const chargeDays = daysBetween(changeDay, chargeEndDay);
+    if (chargeDays <= 0) throw new RangeError('il nuovo periodo deve durare almeno un giorno');
+    return {
+      periodStartDay,
+      changeDay,
+      periodEndDay,
+      totalDays,
+      unusedDays,
+      creditCents,
+      chargeCents: newPriceCents,
+      netCents: newPriceCents - creditCents,
+      chargeEndDay,
+      chargeDays,
+      newPeriod: true,
+    };
+  }
   const chargeCents = divideHalfUp(newPriceCents * unusedDays, totalDays);
   return {
     periodStartDay,
@@ -84,6 +122,9 @@ export function prorate(input: ProrationInput): Proration {
     creditCents,
     chargeCents,
     netCents: chargeCents - creditCents,
+    chargeEndDay: periodEndDay,
+    chargeDays: unusedDays,
+    newPeriod: false,
   };
 }
 
@@ -94,8 +135,8 @@ export const changePlanMessages = {
   whenInvalid:
     "Indica quando applicare il cambio: 'now' (subito), 'renewal' (alla scadenza) o una data AAAA-MM-GG.",
   dateOutsidePeriod: 'La data deve essere entro il periodo in corso o alla scadenza',
-  recurrenceDiffers:
-    'Il nuovo piano deve avere la stessa ricorrenza di quello attuale: per cambiarla cancella e crea una nuova sottoscrizione.',
+  paypalRecurrenceAtRenewal:
+    'Per una sottoscrizione PayPal la ricorrenza si può cambiare solo al prossimo rinnovo: scegli «Al prossimo rinnovo».',
   notLive: 'Si può cambiare piano solo a una sottoscrizione attiva.',
   alreadyScheduled: (day: string) =>
     `Un cambio di piano è già programmato per il ${day}: annullalo prima di programmarne un altro.`,

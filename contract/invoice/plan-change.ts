@@ -8,6 +8,10 @@
  *   of the current period (art. 26 c. 2-3 DPR 633/72), linked to it by DatiFattureCollegate, with
  *   one line for the old plan's unused days, same VAT treatment as the documents of the period.
  *
+ * A change between recurrences (monthly ↔ yearly…): the credit as above; the charge is a whole
+ * period of the new plan from the change day to the new billing date (its own DataInizioPeriodo /
+ * DataFinePeriodo), at the plan's full price (contract/proration.ts).
+ *
  * The customer is asked the difference (the credit is set off against the charge); a credit
  * larger than the charge (a downgrade applied before the period's end) leaves a balance owed to
  * the customer, `residualCreditCents`.
@@ -48,8 +52,10 @@ export interface PlanChangeDocuments {
   credit: FiscalDocument | null;
   /** The TD01 for the new plan's days; null when nothing is charged. */
   charge: FiscalDocument | null;
-  /** The days each document covers, YYYY-MM-DD, both inclusive (the file's period). */
+  /** The days the credit note covers, YYYY-MM-DD, both inclusive (the file's period). */
   period: { start: string; end: string } | null;
+  /** The days the charge covers (the credit's, or a whole new period between recurrences). */
+  chargePeriod: { start: string; end: string } | null;
   /** What the customer is asked now: charge's net to pay − credit's (never below 0). */
   amountDueCents: Cents;
   /** The credit left once the charge is set off (a downgrade before the period's end), else 0. */
@@ -103,12 +109,14 @@ export function planChangeDocuments(input: PlanChangeInput): PlanChangeDocuments
       credit: null,
       charge: null,
       period: null,
+      chargePeriod: null,
       amountDueCents: 0,
       residualCreditCents: 0,
     };
   const period = { start: p.changeDay, end: addDays(p.periodEndDay, -1) };
-  const from = italianDay(period.start);
-  const to = italianDay(period.end);
+  const chargePeriod = { start: p.changeDay, end: addDays(p.chargeEndDay, -1) };
+  const from = italianDay(chargePeriod.start);
+  const to = italianDay(chargePeriod.end);
   const credit =
     p.creditCents > 0
       ? creditNoteDocument({ seller, customer, plan: oldPlan, creditCents: p.creditCents, period })
@@ -134,6 +142,7 @@ export function planChangeDocuments(input: PlanChangeInput): PlanChangeDocuments
     credit,
     charge,
     period,
+    chargePeriod,
     amountDueCents: Math.max(diff, 0),
     residualCreditCents: Math.max(-diff, 0),
   };
@@ -166,14 +175,25 @@ export interface PlanChangePreview {
   residualCredit: number;
   /** The price of the next periods: the new plan's document for a whole period. */
   nextPeriod: Quote;
+  /**
+   * The billing date once the change is made (YYYY-MM-DD, Rome): the current one, or for a change
+   * between recurrences made before it the change day + the new recurrence (the new period's end).
+   */
+  nextBillingDate: string;
+  /** True when the recurrence changes (a whole new period of the new plan is charged). */
+  recurrenceChanges: boolean;
 }
 
 export function planChangePreview(
   docs: PlanChangeDocuments,
-  meta: Pick<PlanChangePreview, 'effective' | 'fromPlan' | 'toPlan' | 'nextPeriod'>,
+  meta: Pick<
+    PlanChangePreview,
+    'effective' | 'fromPlan' | 'toPlan' | 'nextPeriod' | 'nextBillingDate' | 'recurrenceChanges'
+  >,
 ): PlanChangePreview {
   const p = docs.proration;
   const period = docs.period;
+  const chargePeriod = docs.chargePeriod;
   const lines: PlanChangePreview['lines'] = [];
   if (period && docs.credit)
     lines.push({
@@ -182,12 +202,12 @@ export function planChangePreview(
       periodStart: period.start,
       periodEnd: period.end,
     });
-  if (period && docs.charge)
+  if (chargePeriod && docs.charge)
     lines.push({
       description: docs.charge.lines[0]!.description,
       amount: fromCents(docs.charge.lines[0]!.totalCents),
-      periodStart: period.start,
-      periodEnd: period.end,
+      periodStart: chargePeriod.start,
+      periodEnd: chargePeriod.end,
     });
   return {
     ...meta,

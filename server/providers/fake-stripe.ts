@@ -53,6 +53,8 @@ export interface FakeStripeUpdate {
   price: string;
   prorationBehavior: string | null;
   idempotencyKey: string | null;
+  /** `trial_end` (seconds) sent with it: a change between recurrences moves the billing date. */
+  trialEnd: number | null;
 }
 
 /** A one-off invoice (a plan change's proration, issue 30): its items, paid at `pay`. */
@@ -725,6 +727,7 @@ export async function startFakeStripe(
             price,
             prorationBehavior: str(body.proration_behavior) || null,
             idempotencyKey: String(req.headers['idempotency-key'] ?? '') || null,
+            trialEnd: body.trial_end === undefined ? null : Number(str(body.trial_end)),
           });
         }
         return send(res, 200, sub);

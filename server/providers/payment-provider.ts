@@ -65,8 +65,18 @@ export interface PaymentProviderAdapter {
    * Rinnova's (day-exact, with its Italian documents), never the provider's. Idempotent: the same
    * `idempotencyKey` (Stripe's Idempotency-Key, PayPal's PayPal-Request-Id) repeats nothing, and
    * the plan already being `providerPlanId` is success.
+   *
+   * `nextChargeAt` (a change between recurrences, Stripe only): the provider charges nothing more
+   * until then and its periods count from then. Stripe resets the billing cycle anchor when the
+   * interval changes and would invoice a whole period at once (billing_cycle_anchor 'now'); Rinnova
+   * charges that period itself (its documents' amount, the credit set off), so the update carries
+   * `trial_end` = the new billing date with `proration_behavior: 'none'`: no invoice now, the
+   * anchor at the new billing date (Stripe's documented way to move a subscription's billing date).
    */
-  changePlan(id: string, input: { providerPlanId: string; idempotencyKey: string }): Promise<void>;
+  changePlan(
+    id: string,
+    input: { providerPlanId: string; idempotencyKey: string; nextChargeAt?: Date },
+  ): Promise<void>;
   /**
    * PayPal only (issue 30, 'Applica coupon' on a running subscription): `POST …/revise` to
    * `providerPlanId` with the buyer's return URL; PayPal switches the plan only once the buyer

@@ -293,7 +293,7 @@ export function createStripeAdapter(credentials: StripeCredentials, options: Str
       // An empty string unsets the field: collection resumes at the next period of the subscription.
       await call(() => stripe.subscriptions.update(id, { pause_collection: '' }, { idempotencyKey }));
     },
-    async changePlan(id, { providerPlanId, idempotencyKey }) {
+    async changePlan(id, { providerPlanId, idempotencyKey, nextChargeAt }) {
       const sub = await call(() => stripe.subscriptions.retrieve(id));
       const item = sub?.items?.data?.[0];
       if (typeof item?.id !== 'string') throw new ProviderError('invalid', null, null, 'stripe');
@@ -301,7 +301,12 @@ export function createStripeAdapter(credentials: StripeCredentials, options: Str
       await call(() =>
         stripe.subscriptions.update(
           id,
-          { items: [{ id: item.id, price: providerPlanId }], proration_behavior: 'none' },
+          {
+            items: [{ id: item.id, price: providerPlanId }],
+            proration_behavior: 'none',
+            // A change between recurrences (issue 30): nothing charged until the new billing date.
+            ...(nextChargeAt ? { trial_end: Math.floor(nextChargeAt.getTime() / 1000) } : {}),
+          },
           { idempotencyKey },
         ),
       );

@@ -629,3 +629,28 @@ export async function scheduledAmountFor(
     );
   return row?.amountDueCents ?? null;
 }
+
+/**
+ * The recurrence (months) of the plan a change scheduled by `periodStart` switches to, or null: a
+ * renewal payment made before the billing date asks the new plan's period (issue 30, a change
+ * between recurrences at the billing date: its periods count from that date).
+ */
+export async function scheduledRecurrenceFor(
+  w: TenantScope,
+  subscriptionId: number,
+  periodStart: Date,
+): Promise<number | null> {
+  const [row] = await w.tx
+    .select({ recurrence: plans.recurrenceType })
+    .from(planChanges)
+    .innerJoin(plans, and(eq(plans.tenantId, planChanges.tenantId), eq(plans.id, planChanges.toPlanId)))
+    .where(
+      and(
+        eq(planChanges.tenantId, w.tenantId),
+        eq(planChanges.subscriptionId, subscriptionId),
+        eq(planChanges.status, 'scheduled'),
+        lte(planChanges.effectiveAt, periodStart),
+      ),
+    );
+  return row?.recurrence ?? null;
+}

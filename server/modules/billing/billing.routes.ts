@@ -129,6 +129,9 @@ const planChangeResultSchema = z.object({
   netToPay: z.number(),
   residualCredit: z.number(),
   nextPeriod: quoteSchema,
+  /** The billing date once made (moved by a change between recurrences), and whether it changes. */
+  nextBillingDate: z.string(),
+  recurrenceChanges: z.boolean(),
   /** Absent in a preview; 'applied' (now) or 'scheduled' (renewal or a later day) when made. */
   status: z.enum(['applied', 'scheduled']).optional(),
   planChangeId: z.number().optional(),
@@ -318,6 +321,8 @@ const ownPlanOptionsSchema = z.object({
       recurringCostBeforeVAT: z.number(),
       /** The net to pay of one period for this customer (their fiscal profile), VAT included. */
       price: z.number(),
+      /** The plan's recurrence: another than the subscription's starts a new period when changed. */
+      recurrenceTypeName: z.string(),
     }),
   ),
 });
@@ -623,6 +628,8 @@ export function registerBillingRoutes(
         toPlanId: prepared.toPlan.id,
         whenKind: prepared.whenKind,
         effectiveDay: prepared.preview.effectiveDay,
+        // Between recurrences: the provider charges next at the (moved) billing date.
+        ...(prepared.recurrenceChanges ? { nextChargeAt: prepared.nextBillingDate } : {}),
       });
     const outcome = await request.unitOfWork((w) => makePlanChange(w, id, body));
     return ok<z.infer<typeof planChangeResultSchema>>(
@@ -680,7 +687,7 @@ export function registerBillingRoutes(
       schema: {
         tags: ['user'],
         summary:
-          "'Cambia piano' del cliente su una propria sottoscrizione: allowed (il fornitore lo consente) e i piani offerti (attivi, stessa ricorrenza, escluso quello attuale) con il prezzo per periodo che il cliente pagherebbe. 404 per una sottoscrizione non propria",
+          "'Cambia piano' del cliente su una propria sottoscrizione: allowed (il fornitore lo consente) e i piani offerti (attivi, di qualsiasi ricorrenza, escluso quello attuale) con il prezzo per periodo che il cliente pagherebbe. 404 per una sottoscrizione non propria",
         params: idParams,
         response: { 200: envelopeOf(ownPlanOptionsSchema) },
       },
@@ -760,6 +767,8 @@ export function registerBillingRoutes(
           whenKind: 'now',
           effectiveDay: change.effectiveDay,
           idempotencyKey: `rinnova-change-revert-${tenantId}-${id}-${change.id}`,
+          // Between recurrences the change moved the provider's next charge: back to the billing date.
+          ...(change.recurrenceChanges ? { nextChargeAt: change.nextBillingDate } : {}),
         });
       const canceled = await request.unitOfWork((w) => cancelScheduledPlanChange(w, id, change.id));
       return ok(

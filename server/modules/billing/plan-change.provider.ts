@@ -4,7 +4,8 @@
  *
  *   1. the route checks and computes the change (nothing written);
  *   2. this call: Stripe `subscriptions.update` of the subscription's item to the new plan's price
- *      with `proration_behavior: 'none'`, or PayPal `POST /v1/billing/subscriptions/{id}/revise`
+ *      with `proration_behavior: 'none'` (between recurrences also `trial_end`, the date Stripe
+ *      charges next: its periods count from then), or PayPal `POST /v1/billing/subscriptions/{id}/revise`
  *      with the new plan's `plan_id`; either way the provider charges the new price from the next
  *      billing date on;
  *   3. the unit of work: plan, terms, documents, payment, history, event.
@@ -43,6 +44,11 @@ export interface ProviderPlanChange {
   effectiveDay: string;
   /** The key of the call when not the change's own (the revert of a cancelled scheduled change). */
   idempotencyKey?: string;
+  /**
+   * A change between recurrences (Stripe): the provider charges nothing until then (the new billing
+   * date, or the current one for a change at the billing date or its revert). See the adapter.
+   */
+  nextChargeAt?: Date;
 }
 
 export async function changePlanAtProvider(
@@ -78,7 +84,11 @@ export async function changePlanAtProvider(
     idempotencyKey = `rinnova-change-${tenantId}-${change.subscriptionId}-${change.toPlanId}-${change.effectiveDay}${n > 0 ? `-${n}` : ''}`;
   }
   const adapter = await deps.providers.adapterOf(tenantId, change.method);
-  await adapter.changePlan(change.providerSubscriptionId, { providerPlanId, idempotencyKey });
+  await adapter.changePlan(change.providerSubscriptionId, {
+    providerPlanId,
+    idempotencyKey,
+    ...(change.method === 'stripe' && change.nextChargeAt ? { nextChargeAt: change.nextChargeAt } : {}),
+  });
 }
 
 /**

@@ -13,11 +13,17 @@
  * - when 'renewal' or a later day of the period: a scheduled row ('schedulePlanChange' in the
  *   history); the plan-changes job applies it on its day (`applyDuePlanChanges`), and a renewal
  *   recorded at or after its day applies it first, so the new period is the new price.
+ * - between recurrences (monthly ↔ yearly…), as Stripe does (its anchor resets with the interval):
+ *   made before the billing date, the unused days are credited as above and a whole new period of
+ *   the new plan starts on the change day, charged in full; the billing date becomes the change day
+ *   + the new recurrence and the periods' anchor (`start_date`, as a trial's end sets it) the change
+ *   day. At the billing date: no proration, the new plan and recurrence from that date (the anchor
+ *   moves to it).
  *
  * Docs: docs/fiscal-rules.md 'Cambio di piano'; the provider's side: plan-change.provider.ts.
  */
 import { and, asc, eq, isNull, lte, ne } from 'drizzle-orm';
-import { parseBillingDateTime, romeDay } from '../../../contract/billing-dates';
+import { addMonthsClamped, parseBillingDateTime, romeDay } from '../../../contract/billing-dates';
 import { isNatura, type Natura } from '../../../contract/invoice/fatturapa';
 import { discountedLine } from '../../../contract/invoice/fiscal-document';
 import { toQuote } from '../../../contract/invoice/quote';
@@ -35,6 +41,7 @@ import { discountOfPayment } from '../../db/coupons';
 import { customerProfileOf, periodDocument, sellerProfileOf } from '../../db/fiscal-profiles';
 import { invoices, payments, planChanges, plans, subscriptions, tenants } from '../../db/schema';
 import type { ScheduledPlanChange } from '../../../contract/schemas/subscription';
+import { recurrenceTypeNames, type RecurrenceTypeId } from '../../../contract/schemas/plan';
 import { HttpError } from '../../lib/http-error';
 import type { TenantScope, UnitOfWork } from '../../unit-of-work/unit-of-work';
 import { findSubscription, type SubscriptionRow } from './billing.repository';
@@ -97,7 +104,9 @@ async function currentPeriodPayment(scope: TenantScope, sub: SubscriptionRow) {
       ),
     )
     .orderBy(asc(payments.id));
-  return rows.find((r) => r.prorationOf === null);
+  // After a change between recurrences the period is the change's own new period: its payment is
+  // the proration's (a whole period of the new plan, invoiced on its own TD01).
+  return rows.find((r) => r.prorationOf === null) ?? rows[0];
 }
 
 /** A change of the subscription: its plan, when, and what it gives. */
@@ -111,6 +120,10 @@ export interface PreparedChange {
   immediate: boolean;
   /** The new agreed terms and the net to pay of a whole period. */
   terms: { costCents: number; vat: number; natura: Natura | null; dueCents: number };
+  /** The plans' recurrences differ: a change before the billing date starts a new period. */
+  recurrenceChanges: boolean;
+  /** The billing date once the change is made (moved by a change between recurrences). */
+  nextBillingDate: Date;
   /** The documents of an immediate change (null for a scheduled one: computed when it applies). */
   docs: PlanChangeDocuments | null;
   /** The period's payment (whose invoice the credit note varies) and how it was paid. */
@@ -137,8 +150,7 @@ export async function preparePlanChange(
   if (!toPlan) throw fieldError('planId', changePlanMessages.planRequired);
   if (toPlan.id === fromPlan.id) throw fieldError('planId', changePlanMessages.samePlan);
   if (!toPlan.isActive) throw fieldError('planId', billingMessages.planInactive);
-  if (toPlan.recurrence !== fromPlan.recurrence)
-    throw fieldError('planId', changePlanMessages.recurrenceDiffers);
+  const recurrenceChanges = toPlan.recurrence !== fromPlan.recurrence;
 
   const [scheduled] = await w.tx
     .select({ effectiveAt: planChanges.effectiveAt })
@@ -186,6 +198,13 @@ export async function preparePlanChange(
   }
   const immediate = effectiveAt.getTime() <= w.now.getTime();
   const atRenewal = effectiveAt.getTime() >= sub.nextBillingDate.getTime();
+  // A PayPal subscription's billing date cannot be moved (a revision keeps its cycle): its
+  // recurrence changes at the billing date only.
+  if (recurrenceChanges && !atRenewal && current.method === 'paypal' && current.providerSubscriptionId)
+    throw fieldError('when', changePlanMessages.paypalRecurrenceAtRenewal);
+  // Between recurrences, before the billing date: a whole new period from the change day.
+  const newPeriodEnd =
+    recurrenceChanges && !atRenewal ? addMonthsClamped(effectiveAt, toPlan.recurrence) : undefined;
 
   const seller = await sellerProfileOf(w.tx, w.tenantId);
   const customer = await customerProfileOf(w.tx, w.tenantId, sub.userId);
@@ -209,6 +228,7 @@ export async function preparePlanChange(
     changeAt: atRenewal ? sub.nextBillingDate : effectiveAt,
     oldAmountCents,
     newPriceCents: costCents,
+    newPeriodEnd,
   });
   const docs = planChangeDocuments({
     seller,
@@ -238,6 +258,8 @@ export async function preparePlanChange(
     fromPlan: { id: fromPlan.id, name: fromPlan.name },
     toPlan: { id: toPlan.id, name: toPlan.name },
     nextPeriod: toQuote(nextPeriod),
+    nextBillingDate: romeDay(newPeriodEnd ?? sub.nextBillingDate),
+    recurrenceChanges,
   });
   return {
     sub,
@@ -247,6 +269,8 @@ export async function preparePlanChange(
     effectiveAt,
     immediate,
     terms,
+    recurrenceChanges,
+    nextBillingDate: newPeriodEnd ?? sub.nextBillingDate,
     docs: immediate ? docs : null,
     current,
     preview,
@@ -332,6 +356,9 @@ async function applyPrepared(
   planChangeId: number,
 ): Promise<PlanChangeOutcome> {
   const { sub, docs, current, terms } = prepared;
+  // Between recurrences a new period starts on the change day: the billing date and the periods'
+  // anchor move (the later periods count from the change day, month-ends clamped).
+  const newPeriod = docs?.proration.newPeriod === true;
   await w.tx
     .update(subscriptions)
     .set({
@@ -339,6 +366,7 @@ async function applyPrepared(
       costBeforeVatCents: terms.costCents,
       vatHundredths: terms.vat,
       amountDueCents: terms.dueCents,
+      ...(newPeriod ? { startDate: prepared.effectiveAt, nextBillingDate: prepared.nextBillingDate } : {}),
       updatedAt: w.now,
     })
     .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, sub.id)));
@@ -367,7 +395,7 @@ async function applyPrepared(
         subscriptionId: sub.id,
         amountDueCents: docs.amountDueCents,
         periodStart: prepared.effectiveAt,
-        periodEnd: sub.nextBillingDate,
+        periodEnd: prepared.nextBillingDate,
       });
       await w.tx
         .update(payments)
@@ -468,7 +496,8 @@ export async function applyDuePlanChanges(w: UnitOfWork, subscriptionId?: number
     const fromPlan = (await planOf(w, change.fromPlanId))!;
     const toPlan = (await planOf(w, change.toPlanId))!;
     if (change.effectiveAt.getTime() >= sub.nextBillingDate.getTime() || change.whenKind === 'renewal') {
-      // At the billing date: the new terms from the new period on; no proration.
+      // At the billing date: the new terms from the new period on; no proration. A new recurrence
+      // counts its periods from that date (the anchor moves to it).
       await w.tx
         .update(subscriptions)
         .set({
@@ -476,6 +505,7 @@ export async function applyDuePlanChanges(w: UnitOfWork, subscriptionId?: number
           costBeforeVatCents: change.costBeforeVatCents,
           vatHundredths: change.vatHundredths,
           amountDueCents: change.amountDueCents,
+          ...(fromPlan.recurrence !== toPlan.recurrence ? { startDate: change.effectiveAt } : {}),
           updatedAt: w.now,
         })
         .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, sub.id)));
@@ -572,7 +602,15 @@ export async function scheduledPlanChangeOf(
 /** What cancelling a scheduled change needs to know before its unit (nothing written). */
 export interface PlanChangeCancelCheck {
   /** The scheduled change, or null (nothing to cancel: the call answers so, idempotently). */
-  change: { id: number; fromPlanId: number; toPlanName: string; effectiveDay: string } | null;
+  change: {
+    id: number;
+    fromPlanId: number;
+    toPlanName: string;
+    effectiveDay: string;
+    /** Between recurrences: the revert moves the provider's next charge back to `nextBillingDate`. */
+    recurrenceChanges: boolean;
+    nextBillingDate: Date;
+  } | null;
   /** The provider subscription revised when the change was scheduled (to revert first), or null. */
   provider: { method: 'stripe' | 'paypal'; providerSubscriptionId: string } | null;
 }
@@ -592,9 +630,10 @@ export async function checkPlanChangeCancel(
   if (Date.parse(scheduled.effectiveAt) <= w.now.getTime())
     throw new HttpError(409, changePlanMessages.scheduledDue);
   const [row] = await w.tx
-    .select({ fromPlanId: planChanges.fromPlanId })
+    .select({ fromPlanId: planChanges.fromPlanId, toPlanId: planChanges.toPlanId })
     .from(planChanges)
     .where(and(eq(planChanges.tenantId, w.tenantId), eq(planChanges.id, scheduled.id)));
+  const [fromPlan, toPlan] = [await planOf(w, row!.fromPlanId), await planOf(w, row!.toPlanId)];
   // The route revised the provider when it scheduled the change (same condition as there).
   const current = await currentPeriodPayment(w, sub);
   const provider =
@@ -610,6 +649,8 @@ export async function checkPlanChangeCancel(
       fromPlanId: row!.fromPlanId,
       toPlanName: scheduled.planName,
       effectiveDay: scheduled.effectiveDay,
+      recurrenceChanges: fromPlan?.recurrence !== toPlan?.recurrence,
+      nextBillingDate: sub.nextBillingDate,
     },
     provider,
   };
@@ -682,11 +723,14 @@ export interface OfferedPlan {
   name: string;
   recurringCostBeforeVAT: number;
   price: number;
+  /** 'Mensile', 'Annuale'… (another recurrence than the subscription's is offered too). */
+  recurrenceTypeName: string;
 }
 
 /**
- * The plans a customer may change to: the tenant's active plans of the subscription's recurrence,
- * the current one left out, cheapest first; each priced with the customer's fiscal profile.
+ * The plans a customer may change to: the tenant's active plans (any recurrence: a change between
+ * recurrences starts a new period), the current one left out, cheapest first; each priced with the
+ * customer's fiscal profile (its net to pay of one period of that plan).
  */
 export async function plansOfferedTo(
   scope: TenantScope,
@@ -701,16 +745,10 @@ export async function plansOfferedTo(
       cost: plans.recurringCostBeforeVat,
       vat: plans.vatPercentage,
       natura: plans.natura,
+      recurrence: plans.recurrenceType,
     })
     .from(plans)
-    .where(
-      and(
-        eq(plans.tenantId, scope.tenantId),
-        eq(plans.isActive, true),
-        eq(plans.recurrenceType, current.recurrence),
-        ne(plans.id, sub.planId),
-      ),
-    )
+    .where(and(eq(plans.tenantId, scope.tenantId), eq(plans.isActive, true), ne(plans.id, sub.planId)))
     .orderBy(asc(plans.recurringCostBeforeVat), asc(plans.id));
   const [seller, customer] = await Promise.all([
     sellerProfileOf(scope.tx, scope.tenantId),
@@ -730,6 +768,7 @@ export async function plansOfferedTo(
       name: p.name,
       recurringCostBeforeVAT: fromCents(costCents),
       price: fromCents(document.netToPayCents),
+      recurrenceTypeName: recurrenceTypeNames[p.recurrence as RecurrenceTypeId] ?? '',
     };
   });
 }

@@ -50,6 +50,7 @@ import {
   transferTotals,
   type SubscriptionRow,
   scheduledAmountFor,
+  scheduledRecurrenceFor,
 } from './billing.repository';
 import { redeemCoupon, redemptionForNextPayment, redemptionOf, usableCoupon } from '../../db/coupons';
 import { trialDaysFor, trialEnd } from './trials';
@@ -510,12 +511,17 @@ export async function ensureRenewalPayment(
   const existing = await paymentOfPeriod(uow, sub.id, periodStart);
   if (existing) return existing;
   const plan = await planOfTenant(uow, sub.planId);
+  // A change to another recurrence scheduled by then (issue 30): the new plan's period from that date.
+  const recurrence = await scheduledRecurrenceFor(uow, sub.id, periodStart);
   const id = await insertPayment(uow, {
     subscriptionId: sub.id,
     // A plan change scheduled by then (issue 30): the period is asked at the new plan's price.
     amountDueCents: (await scheduledAmountFor(uow, sub.id, periodStart)) ?? sub.amountDueCents,
     periodStart,
-    periodEnd: periodEndAfter(sub.startDate, plan.recurrence, periodStart),
+    periodEnd:
+      recurrence !== null && recurrence !== plan.recurrence
+        ? periodEndAfter(periodStart, recurrence, periodStart)
+        : periodEndAfter(sub.startDate, plan.recurrence, periodStart),
     couponRedemptionId: await redemptionForNextPayment(uow, sub.id),
   });
   // One-off charges 'Con il prossimo pagamento' (issue 30): their lines join this period's.

@@ -1,5 +1,6 @@
 /**
- * 'Cambia piano' (issue 30): the new plan (active, same recurrence), when ('Subito', 'Al
+ * 'Cambia piano' (issue 30): the new plan (active, any recurrence: another one starts a new period
+ * from the change day and moves the billing date, as the preview says), when ('Subito', 'Al
  * prossimo rinnovo' — the default for a cheaper plan — or 'In una data' of the period), the
  * itemised preview the server computes (`changePlan` with `preview: true`: the unused days
  * credited, the new plan's days charged, each document's imponibile, cassa, IVA, ritenuta, the net
@@ -8,7 +9,7 @@
  * in a toast, and nothing changed.
  */
 import { useEffect, useId, useState, type ComponentType } from 'react';
-import { romeDay } from '../../../contract/billing-dates';
+import { addDays, daysBetween, romeDay } from '../../../contract/billing-dates';
 import type { PlanChangePreview } from '../../../contract/invoice/plan-change';
 import type { Quote } from '../../../contract/invoice/quote';
 import type { Plan } from '../../../contract/schemas/plan';
@@ -60,6 +61,8 @@ export interface PlanChoice {
   recurringCostBeforeVAT: number;
   /** The net to pay of one period for this customer, VAT included. */
   price: number;
+  /** The plan's recurrence ('Mensile', 'Annuale'…): its period may differ from the current one. */
+  recurrenceTypeName?: string;
 }
 
 /**
@@ -236,7 +239,7 @@ export function PlanChangeDialog({
                 noOptionsText={t.noPlans}
                 invalid={Boolean(fieldError('planId'))}
                 describedBy={control['aria-describedby']}
-                filters={{ isActive: true, recurrenceType: sub.plan?.recurrenceType ?? 1 }}
+                filters={{ isActive: true }}
                 loadOnOpen
               />
             )}
@@ -379,8 +382,11 @@ function PlanChoices({
                 <span className="font-medium break-words text-slate-900">{p.name}</span>
                 <span className="text-slate-600 tabular-nums">
                   {eur(p.price)}
-                  {recurrenceName && (
-                    <span className="text-xs text-slate-500"> / {recurrenceName.toLowerCase()}</span>
+                  {(p.recurrenceTypeName ?? recurrenceName) && (
+                    <span className="text-xs text-slate-500">
+                      {' '}
+                      / {(p.recurrenceTypeName ?? recurrenceName).toLowerCase()}
+                    </span>
                   )}
                 </span>
               </span>
@@ -408,9 +414,11 @@ export function PlanChangeSummary({
   const lead =
     p.effective === 'renewal' || p.unusedDays === 0
       ? t.effectiveRenewal(day)
-      : p.effective === 'date' && p.effectiveDay > romeDay(new Date())
-        ? t.effectiveLater(day, p.unusedDays, p.totalDays)
-        : t.effectiveNow(day, p.unusedDays, p.totalDays);
+      : p.recurrenceChanges
+        ? t.effectiveNewPeriod(day, p.unusedDays, p.totalDays, formatDate(addDays(p.nextBillingDate, -1)))
+        : p.effective === 'date' && p.effectiveDay > romeDay(new Date())
+          ? t.effectiveLater(day, p.unusedDays, p.totalDays)
+          : t.effectiveNow(day, p.unusedDays, p.totalDays);
   const immediate = p.effective !== 'renewal' && p.unusedDays > 0;
   return (
     <section
@@ -436,7 +444,9 @@ export function PlanChangeSummary({
               <span className="min-w-0">
                 <span className="block break-words text-slate-800">{l.description}</span>
                 <span className="block text-xs text-slate-500">
-                  {l.amount < 0 ? t.lineCredit(p.unusedDays) : t.lineCharge(p.unusedDays)}
+                  {l.amount < 0
+                    ? t.lineCredit(daysBetween(l.periodStart, l.periodEnd) + 1)
+                    : t.lineCharge(daysBetween(l.periodStart, l.periodEnd) + 1)}
                 </span>
               </span>
               <span
@@ -477,9 +487,9 @@ export function PlanChangeSummary({
           </div>
         )}
         <div className="flex items-baseline justify-between gap-4">
-          <dt className="text-slate-600">{t.nextPeriod(formatDate(p.periodEnd))}</dt>
+          <dt className="text-slate-600">{t.nextPeriod(formatDate(p.nextBillingDate))}</dt>
           <dd className="tabular-nums text-slate-900">
-            {recurrenceName
+            {recurrenceName && !p.recurrenceChanges
               ? t.nextPeriodValue(eur(p.nextPeriod.netToPay), recurrenceName)
               : eur(p.nextPeriod.netToPay)}
           </dd>
@@ -587,9 +597,11 @@ function PlanChangeDone({
           </div>
         )}
         <div className="flex items-baseline justify-between gap-4">
-          <dt className="text-slate-600">{t.nextPeriod(formatDate(d.periodEnd))}</dt>
+          <dt className="text-slate-600">{t.nextPeriod(formatDate(d.nextBillingDate))}</dt>
           <dd className="tabular-nums text-slate-900">
-            {t.nextPeriodValue(eur(d.nextPeriod.netToPay), sub.plan?.recurrenceTypeName || '—')}
+            {d.recurrenceChanges
+              ? eur(d.nextPeriod.netToPay)
+              : t.nextPeriodValue(eur(d.nextPeriod.netToPay), sub.plan?.recurrenceTypeName || '—')}
           </dd>
         </div>
       </dl>

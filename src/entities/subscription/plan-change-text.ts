@@ -5,8 +5,9 @@ export const planChangeText = {
   intro: (plan: string) => `Piano attuale: «${plan}». Scegli il nuovo piano e quando applicarlo.`,
   plan: 'Nuovo piano',
   planPlaceholder: 'Cerca un piano attivo…',
-  planHint: (recurrence: string) => `Solo piani attivi con la stessa ricorrenza (${recurrence}).`,
-  noPlans: 'Nessun piano attivo con questa ricorrenza.',
+  planHint: (recurrence: string) =>
+    `Solo piani attivi. Con un’altra ricorrenza (ora ${recurrence.toLowerCase()}) parte un nuovo periodo dal giorno del cambio.`,
+  noPlans: 'Nessun piano attivo.',
   when: 'Quando',
   now: 'Subito',
   nowHint: 'Con conguaglio dei giorni restanti del periodo.',
@@ -24,6 +25,9 @@ export const planChangeText = {
     `Dal ${day}: ${unused} ${unused === 1 ? 'giorno' : 'giorni'} su ${total} del periodo in corso passano al nuovo piano.`,
   effectiveRenewal: (day: string) =>
     `Il nuovo piano parte al rinnovo del ${day}: nessun conguaglio, il periodo in corso resta com’è.`,
+  /** A change between recurrences made before the renewal: a new period from the change day. */
+  effectiveNewPeriod: (day: string, unused: number, total: number, next: string) =>
+    `Dal ${day} parte un nuovo periodo del nuovo piano, fino al ${next} (nuova data di rinnovo): ${unused} ${unused === 1 ? 'giorno' : 'giorni'} su ${total} del periodo in corso sono stornati.`,
   effectiveLater: (day: string, unused: number, total: number) =>
     `Programmato per il ${day}: ${unused} ${unused === 1 ? 'giorno' : 'giorni'} su ${total} del periodo con il conguaglio qui sotto.`,
   linesTitle: 'Righe del conguaglio',

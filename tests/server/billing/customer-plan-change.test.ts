@@ -130,7 +130,7 @@ describe("the customer's own 'Cambia piano'", () => {
     );
   });
 
-  it("allowed: offers the active plans of the same recurrence; a preview writes nothing; made → the Admin's effects, the customer as actor", async () => {
+  it("allowed: offers the active plans of any recurrence; a preview writes nothing; made → the Admin's effects, the customer as actor", async () => {
     await allow(true);
     const sub = await paidByTransfer(me, '2026-04-01T09:00:00.000Z');
     clock.set('2026-04-16T10:00:00.000Z');
@@ -142,7 +142,8 @@ describe("the customer's own 'Cambia piano'", () => {
     expect(offered).toContain(pro.id);
     expect(offered).not.toContain(base.id);
     expect(offered).not.toContain(inactive.id);
-    expect(offered).not.toContain(yearly.id);
+    // Another recurrence too: a change between recurrences starts a new period.
+    expect(offered).toContain(yearly.id);
     // Pro's period for this customer: 49 € + 22 % VAT.
     expect(options.body.data!.plans.find((p) => p.id === pro.id)).toMatchObject({
       name: 'Pro cliente',
@@ -170,10 +171,17 @@ describe("the customer's own 'Cambia piano'", () => {
     });
     expect(adminPreview.body.data).toEqual(preview.body.data);
 
-    // The same rules as the Admin's: an inactive plan or another recurrence is a field error.
-    const refused = await cliente.post(path(sub.id), { planId: yearly.id, when: 'now' });
+    // The same rules as the Admin's: an inactive plan is a field error; another recurrence is
+    // previewed as a new period from today (the billing date moves).
+    const refused = await cliente.post(path(sub.id), { planId: inactive.id, when: 'now' });
     expect(refused.status, refused.raw).toBe(400);
-    expect(refused.raw).toContain(changePlanMessages.recurrenceDiffers);
+    const yearlyPreview = await cliente.post<Result>(path(sub.id), {
+      planId: yearly.id,
+      when: 'now',
+      preview: true,
+    });
+    expect(yearlyPreview.status, yearlyPreview.raw).toBe(200);
+    expect(yearlyPreview.body.data).toMatchObject({ recurrenceChanges: true, nextBillingDate: '2027-04-16' });
 
     const made = await cliente.post<Result>(path(sub.id), { planId: pro.id, when: 'now' });
     expect(made.status, made.raw).toBe(200);

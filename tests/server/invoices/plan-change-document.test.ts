@@ -164,6 +164,8 @@ describe('golden 1: upgrade Base 29,00 → Pro 49,00 on 20 March, period 1 March
       fromPlan: { id: 1, name: 'Base' },
       toPlan: { id: 2, name: 'Pro' },
       nextPeriod: toQuote(docs.charge!),
+      nextBillingDate: '2026-04-01',
+      recurrenceChanges: false,
     });
     expect(preview).toMatchObject({
       effectiveDay: '2026-03-20',

@@ -149,6 +149,96 @@ describe('prorate', () => {
     );
   });
 
+  it('between recurrences: the same credit, a whole new period charged in full from the change day, over random recurrences', () => {
+    const recurrences = [1, 2, 3, 4, 6, 12] as const;
+    fc.assert(
+      fc.property(
+        caseArb,
+        fc.constantFrom(...recurrences),
+        fc.constantFrom(...recurrences),
+        (c, from, to) => {
+          const { periodStart, periodEnd, changeAt } = build({
+            ...c,
+            recurrence: from as Case['recurrence'],
+          });
+          // The new billing date: the change instant + the new recurrence (Rome wall clock, clamped).
+          const newPeriodEnd = addMonthsClamped(changeAt, to);
+          const input = {
+            periodStart,
+            periodEnd,
+            changeAt,
+            oldAmountCents: c.oldCents,
+            newPriceCents: c.newCents,
+          };
+          const same = prorate(input);
+          const p = prorate({ ...input, newPeriodEnd });
+          const total = countRomeDays(periodStart, periodEnd);
+          const unused = countRomeDays(changeAt, periodEnd);
+          // The credit is the old period's unused days, exactly as within a recurrence.
+          expect(p.totalDays).toBe(total);
+          expect(p.unusedDays).toBe(unused);
+          expect(p.creditCents).toBe(exactHalfUp(c.oldCents, unused, total));
+          expect(p.creditCents).toBe(same.creditCents);
+          // The charge is the new plan's whole period, its days those of the new period.
+          expect(p.newPeriod).toBe(true);
+          expect(p.chargeCents).toBe(c.newCents);
+          expect(p.netCents).toBe(c.newCents - p.creditCents);
+          const days = countRomeDays(changeAt, newPeriodEnd);
+          expect(p.chargeDays).toBe(days);
+          expect(days).toBeGreaterThanOrEqual(to === 12 ? 365 : 28 * to - 1);
+          expect(days).toBeLessThanOrEqual(to === 12 ? 366 : 31 * to + 1);
+          const end = romeParts(newPeriodEnd);
+          expect(p.chargeEndDay).toBe(
+            `${end.year}-${String(end.month).padStart(2, '0')}-${String(end.day).padStart(2, '0')}`,
+          );
+          // Within a recurrence, the charge covers the credit's days.
+          expect(same).toMatchObject({
+            newPeriod: false,
+            chargeEndDay: same.periodEndDay,
+            chargeDays: unused,
+          });
+        },
+      ),
+      { seed: SEED, numRuns: 1_000 },
+    );
+  });
+
+  it('between recurrences on 29 February and on a 31st: the new billing date is clamped to the month end', () => {
+    const leap = prorate({
+      periodStart: rome(2028, 2, 10),
+      periodEnd: rome(2028, 3, 10),
+      changeAt: rome(2028, 2, 29),
+      oldAmountCents: 2900,
+      newPriceCents: 29_000,
+      newPeriodEnd: addMonthsClamped(rome(2028, 2, 29), 12),
+    });
+    expect(leap).toMatchObject({
+      totalDays: 29,
+      unusedDays: 10,
+      creditCents: 1000,
+      chargeCents: 29_000,
+      netCents: 28_000,
+      chargeEndDay: '2029-02-28',
+      chargeDays: 365,
+    });
+    const monthEnd = prorate({
+      periodStart: rome(2027, 1, 31),
+      periodEnd: rome(2028, 1, 31),
+      changeAt: rome(2027, 1, 31),
+      oldAmountCents: 29_000,
+      newPriceCents: 2900,
+      newPeriodEnd: addMonthsClamped(rome(2027, 1, 31), 1),
+    });
+    // Yearly → monthly on the period's first day: the whole year credited, February charged.
+    expect(monthEnd).toMatchObject({
+      unusedDays: 365,
+      creditCents: 29_000,
+      chargeCents: 2900,
+      chargeEndDay: '2027-02-28',
+      chargeDays: 28,
+    });
+  });
+
   it('counts calendar days across the DST nights: a change on the 23-hour and the 25-hour day', () => {
     // 29 March 2026 (23 h) and 25 October 2026 (25 h); period 15 March → 15 April, 15 Oct → 15 Nov.
     const spring = prorate({

@@ -71,6 +71,8 @@ const preview: PlanChangePreview = {
   netToPay: 23.04,
   residualCredit: 0,
   nextPeriod: quote({ taxable: 80, vat: 17.6, total: 97.6, netToPay: 97.6 }),
+  nextBillingDate: '2026-04-15',
+  recurrenceChanges: false,
 };
 
 /** The customer's one subscription; the tenant allows changes or not. Records the calls. */

@@ -81,6 +81,8 @@ const upgrade: PlanChangePreview = {
     withholding: 9.8,
     netToPay: 52.37,
   }),
+  nextBillingDate: '2026-12-31',
+  recurrenceChanges: false,
 };
 
 const downgrade: PlanChangePreview = {
@@ -189,6 +191,46 @@ describe('Cambia piano', { timeout: 30_000 }, () => {
       'Credito residuo · Resta a favore del cliente: sarà scalato dal prossimo pagamento.',
     );
     expect(preview).toHaveTextContent('12,20 €');
+  });
+
+  it('another recurrence: the preview says a new period from today and the new billing date', async () => {
+    arrange();
+    const newPeriod: PlanChangePreview = {
+      ...upgrade,
+      toPlan: { id: 8, name: 'Pro' },
+      lines: [
+        upgrade.lines[0]!,
+        {
+          description: 'Piano «Pro» dal 16/12/2026 al 15/12/2027 (conguaglio cambio piano)',
+          amount: 490,
+          periodStart: '2026-12-16',
+          periodEnd: '2027-12-15',
+        },
+      ],
+      nextBillingDate: '2027-12-16',
+      recurrenceChanges: true,
+    };
+    server.use(apiPost('subscription/changePlan/:id', () => ok(newPeriod)));
+    const { user } = renderApp('/subscription/9', { role: Role.Admin, tenantId: 1 });
+    await user.click(await screen.findByRole('button', { name: 'Cambia piano' }, { timeout: 10_000 }));
+    const dialog = screen.getByRole('dialog', { name: 'Cambia piano' });
+    await pickPlan(user, dialog, 'Pro');
+    const preview = await within(dialog).findByRole(
+      'region',
+      { name: 'Anteprima del cambio' },
+      { timeout: 10_000 },
+    );
+    expect(preview).toHaveTextContent(
+      'Dal 16/12/2026 parte un nuovo periodo del nuovo piano, fino al 15/12/2027 (nuova data di rinnovo): 15 giorni su 30 del periodo in corso sono stornati.',
+    );
+    const lines = within(within(preview).getByRole('list', { name: 'Righe del conguaglio' })).getAllByRole(
+      'listitem',
+    );
+    expect(norm(lines[1]!.textContent)).toBe(
+      'Piano «Pro» dal 16/12/2026 al 15/12/2027 (conguaglio cambio piano)Fattura · 365 giorni490,00 €',
+    );
+    // The next periods from the new billing date, without the current plan's recurrence.
+    expect(figure(preview, 'Dal rinnovo del 16/12/2027')).toBe('52,37 €');
   });
 
   it('shows the server’s preview item by item: lines, each document with cassa and ritenuta, net to pay, next periods', async () => {
