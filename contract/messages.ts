@@ -509,6 +509,9 @@ export const couponMessages = {
   /** 'Applica coupon' on a subscription that is over. */
   notApplicable: 'Il coupon si applica solo a una sottoscrizione non ancora terminata.',
   applied: (code: string) => `Coupon ${code} applicato.`,
+  /** 'Applica coupon' on a subscription PayPal charges: revised at PayPal, not applied until approved. */
+  pendingAtPayPal: (code: string) =>
+    `Coupon ${code}: su PayPal la sottoscrizione è stata aggiornata al prezzo scontato, ma lo sconto vale solo dopo che il cliente lo approva su PayPal. Gli abbiamo inviato il link per approvarlo; lo trova anche nella sua area clienti.`,
   /** The discount's line on the PDF and on the quote. */
   discountLabel: 'Sconto',
 } as const;

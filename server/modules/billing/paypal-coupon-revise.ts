@@ -17,6 +17,7 @@
  *      carries the redemption and asks exactly what PayPal took; at 0 periods left the full price
  *      again, PayPal's REGULAR cycle.
  */
+import { couponMessages } from '../../../contract/messages';
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import { serverMessages } from '../../../contract/messages';
 import { fromCents, toCents } from '../../../contract/money';
@@ -51,8 +52,7 @@ import { formatEur } from './subscription.service';
 
 export const paypalCouponTexts = {
   /** The Admin's answer: nothing applied yet. */
-  pending: (code: string) =>
-    `Coupon ${code}: su PayPal la sottoscrizione è stata aggiornata al prezzo scontato, ma lo sconto vale solo dopo che il cliente lo approva su PayPal. Gli abbiamo inviato il link per approvarlo; lo trova anche nella sua area clienti.`,
+  pending: couponMessages.pendingAtPayPal,
   /** A plan PayPal could not bill (a discounted net of 0) or without a PayPal product. */
   notPossible:
     'Questo coupon non si può applicare alla sottoscrizione addebitata da PayPal: lo sconto porterebbe a zero l’importo o il piano non è su PayPal.',

@@ -3,11 +3,12 @@ import { useState, type FormEvent } from 'react';
 import { apiPaths } from '../../../contract/api-paths';
 import { SubscriptionStatus } from '../../../contract/enums';
 import { couponMessages } from '../../../contract/messages';
-import type { CouponQuote } from '../../../contract/schemas/coupon-apply';
+import { couponPeriodsText, type CouponQuote } from '../../../contract/schemas/coupon-apply';
 import { CouponFigures } from '../../components/coupon-figures';
-import type { Subscription } from '../../../contract/schemas/subscription';
+import type { PayPalCouponApproval, Subscription } from '../../../contract/schemas/subscription';
 import { FieldError, inputClass, useFieldControl } from '../../components/fields/field-shell';
 import { serverFieldErrors, unwrap } from '../../lib/entity-hooks';
+import { formatCurrency } from '../../lib/formatters';
 import { http } from '../../lib/http';
 import { notify } from '../../lib/notify';
 import { queryKeys } from '../../lib/query-keys';
@@ -40,10 +41,43 @@ export function SubscriptionCoupon({ sub, canApply }: { sub: Subscription; canAp
           </span>
           <CouponFigures coupon={coupon} />
         </div>
+      ) : sub.paypalCouponApproval ? (
+        <PayPalApprovalWaiting approval={sub.paypalCouponApproval} />
       ) : (
         <ApplyCouponForm subscriptionId={sub.id} />
       )}
     </section>
+  );
+}
+
+/** A coupon applied on a subscription PayPal charges, waiting for the customer's approval on PayPal. */
+function PayPalApprovalWaiting({ approval }: { approval: PayPalCouponApproval }) {
+  return (
+    <div
+      className="mt-3 space-y-2 rounded-lg border border-amber-200 bg-amber-50/60 p-3"
+      data-testid="subscription-coupon-waiting"
+    >
+      <p className="text-sm font-medium text-amber-900">
+        Coupon <span className="font-mono">{approval.code}</span> in attesa dell’approvazione del cliente su
+        PayPal
+      </p>
+      <p className="text-sm text-slate-700">
+        {formatCurrency(approval.amount)} invece di {formatCurrency(approval.fullAmount)}{' '}
+        {couponPeriodsText(approval.periods, false)}, dopo l’approvazione. Il cliente ha ricevuto il link per
+        e-mail e lo trova nella sua area clienti.
+      </p>
+      <p className="break-all text-xs text-slate-500">
+        Link di approvazione:{' '}
+        <a
+          className="font-medium text-blue-700 hover:text-blue-800 hover:underline"
+          href={approval.approveUrl}
+          target="_blank"
+          rel="noreferrer"
+        >
+          {approval.approveUrl}
+        </a>
+      </p>
+    </div>
   );
 }
 
@@ -69,7 +103,9 @@ function ApplyCouponForm({ subscriptionId }: { subscriptionId: number }) {
         setPreview(quote);
         return;
       }
-      notify.success(couponMessages.applied(quote?.code ?? code));
+      // A subscription PayPal charges: revised at PayPal, applied once the customer approves it.
+      if (quote && !quote.applied) notify.info(couponMessages.pendingAtPayPal(quote.code));
+      else notify.success(couponMessages.applied(quote?.code ?? code));
       await queryClient.invalidateQueries({ queryKey: queryKeys.entity(tenantId, 'subscription') });
     } catch (e) {
       const { fields, all } = serverFieldErrors(e);
