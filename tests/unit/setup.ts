@@ -31,6 +31,21 @@ afterEach(() => {
 });
 afterAll(() => server.close());
 
+// sweetalert2 gives the focus back 100 ms after a dialog closes (its RESTORE_FOCUS_TIMEOUT), on a
+// timer of its own; a file that ends sooner would have the environment torn down first, and the
+// timer then fails on a missing HTMLElement (an unhandled error that fails the run). A file that
+// showed a dialog waits for that timer before it ends: ours is set later and for longer, so it
+// fires after theirs whatever the machine's load.
+let dialogShown = false;
+const dialogWatch = new MutationObserver(() => {
+  if (document.querySelector('.swal2-container')) dialogShown = true;
+});
+beforeAll(() => dialogWatch.observe(document.body, { childList: true, subtree: true }));
+afterAll(async () => {
+  dialogWatch.disconnect();
+  if (dialogShown) await new Promise((resolve) => setTimeout(resolve, 150));
+});
+
 // jsdom lacks matchMedia and scrollTo; several UI libraries probe them.
 if (!window.matchMedia) {
   window.matchMedia = (query: string) =>
