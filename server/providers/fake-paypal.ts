@@ -2,10 +2,9 @@
  * A fake PayPal REST server on loopback, for tests and for trying the whole flow without a PayPal
  * account (`PAYPAL_FAKE=true npm run dev`). It serves the calls the adapter makes (OAuth2 token,
  * subscriptions read, cancel, suspend and activate, webhook signature check, products, plans, sale
- * refunds), keeps subscriptions in
- * memory with states tests can change, fails on demand (timeout, 401, 422, 500), delivers signed
- * webhooks, and serves a stub of PayPal's browser SDK (`/sdk/js`) whose button "approves" a
- * subscription here. It never talks to the internet.
+ * refunds), keeps subscriptions in memory with states tests can change, fails on demand (timeout,
+ * 401, 422, 500), delivers signed webhooks, and serves a stub of PayPal's browser SDK (`/sdk/js`)
+ * whose button "approves" a subscription here. It never talks to the internet.
  */
 import { createHmac, createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
