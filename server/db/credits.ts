@@ -192,7 +192,8 @@ export async function setOffCausali(scope: TenantScope, subscriptionId: number, 
  * Whether Rinnova itself sets the credit off on the subscription's next period payment: its
  * periods are paid by bank transfer (the latest paid period payment's method, or none yet). A
  * Stripe subscription's credit is on Stripe's invoice balance (set off when Stripe's renewal is
- * recorded); PayPal cannot lower one charge, so a PayPal subscription's credit stays on the ledger.
+ * recorded); PayPal cannot lower one charge, so a PayPal subscription's credit is refunded on its
+ * last sale instead (subscription-credit.ts `refundAtPayPal`), any rest staying on the ledger.
  */
 export async function setsOffInRinnova(scope: TenantScope, subscriptionId: number): Promise<boolean> {
   const method = await periodMethod(scope, subscriptionId);

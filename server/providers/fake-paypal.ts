@@ -1,10 +1,10 @@
 /**
  * A fake PayPal REST server on loopback, for tests and for trying the whole flow without a PayPal
  * account (`PAYPAL_FAKE=true npm run dev`). It serves the calls the adapter makes (OAuth2 token,
- * subscriptions read, cancel, suspend and activate, webhook signature check, products, plans), keeps subscriptions in
- * memory with states tests can change, fails on demand (timeout, 401, 422, 500), delivers signed
- * webhooks, and serves a stub of PayPal's browser SDK (`/sdk/js`) whose button "approves" a
- * subscription here. It never talks to the internet.
+ * subscriptions read, cancel, suspend and activate, webhook signature check, products, plans, sale
+ * refunds), keeps subscriptions in memory with states tests can change, fails on demand (timeout,
+ * 401, 422, 500), delivers signed webhooks, and serves a stub of PayPal's browser SDK (`/sdk/js`)
+ * whose button "approves" a subscription here. It never talks to the internet.
  */
 import { createHmac, createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -47,6 +47,15 @@ export interface FakeCharge {
   time: string;
 }
 
+/** A refund of a sale (`POST /v1/payments/sale/{id}/refund`, issue 30). */
+export interface FakeRefund {
+  id: string;
+  saleId: string;
+  /** PayPal's string, '12.08'. */
+  amount: string;
+  requestId: string | null;
+}
+
 export interface FakePayPal {
   /** http://127.0.0.1:<port> */
   readonly url: string;
@@ -82,6 +91,15 @@ export interface FakePayPal {
   approveRevision(subscriptionId: string, at?: Date): Record<string, unknown>;
   /** Every charge taken, in order (issue 30: what PayPal charged per cycle). */
   readonly charges: FakeCharge[];
+  /**
+   * Refunds made, in order. A sale is refunded up to its amount (more: PayPal's 422
+   * REFUND_EXCEEDED_TRANSACTION_AMOUNT); the same PayPal-Request-Id answers the same refund.
+   */
+  readonly refunds: FakeRefund[];
+  /** What sale `saleId` still allows to refund, in cents. */
+  refundableCents(saleId: string): number;
+  /** The PAYMENT.SALE.REFUNDED event PayPal sends for a refund. */
+  refundEvent(refund: FakeRefund): Record<string, unknown>;
   /**
    * What cycle `n` (1-based) of `planId` charges, following its cycles (TRIAL ones first); for a
    * plan the fake does not know (a seeded 'P-…' id) null.
@@ -139,6 +157,12 @@ function signature(transmissionId: string, time: string, webhookId: string, body
     .digest('base64');
 }
 
+/** '12.08' → 1208. */
+const cents = (value: string) => {
+  const [whole, frac = '0'] = value.split('.');
+  return Number(whole) * 100 + Number(frac.padEnd(2, '0').slice(0, 2));
+};
+
 const newId = (prefix: string) => `${prefix}-${randomBytes(6).toString('hex').toUpperCase()}`;
 
 export async function startFakePayPal(options: { port?: number; host?: string } = {}): Promise<FakePayPal> {
@@ -148,6 +172,7 @@ export async function startFakePayPal(options: { port?: number; host?: string } 
   const calls: string[] = [];
   const revisions: FakePayPal['revisions'] = [];
   const charges: FakeCharge[] = [];
+  const refunds: FakeRefund[] = [];
   const failures: { prefix: string; failure: FakeFailure; times: number }[] = [];
   const hanging = new Set<http.ServerResponse>();
   let url = '';
@@ -326,6 +351,31 @@ export async function startFakePayPal(options: { port?: number; host?: string } 
         return send(res, 204);
       }
     }
+    const saleRefund = /^\/v1\/payments\/sale\/([^/]+)\/refund$/.exec(path);
+    if (method === 'POST' && saleRefund) {
+      const saleId = decodeURIComponent(saleRefund[1]!);
+      const sale = charges.find((c) => c.saleId === saleId);
+      if (!sale) return send(res, 404, { name: 'INVALID_RESOURCE_ID' });
+      const requestId = String(req.headers['paypal-request-id'] ?? '') || null;
+      const known = requestId ? refunds.find((r) => r.requestId === requestId) : undefined;
+      const answer = (r: FakeRefund) =>
+        send(res, 201, {
+          id: r.id,
+          state: 'completed',
+          sale_id: r.saleId,
+          amount: { total: r.amount, currency: 'EUR' },
+        });
+      if (known) return answer(known);
+      const amount = (body.amount ?? {}) as { total?: unknown; currency?: unknown };
+      const total = typeof amount.total === 'string' ? amount.total : '';
+      if (!/^\d+\.\d{2}$/.test(total) || amount.currency !== 'EUR' || cents(total) <= 0)
+        return send(res, 400, { name: 'VALIDATION_ERROR' });
+      if (cents(total) > api.refundableCents(saleId))
+        return send(res, 422, { name: 'REFUND_EXCEEDED_TRANSACTION_AMOUNT' });
+      const made: FakeRefund = { id: newId('REF'), saleId, amount: total, requestId };
+      refunds.push(made);
+      return answer(made);
+    }
     if (method === 'POST' && path === '/v1/notifications/verify-webhook-signature') {
       const id = String(body.transmission_id ?? '');
       const time = String(body.transmission_time ?? '');
@@ -438,6 +488,25 @@ export async function startFakePayPal(options: { port?: number; host?: string } 
       return api.event('BILLING.SUBSCRIPTION.UPDATED', { ...found }, at.toISOString());
     },
     charges,
+    refunds,
+    refundableCents(saleId) {
+      const sale = charges.find((c) => c.saleId === saleId);
+      if (!sale || !/^\d+\.\d{2}$/.test(sale.amount)) return 0;
+      const refunded = refunds
+        .filter((r) => r.saleId === saleId)
+        .reduce((sum, r) => sum + cents(r.amount), 0);
+      return cents(sale.amount) - refunded;
+    },
+    refundEvent(made) {
+      const sale = charges.find((c) => c.saleId === made.saleId);
+      return api.event('PAYMENT.SALE.REFUNDED', {
+        id: made.id,
+        sale_id: made.saleId,
+        parent_payment: sale?.subscriptionId ?? null,
+        amount: { total: made.amount, currency: 'EUR' },
+        state: 'completed',
+      });
+    },
     approve(planId, customId, status = 'ACTIVE', opts = {}) {
       const id = newId('I');
       const at = opts.at ?? new Date();

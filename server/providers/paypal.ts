@@ -49,10 +49,28 @@ function errorOfStatus(status: number, code: string | null): ProviderError {
   return new ProviderError('invalid', status, code);
 }
 
-export function createPayPalAdapter(
-  credentials: PayPalCredentials,
-  options: PayPalOptions,
-): PaymentProviderAdapter {
+/** A refund PayPal made (`POST /v1/payments/sale/{id}/refund`): its id and state, upper case. */
+export interface PayPalRefund {
+  id: string;
+  /** 'COMPLETED', 'PENDING', 'FAILED', … (v1's `state`, or `status`). */
+  status: string;
+}
+
+export interface PayPalAdapter extends PaymentProviderAdapter {
+  /**
+   * A partial refund of a completed sale (issue 30: a plan change's residual credit given back),
+   * `{ amount: { total, currency: 'EUR' } }`, PayPal-Request-Id `idempotencyKey` (PayPal keeps it
+   * for 30 days: the same key answers the same refund, nothing refunded twice).
+   */
+  refundSale(saleId: string, input: { amountCents: number; idempotencyKey: string }): Promise<PayPalRefund>;
+}
+
+/** Whether `adapter` is PayPal's (it can refund a sale). */
+export function isPayPalAdapter(adapter: PaymentProviderAdapter): adapter is PayPalAdapter {
+  return adapter.kind === 'paypal' && typeof (adapter as Partial<PayPalAdapter>).refundSale === 'function';
+}
+
+export function createPayPalAdapter(credentials: PayPalCredentials, options: PayPalOptions): PayPalAdapter {
   const base = credentials.apiUrl.replace(/\/+$/, '');
   const doFetch = options.fetch;
   // Keyed by a digest of the credentials: a changed secret never reuses the old token.
@@ -208,6 +226,17 @@ export function createPayPalAdapter(
       const links = Array.isArray(body?.links) ? (body.links as { rel?: unknown; href?: unknown }[]) : [];
       const approve = links.find((l) => l.rel === 'approve' && typeof l.href === 'string');
       return { approveUrl: approve ? String(approve.href) : null };
+    },
+    async refundSale(saleId, { amountCents, idempotencyKey }) {
+      const body = (await call(
+        'POST',
+        `/v1/payments/sale/${encodeURIComponent(saleId)}/refund`,
+        { amount: { total: paypalValue(amountCents), currency: 'EUR' } },
+        { 'paypal-request-id': idempotencyKey },
+      )) as { id?: unknown; state?: unknown; status?: unknown } | null;
+      const state = typeof body?.status === 'string' ? body.status : body?.state;
+      if (typeof body?.id !== 'string' || typeof state !== 'string') throw new ProviderError('invalid');
+      return { id: body.id, status: state.toUpperCase() };
     },
     async verifyWebhook(delivery: WebhookDelivery, webhookId: string) {
       const h = (name: string) => {

@@ -608,6 +608,13 @@ export const subscriptionCredits = pgTable(
     planChangeId: integer('plan_change_id'),
     paymentId: integer('payment_id'),
     providerRef: text('provider_ref'),
+    /**
+     * A use that is a PayPal refund of a plan change's credit (issue 30): the change whose credit it
+     * gives back (one refund per change), `refunded_payment_id` the period payment whose sale was
+     * refunded, `provider_ref` PayPal's refund id.
+     */
+    refundOfChangeId: integer('refund_of_change_id'),
+    refundedPaymentId: integer('refunded_payment_id'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -628,9 +635,12 @@ export const subscriptionCredits = pgTable(
     uniqueIndex('subscription_credits_payment_idx')
       .on(t.tenantId, t.paymentId)
       .where(sql`${t.paymentId} is not null`),
+    uniqueIndex('subscription_credits_refund_idx')
+      .on(t.tenantId, t.refundOfChangeId)
+      .where(sql`${t.refundOfChangeId} is not null`),
     check(
       'subscription_credits_source_check',
-      sql`(${t.planChangeId} is not null and ${t.paymentId} is null and ${t.amountCents} > 0) or (${t.planChangeId} is null and ${t.paymentId} is not null and ${t.amountCents} < 0)`,
+      sql`(${t.planChangeId} is not null and ${t.paymentId} is null and ${t.refundOfChangeId} is null and ${t.amountCents} > 0) or (${t.planChangeId} is null and ${t.paymentId} is not null and ${t.refundOfChangeId} is null and ${t.amountCents} < 0) or (${t.planChangeId} is null and ${t.paymentId} is null and ${t.refundOfChangeId} is not null and ${t.refundedPaymentId} is not null and ${t.providerRef} is not null and ${t.amountCents} < 0)`,
     ),
   ],
 );

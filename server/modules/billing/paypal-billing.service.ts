@@ -15,6 +15,7 @@ import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
 import { findToken, isUsable, paymentMessages } from './payment-token.service';
 import { lastResumeAt } from './renewal.service';
 import { confirmPayPalCoupon } from './paypal-coupon-revise';
+import { ownCreditRefund } from './subscription-credit';
 
 import {
   type ProviderDeps,
@@ -197,6 +198,14 @@ async function handleEvent(
           ? resource.id
           : null;
     if (!saleId) return { outcome: 'ignored', detail: 'rimborso senza ID della vendita' };
+    // A refund Rinnova made of a plan change's credit (issue 30): already documented, nothing more.
+    if (event.event_type === 'PAYMENT.SALE.REFUNDED') {
+      const own = await ownCreditRefund(
+        w,
+        typeof resource.id === 'string' ? resource.id.slice(0, 200) : null,
+      );
+      if (own) return own;
+    }
     const total = Number((resource.amount as { total?: unknown } | undefined)?.total);
     const refundedCents = Number.isFinite(total) && total !== 0 ? toCents(Math.abs(total)) : null;
     return refundReported(w, {

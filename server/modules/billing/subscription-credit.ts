@@ -13,17 +13,22 @@
  * - Stripe: after commit, a customer balance transaction of −credit (`creditAtStripe`, keyed by the
  *   plan change) makes Stripe's next invoice ask less; the renewal's `invoice.paid` sets off what
  *   Stripe did not charge (`setOffCredit` with `charged`).
- * - PayPal cannot lower one charge: the credit stays on the ledger (shown on the subscription page).
+ * - PayPal cannot lower one charge: after commit the credit is given back as a partial refund of the
+ *   subscription's last completed sale (`refundAtPayPal`, keyed by the plan change), up to what that
+ *   sale still allows; the refund is the ledger's use, the rest stays on the ledger (shown on the
+ *   subscription page). Its PAYMENT.SALE.REFUNDED issues no second credit note (`ownCreditRefund`).
  * - An extra payment (a one-off 'Subito' charge) made while a credit is left sets it off too
  *   (`setOffExtraPayment`): the credit goes to the subscription's next payment whatever its kind,
  *   as Stripe applies the customer balance to any invoice it finalizes.
  */
-import { and, asc, eq, gt, isNotNull, isNull, lt } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { SubscriptionStatus, type SubscriptionStatusId } from '../../../contract/subscription-status';
-import { creditSetOffFor, creditUsedBy, periodBilling, setOffCredit } from '../../db/credits';
+import { creditBalance, creditSetOffFor, creditUsedBy, periodBilling, setOffCredit } from '../../db/credits';
 import { payments, subscriptionCredits, subscriptions } from '../../db/schema';
+import { ProviderError } from '../../providers/payment-provider';
+import { isPayPalAdapter } from '../../providers/paypal';
 import type { EventBus } from '../../unit-of-work/events';
-import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
+import type { TenantScope, UnitOfWork } from '../../unit-of-work/unit-of-work';
 import type { ProviderDeps } from './provider-payments';
 import type { SubscriptionRow } from './billing.repository';
 import { recordHistory } from './subscription.service';
@@ -139,6 +144,147 @@ export async function giveBackAtStripe(
   });
 }
 
+/**
+ * After commit, a PayPal subscription's residual credit (PayPal cannot lower one charge): a partial
+ * refund of the subscription's last completed sale (`POST /v1/payments/sale/{id}/refund`,
+ * PayPal-Request-Id `rinnova-credit-refund-{tenant}-{change}`: an outbox retry refunds once) of
+ * min(credit, balance, what the sale still allows: its amount less Rinnova's refunds of it); the
+ * rest stays on the ledger. Recorded as the ledger's use (−amount, `refund_of_change_id`, the sale's
+ * payment, PayPal's refund id in `provider_ref`) only when PayPal answers COMPLETED or PENDING; a
+ * failure throws and changes nothing (the outbox retries). No credit note: the change's TD04
+ * already documents the credit, the refund settles it.
+ */
+export async function refundAtPayPal(
+  deps: Pick<ProviderDeps, 'providers' | 'connectionFor'>,
+  tenantId: number,
+  planChangeId: number,
+): Promise<void> {
+  const db = deps.connectionFor(tenantId);
+  const [credit] = await db
+    .select({
+      subscriptionId: subscriptionCredits.subscriptionId,
+      amountCents: subscriptionCredits.amountCents,
+    })
+    .from(subscriptionCredits)
+    .where(
+      and(eq(subscriptionCredits.tenantId, tenantId), eq(subscriptionCredits.planChangeId, planChangeId)),
+    );
+  if (!credit) return;
+  const [done] = await db
+    .select({ id: subscriptionCredits.id })
+    .from(subscriptionCredits)
+    .where(
+      and(eq(subscriptionCredits.tenantId, tenantId), eq(subscriptionCredits.refundOfChangeId, planChangeId)),
+    );
+  if (done) return;
+  // The subscription's last completed PayPal sale (a period payment PayPal charged).
+  const [sale] = await db
+    .select({
+      paymentId: payments.id,
+      saleId: payments.providerPaymentId,
+      amountCents: payments.amountDueCents,
+    })
+    .from(payments)
+    .where(
+      and(
+        eq(payments.tenantId, tenantId),
+        eq(payments.subscriptionId, credit.subscriptionId),
+        eq(payments.method, 'paypal'),
+        isNotNull(payments.paidAt),
+        isNotNull(payments.providerPaymentId),
+        isNull(payments.planChangeId),
+        isNull(payments.oneOffChargeId),
+      ),
+    )
+    .orderBy(desc(payments.periodStart), desc(payments.id))
+    .limit(1);
+  if (!sale?.saleId) return;
+  const [refunded] = await db
+    .select({ sum: sql<string | number | null>`coalesce(sum(-${subscriptionCredits.amountCents}), 0)` })
+    .from(subscriptionCredits)
+    .where(
+      and(
+        eq(subscriptionCredits.tenantId, tenantId),
+        eq(subscriptionCredits.refundedPaymentId, sale.paymentId),
+      ),
+    );
+  const saleLeft = sale.amountCents - Number(refunded?.sum ?? 0);
+  const balance = await creditBalance({ tenantId, tx: db }, credit.subscriptionId);
+  const amountCents = Math.min(credit.amountCents, balance, saleLeft);
+  if (amountCents <= 0) return;
+  const { adapter } = await deps.providers.paypal(tenantId);
+  if (!isPayPalAdapter(adapter)) return;
+  const refund = await adapter.refundSale(sale.saleId, {
+    amountCents,
+    idempotencyKey: `rinnova-credit-refund-${tenantId}-${planChangeId}`,
+  });
+  if (refund.status !== 'COMPLETED' && refund.status !== 'PENDING') throw new ProviderError('invalid');
+  await db
+    .insert(subscriptionCredits)
+    .values({
+      tenantId,
+      subscriptionId: credit.subscriptionId,
+      amountCents: -amountCents,
+      refundOfChangeId: planChangeId,
+      refundedPaymentId: sale.paymentId,
+      providerRef: refund.id.slice(0, 200),
+    })
+    .onConflictDoNothing();
+}
+
+/**
+ * After commit of a plan change: its residual credit goes where the subscription is charged —
+ * PayPal's (`refundAtPayPal`), else Stripe's customer balance (`creditAtStripe`, which does nothing
+ * for a subscription paid by transfer: Rinnova sets it off itself).
+ */
+export async function settleResidualCredit(
+  deps: Pick<ProviderDeps, 'providers' | 'connectionFor'>,
+  tenantId: number,
+  planChangeId: number,
+): Promise<void> {
+  const db = deps.connectionFor(tenantId);
+  const [credit] = await db
+    .select({ subscriptionId: subscriptionCredits.subscriptionId })
+    .from(subscriptionCredits)
+    .where(
+      and(eq(subscriptionCredits.tenantId, tenantId), eq(subscriptionCredits.planChangeId, planChangeId)),
+    );
+  if (!credit) return;
+  const billing = await periodBilling({ tenantId, tx: db }, credit.subscriptionId);
+  if (billing?.method === 'paypal') return refundAtPayPal(deps, tenantId, planChangeId);
+  return creditAtStripe(deps, tenantId, planChangeId);
+}
+
+/**
+ * A PAYMENT.SALE.REFUNDED of a refund Rinnova made of a plan change's credit (its refund id on the
+ * ledger): answers the outcome to record, so the webhook issues no second credit note (the change's
+ * TD04 documents the credit, art. 26 DPR 633/72) and moves no status; undefined for any other refund.
+ */
+export async function ownCreditRefund(
+  scope: TenantScope,
+  refundId: string | null,
+): Promise<{ outcome: 'unchanged'; detail: string } | undefined> {
+  if (!refundId) return undefined;
+  const [row] = await scope.tx
+    .select({
+      changeId: subscriptionCredits.refundOfChangeId,
+      subscriptionId: subscriptionCredits.subscriptionId,
+    })
+    .from(subscriptionCredits)
+    .where(
+      and(
+        eq(subscriptionCredits.tenantId, scope.tenantId),
+        eq(subscriptionCredits.providerRef, refundId),
+        isNotNull(subscriptionCredits.refundOfChangeId),
+      ),
+    );
+  if (!row) return undefined;
+  return {
+    outcome: 'unchanged',
+    detail: `rimborso ${refundId} del credito residuo del cambio di piano ${row.changeId} (sottoscrizione ${row.subscriptionId}): nota di credito già emessa col cambio`,
+  };
+}
+
 /** Billing's own after-commit consumer of a plan change (app start). */
 export function subscribeResidualCredits(
   events: EventBus,
@@ -147,7 +293,7 @@ export function subscribeResidualCredits(
   events.subscribe('subscription.planChanged', {
     name: 'billing.residualCredit',
     phase: 'afterCommit',
-    handle: ({ tenantId, payload }) => creditAtStripe(deps(), tenantId, payload.planChangeId),
+    handle: ({ tenantId, payload }) => settleResidualCredit(deps(), tenantId, payload.planChangeId),
   });
   events.subscribe('subscription.creditSetOff', {
     name: 'billing.creditGiveBack',
