@@ -10,12 +10,12 @@
  *   the balance and charges exactly what the payment asks, its invoice.paid (twice) is recorded
  *   once; Stripe's next renewal then charges the whole period and Rinnova sets off nothing.
  */
-import { and, asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PlanChangePreview } from '../../../contract/invoice/plan-change';
 import type { OneOffCharge } from '../../../contract/schemas/one-off-charge';
 import type { Plan } from '../../../contract/schemas/plan';
-import { invoices, payments, subscriptionCredits } from '../../../server/db/schema';
+import { invoices, payments } from '../../../server/db/schema';
 import { JOB_NAMES } from '../../../server/modules/billing/billing-jobs';
 import { fatturaErrors } from '../../../server/modules/invoice/fatturapa';
 import { startFakeStripe, type FakeStripe } from '../../../server/providers/fake-stripe';
@@ -29,6 +29,10 @@ import {
   pointStripeAt,
   subscriptionOf,
   addPlan,
+  creditLedger,
+  paymentRowOf,
+  invoicesOfPayment,
+  xmlTags,
 } from './helpers';
 
 const clock = movableClock('2027-02-01T09:00:00.000Z');
@@ -77,21 +81,10 @@ const charge = (id: number, unitPrice: number, description: string) =>
     unitPrice,
     collect: 'now',
   });
-const ledger = (subscriptionId: number) =>
-  ctx.db
-    .select()
-    .from(subscriptionCredits)
-    .where(eq(subscriptionCredits.subscriptionId, subscriptionId))
-    .orderBy(asc(subscriptionCredits.id));
-const paymentRow = async (id: number) =>
-  (await ctx.db.select().from(payments).where(eq(payments.id, id)))[0]!;
-const invoiceOf = (paymentId: number) =>
-  ctx.db
-    .select()
-    .from(invoices)
-    .where(and(eq(invoices.paymentId, paymentId), eq(invoices.documentType, 'TD01')));
-const tags = (xml: string, tag: string) =>
-  [...xml.matchAll(new RegExp(`<${tag}>([^<]*)</${tag}>`, 'g'))].map((m) => m[1]!);
+const ledger = (subscriptionId: number) => creditLedger(ctx, subscriptionId);
+const paymentRow = (id: number) => paymentRowOf(ctx, id);
+const invoiceOf = (paymentId: number) => invoicesOfPayment(ctx, paymentId);
+const tags = xmlTags;
 const creditNoteOf = async (id: number) =>
   (await ctx.db.select().from(invoices).where(eq(invoices.id, id)))[0]!;
 const italian = (iso: string) => iso.split('-').reverse().join('/');

@@ -10,13 +10,13 @@
  *   ImportoPagamento matches); a one-off charge whose credit has not reached Stripe yet waits for it
  *   (the charge fails while the balance transaction fails) and is then charged the reduced amount.
  */
-import { and, asc, eq } from 'drizzle-orm';
+
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PlanChangePreview } from '../../../contract/invoice/plan-change';
 import type { OneOffCharge } from '../../../contract/schemas/one-off-charge';
 import type { Plan } from '../../../contract/schemas/plan';
 import { SubscriptionStatus } from '../../../contract/subscription-status';
-import { invoices, payments, subscriptionCredits } from '../../../server/db/schema';
+
 import { JOB_NAMES } from '../../../server/modules/billing/billing-jobs';
 import { formatEur } from '../../../server/modules/billing/subscription.service';
 import { fatturaErrors } from '../../../server/modules/invoice/fatturapa';
@@ -31,6 +31,10 @@ import {
   pointStripeAt,
   subscriptionOf,
   userId,
+  creditLedger,
+  paymentRowOf,
+  invoicesOfPayment,
+  xmlTags,
 } from './helpers';
 
 const clock = movableClock('2027-02-01T09:00:00.000Z');
@@ -78,21 +82,10 @@ beforeEach(() => stripe.clearFailures());
 const getSub = (id: number) => subscriptionOf(admin, id);
 const change = (id: number, body: Record<string, unknown>) =>
   admin.post<Result>(`/api/subscription/changePlan/${id}`, body);
-const ledger = (subscriptionId: number) =>
-  ctx.db
-    .select()
-    .from(subscriptionCredits)
-    .where(eq(subscriptionCredits.subscriptionId, subscriptionId))
-    .orderBy(asc(subscriptionCredits.id));
-const paymentRow = async (id: number) =>
-  (await ctx.db.select().from(payments).where(eq(payments.id, id)))[0]!;
-const invoiceOf = (paymentId: number) =>
-  ctx.db
-    .select()
-    .from(invoices)
-    .where(and(eq(invoices.paymentId, paymentId), eq(invoices.documentType, 'TD01')));
-const tags = (xml: string, tag: string) =>
-  [...xml.matchAll(new RegExp(`<${tag}>([^<]*)</${tag}>`, 'g'))].map((m) => m[1]!);
+const ledger = (subscriptionId: number) => creditLedger(ctx, subscriptionId);
+const paymentRow = (id: number) => paymentRowOf(ctx, id);
+const invoiceOf = (paymentId: number) => invoicesOfPayment(ctx, paymentId);
+const tags = xmlTags;
 const eur = (cents: number) => (cents / 100).toFixed(2);
 const stripeInvoicesOf = (paymentId: number) =>
   [...stripe.invoices.values()].filter((i) => i.metadata.rinnovaPaymentId === String(paymentId));

@@ -1,8 +1,11 @@
 import { and, asc, eq, inArray, notExists, sql } from 'drizzle-orm';
 import type { BankTransfer, Subscription } from '../../../contract/schemas/subscription';
 import {
+  invoices,
   paymentProviders,
+  payments,
   plans,
+  subscriptionCredits,
   subscriptions,
   tenants,
   users,
@@ -182,4 +185,31 @@ export async function customersWithoutLiveSubscription(
   if (free.length < n)
     throw new Error(`not ${n} customers without a live subscription in tenant ${tenantId}`);
   return free;
+}
+
+/** The residual-credit ledger of a subscription (issue 30), oldest row first. */
+export function creditLedger(ctx: TestContext, subscriptionId: number) {
+  return ctx.db
+    .select()
+    .from(subscriptionCredits)
+    .where(eq(subscriptionCredits.subscriptionId, subscriptionId))
+    .orderBy(asc(subscriptionCredits.id));
+}
+
+/** A payment's row as the database holds it. */
+export async function paymentRowOf(ctx: TestContext, id: number) {
+  return (await ctx.db.select().from(payments).where(eq(payments.id, id)))[0]!;
+}
+
+/** The invoices (TD01) issued for a payment. */
+export function invoicesOfPayment(ctx: TestContext, paymentId: number) {
+  return ctx.db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.paymentId, paymentId), eq(invoices.documentType, 'TD01')));
+}
+
+/** The text of every `<tag>` element of a FatturaPA document, in order. */
+export function xmlTags(xml: string, tag: string): string[] {
+  return [...xml.matchAll(new RegExp(`<${tag}>([^<]*)</${tag}>`, 'g'))].map((m) => m[1]!);
 }

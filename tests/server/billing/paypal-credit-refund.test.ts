@@ -9,18 +9,11 @@
  *   once);
  * - a credit larger than what the sale still allows: the refund is capped, the rest stays.
  */
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PlanChangePreview } from '../../../contract/invoice/plan-change';
 import type { Plan } from '../../../contract/schemas/plan';
-import {
-  invoices,
-  outbox,
-  payments,
-  providerWebhookEvents,
-  subscriptionCredits,
-  subscriptions,
-} from '../../../server/db/schema';
+import { invoices, outbox, payments, providerWebhookEvents, subscriptions } from '../../../server/db/schema';
 import { startFakePayPal, type FakePayPal } from '../../../server/providers/fake-paypal';
 import { createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
 import { withoutDemoInvoices } from '../invoices/helpers';
@@ -32,6 +25,7 @@ import {
   pointPayPalAt,
   subscriptionOf,
   userId,
+  creditLedger,
 } from './helpers';
 
 const clock = movableClock('2026-10-05T09:00:00.000Z');
@@ -68,12 +62,7 @@ beforeEach(() => paypal.clearFailures());
 const getSub = (id: number) => subscriptionOf(admin, id);
 const change = (id: number, body: Record<string, unknown>) =>
   admin.post<Result>(`/api/subscription/changePlan/${id}`, body);
-const ledger = (subscriptionId: number) =>
-  ctx.db
-    .select()
-    .from(subscriptionCredits)
-    .where(eq(subscriptionCredits.subscriptionId, subscriptionId))
-    .orderBy(asc(subscriptionCredits.id));
+const ledger = (subscriptionId: number) => creditLedger(ctx, subscriptionId);
 const creditNotes = async () =>
   (await ctx.db.select({ id: invoices.id }).from(invoices).where(eq(invoices.documentType, 'TD04'))).length;
 const outboxSweep = () => ctx.app.jobs!.runJobNow('outbox-sweep', {});

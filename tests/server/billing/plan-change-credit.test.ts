@@ -12,7 +12,7 @@
  *   renewal's invoice.paid at the reduced amount is recorded once, the credit set off; a renewal
  *   Stripe first failed (overdue) then charged on retry sets it off on the overdue payment.
  */
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PlanChangePreview } from '../../../contract/invoice/plan-change';
 import type { Plan } from '../../../contract/schemas/plan';
@@ -31,6 +31,9 @@ import {
   pointStripeAt,
   subscriptionOf,
   addPlan,
+  creditLedger,
+  invoicesOfPayment,
+  xmlTags,
 } from './helpers';
 
 const clock = movableClock('2027-02-01T09:00:00.000Z');
@@ -74,20 +77,10 @@ beforeEach(() => stripe.clearFailures());
 const getSub = (id: number) => subscriptionOf(admin, id);
 const change = (id: number, body: Record<string, unknown>) =>
   admin.post<Result>(`/api/subscription/changePlan/${id}`, body);
-const ledger = (subscriptionId: number) =>
-  ctx.db
-    .select()
-    .from(subscriptionCredits)
-    .where(eq(subscriptionCredits.subscriptionId, subscriptionId))
-    .orderBy(asc(subscriptionCredits.id));
+const ledger = (subscriptionId: number) => creditLedger(ctx, subscriptionId);
 const renewalReminders = () => ctx.app.jobs!.runJobNow(JOB_NAMES.renewalReminders, { tenantId: demoId });
-const invoiceOf = async (paymentId: number) =>
-  ctx.db
-    .select()
-    .from(invoices)
-    .where(and(eq(invoices.paymentId, paymentId), eq(invoices.documentType, 'TD01')));
-const tags = (xml: string, tag: string) =>
-  [...xml.matchAll(new RegExp(`<${tag}>([^<]*)</${tag}>`, 'g'))].map((m) => m[1]!);
+const invoiceOf = (paymentId: number) => invoicesOfPayment(ctx, paymentId);
+const tags = xmlTags;
 const creditNoteOf = async (id: number) =>
   (await ctx.db.select().from(invoices).where(eq(invoices.id, id)))[0]!;
 const italian = (iso: string) => iso.split('-').reverse().join('/');
