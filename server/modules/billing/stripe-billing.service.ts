@@ -449,6 +449,11 @@ async function handleStripeEvent(
       note: `Stripe: addebito non riuscito${attempt}`,
     });
   }
+  // A change between recurrences moves Stripe's next charge with `trial_end` (issue 30): Stripe may
+  // close that update with an invoice of 0 ('subscription_update'). It pays no period: Rinnova
+  // charged the change itself, so it is no renewal to record (it would move the billing date).
+  if (o.billing_reason === 'subscription_update' && o.amount_paid === 0)
+    return { outcome: 'ignored', detail: 'fattura Stripe a zero dell’aggiornamento della sottoscrizione' };
   // invoice.paid: a suspended subscription is active again, then the charge is recorded once.
   const sub = await findSubscription(w, subscriptionId);
   if (sub?.status === SubscriptionStatus.NotActive)

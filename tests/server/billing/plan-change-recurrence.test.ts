@@ -21,6 +21,7 @@ import type { Plan } from '../../../contract/schemas/plan';
 import {
   invoices,
   payments,
+  providerWebhookEvents,
   planChanges,
   subscriptionEvents,
   subscriptions,
@@ -373,6 +374,34 @@ describe('Stripe: monthly → yearly now', () => {
     );
     expect(charged).toHaveLength(1);
     expect(charged[0]).toMatchObject({ status: 'paid', amount_due: 33611 });
+
+    // Stripe may close the trial_end update with an invoice of 0: it pays no period.
+    const paymentsBefore = (await snapshot(sub.id)).payments.length;
+    const zeroEvent = stripe.event('invoice.paid', {
+      id: 'in_zero_update',
+      subscription: providerId,
+      billing_reason: 'subscription_update',
+      amount_paid: 0,
+      status_transitions: { paid_at: Math.floor(Date.parse('2026-09-25T09:00:05.000Z') / 1000) },
+    });
+    const zero = stripe.signWebhook(zeroEvent, STRIPE_WHSEC);
+    const hook = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/webhooks/stripe/${demoId}`,
+      headers: zero.headers,
+      payload: zero.body,
+    });
+    expect(hook.statusCode, hook.body).toBe(200);
+    const [received] = await ctx.db
+      .select({ outcome: providerWebhookEvents.outcome, detail: providerWebhookEvents.detail })
+      .from(providerWebhookEvents)
+      .where(eq(providerWebhookEvents.eventId, String(zeroEvent.id)));
+    expect(received).toEqual({
+      outcome: 'ignored',
+      detail: 'fattura Stripe a zero dell’aggiornamento della sottoscrizione',
+    });
+    expect((await snapshot(sub.id)).payments).toHaveLength(paymentsBefore);
+    expect(await getSub(sub.id)).toMatchObject({ nextBillingDate: '2027-09-25T09:00:00.000Z' });
   });
 });
 
