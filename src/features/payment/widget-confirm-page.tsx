@@ -34,6 +34,9 @@ export const confirmCouponText = {
       : `Il codice ${code} non è stato applicato: ${error}${/[.!?]$/.test(error) ? '' : '.'}`,
   fullPrice: (amount: string) =>
     `Il primo pagamento è di ${amount}, senza sconto. Nella pagina di pagamento puoi inserire un altro codice.`,
+  /** With a trial, whose paragraph below already says the amount and its day. */
+  fullPriceAfterTrial:
+    'Il primo pagamento sarà senza sconto. Nella pagina di pagamento puoi inserire un altro codice.',
 } as const;
 
 const MISSING_TOKEN = 'Il link è incompleto: aprilo di nuovo dall’email, per intero.';
@@ -123,7 +126,11 @@ export default function WidgetConfirmPage() {
           >
             <p className="font-semibold">{confirmCouponText.heading}</p>
             <p className="mt-0.5">{confirmCouponText.why(couponRefused.code, couponRefused.error ?? '')}</p>
-            <p className="mt-1.5">{confirmCouponText.fullPrice(amount)}</p>
+            <p className="mt-1.5">
+              {trialEndsAt !== null
+                ? confirmCouponText.fullPriceAfterTrial
+                : confirmCouponText.fullPrice(amount)}
+            </p>
           </div>
         )}
         {trialEndsAt !== null && (

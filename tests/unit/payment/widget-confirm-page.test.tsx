@@ -194,9 +194,11 @@ describe('the widget’s confirmation page (/widget/confirm)', () => {
     try {
       renderApp('/widget/confirm?token=both');
       const alert = await screen.findByRole('alert');
+      // The amount is said once, by the trial's paragraph.
       expect(alert).toHaveTextContent(
-        'Il codice BENVENUTO non è stato applicato.Il primo pagamento è di 36,60 €',
+        'Il codice BENVENUTO non è stato applicato.Il primo pagamento sarà senza sconto. Nella pagina di pagamento puoi inserire un altro codice.',
       );
+      expect(screen.getAllByText(/36,60 €/)).toHaveLength(1);
       expect(screen.getByText('Prova gratuita attiva fino al 28/04/2026')).toBeInTheDocument();
       expect(screen.getByRole('link', { name: 'Paga ora' })).toBeInTheDocument();
       expect(replaced).toEqual([]);
