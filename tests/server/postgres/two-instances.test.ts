@@ -276,7 +276,16 @@ describe.runIf(onPostgres)('two app instances on one PostgreSQL', () => {
       await expect
         .poll(async () => (await perMinute()).length, { timeout: 200_000, interval: 2_000 })
         .toBeGreaterThanOrEqual(2);
-      expect((await perMinute()).every((m) => m.n === 1)).toBe(true);
+      // One job a minute between both instances, not one each (that would be two a minute). The
+      // engine makes a minute's job when it handles that minute's send-it, which a loaded machine
+      // may do early in the next minute, so a job can land in the minute after its own (once in a
+      // CI dry run: two in one minute, none in the one before): the count over the time elapsed is
+      // checked, not each minute's bucket.
+      const minutes = await perMinute();
+      const jobs = minutes.reduce((sum, m) => sum + m.n, 0);
+      const elapsed = Math.ceil((Date.now() - startedAt.getTime()) / 60_000);
+      expect(jobs, JSON.stringify(minutes)).toBeLessThanOrEqual(elapsed + 1);
+      expect(Math.max(...minutes.map((m) => m.n)), JSON.stringify(minutes)).toBeLessThanOrEqual(2);
       // The sweeps that ran on both instances meanwhile sent nothing again.
       expect(await mailsTo(address)).toBe(1);
     },
