@@ -135,6 +135,7 @@ const idRoutes: Call[] = [
   { method: 'post', suffix: 'resumeRenewal' },
   { method: 'post', suffix: 'pay', body: {} },
   { method: 'get', suffix: 'charges' },
+  { method: 'post', suffix: 'paypalCoupon', body: {} },
   { method: 'post', suffix: 'paymentMethod', body: { action: 'bankTransfer' } },
 ];
 const send = (call: Call, id: string | number, body: unknown = call.body) => {
