@@ -128,6 +128,14 @@ export function prorate(input: ProrationInput): Proration {
   };
 }
 
+/**
+ * The line of a subscription's period on its invoice (TD01): a renewal's, a first payment's, and
+ * the whole new period a change between recurrences starts (docs/fiscal-rules.md 'Cambio di
+ * ricorrenza': an ordinary invoice of the new period, art. 21 DPR 633/72).
+ */
+export const subscriptionPeriodLine = (plan: string, from: string, to: string): string =>
+  `Abbonamento «${plan}» dal ${from} al ${to}`;
+
 /** The Italian messages of 'Cambia piano'. */
 export const changePlanMessages = {
   planRequired: 'Il piano è obbligatorio.',

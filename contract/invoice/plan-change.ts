@@ -18,7 +18,7 @@
  */
 import type { Cents, PercentHundredths } from '../money';
 import type { Proration } from '../proration';
-import { changePlanMessages } from '../proration';
+import { changePlanMessages, subscriptionPeriodLine } from '../proration';
 import type { Natura } from './fatturapa';
 import {
   computeDocument,
@@ -128,7 +128,10 @@ export function planChangeDocuments(input: PlanChangeInput): PlanChangeDocuments
           customer,
           charges: [
             {
-              description: changePlanMessages.chargeLine(newPlan.name, from, to),
+              // A change between recurrences charges a whole period: its ordinary line.
+              description: p.newPeriod
+                ? subscriptionPeriodLine(newPlan.name, from, to)
+                : changePlanMessages.chargeLine(newPlan.name, from, to),
               quantity: 1,
               unitPriceCents: p.chargeCents,
             },

@@ -7,10 +7,11 @@
  */
 import { changeOffsetCausali, creditUsedBy, setOffCausali } from '../../db/credits';
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { romeCalendarDay } from '../../../contract/billing-dates';
 import { isNatura, type Natura } from '../../../contract/invoice/fatturapa';
 import { invoiceMessages, serverMessages } from '../../../contract/messages';
-import { changePlanMessages } from '../../../contract/proration';
+import { changePlanMessages, subscriptionPeriodLine } from '../../../contract/proration';
 import { creditNoteDocument } from '../../../contract/invoice/plan-change';
 import { fromCents } from '../../../contract/money';
 import type { CustomerFieldKey, MissingField, SellerFieldKey } from '../../../contract/schemas/invoice';
@@ -51,6 +52,9 @@ import { discountOfPayment } from '../../db/coupons';
 
 export type IssueOutcome =
   { kind: 'issued' | 'exists'; invoiceId: number; number: string } | { kind: 'blocked'; messages: string[] };
+
+/** The plan a change left (its recurrence tells a whole new period from the rest of one). */
+const fromPlan = alias(plans, 'from_plan');
 
 const eur = new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' });
 
@@ -487,8 +491,18 @@ export async function issueInvoiceForPayment(
     p.planChangeId === null
       ? []
       : await w.tx
-          .select({ chargeCents: planChanges.chargeCents, offsetCents: planChanges.offsetCents })
+          .select({
+            chargeCents: planChanges.chargeCents,
+            offsetCents: planChanges.offsetCents,
+            // A change between recurrences charges a whole new period (its ordinary line).
+            newPeriod: sql<boolean>`${fromPlan.recurrenceType} <> ${plans.recurrenceType}`,
+          })
           .from(planChanges)
+          .innerJoin(
+            fromPlan,
+            and(eq(fromPlan.tenantId, planChanges.tenantId), eq(fromPlan.id, planChanges.fromPlanId)),
+          )
+          .innerJoin(plans, and(eq(plans.tenantId, planChanges.tenantId), eq(plans.id, planChanges.toPlanId)))
           .where(and(eq(planChanges.tenantId, w.tenantId), eq(planChanges.id, p.planChangeId)));
   // The one computation (docs/fiscal-rules.md): the VAT the two profiles decide, cassa, bollo,
   // ritenuta, split payment; its net to pay is what the payment asked.
@@ -506,13 +520,17 @@ export async function issueInvoiceForPayment(
           .where(and(eq(oneOffCharges.tenantId, w.tenantId), eq(oneOffCharges.id, p.oneOffChargeId)));
   const periodCharge = change
     ? {
-        description: changePlanMessages.chargeLine(p.planName, italianDate(from), italianDate(to)),
+        description: (change.newPeriod ? subscriptionPeriodLine : changePlanMessages.chargeLine)(
+          p.planName,
+          italianDate(from),
+          italianDate(to),
+        ),
         costCents: change.chargeCents ?? 0,
         vat: p.vat,
         natura,
       }
     : {
-        description: `Abbonamento «${p.planName}» dal ${italianDate(from)} al ${italianDate(to)}`,
+        description: subscriptionPeriodLine(p.planName, italianDate(from), italianDate(to)),
         costCents: p.cost,
         vat: p.vat,
         natura,

@@ -150,7 +150,13 @@ describe('monthly → yearly now (bank transfer)', () => {
     });
     expect(preview.body.data!.lines).toEqual([
       expect.objectContaining({ amount: -11.23, periodStart: '2026-03-20', periodEnd: '2026-03-31' }),
-      expect.objectContaining({ amount: 290, periodStart: '2026-03-20', periodEnd: '2027-03-19' }),
+      expect.objectContaining({
+        amount: 290,
+        periodStart: '2026-03-20',
+        periodEnd: '2027-03-19',
+        // A whole period of the new plan: its ordinary line, not a proration's.
+        description: 'Abbonamento «Annuale ricorrenza» dal 20/03/2026 al 19/03/2027',
+      }),
     ]);
     expect(await snapshot(sub.id)).toEqual(before);
 
@@ -203,6 +209,9 @@ describe('monthly → yearly now (bank transfer)', () => {
     expect(await fatturaErrors(invoice!.xml)).toEqual([]);
     expect(tagText(invoice!.xml, 'DataInizioPeriodo')).toBe('2026-03-20');
     expect(tagText(invoice!.xml, 'DataFinePeriodo')).toBe('2027-03-19');
+    expect(tagText(invoice!.xml, 'Descrizione')).toBe(
+      'Abbonamento «Annuale ricorrenza» dal 20/03/2026 al 19/03/2027',
+    );
     expect(tagText(invoice!.xml, 'ImportoPagamento')).toBe('340.10');
     // Paying the new period does not move the billing date again.
     expect((await getSub(sub.id)).nextBillingDate).toBe('2027-03-20T14:00:00.000Z');
