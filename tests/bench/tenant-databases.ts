@@ -268,6 +268,9 @@ export async function benchTenantDatabasesOnPostgres(): Promise<Result[] | strin
   return results;
 }
 
+/** Two of the embedded process's idle checks (COMPACT_IDLE_MS), so it has collected at rest. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 21_000));
+
 export async function benchTenantDatabasesEmbedded(): Promise<Result[]> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rinnova-bench-embedded-tenants-'));
   try {
@@ -280,6 +283,8 @@ export async function benchTenantDatabasesEmbedded(): Promise<Result[]> {
         .values(Array.from({ length: 10 }, (_, i) => ({ name: `Tenant ${i + 1}` })))
         .returning({ id: tenants.id })
     ).map((r) => r.id);
+    // At rest: the database process collects after serving nothing for 10 s (pglite-server.mjs).
+    await settle();
     const single = treeRssMb(pid);
     const tenancy = createTenantDatabases({ control, dataDir, idleMs: 1_000 });
     const creation: number[] = [];
@@ -287,6 +292,7 @@ export async function benchTenantDatabasesEmbedded(): Promise<Result[]> {
     const open = treeRssMb(pid);
     // At rest: every tenant database idle, closed by the sweeper.
     while (tenancy.stats().open > 0) await new Promise((resolve) => setTimeout(resolve, 250));
+    await settle();
     const rest = treeRssMb(pid);
     await tenancy.close();
     await control.close();

@@ -99,8 +99,9 @@ function startHost(adopted?: ChildProcess): Host {
   const child =
     adopted ??
     fork(serverFile, [], {
-      // Plain JavaScript: none of the parent's loaders (tsx) or inspector flags.
-      execArgv: [],
+      // Plain JavaScript: none of the parent's loaders (tsx) or inspector flags. --expose-gc: the
+      // process gives a closed database's memory back (pglite-server.mjs, 'Memory at rest').
+      execArgv: ['--expose-gc'],
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

@@ -34,7 +34,8 @@ export function prestartEmbeddedDatabase(env) {
   // Private to this user: the socket has no password.
   const socketDir = mkdtempSync(path.join(os.tmpdir(), 'rinnova-db-'));
   const child = fork(fileURLToPath(new URL('./pglite-server.mjs', import.meta.url)), [], {
-    execArgv: [],
+    // As embedded.ts starts it: it gives a closed database's memory back (pglite-server.mjs).
+    execArgv: ['--expose-gc'],
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
