@@ -635,8 +635,10 @@ export const subscriptionCredits = pgTable(
     uniqueIndex('subscription_credits_payment_idx')
       .on(t.tenantId, t.paymentId)
       .where(sql`${t.paymentId} is not null`),
-    uniqueIndex('subscription_credits_refund_idx')
-      .on(t.tenantId, t.refundOfChangeId)
+    // One refund per plan change and sale: a change's credit capped on one sale is refunded on the
+    // next ones (subscription-credit.ts `refundRemainderOnSale`).
+    uniqueIndex('subscription_credits_refund_sale_idx')
+      .on(t.tenantId, t.refundOfChangeId, t.refundedPaymentId)
       .where(sql`${t.refundOfChangeId} is not null`),
     check(
       'subscription_credits_source_check',

@@ -149,9 +149,12 @@ export async function giveBackAtStripe(
  * refund of the subscription's last completed sale (`POST /v1/payments/sale/{id}/refund`,
  * PayPal-Request-Id `rinnova-credit-refund-{tenant}-{change}`: an outbox retry refunds once) of
  * min(credit, balance, what the sale still allows: its amount less Rinnova's refunds of it); the
- * rest stays on the ledger. Recorded as the ledger's use (−amount, `refund_of_change_id`, the sale's
- * payment, PayPal's refund id in `provider_ref`) only when PayPal answers COMPLETED or PENDING; a
- * failure throws and changes nothing (the outbox retries). No credit note: the change's TD04
+ * rest stays on the ledger and is refunded on the next sales PayPal charges
+ * (`refundRemainderOnSale`). Recorded as the ledger's use (−amount, `refund_of_change_id`, the
+ * sale's payment, PayPal's refund id in `provider_ref`) only when PayPal answers COMPLETED or
+ * PENDING; a failure throws and changes nothing (the outbox retries); PayPal refusing this sale's
+ * refund (a refund made by hand at PayPal left less than Rinnova counts, or the sale is too old)
+ * records nothing and ends: the credit waits for the next sale. No credit note: the change's TD04
  * already documents the credit, the refund settles it.
  */
 export async function refundAtPayPal(
@@ -179,57 +182,139 @@ export async function refundAtPayPal(
   if (done) return;
   // The subscription's last completed PayPal sale (a period payment PayPal charged).
   const [sale] = await db
-    .select({
-      paymentId: payments.id,
-      saleId: payments.providerPaymentId,
-      amountCents: payments.amountDueCents,
-    })
+    .select({ paymentId: payments.id })
     .from(payments)
-    .where(
-      and(
-        eq(payments.tenantId, tenantId),
-        eq(payments.subscriptionId, credit.subscriptionId),
-        eq(payments.method, 'paypal'),
-        isNotNull(payments.paidAt),
-        isNotNull(payments.providerPaymentId),
-        isNull(payments.planChangeId),
-        isNull(payments.oneOffChargeId),
-      ),
-    )
+    .where(and(paypalSaleOf(tenantId), eq(payments.subscriptionId, credit.subscriptionId)))
     .orderBy(desc(payments.periodStart), desc(payments.id))
     .limit(1);
+  if (!sale) return;
+  await refundOnSale(deps, tenantId, credit.subscriptionId, sale.paymentId, [
+    { planChangeId, leftCents: credit.amountCents, key: `rinnova-credit-refund-${tenantId}-${planChangeId}` },
+  ]);
+}
+
+/** A period payment PayPal charged (a completed sale), not a proration's or a one-off's. */
+const paypalSaleOf = (tenantId: number) =>
+  and(
+    eq(payments.tenantId, tenantId),
+    eq(payments.method, 'paypal'),
+    isNotNull(payments.paidAt),
+    isNotNull(payments.providerPaymentId),
+    isNull(payments.planChangeId),
+    isNull(payments.oneOffChargeId),
+  );
+
+/** PayPal's answers that refuse a sale's refund for good (v1 sale refund errors): not retried. */
+const REFUSED = new Set([
+  'REFUND_EXCEEDED_TRANSACTION_AMOUNT',
+  'TRANSACTION_REFUSED',
+  'TRANSACTION_ALREADY_REFUNDED',
+  'FULL_REFUND_NOT_ALLOWED_AFTER_PARTIAL_REFUND',
+  'REFUND_TIME_LIMIT_EXCEEDED',
+]);
+
+/**
+ * Refunds on sale `paymentId` what each plan change still owes (`owed`, oldest first), capped by
+ * the ledger's balance and what the sale still allows, one refund per change and sale (its key).
+ */
+async function refundOnSale(
+  deps: Pick<ProviderDeps, 'providers' | 'connectionFor'>,
+  tenantId: number,
+  subscriptionId: number,
+  paymentId: number,
+  owed: { planChangeId: number; leftCents: number; key: string }[],
+): Promise<void> {
+  const db = deps.connectionFor(tenantId);
+  const [sale] = await db
+    .select({ saleId: payments.providerPaymentId, amountCents: payments.amountDueCents })
+    .from(payments)
+    .where(and(paypalSaleOf(tenantId), eq(payments.id, paymentId)));
   if (!sale?.saleId) return;
   const [refunded] = await db
     .select({ sum: sql<string | number | null>`coalesce(sum(-${subscriptionCredits.amountCents}), 0)` })
     .from(subscriptionCredits)
     .where(
+      and(eq(subscriptionCredits.tenantId, tenantId), eq(subscriptionCredits.refundedPaymentId, paymentId)),
+    );
+  let saleLeft = sale.amountCents - Number(refunded?.sum ?? 0);
+  let balance = await creditBalance({ tenantId, tx: db }, subscriptionId);
+  for (const change of owed) {
+    const amountCents = Math.min(change.leftCents, balance, saleLeft);
+    if (amountCents <= 0) return;
+    const { adapter } = await deps.providers.paypal(tenantId);
+    if (!isPayPalAdapter(adapter)) return;
+    let refund: { id: string; status: string };
+    try {
+      refund = await adapter.refundSale(sale.saleId, { amountCents, idempotencyKey: change.key });
+    } catch (error) {
+      if (error instanceof ProviderError && error.providerCode !== null && REFUSED.has(error.providerCode))
+        return;
+      throw error;
+    }
+    if (refund.status !== 'COMPLETED' && refund.status !== 'PENDING') throw new ProviderError('invalid');
+    await db
+      .insert(subscriptionCredits)
+      .values({
+        tenantId,
+        subscriptionId,
+        amountCents: -amountCents,
+        refundOfChangeId: change.planChangeId,
+        refundedPaymentId: paymentId,
+        providerRef: refund.id.slice(0, 200),
+      })
+      .onConflictDoNothing();
+    saleLeft -= amountCents;
+    balance -= amountCents;
+  }
+}
+
+/**
+ * After commit of a sale PayPal charged (`payment.paid` of a PayPal period payment): what a plan
+ * change's refund could not give back (capped by an earlier sale, or refused by PayPal) is refunded
+ * on this sale, change by change, oldest first, each keyed
+ * `rinnova-credit-refund-{tenant}-{change}-sale-{payment}` (a replay refunds once).
+ */
+export async function refundRemainderOnSale(
+  deps: Pick<ProviderDeps, 'providers' | 'connectionFor'>,
+  tenantId: number,
+  payload: { paymentId: number; subscriptionId: number },
+): Promise<void> {
+  const db = deps.connectionFor(tenantId);
+  if ((await creditBalance({ tenantId, tx: db }, payload.subscriptionId)) <= 0) return;
+  const [sale] = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(paypalSaleOf(tenantId), eq(payments.id, payload.paymentId)));
+  if (!sale) return;
+  const changes = await db
+    .select({
+      planChangeId: subscriptionCredits.planChangeId,
+      creditCents: subscriptionCredits.amountCents,
+      refundedCents: sql<string | number>`coalesce((select sum(-r.amount_cents) from subscription_credits r
+        where r.tenant_id = ${subscriptionCredits.tenantId} and r.refund_of_change_id = ${subscriptionCredits.planChangeId}), 0)`,
+      onThisSale: sql<boolean>`exists (select 1 from subscription_credits r
+        where r.tenant_id = ${subscriptionCredits.tenantId} and r.refund_of_change_id = ${subscriptionCredits.planChangeId}
+        and r.refunded_payment_id = ${payload.paymentId})`,
+    })
+    .from(subscriptionCredits)
+    .where(
       and(
         eq(subscriptionCredits.tenantId, tenantId),
-        eq(subscriptionCredits.refundedPaymentId, sale.paymentId),
+        eq(subscriptionCredits.subscriptionId, payload.subscriptionId),
+        isNotNull(subscriptionCredits.planChangeId),
       ),
-    );
-  const saleLeft = sale.amountCents - Number(refunded?.sum ?? 0);
-  const balance = await creditBalance({ tenantId, tx: db }, credit.subscriptionId);
-  const amountCents = Math.min(credit.amountCents, balance, saleLeft);
-  if (amountCents <= 0) return;
-  const { adapter } = await deps.providers.paypal(tenantId);
-  if (!isPayPalAdapter(adapter)) return;
-  const refund = await adapter.refundSale(sale.saleId, {
-    amountCents,
-    idempotencyKey: `rinnova-credit-refund-${tenantId}-${planChangeId}`,
-  });
-  if (refund.status !== 'COMPLETED' && refund.status !== 'PENDING') throw new ProviderError('invalid');
-  await db
-    .insert(subscriptionCredits)
-    .values({
-      tenantId,
-      subscriptionId: credit.subscriptionId,
-      amountCents: -amountCents,
-      refundOfChangeId: planChangeId,
-      refundedPaymentId: sale.paymentId,
-      providerRef: refund.id.slice(0, 200),
-    })
-    .onConflictDoNothing();
+    )
+    .orderBy(asc(subscriptionCredits.id));
+  const owed = changes
+    .filter((c) => !c.onThisSale && c.planChangeId !== null)
+    .map((c) => ({
+      planChangeId: c.planChangeId!,
+      leftCents: c.creditCents - Number(c.refundedCents),
+      key: `rinnova-credit-refund-${tenantId}-${c.planChangeId}-sale-${payload.paymentId}`,
+    }))
+    .filter((c) => c.leftCents > 0);
+  if (owed.length === 0) return;
+  await refundOnSale(deps, tenantId, payload.subscriptionId, sale.id, owed);
 }
 
 /**
@@ -294,6 +379,11 @@ export function subscribeResidualCredits(
     name: 'billing.residualCredit',
     phase: 'afterCommit',
     handle: ({ tenantId, payload }) => settleResidualCredit(deps(), tenantId, payload.planChangeId),
+  });
+  events.subscribe('payment.paid', {
+    name: 'billing.residualCreditOnSale',
+    phase: 'afterCommit',
+    handle: ({ tenantId, payload }) => refundRemainderOnSale(deps(), tenantId, payload),
   });
   events.subscribe('subscription.creditSetOff', {
     name: 'billing.creditGiveBack',

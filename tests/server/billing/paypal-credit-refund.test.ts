@@ -7,7 +7,10 @@
  *   the PAYMENT.SALE.REFUNDED webhook (and its replay) issues no credit note and moves no status;
  * - PayPal failing: the ledger unchanged, the outbox's retry refunds once (the outbox again: still
  *   once);
- * - a credit larger than what the sale still allows: the refund is capped, the rest stays.
+ * - a credit larger than what the sale still allows: the refund is capped, the rest stays, and is
+ *   refunded on the next sale PayPal charges (keyed by change and sale: a replay refunds once);
+ * - a sale partly refunded by hand at PayPal: PayPal refuses Rinnova's refund (422), nothing is
+ *   recorded and the outbox does not retry it for ever; the credit is refunded on the next sale.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -188,7 +191,7 @@ describe('a downgrade now on a subscription PayPal charges', () => {
   });
 
   it('a credit larger than what the last sale allows: the refund is capped, the rest stays on the ledger', async () => {
-    const { sub, sale, paymentId } = await paidAtPayPal('2026-12-01T09:00:00.000Z');
+    const { sub, sale, paymentId, providerId } = await paidAtPayPal('2026-12-01T09:00:00.000Z');
     // A sale smaller than the credit (what PayPal took for the period, e.g. after a plan of
     // another recurrence): 5,00 € here.
     await ctx.db.update(payments).set({ amountDueCents: 500 }).where(eq(payments.id, paymentId));
@@ -208,5 +211,94 @@ describe('a downgrade now on a subscription PayPal charges', () => {
       .where(and(eq(outbox.kind, 'event'), sql`${outbox.payload}->>'consumer' = 'billing.residualCredit'`));
     await outboxSweep();
     expect(refundsOf(sale.saleId)).toHaveLength(1);
+
+    // PayPal's next sale (1 January): the rest of the credit is refunded on it, once.
+    clock.set('2027-01-01T09:00:00.000Z');
+    const next = paypal.renew(providerId, clock.now());
+    await hook(next.event);
+    await outboxSweep();
+    const renewal = await paymentOfSale(next.charge.saleId);
+    const rest = cents - 500;
+    expect(refundsOf(next.charge.saleId)).toEqual([
+      expect.objectContaining({
+        amount: (rest / 100).toFixed(2),
+        requestId: `rinnova-credit-refund-${demoId}-${made.body.data!.planChangeId}-sale-${renewal}`,
+      }),
+    ]);
+    expect(
+      (await ledger(sub.id)).map((r) => [r.amountCents, r.refundOfChangeId, r.refundedPaymentId]),
+    ).toEqual([
+      [cents, null, null],
+      [-500, made.body.data!.planChangeId, paymentId],
+      [-rest, made.body.data!.planChangeId, renewal],
+    ]);
+    expect((await getSub(sub.id)).creditBalance ?? 0).toBe(0);
+    // The sale's webhook again and the outbox again: nothing more refunded.
+    await hook(next.event);
+    await ctx.db
+      .update(outbox)
+      .set({ sentAt: null })
+      .where(
+        and(eq(outbox.kind, 'event'), sql`${outbox.payload}->>'consumer' = 'billing.residualCreditOnSale'`),
+      );
+    await outboxSweep();
+    expect(refundsOf(next.charge.saleId)).toHaveLength(1);
+    expect(await ledger(sub.id)).toHaveLength(3);
+  });
+
+  it('a sale partly refunded by hand at PayPal: PayPal refuses, nothing recorded, no endless retry; the next sale refunds the credit', async () => {
+    const { sub, sale, providerId } = await paidAtPayPal('2027-02-01T09:00:00.000Z');
+    // The seller refunds 50,00 € of the 59,78 € sale from PayPal's own site.
+    const manual = await refundByHand(sale.saleId, '50.00');
+    expect(manual.status).toBe(201);
+    clock.set('2027-02-10T09:00:00.000Z');
+    const made = await change(sub.id, { planId: base.id, when: 'now' });
+    expect(made.status, made.raw).toBe(200);
+    const cents = Math.round(made.body.data!.residualCredit * 100);
+    expect(cents).toBeGreaterThan(978); // more than the 9,78 € the sale still allows
+    await outboxSweep();
+    await outboxSweep();
+    expect(refundsOf(sale.saleId).map((r) => r.amount)).toEqual(['50.00']);
+    expect((await ledger(sub.id)).map((r) => r.amountCents)).toEqual([cents]);
+    const [consumer] = await ctx.db
+      .select({ sentAt: outbox.sentAt, attempts: outbox.attempts })
+      .from(outbox)
+      .where(
+        and(
+          eq(outbox.kind, 'event'),
+          sql`${outbox.payload}->>'consumer' = 'billing.residualCredit'`,
+          sql`(${outbox.payload}->'payload'->>'planChangeId')::int = ${made.body.data!.planChangeId!}`,
+        ),
+      );
+    expect(consumer, 'the refund is done with, not retried').toMatchObject({ sentAt: expect.any(Date) });
+    expect((await getSub(sub.id)).creditBalance).toBe(cents / 100);
+
+    // PayPal's next sale (1 March): the credit is refunded on it.
+    clock.set('2027-03-01T09:00:00.000Z');
+    const next = paypal.renew(providerId, clock.now());
+    await hook(next.event);
+    await outboxSweep();
+    expect(refundsOf(next.charge.saleId).map((r) => r.amount)).toEqual([(cents / 100).toFixed(2)]);
+    expect((await ledger(sub.id)).map((r) => r.amountCents)).toEqual([cents, -cents]);
+    expect((await getSub(sub.id)).creditBalance ?? 0).toBe(0);
   });
 });
+
+/** Rinnova's payment of a sale PayPal charged. */
+async function paymentOfSale(saleId: string): Promise<number> {
+  const [row] = await ctx.db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(eq(payments.providerPaymentId, saleId));
+  expect(row, `the payment of sale ${saleId}`).toBeDefined();
+  return row!.id;
+}
+
+/** A refund made at PayPal outside Rinnova (the seller on PayPal's site). */
+async function refundByHand(saleId: string, total: string): Promise<Response> {
+  return fetch(`${paypal.url}/v1/payments/sale/${saleId}/refund`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer A21AA-by-hand', 'content-type': 'application/json' },
+    body: JSON.stringify({ amount: { total, currency: 'EUR' } }),
+  });
+}

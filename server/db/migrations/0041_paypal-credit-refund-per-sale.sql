@@ -1,0 +1,2 @@
+DROP INDEX "subscription_credits_refund_idx";--> statement-breakpoint
+CREATE UNIQUE INDEX "subscription_credits_refund_sale_idx" ON "subscription_credits" USING btree ("tenant_id","refund_of_change_id","refunded_payment_id") WHERE "subscription_credits"."refund_of_change_id" is not null;
