@@ -296,11 +296,13 @@ export async function startFakeStripe(
   function checkoutPage(session: FakeStripeSession): string {
     const price = prices.get(session.priceId);
     const coupon = session.couponId ? coupons.get(session.couponId) : undefined;
+    // A subscription's first invoice: the price less the coupon less the given customer's credit.
+    const credit = session.customer ? Math.max(0, -(balances.get(session.customer) ?? 0)) : 0;
     const first =
       session.amount_total !== null
         ? session.amount_total
         : price
-          ? discounted(price.unit_amount, coupon ?? null)
+          ? Math.max(0, discounted(price.unit_amount, coupon ?? null) - credit)
           : null;
     const amount = first !== null ? (first / 100).toFixed(2).replace('.', ',') : '?';
     return `<!doctype html><html lang="it"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Stripe Checkout (finto)</title></head>

@@ -162,7 +162,22 @@ describe('a payment with a coupon’s discount and a residual credit, paid by ca
     expect(credit).toBeLessThan(discounted);
 
     const customersBefore = stripe.customers.size;
+    // Stripe failing at the customer: 502, no session, nothing changes in Rinnova.
+    const sessionsBefore = stripe.sessions.size;
+    stripe.failNext('POST /v1/customers', 500);
+    const failed = await ctx.api.post('/api/Payment/stripe/checkout', { token: renewalToken });
+    expect(failed.status, failed.raw).toBe(502);
+    expect(stripe.sessions.size).toBe(sessionsBefore);
+    expect(await paymentRowOf(ctx, renewal.id)).toEqual(renewal);
+    // A first session left unpaid (a second click): the same customer (keyed), one credit at Stripe.
+    const abandoned = await ctx.api.post<{ sessionId: string }>('/api/Payment/stripe/checkout', {
+      token: renewalToken,
+    });
+    expect(abandoned.status, abandoned.raw).toBe(200);
     const { providerId, first, completed, invoicePaid } = await payByCard(renewalToken);
+    expect(stripe.sessions.get(abandoned.body.data!.sessionId)!.customer).toBe(
+      stripe.subscriptions.get(providerId)!.customer,
+    );
     // Stripe's first invoice: the price less the coupon less the customer's balance = the payment.
     expect(first.amount_paid).toBe(renewal.amountDueCents);
     expect(stripe.customers.size).toBe(customersBefore + 1);
