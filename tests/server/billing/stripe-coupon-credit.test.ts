@@ -10,10 +10,12 @@
  * - the coupon's last period: one 'once' Stripe coupon of discount + credit, no customer made.
  */
 
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PlanChangePreview } from '../../../contract/invoice/plan-change';
 import type { Plan } from '../../../contract/schemas/plan';
 import { SubscriptionStatus } from '../../../contract/subscription-status';
+import { providerWebhookEvents } from '../../../server/db/schema';
 import { JOB_NAMES } from '../../../server/modules/billing/billing-jobs';
 import { fatturaErrors } from '../../../server/modules/invoice/fatturapa';
 import { startFakeStripe, type FakeStripe } from '../../../server/providers/fake-stripe';
@@ -199,6 +201,15 @@ describe('a payment with a coupon’s discount and a residual credit, paid by ca
       providerPaymentId: first.id,
     });
     expect(paid.paidAt).not.toBeNull();
+    // The webhook took Stripe's first invoice as this payment's charge, at exactly its amount.
+    const [seen] = await ctx.db
+      .select({ outcome: providerWebhookEvents.outcome, detail: providerWebhookEvents.detail })
+      .from(providerWebhookEvents)
+      .where(eq(providerWebhookEvents.eventId, invoicePaid.id as string));
+    expect(seen).toEqual({
+      outcome: 'applied',
+      detail: `primo addebito ${first.id} sul pagamento ${renewal.id}`,
+    });
     const ledger = await creditLedger(ctx, sub.id);
     expect(ledger.map((r) => [r.amountCents, r.paymentId])).toEqual([
       [credit, null],
