@@ -1,7 +1,9 @@
 /**
  * A fake Stripe API on loopback, for tests and for trying the card flow without a Stripe account
  * (`STRIPE_FAKE=true npm run dev`). It answers the calls the `stripe` package makes for Rinnova
- * (products, prices, Checkout Sessions, subscriptions read, update (cancel_at_period_end) and cancel), keeps everything in memory
+ * (products, prices, customers with an invoice balance, Checkout Sessions (with a coupon, with a
+ * customer whose balance the first invoice takes), subscriptions read, update (cancel_at_period_end)
+ * and cancel), keeps everything in memory
  * with states tests can change, fails on demand (timeout, 401, 404, 500, 503), signs webhook
  * deliveries with a tenant's signing secret as Stripe does (`Stripe-Signature`, t=…,v1=…), and
  * serves a tiny stand-in of Stripe Checkout (`/checkout/{sessionId}`): its button completes the
