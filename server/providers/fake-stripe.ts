@@ -1,7 +1,9 @@
 /**
  * A fake Stripe API on loopback, for tests and for trying the card flow without a Stripe account
  * (`STRIPE_FAKE=true npm run dev`). It answers the calls the `stripe` package makes for Rinnova
- * (products, prices, Checkout Sessions, subscriptions read, update (cancel_at_period_end) and cancel), keeps everything in memory
+ * (products, prices, customers with an invoice balance, Checkout Sessions (with a coupon, with a
+ * customer whose balance the first invoice takes), subscriptions read, update (cancel_at_period_end)
+ * and cancel), keeps everything in memory
  * with states tests can change, fails on demand (timeout, 401, 404, 500, 503), signs webhook
  * deliveries with a tenant's signing secret as Stripe does (`Stripe-Signature`, t=…,v1=…), and
  * serves a tiny stand-in of Stripe Checkout (`/checkout/{sessionId}`): its button completes the
@@ -104,6 +106,17 @@ export interface FakeStripeSession {
   amount_total: number | null;
   /** A payment-mode session's PaymentIntent, set when paid. */
   payment_intent: string | null;
+  /** `customer`: an existing customer the subscription bills (its balance applies to the first invoice). */
+  customer: string | null;
+}
+
+/** A customer made by `POST /v1/customers` (issue 30); its invoice balance lives in `balances`. */
+export interface FakeStripeCustomer {
+  id: string;
+  object: 'customer';
+  email: string | null;
+  metadata: Record<string, string>;
+  created: number;
 }
 
 export interface FakeStripePrice {
@@ -149,6 +162,8 @@ export interface FakeStripe {
   readonly balances: Map<string, number>;
   /** Coupons created (issue 30), by id. */
   readonly coupons: Map<string, FakeStripeCoupon>;
+  /** Customers made by `POST /v1/customers` (a Checkout's own customers are not listed), by id. */
+  readonly customers: Map<string, FakeStripeCustomer>;
   /**
    * What Stripe charges for cycle `cycle` (1 = the Checkout's) of the subscription: its price's
    * unit amount less its coupon while the coupon applies (once: the first invoice after it was
@@ -161,10 +176,15 @@ export interface FakeStripe {
    * `at`: when Stripe makes it (the test's moved clock), seconds.
    */
   renew(subscriptionId: string, at: Date): Record<string, unknown>;
-  /** The Checkout's own invoice (cycle 1, paid when the subscription started), as `renew` answers one. */
+  /**
+   * The Checkout's own invoice (cycle 1, made and paid when the subscription started: the same
+   * invoice however often asked), as `renew` answers one. A customer given to the session with a
+   * credit balance has it applied to this invoice, as Stripe applies a balance to the next invoice
+   * it finalizes.
+   */
   checkoutInvoice(subscriptionId: string): Record<string, unknown>;
-  /** An active subscription of `priceId` (what a paid Checkout creates); returns its id. */
-  subscribe(priceId: string, metadata?: Record<string, string>): string;
+  /** An active subscription of `priceId` (what a paid Checkout creates), of `customer` or a new one; returns its id. */
+  subscribe(priceId: string, metadata?: Record<string, string>, customer?: string | null): string;
   /**
    * The customer paid the session: a new active subscription; answers the subscription id. A
    * payment-mode session (issue 30) is paid once instead: answers its PaymentIntent id.
@@ -228,6 +248,11 @@ export async function startFakeStripe(
   const coupons = new Map<string, FakeStripeCoupon>();
   const balanceTransactions: FakeStripeBalanceTransaction[] = [];
   const balances = new Map<string, number>();
+  const customers = new Map<string, FakeStripeCustomer>();
+  /** Each subscription's first invoice (the Checkout's), made once. */
+  const firstInvoices = new Map<string, ReturnType<typeof invoiceOf>>();
+  const customerExists = (id: string) =>
+    customers.has(id) || [...subscriptions.values()].some((sub) => sub.customer === id);
   /** The customer's credit taken by an invoice of `amount` (Stripe: applied at finalization). */
   const applyBalance = (customer: string, amount: number) => {
     const credit = Math.max(0, -(balances.get(customer) ?? 0));
@@ -273,11 +298,13 @@ export async function startFakeStripe(
   function checkoutPage(session: FakeStripeSession): string {
     const price = prices.get(session.priceId);
     const coupon = session.couponId ? coupons.get(session.couponId) : undefined;
+    // A subscription's first invoice: the price less the coupon less the given customer's credit.
+    const credit = session.customer ? Math.max(0, -(balances.get(session.customer) ?? 0)) : 0;
     const first =
       session.amount_total !== null
         ? session.amount_total
         : price
-          ? discounted(price.unit_amount, coupon ?? null)
+          ? Math.max(0, discounted(price.unit_amount, coupon ?? null) - credit)
           : null;
     const amount = first !== null ? (first / 100).toFixed(2).replace('.', ',') : '?';
     return `<!doctype html><html lang="it"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Stripe Checkout (finto)</title></head>
@@ -384,7 +411,7 @@ export async function startFakeStripe(
     const balanceMatch = /^\/v1\/customers\/([^/]+)\/balance_transactions$/.exec(path);
     if (method === 'POST' && balanceMatch) {
       const customer = decodeURIComponent(balanceMatch[1]!);
-      if (![...subscriptions.values()].some((sub) => sub.customer === customer))
+      if (!customerExists(customer))
         return stripeError(
           res,
           404,
@@ -409,6 +436,22 @@ export async function startFakeStripe(
       };
       balanceTransactions.push(txn);
       return answer(200, txn);
+    }
+    // A customer made beforehand (issue 30), optionally with an invoice balance (negative: a credit).
+    if (method === 'POST' && path === '/v1/customers') {
+      const balance = body.balance === undefined ? 0 : Number(body.balance);
+      if (!Number.isInteger(balance))
+        return stripeError(res, 400, 'invalid_request_error', 'Invalid integer: balance');
+      const customer: FakeStripeCustomer = {
+        id: newId('cus'),
+        object: 'customer',
+        email: str(body.email) || null,
+        metadata: (body.metadata as Record<string, string> | undefined) ?? {},
+        created: nowSeconds(),
+      };
+      customers.set(customer.id, customer);
+      if (balance !== 0) balances.set(customer.id, balance);
+      return answer(200, { ...customer, balance });
     }
     // One-off invoices (issue 30): items pending on a customer, an invoice taking them, paid.
     if (method === 'POST' && path === '/v1/invoiceitems') {
@@ -575,6 +618,7 @@ export async function startFakeStripe(
           couponId: null,
           amount_total: amount,
           payment_intent: null,
+          customer: null,
         };
         sessions.set(id, session);
         return answer(200, session);
@@ -598,6 +642,22 @@ export async function startFakeStripe(
           `No such coupon: '${couponId}'`,
           'resource_missing',
         );
+      const customer = str(body.customer) || null;
+      if (customer && str(body.customer_email))
+        return stripeError(
+          res,
+          400,
+          'invalid_request_error',
+          'You may only specify one of these parameters: customer, customer_email.',
+        );
+      if (customer && !customerExists(customer))
+        return stripeError(
+          res,
+          400,
+          'invalid_request_error',
+          `No such customer: '${customer}'`,
+          'resource_missing',
+        );
       const id = newId('cs_test');
       const session: FakeStripeSession = {
         id,
@@ -618,13 +678,14 @@ export async function startFakeStripe(
         couponId,
         amount_total: null,
         payment_intent: null,
+        customer,
       };
       sessions.set(id, session);
       return send(res, 200, session);
     }
     if (method === 'POST' && path === '/v1/billing_portal/sessions') {
       const customer = str(body.customer);
-      if (![...subscriptions.values()].some((sub) => sub.customer === customer))
+      if (!customerExists(customer))
         return stripeError(
           res,
           400,
@@ -773,8 +834,9 @@ export async function startFakeStripe(
       pendingItems.splice(0, pendingItems.length, ...pendingItems.filter((i) => !items.includes(i)));
     const periodAmount = cycleAmount(sub, price, cycle, seconds);
     const total = periodAmount + items.reduce((a, i) => a + i.amount, 0);
-    // A renewal takes the customer's credit balance (the Checkout's invoice was made before any).
-    const amount = total - (cycle > 1 ? applyBalance(sub.customer, total) : 0);
+    // Stripe applies the customer's balance to every invoice it finalizes: a renewal's, and the
+    // Checkout's when the session was given a customer holding a credit (a new one holds none).
+    const amount = total - applyBalance(sub.customer, total);
     const invoice: FakeStripeInvoice = {
       id: newId('in'),
       object: 'invoice',
@@ -801,6 +863,7 @@ export async function startFakeStripe(
   const api: FakeStripe = {
     url,
     coupons,
+    customers,
     balanceTransactions,
     balances,
     subscriptions,
@@ -811,13 +874,13 @@ export async function startFakeStripe(
     products,
     portalSessions,
     calls,
-    subscribe(priceId, metadata = {}) {
+    subscribe(priceId, metadata = {}, customer = null) {
       const id = newId('sub');
       subscriptions.set(id, {
         id,
         object: 'subscription',
         status: 'active',
-        customer: newId('cus'),
+        customer: customer ?? newId('cus'),
         cancel_at_period_end: false,
         pause_collection: null,
         items: { object: 'list', data: [{ id: newId('si'), price: { id: priceId } }] },
@@ -838,12 +901,12 @@ export async function startFakeStripe(
         session.payment_intent ??= newId('pi');
         return session.payment_intent;
       }
-      const subscription = api.subscribe(session.priceId, session.metadata);
+      const subscription = api.subscribe(session.priceId, session.metadata, session.customer);
+      const sub = subscriptions.get(subscription)!;
       const coupon = session.couponId ? coupons.get(session.couponId) : undefined;
-      if (coupon) {
-        const sub = subscriptions.get(subscription)!;
-        sub.discount = { coupon, start: sub.created, fromCycle: 1 };
-      }
+      if (coupon) sub.discount = { coupon, start: sub.created, fromCycle: 1 };
+      // Stripe makes (and finalizes) the first invoice as the subscription starts.
+      firstInvoices.set(subscription, invoiceOf(sub, 1, sub.created));
       session.status = 'complete';
       session.payment_status = 'paid';
       session.subscription = subscription;
@@ -859,7 +922,9 @@ export async function startFakeStripe(
     checkoutInvoice(subscriptionId) {
       const sub = subscriptions.get(subscriptionId);
       if (!sub) throw new Error(`fake Stripe: no subscription ${subscriptionId}`);
-      return invoiceOf(sub, 1, sub.created);
+      let first = firstInvoices.get(subscriptionId);
+      if (!first) firstInvoices.set(subscriptionId, (first = invoiceOf(sub, 1, sub.created)));
+      return { ...first };
     },
     renew(subscriptionId, at) {
       const sub = subscriptions.get(subscriptionId);

@@ -32,6 +32,12 @@ export interface StripeCheckoutInput {
   clientReferenceId: string;
   metadata: Record<string, string>;
   customerEmail?: string | null;
+  /**
+   * An existing Stripe customer (`createCustomer`) the subscription bills instead of one Checkout
+   * makes from `customerEmail` (Stripe takes one of the two): its credit balance applies to the
+   * subscription's first invoice (issue 30).
+   */
+  customerId?: string | null;
   /** When the session stops accepting payment (Stripe wants 30 minutes to 24 hours from now). */
   expiresAt?: Date;
   /** A Rinnova coupon (issue 30): the Stripe coupon (`createCoupon`) the subscription starts with. */
@@ -165,6 +171,18 @@ export interface StripeAdapter extends PaymentProviderAdapter {
    * (`GET /v1/invoiceitems?customer&pending=true`, `DELETE /v1/invoiceitems/{id}`); answers how many.
    */
   removeFromNextInvoice(subscriptionId: string, match: Record<string, string>): Promise<number>;
+  /**
+   * A customer (`POST /v1/customers`) with an invoice balance of `balanceCents` (negative: a
+   * credit Stripe applies to the next invoice it finalizes for the customer), keyed by
+   * `idempotencyKey`; answers its id (issue 30: a payment's residual credit beside a coupon).
+   */
+  createCustomer(input: {
+    email: string | null;
+    balanceCents: number;
+    description: string;
+    metadata: Record<string, string>;
+    idempotencyKey: string;
+  }): Promise<string>;
   /** A coupon (`POST /v1/coupons`), keyed by `idempotencyKey`; answers its id. */
   createCoupon(input: StripeCouponInput): Promise<string>;
   /** The subscription's discount from its next invoice on (`discounts: [{coupon}]`), keyed. */
@@ -455,6 +473,22 @@ export function createStripeAdapter(credentials: StripeCredentials, options: Str
       if (typeof coupon?.id !== 'string') throw new ProviderError('invalid', null, null, 'stripe');
       return coupon.id;
     },
+    async createCustomer(input) {
+      const customer = await call(() =>
+        stripe.customers.create(
+          {
+            ...(input.email ? { email: input.email } : {}),
+            balance: input.balanceCents,
+            description: input.description.slice(0, 350),
+            metadata: input.metadata,
+            preferred_locales: ['it'],
+          },
+          { idempotencyKey: input.idempotencyKey },
+        ),
+      );
+      if (typeof customer?.id !== 'string') throw new ProviderError('invalid', null, null, 'stripe');
+      return customer.id;
+    },
     async setSubscriptionCoupon(id, couponId, idempotencyKey) {
       await call(() =>
         stripe.subscriptions.update(
@@ -481,7 +515,11 @@ export function createStripeAdapter(credentials: StripeCredentials, options: Str
           subscription_data: { metadata: input.metadata },
           ...(input.couponId ? { discounts: [{ coupon: input.couponId }] } : {}),
           locale: 'it',
-          ...(input.customerEmail ? { customer_email: input.customerEmail } : {}),
+          ...(input.customerId
+            ? { customer: input.customerId }
+            : input.customerEmail
+              ? { customer_email: input.customerEmail }
+              : {}),
           ...(input.expiresAt ? { expires_at: Math.floor(input.expiresAt.getTime() / 1000) } : {}),
         }),
       );

@@ -321,18 +321,41 @@ export async function recordCharge(
     return { outcome: 'applied', detail: `pagamento in ritardo ${overdue.id} incassato${charge.note}` };
   }
   const list = await w.tx
-    .select({ id: payments.id, paidAt: payments.paidAt, saleId: payments.providerPaymentId })
+    .select({
+      id: payments.id,
+      paidAt: payments.paidAt,
+      saleId: payments.providerPaymentId,
+      providerSubscriptionId: payments.providerSubscriptionId,
+      amountDueCents: payments.amountDueCents,
+      extra: sql<boolean>`(${payments.planChangeId} is not null or ${payments.oneOffChargeId} is not null)`,
+    })
     .from(payments)
     .where(and(eq(payments.tenantId, w.tenantId), eq(payments.subscriptionId, sub.id)))
     .orderBy(asc(payments.id));
-  // The first charge of the subscription: the payment made on the payment page has no sale yet.
-  const firstCharge = list.find((p) => p.paidAt !== null && p.saleId === null);
-  if (firstCharge && list.every((p) => p.saleId === null)) {
+  // The first charge of this provider subscription: the period payment made on the payment page
+  // for it has no sale yet. A renewal link paid by card makes a new Stripe subscription on a
+  // subscription with earlier sales: its Checkout's invoice is that payment's, not a renewal.
+  const ofThis = list.filter((p) => p.providerSubscriptionId === providerId && !p.extra);
+  const firstCharge =
+    ofThis.find((p) => p.paidAt !== null && p.saleId === null && ofThis.every((q) => q.saleId === null)) ??
+    (list.every((p) => p.saleId === null)
+      ? list.find((p) => p.paidAt !== null && p.saleId === null)
+      : undefined);
+  if (firstCharge) {
     await w.tx
       .update(payments)
       .set({ providerPaymentId: saleId })
       .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, firstCharge.id)));
-    return { outcome: 'applied', detail: `primo addebito ${saleId} sul pagamento ${firstCharge.id}` };
+    // What the provider took is what the payment asks (a coupon, a credit: Stripe's first invoice
+    // is the price less its coupon less the customer's balance); a difference is told, not hidden.
+    const differs =
+      charge.amountPaid != null && charge.amountPaid !== firstCharge.amountDueCents
+        ? ` (importo addebitato ${charge.amountPaid} centesimi, il pagamento ne chiede ${firstCharge.amountDueCents})`
+        : '';
+    return {
+      outcome: 'applied',
+      detail: `primo addebito ${saleId} sul pagamento ${firstCharge.id}${differs}`,
+    };
   }
   if (sub.status !== SubscriptionStatus.Active) {
     return { outcome: 'ignored', detail: `sottoscrizione ${sub.id} non attiva: rinnovo non registrato` };

@@ -63,8 +63,6 @@ export const stripeMessages = {
   otherPlan: 'La sottoscrizione Stripe è di un altro piano.',
   planSynced: 'Piano sincronizzato con Stripe.',
   checkoutCreated: 'Sessione di pagamento creata.',
-  creditWithCoupon:
-    'Questo pagamento ha sia lo sconto di un coupon sia un credito residuo: non si può ancora pagare con carta. Paga con bonifico.',
 } as const;
 
 export interface StripeDeps extends ProviderDeps {
@@ -95,15 +93,14 @@ export async function createStripeCheckout(
   if (!plan) throw tokenInvalid();
   if (!plan.stripePlanId) throw new HttpError(409, stripeMessages.planNotOnStripe(plan.name));
   const price = await adapter.getPrice(plan.stripePlanId);
-  // A discounted payment (issue 30): Stripe's price is the full amount and a Stripe coupon takes
-  // off exactly the difference, for as many periods as Rinnova's redemption has left.
-  const discount = await stripeDiscountOf(db, row);
   // A plan change's residual credit set off on this period's payment (issue 30: a renewal link of
   // a subscription Stripe no longer renews): Stripe's price is the full amount and a 'once' coupon
   // takes off exactly the credit used, so Stripe's first invoice charges what the payment asks.
   const creditUsed = await creditUsedBy({ tenantId: row.tenantId, tx: db }, row.paymentId);
-  // A coupon's and a credit's together would need two discounts of different lengths (not yet).
-  if (discount && creditUsed > 0) throw new HttpError(409, stripeMessages.creditWithCoupon);
+  // A discounted payment (issue 30): Stripe's price is the full amount and a Stripe coupon takes
+  // off exactly the difference (before the credit), for as many periods as Rinnova's redemption
+  // has left.
+  const discount = await stripeDiscountOf(db, row, creditUsed);
   const listAmount = discount ? discount.fullCents : row.amountCents + creditUsed;
   if (
     price.currency.toLowerCase() !== 'eur' ||
@@ -118,16 +115,32 @@ export async function createStripeCheckout(
       ),
     );
   }
+  const [customer] = await db.select({ email: users.email }).from(users).where(eq(users.id, row.userId));
+  // Both a coupon's discount and a credit (a Checkout Session takes one discount): on the coupon's
+  // last period one 'once' coupon of the two; else the coupon as always and the credit as the
+  // invoice balance of a Stripe customer made for this payment (keyed: one customer however many
+  // sessions), which Stripe applies to the first invoice it finalizes, the subscription's first.
+  const lastPeriod = discount !== null && discount.periodsLeft !== null && discount.periodsLeft <= 1;
+  const balanceCustomer =
+    discount && creditUsed > 0 && !lastPeriod
+      ? await adapter.createCustomer({
+          email: customer?.email ?? null,
+          balanceCents: -creditUsed,
+          description: 'Credito residuo di un cambio di piano',
+          metadata: { rinnovaTenantId: String(row.tenantId), rinnovaPaymentId: String(row.paymentId) },
+          idempotencyKey: `rnv-credit-customer-${row.tenantId}-${row.paymentId}-${creditUsed}`,
+        })
+      : null;
   const couponId = discount
     ? await adapter.createCoupon({
-        amountOffCents: discount.amountOffCents,
+        amountOffCents: discount.amountOffCents + (lastPeriod ? creditUsed : 0),
         ...stripeCouponDuration(discount.periodsLeft, plan.recurrence),
         name: discount.code,
         metadata: {
           rinnovaTenantId: String(row.tenantId),
           rinnovaRedemptionId: String(discount.redemptionId),
         },
-        idempotencyKey: `rnv-coupon-${row.tenantId}-${discount.redemptionId}-${row.paymentId}-${discount.amountOffCents}-${discount.periodsLeft ?? 'f'}`,
+        idempotencyKey: `rnv-coupon-${row.tenantId}-${discount.redemptionId}-${row.paymentId}-${discount.amountOffCents}-${discount.periodsLeft ?? 'f'}${lastPeriod && creditUsed > 0 ? `-c${creditUsed}` : ''}`,
       })
     : creditUsed > 0
       ? await adapter.createCoupon({
@@ -139,7 +152,6 @@ export async function createStripeCheckout(
           idempotencyKey: `rnv-credit-coupon-${row.tenantId}-${row.paymentId}-${creditUsed}`,
         })
       : null;
-  const [customer] = await db.select({ email: users.email }).from(users).where(eq(users.id, row.userId));
   const now = deps.uow.clock().getTime();
   const base = deps.publicUrl().replace(/\/+$/, '');
   const session = await adapter.createCheckoutSession({
@@ -153,6 +165,7 @@ export async function createStripeCheckout(
       rinnovaPaymentId: String(row.paymentId),
     },
     customerEmail: customer?.email ?? null,
+    customerId: balanceCustomer,
     expiresAt: new Date(Math.max(row.expiresAt.getTime(), now + MIN_SESSION_MS)),
     couponId,
   });
@@ -233,8 +246,11 @@ export function stripeCouponDuration(
   return { duration: 'repeating', durationInMonths: (periodsLeft - 1) * months + 1 };
 }
 
-/** The discount a token's payment carries, as Stripe must apply it; null without one. */
-async function stripeDiscountOf(db: Database, row: TokenRow) {
+/**
+ * The discount a token's payment carries, as Stripe must apply it (the full net to pay less the
+ * payment's amount before `creditUsed` was set off); null without one.
+ */
+async function stripeDiscountOf(db: Database, row: TokenRow, creditUsed: number) {
   const [p] = await db
     .select({ redemptionId: payments.couponRedemptionId })
     .from(payments)
@@ -252,7 +268,7 @@ async function stripeDiscountOf(db: Database, row: TokenRow) {
   const applied = await appliedCouponOf({ tenantId: row.tenantId, tx: db }, row.subscriptionId);
   if (!sub || !applied || applied.id !== p.redemptionId) return null;
   const { full } = await subscriptionTermsWith({ tenantId: row.tenantId, tx: db }, sub, null);
-  const amountOffCents = full.netToPayCents - row.amountCents;
+  const amountOffCents = full.netToPayCents - (row.amountCents + creditUsed);
   if (amountOffCents <= 0) return null;
   return {
     redemptionId: applied.id,

@@ -181,7 +181,13 @@ describe('a card subscription its customer turned off: the renewal link sets the
     expect(paid.status, paid.raw).toBe(200);
     await hook(first);
     const row = await paymentRow(renewal.id);
-    expect(row).toMatchObject({ amountDueCents: full - cents, method: 'stripe' });
+    // The Checkout's invoice is this payment's charge, not a renewal of the next period.
+    expect(row).toMatchObject({
+      amountDueCents: full - cents,
+      method: 'stripe',
+      providerPaymentId: first.id,
+    });
+    expect((await getSub(sub.id)).payments.filter((p) => p.periodStart.startsWith('2027-04-01'))).toEqual([]);
     expect(row.paidAt).not.toBeNull();
     const [invoice, ...more] = await invoiceOf(renewal.id);
     expect(more).toEqual([]);
