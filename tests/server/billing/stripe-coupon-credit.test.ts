@@ -255,7 +255,7 @@ describe('a payment with a coupon’s discount and a residual credit, paid by ca
     }
     expect(await creditLedger(ctx, sub.id)).toHaveLength(2);
     expect((await getSub(sub.id)).creditBalance).toBe(0);
-  });
+  }, 60_000); // two Checkout sessions, four webhooks and three renewals at the fake Stripe
 
   it('the coupon’s last period: one ‘once’ Stripe coupon of discount + credit; the next renewal at full price', async () => {
     const { sub, credit, renewal, renewalToken } = await couponAndCredit(
@@ -287,5 +287,5 @@ describe('a payment with a coupon’s discount and a residual credit, paid by ca
     const after = await getSub(sub.id);
     expect(cents(after.payments.find((p) => p.periodStart.startsWith('2027-08-01'))!.amountDue)).toBe(full);
     expect(await creditLedger(ctx, sub.id)).toHaveLength(2);
-  });
+  }, 60_000);
 });
