@@ -521,25 +521,6 @@ export function recurringJobs(deps: RecurringJobDeps): { definitions: JobDefinit
     ),
   );
 
-  // 'Applica coupon' on a PayPal subscription unapproved at its deadline (issue 30): 'expired', hourly.
-  definitions.push(
-    perTenant(
-      {
-        name: JOB_NAMES.paypalCouponExpiry,
-        label: 'Coupon PayPal non approvati: scadenza',
-        cron: '11 * * * *',
-      },
-      () => tenantsWithPaypal(db),
-      async (tenantId) => ({
-        tenantId,
-        expired: await uow.run(
-          { tenantId, actor: { kind: 'system', job: JOB_NAMES.paypalCouponExpiry } },
-          (w) => expirePayPalCouponApprovals(w),
-        ),
-      }),
-    ),
-  );
-
   // Free trials (issue 30): the reminder three days before the end, and the end unpaid.
   definitions.push(
     perTenant(
@@ -556,6 +537,25 @@ export function recurringJobs(deps: RecurringJobDeps): { definitions: JobDefinit
           throw new Error(`${result.failed.length} prove non trattate: ${result.failed[0]}`);
         return { tenantId, reminded: result.reminded, expired: result.expired };
       },
+    ),
+  );
+
+  // 'Applica coupon' on a PayPal subscription unapproved at its deadline (issue 30): 'expired', hourly.
+  definitions.push(
+    perTenant(
+      {
+        name: JOB_NAMES.paypalCouponExpiry,
+        label: 'Coupon PayPal non approvati: scadenza',
+        cron: '11 * * * *',
+      },
+      () => tenantsWithPaypal(db),
+      async (tenantId) => ({
+        tenantId,
+        expired: await uow.run(
+          { tenantId, actor: { kind: 'system', job: JOB_NAMES.paypalCouponExpiry } },
+          (w) => expirePayPalCouponApprovals(w),
+        ),
+      }),
     ),
   );
 
