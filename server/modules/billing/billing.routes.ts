@@ -282,6 +282,7 @@ export const subscriptionItemSchema = z.object({
       amount: z.number(),
       fullAmount: z.number(),
       periods: z.number().nullable(),
+      expiresAt: z.string().optional(),
     })
     .nullable()
     .optional(),

@@ -338,6 +338,8 @@ export interface PayPalCouponApprovalView {
   amount: number;
   fullAmount: number;
   periods: number | null;
+  /** ISO date-time: past it the application expires. */
+  expiresAt: string;
 }
 
 /**
@@ -361,6 +363,7 @@ export async function paypalCouponApprovalsOf(
       discountedCents: paypalCouponRevisions.discountedCents,
       fullCents: paypalCouponRevisions.fullCents,
       periods: paypalCouponRevisions.periods,
+      expiresAt: paypalCouponRevisions.expiresAt,
     })
     .from(paypalCouponRevisions)
     .innerJoin(
@@ -396,6 +399,7 @@ export async function paypalCouponApprovalsOf(
       amount: fromCents(row.discountedCents),
       fullAmount: fromCents(row.fullCents),
       periods: row.periods,
+      expiresAt: row.expiresAt.toISOString(),
     });
   }
   return out;

@@ -232,8 +232,9 @@ describe('a PayPal coupon application unapproved at its deadline', () => {
     // The day before its deadline: still waiting, for the customer and the Admin; the job expires nothing.
     clock.set('2027-02-10T10:00:00.000Z');
     expect(await expiryJob()).toBe(0);
-    expect((await customerCard(sub.id)).paypalCouponApproval).toMatchObject({ approveUrl });
-    expect((await getSub(sub.id)).paypalCouponApproval).toMatchObject({ approveUrl });
+    const waiting = { approveUrl, expiresAt: '2027-02-11T10:00:00.000Z' };
+    expect((await customerCard(sub.id)).paypalCouponApproval).toMatchObject(waiting);
+    expect((await getSub(sub.id)).paypalCouponApproval).toMatchObject(waiting);
 
     // Past it: the job expires it, once.
     clock.set('2027-02-11T10:11:00.000Z');
