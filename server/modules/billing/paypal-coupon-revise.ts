@@ -7,12 +7,15 @@
  *      makes no second plan), then `POST …/revise` to it (keyed too), whose `approve` link the buyer
  *      must open: PayPal keeps billing the old plan until then. A PayPal failure throws (502) and
  *      nothing changes in Rinnova.
- *   3. In a unit: the pending application (`paypal_coupon_revisions`), other pending ones of the
- *      subscription replaced, and the customer's e-mail with the link (outbox, after commit).
- *      Nothing is redeemed: the subscription's amount due stays the full price.
+ *   3. In a unit: the pending application (`paypal_coupon_revisions`, waiting 30 days), other
+ *      pending ones of the subscription replaced, and `paypalCoupon.approvalRequested` published:
+ *      its after-commit consumer mails the customer the link once (`subscribePayPalCouponMail`).
+ *      Nothing is redeemed: the subscription's amount due stays the full price. Unapproved at
+ *      `expires_at`, the application no longer shows and the job makes it 'expired'.
  *   4. PayPal's confirmation (BILLING.SUBSCRIPTION.UPDATED whose plan_id is the coupon's plan, or
  *      the subscription read back on it: `confirmPayPalCoupon`): the coupon is redeemed once (the
- *      row locked and moved to 'redeemed'; a replay finds nothing pending) and the subscription's
+ *      row locked and moved to 'redeemed'; a replay finds nothing pending; an 'expired' one PayPal
+ *      confirms all the same is redeemed too: PayPal charges its plan) and the subscription's
  *      amount due becomes the discounted one, so each renewal PayPal charges on its TRIAL cycles
  *      carries the redemption and asks exactly what PayPal took; at 0 periods left the full price
  *      again, PayPal's REGULAR cycle.
