@@ -314,6 +314,54 @@ describe('a PayPal coupon application unapproved at its deadline', () => {
   });
 });
 
+describe('PayPal’s news of an expired application', () => {
+  /** PayPal's BILLING.SUBSCRIPTION.UPDATED of `paypalId` billing `planId` (an old link approved). */
+  const updatedOn = (paypalId: string, planId: string) =>
+    fake.event('BILLING.SUBSCRIPTION.UPDATED', { ...fake.subscriptions.get(paypalId)!, plan_id: planId });
+
+  it('approved while a later application waits: the expired one is redeemed, the later one replaced', async () => {
+    const { sub, paypalId } = await paidWithPayPal('2027-09-01T09:00:00.000Z');
+    expect((await applyCoupon(sub.id, 'XPUNA')).status).toBe(200);
+    clock.set('2027-10-01T09:30:00.000Z');
+    expect(await expiryJob()).toBeGreaterThanOrEqual(1);
+    expect((await applyCoupon(sub.id, 'XPTRIMESTRE')).status).toBe(200);
+    const [first, second] = await revisionsOf(sub.id);
+    expect([first!.status, second!.status]).toEqual(['expired', 'pending']);
+    const used = await timesRedeemed('XPUNA');
+    expect((await deliver(updatedOn(paypalId, first!.paypalPlanId))).data.outcome).toBe('applied');
+    expect((await deliver(updatedOn(paypalId, first!.paypalPlanId))).data.outcome).toBe('unchanged');
+    expect((await revisionsOf(sub.id)).map((r) => r.status)).toEqual(['redeemed', 'replaced']);
+    expect(await redemptionsOf(sub.id)).toHaveLength(1);
+    expect(await timesRedeemed('XPUNA')).toBe(used + 1);
+    expect(await getSub(sub.id)).toMatchObject({
+      amountDue: 31.84,
+      coupon: { code: 'XPUNA' },
+      paypalCouponApproval: null,
+    });
+  });
+
+  it('approved after another coupon was redeemed: nothing more, the expired one never waits again', async () => {
+    const { sub, paypalId } = await paidWithPayPal('2027-09-02T09:00:00.000Z');
+    expect((await applyCoupon(sub.id, 'XPUNA')).status).toBe(200);
+    clock.set('2027-10-02T09:30:00.000Z');
+    expect(await expiryJob()).toBeGreaterThanOrEqual(1);
+    expect((await applyCoupon(sub.id, 'XPTRIMESTRE')).status).toBe(200);
+    expect((await deliver(fake.approveRevision(paypalId, clock.now()))).data.outcome).toBe('applied');
+    const [first] = await revisionsOf(sub.id);
+    const used = await timesRedeemed('XPUNA');
+    expect((await deliver(updatedOn(paypalId, first!.paypalPlanId))).data.outcome).toBe('unchanged');
+    expect((await revisionsOf(sub.id)).map((r) => r.status)).toEqual(['replaced', 'redeemed']);
+    expect(await expiryJob()).toBe(0);
+    expect(await redemptionsOf(sub.id)).toHaveLength(1);
+    expect(await timesRedeemed('XPUNA')).toBe(used);
+    expect(await getSub(sub.id)).toMatchObject({
+      amountDue: 28.3,
+      coupon: { code: 'XPTRIMESTRE' },
+      paypalCouponApproval: null,
+    });
+  });
+});
+
 describe('the approval e-mail', () => {
   it('is written by the consumer of the application’s domain event after commit, once even when delivered again', async () => {
     const { sub } = await paidWithPayPal('2027-09-06T09:00:00.000Z');
