@@ -47,6 +47,12 @@ export interface DomainEvents {
    * balance gives back what was used (after commit).
    */
   'subscription.creditSetOff': { subscriptionId: number; paymentId: number; providerSubscriptionId: string };
+  /**
+   * 'Applica coupon' on a subscription PayPal charges (issue 30) now waits for the customer's
+   * approval on PayPal: revision `revisionId` is pending (new, or pending again). Its consumer mails
+   * the customer the approval link after commit.
+   */
+  'paypalCoupon.approvalRequested': { subscriptionId: number; revisionId: number };
   /** A bank transfer got its approval date. */
   'bankTransfer.approved': { bankTransferId: number; paymentId: number };
   /** An invoice or credit note was numbered. */
@@ -69,6 +75,7 @@ export const domainEventNames = [
   'subscription.resumed',
   'oneOffCharge.created',
   'subscription.creditSetOff',
+  'paypalCoupon.approvalRequested',
   'bankTransfer.approved',
   'invoice.issued',
   'customer.billingDataChanged',

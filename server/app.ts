@@ -110,6 +110,7 @@ import { createOutboxDispatcher } from './unit-of-work/outbox';
 import { createEventBus } from './unit-of-work/events';
 import { subscribeInvoicing } from './modules/invoice/invoice.events';
 import { subscribeCouponPeriods } from './modules/billing/coupon-periods';
+import { subscribePayPalCouponMail } from './modules/billing/paypal-coupon-revise';
 import { subscribeTrialConversions } from './modules/billing/trials';
 import { subscribeCollection } from './modules/billing/collection.service';
 import { registerCollectionRoutes } from './modules/billing/collection.routes';
@@ -292,6 +293,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // A plan change's proration charged at Stripe after its unit commits (issue 30).
   subscribeProrationCharges(events, () => providerDeps);
   subscribeResidualCredits(events, () => providerDeps);
+  // 'Applica coupon' on a PayPal subscription: the customer's approval e-mail after commit.
+  subscribePayPalCouponMail(events, () => providerDeps);
   // One-off charges (issue 30): paid with their payment; a Stripe one charged after commit.
   subscribeOneOffCharges(events, () => providerDeps);
   const dispatcher = createOutboxDispatcher({

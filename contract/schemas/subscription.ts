@@ -116,7 +116,7 @@ export interface Subscription {
   /**
    * Issue 30: a coupon the Admin applied on a subscription PayPal charges, waiting for the
    * customer's approval on PayPal (`approveUrl`): the discounted and full amounts per period
-   * (euro) and the discounted periods (null: all). Null when none waits.
+   * (euro), the discounted periods (null: all) and until when it waits. Null when none waits.
    */
   paypalCouponApproval?: PayPalCouponApproval | null;
   /**
@@ -134,6 +134,8 @@ export interface PayPalCouponApproval {
   amount: number;
   fullAmount: number;
   periods: number | null;
+  /** Until when the approval is asked (ISO date-time): past it the application expires. */
+  expiresAt?: string;
 }
 
 /** Euros with at most two decimals, ≥ 0 (or > 0), as a number or a '49,50' string; '' / null → absent. */

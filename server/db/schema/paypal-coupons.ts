@@ -9,7 +9,8 @@ import { tenantColumn } from './tenants';
  * to the coupon's own PayPal plan, which the customer must approve on PayPal (`approve_url`). The
  * coupon is redeemed only when PayPal confirms (BILLING.SUBSCRIPTION.UPDATED with that plan, or the
  * subscription read back on it): `status` 'pending' → 'redeemed' (with its redemption), or
- * 'replaced' by a later application. One row per (subscription, PayPal plan).
+ * 'replaced' by a later application, or 'expired' at `expires_at` unanswered (the paypal-coupon-expiry
+ * job; server/README 'Coupons at PayPal'). One row per (subscription, PayPal plan).
  */
 export const paypalCouponRevisions = pgTable(
   'paypal_coupon_revisions',
@@ -29,6 +30,10 @@ export const paypalCouponRevisions = pgTable(
     status: text('status').notNull().default('pending'),
     redemptionId: integer('redemption_id'),
     createdAt: createdAt(),
+    /** Past it the application no longer waits: 'expired' (30 days from its latest application). */
+    expiresAt: at('expires_at').notNull(),
+    /** When the approval e-mail went into the outbox (its consumer sends it once per application). */
+    mailedAt: at('mailed_at'),
     confirmedAt: at('confirmed_at'),
   },
   (t) => [
@@ -49,7 +54,13 @@ export const paypalCouponRevisions = pgTable(
     }),
     uniqueIndex('paypal_coupon_revisions_plan_idx').on(t.tenantId, t.subscriptionId, t.paypalPlanId),
     index('paypal_coupon_revisions_provider_idx').on(t.tenantId, t.providerSubscriptionId),
-    check('paypal_coupon_revisions_status_check', sql`${t.status} in ('pending', 'redeemed', 'replaced')`),
+    index('paypal_coupon_revisions_pending_idx')
+      .on(t.tenantId, t.expiresAt)
+      .where(sql`${t.status} = 'pending'`),
+    check(
+      'paypal_coupon_revisions_status_check',
+      sql`${t.status} in ('pending', 'redeemed', 'replaced', 'expired')`,
+    ),
     check(
       'paypal_coupon_revisions_redeemed_check',
       sql`(${t.status} = 'redeemed') = (${t.redemptionId} is not null)`,

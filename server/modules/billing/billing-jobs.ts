@@ -31,6 +31,7 @@ import { applyDuePlanChanges } from './plan-change.service';
 import { endDuePauses } from './pause.service';
 import type { ProviderRegistry } from '../../providers/registry';
 import { runTrials, TRIALS_JOB } from './trials';
+import { expirePayPalCouponApprovals } from './paypal-coupon-revise';
 
 /** Not a running trial (issue 30): those end and are reminded by the trials job. */
 const notRunningTrial = sql`${subscriptions.trialState} is distinct from 'running'`;
@@ -44,6 +45,7 @@ export const JOB_NAMES = {
   planChanges: 'plan-changes',
   pauses: 'subscription-pauses',
   trials: TRIALS_JOB,
+  paypalCouponExpiry: 'paypal-coupon-expiry',
 } as const;
 
 /** Days before the next billing date when the renewal reminder goes out. */
@@ -535,6 +537,25 @@ export function recurringJobs(deps: RecurringJobDeps): { definitions: JobDefinit
           throw new Error(`${result.failed.length} prove non trattate: ${result.failed[0]}`);
         return { tenantId, reminded: result.reminded, expired: result.expired };
       },
+    ),
+  );
+
+  // 'Applica coupon' on a PayPal subscription unapproved at its deadline (issue 30): 'expired', hourly.
+  definitions.push(
+    perTenant(
+      {
+        name: JOB_NAMES.paypalCouponExpiry,
+        label: 'Coupon PayPal non approvati: scadenza',
+        cron: '11 * * * *',
+      },
+      () => tenantsWithPaypal(db),
+      async (tenantId) => ({
+        tenantId,
+        expired: await uow.run(
+          { tenantId, actor: { kind: 'system', job: JOB_NAMES.paypalCouponExpiry } },
+          (w) => expirePayPalCouponApprovals(w),
+        ),
+      }),
     ),
   );
 

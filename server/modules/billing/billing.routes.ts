@@ -15,6 +15,7 @@ import { applyCouponSchema, couponQuoteSchema } from '../../../contract/schemas/
 import {
   applyCouponToSubscription,
   couponInEffect,
+  couponsInEffect,
   stripeCouponTarget,
   type StripeCouponTarget,
 } from './coupon-apply.service';
@@ -105,7 +106,12 @@ import {
 import { createOneOffCharge, deleteOneOffCharge, listOneOffCharges } from './one-off-charge.service';
 import { creditBalance, creditSetOffFor } from './subscription-credit';
 import type { ProviderPlanChange } from './plan-change.provider';
-import { paypalCouponApprovalOf, paypalCouponTexts, type PayPalCouponPending } from './paypal-coupon-revise';
+import {
+  paypalCouponApprovalOf,
+  paypalCouponApprovalsOf,
+  paypalCouponTexts,
+  type PayPalCouponPending,
+} from './paypal-coupon-revise';
 
 const planChangeLineSchema = z.object({
   description: z.string(),
@@ -276,6 +282,7 @@ export const subscriptionItemSchema = z.object({
       amount: z.number(),
       fullAmount: z.number(),
       periods: z.number().nullable(),
+      expiresAt: z.string().optional(),
     })
     .nullable()
     .optional(),
@@ -463,7 +470,7 @@ export function registerBillingRoutes(
       history: await historyOf(scope, id, own),
       scheduledPlanChange: await scheduledPlanChangeOf(scope, id),
       coupon: await couponInEffect(scope, id),
-      paypalCouponApproval: await paypalCouponApprovalOf(scope, id),
+      paypalCouponApproval: await paypalCouponApprovalOf(scope, id, uow.clock()),
       creditBalance: fromCents(await creditBalance(scope, id)),
       creditSetOff: await creditSetOffFor(scope, id),
     };
@@ -523,16 +530,18 @@ export function registerBillingRoutes(
       ]);
       const listed = (await loadSubscriptions(scope, ids)).map(withActions(callerOf(request).roleId));
       // A customer's own few subscriptions (the area's cards) carry their coupon in effect (issue 30).
-      const items =
-        own === undefined
-          ? listed
-          : await Promise.all(
-              listed.map(async (item) => ({
-                ...item,
-                coupon: await couponInEffect(scope, item.id),
-                paypalCouponApproval: await paypalCouponApprovalOf(scope, item.id),
-              })),
-            );
+      // Read for all the cards at once (a fixed number of queries, however many cards).
+      let items = listed;
+      if (own !== undefined) {
+        const cardIds = listed.map((item) => item.id);
+        const inEffect = await couponsInEffect(scope, cardIds);
+        const approvals = await paypalCouponApprovalsOf(scope, cardIds, uow.clock());
+        items = listed.map((item) => ({
+          ...item,
+          coupon: inEffect.get(item.id) ?? null,
+          paypalCouponApproval: approvals.get(item.id) ?? null,
+        }));
+      }
       const nextAfterId = ids.length === pageSize ? (ids[ids.length - 1] ?? null) : null;
       return ok(
         counted >= limit

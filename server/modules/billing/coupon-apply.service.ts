@@ -36,7 +36,9 @@ import {
 import { HttpError } from '../../lib/http-error';
 import type { TenantScope, UnitOfWork } from '../../unit-of-work/unit-of-work';
 import { findPayment, findSubscription, type SubscriptionRow } from './billing.repository';
-import { subscriptionTermsWith } from './subscription.service';
+import { subscriptionChargeOf, subscriptionTermsWith } from './subscription.service';
+import { customerProfileOf, periodDocument, sellerProfileOf } from '../../db/fiscal-profiles';
+import type { CustomerProfile } from '../../../contract/invoice/fiscal-document';
 import { findToken, isUsable } from './payment-token.service';
 import { tokenInvalid, type ProviderDeps } from './provider-payments';
 
@@ -108,18 +110,81 @@ export async function couponQuoteOfSubscription(
   };
 }
 
-/** The coupon in effect on subscription `id` (GetById, the customer's cards), or null. */
+/** The coupon in effect on subscription `id` (GetById), or null. */
 export async function couponInEffect(scope: TenantScope, id: number): Promise<CouponQuote | null> {
-  const [terms] = await scope.tx
+  return (await couponsInEffect(scope, [id])).get(id) ?? null;
+}
+
+/**
+ * The coupons in effect on `ids` (the customer's cards), by subscription id, in a fixed number of
+ * queries whatever the number of cards: the redemptions with their subscription's agreed terms and
+ * plan (one), the tenant's fiscal profile (one) and each customer's (one per customer: one in the
+ * customer's area). The same quote as `couponQuoteOfSubscription`.
+ */
+export async function couponsInEffect(
+  scope: TenantScope,
+  ids: readonly number[],
+): Promise<Map<number, CouponQuote>> {
+  const out = new Map<number, CouponQuote>();
+  if (ids.length === 0) return out;
+  const rows = await scope.tx
     .select({
+      subscriptionId: couponRedemptions.subscriptionId,
       userId: subscriptions.userId,
-      planId: subscriptions.planId,
       costBeforeVatCents: subscriptions.costBeforeVatCents,
       vatHundredths: subscriptions.vatHundredths,
+      planName: plans.name,
+      planCost: plans.recurringCostBeforeVat,
+      planVat: plans.vatPercentage,
+      planNatura: plans.natura,
+      code: coupons.code,
+      duration: coupons.duration,
+      durationPeriods: coupons.durationPeriods,
+      percentOffHundredths: couponRedemptions.percentOffHundredths,
+      amountOffCents: couponRedemptions.amountOffCents,
+      periodsLeft: couponRedemptions.periodsLeft,
     })
-    .from(subscriptions)
-    .where(and(eq(subscriptions.tenantId, scope.tenantId), eq(subscriptions.id, id)));
-  return terms ? couponQuoteOfSubscription(scope, { id, ...terms }) : null;
+    .from(couponRedemptions)
+    .innerJoin(
+      coupons,
+      and(eq(coupons.id, couponRedemptions.couponId), eq(coupons.tenantId, couponRedemptions.tenantId)),
+    )
+    .innerJoin(
+      subscriptions,
+      and(
+        eq(subscriptions.id, couponRedemptions.subscriptionId),
+        eq(subscriptions.tenantId, couponRedemptions.tenantId),
+      ),
+    )
+    .innerJoin(plans, and(eq(plans.id, subscriptions.planId), eq(plans.tenantId, subscriptions.tenantId)))
+    .where(
+      and(
+        eq(couponRedemptions.tenantId, scope.tenantId),
+        inArray(couponRedemptions.subscriptionId, [...ids]),
+      ),
+    );
+  if (rows.length === 0) return out;
+  const seller = await sellerProfileOf(scope.tx, scope.tenantId);
+  const customers = new Map<number, CustomerProfile>();
+  for (const userId of new Set(rows.map((r) => r.userId)))
+    customers.set(userId, await customerProfileOf(scope.tx, scope.tenantId, userId));
+  for (const r of rows) {
+    const plan = { name: r.planName, cost: r.planCost, vat: r.planVat, natura: r.planNatura };
+    const agreed = { paymentAmount: r.costBeforeVatCents, vatPercentage: r.vatHundredths };
+    const customer = customers.get(r.userId)!;
+    const full = periodDocument(seller, customer, subscriptionChargeOf(plan, agreed));
+    const discounted = periodDocument(seller, customer, subscriptionChargeOf(plan, agreed, discountOf(r)));
+    out.set(r.subscriptionId, {
+      code: r.code,
+      ...labelsOf(r),
+      periodsLeft: r.periodsLeft,
+      discountAmount: fromCents(discounted.discountCents),
+      fullAmount: fromCents(full.netToPayCents),
+      amount: fromCents(discounted.netToPayCents),
+      applied: true,
+    });
+  }
+  return out;
 }
 
 /**

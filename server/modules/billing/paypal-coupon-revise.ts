@@ -7,18 +7,21 @@
  *      makes no second plan), then `POST …/revise` to it (keyed too), whose `approve` link the buyer
  *      must open: PayPal keeps billing the old plan until then. A PayPal failure throws (502) and
  *      nothing changes in Rinnova.
- *   3. In a unit: the pending application (`paypal_coupon_revisions`), other pending ones of the
- *      subscription replaced, and the customer's e-mail with the link (outbox, after commit).
- *      Nothing is redeemed: the subscription's amount due stays the full price.
+ *   3. In a unit: the pending application (`paypal_coupon_revisions`, waiting 30 days), other
+ *      pending ones of the subscription replaced, and `paypalCoupon.approvalRequested` published:
+ *      its after-commit consumer mails the customer the link once (`subscribePayPalCouponMail`).
+ *      Nothing is redeemed: the subscription's amount due stays the full price. Unapproved at
+ *      `expires_at`, the application no longer shows and the job makes it 'expired'.
  *   4. PayPal's confirmation (BILLING.SUBSCRIPTION.UPDATED whose plan_id is the coupon's plan, or
  *      the subscription read back on it: `confirmPayPalCoupon`): the coupon is redeemed once (the
- *      row locked and moved to 'redeemed'; a replay finds nothing pending) and the subscription's
+ *      row locked and moved to 'redeemed'; a replay finds nothing pending; an 'expired' one PayPal
+ *      confirms all the same is redeemed too: PayPal charges its plan) and the subscription's
  *      amount due becomes the discounted one, so each renewal PayPal charges on its TRIAL cycles
  *      carries the redemption and asks exactly what PayPal took; at 0 periods left the full price
  *      again, PayPal's REGULAR cycle.
  */
 import { couponMessages } from '../../../contract/messages';
-import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, lte, ne, sql } from 'drizzle-orm';
 import { serverMessages } from '../../../contract/messages';
 import { fromCents, toCents } from '../../../contract/money';
 import type { CouponQuote } from '../../../contract/schemas/coupon-apply';
@@ -38,6 +41,7 @@ import {
 import { HttpError } from '../../lib/http-error';
 import { escapeHtml } from '../../lib/html';
 import { layout, withSignInLink } from '../../mail/templates';
+import type { EventBus } from '../../unit-of-work/events';
 import type { TenantScope, UnitOfWork } from '../../unit-of-work/unit-of-work';
 import { findSubscription } from './billing.repository';
 import {
@@ -58,6 +62,14 @@ export const paypalCouponTexts = {
     'Questo coupon non si può applicare alla sottoscrizione addebitata da PayPal: lo sconto porterebbe a zero l’importo o il piano non è su PayPal.',
   mailSubject: (tenantName: string) => `${tenantName}: approva lo sconto su PayPal`,
 };
+
+/**
+ * How long an application waits for the customer's approval. PayPal documents no lifetime for a
+ * revise's `approve` link (server/README 'Coupons at PayPal'): Rinnova gives it 30 days from the
+ * application, then it is 'expired' (the paypal-coupon-expiry job) and the Admin may apply again.
+ */
+export const PAYPAL_APPROVAL_DAYS = 30;
+const DAY_MS = 86_400_000;
 
 /** What the Admin's call answers for a PayPal subscription: the quote (not applied) and the link. */
 export type PayPalCouponPending = CouponQuote & { approveUrl: string | null };
@@ -175,7 +187,11 @@ export async function applyCouponAtPayPal(
         ),
       );
     const [known] = await w.tx
-      .select({ id: paypalCouponRevisions.id, status: paypalCouponRevisions.status })
+      .select({
+        id: paypalCouponRevisions.id,
+        status: paypalCouponRevisions.status,
+        expiresAt: paypalCouponRevisions.expiresAt,
+      })
       .from(paypalCouponRevisions)
       .where(
         and(
@@ -186,61 +202,105 @@ export async function applyCouponAtPayPal(
       )
       .for('update');
     if (known?.status === 'redeemed') return { ...quote, approveUrl: null };
-    if (known)
+    // Still waiting (a second click): the same application, its deadline and e-mail as they were.
+    const waiting = known?.status === 'pending' && known.expiresAt > w.now;
+    const expiresAt = new Date(w.now.getTime() + PAYPAL_APPROVAL_DAYS * DAY_MS);
+    let revisionId: number;
+    if (known) {
+      revisionId = known.id;
       await w.tx
         .update(paypalCouponRevisions)
-        .set({ approveUrl, status: 'pending' })
+        .set(
+          waiting
+            ? { approveUrl, status: 'pending' }
+            : { approveUrl, status: 'pending', expiresAt, mailedAt: null },
+        )
         .where(and(eq(paypalCouponRevisions.tenantId, w.tenantId), eq(paypalCouponRevisions.id, known.id)));
-    else
-      await w.tx.insert(paypalCouponRevisions).values({
-        tenantId: w.tenantId,
-        subscriptionId,
-        couponId: target.couponId,
-        providerSubscriptionId: target.providerSubscriptionId,
-        paypalPlanId,
-        approveUrl,
-        discountedCents: target.discountedCents,
-        fullCents: target.fullCents,
-        periods: target.periods,
-        createdAt: w.now,
-      });
-    // The customer is told once per application (a second click sends nothing more).
-    if (known?.status !== 'pending' && approveUrl)
-      await mailApproval(w, sub.userId, sub.planId, target, approveUrl);
+    } else {
+      const [row] = await w.tx
+        .insert(paypalCouponRevisions)
+        .values({
+          tenantId: w.tenantId,
+          subscriptionId,
+          couponId: target.couponId,
+          providerSubscriptionId: target.providerSubscriptionId,
+          paypalPlanId,
+          approveUrl,
+          discountedCents: target.discountedCents,
+          fullCents: target.fullCents,
+          periods: target.periods,
+          createdAt: w.now,
+          expiresAt,
+        })
+        .returning({ id: paypalCouponRevisions.id });
+      revisionId = row!.id;
+    }
+    // The customer is told once per application (a second click sends nothing more): the
+    // e-mail is the event's consumer's, after commit (`subscribePayPalCouponMail`).
+    if (!waiting && approveUrl)
+      await w.publish('paypalCoupon.approvalRequested', { subscriptionId, revisionId });
     return { ...quote, approveUrl };
   });
 }
 
-/** The customer's e-mail with the approval link (outbox: sent after commit). */
-async function mailApproval(
-  w: UnitOfWork,
-  userId: number,
-  planId: number,
-  t: ReviseTarget,
-  approveUrl: string,
-) {
+/** The consumer's actor (the outbox delivers the event after the Admin's unit committed). */
+export const PAYPAL_COUPON_MAIL = 'paypal-coupon-mail';
+
+/**
+ * The customer's e-mail with the approval link of revision `revisionId`, in the consumer's own
+ * unit: written to the outbox once (the row's `mailed_at`), and only while the application still
+ * waits (not replaced, redeemed or expired meanwhile). A retried delivery sends nothing more.
+ */
+export async function mailApproval(w: UnitOfWork, revisionId: number): Promise<boolean> {
+  const [row] = await w.tx
+    .select({
+      status: paypalCouponRevisions.status,
+      approveUrl: paypalCouponRevisions.approveUrl,
+      expiresAt: paypalCouponRevisions.expiresAt,
+      mailedAt: paypalCouponRevisions.mailedAt,
+      subscriptionId: paypalCouponRevisions.subscriptionId,
+      couponId: paypalCouponRevisions.couponId,
+      discountedCents: paypalCouponRevisions.discountedCents,
+      fullCents: paypalCouponRevisions.fullCents,
+      periods: paypalCouponRevisions.periods,
+    })
+    .from(paypalCouponRevisions)
+    .where(and(eq(paypalCouponRevisions.tenantId, w.tenantId), eq(paypalCouponRevisions.id, revisionId)))
+    .for('update');
+  if (!row?.approveUrl || row.status !== 'pending' || row.mailedAt || row.expiresAt <= w.now) return false;
+  const approveUrl = row.approveUrl;
+  const [sub] = await w.tx
+    .select({ userId: subscriptions.userId, planId: subscriptions.planId, code: coupons.code })
+    .from(subscriptions)
+    .innerJoin(coupons, and(eq(coupons.tenantId, subscriptions.tenantId), eq(coupons.id, row.couponId)))
+    .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, row.subscriptionId)));
+  if (!sub) return false;
   const [who] = await w.tx
     .select({ email: users.email, name: userTenants.name })
     .from(users)
     .leftJoin(userTenants, and(eq(userTenants.userId, users.id), eq(userTenants.tenantId, w.tenantId)))
-    .where(eq(users.id, userId));
-  if (!who?.email) return;
+    .where(eq(users.id, sub.userId));
+  await w.tx
+    .update(paypalCouponRevisions)
+    .set({ mailedAt: w.now })
+    .where(and(eq(paypalCouponRevisions.tenantId, w.tenantId), eq(paypalCouponRevisions.id, revisionId)));
+  if (!who?.email) return false;
   const [tenant] = await w.tx.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, w.tenantId));
   const [plan] = await w.tx
     .select({ name: plans.name })
     .from(plans)
-    .where(and(eq(plans.tenantId, w.tenantId), eq(plans.id, planId)));
+    .where(and(eq(plans.tenantId, w.tenantId), eq(plans.id, sub.planId)));
   const tenantName = tenant?.name ?? '';
   const periods =
-    t.periods === null
+    row.periods === null
       ? 'per sempre'
-      : t.periods === 1
+      : row.periods === 1
         ? 'per il prossimo periodo'
-        : `per i prossimi ${t.periods} periodi`;
+        : `per i prossimi ${row.periods} periodi`;
   const greeting = `Gentile ${who.name ?? who.email},`;
   const what =
-    `${tenantName} ti ha applicato il coupon ${t.code} sull’abbonamento ${plan?.name ?? ''}: ` +
-    `pagherai ${formatEur(t.discountedCents)} invece di ${formatEur(t.fullCents)} ${periods}.`;
+    `${tenantName} ti ha applicato il coupon ${sub.code} sull’abbonamento ${plan?.name ?? ''}: ` +
+    `pagherai ${formatEur(row.discountedCents)} invece di ${formatEur(row.fullCents)} ${periods}.`;
   const how =
     'Il tuo abbonamento si rinnova con PayPal: perché lo sconto valga devi approvarlo su PayPal da questo link. ' +
     'Finché non lo approvi, PayPal continua ad addebitare il prezzo pieno.';
@@ -256,29 +316,57 @@ async function mailApproval(
             `<p><a href="${escapeHtml(approveUrl)}">Approva lo sconto su PayPal</a></p>`,
         ),
       },
-      userId,
+      sub.userId,
     ),
   );
+  return true;
 }
 
-/** The pending application a customer must approve on PayPal (their area's link), or null. */
-export async function paypalCouponApprovalOf(
-  scope: TenantScope,
-  subscriptionId: number,
-): Promise<{
+/** Billing's after-commit consumer of a PayPal coupon application: the approval e-mail (app start). */
+export function subscribePayPalCouponMail(events: EventBus, deps: () => Pick<ProviderDeps, 'uow'>): void {
+  events.subscribe('paypalCoupon.approvalRequested', {
+    name: 'billing.paypalCouponMail',
+    phase: 'afterCommit',
+    handle: async ({ tenantId, payload }) => {
+      await deps().uow.run({ tenantId, actor: { kind: 'system', job: PAYPAL_COUPON_MAIL } }, (w) =>
+        mailApproval(w, payload.revisionId),
+      );
+    },
+  });
+}
+
+export interface PayPalCouponApprovalView {
   code: string;
   approveUrl: string;
   amount: number;
   fullAmount: number;
   periods: number | null;
-} | null> {
-  const [row] = await scope.tx
+  /** ISO date-time: past it the application expires. */
+  expiresAt: string;
+}
+
+/**
+ * The pending applications customers must approve on PayPal (their area's link, the Admin's
+ * 'Coupon' card), by subscription id, in one query for all of `subscriptionIds`: the latest one
+ * still waiting at `now` (past its `expires_at` it no longer waits, even before the expiry job
+ * marks it) of an Active or ActiveNoRenewal subscription.
+ */
+export async function paypalCouponApprovalsOf(
+  scope: TenantScope,
+  subscriptionIds: readonly number[],
+  now: Date,
+): Promise<Map<number, PayPalCouponApprovalView>> {
+  const out = new Map<number, PayPalCouponApprovalView>();
+  if (subscriptionIds.length === 0) return out;
+  const rows = await scope.tx
     .select({
+      subscriptionId: paypalCouponRevisions.subscriptionId,
       code: coupons.code,
       approveUrl: paypalCouponRevisions.approveUrl,
       discountedCents: paypalCouponRevisions.discountedCents,
       fullCents: paypalCouponRevisions.fullCents,
       periods: paypalCouponRevisions.periods,
+      expiresAt: paypalCouponRevisions.expiresAt,
     })
     .from(paypalCouponRevisions)
     .innerJoin(
@@ -298,28 +386,65 @@ export async function paypalCouponApprovalOf(
     .where(
       and(
         eq(paypalCouponRevisions.tenantId, scope.tenantId),
-        eq(paypalCouponRevisions.subscriptionId, subscriptionId),
+        inArray(paypalCouponRevisions.subscriptionId, [...subscriptionIds]),
         eq(paypalCouponRevisions.status, 'pending'),
+        gt(paypalCouponRevisions.expiresAt, now),
         sql`${paypalCouponRevisions.approveUrl} is not null`,
         sql`${subscriptions.status} in (${SubscriptionStatus.Active}, ${SubscriptionStatus.ActiveNoRenewal})`,
       ),
     )
-    .orderBy(desc(paypalCouponRevisions.id))
-    .limit(1);
-  if (!row?.approveUrl) return null;
-  return {
-    code: row.code,
-    approveUrl: row.approveUrl,
-    amount: fromCents(row.discountedCents),
-    fullAmount: fromCents(row.fullCents),
-    periods: row.periods,
-  };
+    .orderBy(desc(paypalCouponRevisions.id));
+  for (const row of rows) {
+    if (!row.approveUrl || out.has(row.subscriptionId)) continue;
+    out.set(row.subscriptionId, {
+      code: row.code,
+      approveUrl: row.approveUrl,
+      amount: fromCents(row.discountedCents),
+      fullAmount: fromCents(row.fullCents),
+      periods: row.periods,
+      expiresAt: row.expiresAt.toISOString(),
+    });
+  }
+  return out;
+}
+
+/** The pending application a customer must approve on PayPal for one subscription, or null. */
+export async function paypalCouponApprovalOf(
+  scope: TenantScope,
+  subscriptionId: number,
+  now: Date,
+): Promise<PayPalCouponApprovalView | null> {
+  return (await paypalCouponApprovalsOf(scope, [subscriptionId], now)).get(subscriptionId) ?? null;
+}
+
+/**
+ * The paypal-coupon-expiry job's work for one tenant: every application still pending at its
+ * `expires_at` moves to 'expired' (nothing redeemed: the coupon was never used). Running it twice
+ * expires each once. Answers how many moved.
+ */
+export async function expirePayPalCouponApprovals(w: UnitOfWork): Promise<number> {
+  const moved = await w.tx
+    .update(paypalCouponRevisions)
+    .set({ status: 'expired' })
+    .where(
+      and(
+        eq(paypalCouponRevisions.tenantId, w.tenantId),
+        eq(paypalCouponRevisions.status, 'pending'),
+        lte(paypalCouponRevisions.expiresAt, w.now),
+      ),
+    )
+    .returning({ id: paypalCouponRevisions.id });
+  return moved.length;
 }
 
 /**
  * PayPal confirms that subscription `providerSubscriptionId` bills `planId` (step 4): the pending
  * application on that plan, if any, is redeemed once. 'unchanged' when nothing waits (a replay,
  * another update, a plan that is no coupon's).
+ * An application 'expired' in Rinnova that the customer approved all the same (an old e-mail's
+ * link: PayPal documents no end to it) is redeemed too: PayPal now charges the discounted amount,
+ * so Rinnova's amount due must follow; a later application of the subscription still waiting is
+ * 'replaced'. Once: the row is then 'redeemed' and a replay finds nothing.
  */
 export async function confirmPayPalCoupon(
   w: UnitOfWork,
@@ -334,7 +459,7 @@ export async function confirmPayPalCoupon(
         eq(paypalCouponRevisions.tenantId, w.tenantId),
         eq(paypalCouponRevisions.providerSubscriptionId, providerSubscriptionId),
         eq(paypalCouponRevisions.paypalPlanId, planId),
-        eq(paypalCouponRevisions.status, 'pending'),
+        inArray(paypalCouponRevisions.status, ['pending', 'expired']),
       ),
     )
     .for('update');
@@ -376,7 +501,21 @@ export async function confirmPayPalCoupon(
     .update(paypalCouponRevisions)
     .set({ status: 'redeemed', redemptionId, confirmedAt: w.now })
     .where(and(eq(paypalCouponRevisions.tenantId, w.tenantId), eq(paypalCouponRevisions.id, row.id)));
-  return { outcome: 'applied', detail: `coupon ${c.code} approvato su PayPal: sottoscrizione ${sub.id}` };
+  await w.tx
+    .update(paypalCouponRevisions)
+    .set({ status: 'replaced' })
+    .where(
+      and(
+        eq(paypalCouponRevisions.tenantId, w.tenantId),
+        eq(paypalCouponRevisions.subscriptionId, sub.id),
+        eq(paypalCouponRevisions.status, 'pending'),
+      ),
+    );
+  const late = row.status === 'expired' ? ' dopo la scadenza della richiesta' : '';
+  return {
+    outcome: 'applied',
+    detail: `coupon ${c.code} approvato su PayPal${late}: sottoscrizione ${sub.id}`,
+  };
 }
 
 /**
@@ -398,7 +537,7 @@ export async function checkPayPalCouponApproval(
       and(
         eq(paypalCouponRevisions.tenantId, tenantId),
         eq(paypalCouponRevisions.subscriptionId, subscriptionId),
-        eq(paypalCouponRevisions.status, 'pending'),
+        inArray(paypalCouponRevisions.status, ['pending', 'expired']),
       ),
     )
     .orderBy(desc(paypalCouponRevisions.id))

@@ -11,7 +11,7 @@ import { billingMessages, couponMessages, serverMessages } from '../../../contra
 import { isNatura } from '../../../contract/invoice/fatturapa';
 import type { FiscalDocument, LineDiscount } from '../../../contract/invoice/fiscal-document';
 import { fromCents, toCents, toPercentHundredths, type Cents } from '../../../contract/money';
-import { subscriptionDocument } from '../../db/fiscal-profiles';
+import { subscriptionDocument, type SubscriptionCharge } from '../../db/fiscal-profiles';
 import type { BankTransferInstructions } from '../../../contract/schemas/subscription';
 import {
   SubscriptionStatus,
@@ -169,16 +169,25 @@ async function termsOf(
   input: SubscriptionTerms,
   discount: LineDiscount | null = null,
 ) {
-  const cost = input.paymentAmount ?? toCents(plan.cost);
+  const charge = subscriptionChargeOf(plan, input, discount);
+  const document = await subscriptionDocument(uow.tx, uow.tenantId, userId, charge);
+  return { cost: charge.costCents, vat: charge.vat, document, due: document.netToPayCents };
+}
+
+/** One period's charge at the agreed cost and VAT (the plan's when absent), with its discount. */
+export function subscriptionChargeOf(
+  plan: { name: string; cost: string; vat: string; natura: string | null },
+  input: SubscriptionTerms,
+  discount: LineDiscount | null = null,
+): SubscriptionCharge {
   const vat = input.vatPercentage ?? toPercentHundredths(plan.vat);
-  const document = await subscriptionDocument(uow.tx, uow.tenantId, userId, {
+  return {
     description: plan.name,
-    costCents: cost,
+    costCents: input.paymentAmount ?? toCents(plan.cost),
     vat,
     natura: vat === 0 && isNatura(plan.natura) ? plan.natura : null,
     discount,
-  });
-  return { cost, vat, document, due: document.netToPayCents };
+  };
 }
 
 /** 404 unless `userId` is a customer of the caller's tenant. */

@@ -11,7 +11,7 @@ import { apiPaths } from '../../../contract/api-paths';
 import { couponPeriodsText } from '../../../contract/schemas/coupon-apply';
 import type { Subscription } from '../../../contract/schemas/subscription';
 import { unwrap } from '../../lib/entity-hooks';
-import { formatCurrency } from '../../lib/formatters';
+import { formatCurrency, formatDate } from '../../lib/formatters';
 import { http } from '../../lib/http';
 import { notify } from '../../lib/notify';
 import { queryKeys } from '../../lib/query-keys';
@@ -50,6 +50,7 @@ export function PayPalCouponApproval({ s }: { s: Subscription }) {
         Pagherai {formatCurrency(approval.amount)} invece di {formatCurrency(approval.fullAmount)}{' '}
         {couponPeriodsText(approval.periods, false)}. Il tuo abbonamento si rinnova con PayPal: lo sconto vale
         solo dopo che lo approvi su PayPal.
+        {approval.expiresAt ? ` Puoi approvarlo entro il ${formatDate(approval.expiresAt)}.` : null}
       </p>
       <a className="btn-primary mt-2 inline-flex min-h-11 items-center" href={approval.approveUrl}>
         Approva lo sconto su PayPal

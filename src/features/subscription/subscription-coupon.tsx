@@ -8,7 +8,7 @@ import { CouponFigures } from '../../components/coupon-figures';
 import type { PayPalCouponApproval, Subscription } from '../../../contract/schemas/subscription';
 import { FieldError, inputClass, useFieldControl } from '../../components/fields/field-shell';
 import { serverFieldErrors, unwrap } from '../../lib/entity-hooks';
-import { formatCurrency } from '../../lib/formatters';
+import { formatCurrency, formatDate } from '../../lib/formatters';
 import { http } from '../../lib/http';
 import { notify } from '../../lib/notify';
 import { queryKeys } from '../../lib/query-keys';
@@ -65,6 +65,9 @@ function PayPalApprovalWaiting({ approval }: { approval: PayPalCouponApproval })
         {formatCurrency(approval.amount)} invece di {formatCurrency(approval.fullAmount)}{' '}
         {couponPeriodsText(approval.periods, false)}, dopo l’approvazione. Il cliente ha ricevuto il link per
         e-mail e lo trova nella sua area clienti.
+        {approval.expiresAt
+          ? ` Se non lo approva entro il ${formatDate(approval.expiresAt)}, la richiesta scade e si può applicare di nuovo un coupon.`
+          : null}
       </p>
       <p className="break-all text-xs text-slate-500">
         Link di approvazione:{' '}

@@ -128,7 +128,7 @@ describe('the engine at start', () => {
     expect(recurring.body.data?.every((r) => r.timeZone === 'Europe/Rome')).toBe(true);
     const stats = await superadmin.get<Record<string, number>>('/api/hangfire/stats');
     // Plus the report-send queue (issue 14), which runs only when enqueued.
-    expect(stats.body.data).toMatchObject({ recurring: 13, queues: 15, failed: 0, processing: 0 });
+    expect(stats.body.data).toMatchObject({ recurring: 14, queues: 16, failed: 0, processing: 0 });
   });
 });
 
@@ -439,6 +439,7 @@ describe('without the payment hooks', () => {
       JOB_NAMES.planChanges,
       JOB_NAMES.pauses,
       JOB_NAMES.trials,
+      JOB_NAMES.paypalCouponExpiry,
       PEC_JOBS.auto,
       ...Object.values(INTEGRATION_JOB_NAMES),
       'outbox-sweep',
@@ -451,6 +452,7 @@ describe('without the payment hooks', () => {
       JOB_NAMES.planChanges,
       JOB_NAMES.pauses,
       JOB_NAMES.trials,
+      JOB_NAMES.paypalCouponExpiry,
       PEC_JOBS.send,
       PEC_JOBS.auto,
       ...Object.values(INTEGRATION_JOB_NAMES),
@@ -479,6 +481,7 @@ describe('without the payment hooks', () => {
         JOB_NAMES.planChanges,
         JOB_NAMES.pauses,
         JOB_NAMES.trials,
+        JOB_NAMES.paypalCouponExpiry,
         ...Object.values(INTEGRATION_JOB_NAMES),
         PEC_JOBS.auto,
         'outbox-sweep',

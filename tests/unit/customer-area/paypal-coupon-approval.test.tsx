@@ -32,6 +32,7 @@ const ACTIVE: Subscription = {
     amount: 28.3,
     fullAmount: 35.38,
     periods: 3,
+    expiresAt: '2026-04-14T10:00:00Z',
   },
 };
 
@@ -60,6 +61,7 @@ describe('a coupon waiting for approval on PayPal', () => {
     const box = await within(c).findByTestId('area-paypal-coupon');
     expect(box).toHaveTextContent('Sconto in attesa della tua approvazione: coupon RVTRIMESTRE');
     expect(box).toHaveTextContent(/28,30\s€ invece di 35,38\s€ per i prossimi 3 periodi/);
+    expect(box).toHaveTextContent('Puoi approvarlo entro il 14/04/2026.');
     expect(within(box).getByRole('link', { name: 'Approva lo sconto su PayPal' })).toHaveAttribute(
       'href',
       APPROVE,

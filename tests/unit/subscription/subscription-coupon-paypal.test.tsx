@@ -42,6 +42,7 @@ describe("'Applica coupon' on a subscription PayPal charges", () => {
             amount: quote.amount,
             fullAmount: quote.fullAmount,
             periods: 3,
+            expiresAt: '2026-04-14T10:00:00Z',
           };
         return ok({ ...quote, approveUrl: body.preview ? null : APPROVE });
       }),
@@ -58,6 +59,9 @@ describe("'Applica coupon' on a subscription PayPal charges", () => {
     const waiting = await screen.findByTestId('subscription-coupon-waiting');
     expect(waiting).toHaveTextContent('in attesa dell’approvazione del cliente su PayPal');
     expect(waiting).toHaveTextContent(/28,30\s€ invece di 35,38\s€/);
+    expect(waiting).toHaveTextContent(
+      'Se non lo approva entro il 14/04/2026, la richiesta scade e si può applicare di nuovo un coupon.',
+    );
     expect(within(waiting).getByRole('link', { name: APPROVE })).toHaveAttribute('href', APPROVE);
     expect(screen.queryByLabelText('Codice del coupon')).not.toBeInTheDocument();
   });
