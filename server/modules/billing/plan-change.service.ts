@@ -22,7 +22,7 @@
  *
  * Docs: docs/fiscal-rules.md 'Cambio di piano'; the provider's side: plan-change.provider.ts.
  */
-import { and, asc, eq, isNull, lte, ne } from 'drizzle-orm';
+import { and, asc, eq, gte, isNull, lte, ne, notExists, sql } from 'drizzle-orm';
 import { addMonthsClamped, parseBillingDateTime, romeDay } from '../../../contract/billing-dates';
 import { isNatura, type Natura } from '../../../contract/invoice/fatturapa';
 import { discountedLine } from '../../../contract/invoice/fiscal-document';
@@ -771,7 +771,12 @@ export async function cancelScheduledPlanChange(
   const sub = await findSubscription(w, id, { lock: true });
   if (!sub) throw new HttpError(404, serverMessages.notFound);
   const [row] = await w.tx
-    .select({ status: planChanges.status, effectiveAt: planChanges.effectiveAt, toPlanName: plans.name })
+    .select({
+      status: planChanges.status,
+      effectiveAt: planChanges.effectiveAt,
+      createdAt: planChanges.createdAt,
+      toPlanName: plans.name,
+    })
     .from(planChanges)
     .innerJoin(plans, and(eq(plans.tenantId, planChanges.tenantId), eq(plans.id, planChanges.toPlanId)))
     .where(
@@ -788,11 +793,39 @@ export async function cancelScheduledPlanChange(
     .update(planChanges)
     .set({ status: 'canceled', appliedAt: w.now })
     .where(and(eq(planChanges.tenantId, w.tenantId), eq(planChanges.id, planChangeId)));
+  // A renewal payment made since the change was scheduled asked its terms (`scheduledAmountFor`,
+  // `scheduledRecurrenceFor`): stale once it is cancelled. Unpaid and with no transfer recorded,
+  // it is withdrawn and the renewal job makes it again at the current plan (one paid, or with a
+  // transfer, is left as it is).
+  const [madeSince] = await w.tx
+    .select({ id: payments.id })
+    .from(payments)
+    .where(
+      and(
+        eq(payments.tenantId, w.tenantId),
+        eq(payments.subscriptionId, sub.id),
+        eq(payments.periodStart, sub.nextBillingDate),
+        gte(payments.periodStart, row.effectiveAt),
+        gte(payments.createdAt, row.createdAt),
+        isNull(payments.paidAt),
+        isNull(payments.planChangeId),
+        isNull(payments.oneOffChargeId),
+        notExists(
+          w.tx
+            .select({ one: sql`1` })
+            .from(bankTransfers)
+            .where(and(eq(bankTransfers.tenantId, w.tenantId), eq(bankTransfers.paymentId, payments.id))),
+        ),
+      ),
+    )
+    .limit(1);
+  if (madeSince) await withdrawRenewal(w, sub, madeSince.id, { reminderAgain: true });
   await recordHistory(
     w,
     sub,
     'planChangeCanceled',
-    changePlanMessages.cancelReason(row.toPlanName, italian(romeDay(row.effectiveAt))),
+    changePlanMessages.cancelReason(row.toPlanName, italian(romeDay(row.effectiveAt))) +
+      (madeSince ? `; ${changePlanMessages.renewalWithdrawn(italian(romeDay(sub.nextBillingDate)))}` : ''),
   );
   return true;
 }

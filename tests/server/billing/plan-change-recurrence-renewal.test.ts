@@ -8,6 +8,8 @@
  * - monthly → yearly at the renewal: the payment is withdrawn when the change is scheduled and the
  *   renewal job makes it again, the yearly plan's, and mails it; the job applies the change on the
  *   date and the paid year moves the billing date a year on;
+ * - a change at the renewal cancelled after the renewal payment asked its terms: that payment and
+ *   its link withdrawn, the renewal job asks the current plan's month again;
  * - refused (409, nothing written): a transfer recorded for that payment; the next period already
  *   paid (before, a 500: the proration of a period not yet begun).
  */
@@ -237,6 +239,42 @@ describe('monthly → yearly at the renewal, the next month’s renewal by trans
     expect((await getSub(sub.id)).nextBillingDate).toBe('2027-06-01T08:00:00.000Z');
     expect(await ctx.db.select().from(invoices).where(eq(invoices.paymentId, renewal.id))).toEqual([]);
     await expectNumbersWithoutGaps(2026);
+  });
+});
+
+describe('a change at the renewal cancelled after the renewal was asked at its terms', () => {
+  it('withdraws the year’s payment and its link; the renewal job asks the month again', async () => {
+    clock.set('2026-10-01T08:00:00.000Z');
+    const { sub, confirm } = await payByBankTransfer(
+      admin,
+      { userId: company, planId: monthly.id },
+      '2026-10-01T08:00:00.000Z',
+    );
+    expect(confirm.status, confirm.raw).toBe(200);
+    const billing = (await getSub(sub.id)).nextBillingDate;
+    clock.set('2026-10-20T08:00:00.000Z');
+    const made = await change(sub.id, { planId: yearly.id, when: 'renewal' });
+    expect(made.status, made.raw).toBe(200);
+    // A week before, the renewal asks the year (the scheduled change's terms), with its link.
+    clock.set(new Date(Date.parse(billing) - 7 * 86_400_000).toISOString());
+    await runJob(JOB_NAMES.renewalReminders);
+    const year = (await paymentRows(sub.id)).find((p) => p.periodStart.toISOString() === billing)!;
+    expect(year).toMatchObject({ amountDueCents: 35380, paidAt: null });
+    const token = linkIn((await mailsOf(year.causale))[0]!.text)!;
+    expect((await validate(token)).data).toMatchObject({ paymentId: year.id });
+
+    const canceled = await admin.post(`/api/subscription/cancelPlanChange/${sub.id}`);
+    expect(canceled.status, canceled.raw).toBe(200);
+    expect((await paymentRows(sub.id)).find((p) => p.id === year.id)).toBeUndefined();
+    expect(await validate(token)).toMatchObject({ success: false, data: null });
+
+    clock.set(new Date(Date.parse(billing) - 7 * 86_400_000 + 3_600_000).toISOString());
+    await runJob(JOB_NAMES.renewalReminders);
+    const month = (await paymentRows(sub.id)).find((p) => p.periodStart.toISOString() === billing);
+    expect(month, 'the month asked again').toBeDefined();
+    expect(month).toMatchObject({ amountDueCents: 3538, method: 'bankTransfer', paidAt: null });
+    expect(month!.periodEnd.toISOString()).toBe('2026-12-01T09:00:00.000Z');
+    expect(await mailsOf(month!.causale)).toHaveLength(1);
   });
 });
 
