@@ -8,6 +8,8 @@
  * - monthly → yearly at the renewal: the payment is withdrawn when the change is scheduled and the
  *   renewal job makes it again, the yearly plan's, and mails it; the job applies the change on the
  *   date and the paid year moves the billing date a year on;
+ * - monthly → yearly on a chosen day, the renewal asked meanwhile: the plan-changes job withdraws
+ *   it when it applies the change on its day;
  * - a change at the renewal cancelled after the renewal payment asked its terms: that payment and
  *   its link withdrawn, the renewal job asks the current plan's month again;
  * - refused (409, nothing written): a transfer recorded for that payment; the next period already
@@ -239,6 +241,40 @@ describe('monthly → yearly at the renewal, the next month’s renewal by trans
     expect((await getSub(sub.id)).nextBillingDate).toBe('2027-06-01T08:00:00.000Z');
     expect(await ctx.db.select().from(invoices).where(eq(invoices.paymentId, renewal.id))).toEqual([]);
     await expectNumbersWithoutGaps(2026);
+  });
+});
+
+describe('monthly → yearly on a chosen day, the renewal asked meanwhile', () => {
+  it('the plan-changes job withdraws that payment when it applies the change on its day', async () => {
+    clock.set('2026-11-02T09:00:00.000Z');
+    const { sub, confirm } = await payByBankTransfer(
+      admin,
+      { userId: company, planId: monthly.id },
+      '2026-11-02T09:00:00.000Z',
+    );
+    expect(confirm.status, confirm.raw).toBe(200);
+    const billing = (await getSub(sub.id)).nextBillingDate;
+    clock.set('2026-11-10T09:00:00.000Z');
+    const made = await change(sub.id, { planId: yearly.id, when: '2026-11-28' });
+    expect(made.status, made.raw).toBe(200);
+    expect(made.body.data).toMatchObject({ status: 'scheduled' });
+    clock.set('2026-11-25T09:00:00.000Z');
+    await runJob(JOB_NAMES.renewalReminders);
+    const asked = (await paymentRows(sub.id)).find((p) => p.periodStart.toISOString() === billing);
+    expect(asked, 'the renewal asked before the change’s day').toBeDefined();
+
+    clock.set('2026-11-28T09:00:00.000Z');
+    await runJob(JOB_NAMES.planChanges);
+    const [applied] = await ctx.db.select().from(planChanges).where(eq(planChanges.subscriptionId, sub.id));
+    expect(applied).toMatchObject({ status: 'applied' });
+    const rows = await paymentRows(sub.id);
+    expect(rows.find((p) => p.id === asked!.id)).toBeUndefined();
+    expect(rows.map((p) => p.id)).toEqual([sub.payments[0]!.id, applied!.prorationPaymentId]);
+    expect(await getSub(sub.id)).toMatchObject({
+      planID: yearly.id,
+      // The chosen day's start in Rome + 12 months.
+      nextBillingDate: '2027-11-27T23:00:00.000Z',
+    });
   });
 });
 
