@@ -10,6 +10,8 @@
  *   date and the paid year moves the billing date a year on;
  * - monthly → yearly on a chosen day, the renewal asked meanwhile: the plan-changes job withdraws
  *   it when it applies the change on its day;
+ * - the renewal asked used a residual credit: withdrawn, the credit goes back to the ledger and the
+ *   year's renewal sets it off;
  * - a change at the renewal cancelled after the renewal payment asked its terms: that payment and
  *   its link withdrawn, the renewal job asks the current plan's month again;
  * - refused (409, nothing written): a transfer recorded for that payment; the next period already
@@ -26,6 +28,7 @@ import {
   paymentTokens,
   payments,
   planChanges,
+  subscriptionCredits,
   subscriptionEvents,
   subscriptions,
 } from '../../../server/db/schema';
@@ -275,6 +278,58 @@ describe('monthly → yearly on a chosen day, the renewal asked meanwhile', () =
       // The chosen day's start in Rome + 12 months.
       nextBillingDate: '2027-11-27T23:00:00.000Z',
     });
+  });
+});
+
+describe('the renewal asked used the customer’s residual credit', () => {
+  it('withdrawn at a change of recurrence, the credit goes back to the ledger and the year’s renewal sets it off', async () => {
+    const base = await addPlan(admin, 'Mensile ridotto rinnovo', 19, 1);
+    clock.set('2027-01-01T09:00:00.000Z');
+    const { sub, confirm } = await payByBankTransfer(
+      admin,
+      { userId: company, planId: monthly.id },
+      '2027-01-01T09:00:00.000Z',
+    );
+    expect(confirm.status, confirm.raw).toBe(200);
+    // A downgrade now: the unused days' credit exceeds the new days' charge: a residual credit.
+    clock.set('2027-01-11T09:00:00.000Z');
+    const down = await change(sub.id, { planId: base.id, when: 'now' });
+    expect(down.status, down.raw).toBe(200);
+    const ledger = () =>
+      ctx.db
+        .select({ amountCents: subscriptionCredits.amountCents, paymentId: subscriptionCredits.paymentId })
+        .from(subscriptionCredits)
+        .where(eq(subscriptionCredits.subscriptionId, sub.id))
+        .orderBy(asc(subscriptionCredits.id));
+    const [credit] = await ledger();
+    expect(credit!.amountCents).toBeGreaterThan(0);
+    expect(credit!.amountCents).toBeLessThan(2318);
+    // The renewal asked a week before sets it off: it asks the rest of the month.
+    const billing = (await getSub(sub.id)).nextBillingDate;
+    clock.set('2027-01-25T09:00:00.000Z');
+    await runJob(JOB_NAMES.renewalReminders);
+    const asked = (await paymentRows(sub.id)).find((p) => p.periodStart.toISOString() === billing)!;
+    expect(asked).toMatchObject({ amountDueCents: 2318 - credit!.amountCents, paidAt: null });
+    expect(await ledger()).toEqual([
+      { amountCents: credit!.amountCents, paymentId: null },
+      { amountCents: -credit!.amountCents, paymentId: asked.id },
+    ]);
+
+    // Monthly → yearly at the renewal: the month withdrawn, its use of the credit with it.
+    clock.set('2027-01-25T10:00:00.000Z');
+    const made = await change(sub.id, { planId: yearly.id, when: 'renewal' });
+    expect(made.status, made.raw).toBe(200);
+    expect((await paymentRows(sub.id)).find((p) => p.id === asked.id)).toBeUndefined();
+    expect(await ledger()).toEqual([{ amountCents: credit!.amountCents, paymentId: null }]);
+    // The job asks the year, the credit set off from it.
+    clock.set('2027-01-25T11:00:00.000Z');
+    await runJob(JOB_NAMES.renewalReminders);
+    const year = (await paymentRows(sub.id)).find((p) => p.periodStart.toISOString() === billing)!;
+    expect(year).toMatchObject({ amountDueCents: 35380 - credit!.amountCents, paidAt: null });
+    expect(await ledger()).toEqual([
+      { amountCents: credit!.amountCents, paymentId: null },
+      { amountCents: -credit!.amountCents, paymentId: year.id },
+    ]);
   });
 });
 
