@@ -15,7 +15,8 @@
  * - a change at the renewal cancelled after the renewal payment asked its terms: that payment and
  *   its link withdrawn, the renewal job asks the current plan's month again;
  * - refused (409, nothing written): a transfer recorded for that payment; the next period already
- *   paid (before, a 500: the proration of a period not yet begun).
+ *   paid (before, a 500: the proration of a period not yet begun); the renewal payment used a
+ *   credit Stripe's balance already gave back (Stripe not called).
  */
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,12 +34,13 @@ import {
   subscriptions,
 } from '../../../server/db/schema';
 import { JOB_NAMES } from '../../../server/modules/billing/billing-jobs';
-import { createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
+import { createTestContext, DEMO, type ApiClient, type TestContext } from '../helpers/test-app';
 import { payByBankTransfer, withoutDemoInvoices } from '../invoices/helpers';
 import { startFakePayPal, type FakePayPal } from '../../../server/providers/fake-paypal';
 import { startFakeStripe, type FakeStripe } from '../../../server/providers/fake-stripe';
 import {
   addPlan,
+  createSubscription,
   giveIban,
   movableClock,
   pointPayPalAt,
@@ -48,6 +50,7 @@ import {
 } from './helpers';
 
 const clock = movableClock('2026-03-01T09:00:00.000Z');
+const STRIPE_WHSEC = 'whsec_rinnova_recpend';
 let ctx: TestContext;
 let admin: ApiClient;
 let paypal: FakePayPal;
@@ -66,7 +69,7 @@ beforeAll(async () => {
   await giveIban(ctx, 'Demo Srl');
   // A provider, so the renewal e-mail carries a payment link.
   await pointPayPalAt(ctx, admin, 'Demo Srl', { url: paypal.url, webhookId: 'WH-DEMO-RECPEND' });
-  await pointStripeAt(admin, { url: stripe.url, webhookSecret: 'whsec_rinnova_recpend' });
+  await pointStripeAt(admin, { url: stripe.url, webhookSecret: STRIPE_WHSEC });
   company = await userId(ctx, 'amministrazione@bianchi-consulting.example.com');
   monthly = await addPlan(admin, 'Mensile rinnovo fatto', 29, 1);
   yearly = await addPlan(admin, 'Annuale rinnovo fatto', 290, 12);
@@ -390,6 +393,64 @@ describe('refused, nothing written', () => {
     }
     expect(await snapshot(sub.id)).toEqual(before);
     expect((await validate(token)).data).toMatchObject({ paymentId: renewal.id });
+  });
+
+  it('the renewal link’s payment used a credit Stripe’s balance already gave back: 409, Stripe not called', async () => {
+    const cliente = await ctx.as('cliente', 'Demo Srl');
+    const me = await userId(ctx, DEMO.cliente);
+    const pro = await addPlan(admin, 'Pro rinnovo fatto', 49, 1);
+    expect((await admin.post(`/api/plan/syncStripe/${pro.id}`)).status).toBe(200);
+    // Paid by card at Stripe, its renewal turned off by the customer, then a downgrade now (a credit).
+    clock.set('2027-02-01T09:00:00.000Z');
+    const sub = await createSubscription(admin, { userId: me, planId: pro.id });
+    const link = await admin.post<{ token: string }>('/api/PaymentToken/create', {
+      paymentId: sub.payments[0]!.id,
+    });
+    expect(link.status, link.raw).toBe(200);
+    const res = await ctx.api.post<{ sessionId: string }>('/api/Payment/stripe/checkout', {
+      token: link.body.data!.token,
+    });
+    expect(res.status, res.raw).toBe(200);
+    const sessionId = res.body.data!.sessionId;
+    const providerId = stripe.completeSession(sessionId);
+    const confirmed = await ctx.api.put('/api/Payment/stripe/confirm', { sessionId, tenantId: demoId });
+    expect(confirmed.status, confirmed.raw).toBe(200);
+    const signed = stripe.signWebhook(
+      stripe.event('invoice.paid', stripe.checkoutInvoice(providerId)),
+      STRIPE_WHSEC,
+    );
+    const hook = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/webhooks/stripe/${demoId}`,
+      headers: signed.headers,
+      payload: signed.body,
+    });
+    expect(hook.statusCode, hook.body).toBe(200);
+    const stopped = await cliente.post(`/api/user/me/subscriptions/${sub.id}/cancelRenewal`, {
+      reason: 'tooExpensive',
+    });
+    expect(stopped.status, stopped.raw).toBe(200);
+    clock.set('2027-02-15T09:00:00.000Z');
+    const down = await change(sub.id, { planId: monthly.id, when: 'now' });
+    expect(down.status, down.raw).toBe(200);
+    // The card renewal reminder's payment sets the credit off (Stripe's balance gives it back).
+    clock.set('2027-02-22T09:00:00.000Z');
+    await runJob(JOB_NAMES.renewalReminders);
+    const asked = (await paymentRows(sub.id)).find(
+      (p) => p.periodStart.toISOString() === '2027-03-01T09:00:00.000Z',
+    )!;
+    expect(asked.amountDueCents).toBeLessThan(3538);
+
+    clock.set('2027-02-22T10:00:00.000Z');
+    const before = await snapshot(sub.id);
+    const updates = stripe.updates.length;
+    const refused = await change(sub.id, { planId: yearly.id, when: 'renewal' });
+    expect(refused.status, refused.raw).toBe(409);
+    expect(refused.body.message).toBe(
+      'Il pagamento del rinnovo dal 01/03/2027 ha già usato il credito del cliente presso Stripe: la ricorrenza si può cambiare dopo averlo incassato.',
+    );
+    expect(await snapshot(sub.id)).toEqual(before);
+    expect(stripe.updates).toHaveLength(updates);
   });
 
   it('the next month already paid: 409 now (it was a 500), the paid payment untouched', async () => {
