@@ -795,8 +795,8 @@ export async function cancelScheduledPlanChange(
     .where(and(eq(planChanges.tenantId, w.tenantId), eq(planChanges.id, planChangeId)));
   // A renewal payment made since the change was scheduled asked its terms (`scheduledAmountFor`,
   // `scheduledRecurrenceFor`): stale once it is cancelled. Unpaid and with no transfer recorded,
-  // it is withdrawn and the renewal job makes it again at the current plan (one paid, or with a
-  // transfer, is left as it is).
+  // it is withdrawn and the renewal job makes it again at the current plan (one paid, with a
+  // transfer, or whose credit Stripe gave back, is left as it is).
   const [madeSince] = await w.tx
     .select({ id: payments.id })
     .from(payments)
@@ -819,13 +819,17 @@ export async function cancelScheduledPlanChange(
       ),
     )
     .limit(1);
-  if (madeSince) await withdrawRenewal(w, sub, madeSince.id, { reminderAgain: true });
+  // Not one whose credit Stripe's balance already gave back (the credit would count twice).
+  const withdraw =
+    madeSince !== undefined &&
+    !((await creditUsedBy(w, madeSince.id)) > 0 && (await periodBilling(w, sub.id))?.method === 'stripe');
+  if (withdraw) await withdrawRenewal(w, sub, madeSince.id, { reminderAgain: true });
   await recordHistory(
     w,
     sub,
     'planChangeCanceled',
     changePlanMessages.cancelReason(row.toPlanName, italian(romeDay(row.effectiveAt))) +
-      (madeSince ? `; ${changePlanMessages.renewalWithdrawn(italian(romeDay(sub.nextBillingDate)))}` : ''),
+      (withdraw ? `; ${changePlanMessages.renewalWithdrawn(italian(romeDay(sub.nextBillingDate)))}` : ''),
   );
   return true;
 }
