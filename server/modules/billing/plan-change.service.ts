@@ -18,7 +18,9 @@
  *   the new plan starts on the change day, charged in full; the billing date becomes the change day
  *   + the new recurrence and the periods' anchor (`start_date`, as a trial's end sets it) the change
  *   day. At the billing date: no proration, the new plan and recurrence from that date (the anchor
- *   moves to it).
+ *   moves to it). A renewal payment of the old plan already made for the period from the billing
+ *   date is withdrawn with the change (at the billing date: when scheduled, and the renewal job
+ *   asks the new plan's); paid or with a transfer recorded, the change is refused (409).
  *
  * Docs: docs/fiscal-rules.md 'Cambio di piano'; the provider's side: plan-change.provider.ts.
  */
