@@ -36,9 +36,6 @@ import {
 import { SubscriptionStatus } from '../../../contract/subscription-status';
 import {
   bankTransfers,
-  collectionEvents,
-  oneOffCharges,
-  paymentTokens,
   payments,
   planChanges,
   plans,
@@ -50,7 +47,7 @@ import { ProviderError, type ProviderKind } from '../../providers/payment-provid
 import type { ProviderRegistry } from '../../providers/registry';
 import type { TenantScope, UnitOfWork, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import { findSubscription, type SubscriptionRow } from './billing.repository';
-import { recordHistory } from './subscription.service';
+import { recordHistory, withdrawUnpaidPayments } from './subscription.service';
 
 const rome = new Intl.DateTimeFormat('it-IT', {
   timeZone: 'Europe/Rome',
@@ -238,19 +235,7 @@ export async function makePause(
       ),
     );
   const ids = doomed.map((d) => d.id);
-  if (ids.length > 0) {
-    const mine = and(eq(paymentTokens.tenantId, w.tenantId), inArray(paymentTokens.paymentId, ids));
-    await w.tx.delete(paymentTokens).where(mine);
-    await w.tx
-      .delete(collectionEvents)
-      .where(and(eq(collectionEvents.tenantId, w.tenantId), inArray(collectionEvents.paymentId, ids)));
-    // One-off charges 'Con il prossimo pagamento' (issue 30) wait for the payment after the pause.
-    await w.tx
-      .update(oneOffCharges)
-      .set({ paymentId: null })
-      .where(and(eq(oneOffCharges.tenantId, w.tenantId), inArray(oneOffCharges.paymentId, ids)));
-    await w.tx.delete(payments).where(and(eq(payments.tenantId, w.tenantId), inArray(payments.id, ids)));
-  }
+  await withdrawUnpaidPayments(w, ids);
   await w.tx
     .update(subscriptions)
     .set({

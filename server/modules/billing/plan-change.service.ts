@@ -18,11 +18,13 @@
  *   the new plan starts on the change day, charged in full; the billing date becomes the change day
  *   + the new recurrence and the periods' anchor (`start_date`, as a trial's end sets it) the change
  *   day. At the billing date: no proration, the new plan and recurrence from that date (the anchor
- *   moves to it).
+ *   moves to it). A renewal payment of the old plan already made for the period from the billing
+ *   date is withdrawn with the change (at the billing date: when scheduled, and the renewal job
+ *   asks the new plan's); paid or with a transfer recorded, the change is refused (409).
  *
  * Docs: docs/fiscal-rules.md 'Cambio di piano'; the provider's side: plan-change.provider.ts.
  */
-import { and, asc, eq, isNull, lte, ne } from 'drizzle-orm';
+import { and, asc, eq, gte, isNull, lte, ne, notExists, sql } from 'drizzle-orm';
 import { addMonthsClamped, parseBillingDateTime, romeDay } from '../../../contract/billing-dates';
 import { isNatura, type Natura } from '../../../contract/invoice/fatturapa';
 import { discountedLine } from '../../../contract/invoice/fiscal-document';
@@ -39,13 +41,24 @@ import { changePlanMessages, prorate, type ChangeWhen } from '../../../contract/
 import { isLive } from '../../../contract/subscription-status';
 import { discountOfPayment } from '../../db/coupons';
 import { customerProfileOf, periodDocument, sellerProfileOf } from '../../db/fiscal-profiles';
-import { invoices, payments, planChanges, plans, subscriptions, tenants } from '../../db/schema';
+import { creditUsedBy, periodBilling } from '../../db/credits';
+import {
+  bankTransfers,
+  invoices,
+  payments,
+  planChanges,
+  plans,
+  subscriptionCredits,
+  subscriptionReminders,
+  subscriptions,
+  tenants,
+} from '../../db/schema';
 import type { ScheduledPlanChange } from '../../../contract/schemas/subscription';
 import { recurrenceTypeNames, type RecurrenceTypeId } from '../../../contract/schemas/plan';
 import { HttpError } from '../../lib/http-error';
 import type { TenantScope, UnitOfWork } from '../../unit-of-work/unit-of-work';
 import { findSubscription, type SubscriptionRow } from './billing.repository';
-import { insertPayment, recordHistory } from './subscription.service';
+import { insertPayment, recordHistory, withdrawUnpaidPayments } from './subscription.service';
 import { recordResidualCredit } from './subscription-credit';
 
 function fieldError(field: string, message: string): HttpError {
@@ -109,6 +122,74 @@ async function currentPeriodPayment(scope: TenantScope, sub: SubscriptionRow) {
   return rows.find((r) => r.prorationOf === null) ?? rows[0];
 }
 
+/**
+ * The renewal payment Rinnova already made for the period from the billing date (the renewal by
+ * transfer or the renewal reminder 7 days before, a renewal link of the Admin or the dunning,
+ * 'Passa al bonifico'), or null: a change of recurrence makes that period the old plan's no more,
+ * so it is withdrawn with the change (`withdrawRenewal`). One already paid, or with a bank transfer
+ * recorded (being confirmed, or part of it approved), is never touched: the change is refused
+ * (409). One that used the customer's residual credit gives it back to the ledger, unless Stripe's
+ * balance already gave it back (409: the credit would be counted twice).
+ */
+async function staleRenewalOf(scope: TenantScope, sub: SubscriptionRow) {
+  const [row] = await scope.tx
+    .select({ id: payments.id, paidAt: payments.paidAt })
+    .from(payments)
+    .where(
+      and(
+        eq(payments.tenantId, scope.tenantId),
+        eq(payments.subscriptionId, sub.id),
+        eq(payments.periodStart, sub.nextBillingDate),
+        isNull(payments.planChangeId),
+        isNull(payments.oneOffChargeId),
+      ),
+    )
+    .orderBy(asc(payments.id))
+    .limit(1);
+  if (!row) return null;
+  const day = italian(romeDay(sub.nextBillingDate));
+  if (row.paidAt !== null) throw new HttpError(409, changePlanMessages.renewalPaid(day));
+  const [transfer] = await scope.tx
+    .select({ id: bankTransfers.id })
+    .from(bankTransfers)
+    .where(and(eq(bankTransfers.tenantId, scope.tenantId), eq(bankTransfers.paymentId, row.id)))
+    .limit(1);
+  if (transfer) throw new HttpError(409, changePlanMessages.renewalTransferRecorded(day));
+  if ((await creditUsedBy(scope, row.id)) > 0 && (await periodBilling(scope, sub.id))?.method === 'stripe')
+    throw new HttpError(409, changePlanMessages.renewalCreditAtStripe(day));
+  return { id: row.id, day };
+}
+
+/**
+ * Withdraws the stale renewal payment (`staleRenewalOf`) in the change's unit: the credit it used
+ * back to the ledger, its links, collection history and the payment itself removed
+ * (`withdrawUnpaidPayments`, as a pause does). With `reminderAgain` (a change at the billing date,
+ * which keeps it) the renewal reminder's claim of that date goes too, so the renewal job makes the
+ * period's payment again, the new plan's, and mails it.
+ */
+async function withdrawRenewal(
+  w: UnitOfWork,
+  sub: SubscriptionRow,
+  paymentId: number,
+  options: { reminderAgain: boolean },
+): Promise<void> {
+  await w.tx
+    .delete(subscriptionCredits)
+    .where(and(eq(subscriptionCredits.tenantId, w.tenantId), eq(subscriptionCredits.paymentId, paymentId)));
+  await withdrawUnpaidPayments(w, [paymentId]);
+  if (options.reminderAgain)
+    await w.tx
+      .delete(subscriptionReminders)
+      .where(
+        and(
+          eq(subscriptionReminders.tenantId, w.tenantId),
+          eq(subscriptionReminders.subscriptionId, sub.id),
+          eq(subscriptionReminders.kind, 'renewal'),
+          eq(subscriptionReminders.periodEnd, sub.nextBillingDate),
+        ),
+      );
+}
+
 /** A change of the subscription: its plan, when, and what it gives. */
 export interface PreparedChange {
   sub: SubscriptionRow;
@@ -128,6 +209,8 @@ export interface PreparedChange {
   docs: PlanChangeDocuments | null;
   /** The period's payment (whose invoice the credit note varies) and how it was paid. */
   current: NonNullable<Awaited<ReturnType<typeof currentPeriodPayment>>>;
+  /** A change of recurrence: the renewal payment of the old plan made before it, to withdraw. */
+  staleRenewal: { id: number; day: string } | null;
   preview: PlanChangePreview;
 }
 
@@ -202,6 +285,16 @@ export async function preparePlanChange(
   // recurrence changes at the billing date only.
   if (recurrenceChanges && !atRenewal && current.method === 'paypal' && current.providerSubscriptionId)
     throw fieldError('when', changePlanMessages.paypalRecurrenceAtRenewal);
+  // The next period already paid (a renewal paid before its date moves the billing date to its
+  // end): a change before that period starts would credit days not yet begun; it waits for the
+  // paid period's end. A paid payment is never touched.
+  if (!atRenewal && romeDay(current.periodStart) > romeDay(effectiveAt))
+    throw new HttpError(409, changePlanMessages.renewalPaid(italian(romeDay(current.periodStart))));
+  // Between recurrences the renewal payment already made for the period from the billing date is
+  // the old plan's: withdrawn with the change (a change at the billing date too), or the change
+  // refused when it is paid or a transfer is recorded. Not for a change made when the billing date
+  // has already passed (that period is the one in course).
+  const staleRenewal = recurrenceChanges && (!atRenewal || !immediate) ? await staleRenewalOf(w, sub) : null;
   // Between recurrences, before the billing date: a whole new period from the change day.
   const newPeriodEnd =
     recurrenceChanges && !atRenewal ? addMonthsClamped(effectiveAt, toPlan.recurrence) : undefined;
@@ -273,6 +366,7 @@ export async function preparePlanChange(
     nextBillingDate: newPeriodEnd ?? sub.nextBillingDate,
     docs: immediate ? docs : null,
     current,
+    staleRenewal,
     preview,
   };
 }
@@ -312,6 +406,12 @@ export async function makePlanChange(
         createdAt: w.now,
       })
       .returning({ id: planChanges.id });
+    // At the billing date, between recurrences: the renewal payment made before is the old plan's
+    // period; the renewal job makes it again, the new plan's (a chosen day of the period withdraws
+    // it when the change applies).
+    const atRenewal = prepared.effectiveAt.getTime() >= prepared.sub.nextBillingDate.getTime();
+    const withdrawn = atRenewal ? prepared.staleRenewal : null;
+    if (withdrawn) await withdrawRenewal(w, prepared.sub, withdrawn.id, { reminderAgain: true });
     await recordHistory(
       w,
       prepared.sub,
@@ -320,7 +420,7 @@ export async function makePlanChange(
         prepared.fromPlan.name,
         prepared.toPlan.name,
         italian(romeDay(prepared.effectiveAt)),
-      ),
+      ) + (withdrawn ? `; ${changePlanMessages.renewalWithdrawn(withdrawn.day)}` : ''),
     );
     return {
       preview: prepared.preview,
@@ -359,6 +459,9 @@ async function applyPrepared(
   // Between recurrences a new period starts on the change day: the billing date and the periods'
   // anchor move (the later periods count from the change day, month-ends clamped).
   const newPeriod = docs?.proration.newPeriod === true;
+  // The renewal payment of the old plan's next period, made before: that period no longer exists.
+  const withdrawn = newPeriod ? prepared.staleRenewal : null;
+  if (withdrawn) await withdrawRenewal(w, sub, withdrawn.id, { reminderAgain: false });
   await w.tx
     .update(subscriptions)
     .set({
@@ -430,7 +533,8 @@ async function applyPrepared(
     w,
     sub,
     'changePlan',
-    changePlanMessages.appliedReason(prepared.fromPlan.name, prepared.toPlan.name),
+    changePlanMessages.appliedReason(prepared.fromPlan.name, prepared.toPlan.name) +
+      (withdrawn ? `; ${changePlanMessages.renewalWithdrawn(withdrawn.day)}` : ''),
   );
   // A proration fully set off by the credit is paid at once (its invoice shows 0,00 to pay).
   if (prorationPaymentId !== null && docs?.amountDueCents === 0) {
@@ -669,7 +773,12 @@ export async function cancelScheduledPlanChange(
   const sub = await findSubscription(w, id, { lock: true });
   if (!sub) throw new HttpError(404, serverMessages.notFound);
   const [row] = await w.tx
-    .select({ status: planChanges.status, effectiveAt: planChanges.effectiveAt, toPlanName: plans.name })
+    .select({
+      status: planChanges.status,
+      effectiveAt: planChanges.effectiveAt,
+      createdAt: planChanges.createdAt,
+      toPlanName: plans.name,
+    })
     .from(planChanges)
     .innerJoin(plans, and(eq(plans.tenantId, planChanges.tenantId), eq(plans.id, planChanges.toPlanId)))
     .where(
@@ -686,11 +795,43 @@ export async function cancelScheduledPlanChange(
     .update(planChanges)
     .set({ status: 'canceled', appliedAt: w.now })
     .where(and(eq(planChanges.tenantId, w.tenantId), eq(planChanges.id, planChangeId)));
+  // A renewal payment made since the change was scheduled asked its terms (`scheduledAmountFor`,
+  // `scheduledRecurrenceFor`): stale once it is cancelled. Unpaid and with no transfer recorded,
+  // it is withdrawn and the renewal job makes it again at the current plan (one paid, with a
+  // transfer, or whose credit Stripe gave back, is left as it is).
+  const [madeSince] = await w.tx
+    .select({ id: payments.id })
+    .from(payments)
+    .where(
+      and(
+        eq(payments.tenantId, w.tenantId),
+        eq(payments.subscriptionId, sub.id),
+        eq(payments.periodStart, sub.nextBillingDate),
+        gte(payments.periodStart, row.effectiveAt),
+        gte(payments.createdAt, row.createdAt),
+        isNull(payments.paidAt),
+        isNull(payments.planChangeId),
+        isNull(payments.oneOffChargeId),
+        notExists(
+          w.tx
+            .select({ one: sql`1` })
+            .from(bankTransfers)
+            .where(and(eq(bankTransfers.tenantId, w.tenantId), eq(bankTransfers.paymentId, payments.id))),
+        ),
+      ),
+    )
+    .limit(1);
+  // Not one whose credit Stripe's balance already gave back (the credit would count twice).
+  const withdraw =
+    madeSince !== undefined &&
+    !((await creditUsedBy(w, madeSince.id)) > 0 && (await periodBilling(w, sub.id))?.method === 'stripe');
+  if (withdraw) await withdrawRenewal(w, sub, madeSince.id, { reminderAgain: true });
   await recordHistory(
     w,
     sub,
     'planChangeCanceled',
-    changePlanMessages.cancelReason(row.toPlanName, italian(romeDay(row.effectiveAt))),
+    changePlanMessages.cancelReason(row.toPlanName, italian(romeDay(row.effectiveAt))) +
+      (withdraw ? `; ${changePlanMessages.renewalWithdrawn(italian(romeDay(sub.nextBillingDate)))}` : ''),
   );
   return true;
 }

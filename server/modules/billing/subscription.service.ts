@@ -5,7 +5,7 @@
 import { attachNextCharges } from './one-off-charge.service';
 import { setOffRenewal } from './subscription-credit';
 import { causaleOf } from '../../../contract/schemas/payment';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { nextBillingDate, periodEndAfter } from '../../../contract/billing-dates';
 import { billingMessages, couponMessages, serverMessages } from '../../../contract/messages';
 import { isNatura } from '../../../contract/invoice/fatturapa';
@@ -22,6 +22,9 @@ import {
   type SubscriptionStatusId,
 } from '../../../contract/subscription-status';
 import {
+  collectionEvents,
+  oneOffCharges,
+  paymentTokens,
   payments,
   plans,
   subscriptionEvents,
@@ -235,6 +238,32 @@ export async function insertPayment(
     createdAt: uow.now,
   });
   return paymentId;
+}
+
+/**
+ * Withdraws unpaid payments that are no longer due (a paused period's, issue 30; a renewal made
+ * before a change of recurrence moved the billing date, plan-change.service.ts): their payment
+ * links (the validate call then answers the link as not valid), their collection history and the
+ * payments themselves are removed in the caller's unit; one-off charges 'Con il prossimo
+ * pagamento' they carried wait for the next period's payment. A paid payment is never removed
+ * (no invoice was issued for these: no number is consumed). The caller has checked that no bank
+ * transfer is recorded for them and released any residual credit they used.
+ */
+export async function withdrawUnpaidPayments(w: UnitOfWork, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await w.tx
+    .delete(paymentTokens)
+    .where(and(eq(paymentTokens.tenantId, w.tenantId), inArray(paymentTokens.paymentId, ids)));
+  await w.tx
+    .delete(collectionEvents)
+    .where(and(eq(collectionEvents.tenantId, w.tenantId), inArray(collectionEvents.paymentId, ids)));
+  await w.tx
+    .update(oneOffCharges)
+    .set({ paymentId: null })
+    .where(and(eq(oneOffCharges.tenantId, w.tenantId), inArray(oneOffCharges.paymentId, ids)));
+  await w.tx
+    .delete(payments)
+    .where(and(eq(payments.tenantId, w.tenantId), inArray(payments.id, ids), isNull(payments.paidAt)));
 }
 
 /**
