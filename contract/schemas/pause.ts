@@ -28,6 +28,9 @@ export const pauseMessages = {
   transferRecorded:
     'È già registrato un bonifico per il prossimo periodo: sospendi l’incasso dopo averlo gestito.',
   planChangeScheduled: 'C’è un cambio di piano programmato: l’incasso non si può sospendere.',
+  /** A paused period's payment used the customer's credit, already given back at Stripe. */
+  creditAtStripe:
+    'Il pagamento del prossimo periodo ha già usato il credito del cliente presso Stripe: sospendi l’incasso dopo averlo incassato.',
   notPaused: 'L’incasso di questa sottoscrizione non è sospeso.',
   paused: (until: string) => `Incasso sospeso: il prossimo addebito è il ${until}.`,
   resumed: (next: string) => `Incasso ripreso: il prossimo addebito è il ${next}.`,

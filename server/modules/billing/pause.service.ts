@@ -39,6 +39,7 @@ import {
   payments,
   planChanges,
   plans,
+  subscriptionCredits,
   subscriptions,
   tenants,
 } from '../../db/schema';
@@ -47,6 +48,7 @@ import { ProviderError, type ProviderKind } from '../../providers/payment-provid
 import type { ProviderRegistry } from '../../providers/registry';
 import type { TenantScope, UnitOfWork, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import { findSubscription, type SubscriptionRow } from './billing.repository';
+import { periodBilling } from '../../db/credits';
 import { recordHistory, withdrawUnpaidPayments } from './subscription.service';
 
 const rome = new Intl.DateTimeFormat('it-IT', {
@@ -195,6 +197,32 @@ export async function preparePause(
     )
     .limit(1);
   if (transfer) throw new HttpError(409, pauseMessages.transferRecorded);
+  // A paused period's payment that used the customer's credit gives it back to the ledger when it
+  // is withdrawn (`withdrawUnpaidPayments`); on a card Stripe's balance already gave it back, so
+  // the ledger would count it twice: pay that payment first (as a change of recurrence, 409).
+  if ((await periodBilling(w, id))?.method === 'stripe') {
+    const [setOff] = await w.tx
+      .select({ id: subscriptionCredits.id })
+      .from(subscriptionCredits)
+      .innerJoin(
+        payments,
+        and(
+          eq(payments.tenantId, subscriptionCredits.tenantId),
+          eq(payments.id, subscriptionCredits.paymentId),
+        ),
+      )
+      .where(
+        and(
+          eq(payments.tenantId, w.tenantId),
+          eq(payments.subscriptionId, id),
+          isNull(payments.paidAt),
+          gte(payments.periodStart, from),
+          lt(payments.periodStart, until),
+        ),
+      )
+      .limit(1);
+    if (setOff) throw new HttpError(409, pauseMessages.creditAtStripe);
+  }
   const [scheduled] = await w.tx
     .select({ id: planChanges.id })
     .from(planChanges)

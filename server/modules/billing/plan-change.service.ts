@@ -48,7 +48,6 @@ import {
   payments,
   planChanges,
   plans,
-  subscriptionCredits,
   subscriptionReminders,
   subscriptions,
   tenants,
@@ -173,9 +172,6 @@ async function withdrawRenewal(
   paymentId: number,
   options: { reminderAgain: boolean },
 ): Promise<void> {
-  await w.tx
-    .delete(subscriptionCredits)
-    .where(and(eq(subscriptionCredits.tenantId, w.tenantId), eq(subscriptionCredits.paymentId, paymentId)));
   await withdrawUnpaidPayments(w, [paymentId]);
   if (options.reminderAgain)
     await w.tx

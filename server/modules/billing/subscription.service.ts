@@ -27,6 +27,7 @@ import {
   paymentTokens,
   payments,
   plans,
+  subscriptionCredits,
   subscriptionEvents,
   subscriptions,
   tenants,
@@ -247,7 +248,8 @@ export async function insertPayment(
  * payments themselves are removed in the caller's unit; one-off charges 'Con il prossimo
  * pagamento' they carried wait for the next period's payment. A paid payment is never removed
  * (no invoice was issued for these: no number is consumed). The caller has checked that no bank
- * transfer is recorded for them and released any residual credit they used.
+ * transfer is recorded for them, nor a credit use Stripe's balance already gave back (the ledger
+ * gets back the credit they used).
  */
 export async function withdrawUnpaidPayments(w: UnitOfWork, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
@@ -261,6 +263,10 @@ export async function withdrawUnpaidPayments(w: UnitOfWork, ids: number[]): Prom
     .update(oneOffCharges)
     .set({ paymentId: null })
     .where(and(eq(oneOffCharges.tenantId, w.tenantId), inArray(oneOffCharges.paymentId, ids)));
+  // The residual credit they used goes back to the ledger (for the next period's payment).
+  await w.tx
+    .delete(subscriptionCredits)
+    .where(and(eq(subscriptionCredits.tenantId, w.tenantId), inArray(subscriptionCredits.paymentId, ids)));
   await w.tx
     .delete(payments)
     .where(and(eq(payments.tenantId, w.tenantId), inArray(payments.id, ids), isNull(payments.paidAt)));

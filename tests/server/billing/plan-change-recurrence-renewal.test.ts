@@ -334,6 +334,45 @@ describe('the renewal asked used the customer’s residual credit', () => {
       { amountCents: -credit!.amountCents, paymentId: year.id },
     ]);
   });
+
+  it('withdrawn by a pause, the credit goes back to the ledger (it was a database error)', async () => {
+    const base = await addPlan(admin, 'Mensile ridotto pausa', 19, 1);
+    clock.set('2027-04-01T09:00:00.000Z');
+    const { sub, confirm } = await payByBankTransfer(
+      admin,
+      { userId: company, planId: monthly.id },
+      '2027-04-01T09:00:00.000Z',
+    );
+    expect(confirm.status, confirm.raw).toBe(200);
+    clock.set('2027-04-11T09:00:00.000Z');
+    const down = await change(sub.id, { planId: base.id, when: 'now' });
+    expect(down.status, down.raw).toBe(200);
+    const ledger = () =>
+      ctx.db
+        .select({ amountCents: subscriptionCredits.amountCents, paymentId: subscriptionCredits.paymentId })
+        .from(subscriptionCredits)
+        .where(eq(subscriptionCredits.subscriptionId, sub.id))
+        .orderBy(asc(subscriptionCredits.id));
+    const [credit] = await ledger();
+    expect(credit!.amountCents).toBeGreaterThan(0);
+    const billing = (await getSub(sub.id)).nextBillingDate;
+    clock.set('2027-04-25T09:00:00.000Z');
+    await runJob(JOB_NAMES.renewalReminders);
+    const asked = (await paymentRows(sub.id)).find((p) => p.periodStart.toISOString() === billing)!;
+    expect(await ledger()).toEqual([
+      { amountCents: credit!.amountCents, paymentId: null },
+      { amountCents: -credit!.amountCents, paymentId: asked.id },
+    ]);
+
+    const paused = await admin.post(`/api/subscription/pause/${sub.id}`, {
+      periods: 1,
+      entitlements: 'keep',
+    });
+    expect(paused.status, paused.raw).toBe(200);
+    expect((await paymentRows(sub.id)).find((p) => p.id === asked.id)).toBeUndefined();
+    expect(await ledger()).toEqual([{ amountCents: credit!.amountCents, paymentId: null }]);
+    expect((await getSub(sub.id)).creditBalance).toBe(credit!.amountCents / 100);
+  });
 });
 
 describe('a change at the renewal cancelled after the renewal was asked at its terms', () => {
@@ -451,6 +490,14 @@ describe('refused, nothing written', () => {
     );
     expect(await snapshot(sub.id)).toEqual(before);
     expect(stripe.updates).toHaveLength(updates);
+
+    // A pause of that period: refused the same way (its credit would be counted twice).
+    const pause = await admin.post(`/api/subscription/pause/${sub.id}`, { periods: 1, entitlements: 'keep' });
+    expect(pause.status, pause.raw).toBe(409);
+    expect(pause.body.message).toBe(
+      'Il pagamento del prossimo periodo ha già usato il credito del cliente presso Stripe: sospendi l’incasso dopo averlo incassato.',
+    );
+    expect(await snapshot(sub.id)).toEqual(before);
   });
 
   it('the next month already paid: 409 now (it was a 500), the paid payment untouched', async () => {
