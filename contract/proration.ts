@@ -167,15 +167,18 @@ export const changePlanMessages = {
   unpaidProration: 'C’è ancora un pagamento di conguaglio da saldare per il cambio di piano precedente.',
   /** A change of recurrence: the next period's renewal payment, already made, has a transfer recorded. */
   renewalTransferRecorded: (day: string) =>
-    `È già registrato un bonifico per il rinnovo dal ${day}: la ricorrenza si può cambiare dopo averlo gestito (confermato o eliminato).`,
+    `È già registrato un bonifico per il rinnovo dal ${day}: il piano si può cambiare dopo averlo gestito (confermato o eliminato).`,
   /** The next period (from `day`) is already paid: its days are not the old plan's to credit now. */
   renewalPaid: (day: string) =>
     `Il rinnovo dal ${day} è già pagato: il piano si può cambiare alla scadenza di quel periodo («Al prossimo rinnovo»).`,
   /** A change of recurrence: the renewal payment used the customer's credit, already given back at Stripe. */
   renewalCreditAtStripe: (day: string) =>
-    `Il pagamento del rinnovo dal ${day} ha già usato il credito del cliente presso Stripe: la ricorrenza si può cambiare dopo averlo incassato.`,
+    `Il pagamento del rinnovo dal ${day} ha già usato il credito del cliente presso Stripe: il piano si può cambiare dopo averlo incassato.`,
   /** The history's note when a change of recurrence withdraws the renewal payment made before it. */
   renewalWithdrawn: (day: string) => `ritirato il pagamento del rinnovo dal ${day}, non più dovuto`,
+  /** The history's note when a change within the recurrence withdraws the renewal asked at the old terms. */
+  renewalAskedAgain: (day: string) =>
+    `ritirato il pagamento del rinnovo dal ${day} chiesto col piano precedente: sarà chiesto di nuovo col piano nuovo`,
   providerFailed: (provider: string) =>
     `${provider} non ha accettato il cambio di piano: nessuna modifica è stata fatta. Riprova più tardi.`,
   creditLine: (plan: string, from: string, to: string) =>

@@ -286,11 +286,13 @@ export async function preparePlanChange(
   // paid period's end. A paid payment is never touched.
   if (!atRenewal && romeDay(current.periodStart) > romeDay(effectiveAt))
     throw new HttpError(409, changePlanMessages.renewalPaid(italian(romeDay(current.periodStart))));
-  // Between recurrences the renewal payment already made for the period from the billing date is
-  // the old plan's: withdrawn with the change (a change at the billing date too), or the change
-  // refused when it is paid or a transfer is recorded. Not for a change made when the billing date
-  // has already passed (that period is the one in course).
-  const staleRenewal = recurrenceChanges && (!atRenewal || !immediate) ? await staleRenewalOf(w, sub) : null;
+  // The renewal payment already made for the period from the billing date is the old plan's:
+  // withdrawn with the change (a change at the billing date too), or the change refused when it is
+  // paid or a transfer is recorded. Between recurrences that period no longer exists; within the
+  // recurrence the renewal job asks it again at the new plan's terms (before, it stayed at the old
+  // plan's amount while its invoice would be the new plan's). Not for a change made when the
+  // billing date has already passed (that period is the one in course).
+  const staleRenewal = !atRenewal || !immediate ? await staleRenewalOf(w, sub) : null;
   // Between recurrences, before the billing date: a whole new period from the change day.
   const newPeriodEnd =
     recurrenceChanges && !atRenewal ? addMonthsClamped(effectiveAt, toPlan.recurrence) : undefined;
@@ -402,9 +404,9 @@ export async function makePlanChange(
         createdAt: w.now,
       })
       .returning({ id: planChanges.id });
-    // At the billing date, between recurrences: the renewal payment made before is the old plan's
-    // period; the renewal job makes it again, the new plan's (a chosen day of the period withdraws
-    // it when the change applies).
+    // At the billing date: the renewal payment made before is the old plan's period; the renewal
+    // job makes it again, the new plan's (a chosen day of the period withdraws it when the change
+    // applies).
     const atRenewal = prepared.effectiveAt.getTime() >= prepared.sub.nextBillingDate.getTime();
     const withdrawn = atRenewal ? prepared.staleRenewal : null;
     if (withdrawn) await withdrawRenewal(w, prepared.sub, withdrawn.id, { reminderAgain: true });
@@ -416,7 +418,7 @@ export async function makePlanChange(
         prepared.fromPlan.name,
         prepared.toPlan.name,
         italian(romeDay(prepared.effectiveAt)),
-      ) + (withdrawn ? `; ${changePlanMessages.renewalWithdrawn(withdrawn.day)}` : ''),
+      ) + (withdrawn ? `; ${changePlanMessages.renewalAskedAgain(withdrawn.day)}` : ''),
     );
     return {
       preview: prepared.preview,
@@ -455,9 +457,10 @@ async function applyPrepared(
   // Between recurrences a new period starts on the change day: the billing date and the periods'
   // anchor move (the later periods count from the change day, month-ends clamped).
   const newPeriod = docs?.proration.newPeriod === true;
-  // The renewal payment of the old plan's next period, made before: that period no longer exists.
-  const withdrawn = newPeriod ? prepared.staleRenewal : null;
-  if (withdrawn) await withdrawRenewal(w, sub, withdrawn.id, { reminderAgain: false });
+  // The renewal payment of the old plan's next period, made before: between recurrences that period
+  // no longer exists; within the recurrence the renewal job asks it again, the new plan's.
+  const withdrawn = prepared.staleRenewal;
+  if (withdrawn) await withdrawRenewal(w, sub, withdrawn.id, { reminderAgain: !newPeriod });
   await w.tx
     .update(subscriptions)
     .set({
@@ -530,7 +533,9 @@ async function applyPrepared(
     sub,
     'changePlan',
     changePlanMessages.appliedReason(prepared.fromPlan.name, prepared.toPlan.name) +
-      (withdrawn ? `; ${changePlanMessages.renewalWithdrawn(withdrawn.day)}` : ''),
+      (withdrawn
+        ? `; ${(newPeriod ? changePlanMessages.renewalWithdrawn : changePlanMessages.renewalAskedAgain)(withdrawn.day)}`
+        : ''),
   );
   // A proration fully set off by the credit is paid at once (its invoice shows 0,00 to pay).
   if (prorationPaymentId !== null && docs?.amountDueCents === 0) {

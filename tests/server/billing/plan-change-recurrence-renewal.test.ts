@@ -211,6 +211,59 @@ describe('monthly → yearly now, the next month’s renewal by transfer already
   });
 });
 
+describe('an upgrade now within the recurrence, the next month’s renewal by transfer already asked', () => {
+  it('withdraws the old plan’s renewal and its link; the job asks the new plan’s month; both paid and invoiced at their amounts', async () => {
+    const plus = await addPlan(admin, 'Mensile plus rinnovo fatto', 49, 1);
+    expect((await admin.post(`/api/plan/syncStripe/${plus.id}`)).status).toBe(200);
+    const { sub, billing, renewal, token } = await renewalAsked('2026-06-01T09:00:00.000Z');
+    clock.set('2026-06-25T09:00:00.000Z');
+    const made = await change(sub.id, { planId: plus.id, when: 'now' });
+    expect(made.status, made.raw).toBe(200);
+    expect(made.body.data).toMatchObject({ status: 'applied', nextBillingDate: '2026-07-01' });
+    // The month from 1 July at 35,38 € (the old plan's) is gone, its link with it.
+    expect((await paymentRows(sub.id)).find((p) => p.id === renewal.id)).toBeUndefined();
+    expect(await validate(token)).toMatchObject({ success: false, data: null });
+    const [history] = await ctx.db
+      .select({ reason: subscriptionEvents.reason })
+      .from(subscriptionEvents)
+      .where(and(eq(subscriptionEvents.subscriptionId, sub.id), eq(subscriptionEvents.event, 'changePlan')));
+    expect(history!.reason).toBe(
+      'Piano cambiato da «Mensile rinnovo fatto» a «Mensile plus rinnovo fatto»; ritirato il pagamento del rinnovo dal 01/07/2026 chiesto col piano precedente: sarà chiesto di nuovo col piano nuovo',
+    );
+    // The renewal job's next run asks the month at the new plan's 59,78 € and mails its link.
+    clock.set('2026-06-25T10:00:00.000Z');
+    await runJob(JOB_NAMES.renewalReminders);
+    const again = (await paymentRows(sub.id)).find(
+      (p) => p.periodStart.toISOString() === billing && p.planChangeId === null,
+    );
+    expect(again, 'the month asked again').toBeDefined();
+    expect(again).toMatchObject({ amountDueCents: 5978, paidAt: null });
+    expect(again!.id).not.toBe(renewal.id);
+    const [mail] = await mailsOf(again!.causale);
+    expect(linkIn(mail!.text), 'its e-mail carries a payment link').not.toBeNull();
+
+    // The proration and the month paid by transfer: each invoiced (not blocked), numbers 1…n.
+    const proration = (await paymentRows(sub.id)).find((p) => p.id === made.body.data!.prorationPaymentId)!;
+    for (const [p, day] of [
+      [proration, '2026-06-26T09:00:00.000Z'],
+      [again!, '2026-07-01T09:00:00.000Z'],
+    ] as const) {
+      clock.set(day);
+      const paid = await admin.post(`/api/collection/markPaid/${p.id}`, {
+        amount: p.amountDueCents / 100,
+        approvalDate: day,
+      });
+      expect(paid.status, paid.raw).toBe(200);
+    }
+    const [td01] = await ctx.db
+      .select({ taxableCents: invoices.taxableCents, totalCents: invoices.totalCents })
+      .from(invoices)
+      .where(and(eq(invoices.paymentId, again!.id), eq(invoices.documentType, 'TD01')));
+    expect(td01, 'the new month is invoiced').toEqual({ taxableCents: 4900, totalCents: 5978 });
+    await expectNumbersWithoutGaps(2026);
+  });
+});
+
 describe('monthly → yearly at the renewal, the next month’s renewal by transfer already asked', () => {
   it('withdraws it when scheduled; the renewal job asks the year instead; the change applies on the date', async () => {
     const { sub, billing, renewal, token } = await renewalAsked('2026-05-01T08:00:00.000Z');
@@ -427,7 +480,7 @@ describe('refused, nothing written', () => {
       const res = await change(sub.id, { planId: yearly.id, when });
       expect(res.status, res.raw).toBe(409);
       expect(res.body.message).toBe(
-        'È già registrato un bonifico per il rinnovo dal 01/08/2026: la ricorrenza si può cambiare dopo averlo gestito (confermato o eliminato).',
+        'È già registrato un bonifico per il rinnovo dal 01/08/2026: il piano si può cambiare dopo averlo gestito (confermato o eliminato).',
       );
     }
     expect(await snapshot(sub.id)).toEqual(before);
@@ -486,7 +539,7 @@ describe('refused, nothing written', () => {
     const refused = await change(sub.id, { planId: yearly.id, when: 'renewal' });
     expect(refused.status, refused.raw).toBe(409);
     expect(refused.body.message).toBe(
-      'Il pagamento del rinnovo dal 01/03/2027 ha già usato il credito del cliente presso Stripe: la ricorrenza si può cambiare dopo averlo incassato.',
+      'Il pagamento del rinnovo dal 01/03/2027 ha già usato il credito del cliente presso Stripe: il piano si può cambiare dopo averlo incassato.',
     );
     expect(await snapshot(sub.id)).toEqual(before);
     expect(stripe.updates).toHaveLength(updates);
