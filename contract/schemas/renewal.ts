@@ -39,6 +39,12 @@ export const renewalMessages = {
   /** 409: resume after the paid period ended (before the nightly job closed it). */
   periodOver:
     'Il periodo pagato è finito: il rinnovo non si può più riattivare. Contatta il venditore per un nuovo abbonamento.',
+  /**
+   * 409: resume of a card renewal whose next period's payment, asked by link, already used the
+   * customer's residual credit (Stripe would charge the whole period and the credit be lost).
+   */
+  creditOnRenewalLink: (day: string) =>
+    `Il pagamento del rinnovo dal ${day} è già stato chiesto con un link e usa il tuo credito residuo: pagalo con quel link; il rinnovo automatico si potrà riattivare dopo.`,
   /** 409: resume of a subscription that is neither Active nor turned off by its customer. */
   notResumable: 'Il rinnovo si può riattivare solo di un abbonamento ancora attivo.',
   /** History line and the Admin's e-mail subject. */

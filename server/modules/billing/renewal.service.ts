@@ -18,7 +18,7 @@
  * - Twice is once: off when already off, or on when already on, answers the state and calls nobody.
  * - Only the caller's own subscription of the unit's tenant: anything else is the same 404.
  */
-import { and, asc, desc, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull } from 'drizzle-orm';
 import { romeCalendarDay } from '../../../contract/billing-dates';
 import { serverMessages } from '../../../contract/messages';
 import {
@@ -28,7 +28,7 @@ import {
   type RenewalStopInputParsed,
 } from '../../../contract/schemas/renewal';
 import { SubscriptionStatus, type SubscriptionStatusId } from '../../../contract/subscription-status';
-import { payments, subscriptionEvents, subscriptions } from '../../db/schema';
+import { payments, subscriptionCredits, subscriptionEvents, subscriptions } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import { ProviderError, type ProviderKind } from '../../providers/payment-provider';
 import type { ProviderRegistry } from '../../providers/registry';
@@ -217,6 +217,35 @@ async function providerRenewalOf(
   return { kind: row.method === 'stripe' ? 'stripe' : 'paypal', id: row.id };
 }
 
+/**
+ * A card renewal turned back on would have Stripe charge the whole next period, while the renewal
+ * link's payment of that period, unpaid, already set off the customer's residual credit (and
+ * Stripe's balance gave it back, subscription-credit.ts `giveBackAtStripe`): the credit would be
+ * lost. Refused (409) until that payment is paid by its link.
+ */
+async function refuseCreditOnLink(scope: TenantScope, sub: RenewalFacts): Promise<void> {
+  const [asked] = await scope.tx
+    .select({ periodStart: payments.periodStart })
+    .from(payments)
+    .innerJoin(
+      subscriptionCredits,
+      and(
+        eq(subscriptionCredits.tenantId, payments.tenantId),
+        eq(subscriptionCredits.paymentId, payments.id),
+      ),
+    )
+    .where(
+      and(
+        eq(payments.tenantId, scope.tenantId),
+        eq(payments.subscriptionId, sub.id),
+        isNull(payments.paidAt),
+        gte(payments.periodStart, sub.nextBillingDate),
+      ),
+    )
+    .limit(1);
+  if (asked) throw new HttpError(409, renewalMessages.creditOnRenewalLink(romeDate(asked.periodStart)));
+}
+
 export interface RenewalDeps {
   providers: ProviderRegistry;
 }
@@ -314,6 +343,7 @@ async function renewalMove(
   // A renewal by transfer calls no provider (an earlier card or PayPal subscription, before
   // 'Passa al bonifico', is cancelled there already).
   const provider = kind === 'provider' ? await providerRenewalOf(read, sub.id) : null;
+  if (move === 'resume' && provider?.kind === 'stripe') await refuseCreditOnLink(read, sub);
   const providerReason =
     move === 'stop'
       ? 'Rinnovo disattivato dal cliente in Rinnova'
@@ -326,6 +356,8 @@ async function renewalMove(
       const lastNow = (await lastRenewalMoves(w, [locked.id])).get(locked.id);
       // A twin request may have made the move meanwhile: then this one changes nothing.
       const kindNow = check(locked, lastNow, w.now, await byTransfer(w, locked));
+      if (move === 'resume' && kindNow === 'provider' && provider?.kind === 'stripe')
+        await refuseCreditOnLink(w, locked);
       const changed = kindNow !== null;
       if (kindNow !== null)
         await changeStatus(

@@ -551,6 +551,16 @@ describe('refused, nothing written', () => {
       'Il pagamento del prossimo periodo ha già usato il credito del cliente presso Stripe: sospendi l’incasso dopo averlo incassato.',
     );
     expect(await snapshot(sub.id)).toEqual(before);
+
+    // The customer turning the card renewal back on: Stripe would charge the whole month and the
+    // credit the link's payment used be lost: refused, Stripe not called.
+    const resumed = await cliente.post(`/api/user/me/subscriptions/${sub.id}/resumeRenewal`);
+    expect(resumed.status, resumed.raw).toBe(409);
+    expect(resumed.body.message).toBe(
+      'Il pagamento del rinnovo dal 01/03/2027 è già stato chiesto con un link e usa il tuo credito residuo: pagalo con quel link; il rinnovo automatico si potrà riattivare dopo.',
+    );
+    expect(await snapshot(sub.id)).toEqual(before);
+    expect(stripe.updates).toHaveLength(updates);
   });
 
   it('the next month already paid: 409 now (it was a 500), the paid payment untouched', async () => {
