@@ -7,7 +7,10 @@
  * - the customer's code on the renewal link: the quote (preview and applied) and the link ask the
  *   same; Stripe's Checkout charges exactly the payment;
  * - a discounted net below the credit used: the use shrinks to it, the credit pays the payment at
- *   once ('creditSettled', ImportoPagamento 0,00), the rest stays for the next payment.
+ *   once ('creditSettled', ImportoPagamento 0,00), the rest stays for the next payment;
+ * - a plan change while a coupon runs: a coupon valid for the new plan discounts its price for the
+ *   periods left (the renewal asks it, its TD01 matches); one not valid for it ends, told in the
+ *   history, and the renewal asks the full price without the coupon.
  */
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,6 +47,7 @@ let demoId: number;
 let customers: { id: number }[];
 let base: Plan;
 let pro: Plan;
+let mini: Plan;
 
 beforeAll(async () => {
   stripe = await startFakeStripe({ now: clock.now });
@@ -53,13 +57,26 @@ beforeAll(async () => {
   demoId = await ctx.tenantId('Demo Srl');
   await giveIban(ctx, 'Demo Srl');
   await pointStripeAt(admin, { url: stripe.url, webhookSecret: STRIPE_WHSEC });
-  customers = await customersWithoutLiveSubscription(ctx, demoId, 3);
+  customers = await customersWithoutLiveSubscription(ctx, demoId, 5);
   base = await addPlan(admin, 'Base cs', 29, 1, true);
   pro = await addPlan(admin, 'Pro cs', 49, 1, true);
+  mini = await addPlan(admin, 'Mini cs', 20, 1, true);
   for (const p of [base, pro]) expect((await admin.post(`/api/plan/syncStripe/${p.id}`)).status).toBe(200);
   await create(admin, 'coupon', { code: 'DIECICS', percentOff: 10, duration: 'once' });
   await create(admin, 'coupon', { code: 'DUECS', percentOff: 10, duration: 'repeating', durationPeriods: 2 });
   await create(admin, 'coupon', { code: 'METACS', percentOff: 50, duration: 'once' });
+  await create(admin, 'coupon', {
+    code: 'TRECSPC',
+    percentOff: 10,
+    duration: 'repeating',
+    durationPeriods: 3,
+  });
+  await create(admin, 'coupon', {
+    code: 'SOLOPROCS',
+    percentOff: 10,
+    duration: 'forever',
+    planIds: [pro.id, base.id],
+  });
 }, 60_000);
 afterAll(async () => {
   await ctx?.close();
@@ -249,5 +266,78 @@ describe('a coupon on a payment whose residual credit is set off', () => {
       [-HALF_OFF, renewalId],
       [-(credit - HALF_OFF), next.id],
     ]);
+  });
+});
+
+describe('a plan change while a coupon runs', () => {
+  /** Pro paid by transfer with `couponCode` from `start`, then downgraded now to `toPlan`. */
+  async function changedWithCoupon(
+    userId: number,
+    couponCode: string,
+    toPlan: Plan,
+    start: string,
+    on: string,
+  ) {
+    clock.set(start);
+    const { sub, confirm } = await payByBankTransfer(admin, { userId, planId: pro.id, couponCode }, start);
+    expect(confirm.status, confirm.raw).toBe(200);
+    // Pro 49,00 − 10 % = 44,10 + IVA 9,70 = 53,80.
+    expect(sub.payments[0]!.amountDue).toBe(53.8);
+    clock.set(on);
+    const made = await admin.post<PlanChangePreview>(`/api/subscription/changePlan/${sub.id}`, {
+      planId: toPlan.id,
+      when: 'now',
+    });
+    expect(made.status, made.raw).toBe(200);
+    return { subId: sub.id, credit: cents(made.body.data!.residualCredit) };
+  }
+
+  it('a coupon valid for the new plan: its periods left discount the new price; the renewal and its TD01 agree', async () => {
+    const { subId, credit } = await changedWithCoupon(
+      customers[3]!.id,
+      'TRECSPC',
+      base,
+      '2027-09-01T09:00:00.000Z',
+      '2027-09-15T09:00:00.000Z',
+    );
+    const after = await getSub(subId);
+    expect(after.amountDue).toBe(TEN_OFF / 100);
+    expect(after.coupon).toMatchObject({ code: 'TRECSPC', periodsLeft: 2, amount: TEN_OFF / 100 });
+    clock.set('2027-09-24T09:00:00.000Z');
+    await ctx.app.jobs!.runJobNow(JOB_NAMES.renewalReminders, { tenantId: demoId });
+    const renewal = (await getSub(subId)).payments.find((p) => p.periodStart.startsWith('2027-10-01'))!;
+    expect(renewal).toMatchObject({ amountDue: (TEN_OFF - credit) / 100, paidAt: null });
+    expect((await paymentRowOf(ctx, renewal.id)).couponRedemptionId).not.toBeNull();
+    const paid = await admin.post(`/api/collection/markPaid/${renewal.id}`, {
+      amount: (TEN_OFF - credit) / 100,
+      approvalDate: '2027-09-24T09:00:00.000Z',
+    });
+    expect(paid.status, paid.raw).toBe(200);
+    await discountedInvoiceOf(renewal.id, TEN_OFF, TEN_OFF - credit);
+  });
+
+  it('a coupon not valid for the new plan ends, told in the history; the renewal asks the full price', async () => {
+    const { subId, credit } = await changedWithCoupon(
+      customers[4]!.id,
+      'SOLOPROCS',
+      mini,
+      '2027-11-01T09:00:00.000Z',
+      '2027-11-15T09:00:00.000Z',
+    );
+    const after = await getSub(subId);
+    // Mini: 20,00 + IVA 4,40 = 24,40.
+    expect(after.amountDue).toBe(24.4);
+    expect(after.coupon).toMatchObject({ code: 'SOLOPROCS', periodsLeft: 0 });
+    expect(after.history!.filter((h) => h.event === 'couponEnded')).toEqual([
+      expect.objectContaining({
+        reason:
+          'Coupon SOLOPROCS terminato: non vale per il piano «Mini cs»; dal prossimo pagamento si paga il prezzo pieno',
+      }),
+    ]);
+    clock.set('2027-11-24T09:00:00.000Z');
+    await ctx.app.jobs!.runJobNow(JOB_NAMES.renewalReminders, { tenantId: demoId });
+    const renewal = (await getSub(subId)).payments.find((p) => p.periodStart.startsWith('2027-12-01'))!;
+    expect(renewal).toMatchObject({ amountDue: (2440 - credit) / 100, paidAt: null });
+    expect((await paymentRowOf(ctx, renewal.id)).couponRedemptionId).toBeNull();
   });
 });
