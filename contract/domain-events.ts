@@ -46,7 +46,23 @@ export interface DomainEvents {
    * set off by Rinnova on a payment Stripe does not charge (a renewal link's, a transfer's): Stripe's
    * balance gives back what was used (after commit).
    */
-  'subscription.creditSetOff': { subscriptionId: number; paymentId: number; providerSubscriptionId: string };
+  'subscription.creditSetOff': {
+    subscriptionId: number;
+    paymentId: number;
+    providerSubscriptionId: string;
+    /** The cents set off (absent on rows published before it was carried: read from the ledger). */
+    usedCents?: number;
+  };
+  /**
+   * A coupon applied after such a set-off lowered the payment below the credit used (issue 30): the
+   * use shrank by `cents`, which go back onto the Stripe customer's balance (after commit).
+   */
+  'subscription.creditUnused': {
+    subscriptionId: number;
+    paymentId: number;
+    providerSubscriptionId: string;
+    cents: number;
+  };
   /** A bank transfer got its approval date. */
   'bankTransfer.approved': { bankTransferId: number; paymentId: number };
   /** An invoice or credit note was numbered. */
@@ -69,6 +85,7 @@ export const domainEventNames = [
   'subscription.resumed',
   'oneOffCharge.created',
   'subscription.creditSetOff',
+  'subscription.creditUnused',
   'bankTransfer.approved',
   'invoice.issued',
   'customer.billingDataChanged',

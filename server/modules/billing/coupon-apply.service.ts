@@ -38,7 +38,7 @@ import { HttpError } from '../../lib/http-error';
 import type { TenantScope, UnitOfWork } from '../../unit-of-work/unit-of-work';
 import { findPayment, findSubscription, type SubscriptionRow } from './billing.repository';
 import { subscriptionTermsWith } from './subscription.service';
-import { settleByCredit } from './subscription-credit';
+import { creditUnused, settleByCredit } from './subscription-credit';
 import { findToken, isUsable } from './payment-token.service';
 import { tokenInvalid, type ProviderDeps } from './provider-payments';
 
@@ -210,7 +210,9 @@ export async function applyCouponToSubscription(
     // A residual credit already set off on this payment (issue 30) stays set off: the payment asks
     // the discounted net less the credit used; a discounted net below that use shrinks the use to
     // it (the rest stays on the ledger for the next payment) and the credit pays the payment now.
+    const before = await creditUsedBy(uow, payment.id);
     const used = await capCreditUse(uow, sub.id, payment.id, due);
+    await creditUnused(uow, sub.id, payment.id, before - used);
     const asks = due - used;
     await uow.tx
       .update(payments)

@@ -7,7 +7,8 @@
  * - the customer's code on the renewal link: the quote (preview and applied) and the link ask the
  *   same; Stripe's Checkout charges exactly the payment;
  * - a discounted net below the credit used: the use shrinks to it, the credit pays the payment at
- *   once ('creditSettled', ImportoPagamento 0,00), the rest stays for the next payment;
+ *   once ('creditSettled', ImportoPagamento 0,00), the rest stays for the next payment; on a card
+ *   subscription its customer turned off, that rest goes back onto the Stripe customer's balance;
  * - a plan change while a coupon runs: a coupon valid for the new plan discounts its price for the
  *   periods left (the renewal asks it, its TD01 matches); one not valid for it ends, told in the
  *   history, and the renewal asks the full price without the coupon.
@@ -23,10 +24,11 @@ import { JOB_NAMES } from '../../../server/modules/billing/billing-jobs';
 import { fatturaErrors } from '../../../server/modules/invoice/fatturapa';
 import { startFakeStripe, type FakeStripe } from '../../../server/providers/fake-stripe';
 import { create } from '../helpers/entity-checks';
-import { createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
+import { createTestContext, DEMO, type ApiClient, type TestContext } from '../helpers/test-app';
 import { payByBankTransfer, withoutDemoInvoices } from '../invoices/helpers';
 import {
   addPlan,
+  createSubscription,
   creditLedger,
   customersWithoutLiveSubscription,
   giveIban,
@@ -35,6 +37,7 @@ import {
   paymentRowOf,
   pointStripeAt,
   subscriptionOf,
+  userId,
   xmlTags,
 } from './helpers';
 
@@ -42,6 +45,8 @@ const clock = movableClock('2027-02-01T09:00:00.000Z');
 const STRIPE_WHSEC = 'whsec_rinnova_coupon_setoff';
 let ctx: TestContext;
 let admin: ApiClient;
+let cliente: ApiClient;
+let me: number;
 let stripe: FakeStripe;
 let demoId: number;
 let customers: { id: number }[];
@@ -55,6 +60,8 @@ beforeAll(async () => {
   await withoutDemoInvoices(ctx);
   admin = await ctx.as('admin', 'Demo Srl');
   demoId = await ctx.tenantId('Demo Srl');
+  cliente = await ctx.as('cliente', 'Demo Srl');
+  me = await userId(ctx, DEMO.cliente);
   await giveIban(ctx, 'Demo Srl');
   await pointStripeAt(admin, { url: stripe.url, webhookSecret: STRIPE_WHSEC });
   customers = await customersWithoutLiveSubscription(ctx, demoId, 5);
@@ -339,5 +346,79 @@ describe('a plan change while a coupon runs', () => {
     const renewal = (await getSub(subId)).payments.find((p) => p.periodStart.startsWith('2027-12-01'))!;
     expect(renewal).toMatchObject({ amountDue: (2440 - credit) / 100, paidAt: null });
     expect((await paymentRowOf(ctx, renewal.id)).couponRedemptionId).toBeNull();
+  });
+});
+
+describe('a card subscription its customer turned off: a coupon shrinks the set-off', () => {
+  async function stripeHook(invoice: Record<string, unknown>) {
+    const signed = stripe.signWebhook(stripe.event('invoice.paid', invoice), STRIPE_WHSEC);
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/webhooks/stripe/${demoId}`,
+      headers: signed.headers,
+      payload: signed.body,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  }
+
+  it('the credit no longer used goes back onto the Stripe customer’s balance, once', async () => {
+    clock.set('2028-02-01T09:00:00.000Z');
+    const created = await createSubscription(admin, { userId: me, planId: pro.id });
+    const first = await admin.post<{ token: string }>('/api/PaymentToken/create', {
+      paymentId: created.payments[0]!.id,
+    });
+    expect(first.status, first.raw).toBe(200);
+    const session = await ctx.api.post<{ sessionId: string }>('/api/Payment/stripe/checkout', {
+      token: first.body.data!.token,
+    });
+    expect(session.status, session.raw).toBe(200);
+    const providerId = stripe.completeSession(session.body.data!.sessionId);
+    const confirmed = await ctx.api.put('/api/Payment/stripe/confirm', {
+      sessionId: session.body.data!.sessionId,
+      tenantId: demoId,
+    });
+    expect(confirmed.status, confirmed.raw).toBe(200);
+    await stripeHook(stripe.checkoutInvoice(providerId));
+    const customer = stripe.subscriptions.get(providerId)!.customer;
+    const stopped = await cliente.post(`/api/user/me/subscriptions/${created.id}/cancelRenewal`, {
+      reason: 'tooExpensive',
+    });
+    expect(stopped.status, stopped.raw).toBe(200);
+    clock.set('2028-02-02T09:00:00.000Z');
+    const made = await admin.post<PlanChangePreview>(`/api/subscription/changePlan/${created.id}`, {
+      planId: base.id,
+      when: 'now',
+    });
+    expect(made.status, made.raw).toBe(200);
+    const credit = cents(made.body.data!.residualCredit);
+    expect(credit).toBeGreaterThan(HALF_OFF);
+    expect(stripe.balances.get(customer)).toBe(-credit);
+
+    // The renewal link's payment sets the whole credit off; Stripe's balance gives it back.
+    clock.set('2028-02-23T09:00:00.000Z');
+    await ctx.app.jobs!.runJobNow(JOB_NAMES.renewalReminders, { tenantId: demoId });
+    const renewal = (await getSub(created.id)).payments.find((p) => p.periodStart.startsWith('2028-03-01'))!;
+    expect(renewal).toMatchObject({ amountDue: (FULL - credit) / 100, paidAt: null });
+    await ctx.app.jobs!.runJobNow('outbox-sweep', {});
+    expect(stripe.balances.get(customer) ?? 0).toBe(0);
+
+    // 50 %: 17,69 < the credit used: the use shrinks, the credit pays, the rest back at Stripe.
+    const link = await admin.post<{ token: string }>('/api/PaymentToken/create', { paymentId: renewal.id });
+    expect(link.status, link.raw).toBe(200);
+    const applied = await ctx.api.post<CouponQuote>('/api/Payment/coupon', {
+      token: link.body.data!.token,
+      couponCode: 'METACS',
+    });
+    expect(applied.status, applied.raw).toBe(200);
+    expect(applied.body.data).toMatchObject({ amount: 0, creditUsed: HALF_OFF / 100, applied: true });
+    expect((await paymentRowOf(ctx, renewal.id)).paidAt).not.toBeNull();
+    expect(await ledgerOf(created.id)).toEqual([
+      [credit, null],
+      [-HALF_OFF, renewal.id],
+    ]);
+    await ctx.app.jobs!.runJobNow('outbox-sweep', {});
+    await ctx.app.jobs!.runJobNow('outbox-sweep', {});
+    expect(stripe.balances.get(customer)).toBe(-(credit - HALF_OFF));
+    expect((await getSub(created.id)).creditBalance).toBe((credit - HALF_OFF) / 100);
   });
 });
