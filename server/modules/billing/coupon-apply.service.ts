@@ -243,7 +243,7 @@ export async function applyCouponToSubscription(
  * the discounted net less the credit it uses (never more than that net) and `creditUsed` says how
  * much. Otherwise the quote as it is.
  */
-async function withCreditUsed(
+export async function withCreditUsed(
   scope: TenantScope,
   quote: CouponQuote,
   p: { id: number; paidAt: Date | null },

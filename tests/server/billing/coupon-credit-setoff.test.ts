@@ -199,6 +199,12 @@ describe('a coupon on a payment whose residual credit is set off', () => {
     expect(applied.body.data).toMatchObject({ ...expected, applied: true, periodsLeft: 2 });
     // The same code again (a second tab): the same answer, nothing more.
     expect((await code(false)).body.data).toMatchObject({ ...expected, applied: true });
+    // The page again (validate): the link's amount and the coupon with the credit it sets off.
+    const view = await ctx.api.get<{ amount: number; coupon: CouponQuote | null }>(
+      `/api/PaymentToken/validate?token=${encodeURIComponent(token)}`,
+    );
+    expect(view.status, view.raw).toBe(200);
+    expect(view.body.data).toMatchObject({ amount: expected.amount, coupon: expected });
     expect(await paymentRowOf(ctx, renewalId)).toMatchObject({ amountDueCents: TEN_OFF - credit });
     const links = await ctx.db
       .select({ amountCents: paymentTokens.amountCents })
