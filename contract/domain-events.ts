@@ -46,7 +46,23 @@ export interface DomainEvents {
    * set off by Rinnova on a payment Stripe does not charge (a renewal link's, a transfer's): Stripe's
    * balance gives back what was used (after commit).
    */
-  'subscription.creditSetOff': { subscriptionId: number; paymentId: number; providerSubscriptionId: string };
+  'subscription.creditSetOff': {
+    subscriptionId: number;
+    paymentId: number;
+    providerSubscriptionId: string;
+    /** The cents set off (absent on rows published before it was carried: read from the ledger). */
+    usedCents?: number;
+  };
+  /**
+   * A coupon applied after such a set-off lowered the payment below the credit used (issue 30): the
+   * use shrank by `cents`, which go back onto the Stripe customer's balance (after commit).
+   */
+  'subscription.creditUnused': {
+    subscriptionId: number;
+    paymentId: number;
+    providerSubscriptionId: string;
+    cents: number;
+  };
   /**
    * 'Applica coupon' on a subscription PayPal charges (issue 30) now waits for the customer's
    * approval on PayPal: revision `revisionId` is pending (new, or pending again). Its consumer mails
@@ -75,6 +91,7 @@ export const domainEventNames = [
   'subscription.resumed',
   'oneOffCharge.created',
   'subscription.creditSetOff',
+  'subscription.creditUnused',
   'paypalCoupon.approvalRequested',
   'bankTransfer.approved',
   'invoice.issued',

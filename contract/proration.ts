@@ -157,6 +157,8 @@ export const changePlanMessages = {
     `Cambio di piano programmato: da «${from}» a «${to}» dal ${day}`,
   canceledReason: (why: string) => `Il cambio di piano programmato non si è potuto applicare: ${why}`,
   appliedReason: (from: string, to: string) => `Piano cambiato da «${from}» a «${to}»`,
+  couponEnded: (code: string, plan: string) =>
+    `Coupon ${code} terminato: non vale per il piano «${plan}»; dal prossimo pagamento si paga il prezzo pieno`,
   creditReason: (from: string, to: string) => `cambio di piano da «${from}» a «${to}»`,
   nothingScheduled: 'Nessun cambio di piano programmato da annullare.',
   customerNotAllowed:

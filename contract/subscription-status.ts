@@ -117,7 +117,9 @@ export type HistoryOnlyEvent =
   // moves the status ('pay': ActiveNoRenewal → Active); a bank transfer keeps ActiveNoRenewal.
   | 'trialConverted'
   // Issue 30 ('Cambia piano'): a renewal payment wholly covered by the residual credit, paid by it.
-  | 'creditSettled';
+  | 'creditSettled'
+  // Issue 30: a plan change to a plan outside the running coupon's plans ended the coupon.
+  | 'couponEnded';
 
 export interface Transition {
   from: SubscriptionStatusId;
@@ -251,6 +253,7 @@ export const subscriptionEventLabels: Record<SubscriptionEvent | 'create' | Hist
   trialExpired: 'Periodo di prova terminato senza pagamento',
   trialConverted: 'Prova convertita: primo pagamento ricevuto',
   creditSettled: 'Rinnovo pagato con il credito residuo',
+  couponEnded: 'Coupon terminato con il cambio di piano',
 };
 
 /**

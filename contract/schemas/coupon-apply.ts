@@ -35,8 +35,13 @@ export interface CouponQuote {
   discountAmount: number;
   /** One period's net to pay without the coupon. */
   fullAmount: number;
-  /** One period's net to pay with the coupon (what the next payment asks). */
+  /**
+   * One period's net to pay with the coupon (what the next payment asks): for a payment that sets
+   * off a residual credit, that net less the credit it uses (`creditUsed`).
+   */
   amount: number;
+  /** The residual credit the discounted payment sets off (EUR), only when it uses one. */
+  creditUsed?: number;
   /** false: a preview, nothing redeemed. */
   applied: boolean;
 }
@@ -49,6 +54,7 @@ export const couponQuoteSchema = z.object({
   discountAmount: z.number(),
   fullAmount: z.number(),
   amount: z.number(),
+  creditUsed: z.number().optional(),
   applied: z.boolean(),
 });
 

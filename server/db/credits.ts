@@ -87,6 +87,39 @@ export async function setOffCredit(
   return used;
 }
 
+/**
+ * A payment's credit use no larger than `maxCents` (issue 30: a coupon applied after the set-off
+ * lowered the payment's net below the credit it used): the use shrinks to `maxCents` (the row goes
+ * at 0), in the caller's unit under the subscription's lock; the rest stays on the ledger for the
+ * next payment. Answers the cents now used. The payment's amount is the caller's to set.
+ */
+export async function capCreditUse(
+  w: UnitOfWork,
+  subscriptionId: number,
+  paymentId: number,
+  maxCents: number,
+): Promise<number> {
+  const [row] = await w.tx
+    .select({ id: subscriptionCredits.id, amountCents: subscriptionCredits.amountCents })
+    .from(subscriptionCredits)
+    .where(
+      and(
+        eq(subscriptionCredits.tenantId, w.tenantId),
+        eq(subscriptionCredits.subscriptionId, subscriptionId),
+        eq(subscriptionCredits.paymentId, paymentId),
+      ),
+    )
+    .for('update');
+  if (!row) return 0;
+  const used = -row.amountCents;
+  const capped = Math.max(0, Math.min(used, maxCents));
+  if (capped === used) return used;
+  const where = and(eq(subscriptionCredits.tenantId, w.tenantId), eq(subscriptionCredits.id, row.id));
+  if (capped === 0) await w.tx.delete(subscriptionCredits).where(where);
+  else await w.tx.update(subscriptionCredits).set({ amountCents: -capped }).where(where);
+  return capped;
+}
+
 /** The credit a payment used (cents, ≥ 0). */
 export async function creditUsedBy(scope: TenantScope, paymentId: number): Promise<number> {
   const [row] = await scope.tx

@@ -3,6 +3,10 @@ import { formatCurrency } from '../lib/formatters';
 
 /** The coupon's figures: discount, per-period amounts and how long it lasts. */
 export function CouponFigures({ coupon, first = false }: { coupon: CouponQuote; first?: boolean }) {
+  // A quote of a payment that sets off a residual credit (issue 30): `amount` is that payment's ask;
+  // one period's discounted amount is it plus the credit used.
+  const creditCents = coupon.creditUsed ? Math.round(coupon.creditUsed * 100) : 0;
+  const perPeriod = (Math.round(coupon.amount * 100) + creditCents) / 100;
   return (
     <div>
       <dl className="space-y-1 text-sm">
@@ -15,18 +19,26 @@ export function CouponFigures({ coupon, first = false }: { coupon: CouponQuote; 
         <div className="flex justify-between gap-3">
           <dt className="text-slate-500">Per periodo</dt>
           <dd className="text-right">
-            {coupon.periodsLeft !== 0 && coupon.fullAmount !== coupon.amount ? (
+            {coupon.periodsLeft !== 0 && coupon.fullAmount !== perPeriod ? (
               <>
                 <span className="mr-1.5 text-slate-500 line-through">
                   {formatCurrency(coupon.fullAmount)}
                 </span>
-                <span className="font-semibold text-slate-900">{formatCurrency(coupon.amount)}</span>
+                <span className="font-semibold text-slate-900">{formatCurrency(perPeriod)}</span>
               </>
             ) : (
               <span className="text-slate-900">{formatCurrency(coupon.fullAmount)}</span>
             )}
           </dd>
         </div>
+        {creditCents > 0 && (
+          <div className="flex justify-between gap-3" data-testid="coupon-credit">
+            <dt className="text-slate-500">Prossimo pagamento</dt>
+            <dd className="text-right text-slate-900">
+              {formatCurrency(coupon.amount)} (credito residuo −{formatCurrency(creditCents / 100)})
+            </dd>
+          </div>
+        )}
         <div className="flex justify-between gap-3">
           <dt className="text-slate-500">Periodi scontati</dt>
           <dd className="text-right text-slate-900" data-testid="coupon-periods-left">

@@ -24,6 +24,7 @@ import {
 import { PaymentTokenStatus } from '../../../contract/schemas/payment';
 import { SubscriptionStatus } from '../../../contract/subscription-status';
 import { periodsOf, redeemCoupon, usableCoupon } from '../../db/coupons';
+import { capCreditUse, creditUsedBy } from '../../db/credits';
 import {
   couponRedemptions,
   coupons,
@@ -39,6 +40,7 @@ import { findPayment, findSubscription, type SubscriptionRow } from './billing.r
 import { subscriptionChargeOf, subscriptionTermsWith } from './subscription.service';
 import { customerProfileOf, periodDocument, sellerProfileOf } from '../../db/fiscal-profiles';
 import type { CustomerProfile } from '../../../contract/invoice/fiscal-document';
+import { creditUnused, settleByCredit } from './subscription-credit';
 import { findToken, isUsable } from './payment-token.service';
 import { tokenInvalid, type ProviderDeps } from './provider-payments';
 
@@ -213,7 +215,10 @@ export async function applyCouponToSubscription(
   const existing = await couponQuoteOfSubscription(uow, sub);
   if (existing) {
     // The same code again (a replayed link, a second click): what is applied, nothing redeemed.
-    if (existing.code === code) return existing;
+    if (existing.code === code) {
+      const p = input.paymentId !== undefined ? await findPayment(uow, input.paymentId) : undefined;
+      return p && p.subscriptionId === sub.id ? withCreditUsed(uow, existing, p) : existing;
+    }
     throw couponError(couponMessages.alreadyApplied);
   }
   // The Admin's path on a subscription a provider charges: the provider would keep charging the
@@ -241,7 +246,14 @@ export async function applyCouponToSubscription(
     amount: fromCents(discounted.netToPayCents),
     applied: false,
   };
-  if (input.preview) return quote;
+  if (input.preview) {
+    // What the payment would ask: the discounted net less the credit it already sets off.
+    const p =
+      input.paymentId !== undefined
+        ? await findPayment(uow, input.paymentId)
+        : await nextUnpaidPayment(uow, sub.id, { lock: false });
+    return p && p.subscriptionId === sub.id ? withCreditUsed(uow, quote, p) : quote;
+  }
 
   const payment =
     input.paymentId !== undefined
@@ -258,15 +270,24 @@ export async function applyCouponToSubscription(
     .update(subscriptions)
     .set({ amountDueCents: due, updatedAt: uow.now })
     .where(and(eq(subscriptions.tenantId, uow.tenantId), eq(subscriptions.id, sub.id)));
+  let applied: CouponQuote = { ...quote, applied: true };
   if (payment && payment.paidAt === null) {
+    // A residual credit already set off on this payment (issue 30) stays set off: the payment asks
+    // the discounted net less the credit used; a discounted net below that use shrinks the use to
+    // it (the rest stays on the ledger for the next payment) and the credit pays the payment now.
+    const before = await creditUsedBy(uow, payment.id);
+    const used = await capCreditUse(uow, sub.id, payment.id, due);
+    await creditUnused(uow, sub.id, payment.id, before - used);
+    const asks = due - used;
     await uow.tx
       .update(payments)
-      .set({ amountDueCents: due, couponRedemptionId: redemptionId })
+      .set({ amountDueCents: asks, couponRedemptionId: redemptionId })
       .where(and(eq(payments.tenantId, uow.tenantId), eq(payments.id, payment.id)));
+    if (used > 0) applied = { ...applied, amount: fromCents(asks), creditUsed: fromCents(used) };
     // The payment's open links ask the discounted amount from now on.
     await uow.tx
       .update(paymentTokens)
-      .set({ amountCents: due })
+      .set({ amountCents: asks })
       .where(
         and(
           eq(paymentTokens.tenantId, uow.tenantId),
@@ -277,9 +298,29 @@ export async function applyCouponToSubscription(
     // The Admin's path: a PayPal link of this payment asks the plan's full price at PayPal, which
     // PayPal would charge; it is withdrawn (a new link gets the coupon's own PayPal plan).
     if (input.paymentId === undefined) await withdrawFullPricePayPalLinks(uow, payment.id, sub.planId);
+    if (used > 0 && asks === 0) await settleByCredit(uow, sub, payment.id);
   }
-  return { ...quote, applied: true };
+  return applied;
 }
+
+/**
+ * A quote as payment `p` asks it: when the unpaid payment sets off a residual credit, `amount` is
+ * the discounted net less the credit it uses (never more than that net) and `creditUsed` says how
+ * much. Otherwise the quote as it is.
+ */
+export async function withCreditUsed(
+  scope: TenantScope,
+  quote: CouponQuote,
+  p: { id: number; paidAt: Date | null },
+): Promise<CouponQuote> {
+  if (p.paidAt !== null) return quote;
+  const net = toCents(quote.amount);
+  const used = Math.min(await creditUsedBy(scope, p.id), net);
+  return used > 0 ? { ...quote, amount: fromCents(net - used), creditUsed: fromCents(used) } : quote;
+}
+
+/** One period's discounted net (cents) of a quote, whatever credit its payment sets off. */
+const periodCents = (quote: CouponQuote) => toCents(quote.amount) + toCents(quote.creditUsed ?? 0);
 
 /** Expires the payment's active links routed to PayPal on the plan's own (full-price) PayPal plan. */
 async function withdrawFullPricePayPalLinks(uow: UnitOfWork, paymentId: number, planId: number) {
@@ -412,8 +453,8 @@ export async function couponAtStripe(
   await adapter.setSubscriptionCoupon(t.providerSubscriptionId, couponId, `${key}-sub`);
 }
 
-/** The subscription's oldest unpaid period payment (not a plan change's proration), locked. */
-async function nextUnpaidPayment(uow: UnitOfWork, subscriptionId: number) {
+/** The subscription's oldest unpaid period payment (not a plan change's proration), locked unless told. */
+async function nextUnpaidPayment(uow: UnitOfWork, subscriptionId: number, options = { lock: true }) {
   const [row] = await uow.tx
     .select({ id: payments.id })
     .from(payments)
@@ -429,7 +470,7 @@ async function nextUnpaidPayment(uow: UnitOfWork, subscriptionId: number) {
     )
     .orderBy(asc(payments.periodStart), asc(payments.id))
     .limit(1);
-  return row ? findPayment(uow, row.id, { lock: true }) : undefined;
+  return row ? findPayment(uow, row.id, options) : undefined;
 }
 
 /**
@@ -528,7 +569,7 @@ export async function paypalCouponTarget(
     paymentId: token.paymentId,
   });
   if (quote.applied) return null;
-  const discountedCents = toCents(quote.amount);
+  const discountedCents = periodCents(quote);
   if (discountedCents <= 0) return null;
   const [plan] = await w.tx
     .select({ name: plans.name, productId: plans.paypalProductId, months: plans.recurrenceType })
@@ -660,7 +701,7 @@ async function routeDiscountedLink(
   if ((await routeOf(w, tokenId)) !== 'paypal') return;
   if (
     plan &&
-    plan.discountedCents === toCents(quote.amount) &&
+    plan.discountedCents === periodCents(quote) &&
     plan.fullCents === toCents(quote.fullAmount) &&
     plan.periods === quote.periodsLeft
   ) {

@@ -33,7 +33,7 @@ import { HttpError } from '../../lib/http-error';
 import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
 import { findPayment, findSubscription } from './billing.repository';
 import { ensureRenewalPayment, formatEur } from './subscription.service';
-import { couponQuoteOfSubscription } from './coupon-apply.service';
+import { couponQuoteOfSubscription, withCreditUsed } from './coupon-apply.service';
 
 export const paymentMessages = {
   linkOnlyNotActive: 'Il link di pagamento si crea solo per una sottoscrizione non attiva.',
@@ -320,8 +320,9 @@ export async function validatePaymentToken(
     .where(and(eq(planFeatures.tenantId, row.tenantId), eq(planFeatures.planId, row.planId)))
     .orderBy(asc(planFeatures.id));
   const recurrence = extra.recurrence as RecurrenceTypeId;
-  // A coupon on the subscription (issue 30): the page shows its line, the total and its periods.
-  const coupon = await couponQuoteOfSubscription(
+  // A coupon on the subscription (issue 30): the page shows its line, the total and its periods,
+  // and the residual credit the link's payment sets off (its `amount` is what the link asks).
+  const subscriptionCoupon = await couponQuoteOfSubscription(
     { tenantId: row.tenantId, tx: db },
     {
       id: row.subscriptionId,
@@ -331,6 +332,16 @@ export async function validatePaymentToken(
       vatHundredths: extra.vat,
     },
   );
+  const [linkPayment] = subscriptionCoupon
+    ? await db
+        .select({ id: payments.id, paidAt: payments.paidAt, redemptionId: payments.couponRedemptionId })
+        .from(payments)
+        .where(and(eq(payments.tenantId, row.tenantId), eq(payments.id, row.paymentId)))
+    : [];
+  const coupon =
+    subscriptionCoupon && linkPayment?.redemptionId
+      ? await withCreditUsed({ tenantId: row.tenantId, tx: db }, subscriptionCoupon, linkPayment)
+      : subscriptionCoupon;
   const [provider] =
     row.paymentProviderId === null
       ? []

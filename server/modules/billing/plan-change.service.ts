@@ -39,11 +39,12 @@ import { billingMessages, serverMessages } from '../../../contract/messages';
 import { fromCents, toCents, toPercentHundredths } from '../../../contract/money';
 import { changePlanMessages, prorate, type ChangeWhen } from '../../../contract/proration';
 import { isLive } from '../../../contract/subscription-status';
-import { discountOfPayment } from '../../db/coupons';
+import { discountOfPayment, redemptionOf } from '../../db/coupons';
 import { customerProfileOf, periodDocument, sellerProfileOf } from '../../db/fiscal-profiles';
 import { creditUsedBy, periodBilling } from '../../db/credits';
 import {
   bankTransfers,
+  couponRedemptions,
   invoices,
   payments,
   planChanges,
@@ -57,7 +58,12 @@ import { recurrenceTypeNames, type RecurrenceTypeId } from '../../../contract/sc
 import { HttpError } from '../../lib/http-error';
 import type { TenantScope, UnitOfWork } from '../../unit-of-work/unit-of-work';
 import { findSubscription, type SubscriptionRow } from './billing.repository';
-import { insertPayment, recordHistory, withdrawUnpaidPayments } from './subscription.service';
+import {
+  insertPayment,
+  recordHistory,
+  subscriptionTermsWith,
+  withdrawUnpaidPayments,
+} from './subscription.service';
 import { recordResidualCredit } from './subscription-credit';
 
 function fieldError(field: string, message: string): HttpError {
@@ -447,6 +453,38 @@ export async function makePlanChange(
   return applyPrepared(w, prepared, row!.id);
 }
 
+/**
+ * The subscription's running coupon after its plan changed to `toPlan` (issue 30), in the change's
+ * unit, the subscription's new terms already written: a coupon whose plans allow the new plan (or
+ * any plan) keeps its periods left, and the amount due becomes the new plan's price discounted by
+ * it (the redemption's stored percent or amount), so the later payments that carry it ask what
+ * their invoices discount; a coupon not valid for the new plan ends (no period left) with a history
+ * row 'couponEnded' naming it, and the new plan's full price is asked.
+ */
+async function couponOnNewPlan(
+  w: UnitOfWork,
+  sub: Pick<SubscriptionRow, 'id' | 'status'>,
+  toPlan: { id: number; name: string },
+): Promise<void> {
+  const r = await redemptionOf(w, sub.id);
+  if (!r || r.periodsLeft === 0) return;
+  if (r.planIds.length > 0 && !r.planIds.includes(toPlan.id)) {
+    await w.tx
+      .update(couponRedemptions)
+      .set({ periodsLeft: 0 })
+      .where(and(eq(couponRedemptions.tenantId, w.tenantId), eq(couponRedemptions.id, r.id)));
+    await recordHistory(w, sub, 'couponEnded', changePlanMessages.couponEnded(r.code, toPlan.name));
+    return;
+  }
+  const terms = await findSubscription(w, sub.id);
+  if (!terms) return;
+  const { discounted } = await subscriptionTermsWith(w, terms, r.discount);
+  await w.tx
+    .update(subscriptions)
+    .set({ amountDueCents: discounted.netToPayCents })
+    .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, sub.id)));
+}
+
 /** Applies a prepared, immediate change recorded as `planChangeId`. */
 async function applyPrepared(
   w: UnitOfWork,
@@ -472,6 +510,7 @@ async function applyPrepared(
       updatedAt: w.now,
     })
     .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, sub.id)));
+  await couponOnNewPlan(w, sub, prepared.toPlan);
 
   let prorationPaymentId: number | null = null;
   let offsetCents = 0;
@@ -614,6 +653,7 @@ export async function applyDuePlanChanges(w: UnitOfWork, subscriptionId?: number
           updatedAt: w.now,
         })
         .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, sub.id)));
+      await couponOnNewPlan(w, sub, toPlan);
       await w.tx
         .update(planChanges)
         .set({ status: 'applied', appliedAt: w.now, creditCents: 0, chargeCents: 0, offsetCents: 0 })

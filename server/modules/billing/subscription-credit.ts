@@ -129,9 +129,12 @@ export async function ensureCreditsAtStripe(
 export async function giveBackAtStripe(
   deps: Pick<ProviderDeps, 'providers' | 'connectionFor'>,
   tenantId: number,
-  payload: { subscriptionId: number; paymentId: number; providerSubscriptionId: string },
+  payload: { subscriptionId: number; paymentId: number; providerSubscriptionId: string; usedCents?: number },
 ): Promise<void> {
-  const used = await creditUsedBy({ tenantId, tx: deps.connectionFor(tenantId) }, payload.paymentId);
+  // The use as set off (a coupon may shrink it later: `returnUnusedAtStripe` gives that back).
+  const used =
+    payload.usedCents ??
+    (await creditUsedBy({ tenantId, tx: deps.connectionFor(tenantId) }, payload.paymentId));
   if (used <= 0) return;
   await ensureCreditsAtStripe(deps, tenantId, payload.subscriptionId, payload.providerSubscriptionId);
   const { adapter } = await deps.providers.stripe(tenantId);
@@ -141,6 +144,28 @@ export async function giveBackAtStripe(
     description: 'Credito residuo usato da un pagamento in Rinnova',
     metadata: { rinnovaTenantId: String(tenantId), rinnovaPaymentId: String(payload.paymentId) },
     idempotencyKey: `rinnova-credit-used-${tenantId}-${payload.paymentId}`,
+  });
+}
+
+/**
+ * After commit, `subscription.creditUnused`: a coupon shrank a set-off Stripe's balance had given
+ * back (`giveBackAtStripe`, which debits the use as set off), so the cents no longer used go back
+ * onto the Stripe customer's balance (keyed by payment and cents: once). Stripe's balance then
+ * holds the ledger's again, whichever of the two runs first.
+ */
+export async function returnUnusedAtStripe(
+  deps: Pick<ProviderDeps, 'providers' | 'connectionFor'>,
+  tenantId: number,
+  payload: { subscriptionId: number; paymentId: number; providerSubscriptionId: string; cents: number },
+): Promise<void> {
+  if (payload.cents <= 0) return;
+  const { adapter } = await deps.providers.stripe(tenantId);
+  await adapter.creditCustomerBalance({
+    subscriptionId: payload.providerSubscriptionId,
+    amountCents: payload.cents,
+    description: 'Credito residuo non più usato dal pagamento scontato da un coupon',
+    metadata: { rinnovaTenantId: String(tenantId), rinnovaPaymentId: String(payload.paymentId) },
+    idempotencyKey: `rinnova-credit-unused-${tenantId}-${payload.paymentId}-${payload.cents}`,
   });
 }
 
@@ -390,6 +415,11 @@ export function subscribeResidualCredits(
     phase: 'afterCommit',
     handle: ({ tenantId, payload }) => giveBackAtStripe(deps(), tenantId, payload),
   });
+  events.subscribe('subscription.creditUnused', {
+    name: 'billing.creditUnusedBack',
+    phase: 'afterCommit',
+    handle: ({ tenantId, payload }) => returnUnusedAtStripe(deps(), tenantId, payload),
+  });
 }
 
 /**
@@ -425,6 +455,7 @@ export async function setOffRenewal(
       subscriptionId,
       paymentId,
       providerSubscriptionId: atStripe,
+      usedCents: used,
     });
   const paid = await settleByCredit(
     w,
@@ -432,6 +463,28 @@ export async function setOffRenewal(
     paymentId,
   );
   return { used, paid };
+}
+
+/**
+ * A set-off shrunk by `cents` in the caller's unit (a coupon applied after it; `capCreditUse`): when
+ * Rinnova had set it off on a Stripe subscription it does not renew (`setOffRenewal` then told
+ * Stripe's balance to give the use back), the cents go back onto that balance after commit.
+ */
+export async function creditUnused(
+  w: UnitOfWork,
+  subscriptionId: number,
+  paymentId: number,
+  cents: number,
+): Promise<void> {
+  if (cents <= 0) return;
+  const billing = await periodBilling(w, subscriptionId);
+  if (billing?.method !== 'stripe' || !billing.providerSubscriptionId) return;
+  await w.publish('subscription.creditUnused', {
+    subscriptionId,
+    paymentId,
+    providerSubscriptionId: billing.providerSubscriptionId,
+    cents,
+  });
 }
 
 /**

@@ -163,8 +163,11 @@ function PaymentForm({ token, settings }: { token: PaymentTokenView; settings: P
   const coupon = token.coupon ?? null;
   // In cents, so the lines always add up to the total (the discount comes off before VAT).
   const discountCents = coupon ? Math.round(coupon.discountAmount * 100) : 0;
+  // A residual credit the discounted payment sets off (issue 30): the link asks that much less.
+  const creditCents = coupon?.creditUsed ? Math.round(coupon.creditUsed * 100) : 0;
   const vatAmount =
-    (Math.round(token.amount * 100) - Math.round(token.costBeforeVAT * 100) + discountCents) / 100;
+    (Math.round(token.amount * 100) + creditCents - Math.round(token.costBeforeVAT * 100) + discountCents) /
+    100;
   const period = periodLabel(token.plan.recurrenceType);
 
   // Stripe.js (its fraud signals) once the card is chosen, only on this page, never awaited: the
@@ -261,6 +264,12 @@ function PaymentForm({ token, settings }: { token: PaymentTokenView; settings: P
               <dt className="text-slate-500">IVA {token.vatPercentage.toLocaleString('it-IT')}%</dt>
               <dd className="text-slate-700">{formatCurrency(vatAmount)}</dd>
             </div>
+            {creditCents > 0 && (
+              <div className="flex justify-between gap-3" data-testid="payment-credit">
+                <dt className="min-w-0 text-emerald-700">Credito residuo compensato</dt>
+                <dd className="shrink-0 text-emerald-700">−{formatCurrency(creditCents / 100)}</dd>
+              </div>
+            )}
             <div className="flex items-baseline justify-between gap-3 border-t border-slate-200 pt-2">
               <dt className="font-medium text-slate-900">Totale {period}</dt>
               <dd className="text-right" data-testid="payment-amount">

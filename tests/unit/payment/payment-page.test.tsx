@@ -222,6 +222,28 @@ describe('a discounted link (issue 30)', () => {
     expect(screen.queryByRole('radio', { name: /PayPal/ })).toBeNull();
   });
 
+  it('a payment that sets off a residual credit: the credit’s line, the VAT of the period, the total asked', async () => {
+    server.use(
+      apiGet('PaymentToken/validate', () =>
+        ok({
+          ...view,
+          amount: 19.18,
+          coupon: { ...coupon, amount: 19.18, creditUsed: 10 },
+          paymentProviderKind: 'stripe',
+          paymentProviderPlanId: 'price_1',
+        }),
+      ),
+      apiGet('paymentprovider/GetPublicSettingsByTenant/:id', () => ok(both)),
+    );
+    renderApp('/payment?token=tok-123');
+    expect(await screen.findByTestId('payment-credit')).toHaveTextContent(
+      /^Credito residuo compensato−10,00 €$/,
+    );
+    // 29,90 − 5,98 = 23,92 + IVA 5,26 = 29,18; less the credit: 19,18.
+    expect(screen.getByText('5,26 €')).toBeInTheDocument();
+    expect(screen.getByTestId('payment-amount')).toHaveTextContent('36,48 €19,18 €');
+  });
+
   it('a PayPal-only tenant: the coupon field is offered', async () => {
     server.use(
       apiGet('PaymentToken/validate', () => ok({ ...view, coupon: null, paymentProviderKind: 'paypal' })),
