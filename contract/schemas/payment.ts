@@ -57,6 +57,12 @@ export interface PaymentTokenView {
    * charges it (its coupon's own PayPal plan in `paymentProviderPlanId`).
    */
   paymentProviderKind?: 'paypal' | 'stripe' | null;
+  /**
+   * The residual credit of a plan change the link's payment sets off (issue 30), in euro: `amount`
+   * is already that much less; the page shows the line and computes the VAT on the whole period.
+   * Absent or 0 when none.
+   */
+  creditUsed?: number;
 }
 
 /** `POST api/PaymentToken/create` body. */

@@ -29,6 +29,7 @@ import {
   tenants,
 } from '../../db/schema';
 import { listPriceOf } from '../../db/fiscal-profiles';
+import { creditUsedBy } from '../../db/credits';
 import { HttpError } from '../../lib/http-error';
 import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
 import { findPayment, findSubscription } from './billing.repository';
@@ -342,6 +343,7 @@ export async function validatePaymentToken(
     subscriptionCoupon && linkPayment?.redemptionId
       ? await withCreditUsed({ tenantId: row.tenantId, tx: db }, subscriptionCoupon, linkPayment)
       : subscriptionCoupon;
+  const creditCents = await creditUsedBy({ tenantId: row.tenantId, tx: db }, row.paymentId);
   const [provider] =
     row.paymentProviderId === null
       ? []
@@ -377,6 +379,8 @@ export async function validatePaymentToken(
     coupon,
     extra: row.providerPlanId === EXTRA_PAYMENT_PLAN ? await extraOfPayment(db, row) : null,
     paymentProviderKind: provider?.kind === 'paypal' || provider?.kind === 'stripe' ? provider.kind : null,
+    // A period payment that sets off a residual credit (a renewal link, with or without a coupon).
+    ...(creditCents > 0 ? { creditUsed: fromCents(creditCents) } : {}),
   };
 }
 

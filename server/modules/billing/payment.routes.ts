@@ -126,6 +126,7 @@ const tokenViewSchema = z.object({
     .nullable()
     .optional(),
   paymentProviderKind: z.enum(['paypal', 'stripe']).nullable().optional(),
+  creditUsed: z.number().optional(),
 });
 
 export function registerPaymentRoutes(fastify: FastifyInstance, options: PaymentRoutesOptions): void {

@@ -163,8 +163,9 @@ function PaymentForm({ token, settings }: { token: PaymentTokenView; settings: P
   const coupon = token.coupon ?? null;
   // In cents, so the lines always add up to the total (the discount comes off before VAT).
   const discountCents = coupon ? Math.round(coupon.discountAmount * 100) : 0;
-  // A residual credit the discounted payment sets off (issue 30): the link asks that much less.
-  const creditCents = coupon?.creditUsed ? Math.round(coupon.creditUsed * 100) : 0;
+  // A residual credit the payment sets off (issue 30, with or without a coupon): the link asks that
+  // much less; the VAT line stays the whole period's.
+  const creditCents = Math.round((token.creditUsed ?? coupon?.creditUsed ?? 0) * 100);
   const vatAmount =
     (Math.round(token.amount * 100) + creditCents - Math.round(token.costBeforeVAT * 100) + discountCents) /
     100;

@@ -390,6 +390,7 @@ describe('the renewal asked used the customer’s residual credit', () => {
 
   it('withdrawn by a pause, the credit goes back to the ledger (it was a database error)', async () => {
     const base = await addPlan(admin, 'Mensile ridotto pausa', 19, 1);
+    expect((await admin.post(`/api/plan/syncStripe/${base.id}`)).status).toBe(200);
     clock.set('2027-04-01T09:00:00.000Z');
     const { sub, confirm } = await payByBankTransfer(
       admin,
@@ -416,6 +417,15 @@ describe('the renewal asked used the customer’s residual credit', () => {
       { amountCents: credit!.amountCents, paymentId: null },
       { amountCents: -credit!.amountCents, paymentId: asked.id },
     ]);
+    // Its link's page is told the credit it sets off (the VAT line stays the whole month's).
+    const [mail] = await mailsOf(asked.causale);
+    const view = await validate(linkIn(mail!.text)!);
+    expect(view.data).toMatchObject({
+      paymentId: asked.id,
+      amount: (2318 - credit!.amountCents) / 100,
+      costBeforeVAT: 19,
+      creditUsed: credit!.amountCents / 100,
+    });
 
     const paused = await admin.post(`/api/subscription/pause/${sub.id}`, {
       periods: 1,

@@ -244,6 +244,28 @@ describe('a discounted link (issue 30)', () => {
     expect(screen.getByTestId('payment-amount')).toHaveTextContent('36,48 €19,18 €');
   });
 
+  it('a renewal link that sets off a residual credit without a coupon: the credit’s line, the VAT of the whole period', async () => {
+    server.use(
+      apiGet('PaymentToken/validate', () =>
+        ok({
+          ...view,
+          amount: 26.48,
+          creditUsed: 10,
+          paymentProviderKind: 'stripe',
+          paymentProviderPlanId: 'price_1',
+        }),
+      ),
+      apiGet('paymentprovider/GetPublicSettingsByTenant/:id', () => ok(both)),
+    );
+    renderApp('/payment?token=tok-123');
+    expect(await screen.findByTestId('payment-credit')).toHaveTextContent(
+      /^Credito residuo compensato−10,00 €$/,
+    );
+    // 29,90 + IVA 6,58 = 36,48; less the credit: 26,48 (the VAT is not the difference 26,48 − 29,90).
+    expect(screen.getByText('6,58 €')).toBeInTheDocument();
+    expect(screen.getByTestId('payment-amount')).toHaveTextContent('26,48 €');
+  });
+
   it('a PayPal-only tenant: the coupon field is offered', async () => {
     server.use(
       apiGet('PaymentToken/validate', () => ok({ ...view, coupon: null, paymentProviderKind: 'paypal' })),
