@@ -464,6 +464,8 @@ async function nextUnpaidPayment(uow: UnitOfWork, subscriptionId: number, option
         eq(payments.subscriptionId, subscriptionId),
         isNull(payments.paidAt),
         isNull(payments.planChangeId),
+        // A one-off charge's own payment is no period's: a coupon discounts periods only.
+        isNull(payments.oneOffChargeId),
         isNull(payments.couponRedemptionId),
         sql`${payments.collectionStatus} <> 'exhausted'`,
       ),

@@ -66,6 +66,46 @@ const invoicesOf = (paymentId: number) =>
     .from(invoices)
     .where(and(eq(invoices.paymentId, paymentId), eq(invoices.documentType, 'TD01')));
 
+describe('a coupon applied by the Admin while a one-off charge waits to be paid', () => {
+  it('discounts the periods, never the charge’s own payment', async () => {
+    clock.set('2026-05-04T09:00:00.000Z');
+    const { sub, confirm } = await payByBankTransfer(
+      admin,
+      { userId: company, planId: plan.id },
+      '2026-05-04T09:00:00.000Z',
+    );
+    expect(confirm.status, confirm.raw).toBe(200);
+    clock.set('2026-05-06T10:00:00.000Z');
+    const made = await charge(sub.id, {
+      description: 'Migrazione dati',
+      quantity: 1,
+      unitPrice: '80,00',
+      collect: 'now',
+    });
+    expect(made.status, made.raw).toBe(200);
+    const paymentId = made.body.data!.paymentId!;
+    const code = `MENO10-${sub.id}`;
+    const coupon = await admin.post('/api/coupon/Create', {
+      code,
+      percentOff: 10,
+      duration: 'repeating',
+      durationPeriods: 2,
+      planIds: [plan.id],
+    });
+    expect(coupon.status, coupon.raw).toBe(200);
+    const applied = await admin.post(`/api/subscription/applyCoupon/${sub.id}`, { couponCode: code });
+    expect(applied.status, applied.raw).toBe(200);
+    // The charge's payment still asks 80,00 + IVA 17,60, without the coupon.
+    const [row] = await ctx.db
+      .select({ amountDueCents: payments.amountDueCents, couponRedemptionId: payments.couponRedemptionId })
+      .from(payments)
+      .where(eq(payments.id, paymentId));
+    expect(row).toEqual({ amountDueCents: 9760, couponRedemptionId: null });
+    // The next period asks the discounted month: 27,00 + IVA 5,94 = 32,94.
+    expect((await getSub(sub.id)).amountDue).toBe(32.94);
+  });
+});
+
 describe('a one-off charge collected at once, paid by transfer', () => {
   it('asks the document’s net to pay, is invoiced once when paid with its own line, valid', async () => {
     clock.set('2026-03-02T09:00:00.000Z');
