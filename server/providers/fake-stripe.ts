@@ -743,6 +743,11 @@ export async function startFakeStripe(
             };
           }
         }
+        // The discount removed (issue 30: a plan change the coupon does not allow): `discounts=`.
+        if (body.discounts === '') {
+          sub.discount = null;
+          if (key) keyed.set(key, { status: 200, body: sub });
+        }
         // A coupon applied later (issue 30): from the next invoice on.
         const discountCoupon = str(
           (body.discounts as Record<string, { coupon?: string }> | undefined)?.['0']?.coupon,

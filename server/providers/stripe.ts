@@ -187,6 +187,8 @@ export interface StripeAdapter extends PaymentProviderAdapter {
   createCoupon(input: StripeCouponInput): Promise<string>;
   /** The subscription's discount from its next invoice on (`discounts: [{coupon}]`), keyed. */
   setSubscriptionCoupon(id: string, couponId: string, idempotencyKey: string): Promise<void>;
+  /** The subscription without a discount from its next invoice on (`discounts: ''`), keyed. */
+  removeSubscriptionCoupon(id: string, idempotencyKey: string): Promise<void>;
   /** The verified event, or null when the signature (or the secret) does not match the raw body. */
   parseWebhook(rawBody: Buffer | string, signature: string | undefined): StripeWebhookEvent | null;
 }
@@ -496,6 +498,11 @@ export function createStripeAdapter(credentials: StripeCredentials, options: Str
           { discounts: [{ coupon: couponId }], proration_behavior: 'none' },
           { idempotencyKey },
         ),
+      );
+    },
+    async removeSubscriptionCoupon(id, idempotencyKey) {
+      await call(() =>
+        stripe.subscriptions.update(id, { discounts: '', proration_behavior: 'none' }, { idempotencyKey }),
       );
     },
     async getPrice(id) {

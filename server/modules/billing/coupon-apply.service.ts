@@ -402,17 +402,7 @@ export async function stripeCouponTarget(uow: UnitOfWork, subscriptionId: number
     .select({ months: plans.recurrenceType })
     .from(plans)
     .where(and(eq(plans.tenantId, uow.tenantId), eq(plans.id, sub.planId)));
-  // Stripe counts a repeating coupon's months from now: D0 months reach past the next billing date,
-  // then (N − 1) periods, so the end falls inside the N-th discounted period (see stripeCouponDuration).
-  const months = plan?.months ?? 1;
-  let reach = 1;
-  while (addMonthsUtc(uow.now, reach) <= sub.nextBillingDate) reach++;
-  const duration =
-    quote.periodsLeft === null
-      ? { duration: 'forever' as const, durationInMonths: null }
-      : quote.periodsLeft <= 1
-        ? { duration: 'once' as const, durationInMonths: null }
-        : { duration: 'repeating' as const, durationInMonths: reach + (quote.periodsLeft - 1) * months };
+  const duration = stripeDurationFrom(uow.now, sub.nextBillingDate, quote.periodsLeft, plan?.months ?? 1);
   return {
     subscriptionId,
     providerSubscriptionId: charge.providerSubscriptionId,
@@ -423,6 +413,25 @@ export async function stripeCouponTarget(uow: UnitOfWork, subscriptionId: number
 }
 
 export type StripeCouponTarget = NonNullable<Awaited<ReturnType<typeof stripeCouponTarget>>>;
+
+/**
+ * A Stripe coupon's duration for `periodsLeft` discounted periods of `months` each, applied at
+ * `now` with the next invoice at `nextCharge`: Stripe counts a repeating coupon's months from now,
+ * so D0 months reach past the next charge, then (N − 1) periods, and the end falls inside the
+ * N-th discounted period (see stripeCouponDuration); null periods: forever.
+ */
+export function stripeDurationFrom(
+  now: Date,
+  nextCharge: Date,
+  periodsLeft: number | null,
+  months: number,
+): { duration: 'forever' | 'once' | 'repeating'; durationInMonths: number | null } {
+  if (periodsLeft === null) return { duration: 'forever', durationInMonths: null };
+  if (periodsLeft <= 1) return { duration: 'once', durationInMonths: null };
+  let reach = 1;
+  while (addMonthsUtc(now, reach) <= nextCharge) reach++;
+  return { duration: 'repeating', durationInMonths: reach + (periodsLeft - 1) * months };
+}
 
 function addMonthsUtc(d: Date, months: number): Date {
   const r = new Date(d.getTime());

@@ -25,13 +25,17 @@
  */
 import { and, count, eq } from 'drizzle-orm';
 import { billingMessages } from '../../../contract/messages';
-import { payments, planChanges, plans } from '../../db/schema';
+import { toCents, toPercentHundredths } from '../../../contract/money';
+import { redemptionOf } from '../../db/coupons';
+import { payments, planChanges, plans, subscriptions } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import type { EventBus } from '../../unit-of-work/events';
 import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
 import { findPayment } from './billing.repository';
 import { providerLabel, type ProviderDeps } from './provider-payments';
 import { creditBalance, ensureCreditsAtStripe, setOffCredit } from './subscription-credit';
+import { stripeDurationFrom } from './coupon-apply.service';
+import { subscriptionTermsWith } from './subscription.service';
 
 /** What the route passes: the checked change of a provider subscription. */
 export interface ProviderPlanChange {
@@ -52,7 +56,7 @@ export interface ProviderPlanChange {
 }
 
 export async function changePlanAtProvider(
-  deps: Pick<ProviderDeps, 'providers' | 'connectionFor'>,
+  deps: Pick<ProviderDeps, 'providers' | 'connectionFor' | 'uow'>,
   tenantId: number,
   change: ProviderPlanChange,
 ): Promise<void> {
@@ -89,6 +93,67 @@ export async function changePlanAtProvider(
     idempotencyKey,
     ...(change.method === 'stripe' && change.nextChargeAt ? { nextChargeAt: change.nextChargeAt } : {}),
   });
+  if (change.method === 'stripe') await couponAtStripeForPlan(deps, tenantId, change, idempotencyKey);
+}
+
+/**
+ * A Stripe subscription's running coupon after its price changed (issue 30): Rinnova's unit keeps
+ * the coupon on the new plan when its plans allow it, the amount due discounted on the new price,
+ * or ends it (plan-change.service.ts `couponOnNewPlan`). Stripe's discount is an amount off the old
+ * price, so it is replaced here, keyed with the change: a coupon of the new plan's amount off for
+ * the periods left, or none at all. Without a running coupon nothing is called.
+ */
+async function couponAtStripeForPlan(
+  deps: Pick<ProviderDeps, 'providers' | 'connectionFor' | 'uow'>,
+  tenantId: number,
+  change: ProviderPlanChange,
+  changeKey: string,
+): Promise<void> {
+  const scope = { tenantId, tx: deps.connectionFor(tenantId) };
+  const r = await redemptionOf(scope, change.subscriptionId);
+  if (!r || r.periodsLeft === 0) return;
+  const { adapter } = await deps.providers.stripe(tenantId);
+  if (r.planIds.length > 0 && !r.planIds.includes(change.toPlanId)) {
+    await adapter.removeSubscriptionCoupon(change.providerSubscriptionId, `${changeKey}-coupon-off`);
+    return;
+  }
+  const [row] = await scope.tx
+    .select({
+      userId: subscriptions.userId,
+      nextBillingDate: subscriptions.nextBillingDate,
+      cost: plans.recurringCostBeforeVat,
+      vat: plans.vatPercentage,
+      months: plans.recurrenceType,
+    })
+    .from(subscriptions)
+    .innerJoin(plans, and(eq(plans.tenantId, subscriptions.tenantId), eq(plans.id, change.toPlanId)))
+    .where(and(eq(subscriptions.tenantId, tenantId), eq(subscriptions.id, change.subscriptionId)));
+  if (!row) return;
+  const { full, discounted } = await subscriptionTermsWith(
+    scope,
+    {
+      userId: row.userId,
+      planId: change.toPlanId,
+      costBeforeVatCents: toCents(row.cost),
+      vatHundredths: toPercentHundredths(row.vat),
+    },
+    r.discount,
+  );
+  const amountOffCents = full.netToPayCents - discounted.netToPayCents;
+  const key = `${changeKey}-coupon-${r.id}-${amountOffCents}`;
+  const couponId = await adapter.createCoupon({
+    amountOffCents,
+    ...stripeDurationFrom(
+      deps.uow.clock(),
+      change.nextChargeAt ?? row.nextBillingDate,
+      r.periodsLeft,
+      row.months,
+    ),
+    name: r.code,
+    metadata: { rinnovaTenantId: String(tenantId), rinnovaSubscriptionId: String(change.subscriptionId) },
+    idempotencyKey: key,
+  });
+  await adapter.setSubscriptionCoupon(change.providerSubscriptionId, couponId, `${key}-sub`);
 }
 
 /**

@@ -389,6 +389,75 @@ describe("'Applica coupon' on a subscription", () => {
     for (const [i, p] of renewals.entries()) expect(await invoicedCents(p.id)).toBe(charged[i]);
   });
 
+  it('a plan change at Stripe replaces Stripe’s discount: the new plan’s amount off for the periods left, or none when the coupon does not allow it', async () => {
+    const plus = await addPlan(admin, 'Mensile coupon plus', 49);
+    expect((await admin.post(`/api/plan/syncStripe/${plus.id}`)).status).toBe(200);
+    await create(admin, 'coupon', {
+      code: 'SOLOMENSILE',
+      percentOff: 10,
+      duration: 'repeating',
+      durationPeriods: 3,
+      planIds: [monthly.id],
+    });
+    const renewals = async (providerId: string, subId: number, days: string[]) => {
+      const charged: number[] = [];
+      for (const day of days) {
+        clock.set(`${day}T10:00:00.000Z`);
+        await ctx.app.jobs!.runJobNow('plan-changes', { tenantId: demoId });
+        const invoice = stripe.renew(providerId, clock.now());
+        charged.push(invoice.amount_paid as number);
+        await stripeHook(invoice);
+      }
+      const paid = [...(await getSub(subId)).payments].sort((a, b) => a.id - b.id).slice(1);
+      expect(paid.map((p) => Math.round(p.amountDue * 100))).toEqual(charged);
+      for (const [i, p] of paid.entries()) expect(await invoicedCents(p.id)).toBe(charged[i]);
+      return charged;
+    };
+
+    // 20 % for 3 periods on the 29,00 € month, then Plus (49,00 €) from the renewal: Stripe's
+    // discount becomes 20 % of 59,78 € = 11,96 € for the same 3 periods.
+    const first = await linkFor(monthly, '2027-01-04T10:00:00.000Z');
+    const firstAtStripe = await payByCard(first.token);
+    clock.set('2027-01-10T10:00:00.000Z');
+    const applied = await admin.post(`/api/subscription/applyCoupon/${first.sub.id}`, {
+      couponCode: 'TRIMESTRE20',
+    });
+    expect(applied.status, applied.raw).toBe(200);
+    expect(stripe.subscriptions.get(firstAtStripe)!.discount!.coupon).toMatchObject({ amount_off: 708 });
+    clock.set('2027-01-12T10:00:00.000Z');
+    const changed = await admin.post(`/api/subscription/changePlan/${first.sub.id}`, {
+      planId: plus.id,
+      when: 'renewal',
+    });
+    expect(changed.status, changed.raw).toBe(200);
+    expect(stripe.subscriptions.get(firstAtStripe)!.discount!.coupon).toMatchObject({
+      amount_off: 1196,
+      duration: 'repeating',
+      duration_in_months: 3,
+    });
+    expect(
+      await renewals(firstAtStripe, first.sub.id, ['2027-02-04', '2027-03-04', '2027-04-04', '2027-05-04']),
+    ).toEqual([4782, 4782, 4782, 5978]);
+
+    // A coupon of the month only: the change to Plus ends it in Rinnova and at Stripe.
+    const second = await linkFor(monthly, '2027-06-07T10:00:00.000Z');
+    const secondAtStripe = await payByCard(second.token);
+    clock.set('2027-06-10T10:00:00.000Z');
+    expect(
+      (await admin.post(`/api/subscription/applyCoupon/${second.sub.id}`, { couponCode: 'SOLOMENSILE' }))
+        .status,
+    ).toBe(200);
+    expect(stripe.subscriptions.get(secondAtStripe)!.discount).not.toBeNull();
+    clock.set('2027-06-12T10:00:00.000Z');
+    const ended = await admin.post(`/api/subscription/changePlan/${second.sub.id}`, {
+      planId: plus.id,
+      when: 'renewal',
+    });
+    expect(ended.status, ended.raw).toBe(200);
+    expect(stripe.subscriptions.get(secondAtStripe)!.discount).toBeNull();
+    expect(await renewals(secondAtStripe, second.sub.id, ['2027-07-07', '2027-08-07'])).toEqual([5978, 5978]);
+  }, 60_000);
+
   it("a customer's own list carries the coupon in effect (the area's cards)", async () => {
     clock.set('2026-08-02T09:00:00.000Z');
     const me = await userId(ctx, 'cliente@demo.rinnova.it');
