@@ -2,7 +2,7 @@
  * The ledger of a subscription's credit (issue 30, 'Cambia piano'; `subscription_credits`): what
  * billing writes and invoicing reads. The module's story: server/modules/billing/subscription-credit.ts.
  */
-import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { fromCents } from '../../contract/money';
 import { invoices, payments, planChanges, subscriptionCredits } from './schema';
 import type { TenantScope, UnitOfWork } from '../unit-of-work/unit-of-work';
@@ -118,6 +118,41 @@ export async function capCreditUse(
   if (capped === 0) await w.tx.delete(subscriptionCredits).where(where);
   else await w.tx.update(subscriptionCredits).set({ amountCents: -capped }).where(where);
   return capped;
+}
+
+/**
+ * The period start of the subscription's first unpaid payment from `from` (before `until`, when
+ * given) that sets off a residual credit, or null: the payment a pause or a card renewal turned
+ * back on must not leave behind when Stripe's balance already gave its credit back.
+ */
+export async function unpaidSetOffFrom(
+  scope: TenantScope,
+  subscriptionId: number,
+  from: Date,
+  until?: Date,
+): Promise<Date | null> {
+  const [row] = await scope.tx
+    .select({ periodStart: payments.periodStart })
+    .from(payments)
+    .innerJoin(
+      subscriptionCredits,
+      and(
+        eq(subscriptionCredits.tenantId, payments.tenantId),
+        eq(subscriptionCredits.paymentId, payments.id),
+      ),
+    )
+    .where(
+      and(
+        eq(payments.tenantId, scope.tenantId),
+        eq(payments.subscriptionId, subscriptionId),
+        isNull(payments.paidAt),
+        gte(payments.periodStart, from),
+        ...(until ? [lt(payments.periodStart, until)] : []),
+      ),
+    )
+    .orderBy(asc(payments.periodStart))
+    .limit(1);
+  return row?.periodStart ?? null;
 }
 
 /** The credit a payment used (cents, ≥ 0). */

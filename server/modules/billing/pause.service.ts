@@ -34,21 +34,13 @@ import {
   type SubscriptionPause,
 } from '../../../contract/schemas/pause';
 import { SubscriptionStatus } from '../../../contract/subscription-status';
-import {
-  bankTransfers,
-  payments,
-  planChanges,
-  plans,
-  subscriptionCredits,
-  subscriptions,
-  tenants,
-} from '../../db/schema';
+import { bankTransfers, payments, planChanges, plans, subscriptions, tenants } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import { ProviderError, type ProviderKind } from '../../providers/payment-provider';
 import type { ProviderRegistry } from '../../providers/registry';
 import type { TenantScope, UnitOfWork, UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import { findSubscription, type SubscriptionRow } from './billing.repository';
-import { periodBilling } from '../../db/credits';
+import { periodBilling, unpaidSetOffFrom } from '../../db/credits';
 import { recordHistory, withdrawUnpaidPayments } from './subscription.service';
 
 const rome = new Intl.DateTimeFormat('it-IT', {
@@ -200,29 +192,8 @@ export async function preparePause(
   // A paused period's payment that used the customer's credit gives it back to the ledger when it
   // is withdrawn (`withdrawUnpaidPayments`); on a card Stripe's balance already gave it back, so
   // the ledger would count it twice: pay that payment first (as a change of recurrence, 409).
-  if ((await periodBilling(w, id))?.method === 'stripe') {
-    const [setOff] = await w.tx
-      .select({ id: subscriptionCredits.id })
-      .from(subscriptionCredits)
-      .innerJoin(
-        payments,
-        and(
-          eq(payments.tenantId, subscriptionCredits.tenantId),
-          eq(payments.id, subscriptionCredits.paymentId),
-        ),
-      )
-      .where(
-        and(
-          eq(payments.tenantId, w.tenantId),
-          eq(payments.subscriptionId, id),
-          isNull(payments.paidAt),
-          gte(payments.periodStart, from),
-          lt(payments.periodStart, until),
-        ),
-      )
-      .limit(1);
-    if (setOff) throw new HttpError(409, pauseMessages.creditAtStripe);
-  }
+  if ((await periodBilling(w, id))?.method === 'stripe' && (await unpaidSetOffFrom(w, id, from, until)))
+    throw new HttpError(409, pauseMessages.creditAtStripe);
   const [scheduled] = await w.tx
     .select({ id: planChanges.id })
     .from(planChanges)

@@ -18,7 +18,7 @@
  * - Twice is once: off when already off, or on when already on, answers the state and calls nobody.
  * - Only the caller's own subscription of the unit's tenant: anything else is the same 404.
  */
-import { and, asc, desc, eq, gte, inArray, isNotNull, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull } from 'drizzle-orm';
 import { romeCalendarDay } from '../../../contract/billing-dates';
 import { serverMessages } from '../../../contract/messages';
 import {
@@ -28,12 +28,13 @@ import {
   type RenewalStopInputParsed,
 } from '../../../contract/schemas/renewal';
 import { SubscriptionStatus, type SubscriptionStatusId } from '../../../contract/subscription-status';
-import { payments, subscriptionCredits, subscriptionEvents, subscriptions } from '../../db/schema';
+import { payments, subscriptionEvents, subscriptions } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import { ProviderError, type ProviderKind } from '../../providers/payment-provider';
 import type { ProviderRegistry } from '../../providers/registry';
 import type { TenantScope, UnitOfWork } from '../../unit-of-work/unit-of-work';
 import { findSubscription, renewsByTransfer, type SubscriptionRow } from './billing.repository';
+import { unpaidSetOffFrom } from '../../db/credits';
 import { changeStatus } from './subscription.service';
 
 const RENEWAL_EVENTS = ['stopRenewal', 'resumeRenewal', 'resumeTransferRenewal'] as const;
@@ -224,26 +225,8 @@ async function providerRenewalOf(
  * lost. Refused (409) until that payment is paid by its link.
  */
 async function refuseCreditOnLink(scope: TenantScope, sub: RenewalFacts): Promise<void> {
-  const [asked] = await scope.tx
-    .select({ periodStart: payments.periodStart })
-    .from(payments)
-    .innerJoin(
-      subscriptionCredits,
-      and(
-        eq(subscriptionCredits.tenantId, payments.tenantId),
-        eq(subscriptionCredits.paymentId, payments.id),
-      ),
-    )
-    .where(
-      and(
-        eq(payments.tenantId, scope.tenantId),
-        eq(payments.subscriptionId, sub.id),
-        isNull(payments.paidAt),
-        gte(payments.periodStart, sub.nextBillingDate),
-      ),
-    )
-    .limit(1);
-  if (asked) throw new HttpError(409, renewalMessages.creditOnRenewalLink(romeDate(asked.periodStart)));
+  const asked = await unpaidSetOffFrom(scope, sub.id, sub.nextBillingDate);
+  if (asked) throw new HttpError(409, renewalMessages.creditOnRenewalLink(romeDate(asked)));
 }
 
 export interface RenewalDeps {
