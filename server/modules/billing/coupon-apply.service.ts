@@ -308,14 +308,19 @@ export async function applyCouponToSubscription(
  * the discounted net less the credit it uses (never more than that net) and `creditUsed` says how
  * much. Otherwise the quote as it is.
  */
-export async function withCreditUsed(
+async function withCreditUsed(
   scope: TenantScope,
   quote: CouponQuote,
   p: { id: number; paidAt: Date | null },
 ): Promise<CouponQuote> {
   if (p.paidAt !== null) return quote;
+  return quoteWithCredit(quote, await creditUsedBy(scope, p.id));
+}
+
+/** `withCreditUsed` when the cents the payment sets off are already read. */
+export function quoteWithCredit(quote: CouponQuote, creditCents: number): CouponQuote {
   const net = toCents(quote.amount);
-  const used = Math.min(await creditUsedBy(scope, p.id), net);
+  const used = Math.min(creditCents, net);
   return used > 0 ? { ...quote, amount: fromCents(net - used), creditUsed: fromCents(used) } : quote;
 }
 

@@ -34,7 +34,7 @@ import { HttpError } from '../../lib/http-error';
 import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
 import { findPayment, findSubscription } from './billing.repository';
 import { ensureRenewalPayment, formatEur } from './subscription.service';
-import { couponQuoteOfSubscription, withCreditUsed } from './coupon-apply.service';
+import { couponQuoteOfSubscription, quoteWithCredit } from './coupon-apply.service';
 
 export const paymentMessages = {
   linkOnlyNotActive: 'Il link di pagamento si crea solo per una sottoscrizione non attiva.',
@@ -339,11 +339,12 @@ export async function validatePaymentToken(
         .from(payments)
         .where(and(eq(payments.tenantId, row.tenantId), eq(payments.id, row.paymentId)))
     : [];
-  const coupon =
-    subscriptionCoupon && linkPayment?.redemptionId
-      ? await withCreditUsed({ tenantId: row.tenantId, tx: db }, subscriptionCoupon, linkPayment)
-      : subscriptionCoupon;
+  // The residual credit the link's payment sets off, read once for the coupon's quote and the page.
   const creditCents = await creditUsedBy({ tenantId: row.tenantId, tx: db }, row.paymentId);
+  const coupon =
+    subscriptionCoupon && linkPayment?.redemptionId && linkPayment.paidAt === null
+      ? quoteWithCredit(subscriptionCoupon, creditCents)
+      : subscriptionCoupon;
   const [provider] =
     row.paymentProviderId === null
       ? []
