@@ -37,7 +37,8 @@ test.describe('Session expiry', () => {
     // The page keeps running with its session in memory; only the stored token (which every
     // request reads) has expired, so the server is the one who says so.
     await setStorage(page, { token: expiredTokenFor(user) });
-    const refused = page.waitForResponse((r) => r.url().includes('/api/region/getAll') && r.status() === 401);
+    // Whichever request meets the 401 first ends the session (and cancels the others).
+    const refused = page.waitForResponse((r) => r.url().includes('/api/') && r.status() === 401);
     await page.getByLabel('Mostra:').selectOption('10');
     const answer = (await (await refused).json()) as { message: string };
     expect(answer.message).toContain('scaduto');
@@ -51,7 +52,9 @@ test.describe('Session expiry', () => {
     await login(page, accounts.admin);
     await setStorage(page, { token: 'not-a.real-token.at-all' });
 
-    const refused = page.waitForResponse((r) => r.url().includes('/api/region/getAll') && r.status() === 401);
+    // The first of the page's requests the server refuses ends the session and cancels the
+    // others: on a loaded machine that may be the frame's tenant list rather than the region list.
+    const refused = page.waitForResponse((r) => r.url().includes('/api/') && r.status() === 401);
     await page.goto('/region');
     await refused;
     await expect(page).toHaveURL(/\/login$/);
