@@ -1,3 +1,4 @@
+import { fromCents, toCents } from '../../contract/money';
 import { couponPeriodsText, type CouponQuote } from '../../contract/schemas/coupon-apply';
 import { formatCurrency } from '../lib/formatters';
 
@@ -5,8 +6,8 @@ import { formatCurrency } from '../lib/formatters';
 export function CouponFigures({ coupon, first = false }: { coupon: CouponQuote; first?: boolean }) {
   // A quote of a payment that sets off a residual credit (issue 30): `amount` is that payment's ask;
   // one period's discounted amount is it plus the credit used.
-  const creditCents = coupon.creditUsed ? Math.round(coupon.creditUsed * 100) : 0;
-  const perPeriod = (Math.round(coupon.amount * 100) + creditCents) / 100;
+  const creditCents = coupon.creditUsed ? toCents(coupon.creditUsed) : 0;
+  const perPeriod = fromCents(toCents(coupon.amount) + creditCents);
   return (
     <div>
       <dl className="space-y-1 text-sm">
@@ -35,7 +36,7 @@ export function CouponFigures({ coupon, first = false }: { coupon: CouponQuote; 
           <div className="flex justify-between gap-3" data-testid="coupon-credit">
             <dt className="text-slate-500">Prossimo pagamento</dt>
             <dd className="text-right text-slate-900">
-              {formatCurrency(coupon.amount)} (credito residuo −{formatCurrency(creditCents / 100)})
+              {formatCurrency(coupon.amount)} (credito residuo −{formatCurrency(fromCents(creditCents))})
             </dd>
           </div>
         )}

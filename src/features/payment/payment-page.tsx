@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { couponMessages, messages } from '../../../contract/messages';
+import { fromCents, toCents } from '../../../contract/money';
 import type { PaymentTokenView } from '../../../contract/schemas/payment';
 import { Spinner } from '../../components/spinner';
 import { CheckIcon } from '../../components/icons';
@@ -162,13 +163,13 @@ function PaymentForm({ token, settings }: { token: PaymentTokenView; settings: P
   const method: Method = methods.includes(chosen) ? chosen : (methods[0] ?? 'paypal');
   const coupon = token.coupon ?? null;
   // In cents, so the lines always add up to the total (the discount comes off before VAT).
-  const discountCents = coupon ? Math.round(coupon.discountAmount * 100) : 0;
+  const discountCents = coupon ? toCents(coupon.discountAmount) : 0;
   // A residual credit the payment sets off (issue 30, with or without a coupon): the link asks that
   // much less; the VAT line stays the whole period's.
-  const creditCents = Math.round((token.creditUsed ?? coupon?.creditUsed ?? 0) * 100);
-  const vatAmount =
-    (Math.round(token.amount * 100) + creditCents - Math.round(token.costBeforeVAT * 100) + discountCents) /
-    100;
+  const creditCents = toCents(token.creditUsed ?? coupon?.creditUsed ?? 0);
+  const vatAmount = fromCents(
+    toCents(token.amount) + creditCents - toCents(token.costBeforeVAT) + discountCents,
+  );
   const period = periodLabel(token.plan.recurrenceType);
 
   // Stripe.js (its fraud signals) once the card is chosen, only on this page, never awaited: the
