@@ -36,7 +36,10 @@ export function CouponFigures({ coupon, first = false }: { coupon: CouponQuote; 
           <div className="flex justify-between gap-3" data-testid="coupon-credit">
             <dt className="text-slate-500">Prossimo pagamento</dt>
             <dd className="text-right text-slate-900">
-              {formatCurrency(coupon.amount)} (credito residuo −{formatCurrency(fromCents(creditCents))})
+              <span className="font-semibold">{formatCurrency(coupon.amount)}</span>
+              <span className="block text-xs text-slate-500">
+                credito residuo −{formatCurrency(fromCents(creditCents))}
+              </span>
             </dd>
           </div>
         )}

@@ -24,7 +24,7 @@ describe('CouponFigures with a residual credit', () => {
     render(<CouponFigures coupon={quote} />);
     expect(screen.getByText('Per periodo').nextElementSibling).toHaveTextContent('35,38 €31,84 €');
     expect(screen.getByTestId('coupon-credit')).toHaveTextContent(
-      'Prossimo pagamento19,64 € (credito residuo −12,20 €)',
+      'Prossimo pagamento19,64 €credito residuo −12,20 €',
     );
   });
 
