@@ -25,6 +25,7 @@ import { startFakePayPal, type FakePayPal } from '../../server/providers/fake-pa
 import { startFakeStripe, type FakeStripe } from '../../server/providers/fake-stripe';
 import { createTestContext, DEMO, type ApiClient, type TestContext } from './helpers/test-app';
 import {
+  addPlan,
   createSubscription,
   DEMO_IBAN,
   giveIban,
@@ -313,6 +314,41 @@ describe("action 'bankTransfer'", () => {
     expect(done.payments[1]).toMatchObject({ method: 'bankTransfer' });
     expect(done.payments[1]?.paidAt).not.toBeNull();
     expect((await pay(sub.id)).status).toBe(409);
+  });
+
+  it('a plan change withdraws the transfer asked: the choice stays, the next reminder asks the new plan by transfer (issue 30)', async () => {
+    const pro = await addPlan(admin, 'Basic Plus bonifico', 49, 1);
+    expect((await admin.post(`/api/plan/syncStripe/${pro.id}`)).status).toBe(200);
+    const { sub } = await activeByStripe();
+    expect((await method(cliente, sub.id, 'bankTransfer')).status).toBe(200);
+    const [, asked] = (await state(sub.id)).payments;
+    expect(asked).toMatchObject({ method: 'bankTransfer', paidAt: null });
+
+    // An upgrade now: the renewal asked at the old price is withdrawn (it is asked again at the new one).
+    const changed = await admin.post(`/api/subscription/changePlan/${sub.id}`, {
+      planId: pro.id,
+      when: 'now',
+    });
+    expect(changed.status, changed.raw).toBe(200);
+    const afterChange = await state(sub.id);
+    expect(afterChange.payments.map((p) => p.id)).not.toContain(asked!.id);
+    expect(afterChange.sub[0]?.status).toBe(SubscriptionStatus.ActiveNoRenewal);
+
+    // The reminder: the new plan's month, by transfer (before, a card link: the choice was lost).
+    const nextBilling = Date.parse(sub.nextBillingDate);
+    clock.set(new Date(nextBilling - 3 * 86_400_000).toISOString());
+    const mailsBefore = (await ctx.outbox()).length;
+    await ctx.app.jobs!.runJobNow(JOB_NAMES.renewalReminders, { tenantId: demoId });
+    const next = (await state(sub.id)).payments.find(
+      (p) => p.periodStart.toISOString() === sub.nextBillingDate && p.planChangeId === null,
+    );
+    expect(next).toMatchObject({ method: 'bankTransfer', paidAt: null, amountDueCents: 5978 });
+    const mails = (await ctx.outbox()).slice(mailsBefore).filter((m) => m.text.includes(next!.causale));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toContain('istruzioni per il bonifico');
+    expect(mails[0]!.text).toContain(DEMO_IBAN);
+    const due = await pay(sub.id);
+    expect(due.status).toBe(409); // nothing due before the billing date, as for any renewal by transfer
   });
 
   it('only from an active subscription (409), and needs the seller’s IBAN (409, nothing written)', async () => {

@@ -591,7 +591,9 @@ export async function latestApprovalDate(scope: TenantScope, paymentId: number):
  * Issue 29: a subscription renews by bank transfer when its customer chose the transfer for the
  * period from `periodStart` ('Passa al bonifico': that payment is recorded unpaid with method
  * 'bankTransfer'), or when its current period was paid by bank transfer and the tenant has an IBAN
- * to give (without one, the payment link as before).
+ * to give (without one, the payment link as before). The choice outlives that payment: a plan
+ * change withdraws it (issue 30), and the subscription's last status move, the customer's
+ * `switchToBankTransfer`, still says it (until a move undoes it: renewal back on, expiry…).
  */
 export async function renewsByTransfer(
   w: TenantScope,
@@ -602,9 +604,26 @@ export async function renewsByTransfer(
   if (next && next.paidAt === null && next.method === 'bankTransfer') return true;
   if (next && next.paidAt !== null) return false;
   const current = await latestPaidPayment(w, subscriptionId);
-  if (current?.method !== 'bankTransfer') return false;
+  if (current?.method !== 'bankTransfer' && !(await choseTransfer(w, subscriptionId))) return false;
   const [tenant] = await w.tx.select({ iban: tenants.iban }).from(tenants).where(eq(tenants.id, w.tenantId));
   return Boolean(tenant?.iban);
+}
+
+/** The subscription's last status move is its customer's 'Passa al bonifico' (history rows that move no status skipped). */
+async function choseTransfer(w: TenantScope, subscriptionId: number): Promise<boolean> {
+  const [last] = await w.tx
+    .select({ event: subscriptionEvents.event })
+    .from(subscriptionEvents)
+    .where(
+      and(
+        eq(subscriptionEvents.tenantId, w.tenantId),
+        eq(subscriptionEvents.subscriptionId, subscriptionId),
+        sql`${subscriptionEvents.fromStatus} is distinct from ${subscriptionEvents.toStatus}`,
+      ),
+    )
+    .orderBy(desc(subscriptionEvents.id))
+    .limit(1);
+  return last?.event === 'switchToBankTransfer';
 }
 
 /**
