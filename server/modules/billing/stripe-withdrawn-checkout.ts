@@ -15,9 +15,20 @@
  *   after commit (`stripeCheckout.paidWithdrawn`) Stripe refunds what it took (keyed by the
  *   session: a retry refunds once; the refund's id on the session's row) and, in subscription
  *   mode, the Stripe subscription the session created is cancelled (so it charges nothing more).
+ *   The customer is e-mailed that the payment was refunded (once, with the refund's id).
  */
-import { and, eq } from 'drizzle-orm';
-import { payments, paymentTokens, stripeCheckoutSessions, subscriptions } from '../../db/schema';
+import { and, eq, isNull } from 'drizzle-orm';
+import {
+  payments,
+  paymentTokens,
+  stripeCheckoutSessions,
+  subscriptions,
+  tenants,
+  users,
+  userTenants,
+} from '../../db/schema';
+import { escapeHtml } from '../../lib/html';
+import { layout, withSignInLink } from '../../mail/templates';
 import { ProviderError } from '../../providers/payment-provider';
 import type { StripeWebhookEvent } from '../../providers/stripe';
 import type { EventBus } from '../../unit-of-work/events';
@@ -30,6 +41,18 @@ export const withdrawnCheckoutMessages = {
   history: (amount: string | null, sessionId: string, providerSubscriptionId: string | null) =>
     `Pagamento con carta su un link ritirato: rimborsato ${amount ?? 'l’importo addebitato'} (sessione Stripe ${sessionId})` +
     (providerSubscriptionId ? `; sottoscrizione Stripe ${providerSubscriptionId} annullata` : ''),
+  mailSubject: (tenant: string) => `${tenant}: pagamento con carta rimborsato`,
+  mailBody: (name: string, amount: string, tenant: string, mode: 'subscription' | 'payment'): string[] => [
+    `Gentile ${name},`,
+    `hai pagato con carta ${amount} da un link di pagamento del tuo abbonamento che ${tenant} aveva nel frattempo ritirato, perché quel pagamento non era più dovuto. ` +
+      'L’importo ti è stato rimborsato per intero sulla stessa carta: l’accredito può richiedere alcuni giorni lavorativi.',
+    ...(mode === 'subscription'
+      ? [
+          'Anche l’addebito automatico con carta attivato con quel pagamento è stato annullato: non ti sarà addebitato altro.',
+        ]
+      : []),
+    'Se qualcosa resta dovuto, ti sarà chiesto con un nuovo avviso.',
+  ],
   detail: (paymentId: number | null, sessionId: string) =>
     `pagamento ${paymentId ?? '?'} ritirato: sessione ${sessionId} pagata su un link ritirato, rimborso (e annullamento della sottoscrizione Stripe) dopo il commit`,
 } as const;
@@ -165,7 +188,7 @@ export async function withdrawnSessionPaid(
  * throws: the outbox retries.
  */
 export async function refundWithdrawnCheckout(
-  deps: Pick<ProviderDeps, 'providers' | 'connectionFor'>,
+  deps: Pick<ProviderDeps, 'providers' | 'connectionFor' | 'uow'>,
   tenantId: number,
   payload: { sessionId: string; mode: 'subscription' | 'payment'; providerSubscriptionId: string | null },
 ): Promise<void> {
@@ -186,10 +209,9 @@ export async function refundWithdrawnCheckout(
       idempotencyKey: `rinnova-withdrawn-refund-${tenantId}-${payload.sessionId}`,
     });
     if (row)
-      await db
-        .update(stripeCheckoutSessions)
-        .set({ refundRef: (refund?.refundId ?? 'none').slice(0, 200) })
-        .where(where);
+      await deps.uow.run({ tenantId, actor: { kind: 'system', job: REFUND_JOB } }, (w) =>
+        recordRefund(w, payload.sessionId, refund, payload.mode),
+      );
   }
   if (payload.mode !== 'subscription' || !payload.providerSubscriptionId) return;
   try {
@@ -199,6 +221,59 @@ export async function refundWithdrawnCheckout(
     const now = await adapter.getSubscription(payload.providerSubscriptionId);
     if (now.status !== 'CANCELLED' && now.status !== 'EXPIRED') throw error;
   }
+}
+
+const REFUND_JOB = 'stripe-withdrawn-checkout';
+
+/**
+ * The refund on the session's row, once (a conditional update), and the customer's e-mail that the
+ * card payment was refunded (in the same unit: written once, sent after commit by the outbox).
+ */
+async function recordRefund(
+  w: UnitOfWork,
+  sessionId: string,
+  refund: { refundId: string; amountCents: number } | null,
+  mode: 'subscription' | 'payment',
+): Promise<void> {
+  const [done] = await w.tx
+    .update(stripeCheckoutSessions)
+    .set({ refundRef: (refund?.refundId ?? 'none').slice(0, 200) })
+    .where(
+      and(
+        eq(stripeCheckoutSessions.tenantId, w.tenantId),
+        eq(stripeCheckoutSessions.sessionId, sessionId),
+        isNull(stripeCheckoutSessions.refundRef),
+      ),
+    )
+    .returning({ subscriptionId: stripeCheckoutSessions.subscriptionId });
+  if (!done || !refund || refund.amountCents <= 0) return;
+  const [sub] = await w.tx
+    .select({ userId: subscriptions.userId, email: users.email, name: userTenants.name })
+    .from(subscriptions)
+    .innerJoin(users, eq(users.id, subscriptions.userId))
+    .leftJoin(userTenants, and(eq(userTenants.userId, users.id), eq(userTenants.tenantId, w.tenantId)))
+    .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, done.subscriptionId)));
+  if (!sub?.email) return;
+  const [tenant] = await w.tx.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, w.tenantId));
+  const tenantName = tenant?.name ?? '';
+  const subject = withdrawnCheckoutMessages.mailSubject(tenantName);
+  const paragraphs = withdrawnCheckoutMessages.mailBody(
+    sub.name ?? sub.email,
+    formatEur(refund.amountCents),
+    tenantName,
+    mode,
+  );
+  await w.outbox.email(
+    withSignInLink(
+      {
+        to: sub.email,
+        subject,
+        text: `${paragraphs.join('\n\n')}\n`,
+        html: layout(subject, paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('')),
+      },
+      sub.userId,
+    ),
+  );
 }
 
 /** Billing's after-commit consumers of withdrawn Checkout Sessions (app start). */

@@ -9,7 +9,8 @@
  * - completed in the race (after the withdrawal, before the expiry reached Stripe): nothing is
  *   recorded as paid, no invoice number is used, the subscription's history says it; after commit
  *   Stripe refunds what it took, once, and the Stripe subscription the session made is cancelled;
- *   the webhook again (same event) is the inbox's duplicate; the outbox again refunds nothing more;
+ *   the customer is e-mailed once that it was refunded; the webhook again (same event) is the
+ *   inbox's duplicate; the outbox again refunds (and mails) nothing more;
  * - Stripe failing the refund: nothing changes, the outbox retries and refunds once.
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
@@ -132,6 +133,13 @@ async function checkoutOpened(start: string) {
   return { sub, renewal, token, sessionId };
 }
 
+const CUSTOMER = 'amministrazione@bianchi-consulting.example.com';
+/** The customer's e-mails saying this session's card payment was refunded. */
+const refundMails = async () =>
+  (await ctx.outbox()).filter(
+    (m) => m.subject === 'Demo Srl: pagamento con carta rimborsato' && m.to === CUSTOMER,
+  );
+
 const toYearly = (id: number) =>
   admin.post(`/api/subscription/changePlan/${id}`, { planId: yearly.id, when: 'now' });
 
@@ -210,6 +218,7 @@ describe('a Checkout completed on a withdrawn payment (in the race)', () => {
     const { sub, sessionId, providerId, completed, invoicesBefore } =
       await paidInTheRace('2026-07-01T09:00:00.000Z');
     const refundsBefore = stripe.refunds.length;
+    const mailsBefore = (await refundMails()).length;
     await hook(completed);
 
     // After commit: Stripe refunded the whole first invoice, once, keyed by the session.
@@ -233,6 +242,14 @@ describe('a Checkout completed on a withdrawn payment (in the race)', () => {
       },
     ]);
     await expectNothingRecorded(sub.id, providerId, invoicesBefore);
+    // The customer is told, once.
+    const mails = (await refundMails()).slice(mailsBefore);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text).toContain(
+      'Gentile Bianchi Consulting Srl,\n\nhai pagato con carta 35,38\u00a0€ da un link di pagamento del tuo abbonamento che Demo Srl aveva nel frattempo ritirato, perché quel pagamento non era più dovuto.',
+    );
+    expect(mails[0]!.text).toContain('L’importo ti è stato rimborsato per intero sulla stessa carta');
+    expect(mails[0]!.text).toContain('non ti sarà addebitato altro');
     // The return page cannot record it either.
     const confirm = await ctx.api.put('/api/Payment/stripe/confirm', { sessionId, tenantId: demoId });
     expect(confirm.status, confirm.raw).toBe(400);
@@ -252,6 +269,7 @@ describe('a Checkout completed on a withdrawn payment (in the race)', () => {
     expect(stripe.refunds.slice(refundsBefore)).toHaveLength(1);
     expect(await historyOf(sub.id, 'withdrawnCheckoutRefunded')).toHaveLength(1);
     expect(await outcomesOf(completed.id as string)).toHaveLength(1);
+    expect((await refundMails()).slice(mailsBefore)).toHaveLength(1);
     await expectNothingRecorded(sub.id, providerId, invoicesBefore);
   });
 
@@ -259,11 +277,13 @@ describe('a Checkout completed on a withdrawn payment (in the race)', () => {
     const { sub, sessionId, providerId, completed, invoicesBefore } =
       await paidInTheRace('2026-08-01T09:00:00.000Z');
     const refundsBefore = stripe.refunds.length;
+    const mailsBefore = (await refundMails()).length;
     stripe.failNext('POST /v1/refunds', 500);
     await hook(completed);
     expect(stripe.refunds.slice(refundsBefore)).toHaveLength(0);
     expect(stripe.subscriptions.get(providerId)!.status).toBe('active');
     expect((await sessionRow(sessionId))!.refundRef).toBeNull();
+    expect((await refundMails()).slice(mailsBefore)).toHaveLength(0);
     expect(await historyOf(sub.id, 'withdrawnCheckoutRefunded')).toHaveLength(1);
     await expectNothingRecorded(sub.id, providerId, invoicesBefore);
 
@@ -272,6 +292,7 @@ describe('a Checkout completed on a withdrawn payment (in the race)', () => {
     expect(stripe.subscriptions.get(providerId)!.status).toBe('canceled');
     await redeliver('billing.refundWithdrawnCheckout');
     expect(stripe.refunds.slice(refundsBefore)).toHaveLength(1);
+    expect((await refundMails()).slice(mailsBefore)).toHaveLength(1);
     expect(await historyOf(sub.id, 'withdrawnCheckoutRefunded')).toHaveLength(1);
     await expectNothingRecorded(sub.id, providerId, invoicesBefore);
   });
