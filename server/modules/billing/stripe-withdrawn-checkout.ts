@@ -217,7 +217,10 @@ export async function refundWithdrawnCheckout(
   try {
     await adapter.cancelSubscription(payload.providerSubscriptionId, 'Pagamento su un link ritirato');
   } catch (error) {
-    if (!(error instanceof ProviderError) || error.kind !== 'unprocessable') throw error;
+    if (!(error instanceof ProviderError)) throw error;
+    // Unknown to Stripe: it charges nothing more.
+    if (error.kind === 'notFound') return;
+    if (error.kind !== 'unprocessable') throw error;
     const now = await adapter.getSubscription(payload.providerSubscriptionId);
     if (now.status !== 'CANCELLED' && now.status !== 'EXPIRED') throw error;
   }

@@ -11,7 +11,9 @@
  *   Stripe refunds what it took, once, and the Stripe subscription the session made is cancelled;
  *   the customer is e-mailed once that it was refunded; the webhook again (same event) is the
  *   inbox's duplicate; the outbox again refunds (and mails) nothing more;
- * - Stripe failing the refund: nothing changes, the outbox retries and refunds once.
+ * - Stripe failing the refund: nothing changes, the outbox retries and refunds once;
+ * - an extra payment's payment-mode session (a one-off charge's link): expired, or refunded once
+ *   when paid in the race (no Stripe subscription to cancel).
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -25,6 +27,7 @@ import {
   subscriptionEvents,
 } from '../../../server/db/schema';
 import { JOB_NAMES } from '../../../server/modules/billing/billing-jobs';
+import { withdrawUnpaidPayments } from '../../../server/modules/billing/subscription.service';
 import { startFakeStripe, type FakeStripe } from '../../../server/providers/fake-stripe';
 import { createTestContext, type ApiClient, type TestContext } from '../helpers/test-app';
 import { payByBankTransfer, withoutDemoInvoices } from '../invoices/helpers';
@@ -295,5 +298,72 @@ describe('a Checkout completed on a withdrawn payment (in the race)', () => {
     expect((await refundMails()).slice(mailsBefore)).toHaveLength(1);
     expect(await historyOf(sub.id, 'withdrawnCheckoutRefunded')).toHaveLength(1);
     await expectNothingRecorded(sub.id, providerId, invoicesBefore);
+  });
+});
+
+describe('a payment-mode Checkout (an extra payment’s) on a withdrawn payment', () => {
+  // No route withdraws an extra payment today (a pause and a plan change leave them; a 'Subito'
+  // charge with a link cannot be deleted): the withdrawal itself is called in a unit of work.
+  it('the session is expired after commit; paid in the race it is refunded once, nothing recorded', async () => {
+    clock.set('2026-09-01T09:00:00.000Z');
+    const { sub, confirm } = await payByBankTransfer(
+      admin,
+      { userId: company, planId: monthly.id },
+      '2026-09-01T09:00:00.000Z',
+    );
+    expect(confirm.status, confirm.raw).toBe(200);
+    clock.set('2026-09-10T10:00:00.000Z');
+    const made = await admin.post<{ id: number; paymentId: number }>(`/api/subscription/charges/${sub.id}`, {
+      description: 'Configurazione dominio',
+      quantity: 2,
+      unitPrice: '45,50',
+      collect: 'now',
+    });
+    expect(made.status, made.raw).toBe(200);
+    const paymentId = made.body.data!.paymentId;
+    const link = await admin.post<{ token: string }>('/api/PaymentToken/create', { paymentId });
+    expect(link.status, link.raw).toBe(200);
+    const opened = await ctx.api.post<{ sessionId: string }>('/api/Payment/stripe/checkout', {
+      token: link.body.data!.token,
+    });
+    expect(opened.status, opened.raw).toBe(200);
+    const sessionId = opened.body.data!.sessionId;
+    expect(await sessionRow(sessionId)).toMatchObject({ paymentId, mode: 'payment', expiredAt: null });
+
+    // Withdrawn while Stripe fails the expiry; the customer pays in the race.
+    stripe.failNext(`POST /v1/checkout/sessions/${sessionId}/expire`, 503);
+    await ctx.app.unitOfWork.run({ tenantId: demoId, actor: { kind: 'system', job: 'test' } }, (w) =>
+      withdrawUnpaidPayments(w, [paymentId]),
+    );
+    expect((await paymentRows(sub.id)).some((p) => p.id === paymentId)).toBe(false);
+    expect(expireCalls(sessionId)).toHaveLength(1);
+    const invoicesBefore = await invoiceIds();
+    const intent = stripe.completeSession(sessionId);
+    const completed = stripe.event('checkout.session.completed', { ...stripe.sessions.get(sessionId)! });
+    const refundsBefore = stripe.refunds.length;
+    const mailsBefore = (await refundMails()).length;
+    await hook(completed);
+
+    expect(stripe.refunds.slice(refundsBefore)).toMatchObject([{ payment_intent: intent, amount: 11102 }]);
+    const mails = (await refundMails()).slice(mailsBefore);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text).toContain('hai pagato con carta 111,02\u00a0€ da un link di pagamento');
+    expect(mails[0]!.text).not.toContain('addebito automatico');
+    expect(await outcomesOf(completed.id as string)).toEqual([
+      { outcome: 'applied', detail: expect.stringContaining(`pagamento ${paymentId} ritirato`) },
+    ]);
+    expect(await historyOf(sub.id, 'withdrawnCheckoutRefunded')).toEqual([
+      {
+        reason: `Pagamento con carta su un link ritirato: rimborsato 111,02\u00a0€ (sessione Stripe ${sessionId})`,
+      },
+    ]);
+    expect((await paymentRows(sub.id)).filter((p) => p.method === 'stripe')).toEqual([]);
+    expect(await invoiceIds()).toEqual(invoicesBefore);
+    await outboxSweep();
+    expect(expireCalls(sessionId)).toHaveLength(2);
+    expect((await sessionRow(sessionId))!.expiredAt).not.toBeNull();
+    await hook(completed);
+    await redeliver('billing.refundWithdrawnCheckout');
+    expect(stripe.refunds.slice(refundsBefore)).toHaveLength(1);
   });
 });
