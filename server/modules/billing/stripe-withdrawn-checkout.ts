@@ -71,6 +71,14 @@ export async function recordCheckoutSession(
   await deps.uow.run(
     { tenantId: token.tenantId, actor: { kind: 'paymentToken', tokenId: token.id } },
     async (w) => {
+      // The link locked first: a withdrawal deleting it waits for this unit and then sees the
+      // session (it reads the sessions after deleting the links); one that deleted it first leaves
+      // nothing to lock, and the session is expired here.
+      const [still] = await w.tx
+        .select({ id: paymentTokens.id })
+        .from(paymentTokens)
+        .where(and(eq(paymentTokens.tenantId, w.tenantId), eq(paymentTokens.id, token.id)))
+        .for('update');
       await w.tx
         .insert(stripeCheckoutSessions)
         .values({
@@ -83,10 +91,6 @@ export async function recordCheckoutSession(
           createdAt: w.now,
         })
         .onConflictDoNothing();
-      const [still] = await w.tx
-        .select({ id: paymentTokens.id })
-        .from(paymentTokens)
-        .where(and(eq(paymentTokens.tenantId, w.tenantId), eq(paymentTokens.id, token.id)));
       if (!still) await w.publish('stripeCheckout.withdrawn', { sessionIds: [sessionId] });
     },
   );

@@ -254,8 +254,12 @@ export async function insertPayment(
  */
 export async function withdrawUnpaidPayments(w: UnitOfWork, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
+  await w.tx
+    .delete(paymentTokens)
+    .where(and(eq(paymentTokens.tenantId, w.tenantId), inArray(paymentTokens.paymentId, ids)));
   // Stripe Checkout Sessions opened from their links may still be open at Stripe (up to 24 h):
   // expired after commit, so the customer cannot pay what is withdrawn (stripe-withdrawn-checkout.ts).
+  // Read after the links are deleted: a session being recorded holds its link's lock until then.
   const open = await w.tx
     .select({ sessionId: stripeCheckoutSessions.sessionId })
     .from(stripeCheckoutSessions)
@@ -277,9 +281,6 @@ export async function withdrawUnpaidPayments(w: UnitOfWork, ids: number[]): Prom
     .orderBy(asc(stripeCheckoutSessions.id));
   if (open.length > 0)
     await w.publish('stripeCheckout.withdrawn', { sessionIds: open.map((s) => s.sessionId) });
-  await w.tx
-    .delete(paymentTokens)
-    .where(and(eq(paymentTokens.tenantId, w.tenantId), inArray(paymentTokens.paymentId, ids)));
   await w.tx
     .delete(collectionEvents)
     .where(and(eq(collectionEvents.tenantId, w.tenantId), inArray(collectionEvents.paymentId, ids)));
