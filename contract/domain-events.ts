@@ -69,6 +69,25 @@ export interface DomainEvents {
    * the customer the approval link after commit.
    */
   'paypalCoupon.approvalRequested': { subscriptionId: number; revisionId: number };
+  /**
+   * Unpaid payments were withdrawn (issue 30: a plan change, a pause) while Stripe Checkout Sessions
+   * opened from their links may still be open: after commit each is expired at Stripe, so it can no
+   * longer be paid.
+   */
+  'stripeCheckout.withdrawn': { sessionIds: string[] };
+  /**
+   * A Stripe Checkout Session was completed on a payment Rinnova had withdrawn (in the race before
+   * its expiry reached Stripe): nothing is recorded as paid; after commit Stripe refunds what it
+   * took and, in subscription mode, the Stripe subscription the session created is cancelled.
+   */
+  'stripeCheckout.paidWithdrawn': {
+    sessionId: string;
+    mode: 'subscription' | 'payment';
+    providerSubscriptionId: string | null;
+    /** Rinnova's subscription (null when the session was not recorded). */
+    subscriptionId: number | null;
+    paymentId: number | null;
+  };
   /** A bank transfer got its approval date. */
   'bankTransfer.approved': { bankTransferId: number; paymentId: number };
   /** An invoice or credit note was numbered. */
@@ -93,6 +112,8 @@ export const domainEventNames = [
   'subscription.creditSetOff',
   'subscription.creditUnused',
   'paypalCoupon.approvalRequested',
+  'stripeCheckout.withdrawn',
+  'stripeCheckout.paidWithdrawn',
   'bankTransfer.approved',
   'invoice.issued',
   'customer.billingDataChanged',

@@ -119,7 +119,10 @@ export type HistoryOnlyEvent =
   // Issue 30 ('Cambia piano'): a renewal payment wholly covered by the residual credit, paid by it.
   | 'creditSettled'
   // Issue 30: a plan change to a plan outside the running coupon's plans ended the coupon.
-  | 'couponEnded';
+  | 'couponEnded'
+  // Issue 30: a card payment on a withdrawn payment's link (a Stripe Checkout completed in the race)
+  // refunded after commit, its Stripe subscription cancelled; nothing recorded as paid.
+  | 'withdrawnCheckoutRefunded';
 
 export interface Transition {
   from: SubscriptionStatusId;
@@ -254,6 +257,7 @@ export const subscriptionEventLabels: Record<SubscriptionEvent | 'create' | Hist
   trialConverted: 'Prova convertita: primo pagamento ricevuto',
   creditSettled: 'Rinnovo pagato con il credito residuo',
   couponEnded: 'Coupon terminato con il cambio di piano',
+  withdrawnCheckoutRefunded: 'Pagamento con carta su un link ritirato: rimborsato',
 };
 
 /**

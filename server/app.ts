@@ -5,6 +5,7 @@ import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { changePlanAtProvider, subscribeProrationCharges } from './modules/billing/plan-change.provider';
 import { subscribeResidualCredits } from './modules/billing/subscription-credit';
+import { subscribeWithdrawnCheckouts } from './modules/billing/stripe-withdrawn-checkout';
 import { pauseAtProvider } from './modules/billing/pause.service';
 import { removeNextChargeAtStripe, subscribeOneOffCharges } from './modules/billing/one-off-charge.service';
 import { couponAtStripe } from './modules/billing/coupon-apply.service';
@@ -297,6 +298,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   subscribePayPalCouponMail(events, () => providerDeps);
   // One-off charges (issue 30): paid with their payment; a Stripe one charged after commit.
   subscribeOneOffCharges(events, () => providerDeps);
+  // A payment withdrawn (issue 30): its open Stripe Checkout Sessions expired, one paid in the race refunded.
+  subscribeWithdrawnCheckouts(events, () => providerDeps);
   const dispatcher = createOutboxDispatcher({
     db,
     mailer,

@@ -2,8 +2,9 @@
  * A fake Stripe API on loopback, for tests and for trying the card flow without a Stripe account
  * (`STRIPE_FAKE=true npm run dev`). It answers the calls the `stripe` package makes for Rinnova
  * (products, prices, customers with an invoice balance, Checkout Sessions (with a coupon, with a
- * customer whose balance the first invoice takes), subscriptions read, update (cancel_at_period_end)
- * and cancel), keeps everything in memory
+ * customer whose balance the first invoice takes; expired, after which they cannot be paid),
+ * subscriptions read, update (cancel_at_period_end) and cancel, invoice payments listed, refunds of
+ * a PaymentIntent), keeps everything in memory
  * with states tests can change, fails on demand (timeout, 401, 404, 500, 503), signs webhook
  * deliveries with a tenant's signing secret as Stripe does (`Stripe-Signature`, t=…,v1=…), and
  * serves a tiny stand-in of Stripe Checkout (`/checkout/{sessionId}`): its button completes the
@@ -108,6 +109,20 @@ export interface FakeStripeSession {
   payment_intent: string | null;
   /** `customer`: an existing customer the subscription bills (its balance applies to the first invoice). */
   customer: string | null;
+  /** A subscription-mode session's first invoice, once complete; null otherwise. */
+  invoice: string | null;
+}
+
+/** A refund (`POST /v1/refunds`, issue 30): of a PaymentIntent, whole. */
+export interface FakeStripeRefund {
+  id: string;
+  object: 'refund';
+  payment_intent: string;
+  amount: number;
+  currency: 'eur';
+  status: 'succeeded';
+  metadata: Record<string, string>;
+  idempotencyKey: string | null;
 }
 
 /** A customer made by `POST /v1/customers` (issue 30); its invoice balance lives in `balances`. */
@@ -164,6 +179,8 @@ export interface FakeStripe {
   readonly coupons: Map<string, FakeStripeCoupon>;
   /** Customers made by `POST /v1/customers` (a Checkout's own customers are not listed), by id. */
   readonly customers: Map<string, FakeStripeCustomer>;
+  /** Refunds made (issue 30: a Checkout paid on a withdrawn payment), in order. */
+  readonly refunds: FakeStripeRefund[];
   /**
    * What Stripe charges for cycle `cycle` (1 = the Checkout's) of the subscription: its price's
    * unit amount less its coupon while the coupon applies (once: the first invoice after it was
@@ -187,7 +204,8 @@ export interface FakeStripe {
   subscribe(priceId: string, metadata?: Record<string, string>, customer?: string | null): string;
   /**
    * The customer paid the session: a new active subscription; answers the subscription id. A
-   * payment-mode session (issue 30) is paid once instead: answers its PaymentIntent id.
+   * payment-mode session (issue 30) is paid once instead: answers its PaymentIntent id. An expired
+   * session (`POST /v1/checkout/sessions/{id}/expire`) cannot be paid: throws.
    */
   completeSession(sessionId: string): string;
   setStatus(id: string, status: string): void;
@@ -249,6 +267,9 @@ export async function startFakeStripe(
   const balanceTransactions: FakeStripeBalanceTransaction[] = [];
   const balances = new Map<string, number>();
   const customers = new Map<string, FakeStripeCustomer>();
+  const refunds: FakeStripeRefund[] = [];
+  /** The PaymentIntent that paid each invoice Stripe charged (made when first asked). */
+  const invoiceIntents = new Map<string, string>();
   /** Each subscription's first invoice (the Checkout's), made once. */
   const firstInvoices = new Map<string, ReturnType<typeof invoiceOf>>();
   const customerExists = (id: string) =>
@@ -349,6 +370,10 @@ export async function startFakeStripe(
       if (!session) {
         res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
         return void res.end('Sessione sconosciuta');
+      }
+      if (session.status === 'expired') {
+        res.writeHead(410, { 'content-type': 'text/plain; charset=utf-8' });
+        return void res.end('Sessione scaduta: non si può più pagare');
       }
       if (method === 'GET' && !page[2]) {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -619,6 +644,7 @@ export async function startFakeStripe(
           amount_total: amount,
           payment_intent: null,
           customer: null,
+          invoice: null,
         };
         sessions.set(id, session);
         return answer(200, session);
@@ -679,6 +705,7 @@ export async function startFakeStripe(
         amount_total: null,
         payment_intent: null,
         customer,
+        invoice: null,
       };
       sessions.set(id, session);
       return send(res, 200, session);
@@ -705,6 +732,80 @@ export async function startFakeStripe(
       };
       portalSessions.set(id, session);
       return send(res, 200, session);
+    }
+    // Issue 30: an open session expired (its payment withdrawn): it can no longer be paid.
+    const expireMatch = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path);
+    if (method === 'POST' && expireMatch) {
+      const session = sessions.get(decodeURIComponent(expireMatch[1]!));
+      if (!session)
+        return stripeError(res, 404, 'invalid_request_error', 'No such checkout.session', 'resource_missing');
+      if (session.status !== 'open')
+        return stripeError(
+          res,
+          400,
+          'invalid_request_error',
+          `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`,
+        );
+      session.status = 'expired';
+      return answer(200, session);
+    }
+    // The payments of an invoice (issue 30): the first invoice of a Checkout's subscription.
+    if (method === 'GET' && path === '/v1/invoice_payments') {
+      const q = new URL(req.url ?? '/', 'http://fake').searchParams;
+      const invoice = invoices.get(q.get('invoice') ?? '');
+      const data =
+        invoice && invoice.status === 'paid' && invoice.amount_paid > 0
+          ? [
+              {
+                id: `inpay_${invoice.id}`,
+                object: 'invoice_payment',
+                invoice: invoice.id,
+                amount_paid: invoice.amount_paid,
+                currency: 'eur',
+                status: 'paid',
+                is_default: true,
+                payment: { type: 'payment_intent', payment_intent: intentOfInvoice(invoice.id) },
+              },
+            ]
+          : [];
+      return send(res, 200, { object: 'list', data, has_more: false, url: '/v1/invoice_payments' });
+    }
+    if (method === 'POST' && path === '/v1/refunds') {
+      const intent = str(body.payment_intent);
+      const paid =
+        [...sessions.values()].find((x) => x.payment_intent === intent && x.payment_status === 'paid')
+          ?.amount_total ??
+        [...invoiceIntents.entries()]
+          .filter(([, pi]) => pi === intent)
+          .map(([inv]) => invoices.get(inv)?.amount_paid ?? 0)[0];
+      if (!intent || paid === undefined || paid === null)
+        return stripeError(
+          res,
+          404,
+          'invalid_request_error',
+          `No such payment_intent: '${intent}'`,
+          'resource_missing',
+        );
+      if (refunds.some((r) => r.payment_intent === intent))
+        return stripeError(
+          res,
+          400,
+          'invalid_request_error',
+          `Charge for payment_intent ${intent} has already been refunded.`,
+          'charge_already_refunded',
+        );
+      const refund: FakeStripeRefund = {
+        id: newId('re'),
+        object: 'refund',
+        payment_intent: intent,
+        amount: paid,
+        currency: 'eur',
+        status: 'succeeded',
+        metadata: (body.metadata as Record<string, string> | undefined) ?? {},
+        idempotencyKey: key || null,
+      };
+      refunds.push(refund);
+      return answer(200, refund);
     }
     const sessionMatch = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
     if (method === 'GET' && sessionMatch) {
@@ -830,6 +931,12 @@ export async function startFakeStripe(
       : price.unit_amount;
   }
 
+  function intentOfInvoice(invoiceId: string): string {
+    let pi = invoiceIntents.get(invoiceId);
+    if (!pi) invoiceIntents.set(invoiceId, (pi = newId('pi')));
+    return pi;
+  }
+
   function invoiceOf(sub: FakeStripeSubscription, cycle: number, seconds: number) {
     const price = prices.get(sub.items.data[0]!.price.id);
     if (!price) throw new Error(`fake Stripe: no price for ${sub.id}`);
@@ -869,6 +976,7 @@ export async function startFakeStripe(
     url,
     coupons,
     customers,
+    refunds,
     balanceTransactions,
     balances,
     subscriptions,
@@ -899,6 +1007,7 @@ export async function startFakeStripe(
     completeSession(sessionId) {
       const session = sessions.get(sessionId);
       if (!session) throw new Error(`fake Stripe: no session ${sessionId}`);
+      if (session.status === 'expired') throw new Error(`fake Stripe: session ${sessionId} expired`);
       if (session.mode === 'payment') {
         // Paid once by card: a PaymentIntent, no subscription (answers its id).
         session.status = 'complete';
@@ -911,7 +1020,10 @@ export async function startFakeStripe(
       const coupon = session.couponId ? coupons.get(session.couponId) : undefined;
       if (coupon) sub.discount = { coupon, start: sub.created, fromCycle: 1 };
       // Stripe makes (and finalizes) the first invoice as the subscription starts.
-      firstInvoices.set(subscription, invoiceOf(sub, 1, sub.created));
+      const first = invoiceOf(sub, 1, sub.created);
+      firstInvoices.set(subscription, first);
+      session.invoice = first.id;
+      session.amount_total = first.amount_paid;
       session.status = 'complete';
       session.payment_status = 'paid';
       session.subscription = subscription;

@@ -118,6 +118,22 @@ export interface StripeAdapter extends PaymentProviderAdapter {
   /** A payment-mode Checkout Session of one amount (`StripePaymentCheckoutInput`), keyed. */
   createPaymentCheckoutSession(input: StripePaymentCheckoutInput): Promise<{ id: string; url: string }>;
   getCheckoutSession(id: string): Promise<StripeCheckoutSession>;
+  /**
+   * Expires an open Checkout Session (issue 30: its payment was withdrawn), so it can no longer be
+   * paid: 'expired'; a session Stripe says is no longer open (complete, already expired) or does
+   * not know answers its state ('complete' | 'expired' | 'unknown') instead of failing.
+   */
+  expireCheckoutSession(id: string): Promise<'expired' | 'complete' | 'unknown'>;
+  /**
+   * Refunds all a completed Checkout Session took (issue 30: paid on a withdrawn payment): a
+   * payment-mode session's PaymentIntent, a subscription-mode session's first invoice's payment;
+   * keyed, so a retry refunds once. Answers the refund (null when Stripe took nothing).
+   */
+  refundCheckoutSession(input: {
+    sessionId: string;
+    metadata: Record<string, string>;
+    idempotencyKey: string;
+  }): Promise<{ refundId: string; amountCents: number } | null>;
   /** The Stripe customer (cus_…) a subscription bills, or null. */
   customerOf(subscriptionId: string): Promise<string | null>;
   /**
@@ -586,6 +602,46 @@ export function createStripeAdapter(credentials: StripeCredentials, options: Str
         amountTotal: typeof s.amount_total === 'number' ? s.amount_total : null,
         paymentIntentId: idOf(s.payment_intent),
       };
+    },
+    async expireCheckoutSession(id) {
+      try {
+        await call(() => stripe.checkout.sessions.expire(id));
+        return 'expired';
+      } catch (error) {
+        if (!(error instanceof ProviderError)) throw error;
+        if (error.kind === 'notFound') return 'unknown';
+        if (error.kind !== 'unprocessable') throw error;
+        // Only an open session can be expired: read what it is now.
+        const now = await call(() => stripe.checkout.sessions.retrieve(id));
+        if (now.status === 'complete') return 'complete';
+        if (now.status === 'expired') return 'expired';
+        throw error;
+      }
+    },
+    async refundCheckoutSession({ sessionId, metadata, idempotencyKey }) {
+      const s = await call(() => stripe.checkout.sessions.retrieve(sessionId));
+      let paymentIntent: string | null = null;
+      let charge: string | null = null;
+      if (s.mode === 'payment') paymentIntent = idOf(s.payment_intent);
+      else {
+        // A subscription's first invoice: its paid payment (Stripe's InvoicePayment).
+        const invoice = idOf(s.invoice);
+        if (!invoice) return null;
+        const paid = await call(() => stripe.invoicePayments.list({ invoice, status: 'paid', limit: 10 }));
+        const first = paid.data.find((p) => (p.amount_paid ?? 0) > 0);
+        if (!first) return null;
+        paymentIntent = idOf(first.payment.payment_intent);
+        charge = paymentIntent ? null : idOf(first.payment.charge);
+      }
+      if (!paymentIntent && !charge) return null;
+      const refund = await call(() =>
+        stripe.refunds.create(
+          { ...(paymentIntent ? { payment_intent: paymentIntent } : { charge: charge! }), metadata },
+          { idempotencyKey },
+        ),
+      );
+      if (typeof refund?.id !== 'string') throw new ProviderError('invalid', null, null, 'stripe');
+      return { refundId: refund.id, amountCents: refund.amount };
     },
     parseWebhook(rawBody, signature) {
       if (!credentials.webhookSecret || !signature) return null;

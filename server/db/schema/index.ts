@@ -15,3 +15,4 @@ export * from './integrations';
 export * from './widget';
 export * from './tenancy';
 export * from './paypal-coupons';
+export * from './stripe-checkout';

@@ -50,6 +50,7 @@ import {
   type TokenRow,
 } from './payment-token.service';
 import { planToSync } from './widget-and-plans.service';
+import { recordCheckoutSession, withdrawnSessionPaid } from './stripe-withdrawn-checkout';
 
 export const stripeMessages = {
   planNotOnStripe: (plan: string) =>
@@ -75,7 +76,8 @@ const MIN_SESSION_MS = 31 * 60 * 1000;
 /**
  * `POST api/Payment/stripe/checkout {token}` (public): a Checkout Session in subscription mode
  * for the token's payment at the plan's Stripe price (checked at Stripe: EUR, the token's amount,
- * the plan's months), answering the URL the customer is sent to. Nothing is written.
+ * the plan's months), answering the URL the customer is sent to. Only the session is
+ * recorded (`recordCheckoutSession`: expired at Stripe if its payment is withdrawn).
  */
 export async function createStripeCheckout(
   deps: StripeDeps,
@@ -169,6 +171,8 @@ export async function createStripeCheckout(
     expiresAt: new Date(Math.max(row.expiresAt.getTime(), now + MIN_SESSION_MS)),
     couponId,
   });
+  // Recorded, so a withdrawal of the payment expires it at Stripe (issue 30).
+  await recordCheckoutSession(deps, row, session.id, 'subscription');
   return { url: session.url, sessionId: session.id };
 }
 
@@ -176,7 +180,7 @@ export async function createStripeCheckout(
  * An extra payment's checkout (issue 30: a one-off charge or a plan change's proration of a live
  * subscription, not a period's): a payment-mode session of the token's amount, checked against
  * the payment (unpaid, same amount), named after what it pays, with Rinnova's token and payment in
- * its metadata; keyed by the token, so two clicks make one session. Nothing is written.
+ * its metadata; keyed by the token, so two clicks make one session. Only the session is recorded.
  */
 async function createExtraCheckout(
   deps: StripeDeps,
@@ -227,6 +231,7 @@ async function createExtraCheckout(
     expiresAt: new Date(Math.max(row.expiresAt.getTime(), now + MIN_SESSION_MS)),
     idempotencyKey: `rinnova-extra-checkout-${row.tenantId}-${row.id}`,
   });
+  await recordCheckoutSession(deps, row, session.id, 'payment');
   return { url: session.url, sessionId: session.id };
 }
 
@@ -518,7 +523,14 @@ async function sessionCompleted(
     })
     .from(paymentTokens)
     .where(and(eq(paymentTokens.tenantId, w.tenantId), eq(paymentTokens.id, tokenId)));
-  if (!row) return { outcome: 'ignored', detail: `token ${tokenId} sconosciuto` };
+  // Its payment withdrawn (issue 30): refunded after commit, nothing recorded as paid.
+  if (!row)
+    return (
+      (await withdrawnSessionPaid(w, event, 'subscription')) ?? {
+        outcome: 'ignored',
+        detail: `token ${tokenId} sconosciuto`,
+      }
+    );
   const created = typeof o.created === 'number' ? o.created : event.created;
   try {
     const result = await recordTokenPayment(w, row, subscriptionId, 'stripe', {
@@ -555,6 +567,10 @@ async function extraSessionCompleted(
     .select(tokenRowColumns)
     .from(paymentTokens)
     .where(and(eq(paymentTokens.tenantId, w.tenantId), eq(paymentTokens.id, tokenId)));
+  if (!row) {
+    const withdrawn = await withdrawnSessionPaid(w, event, 'payment');
+    if (withdrawn) return withdrawn;
+  }
   if (!row || row.providerPlanId !== EXTRA_PAYMENT_PLAN)
     return { outcome: 'ignored', detail: `token ${tokenId} sconosciuto` };
   const created = typeof o.created === 'number' ? o.created : event.created;

@@ -5,7 +5,7 @@
 import { attachNextCharges } from './one-off-charge.service';
 import { setOffRenewal } from './subscription-credit';
 import { causaleOf } from '../../../contract/schemas/payment';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { nextBillingDate, periodEndAfter } from '../../../contract/billing-dates';
 import { billingMessages, couponMessages, serverMessages } from '../../../contract/messages';
 import { isNatura } from '../../../contract/invoice/fatturapa';
@@ -27,6 +27,7 @@ import {
   paymentTokens,
   payments,
   plans,
+  stripeCheckoutSessions,
   subscriptionCredits,
   subscriptionEvents,
   subscriptions,
@@ -256,6 +257,30 @@ export async function withdrawUnpaidPayments(w: UnitOfWork, ids: number[]): Prom
   await w.tx
     .delete(paymentTokens)
     .where(and(eq(paymentTokens.tenantId, w.tenantId), inArray(paymentTokens.paymentId, ids)));
+  // Stripe Checkout Sessions opened from their links may still be open at Stripe (up to 24 h):
+  // expired after commit, so the customer cannot pay what is withdrawn (stripe-withdrawn-checkout.ts).
+  // Read after the links are deleted: a session being recorded holds its link's lock until then.
+  const open = await w.tx
+    .select({ sessionId: stripeCheckoutSessions.sessionId })
+    .from(stripeCheckoutSessions)
+    .innerJoin(
+      payments,
+      and(
+        eq(payments.tenantId, stripeCheckoutSessions.tenantId),
+        eq(payments.id, stripeCheckoutSessions.paymentId),
+      ),
+    )
+    .where(
+      and(
+        eq(stripeCheckoutSessions.tenantId, w.tenantId),
+        inArray(stripeCheckoutSessions.paymentId, ids),
+        isNull(stripeCheckoutSessions.expiredAt),
+        isNull(payments.paidAt),
+      ),
+    )
+    .orderBy(asc(stripeCheckoutSessions.id));
+  if (open.length > 0)
+    await w.publish('stripeCheckout.withdrawn', { sessionIds: open.map((s) => s.sessionId) });
   await w.tx
     .delete(collectionEvents)
     .where(and(eq(collectionEvents.tenantId, w.tenantId), inArray(collectionEvents.paymentId, ids)));
