@@ -69,6 +69,11 @@ export interface DomainEvents {
    * the customer the approval link after commit.
    */
   'paypalCoupon.approvalRequested': { subscriptionId: number; revisionId: number };
+  /**
+   * 'Cambia piano' on a subscription PayPal charges (issue 30): PayPal's revise waits for the
+   * customer's approval of change `planChangeId`. Its consumer mails the customer the link after commit.
+   */
+  'planChange.paypalApprovalRequested': { subscriptionId: number; planChangeId: number };
   /** A bank transfer got its approval date. */
   'bankTransfer.approved': { bankTransferId: number; paymentId: number };
   /** An invoice or credit note was numbered. */
@@ -93,6 +98,7 @@ export const domainEventNames = [
   'subscription.creditSetOff',
   'subscription.creditUnused',
   'paypalCoupon.approvalRequested',
+  'planChange.paypalApprovalRequested',
   'bankTransfer.approved',
   'invoice.issued',
   'customer.billingDataChanged',
