@@ -119,7 +119,10 @@ export type HistoryOnlyEvent =
   // Issue 30 ('Cambia piano'): a renewal payment wholly covered by the residual credit, paid by it.
   | 'creditSettled'
   // Issue 30: a plan change to a plan outside the running coupon's plans ended the coupon.
-  | 'couponEnded';
+  | 'couponEnded'
+  // Issue 30: PayPal's renewal took another amount than the one Rinnova asks (e.g. a plan change
+  // the customer has not approved at PayPal yet): recorded as taken, its invoice blocked.
+  | 'providerAmountDiffers';
 
 export interface Transition {
   from: SubscriptionStatusId;
@@ -254,6 +257,7 @@ export const subscriptionEventLabels: Record<SubscriptionEvent | 'create' | Hist
   trialConverted: 'Prova convertita: primo pagamento ricevuto',
   creditSettled: 'Rinnovo pagato con il credito residuo',
   couponEnded: 'Coupon terminato con il cambio di piano',
+  providerAmountDiffers: 'Rinnovo addebitato dal fornitore per un importo diverso',
 };
 
 /**

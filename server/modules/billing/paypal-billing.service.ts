@@ -30,6 +30,16 @@ import {
   parseDate,
 } from './provider-payments';
 
+/** PayPal's sale amount ('47.58') in integer cents, or null when absent or not a two-decimal figure. */
+function saleCents(total: unknown): number | null {
+  if (typeof total !== 'string' && typeof total !== 'number') return null;
+  try {
+    return toCents(total);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * `PUT api/Payment/updatePayment`: checks the PayPal subscription, then in one unit: token Used,
  * payment paid with the provider's id, subscription Active. Only ACTIVE counts as paid: PayPal
@@ -278,5 +288,6 @@ async function handleEvent(
     chargeId: typeof resource.id === 'string' ? resource.id.slice(0, 200) : null,
     paidAt: parseDate(event.create_time ?? (resource.create_time as string | undefined)),
     note: typeof charged === 'string' ? ` (PayPal ha addebitato ${charged})` : '',
+    amountPaid: saleCents(charged),
   });
 }

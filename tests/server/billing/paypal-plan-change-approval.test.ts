@@ -10,11 +10,18 @@
  *   the new plan: the plain plan, the full price;
  * - PayPal failing at the revise: 502, nothing changes.
  */
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Plan } from '../../../contract/schemas/plan';
 import type { Subscription } from '../../../contract/schemas/subscription';
-import { payments, planChanges, plans } from '../../../server/db/schema';
+import {
+  invoiceIssues,
+  invoices,
+  payments,
+  planChanges,
+  plans,
+  providerWebhookEvents,
+} from '../../../server/db/schema';
 import { type FakePayPal } from '../../../server/providers/fake-paypal';
 import { create } from '../helpers/entity-checks';
 import { DEMO, type ApiClient, type TestContext } from '../helpers/test-app';
@@ -184,6 +191,61 @@ describe('Cambia piano on a subscription PayPal charges: the customer approves t
     const other = list.body.data!.items[0]!;
     const res = await cliente.post(`/api/user/me/subscriptions/${other.id}/paypalPlanChange`);
     expect(res.status, res.raw).toBe(404);
+  });
+});
+
+describe('a PayPal renewal of another amount than Rinnova asks', () => {
+  it('never approved: PayPal charges the old plan; the payment records the money taken, its invoice is blocked, the Admin is told', async () => {
+    const { sub, paypalId } = await paidWithPayPal('2026-02-03T09:00:00.000Z');
+    clock.set('2026-02-05T10:00:00.000Z');
+    expect((await changePlan(sub.id)).status).toBe(200);
+    clock.set('2026-03-03T09:05:00.000Z');
+    const { event } = fake.renew(paypalId, clock.now());
+    expect((await deliver(event)).data.outcome).toBe('applied');
+    const told =
+      'PayPal ha addebitato 35,38 € invece di 47,58 € per il rinnovo dal 03/03/2026 (per esempio il cliente non ha ancora approvato su PayPal il nuovo piano)';
+    // The provider events' detail (the Admin's 'Eventi dei fornitori') says it.
+    const [received] = await ctx.db
+      .select({ detail: providerWebhookEvents.detail })
+      .from(providerWebhookEvents)
+      .where(eq(providerWebhookEvents.eventId, String(event.id)));
+    const plain = (text: string | null | undefined) => (text ?? '').replace(/\s/g, ' ');
+    expect(plain(received!.detail)).toContain(told);
+    const [renewal] = await ctx.db
+      .select({ id: payments.id, due: payments.amountDueCents, paidAt: payments.paidAt })
+      .from(payments)
+      .where(and(eq(payments.subscriptionId, sub.id), isNull(payments.planChangeId)))
+      .orderBy(desc(payments.id))
+      .limit(1);
+    expect(renewal).toMatchObject({ due: 3538 });
+    expect(renewal!.paidAt).not.toBeNull();
+    // No invoice states an ImportoPagamento PayPal did not take: blocked by the amount check.
+    expect(
+      await ctx.db
+        .select({ id: invoices.id })
+        .from(invoices)
+        .where(and(eq(invoices.paymentId, renewal!.id), eq(invoices.documentType, 'TD01'))),
+    ).toEqual([]);
+    const [issue] = await ctx.db
+      .select({ messages: invoiceIssues.messages })
+      .from(invoiceIssues)
+      .where(eq(invoiceIssues.paymentId, renewal!.id));
+    expect(JSON.stringify(issue?.messages)).toContain('non corrisponde al prezzo concordato');
+    const history = (await getSub(sub.id)).history ?? [];
+    expect(history.some((h) => plain(h.reason).includes(told))).toBe(true);
+    // Approved later: the next renewal is the new plan's, charged, paid and invoiced alike.
+    expect((await deliver(fake.approveRevision(paypalId, clock.now()))).data.outcome).toBe('applied');
+    await renewOn(paypalId, ['2026-04-03']);
+    const last = fake.charges.filter((c) => c.subscriptionId === paypalId).at(-1)!;
+    expect(cents(last.amount)).toBe(4758);
+    const [next] = await ctx.db
+      .select({ id: payments.id, due: payments.amountDueCents })
+      .from(payments)
+      .where(and(eq(payments.subscriptionId, sub.id), isNull(payments.planChangeId)))
+      .orderBy(desc(payments.id))
+      .limit(1);
+    expect(next!.due).toBe(4758);
+    expect(await invoicedCents(next!.id)).toBe(4758);
   });
 });
 
