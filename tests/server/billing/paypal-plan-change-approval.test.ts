@@ -10,13 +10,14 @@
  *   the new plan: the plain plan, the full price;
  * - PayPal failing at the revise: 502, nothing changes.
  */
-import { and, asc, desc, eq, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Plan } from '../../../contract/schemas/plan';
 import type { Subscription } from '../../../contract/schemas/subscription';
 import {
   invoiceIssues,
   invoices,
+  outbox,
   payments,
   planChanges,
   plans,
@@ -130,6 +131,34 @@ describe('Cambia piano on a subscription PayPal charges: the customer approves t
     expect(mails[0]!.text).toContain(approveUrl);
     expect(mails[0]!.text).toContain('Mensile PayPal plus');
     expect(mails[0]!.text).toContain('47,58');
+    expect(mails[0]!.text).toContain(
+      'Finché non lo approvi, PayPal continua ad addebitare il piano precedente.',
+    );
+    // The e-mail is the after-commit consumer's of the change's event: delivered again (a crash
+    // before the row was marked), no second e-mail.
+    const deliveries = () =>
+      ctx.db
+        .select()
+        .from(outbox)
+        .where(
+          and(
+            eq(outbox.kind, 'event'),
+            sql`${outbox.payload}->>'consumer' = 'billing.paypalPlanChangeMail'`,
+            sql`(${outbox.payload}->'payload'->>'subscriptionId')::int = ${sub.id}`,
+          ),
+        );
+    const [delivery, ...more] = await deliveries();
+    expect(more).toEqual([]);
+    expect(delivery).toMatchObject({ sentAt: expect.any(Date), lastError: null });
+    expect((await changesOf(sub.id))[0]!.paypalMailedAt).toEqual(clock.now());
+    await ctx.db.update(outbox).set({ sentAt: null }).where(eq(outbox.id, delivery!.id));
+    await ctx.app.jobs!.runJobNow('outbox-sweep', {});
+    expect((await deliveries())[0]!.sentAt).not.toBeNull();
+    expect(
+      (await ctx.outbox()).filter(
+        (m) => m.to === DEMO.cliente && m.subject.includes('approva il nuovo piano su PayPal'),
+      ),
+    ).toHaveLength(1);
 
     // The buyer approves: PayPal's UPDATED event confirms it, once.
     const updated = fake.approveRevision(paypalId, clock.now());
