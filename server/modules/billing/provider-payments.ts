@@ -308,17 +308,40 @@ export async function recordCharge(
     // Stripe's retried invoice carried the credit balance too (issue 30): set off what it did not charge.
     if (charge.kind === 'stripe')
       await setOffCredit(w, sub.id, overdue.id, { charged: charge.amountPaid ?? null });
+    // PayPal's retry took another amount than the payment asks (issue 30, as for a renewal below).
+    const retryDiffers =
+      charge.kind === 'paypal' && charge.amountPaid != null && charge.amountPaid !== overdue.amountDueCents
+        ? charge.amountPaid
+        : null;
     const [paid] = await w.tx
       .update(payments)
-      .set({ paidAt, providerPaymentId: saleId, method: charge.kind, providerSubscriptionId: providerId })
+      .set({
+        paidAt,
+        providerPaymentId: saleId,
+        method: charge.kind,
+        providerSubscriptionId: providerId,
+        ...(retryDiffers !== null ? { amountDueCents: retryDiffers } : {}),
+      })
       .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, overdue.id)))
-      .returning({ periodEnd: payments.periodEnd });
+      .returning({ periodEnd: payments.periodEnd, periodStart: payments.periodStart });
+    const told =
+      retryDiffers === null
+        ? ''
+        : paymentMessages.takenDiffers(
+            formatEur(retryDiffers),
+            formatEur(overdue.amountDueCents),
+            romeDay(paid!.periodStart).split('-').reverse().join('/'),
+          );
+    if (told) await recordHistory(w, sub, 'providerAmountDiffers', told);
     await w.tx
       .update(subscriptions)
       .set({ nextBillingDate: paid!.periodEnd, updatedAt: w.now })
       .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, sub.id)));
     await w.publish('payment.paid', { paymentId: overdue.id, subscriptionId: sub.id });
-    return { outcome: 'applied', detail: `pagamento in ritardo ${overdue.id} incassato${charge.note}` };
+    return {
+      outcome: 'applied',
+      detail: `pagamento in ritardo ${overdue.id} incassato${charge.note}${told ? `; ${told}` : ''}`,
+    };
   }
   const list = await w.tx
     .select({

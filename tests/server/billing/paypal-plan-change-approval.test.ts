@@ -278,6 +278,53 @@ describe('a PayPal renewal of another amount than Rinnova asks', () => {
   });
 });
 
+describe('a PayPal retry of another amount than the overdue payment asks', () => {
+  it('never approved, the first charge failed: the retry of the old price pays it as taken, no invoice, told', async () => {
+    const { sub, paypalId } = await paidWithPayPal('2026-03-09T09:00:00.000Z');
+    clock.set('2026-03-10T10:00:00.000Z');
+    expect((await changePlan(sub.id)).status).toBe(200);
+    // PayPal fails the period's charge at the billing date: the payment (47,58) is overdue.
+    clock.set('2026-04-09T09:05:00.000Z');
+    const failed = fake.event('BILLING.SUBSCRIPTION.PAYMENT.FAILED', {
+      id: paypalId,
+      status: 'ACTIVE',
+      billing_info: { failed_payments_count: 1 },
+    });
+    expect((await deliver(failed)).data.outcome).toBe('applied');
+    const overdue = async () =>
+      (
+        await ctx.db
+          .select({ id: payments.id, due: payments.amountDueCents, paidAt: payments.paidAt })
+          .from(payments)
+          .where(and(eq(payments.subscriptionId, sub.id), isNull(payments.planChangeId)))
+          .orderBy(desc(payments.id))
+          .limit(1)
+      )[0]!;
+    const asked = await overdue();
+    expect(asked).toMatchObject({ due: 4758, paidAt: null });
+    // PayPal's retry two days later charges the old plan's price.
+    clock.set('2026-04-11T09:05:00.000Z');
+    const { event } = fake.renew(paypalId, clock.now());
+    expect((await deliver(event)).data.outcome).toBe('applied');
+    const paid = await overdue();
+    expect(paid).toMatchObject({ id: asked.id, due: 3538 });
+    expect(paid.paidAt).not.toBeNull();
+    expect(
+      await ctx.db
+        .select({ id: invoices.id })
+        .from(invoices)
+        .where(and(eq(invoices.paymentId, paid.id), eq(invoices.documentType, 'TD01'))),
+    ).toEqual([]);
+    const [received] = await ctx.db
+      .select({ detail: providerWebhookEvents.detail })
+      .from(providerWebhookEvents)
+      .where(eq(providerWebhookEvents.eventId, String(event.id)));
+    expect((received!.detail ?? '').replace(/\s/g, ' ')).toContain(
+      `pagamento in ritardo ${paid.id} incassato (PayPal ha addebitato 35.38); PayPal ha addebitato 35,38 € invece di 47,58 € per il rinnovo dal 09/04/2026`,
+    );
+  });
+});
+
 describe('a running coupon at the plan change', () => {
   it('stays on the new plan: the coupon’s own PayPal plan for the new amounts; PayPal, Rinnova and the invoices agree', async () => {
     const { sub, paypalId } = await paidWithPayPal('2026-05-15T09:00:00.000Z');
