@@ -148,6 +148,8 @@ const planChangeResultSchema = z.object({
   planChangeId: z.number().optional(),
   prorationPaymentId: z.number().nullable().optional(),
   creditNote: z.object({ id: z.number(), number: z.string() }).nullable().optional(),
+  /** A PayPal subscription (issue 30): the revise's approve link the customer must open, or null. */
+  paypalApproveUrl: z.string().nullable().optional(),
 });
 
 export interface BillingRoutesOptions {
@@ -668,6 +670,10 @@ export function registerBillingRoutes(
         ...(prepared.recurrenceChanges ? { nextChargeAt: prepared.nextBillingDate } : {}),
       });
     const outcome = await request.unitOfWork((w) => makePlanChange(w, id, body, paypalRevision));
+    const approveUrl = paypalRevision?.approveUrl ?? null;
+    const waits = approveUrl
+      ? ` ${ownOnly(request) !== undefined ? billingMessages.planChangeApprovalCustomer : billingMessages.planChangeApprovalAdmin}`
+      : '';
     return ok<z.infer<typeof planChangeResultSchema>>(
       {
         ...outcome.preview,
@@ -675,13 +681,14 @@ export function registerBillingRoutes(
         planChangeId: outcome.planChangeId,
         prorationPaymentId: outcome.prorationPaymentId,
         creditNote: outcome.creditNote,
+        ...(approveUrl ? { paypalApproveUrl: approveUrl } : {}),
       },
-      outcome.status === 'applied'
+      (outcome.status === 'applied'
         ? billingMessages.planChanged(outcome.preview.toPlan.name)
         : billingMessages.planChangeScheduled(
             outcome.preview.toPlan.name,
             outcome.preview.effectiveDay.split('-').reverse().join('/'),
-          ),
+          )) + waits,
     );
   };
 

@@ -63,10 +63,13 @@ const { getSub, deliver, paidWithPayPal, applyCoupon, invoicedCents, renewOn, cu
 
 type Approval = Subscription['paypalPlanChangeApproval'];
 const changePlan = (id: number) =>
-  admin.post<{ status: string; planChangeId: number }>(`/api/subscription/changePlan/${id}`, {
-    planId: plus.id,
-    when: 'now',
-  });
+  admin.post<{ status: string; planChangeId: number; paypalApproveUrl?: string | null }>(
+    `/api/subscription/changePlan/${id}`,
+    {
+      planId: plus.id,
+      when: 'now',
+    },
+  );
 const changesOf = (subscriptionId: number) =>
   ctx.db.select().from(planChanges).where(eq(planChanges.subscriptionId, subscriptionId));
 
@@ -99,6 +102,9 @@ describe('Cambia piano on a subscription PayPal charges: the customer approves t
     const res = await changePlan(sub.id);
     expect(res.status, res.raw).toBe(200);
     expect(res.body.data).toMatchObject({ status: 'applied' });
+    expect(res.body.message).toBe(
+      'Piano cambiato: ora «Mensile PayPal plus». Su PayPal il nuovo piano vale solo dopo che il cliente lo approva: gli è stato inviato il link per e-mail e lo trova nella sua area clienti.',
+    );
     // Revised at PayPal to the new plan, waiting for the buyer: PayPal still bills the old plan.
     expect(fake.revisions.at(-1)).toMatchObject({ subscriptionId: paypalId, planId: plusAtPayPal });
     expect(fake.subscriptions.get(paypalId)).toMatchObject({
@@ -113,6 +119,7 @@ describe('Cambia piano on a subscription PayPal charges: the customer approves t
       paypalApprovedAt: null,
     });
     const approveUrl = change!.paypalApproveUrl!;
+    expect(res.body.data!.paypalApproveUrl).toBe(approveUrl);
     expect(approveUrl).toContain(`/fake/revise-approve/${paypalId}`);
     expect(decodeURIComponent(approveUrl)).toContain(`/?paypalPlanChange=${sub.id}`);
     const expected: Approval = {
