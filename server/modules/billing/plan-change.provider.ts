@@ -6,8 +6,10 @@
  *   2. this call: Stripe `subscriptions.update` of the subscription's item to the new plan's price
  *      with `proration_behavior: 'none'` (between recurrences also `trial_end`, the date Stripe
  *      charges next: its periods count from then), or PayPal `POST /v1/billing/subscriptions/{id}/revise`
- *      with the new plan's `plan_id`; either way the provider charges the new price from the next
- *      billing date on;
+ *      with the new plan's `plan_id` (or a running coupon's own plan for the new plan) and the
+ *      customer's return URL, whose `approve` link the change's unit keeps and mails
+ *      (paypal-plan-change.ts: PayPal bills the new plan only once the customer approves it);
+ *      Stripe charges the new price from the next billing date on;
  *   3. the unit of work: plan, terms, documents, payment, history, event.
  *
  * Why first: a provider failure (timeout, 4xx, 5xx) throws before anything is written, so Rinnova
