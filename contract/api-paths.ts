@@ -53,6 +53,9 @@ export const apiPaths = {
     /** POST (own subscription, back from PayPal): the coupon waiting for approval read back, {redeemed} (issue 30). */
     myPayPalCoupon: (subscriptionId: number | string) =>
       `user/me/subscriptions/${subscriptionId}/paypalCoupon`,
+    /** POST (own subscription, back from PayPal): the plan change waiting for approval read back, {approved} (issue 30). */
+    myPayPalPlanChange: (subscriptionId: number | string) =>
+      `user/me/subscriptions/${subscriptionId}/paypalPlanChange`,
     /** GET (customer, own subscription): its one-off charges (issue 30), OwnOneOffCharge[]. */
     myCharges: (subscriptionId: number | string) => `user/me/subscriptions/${subscriptionId}/charges`,
     /** GET {allowed} / POST {periods} (customer, own subscription, where the tenant allows it): issue 30. */

@@ -88,6 +88,11 @@ export interface DomainEvents {
     subscriptionId: number | null;
     paymentId: number | null;
   };
+  /**
+   * 'Cambia piano' on a subscription PayPal charges (issue 30): PayPal's revise waits for the
+   * customer's approval of change `planChangeId`. Its consumer mails the customer the link after commit.
+   */
+  'planChange.paypalApprovalRequested': { subscriptionId: number; planChangeId: number };
   /** A bank transfer got its approval date. */
   'bankTransfer.approved': { bankTransferId: number; paymentId: number };
   /** An invoice or credit note was numbered. */
@@ -114,6 +119,7 @@ export const domainEventNames = [
   'paypalCoupon.approvalRequested',
   'stripeCheckout.withdrawn',
   'stripeCheckout.paidWithdrawn',
+  'planChange.paypalApprovalRequested',
   'bankTransfer.approved',
   'invoice.issued',
   'customer.billingDataChanged',

@@ -185,6 +185,11 @@ export const billingMessages = {
   /** 'Cambia piano' (issue 30). */
   planChanged: (plan: string) => `Piano cambiato: ora «${plan}».`,
   planChangeScheduled: (plan: string, day: string) => `Cambio di piano programmato: «${plan}» dal ${day}.`,
+  /** A PayPal subscription's change waits for the buyer's approval at PayPal (issue 30). */
+  planChangeApprovalAdmin:
+    'Su PayPal il nuovo piano vale solo dopo che il cliente lo approva: gli è stato inviato il link per e-mail e lo trova nella sua area clienti.',
+  planChangeApprovalCustomer:
+    'Su PayPal il nuovo piano vale solo dopo che lo approvi: usa «Approva il nuovo piano su PayPal» (il link è anche nella tua e-mail).',
   planNotAtProvider: (plan: string, provider: string) =>
     `Il piano «${plan}» non è collegato a ${provider}: sincronizzalo con ${provider} prima di cambiare piano.`,
   transitionRefused: (from: string, action: string) =>

@@ -122,7 +122,10 @@ export type HistoryOnlyEvent =
   | 'couponEnded'
   // Issue 30: a card payment on a withdrawn payment's link (a Stripe Checkout completed in the race)
   // refunded after commit, its Stripe subscription cancelled; nothing recorded as paid.
-  | 'withdrawnCheckoutRefunded';
+  | 'withdrawnCheckoutRefunded'
+  // Issue 30: PayPal's renewal took another amount than the one Rinnova asks (e.g. a plan change
+  // the customer has not approved at PayPal yet): recorded as taken, its invoice blocked.
+  | 'providerAmountDiffers';
 
 export interface Transition {
   from: SubscriptionStatusId;
@@ -258,6 +261,7 @@ export const subscriptionEventLabels: Record<SubscriptionEvent | 'create' | Hist
   creditSettled: 'Rinnovo pagato con il credito residuo',
   couponEnded: 'Coupon terminato con il cambio di piano',
   withdrawnCheckoutRefunded: 'Pagamento con carta su un link ritirato: rimborsato',
+  providerAmountDiffers: 'Rinnovo addebitato dal fornitore per un importo diverso',
 };
 
 /**

@@ -112,6 +112,10 @@ import { createEventBus } from './unit-of-work/events';
 import { subscribeInvoicing } from './modules/invoice/invoice.events';
 import { subscribeCouponPeriods } from './modules/billing/coupon-periods';
 import { subscribePayPalCouponMail } from './modules/billing/paypal-coupon-revise';
+import {
+  checkPayPalPlanChangeApproval,
+  subscribePayPalPlanChangeMail,
+} from './modules/billing/paypal-plan-change';
 import { subscribeTrialConversions } from './modules/billing/trials';
 import { subscribeCollection } from './modules/billing/collection.service';
 import { registerCollectionRoutes } from './modules/billing/collection.routes';
@@ -296,6 +300,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   subscribeResidualCredits(events, () => providerDeps);
   // 'Applica coupon' on a PayPal subscription: the customer's approval e-mail after commit.
   subscribePayPalCouponMail(events, () => providerDeps);
+  // 'Cambia piano' on a PayPal subscription: the customer's approval e-mail after commit.
+  subscribePayPalPlanChangeMail(events, () => providerDeps);
   // One-off charges (issue 30): paid with their payment; a Stripe one charged after commit.
   subscribeOneOffCharges(events, () => providerDeps);
   // A payment withdrawn (issue 30): its open Stripe Checkout Sessions expired, one paid in the race refunded.
@@ -471,7 +477,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Cancelled at PayPal first, outside the transaction: if PayPal fails nothing changes.
     beforeCancel: (tenantId, id) => cancelAtProvider(providerDeps, tenantId, id),
     // A plan change at the provider first, outside the transaction (plan-change.provider.ts).
-    changePlanAtProvider: (tenantId, change) => changePlanAtProvider(providerDeps, tenantId, change),
+    changePlanAtProvider: (tenantId, change) =>
+      changePlanAtProvider({ ...providerDeps, publicUrl }, tenantId, change),
     // Issue 30: a pause of collection at the provider first, outside the transaction (pause.service.ts).
     pauseAtProvider: (tenantId, id, target, move) =>
       pauseAtProvider(providerDeps, tenantId, id, target, move),
@@ -481,6 +488,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     couponAtPayPal: (tenantId, id, code, run) =>
       applyCouponAtPayPal({ ...providerDeps, publicUrl }, tenantId, id, code, run),
     checkPayPalCoupon: (tenantId, id, run) => checkPayPalCouponApproval(providerDeps, tenantId, id, run),
+    checkPayPalPlanChange: (tenantId, id, run) =>
+      checkPayPalPlanChangeApproval(providerDeps, tenantId, id, run),
     // A 'next payment' charge's Stripe invoice item removed before it is deleted (issue 30).
     beforeChargeDelete: (tenantId, subscriptionId, chargeId) =>
       removeNextChargeAtStripe(providerDeps, tenantId, subscriptionId, chargeId),

@@ -120,12 +120,29 @@ export interface Subscription {
    */
   paypalCouponApproval?: PayPalCouponApproval | null;
   /**
+   * Issue 30 ('Cambia piano' on a subscription PayPal charges): the change whose PayPal revise waits
+   * for the customer's approval (`approveUrl`); until then PayPal bills the previous plan. Null when
+   * none waits.
+   */
+  paypalPlanChangeApproval?: PayPalPlanChangeApproval | null;
+  /**
    * GetById only (issue 30, 'Cambia piano'): the customer's credit left by plan changes (euro), set
    * off against the next period payments; `creditSetOff` false: not by Rinnova (a PayPal subscription:
    * its charges cannot be lowered, the credit waits for the Admin).
    */
   creditBalance?: number;
   creditSetOff?: boolean;
+}
+
+export interface PayPalPlanChangeApproval {
+  planChangeId: number;
+  /** The new plan. */
+  planName: string;
+  approveUrl: string;
+  /** What PayPal charges next once approved (euro): discounted while a coupon runs. */
+  amount: number;
+  /** The new plan's full price per period (euro). */
+  fullAmount: number;
 }
 
 export interface PayPalCouponApproval {

@@ -136,6 +136,7 @@ const idRoutes: Call[] = [
   { method: 'post', suffix: 'pay', body: {} },
   { method: 'get', suffix: 'charges' },
   { method: 'post', suffix: 'paypalCoupon', body: {} },
+  { method: 'post', suffix: 'paypalPlanChange', body: {} },
   { method: 'post', suffix: 'paymentMethod', body: { action: 'bankTransfer' } },
 ];
 const send = (call: Call, id: string | number, body: unknown = call.body) => {

@@ -512,6 +512,18 @@ export const planChanges = pgTable(
     creditedPaymentId: integer('credited_payment_id'),
     createdAt: createdAt(),
     appliedAt: at('applied_at'),
+    /**
+     * A PayPal subscription's change (issue 30): PayPal's revise needs the buyer's consent. The
+     * PayPal subscription revised, the plan it was revised to (the new plan's, or a running coupon's
+     * own plan for the new plan), the `approve` link PayPal answered, what that plan charges next
+     * (cents), when PayPal confirmed it (webhook or read-back) and when the customer was mailed.
+     */
+    paypalSubscriptionId: text('paypal_subscription_id'),
+    paypalPlanId: text('paypal_plan_id'),
+    paypalApproveUrl: text('paypal_approve_url'),
+    paypalAmountCents: cents('paypal_amount_cents'),
+    paypalApprovedAt: at('paypal_approved_at'),
+    paypalMailedAt: at('paypal_mailed_at'),
   },
   (t) => [
     foreignKey({

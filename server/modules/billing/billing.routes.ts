@@ -112,6 +112,11 @@ import {
   paypalCouponTexts,
   type PayPalCouponPending,
 } from './paypal-coupon-revise';
+import {
+  paypalPlanChangeApprovalOf,
+  paypalPlanChangeApprovalsOf,
+  type PayPalPlanRevision,
+} from './paypal-plan-change';
 
 const planChangeLineSchema = z.object({
   description: z.string(),
@@ -143,6 +148,8 @@ const planChangeResultSchema = z.object({
   planChangeId: z.number().optional(),
   prorationPaymentId: z.number().nullable().optional(),
   creditNote: z.object({ id: z.number(), number: z.string() }).nullable().optional(),
+  /** A PayPal subscription (issue 30): the revise's approve link the customer must open, or null. */
+  paypalApproveUrl: z.string().nullable().optional(),
 });
 
 export interface BillingRoutesOptions {
@@ -156,7 +163,7 @@ export interface BillingRoutesOptions {
    * the provider's side (Stripe subscription update, PayPal revision). A failure throws (502) and
    * nothing changes in Rinnova; see plan-change.provider.ts.
    */
-  changePlanAtProvider?: (tenantId: number, change: ProviderPlanChange) => Promise<void>;
+  changePlanAtProvider?: (tenantId: number, change: ProviderPlanChange) => Promise<PayPalPlanRevision | null>;
   /**
    * Issue 30, 'Sospendi incasso' / 'Riprendi ora': the provider's side, before the unit and
    * outside it (pause.service.ts). A failure throws (502) and nothing changes in Rinnova.
@@ -182,6 +189,12 @@ export interface BillingRoutesOptions {
   ) => Promise<PayPalCouponPending | null>;
   /** The read-back when the customer returns from PayPal: answers whether the coupon was redeemed. */
   checkPayPalCoupon?: (
+    tenantId: number,
+    subscriptionId: number,
+    run: <T>(fn: (w: UnitOfWork) => Promise<T>) => Promise<T>,
+  ) => Promise<boolean>;
+  /** The read-back of a plan change waiting for the customer's approval at PayPal (issue 30). */
+  checkPayPalPlanChange?: (
     tenantId: number,
     subscriptionId: number,
     run: <T>(fn: (w: UnitOfWork) => Promise<T>) => Promise<T>,
@@ -283,6 +296,16 @@ export const subscriptionItemSchema = z.object({
       fullAmount: z.number(),
       periods: z.number().nullable(),
       expiresAt: z.string().optional(),
+    })
+    .nullable()
+    .optional(),
+  paypalPlanChangeApproval: z
+    .object({
+      planChangeId: z.number(),
+      planName: z.string(),
+      approveUrl: z.string(),
+      amount: z.number(),
+      fullAmount: z.number(),
     })
     .nullable()
     .optional(),
@@ -422,6 +445,7 @@ export function registerBillingRoutes(
     couponAtStripe,
     couponAtPayPal,
     checkPayPalCoupon,
+    checkPayPalPlanChange,
   }: BillingRoutesOptions,
 ): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -471,6 +495,7 @@ export function registerBillingRoutes(
       scheduledPlanChange: await scheduledPlanChangeOf(scope, id),
       coupon: await couponInEffect(scope, id),
       paypalCouponApproval: await paypalCouponApprovalOf(scope, id, uow.clock()),
+      paypalPlanChangeApproval: await paypalPlanChangeApprovalOf(scope, id),
       creditBalance: fromCents(await creditBalance(scope, id)),
       creditSetOff: await creditSetOffFor(scope, id),
     };
@@ -536,10 +561,12 @@ export function registerBillingRoutes(
         const cardIds = listed.map((item) => item.id);
         const inEffect = await couponsInEffect(scope, cardIds);
         const approvals = await paypalCouponApprovalsOf(scope, cardIds, uow.clock());
+        const changeApprovals = await paypalPlanChangeApprovalsOf(scope, cardIds);
         items = listed.map((item) => ({
           ...item,
           coupon: inEffect.get(item.id) ?? null,
           paypalCouponApproval: approvals.get(item.id) ?? null,
+          paypalPlanChangeApproval: changeApprovals.get(item.id) ?? null,
         }));
       }
       const nextAfterId = ids.length === pageSize ? (ids[ids.length - 1] ?? null) : null;
@@ -625,12 +652,14 @@ export function registerBillingRoutes(
     const prepared = await request.unitOfWork((w) => preparePlanChange(w, id, body));
     if (body.preview) return ok<z.infer<typeof planChangeResultSchema>>(prepared.preview);
     // The provider first, outside any transaction: if it refuses, nothing changes in Rinnova.
+    // PayPal answers the revise waiting for the buyer's approval, kept by the change's unit.
+    let paypalRevision: PayPalPlanRevision | null = null;
     if (
       changePlanAtProvider &&
       prepared.current.providerSubscriptionId &&
       prepared.current.method !== 'bankTransfer'
     )
-      await changePlanAtProvider(tenantId, {
+      paypalRevision = await changePlanAtProvider(tenantId, {
         subscriptionId: id,
         method: prepared.current.method === 'stripe' ? 'stripe' : 'paypal',
         providerSubscriptionId: prepared.current.providerSubscriptionId,
@@ -640,7 +669,11 @@ export function registerBillingRoutes(
         // Between recurrences: the provider charges next at the (moved) billing date.
         ...(prepared.recurrenceChanges ? { nextChargeAt: prepared.nextBillingDate } : {}),
       });
-    const outcome = await request.unitOfWork((w) => makePlanChange(w, id, body));
+    const outcome = await request.unitOfWork((w) => makePlanChange(w, id, body, paypalRevision));
+    const approveUrl = paypalRevision?.approveUrl ?? null;
+    const waits = approveUrl
+      ? ` ${ownOnly(request) !== undefined ? billingMessages.planChangeApprovalCustomer : billingMessages.planChangeApprovalAdmin}`
+      : '';
     return ok<z.infer<typeof planChangeResultSchema>>(
       {
         ...outcome.preview,
@@ -648,13 +681,14 @@ export function registerBillingRoutes(
         planChangeId: outcome.planChangeId,
         prorationPaymentId: outcome.prorationPaymentId,
         creditNote: outcome.creditNote,
+        ...(approveUrl ? { paypalApproveUrl: approveUrl } : {}),
       },
-      outcome.status === 'applied'
+      (outcome.status === 'applied'
         ? billingMessages.planChanged(outcome.preview.toPlan.name)
         : billingMessages.planChangeScheduled(
             outcome.preview.toPlan.name,
             outcome.preview.effectiveDay.split('-').reverse().join('/'),
-          ),
+          )) + waits,
     );
   };
 
@@ -686,6 +720,28 @@ export function registerBillingRoutes(
         ? await checkPayPalCoupon(tenantOf(request), id, (fn) => request.unitOfWork(fn))
         : false;
       return ok({ redeemed });
+    },
+  );
+
+  app.post(
+    '/api/user/me/subscriptions/:id/paypalPlanChange',
+    {
+      config: anyone,
+      schema: {
+        tags: ['user'],
+        summary:
+          'Di ritorno da PayPal (issue 30): se PayPal addebita ora il piano del cambio di piano in attesa di approvazione, il cambio risulta approvato (una volta). 404 per una sottoscrizione non propria',
+        params: idParams,
+        response: { 200: envelopeOf(z.object({ approved: z.boolean() })) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      await readOne(request, id, false);
+      const approved = checkPayPalPlanChange
+        ? await checkPayPalPlanChange(tenantOf(request), id, (fn) => request.unitOfWork(fn))
+        : false;
+      return ok({ approved });
     },
   );
 

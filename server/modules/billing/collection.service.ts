@@ -257,9 +257,9 @@ export async function overduePaymentOfPeriod(
   w: UnitOfWork,
   subscriptionId: number,
   periodStart: Date,
-): Promise<{ id: number } | undefined> {
+): Promise<{ id: number; amountDueCents: number } | undefined> {
   const [row] = await w.tx
-    .select({ id: payments.id })
+    .select({ id: payments.id, amountDueCents: payments.amountDueCents })
     .from(payments)
     .where(
       and(

@@ -546,6 +546,8 @@ export interface PayPalCouponTarget {
   discountedCents: number;
   /** Discounted periods (once 1, repeating N); null = forever. */
   periods: number | null;
+  /** A plan change's target plan (issue 30): in the key, so each new plan gets its own. */
+  forPlanId?: number;
 }
 
 type PayPalCouponPlan = PayPalCouponTarget & { planId: string };
@@ -690,6 +692,7 @@ export async function couponPlanAtPayPal(
           t.discountedCents,
           t.fullCents,
           t.periods ?? 'sempre',
+          ...(t.forPlanId !== undefined ? [`piano ${t.forPlanId}`] : []),
         ].join('|'),
       )
       .digest('hex')

@@ -46,6 +46,9 @@ export const paymentMessages = {
   paypalStatusInvalid: (status: string) =>
     `La sottoscrizione PayPal non risulta approvata (stato: ${status}).`,
   paypalOtherPlan: 'La sottoscrizione PayPal è di un altro piano.',
+  /** Issue 30: a PayPal renewal that took another amount than the one asked (history and webhook detail). */
+  takenDiffers: (taken: string, asked: string, from: string) =>
+    `PayPal ha addebitato ${taken} invece di ${asked} per il rinnovo dal ${from} (per esempio il cliente non ha ancora approvato su PayPal il nuovo piano): il pagamento registra l’importo incassato e la fattura non viene emessa finché l’importo non è chiarito.`,
   planNotOnStripe: (plan: string) =>
     `Il piano «${plan}» non è ancora su Stripe: aprilo in «Gestisci piani di abbonamento» e usa «Sincronizza con Stripe».`,
   paypalIdTaken: 'Questa sottoscrizione PayPal è già collegata a un altro pagamento.',

@@ -15,6 +15,7 @@ import type { UnitOfWork } from '../../unit-of-work/unit-of-work';
 import { findToken, isUsable, paymentMessages } from './payment-token.service';
 import { lastResumeAt } from './renewal.service';
 import { confirmPayPalCoupon } from './paypal-coupon-revise';
+import { confirmPayPalPlanChange } from './paypal-plan-change';
 import { ownCreditRefund } from './subscription-credit';
 
 import {
@@ -28,6 +29,16 @@ import {
   recordCharge,
   parseDate,
 } from './provider-payments';
+
+/** PayPal's sale amount ('47.58') in integer cents, or null when absent or not a two-decimal figure. */
+function saleCents(total: unknown): number | null {
+  if (typeof total !== 'string' && typeof total !== 'number') return null;
+  try {
+    return toCents(total);
+  } catch {
+    return null;
+  }
+}
 
 /**
  * `PUT api/Payment/updatePayment`: checks the PayPal subscription, then in one unit: token Used,
@@ -235,7 +246,11 @@ async function handleEvent(
       return { outcome: 'ignored', detail: 'evento senza sottoscrizione o piano' };
     if (event.resource?.plan_overridden === true)
       return { outcome: 'ignored', detail: 'piano personalizzato: nessun coupon' };
-    return confirmPayPalCoupon(w, providerId, planId.slice(0, 200));
+    // A plan change's revise (issue 30) approved: marked once (paypal-plan-change.ts).
+    const coupon = await confirmPayPalCoupon(w, providerId, planId.slice(0, 200));
+    if (coupon.outcome !== 'unchanged') return coupon;
+    const change = await confirmPayPalPlanChange(w, providerId, planId.slice(0, 200));
+    return change.outcome === 'applied' ? change : coupon;
   }
   const status = STATUS_EVENTS[event.event_type];
   if (!status && event.event_type !== 'PAYMENT.SALE.COMPLETED')
@@ -273,5 +288,6 @@ async function handleEvent(
     chargeId: typeof resource.id === 'string' ? resource.id.slice(0, 200) : null,
     paidAt: parseDate(event.create_time ?? (resource.create_time as string | undefined)),
     note: typeof charged === 'string' ? ` (PayPal ha addebitato ${charged})` : '',
+    amountPaid: saleCents(charged),
   });
 }

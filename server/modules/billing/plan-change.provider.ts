@@ -6,8 +6,10 @@
  *   2. this call: Stripe `subscriptions.update` of the subscription's item to the new plan's price
  *      with `proration_behavior: 'none'` (between recurrences also `trial_end`, the date Stripe
  *      charges next: its periods count from then), or PayPal `POST /v1/billing/subscriptions/{id}/revise`
- *      with the new plan's `plan_id`; either way the provider charges the new price from the next
- *      billing date on;
+ *      with the new plan's `plan_id` (or a running coupon's own plan for the new plan) and the
+ *      customer's return URL, whose `approve` link the change's unit keeps and mails
+ *      (paypal-plan-change.ts: PayPal bills the new plan only once the customer approves it);
+ *      Stripe charges the new price from the next billing date on;
  *   3. the unit of work: plan, terms, documents, payment, history, event.
  *
  * Why first: a provider failure (timeout, 4xx, 5xx) throws before anything is written, so Rinnova
@@ -35,6 +37,7 @@ import { findPayment } from './billing.repository';
 import { providerLabel, type ProviderDeps } from './provider-payments';
 import { creditBalance, ensureCreditsAtStripe, setOffCredit } from './subscription-credit';
 import { stripeDurationFrom } from './coupon-apply.service';
+import { reviseAtPayPalForChange, type PayPalPlanRevision } from './paypal-plan-change';
 import { subscriptionTermsWith } from './subscription.service';
 
 /** What the route passes: the checked change of a provider subscription. */
@@ -55,11 +58,15 @@ export interface ProviderPlanChange {
   nextChargeAt?: Date;
 }
 
+/**
+ * Answers, for a PayPal change (not a revert), what the revise asked: PayPal's plan, the buyer's
+ * `approve` link and the next charge (paypal-plan-change.ts), for the change's unit to keep.
+ */
 export async function changePlanAtProvider(
-  deps: Pick<ProviderDeps, 'providers' | 'connectionFor' | 'uow'>,
+  deps: Pick<ProviderDeps, 'providers' | 'connectionFor' | 'uow'> & { publicUrl?: () => string },
   tenantId: number,
   change: ProviderPlanChange,
-): Promise<void> {
+): Promise<PayPalPlanRevision | null> {
   const [plan] = await deps
     .connectionFor(tenantId)
     .select({ name: plans.name, paypalPlanId: plans.paypalPlanId, stripePlanId: plans.stripePlanId })
@@ -87,6 +94,16 @@ export async function changePlanAtProvider(
     const n = Number(cancelled?.n ?? 0);
     idempotencyKey = `rinnova-change-${tenantId}-${change.subscriptionId}-${change.toPlanId}-${change.effectiveDay}${n > 0 ? `-${n}` : ''}`;
   }
+  // PayPal's revise needs the buyer's consent; a running coupon goes with the change (its own
+  // plan for the new plan's amounts). Not the revert of a cancelled change (its own key).
+  if (change.method === 'paypal' && !change.idempotencyKey)
+    return reviseAtPayPalForChange(deps, tenantId, {
+      subscriptionId: change.subscriptionId,
+      providerSubscriptionId: change.providerSubscriptionId,
+      toPlanId: change.toPlanId,
+      plainPlanId: providerPlanId,
+      idempotencyKey,
+    });
   const adapter = await deps.providers.adapterOf(tenantId, change.method);
   await adapter.changePlan(change.providerSubscriptionId, {
     providerPlanId,
@@ -94,6 +111,7 @@ export async function changePlanAtProvider(
     ...(change.method === 'stripe' && change.nextChargeAt ? { nextChargeAt: change.nextChargeAt } : {}),
   });
   if (change.method === 'stripe') await couponAtStripeForPlan(deps, tenantId, change, idempotencyKey);
+  return null;
 }
 
 /**

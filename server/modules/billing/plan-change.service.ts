@@ -24,6 +24,7 @@
  *
  * Docs: docs/fiscal-rules.md 'Cambio di piano'; the provider's side: plan-change.provider.ts.
  */
+import { recordPayPalRevision, type PayPalPlanRevision } from './paypal-plan-change';
 import { and, asc, eq, gte, isNull, lte, ne, notExists, sql } from 'drizzle-orm';
 import { addMonthsClamped, parseBillingDateTime, romeDay } from '../../../contract/billing-dates';
 import { isNatura, type Natura } from '../../../contract/invoice/fatturapa';
@@ -391,6 +392,8 @@ export async function makePlanChange(
   w: UnitOfWork,
   id: number,
   body: { planId: number; when: ChangeWhen },
+  /** PayPal's revise made before the unit (its plan and the buyer's approval link), or null. */
+  paypalRevision: PayPalPlanRevision | null = null,
 ): Promise<PlanChangeOutcome> {
   const prepared = await preparePlanChange(w, id, body, { lock: true });
   if (!prepared.immediate) {
@@ -410,6 +413,7 @@ export async function makePlanChange(
         createdAt: w.now,
       })
       .returning({ id: planChanges.id });
+    await recordPayPalRevision(w, prepared.sub.id, row!.id, paypalRevision);
     // At the billing date: the renewal payment made before is the old plan's period; the renewal
     // job makes it again, the new plan's (a chosen day of the period withdraws it when the change
     // applies).
@@ -450,6 +454,7 @@ export async function makePlanChange(
       createdAt: w.now,
     })
     .returning({ id: planChanges.id });
+  await recordPayPalRevision(w, prepared.sub.id, row!.id, paypalRevision);
   return applyPrepared(w, prepared, row!.id);
 }
 

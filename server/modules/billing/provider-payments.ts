@@ -7,7 +7,7 @@
  */
 import { redemptionForNextPayment } from '../../db/coupons';
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
-import { periodEndAfter } from '../../../contract/billing-dates';
+import { periodEndAfter, romeDay } from '../../../contract/billing-dates';
 import { messages } from '../../../contract/messages';
 import { PaymentTokenStatus } from '../../../contract/schemas/payment';
 import {
@@ -24,7 +24,7 @@ import { ProviderError, type ProviderKind } from '../../providers/payment-provid
 import type { ProviderRegistry } from '../../providers/registry';
 import { machineActorOf, type UnitOfWork, type UnitOfWorkRunner } from '../../unit-of-work/unit-of-work';
 import { findSubscription, firstPayment } from './billing.repository';
-import { changeStatus } from './subscription.service';
+import { changeStatus, formatEur, recordHistory } from './subscription.service';
 import { applyDuePlanChanges } from './plan-change.service';
 import { attachNextCharges } from './one-off-charge.service';
 import { setOffCredit } from './subscription-credit';
@@ -308,17 +308,40 @@ export async function recordCharge(
     // Stripe's retried invoice carried the credit balance too (issue 30): set off what it did not charge.
     if (charge.kind === 'stripe')
       await setOffCredit(w, sub.id, overdue.id, { charged: charge.amountPaid ?? null });
+    // PayPal's retry took another amount than the payment asks (issue 30, as for a renewal below).
+    const retryDiffers =
+      charge.kind === 'paypal' && charge.amountPaid != null && charge.amountPaid !== overdue.amountDueCents
+        ? charge.amountPaid
+        : null;
     const [paid] = await w.tx
       .update(payments)
-      .set({ paidAt, providerPaymentId: saleId, method: charge.kind, providerSubscriptionId: providerId })
+      .set({
+        paidAt,
+        providerPaymentId: saleId,
+        method: charge.kind,
+        providerSubscriptionId: providerId,
+        ...(retryDiffers !== null ? { amountDueCents: retryDiffers } : {}),
+      })
       .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, overdue.id)))
-      .returning({ periodEnd: payments.periodEnd });
+      .returning({ periodEnd: payments.periodEnd, periodStart: payments.periodStart });
+    const told =
+      retryDiffers === null
+        ? ''
+        : paymentMessages.takenDiffers(
+            formatEur(retryDiffers),
+            formatEur(overdue.amountDueCents),
+            romeDay(paid!.periodStart).split('-').reverse().join('/'),
+          );
+    if (told) await recordHistory(w, sub, 'providerAmountDiffers', told);
     await w.tx
       .update(subscriptions)
       .set({ nextBillingDate: paid!.periodEnd, updatedAt: w.now })
       .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, sub.id)));
     await w.publish('payment.paid', { paymentId: overdue.id, subscriptionId: sub.id });
-    return { outcome: 'applied', detail: `pagamento in ritardo ${overdue.id} incassato${charge.note}` };
+    return {
+      outcome: 'applied',
+      detail: `pagamento in ritardo ${overdue.id} incassato${charge.note}${told ? `; ${told}` : ''}`,
+    };
   }
   const list = await w.tx
     .select({
@@ -375,11 +398,19 @@ export async function recordCharge(
   const periodStart = sub.nextBillingDate;
   const periodEnd = periodEndAfter(sub.startDate, plan.recurrence, periodStart);
   const id = await nextPaymentId(w);
+  // PayPal took another amount than Rinnova asks (issue 30: a plan change whose revise the customer
+  // has not approved at PayPal, which still bills the old plan): the payment records the money
+  // taken, so its invoice is blocked by the amount check (the agreed price differs) instead of
+  // stating an ImportoPagamento PayPal did not take; the history and the event's detail say it.
+  const takenDiffers =
+    charge.kind === 'paypal' && charge.amountPaid != null && charge.amountPaid !== sub.amountDueCents
+      ? charge.amountPaid
+      : null;
   await w.tx.insert(payments).values({
     id,
     tenantId: w.tenantId,
     subscriptionId: sub.id,
-    amountDueCents: sub.amountDueCents,
+    amountDueCents: takenDiffers ?? sub.amountDueCents,
     // The period still discounted by a coupon carries its redemption (its invoice applies it).
     couponRedemptionId: await redemptionForNextPayment(w, sub.id),
     causale: causaleOf(w.tenantId, id),
@@ -403,11 +434,20 @@ export async function recordCharge(
     .update(subscriptions)
     .set({ nextBillingDate: periodEnd, updatedAt: w.now })
     .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, sub.id)));
+  const differs =
+    takenDiffers === null
+      ? ''
+      : paymentMessages.takenDiffers(
+          formatEur(takenDiffers),
+          formatEur(sub.amountDueCents),
+          romeDay(periodStart).split('-').reverse().join('/'),
+        );
+  if (differs) await recordHistory(w, sub, 'providerAmountDiffers', differs);
   // The renewal's invoice (missing data blocks only the invoice), its webhook, …
   await w.publish('payment.paid', { paymentId: id, subscriptionId: sub.id });
   return {
     outcome: 'applied',
-    detail: `rinnovo: pagamento ${id}${charge.note}${setOff > 0 ? ` (credito residuo compensato: ${setOff} centesimi)` : ''}`,
+    detail: `rinnovo: pagamento ${id}${charge.note}${setOff > 0 ? ` (credito residuo compensato: ${setOff} centesimi)` : ''}${differs ? `; ${differs}` : ''}`,
   };
 }
 

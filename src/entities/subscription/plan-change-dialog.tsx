@@ -44,6 +44,8 @@ export type PlanChangeResult = PlanChangePreview & {
   planChangeId: number;
   prorationPaymentId: number | null;
   creditNote: { id: number; number: string } | null;
+  /** A PayPal subscription (issue 30): the link the customer must open to approve the new plan. */
+  paypalApproveUrl?: string | null;
 };
 const FIELDS = ['planId', 'when'] as const;
 

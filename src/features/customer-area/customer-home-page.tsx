@@ -15,6 +15,7 @@ import { CustomerPause } from './customer-pause';
 import { CustomerPlanChange } from './customer-plan-change';
 import { PayNow } from './pay-now';
 import { PayPalCouponApproval } from './paypal-coupon-approval';
+import { PayPalPlanChangeApproval } from './paypal-plan-change-approval';
 import { PaymentMethod } from './payment-method';
 
 const methodNames: Record<string, string> = {
@@ -210,6 +211,7 @@ function SubscriptionCard({ s }: { s: Subscription }) {
         </div>
       )}
       <PayPalCouponApproval s={s} />
+      <PayPalPlanChangeApproval s={s} />
       <TrialNote s={s} />
       <OwnCharges s={s} />
       <RenewalActions s={s} />

@@ -179,6 +179,21 @@ export function SubscriptionDetailPage({ id }: { id: number }) {
                     <p className="mt-0.5">{sub.creditSetOff === false ? pc.creditPayPal : pc.creditSetOff}</p>
                   </div>
                 )}
+                {sub.paypalPlanChangeApproval && (
+                  <div
+                    className="mt-3 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
+                    data-testid="subscription-paypal-plan-change"
+                  >
+                    <p className="font-semibold">
+                      Il cambio al piano «{sub.paypalPlanChangeApproval.planName}» attende l’approvazione del
+                      cliente su PayPal
+                    </p>
+                    <p className="mt-0.5">
+                      Finché il cliente non lo approva, PayPal continua ad addebitare il piano precedente. Il
+                      cliente ha ricevuto il link per e-mail e lo trova nella sua area clienti.
+                    </p>
+                  </div>
+                )}
                 {sub.scheduledPlanChange && (
                   <div className="mt-3 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
                     <p className="font-semibold">
