@@ -122,7 +122,9 @@ export type HistoryOnlyEvent =
   | 'couponEnded'
   // Issue 30: a card payment on a withdrawn payment's link (a Stripe Checkout completed in the race)
   // refunded after commit, its Stripe subscription cancelled; nothing recorded as paid.
-  | 'withdrawnCheckoutRefunded';
+  | 'withdrawnCheckoutRefunded'
+  // The same on a payment already paid another way (a transfer, PayPal, another session).
+  | 'paidCheckoutRefunded';
 
 export interface Transition {
   from: SubscriptionStatusId;
@@ -258,6 +260,7 @@ export const subscriptionEventLabels: Record<SubscriptionEvent | 'create' | Hist
   creditSettled: 'Rinnovo pagato con il credito residuo',
   couponEnded: 'Coupon terminato con il cambio di piano',
   withdrawnCheckoutRefunded: 'Pagamento con carta su un link ritirato: rimborsato',
+  paidCheckoutRefunded: 'Pagamento con carta su un pagamento già saldato: rimborsato',
 };
 
 /**

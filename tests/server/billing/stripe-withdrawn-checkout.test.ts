@@ -375,9 +375,6 @@ describe('a Checkout on a payment paid another way', () => {
       approvalDate: clock.now().toISOString(),
       note: 'Bonifico visto in banca',
     });
-  /** The customer's e-mails saying a card payment on an already paid payment was refunded. */
-  const paidRefundMails = async () =>
-    (await refundMails()).filter((m) => m.text.includes('era già stato saldato'));
 
   it('the Admin records the bank transfer: the open session is expired at Stripe after commit, once', async () => {
     const { renewal, sessionId } = await checkoutOpened('2026-10-01T09:00:00.000Z');
@@ -403,7 +400,10 @@ describe('a Checkout on a payment paid another way', () => {
     // The first session paid: the return page records it; the second's expiry fails at Stripe.
     stripe.failNext(`POST /v1/checkout/sessions/${second}/expire`, 503);
     const firstSub = stripe.completeSession(first);
-    const confirmed = await ctx.api.put('/api/Payment/stripe/confirm', { sessionId: first, tenantId: demoId });
+    const confirmed = await ctx.api.put('/api/Payment/stripe/confirm', {
+      sessionId: first,
+      tenantId: demoId,
+    });
     expect(confirmed.status, confirmed.raw).toBe(200);
     expect(expireCalls(first)).toHaveLength(0);
     expect(expireCalls(second)).toHaveLength(1);
@@ -440,7 +440,7 @@ describe('a Checkout on a payment paid another way', () => {
     const rows = (await paymentRows(sub.id)).filter((p) => p.id === renewal.id);
     expect(rows).toMatchObject([{ method: 'stripe', providerSubscriptionId: firstSub }]);
     expect(await invoiceIds()).toEqual(paidOnce);
-    const mails = (await paidRefundMails()).slice(mailsBefore);
+    const mails = (await refundMails()).slice(mailsBefore);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.text).toContain(
       'Gentile Bianchi Consulting Srl,\n\nhai pagato con carta 35,38\u00a0€ da un link di pagamento del tuo abbonamento che era già stato saldato.',
@@ -470,7 +470,12 @@ describe('a Checkout on a payment paid another way', () => {
     expect(paid.status, paid.raw).toBe(200);
     const invoicesAfter = await invoiceIds();
     const refundsBefore = stripe.refunds.length;
+    const mailsBefore = (await refundMails()).length;
     const providerId = stripe.completeSession(sessionId);
+    // Its return page first: the payment is paid already, nothing is recorded (409).
+    const confirm = await ctx.api.put('/api/Payment/stripe/confirm', { sessionId, tenantId: demoId });
+    expect(confirm.status, confirm.raw).toBe(409);
+    expect((await paymentRows(sub.id)).find((p) => p.id === renewal.id)!.method).toBe('bankTransfer');
     const completed = stripe.event('checkout.session.completed', { ...stripe.sessions.get(sessionId)! });
     await hook(completed);
     expect(stripe.refunds.slice(refundsBefore)).toHaveLength(1);
@@ -481,5 +486,7 @@ describe('a Checkout on a payment paid another way', () => {
     });
     expect(await invoiceIds()).toEqual(invoicesAfter);
     expect(await historyOf(sub.id, 'paidCheckoutRefunded')).toHaveLength(1);
+    const mails = (await refundMails()).slice(mailsBefore);
+    expect(mails.map((m) => m.text.includes('che era già stato saldato'))).toEqual([true]);
   });
 });
