@@ -13,7 +13,11 @@
  *   inbox's duplicate; the outbox again refunds (and mails) nothing more;
  * - Stripe failing the refund: nothing changes, the outbox retries and refunds once;
  * - an extra payment's payment-mode session (a one-off charge's link): expired, or refunded once
- *   when paid in the race (no Stripe subscription to cancel).
+ *   when paid in the race (no Stripe subscription to cancel);
+ * - the payment paid another way (the Admin's transfer, another session of the link): the other
+ *   open sessions expired once (never the paying one); one completed in the race refunded once like
+ *   a withdrawn one (its own history row and e-mail), nothing recorded twice; the paying session's
+ *   webhook after its return page 'unchanged', never refunded.
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -488,5 +492,63 @@ describe('a Checkout on a payment paid another way', () => {
     expect(await historyOf(sub.id, 'paidCheckoutRefunded')).toHaveLength(1);
     const mails = (await refundMails()).slice(mailsBefore);
     expect(mails.map((m) => m.text.includes('che era già stato saldato'))).toEqual([true]);
+  });
+
+  it('an extra payment’s payment-mode session, the transfer recorded while Stripe fails the expiry, then paid: refunded once, no subscription to cancel', async () => {
+    clock.set('2027-01-05T09:00:00.000Z');
+    const { sub, confirm } = await payByBankTransfer(
+      admin,
+      { userId: company, planId: monthly.id },
+      '2027-01-05T09:00:00.000Z',
+    );
+    expect(confirm.status, confirm.raw).toBe(200);
+    const made = await admin.post<{ id: number; paymentId: number }>(`/api/subscription/charges/${sub.id}`, {
+      description: 'Migrazione dati',
+      quantity: 1,
+      unitPrice: '45,50',
+      collect: 'now',
+    });
+    expect(made.status, made.raw).toBe(200);
+    const paymentId = made.body.data!.paymentId;
+    const link = await admin.post<{ token: string }>('/api/PaymentToken/create', { paymentId });
+    expect(link.status, link.raw).toBe(200);
+    const opened = await ctx.api.post<{ sessionId: string }>('/api/Payment/stripe/checkout', {
+      token: link.body.data!.token,
+    });
+    expect(opened.status, opened.raw).toBe(200);
+    const sessionId = opened.body.data!.sessionId;
+    const due = (await paymentRows(sub.id)).find((p) => p.id === paymentId)!;
+    stripe.failNext(`POST /v1/checkout/sessions/${sessionId}/expire`, 503);
+    const paid = await admin.post(`/api/collection/markPaid/${paymentId}`, {
+      amount: due.amountDueCents / 100,
+      approvalDate: clock.now().toISOString(),
+    });
+    expect(paid.status, paid.raw).toBe(200);
+    expect(expireCalls(sessionId)).toHaveLength(1);
+    const invoicesAfter = await invoiceIds();
+    const refundsBefore = stripe.refunds.length;
+    const mailsBefore = (await refundMails()).length;
+    const intent = stripe.completeSession(sessionId);
+    const completed = stripe.event('checkout.session.completed', { ...stripe.sessions.get(sessionId)! });
+    await hook(completed);
+    expect(stripe.refunds.slice(refundsBefore)).toMatchObject([
+      { payment_intent: intent, amount: due.amountDueCents },
+    ]);
+    expect(await outcomesOf(completed.id as string)).toEqual([
+      { outcome: 'applied', detail: expect.stringContaining(`pagamento ${paymentId} già pagato`) },
+    ]);
+    const mails = (await refundMails()).slice(mailsBefore);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text).toContain('che era già stato saldato');
+    expect(mails[0]!.text).not.toContain('addebito automatico');
+    expect((await paymentRows(sub.id)).find((p) => p.id === paymentId)).toMatchObject({
+      method: 'bankTransfer',
+      providerPaymentId: null,
+    });
+    expect(await invoiceIds()).toEqual(invoicesAfter);
+    await hook(completed);
+    await redeliver('billing.refundWithdrawnCheckout');
+    expect(stripe.refunds.slice(refundsBefore)).toHaveLength(1);
+    expect((await refundMails()).slice(mailsBefore)).toHaveLength(1);
   });
 });
