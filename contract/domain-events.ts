@@ -8,7 +8,12 @@ import type { SubscriptionEvent, SubscriptionStatusId } from './subscription-sta
 
 export interface DomainEvents {
   /** A payment is paid (provider charge, payment page, approved bank transfers, renewal). */
-  'payment.paid': { paymentId: number; subscriptionId: number };
+  'payment.paid': {
+    paymentId: number;
+    subscriptionId: number;
+    /** The Stripe Checkout Session that paid it, when one did (its other open sessions are expired). */
+    checkoutSessionId?: string;
+  };
   /** A provider could not charge a payment (its retries may follow). */
   'payment.failed': { paymentId: number | null; subscriptionId: number; reason: string | null };
   /** A provider refunded or reversed a charge (`saleId`); `refundedCents` null means all of it. */
@@ -70,17 +75,20 @@ export interface DomainEvents {
    */
   'paypalCoupon.approvalRequested': { subscriptionId: number; revisionId: number };
   /**
-   * Unpaid payments were withdrawn (issue 30: a plan change, a pause) while Stripe Checkout Sessions
-   * opened from their links may still be open: after commit each is expired at Stripe, so it can no
-   * longer be paid.
+   * Unpaid payments were withdrawn (issue 30: a plan change, a pause), or a payment was paid another
+   * way (a transfer, PayPal, another session), while Stripe Checkout Sessions opened from their
+   * links may still be open: after commit each is expired at Stripe, so it can no longer be paid.
    */
   'stripeCheckout.withdrawn': { sessionIds: string[] };
   /**
-   * A Stripe Checkout Session was completed on a payment Rinnova had withdrawn (in the race before
-   * its expiry reached Stripe): nothing is recorded as paid; after commit Stripe refunds what it
-   * took and, in subscription mode, the Stripe subscription the session created is cancelled.
+   * A Stripe Checkout Session was completed on a payment Rinnova had withdrawn, or one already paid
+   * another way (`reason` 'alreadyPaid'; in the race before its expiry reached Stripe): nothing is
+   * recorded as paid; after commit Stripe refunds what it took and, in subscription mode, the Stripe
+   * subscription the session created is cancelled.
    */
   'stripeCheckout.paidWithdrawn': {
+    /** Absent on rows published before it was carried: 'withdrawn'. */
+    reason?: 'withdrawn' | 'alreadyPaid';
     sessionId: string;
     mode: 'subscription' | 'payment';
     providerSubscriptionId: string | null;

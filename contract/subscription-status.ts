@@ -123,6 +123,8 @@ export type HistoryOnlyEvent =
   // Issue 30: a card payment on a withdrawn payment's link (a Stripe Checkout completed in the race)
   // refunded after commit, its Stripe subscription cancelled; nothing recorded as paid.
   | 'withdrawnCheckoutRefunded'
+  // The same on a payment already paid another way (a transfer, PayPal, another session).
+  | 'paidCheckoutRefunded'
   // Issue 30: PayPal's renewal took another amount than the one Rinnova asks (e.g. a plan change
   // the customer has not approved at PayPal yet): recorded as taken, its invoice blocked.
   | 'providerAmountDiffers';
@@ -261,6 +263,7 @@ export const subscriptionEventLabels: Record<SubscriptionEvent | 'create' | Hist
   creditSettled: 'Rinnovo pagato con il credito residuo',
   couponEnded: 'Coupon terminato con il cambio di piano',
   withdrawnCheckoutRefunded: 'Pagamento con carta su un link ritirato: rimborsato',
+  paidCheckoutRefunded: 'Pagamento con carta su un pagamento già saldato: rimborsato',
   providerAmountDiffers: 'Rinnovo addebitato dal fornitore per un importo diverso',
 };
 

@@ -72,7 +72,7 @@ export async function recordTokenPayment(
   row: Pick<TokenRow, 'id' | 'paymentId' | 'subscriptionId'>,
   providerSubscriptionId: string,
   kind: ProviderKind,
-  options: { lateOk?: boolean } = {},
+  options: { lateOk?: boolean; checkoutSessionId?: string } = {},
 ): Promise<'paid' | 'replayed'> {
   const label = providerLabel(kind);
   const locked = await lockedToken(w, row.id);
@@ -83,6 +83,13 @@ export async function recordTokenPayment(
     ? locked.status === PaymentTokenStatus.Active
     : isUsable({ status: locked.status as 0 | 1 | 2, expiresAt: locked.expiresAt }, w.now);
   if (!usable) throw tokenInvalid();
+  // Paid another way meanwhile (a transfer recorded, another link or session): not recorded twice.
+  const [due] = await w.tx
+    .select({ paidAt: payments.paidAt })
+    .from(payments)
+    .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, row.paymentId)))
+    .for('update');
+  if (due?.paidAt) throw new HttpError(409, paymentMessages.alreadyPaid);
   const [taken] = await w.tx
     .select({ id: payments.id })
     .from(payments)
@@ -112,7 +119,11 @@ export async function recordTokenPayment(
       .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, sub.id)));
   }
   // Its invoice (in this unit), its webhook, …: whoever consumes the event.
-  await w.publish('payment.paid', { paymentId: row.paymentId, subscriptionId: row.subscriptionId });
+  await w.publish('payment.paid', {
+    paymentId: row.paymentId,
+    subscriptionId: row.subscriptionId,
+    ...(options.checkoutSessionId ? { checkoutSessionId: options.checkoutSessionId } : {}),
+  });
   await w.tx
     .update(paymentTokens)
     .set({ status: PaymentTokenStatus.Used, usedAt: w.now, providerSubscriptionId })
@@ -173,7 +184,11 @@ export async function recordExtraTokenPayment(
       providerPaymentId: (charge.paymentIntentId ?? charge.sessionId).slice(0, 200),
     })
     .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, row.paymentId)));
-  await w.publish('payment.paid', { paymentId: row.paymentId, subscriptionId: row.subscriptionId });
+  await w.publish('payment.paid', {
+    paymentId: row.paymentId,
+    subscriptionId: row.subscriptionId,
+    checkoutSessionId: charge.sessionId,
+  });
   await w.tx
     .update(paymentTokens)
     .set({ status: PaymentTokenStatus.Used, usedAt: w.now, providerSubscriptionId: charge.sessionId })

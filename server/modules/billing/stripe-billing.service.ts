@@ -50,7 +50,11 @@ import {
   type TokenRow,
 } from './payment-token.service';
 import { planToSync } from './widget-and-plans.service';
-import { recordCheckoutSession, withdrawnSessionPaid } from './stripe-withdrawn-checkout';
+import {
+  alreadyPaidSessionPaid,
+  recordCheckoutSession,
+  withdrawnSessionPaid,
+} from './stripe-withdrawn-checkout';
 
 export const stripeMessages = {
   planNotOnStripe: (plan: string) =>
@@ -364,7 +368,7 @@ export async function confirmStripeCheckout(
     throw new HttpError(400, stripeMessages.otherPlan);
   // Started while the link was valid (lateOk): the customer has paid, even if the hour ran out at Stripe.
   return deps.uow.run({ tenantId: input.tenantId, actor: { kind: 'paymentToken', tokenId: row.id } }, (w) =>
-    recordTokenPayment(w, row, subscriptionId, 'stripe', { lateOk }),
+    recordTokenPayment(w, row, subscriptionId, 'stripe', { lateOk, checkoutSessionId: session.id }),
   );
 }
 
@@ -531,10 +535,15 @@ async function sessionCompleted(
         detail: `token ${tokenId} sconosciuto`,
       }
     );
+  // Its payment paid another way meanwhile (issue 30): refunded after commit, nothing recorded twice.
+  const alreadyPaid = await alreadyPaidSessionPaid(w, event, 'subscription', row);
+  if (alreadyPaid) return alreadyPaid;
   const created = typeof o.created === 'number' ? o.created : event.created;
+  const sessionId = str(o.id);
   try {
     const result = await recordTokenPayment(w, row, subscriptionId, 'stripe', {
       lateOk: created * 1000 <= row.expiresAt.getTime(),
+      ...(sessionId ? { checkoutSessionId: sessionId } : {}),
     });
     return {
       outcome: result === 'paid' ? 'applied' : 'unchanged',
@@ -573,6 +582,8 @@ async function extraSessionCompleted(
   }
   if (!row || row.providerPlanId !== EXTRA_PAYMENT_PLAN)
     return { outcome: 'ignored', detail: `token ${tokenId} sconosciuto` };
+  const alreadyPaid = await alreadyPaidSessionPaid(w, event, 'payment', row);
+  if (alreadyPaid) return alreadyPaid;
   const created = typeof o.created === 'number' ? o.created : event.created;
   try {
     const result = await recordExtraTokenPayment(w, row, {

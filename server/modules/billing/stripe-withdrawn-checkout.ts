@@ -16,8 +16,15 @@
  *   session: a retry refunds once; the refund's id on the session's row) and, in subscription
  *   mode, the Stripe subscription the session created is cancelled (so it charges nothing more).
  *   The customer is e-mailed that the payment was refunded (once, with the refund's id).
+ * - The same double charge when the payment is paid ANOTHER way while a session is open (the Admin's
+ *   transfer, PayPal, another session of the link): `payment.paid` publishes the payment's other
+ *   open sessions (not the one that paid it) as `stripeCheckout.withdrawn`, expired after commit;
+ *   one completed in the race (`alreadyPaidSessionPaid`) is refunded the same way (reason
+ *   'alreadyPaid': history row 'paidCheckoutRefunded', its own e-mail wording). The session that
+ *   paid the payment (its return page and webhook both) stays 'unchanged'.
  */
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, ne } from 'drizzle-orm';
+import { PaymentTokenStatus } from '../../../contract/schemas/payment';
 import {
   payments,
   paymentTokens,
@@ -37,6 +44,8 @@ import type { SubscriptionStatusId } from '../../../contract/subscription-status
 import type { ProviderDeps, WebhookOutcome } from './provider-payments';
 import { formatEur, recordHistory } from './subscription.service';
 
+export type PaidCheckoutReason = 'withdrawn' | 'alreadyPaid';
+
 export const withdrawnCheckoutMessages = {
   history: (amount: string | null, sessionId: string, providerSubscriptionId: string | null) =>
     `Pagamento con carta su un link ritirato: rimborsato ${amount ?? 'l’importo addebitato'} (sessione Stripe ${sessionId})` +
@@ -55,7 +64,32 @@ export const withdrawnCheckoutMessages = {
   ],
   detail: (paymentId: number | null, sessionId: string) =>
     `pagamento ${paymentId ?? '?'} ritirato: sessione ${sessionId} pagata su un link ritirato, rimborso (e annullamento della sottoscrizione Stripe) dopo il commit`,
+  cancelNote: 'Pagamento su un link ritirato',
 } as const;
+
+/** The same, for a session paid on a payment already paid another way. */
+export const alreadyPaidCheckoutMessages = {
+  history: (amount: string | null, sessionId: string, providerSubscriptionId: string | null) =>
+    `Pagamento con carta su un pagamento già saldato: rimborsato ${amount ?? 'l’importo addebitato'} (sessione Stripe ${sessionId})` +
+    (providerSubscriptionId ? `; sottoscrizione Stripe ${providerSubscriptionId} annullata` : ''),
+  mailSubject: withdrawnCheckoutMessages.mailSubject,
+  mailBody: (name: string, amount: string, _tenant: string, mode: 'subscription' | 'payment'): string[] => [
+    `Gentile ${name},`,
+    `hai pagato con carta ${amount} da un link di pagamento del tuo abbonamento che era già stato saldato. ` +
+      'L’importo ti è stato rimborsato per intero sulla stessa carta: l’accredito può richiedere alcuni giorni lavorativi.',
+    ...(mode === 'subscription'
+      ? [
+          'Anche l’addebito automatico con carta attivato con quel pagamento è stato annullato: non ti sarà addebitato altro.',
+        ]
+      : []),
+  ],
+  detail: (paymentId: number | null, sessionId: string) =>
+    `pagamento ${paymentId ?? '?'} già pagato: sessione ${sessionId} pagata su un pagamento già saldato, rimborso (e annullamento della sottoscrizione Stripe) dopo il commit`,
+  cancelNote: 'Pagamento su un pagamento già saldato',
+} as const;
+
+const messagesOf = (reason: PaidCheckoutReason | undefined) =>
+  reason === 'alreadyPaid' ? alreadyPaidCheckoutMessages : withdrawnCheckoutMessages;
 
 /**
  * After Stripe created a Checkout Session for a payment link: the session recorded in the link's
@@ -79,6 +113,11 @@ export async function recordCheckoutSession(
         .from(paymentTokens)
         .where(and(eq(paymentTokens.tenantId, w.tenantId), eq(paymentTokens.id, token.id)))
         .for('update');
+      // Its payment paid another way meanwhile: expired as well.
+      const [due] = await w.tx
+        .select({ paidAt: payments.paidAt })
+        .from(payments)
+        .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, token.paymentId)));
       await w.tx
         .insert(stripeCheckoutSessions)
         .values({
@@ -91,7 +130,7 @@ export async function recordCheckoutSession(
           createdAt: w.now,
         })
         .onConflictDoNothing();
-      if (!still) await w.publish('stripeCheckout.withdrawn', { sessionIds: [sessionId] });
+      if (!still || due?.paidAt) await w.publish('stripeCheckout.withdrawn', { sessionIds: [sessionId] });
     },
   );
 }
@@ -160,29 +199,108 @@ export async function withdrawnSessionPaid(
     .from(payments)
     .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, paymentId)));
   if (payment) return undefined;
+  return paidSessionRefunded(w, event, mode, {
+    sessionId,
+    paymentId,
+    subscriptionId: recorded?.subscriptionId ?? null,
+    reason: 'withdrawn',
+  });
+}
+
+/**
+ * A paid `checkout.session.completed` whose token still exists but whose payment was already paid
+ * by something other than this session (the Admin's transfer, PayPal, another session of the link):
+ * nothing is recorded twice; refunded after commit like a withdrawn one. Answers undefined when the
+ * payment is unpaid or this session is what paid it (the caller records it, or answers 'unchanged').
+ */
+export async function alreadyPaidSessionPaid(
+  w: UnitOfWork,
+  event: StripeWebhookEvent,
+  mode: 'subscription' | 'payment',
+  token: { id: number; paymentId: number; subscriptionId: number },
+): Promise<{ outcome: WebhookOutcome; detail: string | null } | undefined> {
+  const o = event.object;
+  const sessionId = str(o.id);
+  if (!sessionId) return undefined;
+  // The link first, then the payment (the order of the token's own payment).
+  const [link] = await w.tx
+    .select({ status: paymentTokens.status, providerId: paymentTokens.providerSubscriptionId })
+    .from(paymentTokens)
+    .where(and(eq(paymentTokens.tenantId, w.tenantId), eq(paymentTokens.id, token.id)))
+    .for('update');
+  const [payment] = await w.tx
+    .select({ paidAt: payments.paidAt })
+    .from(payments)
+    .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, token.paymentId)))
+    .for('update');
+  if (!payment?.paidAt) return undefined;
+  // What this session leaves on the link it paid: the Stripe subscription, or (payment mode) itself.
+  const ownId = mode === 'subscription' ? idOf(o.subscription) : sessionId;
+  if (link?.status === PaymentTokenStatus.Used && ownId !== null && link.providerId === ownId)
+    return undefined;
+  return paidSessionRefunded(w, event, mode, {
+    sessionId,
+    paymentId: token.paymentId,
+    subscriptionId: token.subscriptionId,
+    reason: 'alreadyPaid',
+  });
+}
+
+/** Nothing recorded as paid: the refund published for after commit and the history row. */
+async function paidSessionRefunded(
+  w: UnitOfWork,
+  event: StripeWebhookEvent,
+  mode: 'subscription' | 'payment',
+  of: { sessionId: string; paymentId: number; subscriptionId: number | null; reason: PaidCheckoutReason },
+): Promise<{ outcome: WebhookOutcome; detail: string | null }> {
+  const o = event.object;
+  const text = messagesOf(of.reason);
   const providerSubscriptionId = mode === 'subscription' ? idOf(o.subscription) : null;
   await w.publish('stripeCheckout.paidWithdrawn', {
-    sessionId,
+    reason: of.reason,
+    sessionId: of.sessionId,
     mode,
     providerSubscriptionId,
-    subscriptionId: recorded?.subscriptionId ?? null,
-    paymentId,
+    subscriptionId: of.subscriptionId,
+    paymentId: of.paymentId,
   });
-  if (recorded) {
+  if (of.subscriptionId !== null) {
     const [sub] = await w.tx
       .select({ id: subscriptions.id, status: subscriptions.status })
       .from(subscriptions)
-      .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, recorded.subscriptionId)));
+      .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, of.subscriptionId)));
     const amount = typeof o.amount_total === 'number' ? formatEur(o.amount_total) : null;
     if (sub)
       await recordHistory(
         w,
         { id: sub.id, status: sub.status as SubscriptionStatusId },
-        'withdrawnCheckoutRefunded',
-        withdrawnCheckoutMessages.history(amount, sessionId, providerSubscriptionId),
+        of.reason === 'alreadyPaid' ? 'paidCheckoutRefunded' : 'withdrawnCheckoutRefunded',
+        text.history(amount, of.sessionId, providerSubscriptionId),
       );
   }
-  return { outcome: 'applied', detail: withdrawnCheckoutMessages.detail(paymentId, sessionId) };
+  return { outcome: 'applied', detail: text.detail(of.paymentId, of.sessionId) };
+}
+
+/**
+ * In the unit that paid a payment (`payment.paid`): its other open sessions — not the one that
+ * paid it — published as `stripeCheckout.withdrawn`, so they are expired after commit.
+ */
+async function expireOtherSessions(w: UnitOfWork, paymentId: number, paidBy: string | null): Promise<void> {
+  const open = await w.tx
+    .select({ sessionId: stripeCheckoutSessions.sessionId })
+    .from(stripeCheckoutSessions)
+    .where(
+      and(
+        eq(stripeCheckoutSessions.tenantId, w.tenantId),
+        eq(stripeCheckoutSessions.paymentId, paymentId),
+        isNull(stripeCheckoutSessions.expiredAt),
+        isNull(stripeCheckoutSessions.refundRef),
+        ...(paidBy ? [ne(stripeCheckoutSessions.sessionId, paidBy)] : []),
+      ),
+    )
+    .orderBy(stripeCheckoutSessions.id);
+  if (open.length > 0)
+    await w.publish('stripeCheckout.withdrawn', { sessionIds: open.map((s) => s.sessionId) });
 }
 
 /**
@@ -194,7 +312,12 @@ export async function withdrawnSessionPaid(
 export async function refundWithdrawnCheckout(
   deps: Pick<ProviderDeps, 'providers' | 'connectionFor' | 'uow'>,
   tenantId: number,
-  payload: { sessionId: string; mode: 'subscription' | 'payment'; providerSubscriptionId: string | null },
+  payload: {
+    sessionId: string;
+    mode: 'subscription' | 'payment';
+    providerSubscriptionId: string | null;
+    reason?: PaidCheckoutReason;
+  },
 ): Promise<void> {
   const db = deps.connectionFor(tenantId);
   const where = and(
@@ -214,12 +337,12 @@ export async function refundWithdrawnCheckout(
     });
     if (row)
       await deps.uow.run({ tenantId, actor: { kind: 'system', job: REFUND_JOB } }, (w) =>
-        recordRefund(w, payload.sessionId, refund, payload.mode),
+        recordRefund(w, payload.sessionId, refund, payload.mode, payload.reason),
       );
   }
   if (payload.mode !== 'subscription' || !payload.providerSubscriptionId) return;
   try {
-    await adapter.cancelSubscription(payload.providerSubscriptionId, 'Pagamento su un link ritirato');
+    await adapter.cancelSubscription(payload.providerSubscriptionId, messagesOf(payload.reason).cancelNote);
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
     // Unknown to Stripe: it charges nothing more.
@@ -241,7 +364,9 @@ async function recordRefund(
   sessionId: string,
   refund: { refundId: string; amountCents: number } | null,
   mode: 'subscription' | 'payment',
+  reason: PaidCheckoutReason | undefined,
 ): Promise<void> {
+  const text = messagesOf(reason);
   const [done] = await w.tx
     .update(stripeCheckoutSessions)
     .set({ refundRef: (refund?.refundId ?? 'none').slice(0, 200) })
@@ -263,13 +388,8 @@ async function recordRefund(
   if (!sub?.email) return;
   const [tenant] = await w.tx.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, w.tenantId));
   const tenantName = tenant?.name ?? '';
-  const subject = withdrawnCheckoutMessages.mailSubject(tenantName);
-  const paragraphs = withdrawnCheckoutMessages.mailBody(
-    sub.name ?? sub.email,
-    formatEur(refund.amountCents),
-    tenantName,
-    mode,
-  );
+  const subject = text.mailSubject(tenantName);
+  const paragraphs = text.mailBody(sub.name ?? sub.email, formatEur(refund.amountCents), tenantName, mode);
   await w.outbox.email(
     withSignInLink(
       {
@@ -283,11 +403,17 @@ async function recordRefund(
   );
 }
 
-/** Billing's after-commit consumers of withdrawn Checkout Sessions (app start). */
+/** Billing's consumers of withdrawn (or otherwise paid) payments' Checkout Sessions (app start). */
 export function subscribeWithdrawnCheckouts(
   events: EventBus,
   deps: () => Pick<ProviderDeps, 'providers' | 'connectionFor' | 'uow'>,
 ): void {
+  events.subscribe('payment.paid', {
+    name: 'billing.expirePaidCheckouts',
+    phase: 'inTransaction',
+    handle: (w, { paymentId, checkoutSessionId }) =>
+      expireOtherSessions(w, paymentId, checkoutSessionId ?? null),
+  });
   events.subscribe('stripeCheckout.withdrawn', {
     name: 'billing.expireCheckout',
     phase: 'afterCommit',

@@ -13,7 +13,11 @@
  *   inbox's duplicate; the outbox again refunds (and mails) nothing more;
  * - Stripe failing the refund: nothing changes, the outbox retries and refunds once;
  * - an extra payment's payment-mode session (a one-off charge's link): expired, or refunded once
- *   when paid in the race (no Stripe subscription to cancel).
+ *   when paid in the race (no Stripe subscription to cancel);
+ * - the payment paid another way (the Admin's transfer, another session of the link): the other
+ *   open sessions expired once (never the paying one); one completed in the race refunded once like
+ *   a withdrawn one (its own history row and e-mail), nothing recorded twice; the paying session's
+ *   webhook after its return page 'unchanged', never refunded.
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -365,5 +369,186 @@ describe('a payment-mode Checkout (an extra payment’s) on a withdrawn payment'
     await hook(completed);
     await redeliver('billing.refundWithdrawnCheckout');
     expect(stripe.refunds.slice(refundsBefore)).toHaveLength(1);
+  });
+});
+
+describe('a Checkout on a payment paid another way', () => {
+  const markPaid = (paymentId: number) =>
+    admin.post(`/api/collection/markPaid/${paymentId}`, {
+      amount: 35.38,
+      approvalDate: clock.now().toISOString(),
+      note: 'Bonifico visto in banca',
+    });
+
+  it('the Admin records the bank transfer: the open session is expired at Stripe after commit, once', async () => {
+    const { renewal, sessionId } = await checkoutOpened('2026-10-01T09:00:00.000Z');
+    const paid = await markPaid(renewal.id);
+    expect(paid.status, paid.raw).toBe(200);
+    expect(expireCalls(sessionId)).toHaveLength(1);
+    expect(stripe.sessions.get(sessionId)!.status).toBe('expired');
+    expect((await sessionRow(sessionId))!.expiredAt).not.toBeNull();
+    await redeliver('billing.expireCheckout');
+    expect(expireCalls(sessionId)).toHaveLength(1);
+  });
+
+  it('two sessions of one link, the first paid (return page, then its webhook: unchanged, never refunded): the second is expired; completed in the race it is refunded once, its Stripe subscription cancelled, one payment, one invoice, one e-mail', async () => {
+    const { sub, renewal, token, sessionId: first } = await checkoutOpened('2026-11-01T09:00:00.000Z');
+    const again = await ctx.api.post<{ sessionId: string }>('/api/Payment/stripe/checkout', { token });
+    expect(again.status, again.raw).toBe(200);
+    const second = again.body.data!.sessionId;
+    expect(second).not.toBe(first);
+    const invoicesBefore = await invoiceIds();
+    const refundsBefore = stripe.refunds.length;
+    const mailsBefore = (await refundMails()).length;
+
+    // The first session paid: the return page records it; the second's expiry fails at Stripe.
+    stripe.failNext(`POST /v1/checkout/sessions/${second}/expire`, 503);
+    const firstSub = stripe.completeSession(first);
+    const confirmed = await ctx.api.put('/api/Payment/stripe/confirm', {
+      sessionId: first,
+      tenantId: demoId,
+    });
+    expect(confirmed.status, confirmed.raw).toBe(200);
+    expect(expireCalls(first)).toHaveLength(0);
+    expect(expireCalls(second)).toHaveLength(1);
+    expect(stripe.sessions.get(second)!.status).toBe('open');
+    // The first session's own webhook after its return page: unchanged, nothing refunded.
+    const firstCompleted = stripe.event('checkout.session.completed', { ...stripe.sessions.get(first)! });
+    await hook(firstCompleted);
+    expect(await outcomesOf(firstCompleted.id as string)).toEqual([
+      { outcome: 'unchanged', detail: `sottoscrizione ${sub.id}` },
+    ]);
+    const paidOnce = await invoiceIds();
+    expect(paidOnce).toHaveLength(invoicesBefore.length + 1);
+
+    // The customer pays the second session in the race.
+    const secondSub = stripe.completeSession(second);
+    const secondCompleted = stripe.event('checkout.session.completed', { ...stripe.sessions.get(second)! });
+    await hook(secondCompleted);
+    const refunds = stripe.refunds.slice(refundsBefore);
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]).toMatchObject({
+      amount: 3538,
+      idempotencyKey: `rinnova-withdrawn-refund-${demoId}-${second}`,
+    });
+    expect(stripe.subscriptions.get(secondSub)!.status).toBe('canceled');
+    expect(stripe.subscriptions.get(firstSub)!.status).toBe('active');
+    expect(await outcomesOf(secondCompleted.id as string)).toEqual([
+      { outcome: 'applied', detail: expect.stringContaining(`pagamento ${renewal.id} già pagato`) },
+    ]);
+    expect(await historyOf(sub.id, 'paidCheckoutRefunded')).toEqual([
+      {
+        reason: `Pagamento con carta su un pagamento già saldato: rimborsato 35,38\u00a0€ (sessione Stripe ${second}); sottoscrizione Stripe ${secondSub} annullata`,
+      },
+    ]);
+    const rows = (await paymentRows(sub.id)).filter((p) => p.id === renewal.id);
+    expect(rows).toMatchObject([{ method: 'stripe', providerSubscriptionId: firstSub }]);
+    expect(await invoiceIds()).toEqual(paidOnce);
+    const mails = (await refundMails()).slice(mailsBefore);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text).toContain(
+      'Gentile Bianchi Consulting Srl,\n\nhai pagato con carta 35,38\u00a0€ da un link di pagamento del tuo abbonamento che era già stato saldato.',
+    );
+    expect(mails[0]!.text).toContain('non ti sarà addebitato altro');
+    // Its return page records nothing either.
+    const late = await ctx.api.put('/api/Payment/stripe/confirm', { sessionId: second, tenantId: demoId });
+    expect(late.status, late.raw).toBe(400);
+
+    // The expiry retried: Stripe says complete; the webhook again, the outbox again: nothing more.
+    await outboxSweep();
+    await hook(secondCompleted);
+    await hook(firstCompleted);
+    await redeliver('billing.refundWithdrawnCheckout');
+    await redeliver('billing.expireCheckout');
+    expect(stripe.refunds.slice(refundsBefore)).toHaveLength(1);
+    expect((await refundMails()).slice(mailsBefore)).toHaveLength(1);
+    expect(await historyOf(sub.id, 'paidCheckoutRefunded')).toHaveLength(1);
+    expect(await invoiceIds()).toEqual(paidOnce);
+    expect(expireCalls(first)).toHaveLength(0);
+  });
+
+  it('the bank transfer recorded while Stripe fails the expiry, the session then paid: refunded once, the transfer stays the payment', async () => {
+    const { sub, renewal, sessionId } = await checkoutOpened('2026-12-01T09:00:00.000Z');
+    stripe.failNext(`POST /v1/checkout/sessions/${sessionId}/expire`, 503);
+    const paid = await markPaid(renewal.id);
+    expect(paid.status, paid.raw).toBe(200);
+    const invoicesAfter = await invoiceIds();
+    const refundsBefore = stripe.refunds.length;
+    const mailsBefore = (await refundMails()).length;
+    const providerId = stripe.completeSession(sessionId);
+    // Its return page first: the payment is paid already, nothing is recorded (409).
+    const confirm = await ctx.api.put('/api/Payment/stripe/confirm', { sessionId, tenantId: demoId });
+    expect(confirm.status, confirm.raw).toBe(409);
+    expect((await paymentRows(sub.id)).find((p) => p.id === renewal.id)!.method).toBe('bankTransfer');
+    const completed = stripe.event('checkout.session.completed', { ...stripe.sessions.get(sessionId)! });
+    await hook(completed);
+    expect(stripe.refunds.slice(refundsBefore)).toHaveLength(1);
+    expect(stripe.subscriptions.get(providerId)!.status).toBe('canceled');
+    expect((await paymentRows(sub.id)).find((p) => p.id === renewal.id)).toMatchObject({
+      method: 'bankTransfer',
+      providerSubscriptionId: null,
+    });
+    expect(await invoiceIds()).toEqual(invoicesAfter);
+    expect(await historyOf(sub.id, 'paidCheckoutRefunded')).toHaveLength(1);
+    const mails = (await refundMails()).slice(mailsBefore);
+    expect(mails.map((m) => m.text.includes('che era già stato saldato'))).toEqual([true]);
+  });
+
+  it('an extra payment’s payment-mode session, the transfer recorded while Stripe fails the expiry, then paid: refunded once, no subscription to cancel', async () => {
+    clock.set('2027-01-05T09:00:00.000Z');
+    const { sub, confirm } = await payByBankTransfer(
+      admin,
+      { userId: company, planId: monthly.id },
+      '2027-01-05T09:00:00.000Z',
+    );
+    expect(confirm.status, confirm.raw).toBe(200);
+    const made = await admin.post<{ id: number; paymentId: number }>(`/api/subscription/charges/${sub.id}`, {
+      description: 'Migrazione dati',
+      quantity: 1,
+      unitPrice: '45,50',
+      collect: 'now',
+    });
+    expect(made.status, made.raw).toBe(200);
+    const paymentId = made.body.data!.paymentId;
+    const link = await admin.post<{ token: string }>('/api/PaymentToken/create', { paymentId });
+    expect(link.status, link.raw).toBe(200);
+    const opened = await ctx.api.post<{ sessionId: string }>('/api/Payment/stripe/checkout', {
+      token: link.body.data!.token,
+    });
+    expect(opened.status, opened.raw).toBe(200);
+    const sessionId = opened.body.data!.sessionId;
+    const due = (await paymentRows(sub.id)).find((p) => p.id === paymentId)!;
+    stripe.failNext(`POST /v1/checkout/sessions/${sessionId}/expire`, 503);
+    const paid = await admin.post(`/api/collection/markPaid/${paymentId}`, {
+      amount: due.amountDueCents / 100,
+      approvalDate: clock.now().toISOString(),
+    });
+    expect(paid.status, paid.raw).toBe(200);
+    expect(expireCalls(sessionId)).toHaveLength(1);
+    const invoicesAfter = await invoiceIds();
+    const refundsBefore = stripe.refunds.length;
+    const mailsBefore = (await refundMails()).length;
+    const intent = stripe.completeSession(sessionId);
+    const completed = stripe.event('checkout.session.completed', { ...stripe.sessions.get(sessionId)! });
+    await hook(completed);
+    expect(stripe.refunds.slice(refundsBefore)).toMatchObject([
+      { payment_intent: intent, amount: due.amountDueCents },
+    ]);
+    expect(await outcomesOf(completed.id as string)).toEqual([
+      { outcome: 'applied', detail: expect.stringContaining(`pagamento ${paymentId} già pagato`) },
+    ]);
+    const mails = (await refundMails()).slice(mailsBefore);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text).toContain('che era già stato saldato');
+    expect(mails[0]!.text).not.toContain('addebito automatico');
+    expect((await paymentRows(sub.id)).find((p) => p.id === paymentId)).toMatchObject({
+      method: 'bankTransfer',
+      providerPaymentId: null,
+    });
+    expect(await invoiceIds()).toEqual(invoicesAfter);
+    await hook(completed);
+    await redeliver('billing.refundWithdrawnCheckout');
+    expect(stripe.refunds.slice(refundsBefore)).toHaveLength(1);
+    expect((await refundMails()).slice(mailsBefore)).toHaveLength(1);
   });
 });
