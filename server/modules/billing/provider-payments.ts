@@ -324,10 +324,7 @@ export async function recordCharge(
     if (charge.kind === 'stripe')
       await setOffCredit(w, sub.id, overdue.id, { charged: charge.amountPaid ?? null });
     // PayPal's retry took another amount than the payment asks (issue 30, as for a renewal below).
-    const retryDiffers =
-      charge.kind === 'paypal' && charge.amountPaid != null && charge.amountPaid !== overdue.amountDueCents
-        ? charge.amountPaid
-        : null;
+    const retryDiffers = paypalTookOther(charge, overdue.amountDueCents);
     const [paid] = await w.tx
       .update(payments)
       .set({
@@ -339,15 +336,7 @@ export async function recordCharge(
       })
       .where(and(eq(payments.tenantId, w.tenantId), eq(payments.id, overdue.id)))
       .returning({ periodEnd: payments.periodEnd, periodStart: payments.periodStart });
-    const told =
-      retryDiffers === null
-        ? ''
-        : paymentMessages.takenDiffers(
-            formatEur(retryDiffers),
-            formatEur(overdue.amountDueCents),
-            romeDay(paid!.periodStart).split('-').reverse().join('/'),
-          );
-    if (told) await recordHistory(w, sub, 'providerAmountDiffers', told);
+    const told = await tellTakenDiffers(w, sub, retryDiffers, overdue.amountDueCents, paid!.periodStart);
     await w.tx
       .update(subscriptions)
       .set({ nextBillingDate: paid!.periodEnd, updatedAt: w.now })
@@ -417,10 +406,7 @@ export async function recordCharge(
   // has not approved at PayPal, which still bills the old plan): the payment records the money
   // taken, so its invoice is blocked by the amount check (the agreed price differs) instead of
   // stating an ImportoPagamento PayPal did not take; the history and the event's detail say it.
-  const takenDiffers =
-    charge.kind === 'paypal' && charge.amountPaid != null && charge.amountPaid !== sub.amountDueCents
-      ? charge.amountPaid
-      : null;
+  const takenDiffers = paypalTookOther(charge, sub.amountDueCents);
   await w.tx.insert(payments).values({
     id,
     tenantId: w.tenantId,
@@ -449,21 +435,41 @@ export async function recordCharge(
     .update(subscriptions)
     .set({ nextBillingDate: periodEnd, updatedAt: w.now })
     .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, sub.id)));
-  const differs =
-    takenDiffers === null
-      ? ''
-      : paymentMessages.takenDiffers(
-          formatEur(takenDiffers),
-          formatEur(sub.amountDueCents),
-          romeDay(periodStart).split('-').reverse().join('/'),
-        );
-  if (differs) await recordHistory(w, sub, 'providerAmountDiffers', differs);
+  const differs = await tellTakenDiffers(w, sub, takenDiffers, sub.amountDueCents, periodStart);
   // The renewal's invoice (missing data blocks only the invoice), its webhook, …
   await w.publish('payment.paid', { paymentId: id, subscriptionId: sub.id });
   return {
     outcome: 'applied',
     detail: `rinnovo: pagamento ${id}${charge.note}${setOff > 0 ? ` (credito residuo compensato: ${setOff} centesimi)` : ''}${differs ? `; ${differs}` : ''}`,
   };
+}
+
+/** PayPal took another amount than Rinnova asks (issue 30): the cents it took, else null. */
+function paypalTookOther(
+  charge: { kind: ProviderKind; amountPaid?: number | null },
+  askedCents: number,
+): number | null {
+  return charge.kind === 'paypal' && charge.amountPaid != null && charge.amountPaid !== askedCents
+    ? charge.amountPaid
+    : null;
+}
+
+/** A history row 'providerAmountDiffers' when PayPal took another amount; its sentence ('' if not). */
+async function tellTakenDiffers(
+  w: UnitOfWork,
+  sub: Parameters<typeof recordHistory>[1],
+  takenCents: number | null,
+  askedCents: number,
+  periodStart: Date,
+): Promise<string> {
+  if (takenCents === null) return '';
+  const told = paymentMessages.takenDiffers(
+    formatEur(takenCents),
+    formatEur(askedCents),
+    romeDay(periodStart).split('-').reverse().join('/'),
+  );
+  await recordHistory(w, sub, 'providerAmountDiffers', told);
+  return told;
 }
 
 export function parseDate(value: string | undefined): Date | null {
