@@ -28,19 +28,8 @@ import type { CouponQuote } from '../../../contract/schemas/coupon-apply';
 import { discountOf, type CouponDuration } from '../../../contract/schemas/coupon';
 import { SubscriptionStatus } from '../../../contract/subscription-status';
 import { redeemCoupon } from '../../db/coupons';
-import {
-  coupons,
-  payments,
-  paypalCouponRevisions,
-  plans,
-  subscriptions,
-  tenants,
-  userTenants,
-  users,
-} from '../../db/schema';
+import { coupons, payments, paypalCouponRevisions, plans, subscriptions } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
-import { escapeHtml } from '../../lib/html';
-import { layout, withSignInLink } from '../../mail/templates';
 import type { EventBus } from '../../unit-of-work/events';
 import type { TenantScope, UnitOfWork } from '../../unit-of-work/unit-of-work';
 import { findSubscription } from './billing.repository';
@@ -51,6 +40,7 @@ import {
   couponPlanAtPayPal,
   type PayPalCouponTarget,
 } from './coupon-apply.service';
+import { mailPayPalApproval } from './paypal-approval-mail';
 import type { ProviderDeps } from './provider-payments';
 import { formatEur } from './subscription.service';
 
@@ -275,51 +265,31 @@ export async function mailApproval(w: UnitOfWork, revisionId: number): Promise<b
     .innerJoin(coupons, and(eq(coupons.tenantId, subscriptions.tenantId), eq(coupons.id, row.couponId)))
     .where(and(eq(subscriptions.tenantId, w.tenantId), eq(subscriptions.id, row.subscriptionId)));
   if (!sub) return false;
-  const [who] = await w.tx
-    .select({ email: users.email, name: userTenants.name })
-    .from(users)
-    .leftJoin(userTenants, and(eq(userTenants.userId, users.id), eq(userTenants.tenantId, w.tenantId)))
-    .where(eq(users.id, sub.userId));
   await w.tx
     .update(paypalCouponRevisions)
     .set({ mailedAt: w.now })
     .where(and(eq(paypalCouponRevisions.tenantId, w.tenantId), eq(paypalCouponRevisions.id, revisionId)));
-  if (!who?.email) return false;
-  const [tenant] = await w.tx.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, w.tenantId));
   const [plan] = await w.tx
     .select({ name: plans.name })
     .from(plans)
     .where(and(eq(plans.tenantId, w.tenantId), eq(plans.id, sub.planId)));
-  const tenantName = tenant?.name ?? '';
   const periods =
     row.periods === null
       ? 'per sempre'
       : row.periods === 1
         ? 'per il prossimo periodo'
         : `per i prossimi ${row.periods} periodi`;
-  const greeting = `Gentile ${who.name ?? who.email},`;
-  const what =
-    `${tenantName} ti ha applicato il coupon ${sub.code} sull’abbonamento ${plan?.name ?? ''}: ` +
-    `pagherai ${formatEur(row.discountedCents)} invece di ${formatEur(row.fullCents)} ${periods}.`;
-  const how =
-    'Il tuo abbonamento si rinnova con PayPal: perché lo sconto valga devi approvarlo su PayPal da questo link. ' +
-    'Finché non lo approvi, PayPal continua ad addebitare il prezzo pieno.';
-  await w.outbox.email(
-    withSignInLink(
-      {
-        to: who.email,
-        subject: paypalCouponTexts.mailSubject(tenantName),
-        text: `${greeting}\n\n${what}\n${how}\nApprova lo sconto su PayPal: ${approveUrl}\n`,
-        html: layout(
-          paypalCouponTexts.mailSubject(tenantName),
-          `<p>${escapeHtml(greeting)}</p><p>${escapeHtml(what)}</p><p>${escapeHtml(how)}</p>` +
-            `<p><a href="${escapeHtml(approveUrl)}">Approva lo sconto su PayPal</a></p>`,
-        ),
-      },
-      sub.userId,
-    ),
-  );
-  return true;
+  return mailPayPalApproval(w, sub.userId, {
+    subject: paypalCouponTexts.mailSubject,
+    what: (tenantName) =>
+      `${tenantName} ti ha applicato il coupon ${sub.code} sull’abbonamento ${plan?.name ?? ''}: ` +
+      `pagherai ${formatEur(row.discountedCents)} invece di ${formatEur(row.fullCents)} ${periods}.`,
+    how:
+      'Il tuo abbonamento si rinnova con PayPal: perché lo sconto valga devi approvarlo su PayPal da questo link. ' +
+      'Finché non lo approvi, PayPal continua ad addebitare il prezzo pieno.',
+    linkText: 'Approva lo sconto su PayPal',
+    approveUrl,
+  });
 }
 
 /** Billing's after-commit consumer of a PayPal coupon application: the approval e-mail (app start). */

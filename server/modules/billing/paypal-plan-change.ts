@@ -22,13 +22,12 @@ import { and, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { fromCents, toCents, toPercentHundredths } from '../../../contract/money';
 import { SubscriptionStatus } from '../../../contract/subscription-status';
 import { redemptionOf } from '../../db/coupons';
-import { planChanges, plans, subscriptions, tenants, userTenants, users } from '../../db/schema';
+import { planChanges, plans, subscriptions } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
-import { escapeHtml } from '../../lib/html';
-import { layout, withSignInLink } from '../../mail/templates';
 import type { EventBus } from '../../unit-of-work/events';
 import type { TenantScope, UnitOfWork } from '../../unit-of-work/unit-of-work';
 import { couponPlanAtPayPal } from './coupon-apply.service';
+import { mailPayPalApproval } from './paypal-approval-mail';
 import type { ProviderDeps } from './provider-payments';
 import { formatEur, subscriptionTermsWith } from './subscription.service';
 
@@ -196,40 +195,20 @@ export async function mailPlanChangeApproval(w: UnitOfWork, planChangeId: number
     .update(planChanges)
     .set({ paypalMailedAt: w.now })
     .where(and(eq(planChanges.tenantId, w.tenantId), eq(planChanges.id, planChangeId)));
-  const [who] = await w.tx
-    .select({ email: users.email, name: userTenants.name })
-    .from(users)
-    .leftJoin(userTenants, and(eq(userTenants.userId, users.id), eq(userTenants.tenantId, w.tenantId)))
-    .where(eq(users.id, sub.userId));
-  if (!who?.email) return false;
-  const [tenant] = await w.tx.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, w.tenantId));
-  const tenantName = tenant?.name ?? '';
   const next = row.nextCents ?? row.fullCents;
-  const greeting = `Gentile ${who.name ?? who.email},`;
-  const what =
-    `${tenantName} ha cambiato il tuo abbonamento al piano ${row.planName}: ` +
-    (next !== row.fullCents
-      ? `con il coupon in corso pagherai ${formatEur(next)} a periodo finché vale lo sconto, poi ${formatEur(row.fullCents)}.`
-      : `pagherai ${formatEur(next)} a periodo.`);
-  const how =
-    'Il tuo abbonamento si rinnova con PayPal: perché PayPal addebiti il nuovo piano devi approvarlo su PayPal da questo link. ' +
-    'Finché non lo approvi, PayPal continua ad addebitare il piano precedente.';
-  await w.outbox.email(
-    withSignInLink(
-      {
-        to: who.email,
-        subject: paypalPlanChangeTexts.mailSubject(tenantName),
-        text: `${greeting}\n\n${what}\n${how}\nApprova il nuovo piano su PayPal: ${approveUrl}\n`,
-        html: layout(
-          paypalPlanChangeTexts.mailSubject(tenantName),
-          `<p>${escapeHtml(greeting)}</p><p>${escapeHtml(what)}</p><p>${escapeHtml(how)}</p>` +
-            `<p><a href="${escapeHtml(approveUrl)}">Approva il nuovo piano su PayPal</a></p>`,
-        ),
-      },
-      sub.userId,
-    ),
-  );
-  return true;
+  return mailPayPalApproval(w, sub.userId, {
+    subject: paypalPlanChangeTexts.mailSubject,
+    what: (tenantName) =>
+      `${tenantName} ha cambiato il tuo abbonamento al piano ${row.planName}: ` +
+      (next !== row.fullCents
+        ? `con il coupon in corso pagherai ${formatEur(next)} a periodo finché vale lo sconto, poi ${formatEur(row.fullCents)}.`
+        : `pagherai ${formatEur(next)} a periodo.`),
+    how:
+      'Il tuo abbonamento si rinnova con PayPal: perché PayPal addebiti il nuovo piano devi approvarlo su PayPal da questo link. ' +
+      'Finché non lo approvi, PayPal continua ad addebitare il piano precedente.',
+    linkText: 'Approva il nuovo piano su PayPal',
+    approveUrl,
+  });
 }
 
 /** Billing's after-commit consumer of a PayPal plan change: the approval e-mail (app start). */
