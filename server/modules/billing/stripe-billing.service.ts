@@ -53,6 +53,8 @@ import { planToSync } from './widget-and-plans.service';
 import {
   alreadyPaidSessionPaid,
   recordCheckoutSession,
+  idOf,
+  str,
   withdrawnSessionPaid,
 } from './stripe-withdrawn-checkout';
 
@@ -373,10 +375,6 @@ export async function confirmStripeCheckout(
 }
 
 // ---- Webhooks
-
-const str = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
-const idOf = (v: unknown): string | null =>
-  str(v) ?? (v && typeof v === 'object' ? str((v as { id?: unknown }).id) : null);
 
 /** The subscription an invoice belongs to (`parent.subscription_details` since 2025, `subscription` before). */
 function subscriptionOfInvoice(invoice: Record<string, unknown>): string | null {

@@ -162,8 +162,10 @@ export async function expireWithdrawnSessions(
   }
 }
 
-const str = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
-const idOf = (v: unknown): string | null =>
+/** A Stripe object's non-empty string field, else null (read from a webhook's loose JSON). */
+export const str = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
+/** A Stripe reference, expanded (`{ id }`) or not (the id itself). */
+export const idOf = (v: unknown): string | null =>
   str(v) ?? (v && typeof v === 'object' ? str((v as { id?: unknown }).id) : null);
 
 /**
