@@ -150,6 +150,32 @@ const refundMails = async () =>
 const toYearly = (id: number) =>
   admin.post(`/api/subscription/changePlan/${id}`, { planId: yearly.id, when: 'now' });
 
+/**
+ * A monthly subscription paid by transfer on `start`, a one-off charge 'Subito' of `quantity` ×
+ * 45,50 made at `chargeAt`, its payment link and the Checkout Session opened from it.
+ */
+async function extraChargeCheckout(start: string, chargeAt: string, description: string, quantity: number) {
+  clock.set(start);
+  const { sub, confirm } = await payByBankTransfer(admin, { userId: company, planId: monthly.id }, start);
+  expect(confirm.status, confirm.raw).toBe(200);
+  clock.set(chargeAt);
+  const made = await admin.post<{ id: number; paymentId: number }>(`/api/subscription/charges/${sub.id}`, {
+    description,
+    quantity,
+    unitPrice: '45,50',
+    collect: 'now',
+  });
+  expect(made.status, made.raw).toBe(200);
+  const paymentId = made.body.data!.paymentId;
+  const link = await admin.post<{ token: string }>('/api/PaymentToken/create', { paymentId });
+  expect(link.status, link.raw).toBe(200);
+  const opened = await ctx.api.post<{ sessionId: string }>('/api/Payment/stripe/checkout', {
+    token: link.body.data!.token,
+  });
+  expect(opened.status, opened.raw).toBe(200);
+  return { sub, paymentId, sessionId: opened.body.data!.sessionId };
+}
+
 describe('a Checkout opened from a link whose payment is withdrawn', () => {
   it('a plan change: the session is expired at Stripe after commit, once; it can no longer be paid', async () => {
     const { sub, renewal, sessionId } = await checkoutOpened('2026-05-01T09:00:00.000Z');
@@ -309,29 +335,12 @@ describe('a payment-mode Checkout (an extra payment’s) on a withdrawn payment'
   // No route withdraws an extra payment today (a pause and a plan change leave them; a 'Subito'
   // charge with a link cannot be deleted): the withdrawal itself is called in a unit of work.
   it('the session is expired after commit; paid in the race it is refunded once, nothing recorded', async () => {
-    clock.set('2026-09-01T09:00:00.000Z');
-    const { sub, confirm } = await payByBankTransfer(
-      admin,
-      { userId: company, planId: monthly.id },
+    const { sub, paymentId, sessionId } = await extraChargeCheckout(
       '2026-09-01T09:00:00.000Z',
+      '2026-09-10T10:00:00.000Z',
+      'Configurazione dominio',
+      2,
     );
-    expect(confirm.status, confirm.raw).toBe(200);
-    clock.set('2026-09-10T10:00:00.000Z');
-    const made = await admin.post<{ id: number; paymentId: number }>(`/api/subscription/charges/${sub.id}`, {
-      description: 'Configurazione dominio',
-      quantity: 2,
-      unitPrice: '45,50',
-      collect: 'now',
-    });
-    expect(made.status, made.raw).toBe(200);
-    const paymentId = made.body.data!.paymentId;
-    const link = await admin.post<{ token: string }>('/api/PaymentToken/create', { paymentId });
-    expect(link.status, link.raw).toBe(200);
-    const opened = await ctx.api.post<{ sessionId: string }>('/api/Payment/stripe/checkout', {
-      token: link.body.data!.token,
-    });
-    expect(opened.status, opened.raw).toBe(200);
-    const sessionId = opened.body.data!.sessionId;
     expect(await sessionRow(sessionId)).toMatchObject({ paymentId, mode: 'payment', expiredAt: null });
 
     // Withdrawn while Stripe fails the expiry; the customer pays in the race.
@@ -495,28 +504,12 @@ describe('a Checkout on a payment paid another way', () => {
   });
 
   it('an extra payment’s payment-mode session, the transfer recorded while Stripe fails the expiry, then paid: refunded once, no subscription to cancel', async () => {
-    clock.set('2027-01-05T09:00:00.000Z');
-    const { sub, confirm } = await payByBankTransfer(
-      admin,
-      { userId: company, planId: monthly.id },
+    const { sub, paymentId, sessionId } = await extraChargeCheckout(
       '2027-01-05T09:00:00.000Z',
+      '2027-01-05T09:00:00.000Z',
+      'Migrazione dati',
+      1,
     );
-    expect(confirm.status, confirm.raw).toBe(200);
-    const made = await admin.post<{ id: number; paymentId: number }>(`/api/subscription/charges/${sub.id}`, {
-      description: 'Migrazione dati',
-      quantity: 1,
-      unitPrice: '45,50',
-      collect: 'now',
-    });
-    expect(made.status, made.raw).toBe(200);
-    const paymentId = made.body.data!.paymentId;
-    const link = await admin.post<{ token: string }>('/api/PaymentToken/create', { paymentId });
-    expect(link.status, link.raw).toBe(200);
-    const opened = await ctx.api.post<{ sessionId: string }>('/api/Payment/stripe/checkout', {
-      token: link.body.data!.token,
-    });
-    expect(opened.status, opened.raw).toBe(200);
-    const sessionId = opened.body.data!.sessionId;
     const due = (await paymentRows(sub.id)).find((p) => p.id === paymentId)!;
     stripe.failNext(`POST /v1/checkout/sessions/${sessionId}/expire`, 503);
     const paid = await admin.post(`/api/collection/markPaid/${paymentId}`, {
